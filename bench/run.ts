@@ -1,0 +1,93 @@
+/**
+ * `npm run bench`: starts the built service (embedded PostgreSQL in a temporary DATA_DIR),
+ * seeds products, and measures product get and list through REST and GraphQL with autocannon:
+ * requests/s, p50/p99 latency and SQL statements per request (from the service's /metrics).
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../src/platform/db/embedded-postgres.js';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const SEED = 200;
+
+async function waitFor(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+async function sqlCount(base: string): Promise<number> {
+  return ((await (await fetch(`${base}/metrics`)).json()) as { sql_statements_total: number }).sql_statements_total;
+}
+
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let output = '';
+  // BENCH_DATABASE_URL measures against another PostgreSQL; by default a fresh embedded one.
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' };
+  delete env.DATABASE_URL;
+  if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.on('data', (d) => (output += d));
+  try {
+    await waitFor(`${base}/healthz`, 90_000);
+    const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
+    if (!key) throw new Error('no demo key printed');
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    let lastId = 0;
+    for (let i = 0; i < SEED; i++) {
+      const res = await fetch(`${base}/api/v2/products`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: i % 2 ? `Digital thermometer ${i}` : `Sunscreen SPF 50 ${i}`, price: 1000 + i, currency: 'USD', images: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'] }),
+      });
+      lastId = ((await res.json()) as { id: number }).id;
+    }
+    const gid = Buffer.from(`Product:${lastId}`).toString('base64url');
+    const fields = 'id productId name price currency status eligibility { hsaFsaEligible message } images { url isPrimary }';
+    const cases: Case[] = [
+      { name: 'REST   GET /api/v2/products/{id}', method: 'GET', path: `/api/v2/products/${lastId}` },
+      { name: 'REST   GET /api/v2/products?limit=20', method: 'GET', path: '/api/v2/products?limit=20' },
+      { name: 'GraphQL product(id)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ product(id: "${gid}") { ${fields} } }` }) },
+      { name: 'GraphQL products(first: 20)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ products(first: 20) { edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } } }` }) },
+    ];
+    const rows: string[][] = [];
+    for (const c of cases) {
+      await autocannon({ url: base + c.path, method: c.method, headers, body: c.body, connections: CONNECTIONS, duration: 2 }); // warm-up
+      const before = await sqlCount(base);
+      const r = await autocannon({ url: base + c.path, method: c.method, headers, body: c.body, connections: CONNECTIONS, duration: DURATION });
+      const statements = (await sqlCount(base)) - before;
+      const ok = r['2xx'];
+      rows.push([c.name, r.requests.average.toFixed(0), `${r.latency.p50}`, `${r.latency.p99}`, (statements / Math.max(ok, 1)).toFixed(2), `${r.non2xx + r.errors}`]);
+    }
+    const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'errors'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+    const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
+    process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per case, ${SEED} products, 2 images each\n\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

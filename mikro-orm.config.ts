@@ -1,0 +1,34 @@
+import { defineConfig } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './src/platform/db/entities.js';
+import { CountingLogger } from './src/platform/db/sql-counter.js';
+import { migrationsList } from './migrations/index.js';
+
+/** MikroORM options for `clientUrl`; migrations are listed explicitly in migrations/index.ts. */
+export function ormConfig(clientUrl: string, poolMax = 10) {
+  return defineConfig({
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    // Every unit of work uses its own fork; touching the global EntityManager is a bug.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    debug: ['query'],
+    loggerFactory: (options) => new CountingLogger(options),
+    pool: { min: 0, max: poolMax },
+    dataloader: true,
+    // Agenda's table is created by our migration but owned by its backend, not by an entity.
+    schemaGenerator: { skipTables: ['agenda_jobs'] },
+    migrations: {
+      tableName: 'mikro_orm_migrations',
+      path: 'migrations',
+      migrationsList,
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      emit: 'ts',
+    },
+  });
+}
+
+export default ormConfig(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/commerce');

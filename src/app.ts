@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { ApolloServer } from '@apollo/server';
+import rateLimit from '@fastify/rate-limit';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Config } from './config/config.js';
+import { resolvers, restRoutes } from './modules/index.js';
+import { randomBase62 } from './platform/db/ids.js';
+import { sqlStatementCount } from './platform/db/sql-counter.js';
+import { DomainError } from './platform/errors.js';
+import type { GraphContext } from './platform/graphql/context.js';
+import { graphqlErrorFormatter } from './platform/graphql/errors.js';
+import { registerGraphqlRoute } from './platform/graphql/http.js';
+import { buildGraphSchema } from './platform/graphql/schema.js';
+import { registerAuth } from './platform/rest/auth.js';
+import { registerErrorHandling } from './platform/rest/error-handler.js';
+import { registerOpenApi } from './platform/rest/openapi.js';
+import { registerRoutes } from './platform/rest/routes.js';
+
+export interface App {
+  http: FastifyInstance;
+  schema: GraphQLSchema;
+  apollo: ApolloServer<GraphContext>;
+}
+
+/** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. */
+export async function buildApp(config: Config, orm: MikroORM): Promise<App> {
+  const http = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+    },
+    genReqId: () => `req_${randomBase62(20)}`,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  });
+  // Input is validated by the services (one definition shared with GraphQL); route schemas only document.
+  http.setValidatorCompiler(() => (data) => ({ value: data }));
+  http.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // While shutting down, answers close their connection so keep-alive clients let the server go.
+  let closing = false;
+  http.addHook('preClose', async () => {
+    closing = true;
+  });
+  http.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+    if (closing) reply.header('Connection', 'close');
+  });
+
+  registerErrorHandling(http);
+  registerAuth(http, orm);
+  await http.register(rateLimit, {
+    hook: 'preHandler',
+    max: config.RATE_LIMIT_MAX,
+    timeWindow: config.RATE_LIMIT_WINDOW_MS,
+    keyGenerator: (req) => req.ctx?.principal.keyId ?? req.ip,
+    allowList: (req) => Boolean(req.routeOptions.config?.public),
+    errorResponseBuilder: (_req, context) =>
+      new DomainError('rate_limit_exceeded', `Too many requests: at most ${context.max} per ${context.after} per API key. Retry after ${Math.ceil(context.ttl / 1000)} s.`, {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+      }),
+  });
+  await registerOpenApi(http, config.publicUrl);
+
+  http.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      return { status: 'ok', database: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+    }
+  });
+  http.get('/metrics', { config: { public: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
+
+  registerRoutes(http, restRoutes);
+
+  const schema = await buildGraphSchema(resolvers);
+  const apollo = new ApolloServer<GraphContext>({
+    schema,
+    introspection: config.GRAPHQL_INTROSPECTION,
+    formatError: graphqlErrorFormatter(http.log),
+    includeStacktraceInErrorResponses: false,
+  });
+  await apollo.start();
+  registerGraphqlRoute(http, apollo);
+
+  return { http, schema, apollo };
+}

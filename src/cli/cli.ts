@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/config.js';
+import { migrate, openOrm, resolveDatabase } from '../platform/db/database.js';
+import { createMerchant } from '../modules/merchants/merchant.service.js';
+import { createMigration } from './migration-create.js';
+import { schemaCheck, schemaDiff, schemaEmit } from './schema-commands.js';
+
+const USAGE = `usage:
+  npm run cli -- merchant create --name NAME   create a merchant, print its keys as JSON
+  npm run migrate                              apply pending migrations
+  npm run migration:create                     generate a migration from entity changes
+  npm run schema:emit | schema:check           write / verify schema.graphql
+  npm run schema:diff -- REF                   breaking, dangerous and safe changes since git REF`;
+
+/** Runs `fn` against the configured database, then closes everything. */
+async function withOrm<T>(fn: (orm: Awaited<ReturnType<typeof openOrm>>) => Promise<T>): Promise<T> {
+  const db = await resolveDatabase(loadConfig());
+  const orm = await openOrm(db.url, 2);
+  try {
+    return await fn(orm);
+  } finally {
+    await orm.close();
+    await db.stop();
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  switch (command) {
+    case 'merchant': {
+      const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
+      if (sub !== 'create' || !values.name) throw new Error(USAGE);
+      const created = await withOrm(async (orm) => {
+        await migrate(orm);
+        return createMerchant(orm.em.fork(), values.name!);
+      });
+      process.stdout.write(`${JSON.stringify(created)}\n`);
+      return 0;
+    }
+    case 'migrate': {
+      const applied = await withOrm(migrate);
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'no pending migrations\n');
+      return 0;
+    }
+    case 'migration:create':
+      process.stdout.write(`${await withOrm(createMigration)}\n`);
+      return 0;
+    case 'schema:emit':
+      return schemaEmit();
+    case 'schema:check':
+      return schemaCheck();
+    case 'schema:diff':
+      return schemaDiff(sub);
+    default:
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

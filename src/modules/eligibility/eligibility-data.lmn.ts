@@ -1,0 +1,108 @@
+/**
+ * Dual-purpose products: eligible only with a Letter of Medical Necessity (LMN) from a practitioner who
+ * recommends them to treat a specific diagnosed condition.
+ */
+import type { EligibilityCategory } from './eligibility.types.js';
+
+// Skin-care and hair-care forms of vitamins and supplements ("vitamin C serum") are cosmetics, not supplements.
+const TOPICAL_FORMS = [
+  'serum', 'cream', 'lotion', 'moisturizer', 'shampoo', 'conditioner', 'body wash', 'face wash', 'cleanser',
+  'toner', 'skin care', 'lip', 'mask', 'water',
+];
+
+// Supplements sold for animals are pet products, never a qualified medical expense for the account holder.
+const PET_TERMS = ['pet', 'dog', 'puppy', 'kitten', 'for cats'];
+
+const NOT_FOR_PEOPLE = [...TOPICAL_FORMS, ...PET_TERMS];
+
+export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
+  {
+    id: 'vitamins-minerals',
+    label: 'Vitamins & minerals',
+    status: 'requires_lmn',
+    keywords: [
+      'vitamin', 'multivitamin', 'multi vitamin', 'prenatal', 'prenatal vitamin', 'vitamin d', 'vitamin c',
+      'vitamin b12', 'b complex', 'biotin', 'folic acid', 'calcium supplement', 'calcium + vitamin d',
+      'iron supplement', 'zinc supplement', 'magnesium supplement', 'magnesium glycinate', 'potassium supplement',
+      'centrum', 'one a day', 'nature made', 'vitafusion', 'emergen c',
+    ],
+    negative_keywords: [...NOT_FOR_PEOPLE, 'laxative'],
+    rationale: 'IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
+  },
+  {
+    id: 'dietary-supplements',
+    label: 'Herbal & dietary supplements',
+    status: 'requires_lmn',
+    keywords: [
+      'supplement', 'dietary supplement', 'herbal supplement', 'melatonin', 'elderberry', 'sambucol',
+      'echinacea', 'turmeric', 'curcumin', 'ashwagandha', 'glucosamine', 'chondroitin', 'collagen', 'coq10',
+      'fiber supplement', 'cranberry pill', 'azo cranberry', 'digestive enzyme', 'milk thistle', 'immune support',
+      'greens powder',
+    ],
+    negative_keywords: NOT_FOR_PEOPLE,
+    rationale: 'IRS Pub. 502: herbal and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
+  },
+  {
+    id: 'probiotics',
+    label: 'Probiotics',
+    status: 'requires_lmn',
+    keywords: ['probiotic', 'prebiotic', 'culturelle', 'florastor', 'acidophilus', 'lactobacillus'],
+    negative_keywords: NOT_FOR_PEOPLE,
+    rationale: 'IRS Pub. 502: probiotics are nutritional supplements, eligible only with a practitioner\'s recommendation for a diagnosed condition',
+  },
+  {
+    id: 'fish-oil-omega-3',
+    label: 'Fish oil & omega-3',
+    status: 'requires_lmn',
+    keywords: ['fish oil', 'omega 3', 'krill oil', 'cod liver oil', 'algal oil', 'dha supplement'],
+    negative_keywords: NOT_FOR_PEOPLE,
+    rationale: 'IRS Pub. 502: fish oil is a nutritional supplement, eligible only with a practitioner\'s recommendation for a diagnosed condition',
+  },
+  {
+    id: 'weight-loss',
+    label: 'Weight-loss programs & products',
+    status: 'requires_lmn',
+    keywords: [
+      'weight loss', 'weight loss program', 'diet pill', 'fat burner', 'appetite suppressant', 'garcinia',
+      'hydroxycut', 'weight watchers',
+    ],
+    negative_keywords: ['scale'],
+    rationale: 'IRS Pub. 502: weight loss is medical care only as treatment for a specific disease diagnosed by a physician (e.g. obesity, hypertension); diet food is never eligible',
+  },
+  {
+    id: 'massage-devices',
+    label: 'Massage devices',
+    status: 'requires_lmn',
+    keywords: [
+      'massager', 'massage gun', 'massage chair', 'massage cushion', 'percussion massager', 'shiatsu',
+      'theragun', 'hypervolt',
+    ],
+    rationale: 'Dual-purpose comfort item (IRS Pub. 502: personal-use items): eligible only when a practitioner prescribes it for a diagnosed condition',
+  },
+  {
+    id: 'air-purifiers',
+    label: 'Air purifiers',
+    status: 'requires_lmn',
+    keywords: ['air purifier', 'air cleaner', 'hepa purifier', 'purifier filter'],
+    negative_keywords: ['vacuum', 'furnace', 'water'],
+    rationale: 'Dual-purpose household appliance: eligible only with an LMN for a diagnosed condition such as asthma or allergies (IRS Pub. 502: equipment whose main purpose is medical care)',
+  },
+  {
+    id: 'humidifiers',
+    label: 'Humidifiers, vaporizers & dehumidifiers',
+    status: 'requires_lmn',
+    keywords: ['humidifier', 'dehumidifier', 'cool mist', 'warm mist', 'steam vaporizer', 'vaporizer'],
+    negative_keywords: ['herb', 'wax', 'cannabis', 'vape'],
+    rationale: 'Dual-purpose household appliance: eligible only with an LMN for a diagnosed respiratory condition (IRS Pub. 502: equipment whose main purpose is medical care)',
+  },
+  {
+    id: 'orthopedic-shoes-bedding',
+    label: 'Orthopedic shoes, pillows & mattresses',
+    status: 'requires_lmn',
+    keywords: [
+      'orthopedic + shoe', 'orthotic + shoe', 'diabetic + shoe', 'orthopedic + sneaker', 'orthopedic + pillow',
+      'cervical + pillow', 'wedge pillow', 'orthopedic + mattress', 'adjustable bed',
+    ],
+    rationale: 'Ordinary-use items (footwear, bedding) qualify only when a practitioner prescribes them for a condition; an LMN is required (IRS Pub. 502: personal-use items)',
+  },
+];

@@ -1,0 +1,390 @@
+import { checkEligibility, type EligibilityStatus } from './eligibility.engine.js';
+
+type LabelledCase = [name: string, status: EligibilityStatus, category: string | null];
+
+// Realistic product names with the decision a benefits administrator would make. Genuinely ambiguous items
+// (medicated lip balm, dandruff shampoo, Metamucil, Pedialyte, Epsom salt, tinted sunscreen) are left out.
+const LABELLED: LabelledCase[] = [
+  ['Tylenol Extra Strength Caplets 500 mg, 100 ct', 'eligible', 'pain-relief'],
+  ['Advil Liqui-Gels Ibuprofen 200 mg', 'eligible', 'pain-relief'],
+  ['Aleve Naproxen Sodium Tablets 220 mg', 'eligible', 'pain-relief'],
+  ['Bayer Low Dose Aspirin 81 mg, 120 ct', 'eligible', 'pain-relief'],
+  ['Excedrin Migraine Caplets', 'eligible', 'pain-relief'],
+  ["Children's Motrin Oral Suspension, Berry", 'eligible', 'pain-relief'],
+  ['Voltaren Arthritis Pain Gel 100 g', 'eligible', 'pain-relief'],
+  ['Salonpas Pain Relieving Patch, 60 ct', 'eligible', 'pain-relief'],
+  ['Icy Hot Lidocaine Patch', 'eligible', 'pain-relief'],
+  ['Midol Complete Menstrual Cramp Relief', 'eligible', 'pain-relief'],
+  ['Vicks DayQuil Cold & Flu Relief LiquiCaps', 'eligible', 'cold-flu-cough'],
+  ['Mucinex 12 Hour Chest Congestion Expectorant', 'eligible', 'cold-flu-cough'],
+  ['Robitussin Maximum Strength Cough + Chest Congestion DM', 'eligible', 'cold-flu-cough'],
+  ['Halls Mentho-Lyptus Cough Drops, Cherry, 30 ct', 'eligible', 'cold-flu-cough'],
+  ['Ricola Original Herb Cough Drops', 'eligible', 'cold-flu-cough'],
+  ['Honey Lemon Cough Drops, Sugar Free', 'eligible', 'cold-flu-cough'],
+  ['Sudafed PE Sinus Congestion Tablets', 'eligible', 'cold-flu-cough'],
+  ['Theraflu Severe Cold Hot Liquid Powder', 'eligible', 'cold-flu-cough'],
+  ['Chloraseptic Sore Throat Spray, Cherry', 'eligible', 'cold-flu-cough'],
+  ['Zicam Cold Remedy Nasal Swabs', 'eligible', 'cold-flu-cough'],
+  ['Vicks VapoRub Chest Rub Ointment', 'eligible', 'cold-flu-cough'],
+  ['Claritin 24 Hour Non-Drowsy Allergy Tablets', 'eligible', 'allergy-relief'],
+  ['Zyrtec-D Allergy & Congestion, 12 Hour', 'eligible', 'allergy-relief'],
+  ["Children's Benadryl Allergy Liquid, Cherry", 'eligible', 'allergy-relief'],
+  ['Allegra Adult 24HR Allergy Relief 180 mg', 'eligible', 'allergy-relief'],
+  ['Store Brand Cetirizine Hydrochloride Tablets 10 mg', 'eligible', 'allergy-relief'],
+  ['Afrin No Drip Severe Congestion Nasal Spray', 'eligible', 'nasal-care'],
+  ['NeilMed Sinus Rinse Original Kit', 'eligible', 'nasal-care'],
+  ['Breathe Right Extra Strength Nasal Strips', 'eligible', 'nasal-care'],
+  ['Frida Baby NoseFrida Nasal Aspirator', 'eligible', 'nasal-care'],
+  ['Tums Extra Strength 750 Antacid Chewable Tablets', 'eligible', 'digestive-health'],
+  ['Prilosec OTC Omeprazole Acid Reducer', 'eligible', 'digestive-health'],
+  ['Pepto-Bismol Liquid, Original', 'eligible', 'digestive-health'],
+  ['MiraLAX Laxative Powder', 'eligible', 'digestive-health'],
+  ['Dulcolax Stool Softener Liquid Gels', 'eligible', 'digestive-health'],
+  ['Imodium A-D Anti-Diarrheal Caplets', 'eligible', 'digestive-health'],
+  ['Gas-X Extra Strength Softgels', 'eligible', 'digestive-health'],
+  ['Preparation H Hemorrhoidal Ointment', 'eligible', 'digestive-health'],
+  ['Chocolated Ex-Lax Laxative Pieces', 'eligible', 'digestive-health'],
+  ['Alka-Seltzer Original Effervescent Tablets', 'eligible', 'digestive-health'],
+  ["Phillips' Milk of Magnesia Saline Laxative", 'eligible', 'digestive-health'],
+  ['Dramamine Motion Sickness Relief, Less Drowsy', 'eligible', 'motion-sickness'],
+  ['ZzzQuil Nighttime Sleep Aid LiquiCaps', 'eligible', 'sleep-aids'],
+  ['Unisom SleepTabs Doxylamine Succinate', 'eligible', 'sleep-aids'],
+  ['Cortizone-10 Maximum Strength Hydrocortisone Cream', 'eligible', 'skin-treatments'],
+  ["Lotrimin AF Athlete's Foot Antifungal Cream", 'eligible', 'skin-treatments'],
+  ['Compound W Wart Remover Gel', 'eligible', 'skin-treatments'],
+  ['Aveeno Eczema Therapy Daily Moisturizing Cream', 'eligible', 'skin-treatments'],
+  ['Eucerin Eczema Relief Body Cream', 'eligible', 'skin-treatments'],
+  ['Desitin Maximum Strength Diaper Rash Paste', 'eligible', 'skin-treatments'],
+  ['Caladryl Calamine Lotion', 'eligible', 'skin-treatments'],
+  ['Neutrogena Oil-Free Acne Wash', 'eligible', 'acne-treatment'],
+  ['CeraVe Acne Foaming Cream Cleanser with Benzoyl Peroxide', 'eligible', 'acne-treatment'],
+  ['Differin Adapalene Gel 0.1% Acne Treatment', 'eligible', 'acne-treatment'],
+  ['Hero Cosmetics Mighty Patch Original Pimple Patches', 'eligible', 'acne-treatment'],
+  ['Systane Ultra Lubricant Eye Drops', 'eligible', 'eye-ear-care'],
+  ['Visine Red Eye Comfort Eye Drops', 'eligible', 'eye-ear-care'],
+  ['Refresh Tears Lubricant Eye Drops', 'eligible', 'eye-ear-care'],
+  ['Debrox Earwax Removal Kit', 'eligible', 'eye-ear-care'],
+  ['Orajel Severe Toothache Pain Relief Gel', 'eligible', 'oral-pain-cold-sores'],
+  ['Abreva Docosanol 10% Cold Sore Treatment', 'eligible', 'oral-pain-cold-sores'],
+  ['Nicorette Nicotine Gum 4 mg, Fruit Chill', 'eligible', 'smoking-cessation'],
+  ['NicoDerm CQ Step 1 Nicotine Patches', 'eligible', 'smoking-cessation'],
+  ['Nicorette Nicotine Mini Lozenges 2 mg', 'eligible', 'smoking-cessation'],
+  ['Monistat 3-Day Yeast Infection Treatment', 'eligible', 'womens-health-otc'],
+  ['AZO Urinary Pain Relief Maximum Strength', 'eligible', 'womens-health-otc'],
+  ['Plan B One-Step Emergency Contraceptive Tablet', 'eligible', 'contraceptives'],
+  ['Trojan ENZ Lubricated Condoms, 36 ct', 'eligible', 'contraceptives'],
+  ['Durex Invisible Ultra Thin Condoms', 'eligible', 'contraceptives'],
+  ['Nix Ultra Lice Treatment', 'eligible', 'lice-treatment'],
+  ['Licefreee Spray Head Lice Treatment', 'eligible', 'lice-treatment'],
+  ['Band-Aid Brand Flexible Fabric Adhesive Bandages', 'eligible', 'bandages-wound-care'],
+  ['Nexcare Waterproof Bandages, 30 ct', 'eligible', 'bandages-wound-care'],
+  ['Sterile Gauze Pads 4 x 4 in, 25 ct', 'eligible', 'bandages-wound-care'],
+  ['ACE Elastic Bandage with Clips', 'eligible', 'bandages-wound-care'],
+  ["Dr. Scholl's Moleskin Plus Padding Roll", 'eligible', 'bandages-wound-care'],
+  ['Johnson & Johnson All-Purpose First Aid Kit, 160 pieces', 'eligible', 'first-aid-kits'],
+  ['Neosporin Original First Aid Antibiotic Ointment', 'eligible', 'antiseptics'],
+  ['Swan Isopropyl Rubbing Alcohol 70%', 'eligible', 'antiseptics'],
+  ['Hydrogen Peroxide Topical Solution 3%, 32 fl oz', 'eligible', 'antiseptics'],
+  ['Digital Oral Thermometer', 'eligible', 'thermometers'],
+  ['Braun ThermoScan 7 Ear Thermometer', 'eligible', 'thermometers'],
+  ['iProven No-Touch Forehead Thermometer for Adults and Kids', 'eligible', 'thermometers'],
+  ['Omron Platinum Upper Arm Blood Pressure Monitor', 'eligible', 'blood-pressure-monitors'],
+  ['Zacurate Pro Series Fingertip Pulse Oximeter', 'eligible', 'diagnostic-devices'],
+  ['Contour Next Blood Glucose Test Strips, 100 ct', 'eligible', 'diabetes-care'],
+  ['OneTouch Delica Plus Lancets, 100 ct', 'eligible', 'diabetes-care'],
+  ['Accu-Chek Guide Glucose Meter Kit', 'eligible', 'diabetes-care'],
+  ['BinaxNOW COVID-19 Antigen Self Test, 2 ct', 'eligible', 'diagnostic-tests'],
+  ['iHealth COVID-19 Antigen Rapid Test', 'eligible', 'diagnostic-tests'],
+  ['First Response Early Result Pregnancy Test', 'eligible', 'pregnancy-fertility-tests'],
+  ['Clearblue Advanced Digital Ovulation Test', 'eligible', 'pregnancy-fertility-tests'],
+  ['Easy@Home Ovulation Test Strips, 50 ct', 'eligible', 'pregnancy-fertility-tests'],
+  ['Tampax Pearl Tampons, Super, 50 ct', 'eligible', 'menstrual-care'],
+  ['Always Ultra Thin Pads with Wings, Size 2', 'eligible', 'menstrual-care'],
+  ['U by Kotex Security Maxi Pads, Overnight', 'eligible', 'menstrual-care'],
+  ['DivaCup Menstrual Cup Model 1', 'eligible', 'menstrual-care'],
+  ['Thinx Period Underwear Hiphugger', 'eligible', 'menstrual-care'],
+  ['Carefree Acti-Fresh Panty Liners', 'eligible', 'menstrual-care'],
+  ['Depend Fit-Flex Incontinence Underwear for Women', 'eligible', 'incontinence'],
+  ['Poise Ultra Thin Incontinence Pads', 'eligible', 'incontinence'],
+  ['TENA Intimates Overnight Pads', 'eligible', 'incontinence'],
+  ['Medela Pump in Style Breast Pump', 'eligible', 'breast-pumps-lactation'],
+  ['Lansinoh Breastmilk Storage Bags, 100 ct', 'eligible', 'breast-pumps-lactation'],
+  ['Foster Grant Reading Glasses +2.00', 'eligible', 'eyeglasses'],
+  ['Prescription Sunglasses, Polarized', 'eligible', 'eyeglasses'],
+  ['Acuvue Oasys 2-Week Contact Lenses, 12 pack', 'eligible', 'contact-lenses-care'],
+  ['Bausch + Lomb Biotrue Multi-Purpose Solution', 'eligible', 'contact-lenses-care'],
+  ['Opti-Free Puremoist Contact Lens Solution', 'eligible', 'contact-lenses-care'],
+  ['Duracell Hearing Aid Batteries Size 312, 24 ct', 'eligible', 'hearing-aids'],
+  ['Jabra Enhance Select OTC Hearing Aids', 'eligible', 'hearing-aids'],
+  ['Drive Medical Folding Walker with Wheels', 'eligible', 'mobility-aids'],
+  ['Carex Offset Walking Cane, Adjustable', 'eligible', 'mobility-aids'],
+  ['Adjustable Aluminum Crutches, Adult', 'eligible', 'mobility-aids'],
+  ['Medline Shower Chair with Back', 'eligible', 'mobility-aids'],
+  ['Mueller Hinged Knee Brace', 'eligible', 'braces-supports'],
+  ['Futuro Wrist Splint, Right Hand', 'eligible', 'braces-supports'],
+  ['KT Tape Pro Kinesiology Tape', 'eligible', 'braces-supports'],
+  ['Copper Fit Compression Socks, Unisex', 'eligible', 'compression-hosiery'],
+  ["Dr. Scholl's Plantar Fasciitis Pain Relief Orthotics", 'eligible', 'orthotics-foot-care'],
+  ['Powerstep Pinnacle Arch Support Insoles', 'eligible', 'orthotics-foot-care'],
+  ['Sunbeam XpressHeat Heating Pad, King Size', 'eligible', 'hot-cold-therapy'],
+  ['ThermaCare Lower Back & Hip Heat Wraps', 'eligible', 'hot-cold-therapy'],
+  ['Instant Cold Pack, 24 count', 'eligible', 'hot-cold-therapy'],
+  ['TENS 7000 Digital TENS Unit', 'eligible', 'tens-pain-devices'],
+  ['PARI Trek S Portable Compressor Nebulizer', 'eligible', 'nebulizers-respiratory'],
+  ['ResMed AirFit F20 Full Face CPAP Mask', 'eligible', 'cpap-supplies'],
+  ['CPAP Tubing, 6 ft', 'eligible', 'cpap-supplies'],
+  ['KN95 Face Masks, 20 Pack', 'eligible', 'ppe'],
+  ['Purell Advanced Hand Sanitizer Gel, 8 fl oz', 'eligible', 'ppe'],
+  ['Disposable Face Masks, 50 ct', 'eligible', 'ppe'],
+  ['Neutrogena Ultra Sheer Dry-Touch Sunscreen SPF 70', 'eligible', 'sunscreen'],
+  ['Banana Boat Sport Ultra Sunscreen Lotion SPF 30', 'eligible', 'sunscreen'],
+  ['La Roche-Posay Anthelios Melt-in Milk Sunscreen SPF 60', 'eligible', 'sunscreen'],
+  ['Sunscreen Body Lotion SPF 50, Broad Spectrum', 'eligible', 'sunscreen'],
+  ['ChapStick Sun Defense Lip Balm SPF 15', 'eligible', 'sunscreen'],
+  ['Lip balm with SPF 30', 'eligible', 'sunscreen'],
+  ['CeraVe AM Facial Moisturizing Lotion with Sunscreen SPF 30', 'eligible', 'sunscreen'],
+  ['Fixodent Original Denture Adhesive Cream', 'eligible', 'denture-care'],
+  ['Polident 3 Minute Denture Cleanser Tablets', 'eligible', 'denture-care'],
+  ['Infant Tylenol Acetaminophen Oral Suspension', 'eligible', 'pain-relief'],
+  ['Tylenol Cold + Flu Severe Caplets', 'eligible', 'cold-flu-cough'],
+  ['Magnesium Citrate Saline Laxative, Lemon', 'eligible', 'digestive-health'],
+  ['Sanitizing Wipes, 80 ct', 'eligible', 'ppe'],
+  ['Centrum Adults Multivitamin Tablets', 'requires_lmn', 'vitamins-minerals'],
+  ['Nature Made Vitamin D3 2000 IU Softgels', 'requires_lmn', 'vitamins-minerals'],
+  ["One A Day Women's Multivitamin", 'requires_lmn', 'vitamins-minerals'],
+  ['Vitafusion Prenatal Gummy Vitamins', 'requires_lmn', 'vitamins-minerals'],
+  ['Emergen-C 1000 mg Vitamin C Drink Mix', 'requires_lmn', 'vitamins-minerals'],
+  ["Nature's Bounty Biotin 10000 mcg", 'requires_lmn', 'vitamins-minerals'],
+  ['Caltrate 600+D3 Calcium Supplement', 'requires_lmn', 'vitamins-minerals'],
+  ['Halls Defense Vitamin C Drops', 'requires_lmn', 'vitamins-minerals'],
+  ['Natrol Melatonin 5 mg Fast Dissolve Tablets', 'requires_lmn', 'dietary-supplements'],
+  ['ZzzQuil Pure Zzzs Melatonin Sleep Aid Gummies', 'requires_lmn', 'dietary-supplements'],
+  ['Sambucol Black Elderberry Syrup', 'requires_lmn', 'dietary-supplements'],
+  ['Qunol Turmeric Curcumin Complex', 'requires_lmn', 'dietary-supplements'],
+  ['Osteo Bi-Flex Glucosamine Chondroitin', 'requires_lmn', 'dietary-supplements'],
+  ['Vital Proteins Collagen Peptides Powder', 'requires_lmn', 'dietary-supplements'],
+  ['AZO Cranberry Urinary Tract Health Softgels', 'requires_lmn', 'dietary-supplements'],
+  ['Culturelle Daily Probiotic Capsules', 'requires_lmn', 'probiotics'],
+  ['AZO Complete Feminine Balance Daily Probiotic', 'requires_lmn', 'probiotics'],
+  ['Nordic Naturals Ultimate Omega Fish Oil', 'requires_lmn', 'fish-oil-omega-3'],
+  ['Kirkland Signature Omega-3 Fish Oil 1000 mg', 'requires_lmn', 'fish-oil-omega-3'],
+  ['Hydroxycut Weight Loss Pills', 'requires_lmn', 'weight-loss'],
+  ['Theragun Prime Massage Gun', 'requires_lmn', 'massage-devices'],
+  ['HoMedics Shiatsu Neck Massager with Heat', 'requires_lmn', 'massage-devices'],
+  ['Levoit Core 300 HEPA Air Purifier', 'requires_lmn', 'air-purifiers'],
+  ['Vicks Warm Mist Humidifier', 'requires_lmn', 'humidifiers'],
+  ['Crane Ultrasonic Cool Mist Humidifier', 'requires_lmn', 'humidifiers'],
+  ['Orthofeet Orthopedic Walking Shoes', 'requires_lmn', 'orthopedic-shoes-bedding'],
+  ['Cervical Pillow for Neck Pain', 'requires_lmn', 'orthopedic-shoes-bedding'],
+  ['Orthopedic Memory Foam Pillow', 'requires_lmn', 'orthopedic-shoes-bedding'],
+  ['Maybelline Great Lash Mascara', 'not_eligible', 'cosmetics'],
+  ["L'Oreal Paris Colour Riche Lipstick", 'not_eligible', 'cosmetics'],
+  ["Fenty Beauty Pro Filt'r Foundation", 'not_eligible', 'cosmetics'],
+  ['Tinted Moisturizer with SPF 30', 'not_eligible', 'cosmetics'],
+  ['IT Cosmetics CC+ Cream SPF 50', 'not_eligible', 'cosmetics'],
+  ['Essie Nail Polish, Ballet Slippers', 'not_eligible', 'cosmetics'],
+  ['Banana Boat Deep Tanning Oil SPF 4', 'not_eligible', 'cosmetics'],
+  ['CeraVe Daily Moisturizing Lotion', 'not_eligible', 'skin-care'],
+  ['TruSkin Vitamin C Serum for Face', 'not_eligible', 'skin-care'],
+  ['Vitamin C serum', 'not_eligible', 'skin-care'],
+  ['Olay Regenerist Retinol 24 Night Cream', 'not_eligible', 'skin-care'],
+  ['The Ordinary Niacinamide 10% + Zinc 1%', 'not_eligible', 'skin-care'],
+  ["Burt's Bees Beeswax Lip Balm", 'not_eligible', 'skin-care'],
+  ['Hydrating Sheet Face Mask', 'not_eligible', 'skin-care'],
+  ['Collagen Face Cream, Anti-Aging', 'not_eligible', 'skin-care'],
+  ['Aloe Vera After Sun Gel', 'not_eligible', 'skin-care'],
+  ['Pantene Pro-V Daily Moisture Renewal Shampoo', 'not_eligible', 'toiletries'],
+  ['Dove Beauty Bar Soap, 4 ct', 'not_eligible', 'toiletries'],
+  ['Degree Men Original Antiperspirant Deodorant', 'not_eligible', 'toiletries'],
+  ['Q-tips Cotton Swabs, 500 ct', 'not_eligible', 'toiletries'],
+  ['Crest Pro-Health Toothpaste', 'not_eligible', 'oral-care'],
+  ['Oral-B Pro 1000 Electric Toothbrush', 'not_eligible', 'oral-care'],
+  ['Listerine Cool Mint Antiseptic Mouthwash', 'not_eligible', 'oral-care'],
+  ['Glide Dental Floss, Mint', 'not_eligible', 'oral-care'],
+  ['Orajel Kids Training Toothpaste', 'not_eligible', 'oral-care'],
+  ['Crest 3D White Whitestrips', 'not_eligible', 'teeth-whitening'],
+  ['Gillette Fusion5 Razor Blade Refills', 'not_eligible', 'hair-removal'],
+  ['Nair Hair Remover Lotion', 'not_eligible', 'hair-removal'],
+  ["Rogaine Men's 5% Minoxidil Foam", 'not_eligible', 'hair-growth'],
+  ['Chanel No. 5 Eau de Parfum', 'not_eligible', 'fragrances'],
+  ["Hershey's Milk Chocolate Bar", 'not_eligible', 'candy'],
+  ['Chocolate bandage-shaped candy', 'not_eligible', 'candy'],
+  ['Skittles Original Bite Size Candies', 'not_eligible', 'candy'],
+  ['Candy Canes, Peppermint, 12 ct', 'not_eligible', 'candy'],
+  ['Trident Sugar Free Chewing Gum', 'not_eligible', 'candy'],
+  ["Lay's Classic Potato Chips", 'not_eligible', 'groceries'],
+  ['Honey Nut Cheerios Cereal', 'not_eligible', 'groceries'],
+  ['Similac Pro-Advance Infant Formula', 'not_eligible', 'groceries'],
+  ['SlimFast Meal Replacement Shake', 'not_eligible', 'groceries'],
+  ['Walkers Pure Butter Shortbread', 'not_eligible', 'groceries'],
+  ['Coca-Cola Classic 12 fl oz Cans', 'not_eligible', 'beverages'],
+  ['Red Bull Energy Drink', 'not_eligible', 'beverages'],
+  ['Glaceau Vitamin Water, XXX', 'not_eligible', 'beverages'],
+  ['Johnnie Walker Black Label Scotch Whisky', 'not_eligible', 'alcohol'],
+  ['Marlboro Red Cigarettes', 'not_eligible', 'tobacco-vaping'],
+  ['ZYN Nicotine Pouches, Cool Mint', 'not_eligible', 'tobacco-vaping'],
+  ['Pampers Swaddlers Baby Diapers, Size 1', 'not_eligible', 'baby-diapers-gear'],
+  ['Huggies Natural Care Baby Wipes', 'not_eligible', 'baby-diapers-gear'],
+  ['Planet Fitness Gym Membership', 'not_eligible', 'fitness'],
+  ['Gaiam Yoga Mat', 'not_eligible', 'fitness'],
+  ['Optimum Nutrition Gold Standard Whey Protein Powder', 'not_eligible', 'fitness'],
+  ['Nike Pegasus Running Shoes', 'not_eligible', 'clothing-accessories'],
+  ['Ray-Ban Aviator Sunglasses', 'not_eligible', 'clothing-accessories'],
+  ['Hanes Crew Socks, 6 pack', 'not_eligible', 'clothing-accessories'],
+  ['Tide Original Liquid Laundry Detergent', 'not_eligible', 'household'],
+  ['Bounty Paper Towels, 6 Rolls', 'not_eligible', 'household'],
+  ['Kleenex Facial Tissues', 'not_eligible', 'household'],
+  ['Blue Buffalo Adult Dog Food', 'not_eligible', 'pet-supplies'],
+  ['Zesty Paws Omega-3 Fish Oil for Dogs', 'not_eligible', 'pet-supplies'],
+  ['Lavender Essential Oil', 'not_eligible', 'wellness-general'],
+  ["Charlotte's Web CBD Gummies", 'not_eligible', 'cannabis-cbd'],
+  ['Sunscreen Lotion SPF 8', 'not_eligible', 'sunscreen'],
+  ['Contoured Sleep Mask', 'not_eligible', 'wellness-general'],
+  ['Charcoal Peel-Off Face Mask', 'not_eligible', 'skin-care'],
+  ["Reese's Peanut Butter Cups", 'not_eligible', 'candy'],
+  ['Wine Glasses, Set of 4', 'not_eligible', 'household'],
+  ['Digital Meat Thermometer for Grilling', 'not_eligible', null],
+  ['Pool Thermometer', 'not_eligible', null],
+  ['Bluetooth Wireless Headphones', 'not_eligible', null],
+  ['Garden Hose, 50 ft', 'not_eligible', null],
+  ['Reusable Ice Pack for Lunch Boxes', 'not_eligible', null],
+  ['Baby Walker with Wheels', 'not_eligible', null],
+  ['Kindle Paperwhite E-Reader', 'not_eligible', null],
+];
+
+describe('checkEligibility by name: labelled product list', () => {
+  test.each(LABELLED)('%s → %s (%s)', (name, status, category) => {
+    const result = checkEligibility({ name });
+    expect(result.status).toBe(status);
+    expect(result.category).toBe(category);
+    expect(result.source).toBe(category === null ? 'none' : 'name');
+    expect(result.hsa_fsa_eligible).toBe(status !== 'not_eligible');
+    expect(result.requires_lmn).toBe(status === 'requires_lmn');
+  });
+
+  test('the list is large and covers every status', () => {
+    expect(LABELLED.length).toBeGreaterThanOrEqual(120);
+    for (const status of ['eligible', 'requires_lmn', 'not_eligible'] as const) {
+      expect(LABELLED.filter((c) => c[1] === status).length).toBeGreaterThanOrEqual(20);
+    }
+  });
+});
+
+describe('checkEligibility by name: messages and edge cases', () => {
+  test('explains an eligible match with category, basis and matched phrase', () => {
+    const result = checkEligibility({ name: 'Digital Oral Thermometer' });
+    expect(result.message).toBe(
+      "Eligible: 'Digital Oral Thermometer' matches category 'Thermometers' (IRS Pub. 502: diagnostic devices used to diagnose and treat illness). Matched by name on \"oral thermometer\".",
+    );
+  });
+
+  test('explains a Letter of Medical Necessity decision', () => {
+    const result = checkEligibility({ name: 'Centrum Adults Multivitamin' });
+    expect(result.message).toMatch(/^Eligible only with a Letter of Medical Necessity: 'Centrum Adults Multivitamin' matches category 'Vitamins & minerals'/);
+  });
+
+  test('a sunscreen below SPF 15 is not eligible and says why', () => {
+    const result = checkEligibility({ name: 'Sunscreen Lotion SPF 8' });
+    expect(result).toMatchObject({ status: 'not_eligible', category: 'sunscreen', source: 'name', hsa_fsa_eligible: false });
+    expect(result.message).toContain('SPF 8, below the SPF 15 minimum');
+  });
+
+  test('nothing recognised: not eligible, source none, asks for a UPC or clearer name', () => {
+    const result = checkEligibility({ name: 'Bluetooth Wireless Headphones' });
+    expect(result).toEqual({
+      hsa_fsa_eligible: false,
+      requires_lmn: false,
+      status: 'not_eligible',
+      category: null,
+      source: 'none',
+      message: "Not eligible: no HSA/FSA-eligible category was recognised in 'Bluetooth Wireless Headphones'. A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.",
+    });
+  });
+
+  test.each([{}, { name: '' }, { name: '   ', upc_code_or_gtin: '' }, { name: null, upc_code_or_gtin: null }])('empty input %j is not eligible', (input) => {
+    const result = checkEligibility(input);
+    expect(result).toMatchObject({ status: 'not_eligible', category: null, source: 'none', hsa_fsa_eligible: false });
+    expect(result.message).toBe('Not eligible: no product name or UPC was given.');
+  });
+
+  test('case, punctuation and plurals do not change the decision', () => {
+    const a = checkEligibility({ name: 'ADHESIVE BANDAGES!!!' });
+    const b = checkEligibility({ name: 'adhesive-bandage' });
+    expect([a.status, a.category]).toEqual(['eligible', 'bandages-wound-care']);
+    expect([b.status, b.category]).toEqual(['eligible', 'bandages-wound-care']);
+  });
+
+  test('matches whole words only', () => {
+    // "cane" must not match inside "hurricane", nor "gin" inside "ginger".
+    expect(checkEligibility({ name: 'Hurricane Lamp' }).source).toBe('none');
+    expect(checkEligibility({ name: 'Ginger Chews' }).source).toBe('none');
+  });
+
+  test('a very long name is handled quickly and the message stays short', () => {
+    const name = 'thermometer '.repeat(5000);
+    const result = checkEligibility({ name });
+    expect(result.status).toBe('eligible');
+    expect(result.message.length).toBeLessThan(400);
+  });
+
+  test('is deterministic and fast enough to run on every product create', () => {
+    const names = LABELLED.map((c) => c[0]);
+    const first = names.map((name) => checkEligibility({ name }));
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < 10; i++) {
+      names.forEach((name, j) => expect(checkEligibility({ name })).toEqual(first[j]));
+    }
+    const perCallMs = Number(process.hrtime.bigint() - start) / 1e6 / (names.length * 10);
+    expect(perCallMs).toBeLessThan(2);
+  });
+});
+
+describe('checkEligibility by UPC/GTIN', () => {
+  test('a listed EAN-13 decides, and the message names the listed product', () => {
+    const result = checkEligibility({ upc_code_or_gtin: '9520301200141' });
+    expect(result).toEqual({
+      hsa_fsa_eligible: true,
+      requires_lmn: true,
+      status: 'requires_lmn',
+      category: 'vitamins-minerals',
+      source: 'upc',
+      message:
+        "EAN 9 520301 200141 is listed as 'Centrum Adults Multivitamin Tablets, 200 ct' (Vitamins & minerals): eligible only with a Letter of Medical Necessity. Basis: IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition.",
+    });
+  });
+
+  test('the 14-digit form with spaces and hyphens finds the same product', () => {
+    const result = checkEligibility({ upc_code_or_gtin: '0 952-0204-10307-5' });
+    expect(result).toMatchObject({ status: 'eligible', category: 'thermometers', source: 'upc' });
+    expect(result.message).toContain("is listed as 'Braun ThermoScan 7 Ear Thermometer' (Thermometers): eligible.");
+  });
+
+  test('the UPC decides even when the name suggests otherwise', () => {
+    const result = checkEligibility({ name: 'Gift basket', upc_code_or_gtin: '9520409308060' });
+    expect(result).toMatchObject({ status: 'not_eligible', category: 'candy', source: 'upc', hsa_fsa_eligible: false });
+  });
+
+  test('a valid but unknown UPC falls back to the name and says so', () => {
+    const result = checkEligibility({ name: 'Digital Oral Thermometer', upc_code_or_gtin: '036000291452' });
+    expect(result).toMatchObject({ status: 'eligible', category: 'thermometers', source: 'name' });
+    expect(result.message).toMatch(/^UPC 0 36000 29145 2 is not in the eligibility list, so the name decided\. Eligible: 'Digital Oral Thermometer'/);
+  });
+
+  test('a valid but unknown UPC without a name is not eligible', () => {
+    const result = checkEligibility({ upc_code_or_gtin: '036000291452' });
+    expect(result).toMatchObject({ status: 'not_eligible', category: null, source: 'none' });
+    expect(result.message).toContain('is not in the eligibility list and no product name was given');
+  });
+
+  test('an invalid UPC does not throw: it falls back to the name and says why', () => {
+    const result = checkEligibility({ name: 'Tampax Pearl Tampons', upc_code_or_gtin: '036000291453' });
+    expect(result).toMatchObject({ status: 'eligible', category: 'menstrual-care', source: 'name' });
+    expect(result.message).toMatch(/^The barcode '036000291453' is not valid \(Check digit is 3 but should be 2 for this UPC-A barcode\), so the name decided\./);
+  });
+
+  test('an invalid UPC without a name is not eligible', () => {
+    const result = checkEligibility({ upc_code_or_gtin: 'not-a-barcode' });
+    expect(result).toMatchObject({ status: 'not_eligible', category: null, source: 'none' });
+    expect(result.message).toContain("The barcode 'not-a-barcode' is not valid");
+  });
+});

@@ -1,0 +1,251 @@
+/**
+ * HSA/FSA eligibility engine: decides from a UPC/GTIN (curated table) or, failing that, from the product
+ * name (keyword categories), and explains the decision. Pure and synchronous; all data is compiled at load.
+ */
+import { ELIGIBILITY_CATEGORIES, UPC_TABLE } from './eligibility-data.js';
+import type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
+import { validateGtin, type GtinFormat } from './gtin.js';
+
+export type { EligibilityStatus } from './eligibility.types.js';
+
+export interface EligibilityInput {
+  name?: string | null;
+  upc_code_or_gtin?: string | null;
+}
+
+export interface EligibilityResult {
+  /** True for 'eligible' and for 'requires_lmn' (eligible once a letter of medical necessity is approved). */
+  hsa_fsa_eligible: boolean;
+  requires_lmn: boolean;
+  status: EligibilityStatus;
+  /** Category id, null when nothing matched. */
+  category: string | null;
+  source: 'upc' | 'name' | 'none';
+  message: string;
+}
+
+// Names longer than this are cut before matching so a pathological input cannot slow product creation.
+const MAX_NAME_CHARS = 1000;
+const MAX_NAME_IN_MESSAGE = 120;
+
+const IRREGULAR: Record<string, string> = {
+  lens: 'lens', lenses: 'lens', teeth: 'tooth', feet: 'foot', women: 'woman', men: 'man', children: 'child',
+};
+
+/** Folds a word to a crude singular; names and keywords go through the same function, so it only has to be consistent. */
+function singular(word: string): string {
+  if (IRREGULAR[word]) return IRREGULAR[word];
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
+  // "cookie" and "cookies" must meet: both become "cooky".
+  if (word.endsWith('ie')) return word.slice(0, -2) + 'y';
+  if (word.endsWith('aches')) return word.slice(0, -1);
+  if (/(sses|shes|ches|xes|zzes)$/.test(word)) return word.slice(0, -2);
+  if (/(ss|us|is)$/.test(word)) return word;
+  if (word.endsWith('s')) {
+    const stem = word.slice(0, -1);
+    return IRREGULAR[stem] ?? stem;
+  }
+  return word;
+}
+
+/** Normalises a product name or keyword to space-separated singular lowercase words ("Band-Aids®" → "band aid"). */
+export function normalizeName(text: string): string {
+  return text
+    .slice(0, MAX_NAME_CHARS)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .replace(/&/g, ' and ')
+    // Split letters from digits so "SPF50", "KN95" and "B-12" all tokenise the same way.
+    .replace(/([a-z])(\d)/g, '$1 $2')
+    .replace(/(\d)([a-z])/g, '$1 $2')
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '')
+    .map(singular)
+    .join(' ');
+}
+
+interface CompiledKeyword {
+  text: string;
+  /** Each part padded with spaces, so a substring test on the padded name is a whole-word match. */
+  parts: string[];
+  /** First word of each part: a cheap set lookup that rules out most keywords before any substring search. */
+  heads: string[];
+  weight: number;
+}
+
+interface CompiledCategory {
+  category: EligibilityCategory;
+  keywords: CompiledKeyword[];
+  negatives: string[];
+}
+
+const pad = (phrase: string): string => ` ${phrase} `;
+
+function compileKeyword(text: string): CompiledKeyword {
+  const parts = text.split(' + ').map((part) => normalizeName(part));
+  if (parts.some((part) => part === '')) throw new Error(`Eligibility keyword '${text}' normalises to nothing`);
+  const weight = parts.reduce((sum, part) => sum + part.split(' ').length, 0);
+  return { text, parts: parts.map(pad), heads: parts.map((part) => part.split(' ')[0]), weight };
+}
+
+const COMPILED: readonly CompiledCategory[] = ELIGIBILITY_CATEGORIES.map((category) => ({
+  category,
+  keywords: category.keywords.map(compileKeyword),
+  negatives: (category.negative_keywords ?? []).map((negative) => pad(normalizeName(negative))),
+}));
+
+const CATEGORY_BY_ID = new Map(ELIGIBILITY_CATEGORIES.map((category) => [category.id, category]));
+const UPC_BY_GTIN = new Map<string, UpcEntry>();
+for (const entry of UPC_TABLE) {
+  const { normalized } = validateGtin(entry.gtin);
+  // Invalid table rows are skipped here and caught by the data tests.
+  if (normalized) UPC_BY_GTIN.set(normalized, entry);
+}
+
+// On a tie in specificity and evidence the more cautious answer wins: a generic "candy" beats a generic "bandage".
+const CAUTION: Record<EligibilityStatus, number> = { eligible: 0, requires_lmn: 1, not_eligible: 2 };
+
+interface NameMatch {
+  category: EligibilityCategory;
+  /** The longest phrase that matched; it is what the message cites. */
+  keyword: CompiledKeyword;
+  /** Sum of the weights of every phrase of the category that matched. */
+  evidence: number;
+}
+
+/** Ranks matches: longest phrase first, then total matched words, then caution; earlier data wins a full tie. */
+function beats(a: NameMatch, b: NameMatch): boolean {
+  if (a.keyword.weight !== b.keyword.weight) return a.keyword.weight > b.keyword.weight;
+  if (a.evidence !== b.evidence) return a.evidence > b.evidence;
+  return CAUTION[a.category.status] > CAUTION[b.category.status];
+}
+
+function matchName(normalized: string): NameMatch | null {
+  const text = pad(normalized);
+  const words = new Set(normalized.split(' '));
+  let best: NameMatch | null = null;
+  for (const { category, keywords, negatives } of COMPILED) {
+    if (negatives.some((negative) => text.includes(negative))) continue;
+    let candidate: NameMatch | null = null;
+    for (const keyword of keywords) {
+      if (!keyword.heads.every((head) => words.has(head)) || !keyword.parts.every((part) => text.includes(part))) continue;
+      if (!candidate) candidate = { category, keyword, evidence: 0 };
+      else if (keyword.weight > candidate.keyword.weight) candidate.keyword = keyword;
+      candidate.evidence += keyword.weight;
+    }
+    if (candidate && (!best || beats(candidate, best))) best = candidate;
+  }
+  return best;
+}
+
+/** Reads "SPF 30" (or "30 SPF") from a normalised name. */
+function statedSpf(normalized: string): number | null {
+  const match = /(?:^| )spf (\d+)(?: |$)/.exec(normalized) ?? /(?:^| )(\d+) spf(?: |$)/.exec(normalized);
+  return match ? Number(match[1]) : null;
+}
+
+const VERDICT: Record<EligibilityStatus, string> = {
+  eligible: 'eligible',
+  requires_lmn: 'eligible only with a Letter of Medical Necessity',
+  not_eligible: 'not eligible',
+};
+
+const PREFIX: Record<EligibilityStatus, string> = {
+  eligible: 'Eligible',
+  requires_lmn: 'Eligible only with a Letter of Medical Necessity',
+  not_eligible: 'Not eligible',
+};
+
+function result(status: EligibilityStatus, category: string | null, source: EligibilityResult['source'], message: string): EligibilityResult {
+  return { hsa_fsa_eligible: status !== 'not_eligible', requires_lmn: status === 'requires_lmn', status, category, source, message };
+}
+
+function quoteName(name: string): string {
+  return name.length > MAX_NAME_IN_MESSAGE ? `'${name.slice(0, MAX_NAME_IN_MESSAGE - 1)}…'` : `'${name}'`;
+}
+
+/** Formats a barcode the way it is printed under the bars, e.g. "UPC 0 12345 67890 5". */
+function displayCode(digits: string, format: GtinFormat): string {
+  switch (format) {
+    case 'UPC-A':
+      return `UPC ${digits[0]} ${digits.slice(1, 6)} ${digits.slice(6, 11)} ${digits[11]}`;
+    case 'UPC-E':
+      return `UPC ${digits[0]} ${digits.slice(1, 7)} ${digits[7]}`;
+    case 'EAN-13':
+      return `EAN ${digits[0]} ${digits.slice(1, 7)} ${digits.slice(7)}`;
+    case 'EAN-8':
+      return `EAN ${digits.slice(0, 4)} ${digits.slice(4)}`;
+    case 'GTIN-14':
+      return `GTIN ${digits}`;
+  }
+}
+
+function decideByName(name: string): EligibilityResult {
+  const normalized = normalizeName(name);
+  const match = matchName(normalized);
+  if (!match) {
+    return result(
+      'not_eligible',
+      null,
+      'none',
+      `Not eligible: no HSA/FSA-eligible category was recognised in ${quoteName(name)}. A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.`,
+    );
+  }
+  const { category, keyword } = match;
+  const matchedOn = keyword.text.split(' + ').map((part) => `"${part}"`).join(' + ');
+  const spf = category.min_spf === undefined ? null : statedSpf(normalized);
+  if (category.min_spf !== undefined && spf !== null && spf < category.min_spf) {
+    return result(
+      'not_eligible',
+      category.id,
+      'name',
+      `Not eligible: ${quoteName(name)} matches category '${category.label}' but states SPF ${spf}, below the SPF ${category.min_spf} minimum (${category.rationale}). Matched by name on ${matchedOn}.`,
+    );
+  }
+  return result(
+    category.status,
+    category.id,
+    'name',
+    `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}' (${category.rationale}). Matched by name on ${matchedOn}.`,
+  );
+}
+
+/** Prefixes a name-based decision with why the barcode did not decide it. */
+function withBarcodeNote(note: string, name: string | null): EligibilityResult {
+  if (!name) {
+    return result('not_eligible', null, 'none', `Not eligible: ${note} and no product name was given, so no eligible category was recognised. Add the product name or check the barcode.`);
+  }
+  const byName = decideByName(name);
+  return { ...byName, message: `${note}, so the name decided. ${byName.message}` };
+}
+
+/** Decides whether a product is HSA/FSA eligible from its UPC/GTIN and/or name, with a human explanation. */
+export function checkEligibility(input: EligibilityInput): EligibilityResult {
+  const name = typeof input?.name === 'string' && input.name.trim() !== '' ? input.name.trim() : null;
+  const code = typeof input?.upc_code_or_gtin === 'string' && input.upc_code_or_gtin.trim() !== '' ? input.upc_code_or_gtin.trim() : null;
+
+  if (!code) {
+    return name ? decideByName(name) : result('not_eligible', null, 'none', 'Not eligible: no product name or UPC was given.');
+  }
+
+  const gtin = validateGtin(code);
+  if (!gtin.valid || !gtin.normalized || !gtin.format) {
+    const reason = (gtin.reason ?? 'unrecognised barcode').replace(/\.$/, '');
+    return withBarcodeNote(`The barcode ${quoteName(code)} is not valid (${reason})`, name);
+  }
+
+  const display = displayCode(code.replace(/[\s-]/g, ''), gtin.format);
+  const entry = UPC_BY_GTIN.get(gtin.normalized);
+  const category = entry ? CATEGORY_BY_ID.get(entry.category_id) : undefined;
+  if (!entry || !category) return withBarcodeNote(`${display} is not in the eligibility list`, name);
+
+  return result(
+    category.status,
+    category.id,
+    'upc',
+    `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Basis: ${category.rationale}.`,
+  );
+}

@@ -1,0 +1,16 @@
+import type { NonEmptyArray } from 'type-graphql';
+import { NodeResolver } from '../platform/relay/node.js';
+import { idempotencyPurgeSweep } from '../platform/idempotency/idempotency.jobs.js';
+import type { Sweep } from '../platform/jobs/jobs.js';
+import type { RouteSpec } from '../platform/rest/routes.js';
+import { ProductResolver } from './products/product.resolver.js';
+import { productRoutes } from './products/product.routes.js';
+
+/** Every GraphQL resolver of the graph. */
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver];
+
+/** Every REST route of `/api/v2` (and `/v1`). */
+export const restRoutes: RouteSpec[] = [...productRoutes];
+
+/** Every recurring sweep Agenda runs. */
+export const sweeps: Sweep[] = [idempotencyPurgeSweep];

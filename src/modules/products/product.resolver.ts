@@ -1,0 +1,67 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphContext } from '../../platform/graphql/context.js';
+import { toServiceInput } from '../../platform/graphql/input.js';
+import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
+import { fromGlobalId } from '../../platform/relay/global-id.js';
+import { registerNodeType } from '../../platform/relay/node.js';
+import * as products from './product.service.js';
+import {
+  ArchiveProductPayload,
+  CheckEligibilityInput,
+  CheckEligibilityPayload,
+  CreateProductInput,
+  CreateProductPayload,
+  Eligibility,
+  ProductConnection,
+  ProductNode,
+  ProductsArgs,
+  UpdateProductInput,
+  UpdateProductPayload,
+} from './product.types.js';
+
+registerNodeType('Product', async (ctx, id) => ProductNode.from(await products.getProduct(ctx, id)));
+
+const productId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Product', param);
+
+@Resolver(() => ProductNode)
+export class ProductResolver {
+  @Query(() => ProductNode, { description: 'A product by global id (any status)' })
+  async product(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<ProductNode> {
+    return ProductNode.from(await products.getProduct(ctx, productId(id)));
+  }
+
+  @Query(() => ProductConnection, { description: 'Products, most recent first, with the REST filters' })
+  async products(@Args() args: ProductsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<ProductNode>> {
+    const page = toPageRequest(args, Number);
+    const { status, hsaFsaEligible, merchantProductId, createdAfter, createdBefore } = args;
+    const filters = { status, hsa_fsa_eligible: hsaFsaEligible ?? undefined, merchant_product_id: merchantProductId ?? undefined, created_after: createdAfter ?? undefined, created_before: createdBefore ?? undefined };
+    return toConnection(await products.listProducts(ctx, filters, page, args.last != null ? 'before' : 'after'), args, ProductNode.from);
+  }
+
+  @Mutation(() => CreateProductPayload, { description: 'Create a product; eligibility is decided on create (emits product.created)' })
+  async createProduct(@Arg('input', () => CreateProductInput) input: CreateProductInput, @Ctx() { ctx }: GraphContext): Promise<CreateProductPayload> {
+    return { product: ProductNode.from(await products.createProduct(ctx, toServiceInput(input))) };
+  }
+
+  @Mutation(() => UpdateProductPayload, { description: 'Update a product; omitted fields are kept' })
+  async updateProduct(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateProductInput) input: UpdateProductInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<UpdateProductPayload> {
+    return { product: ProductNode.from(await products.updateProduct(ctx, productId(id), toServiceInput(input))) };
+  }
+
+  @Mutation(() => ArchiveProductPayload, { description: 'Archive (soft-delete) a product' })
+  async archiveProduct(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<ArchiveProductPayload> {
+    return { product: ProductNode.from(await products.archiveProduct(ctx, productId(id))) };
+  }
+
+  @Mutation(() => CheckEligibilityPayload, { description: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product; saves nothing' })
+  async checkEligibility(@Arg('input', () => CheckEligibilityInput) input: CheckEligibilityInput, @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityPayload> {
+    const id = input.productId != null ? Number(productId(input.productId, 'productId')) : undefined;
+    const result = await products.checkEligibility(ctx, { ...toServiceInput(input, ['productId']), ...(id !== undefined && { product_id: id }) });
+    const product = result.product_id !== null ? ProductNode.from(await products.getProduct(ctx, result.product_id)) : null;
+    return { eligibility: Eligibility.from(result, new Date(result.checked_at)), product };
+  }
+}

@@ -1,0 +1,215 @@
+import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { scope, type ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events/events.service.js';
+import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { isIso4217, parseInput } from '../../platform/validation.js';
+import { checkEligibility as runEngine, type EligibilityResult } from '../eligibility/eligibility.engine.js';
+import { validateGtin } from '../eligibility/gtin.js';
+import { Product, ProductImage } from './product.entity.js';
+import { productEligibility, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
+import {
+  checkEligibilitySchema,
+  createProductSchema,
+  listProductsSchema,
+  productIdSchema,
+  updateProductSchema,
+  type ProductFilters,
+} from './product.schemas.js';
+
+/** Highest accepted unit price: 999,999.99 in the currency's minor unit. */
+export const MAX_PRICE = 99_999_999;
+
+/** Rejects a non-object body with 400 `invalid_request`. */
+function asObject(body: unknown): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError('invalid_request', 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+/** Price and currency are judged before anything else, with their own codes (contract). */
+function checkPriceAndCurrency(body: Record<string, unknown>): void {
+  const { price, currency } = body;
+  if (price !== undefined && !(typeof price === 'number' && Number.isInteger(price) && price > 0 && price <= MAX_PRICE)) {
+    throw new DomainError('invalid_price', `price must be a positive integer number of cents, at most ${MAX_PRICE}`, { param: 'price' });
+  }
+  if (currency !== undefined && !(typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) && isIso4217(currency))) {
+    throw new DomainError('invalid_currency', `currency '${String(currency)}' is not a supported ISO 4217 code`, { param: 'currency' });
+  }
+}
+
+/** Validates a UPC/GTIN and returns its digits, or throws 422 naming what is wrong. */
+function cleanGtin(code: string | null | undefined): string | null {
+  if (code === undefined || code === null || code === '') return null;
+  const check = validateGtin(code);
+  if (!check.valid) {
+    const message = check.reason ?? 'is not a valid UPC/GTIN';
+    throw new DomainError('validation_error', `Invalid request: upc_code_or_gtin ${message}`, {
+      param: 'upc_code_or_gtin',
+      details: [{ field: 'upc_code_or_gtin', message }],
+    });
+  }
+  return code.replace(/[\s-]/g, '');
+}
+
+function applyEligibility(product: Product, result: EligibilityResult, at: Date): void {
+  product.hsaFsaEligible = result.hsa_fsa_eligible;
+  product.requiresLmn = result.requires_lmn;
+  product.eligibilityCategory = result.category;
+  product.eligibilitySource = result.source;
+  product.eligibilityMessage = result.message;
+  product.eligibilityCheckedAt = at;
+}
+
+function setImages(em: EntityManager, product: Product, urls: string[]): void {
+  product.images.removeAll();
+  urls.forEach((url, position) => product.images.add(em.create(ProductImage, { product, url, position })));
+}
+
+async function assertMerchantProductIdFree(ctx: ServiceContext, em: EntityManager, merchantProductId: string | null, exceptId?: number) {
+  if (!merchantProductId) return;
+  const clash = await em.findOne(Product, { ...scope(ctx), merchantProductId, status: { $ne: 'archived' } }, { fields: ['id'] });
+  if (clash && clash.id !== exceptId) throw duplicateMerchantProductId(merchantProductId, clash.id);
+}
+
+function duplicateMerchantProductId(value: string, existingId?: number): DomainError {
+  const message = existingId ? `is already used by product ${existingId}` : 'is already used by another product';
+  return new DomainError('validation_error', `Invalid request: merchant_product_id '${value}' ${message}`, {
+    param: 'merchant_product_id',
+    details: [{ field: 'merchant_product_id', message }],
+  });
+}
+
+/** Flushes, turning a lost race on the merchant_product_id index into the same 422. */
+async function flushProduct(em: EntityManager, product: Product): Promise<void> {
+  try {
+    await em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException && product.merchantProductId) throw duplicateMerchantProductId(product.merchantProductId);
+    throw err;
+  }
+}
+
+/** Creates a product, decides its eligibility and records `product.created` in the same transaction. */
+export async function createProduct(ctx: ServiceContext, body: unknown): Promise<Product> {
+  const raw = asObject(body);
+  checkPriceAndCurrency(raw);
+  const input = parseInput(createProductSchema, raw);
+  const upc = cleanGtin(input.upc_code_or_gtin);
+  return ctx.em.transactional(async (em) => {
+    await assertMerchantProductIdFree(ctx, em, input.merchant_product_id ?? null);
+    const now = ctx.now();
+    const product = em.create(Product, {
+      ...scope(ctx),
+      name: input.name,
+      tagline: input.tagline ?? null,
+      description: input.description ?? null,
+      price: input.price,
+      currency: input.currency.toUpperCase(),
+      merchantProductId: input.merchant_product_id ?? null,
+      upcCodeOrGtin: upc,
+      status: input.status,
+      metadata: input.metadata,
+      createdAt: now,
+      updatedAt: now,
+    } as never) as Product;
+    applyEligibility(product, runEngine({ name: input.name, upc_code_or_gtin: upc }), now);
+    setImages(em, product, input.images);
+    await flushProduct(em, product);
+    recordEvent({ ...ctx, em }, 'product.created', toProductResource(product));
+    await em.flush();
+    return product;
+  });
+}
+
+/** Loads one product of the caller by its numeric id (any status), or 404 `not_found`. */
+export async function getProduct(ctx: ServiceContext, id: unknown): Promise<Product> {
+  const parsed = productIdSchema.safeParse(id);
+  if (!parsed.success) throw DomainError.notFound('product', String(id));
+  const product = await ctx.em.findOne(Product, { id: parsed.data, ...scope(ctx) }, { populate: ['images'] });
+  if (!product) throw DomainError.notFound('product', parsed.data);
+  return product;
+}
+
+/** Updates the given fields (omitted fields are kept, `null` clears an optional one); name or UPC changes re-run the eligibility check. */
+export async function updateProduct(ctx: ServiceContext, id: unknown, body: unknown): Promise<Product> {
+  const raw = asObject(body);
+  checkPriceAndCurrency(raw);
+  const input = parseInput(updateProductSchema, raw);
+  const upc = input.upc_code_or_gtin === undefined ? undefined : cleanGtin(input.upc_code_or_gtin);
+  return ctx.em.transactional(async (em) => {
+    const product = await getProduct({ ...ctx, em }, id);
+    if (product.status === 'archived') {
+      throw new DomainError('invalid_state', `Product ${product.id} is archived and can no longer be changed; create a new product instead.`, { param: 'id' });
+    }
+    if (input.merchant_product_id !== undefined && input.merchant_product_id !== product.merchantProductId && input.status !== 'archived') {
+      await assertMerchantProductIdFree(ctx, em, input.merchant_product_id, product.id);
+    }
+    const now = ctx.now();
+    if (input.name !== undefined) product.name = input.name;
+    if (input.tagline !== undefined) product.tagline = input.tagline;
+    if (input.description !== undefined) product.description = input.description;
+    if (input.price !== undefined) product.price = input.price;
+    if (input.currency !== undefined) product.currency = input.currency.toUpperCase();
+    if (input.merchant_product_id !== undefined) product.merchantProductId = input.merchant_product_id;
+    if (upc !== undefined) product.upcCodeOrGtin = upc;
+    if (input.metadata !== undefined) product.metadata = input.metadata;
+    if (input.status !== undefined) product.status = input.status;
+    if (input.images !== undefined) setImages(em, product, input.images);
+    if (input.name !== undefined || upc !== undefined) {
+      applyEligibility(product, runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), now);
+    }
+    product.updatedAt = now;
+    await flushProduct(em, product);
+    recordEvent({ ...ctx, em }, product.status === 'archived' ? 'product.archived' : 'product.updated', toProductResource(product));
+    await em.flush();
+    return product;
+  });
+}
+
+/** Archives (soft-deletes) a product: it leaves lists and checkout matching but stays readable by id. */
+export async function archiveProduct(ctx: ServiceContext, id: unknown): Promise<Product> {
+  return updateProduct(ctx, id, { status: 'archived' });
+}
+
+/** Validates list query parameters (400 `invalid_request` on a bad one). */
+export function parseListProductsQuery(query: unknown) {
+  const q = parseInput(listProductsSchema, query, 'invalid_request');
+  if (q.created_after && q.created_before && q.created_after > q.created_before) {
+    throw new DomainError('invalid_request', 'created_after must be before created_before', { param: 'created_after' });
+  }
+  const { limit, starting_after, ...filters } = q;
+  return { filters, page: { limit, after: starting_after } satisfies PageRequest<number> };
+}
+
+/** A page of the caller's products, newest first; archived ones only when asked for by status. */
+export async function listProducts(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam = 'starting_after'): Promise<Page<Product>> {
+  const where: FilterQuery<Product> = { ...scope(ctx), status: filters.status ?? { $ne: 'archived' } };
+  if (filters.hsa_fsa_eligible !== undefined) where.hsaFsaEligible = filters.hsa_fsa_eligible;
+  if (filters.merchant_product_id !== undefined) where.merchantProductId = filters.merchant_product_id;
+  if (filters.created_after || filters.created_before) {
+    where.createdAt = { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
+  }
+  return paginate(ctx, Product, where, page, { cursorParam, populate: ['images'] as never });
+}
+
+export type EligibilityCheck = EligibilityResource & { product_id: number | null; upc_code_or_gtin: string | null; name: string | null };
+
+/** Checks eligibility of a name and/or UPC/GTIN, or of a stored product, without saving anything. */
+export async function checkEligibility(ctx: ServiceContext, body: unknown): Promise<EligibilityCheck> {
+  const input = parseInput(checkEligibilitySchema, asObject(body));
+  if (input.product_id !== undefined && input.name === undefined && input.upc_code_or_gtin === undefined) {
+    const product = await getProduct(ctx, input.product_id);
+    return { ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt), product_id: product.id, name: product.name, upc_code_or_gtin: product.upcCodeOrGtin };
+  }
+  let { name, upc_code_or_gtin: upcInput } = input;
+  if (input.product_id !== undefined) {
+    const product = await getProduct(ctx, input.product_id);
+    name ??= product.name;
+    upcInput ??= product.upcCodeOrGtin ?? undefined;
+  }
+  const upc = cleanGtin(upcInput);
+  const result = runEngine({ name: name ?? null, upc_code_or_gtin: upc });
+  return { ...toEligibilityResource(result, ctx.now()), product_id: input.product_id ?? null, name: name ?? null, upc_code_or_gtin: upc };
+}

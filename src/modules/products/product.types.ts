@@ -1,0 +1,167 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { GraphQLISODateTime } from 'type-graphql';
+import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { toGlobalId } from '../../platform/relay/global-id.js';
+import { Node } from '../../platform/relay/node.js';
+import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
+import type { Product } from './product.entity.js';
+import { productEligibility } from './product.resource.js';
+
+export enum ProductStatusEnum {
+  ACTIVE = 'active',
+  INACTIVE = 'inactive',
+  ARCHIVED = 'archived',
+}
+registerEnumType(ProductStatusEnum, { name: 'ProductStatus', description: 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)' });
+
+export enum EligibilityStatusEnum {
+  ELIGIBLE = 'eligible',
+  REQUIRES_LMN = 'requires_lmn',
+  NOT_ELIGIBLE = 'not_eligible',
+}
+registerEnumType(EligibilityStatusEnum, { name: 'EligibilityStatus' });
+
+export enum EligibilitySourceEnum {
+  UPC = 'upc',
+  NAME = 'name',
+  NONE = 'none',
+}
+registerEnumType(EligibilitySourceEnum, { name: 'EligibilitySource', description: 'What the decision was based on' });
+
+@ObjectType({ description: 'HSA/FSA eligibility decision and its explanation' })
+export class Eligibility {
+  @Field() hsaFsaEligible!: boolean;
+  @Field({ description: 'Eligible only with an approved letter of medical necessity' }) requiresLmn!: boolean;
+  @Field(() => EligibilityStatusEnum) status!: EligibilityStatusEnum;
+  @Field(() => String, { nullable: true }) category!: string | null;
+  @Field(() => EligibilitySourceEnum) source!: EligibilitySourceEnum;
+  @Field() message!: string;
+  @Field(() => GraphQLISODateTime) checkedAt!: Date;
+
+  static from(result: EligibilityResult, checkedAt: Date): Eligibility {
+    return Object.assign(new Eligibility(), {
+      hsaFsaEligible: result.hsa_fsa_eligible,
+      requiresLmn: result.requires_lmn,
+      status: result.status as EligibilityStatusEnum,
+      category: result.category,
+      source: result.source as EligibilitySourceEnum,
+      message: result.message,
+      checkedAt,
+    });
+  }
+}
+
+@ObjectType()
+export class ProductImageNode {
+  @Field(() => Int) id!: number;
+  @Field() url!: string;
+  @Field() isPrimary!: boolean;
+}
+
+@ObjectType('Product', { implements: Node, description: 'A catalog product with its HSA/FSA eligibility' })
+export class ProductNode extends Node {
+  @Field(() => Int, { description: 'The numeric id used by the REST API' }) productId!: number;
+  @Field() livemode!: boolean;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) tagline!: string | null;
+  @Field(() => String, { nullable: true, description: 'Markdown' }) description!: string | null;
+  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
+  @Field({ description: 'ISO 4217, upper case' }) currency!: string;
+  @Field(() => String, { nullable: true }) merchantProductId!: string | null;
+  @Field(() => String, { nullable: true }) upcCodeOrGtin!: string | null;
+  @Field(() => ProductStatusEnum) status!: ProductStatusEnum;
+  @Field(() => Eligibility) eligibility!: Eligibility;
+  @Field(() => [ProductImageNode]) images!: ProductImageNode[];
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime) updatedAt!: Date;
+
+  /** The graph's view of a product entity (images must be loaded). */
+  static from(p: Product): ProductNode {
+    return Object.assign(new ProductNode(), {
+      id: toGlobalId('Product', p.id),
+      productId: p.id,
+      livemode: p.livemode,
+      name: p.name,
+      tagline: p.tagline,
+      description: p.description,
+      price: p.price,
+      currency: p.currency,
+      merchantProductId: p.merchantProductId,
+      upcCodeOrGtin: p.upcCodeOrGtin,
+      status: p.status as ProductStatusEnum,
+      eligibility: Eligibility.from(productEligibility(p), p.eligibilityCheckedAt),
+      images: p.images.getItems().map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
+      metadata: p.metadata,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+    });
+  }
+}
+
+export const ProductConnection = connectionType('Product', ProductNode);
+
+@ArgsType()
+export class ProductsArgs extends ConnectionArgs {
+  @Field(() => ProductStatusEnum, { nullable: true, description: 'Archived products appear only when asked for' }) status?: ProductStatusEnum;
+  @Field(() => Boolean, { nullable: true }) hsaFsaEligible?: boolean;
+  @Field(() => String, { nullable: true }) merchantProductId?: string;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date;
+}
+
+@InputType()
+export class CreateProductInput {
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) tagline?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => Int) price!: number;
+  @Field() currency!: string;
+  @Field(() => String, { nullable: true }) merchantProductId?: string | null;
+  @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
+  @Field(() => [String], { nullable: true, description: 'Up to 10 image URLs; the first is primary' }) images?: string[];
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatusEnum;
+}
+
+@InputType({ description: 'Fields to change; omitted fields are kept, null clears an optional one' })
+export class UpdateProductInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) tagline?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => Int, { nullable: true }) price?: number;
+  @Field(() => String, { nullable: true }) currency?: string;
+  @Field(() => String, { nullable: true }) merchantProductId?: string | null;
+  @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
+  @Field(() => [String], { nullable: true }) images?: string[];
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatusEnum;
+}
+
+@InputType()
+export class CheckEligibilityInput {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) upcCodeOrGtin?: string;
+  @Field(() => ID, { nullable: true, description: 'Global id of a stored product' }) productId?: string;
+}
+
+@ObjectType()
+export class ProductPayload {
+  @Field(() => ProductNode) product!: ProductNode;
+}
+
+@ObjectType()
+export class CreateProductPayload extends ProductPayload {}
+
+@ObjectType()
+export class UpdateProductPayload extends ProductPayload {}
+
+@ObjectType()
+export class ArchiveProductPayload extends ProductPayload {}
+
+@ObjectType()
+export class CheckEligibilityPayload {
+  @Field(() => Eligibility) eligibility!: Eligibility;
+  @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' }) product!: ProductNode | null;
+}

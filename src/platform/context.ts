@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LogFn } from 'pino';
+
+/** The logging a service needs (pino's methods; the request logger carries the request id). */
+export interface Log {
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  debug: LogFn;
+}
+
+/** Who is calling: a merchant in one mode. */
+export interface Principal {
+  merchantId: string;
+  livemode: boolean;
+  /** Offset of the merchant's test clock (0 in live mode). */
+  clockOffsetMs: number;
+  /** Stable id of the API key used, for rate limiting and logs. */
+  keyId: string;
+}
+
+/**
+ * Passed first to every service method: the forked EntityManager of this unit of work, the
+ * caller, the clock and the request id. Built per request, websocket operation or job.
+ */
+export interface ServiceContext {
+  em: EntityManager;
+  principal: Principal;
+  requestId: string;
+  log: Log;
+  /** Current time as the caller's mode sees it (the test clock in test mode). */
+  now(): Date;
+  /** Per-request memo for DataLoaders (see `<x>.loaders.ts`). */
+  loaders: Map<string, unknown>;
+}
+
+/** Builds a context for `principal` on a fresh fork of `em`. */
+export function createContext(em: EntityManager, principal: Principal, requestId: string, log: Log): ServiceContext {
+  return {
+    em: em.fork(),
+    principal,
+    requestId,
+    log,
+    now: () => new Date(Date.now() + principal.clockOffsetMs),
+    loaders: new Map(),
+  };
+}
+
+/** The ownership filter every merchant-scoped query starts from. */
+export function scope(ctx: ServiceContext): { merchant: string; livemode: boolean } {
+  return { merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode };
+}

@@ -1,0 +1,7 @@
+import { ApiKey, Merchant } from '../../modules/merchants/merchant.entity.js';
+import { Product, ProductImage } from '../../modules/products/product.entity.js';
+import { Event } from '../events/event.entity.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
+
+/** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
+export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey];

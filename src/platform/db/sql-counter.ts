@@ -1,0 +1,20 @@
+import { DefaultLogger, type LogContext, type LoggerNamespace } from '@mikro-orm/core';
+
+let statements = 0;
+
+/** SQL statements this process has sent, for `/metrics` and the benchmark. */
+export function sqlStatementCount(): number {
+  return statements;
+}
+
+/** A MikroORM logger that counts queries and forwards nothing else unless debugging is on. */
+export class CountingLogger extends DefaultLogger {
+  override log(namespace: LoggerNamespace, message: string, context?: LogContext): void {
+    if (namespace === 'query') statements++;
+    if (process.env.SQL_DEBUG === 'true') super.log(namespace, message, context);
+  }
+
+  override isEnabled(namespace: LoggerNamespace): boolean {
+    return namespace === 'query' || super.isEnabled(namespace);
+  }
+}

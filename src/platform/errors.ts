@@ -1,0 +1,77 @@
+/**
+ * The one table of error codes: each spec code with its HTTP status. REST answers
+ * `{ error: { code, message, param?, details? } }` with that status; GraphQL puts the same
+ * `code`, `param` and `details` in `extensions`. Anything that is not a DomainError is masked.
+ */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  bad_request: 400,
+  invalid_payment_method: 400,
+  invalid_price: 400,
+  invalid_currency: 400,
+  invalid_amount: 400,
+  already_refunded: 400,
+  invalid_state: 400,
+  idempotency_key_reused: 400,
+  unauthorized: 401,
+  test_mode_only: 403,
+  not_found: 404,
+  customer_not_found: 404,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  idempotency_key_in_use: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_error: 422,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type ErrorDetails = FieldError[] | Record<string, unknown>;
+
+export class DomainError extends Error {
+  readonly code: ErrorCode;
+  readonly param?: string;
+  readonly details?: ErrorDetails;
+  /** Extra response headers (e.g. `Retry-After`). */
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { param?: string; details?: ErrorDetails; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.param = opts.param;
+    this.details = opts.details;
+    this.headers = opts.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  /** The spec's error body. */
+  toBody(): { error: { code: string; message: string; param?: string; details?: ErrorDetails } } {
+    const error: { code: string; message: string; param?: string; details?: ErrorDetails } = { code: this.code, message: this.message };
+    if (this.param !== undefined) error.param = this.param;
+    if (this.details !== undefined) error.details = this.details;
+    return { error };
+  }
+
+  static notFound(what: string, id: string | number, param = 'id'): DomainError {
+    return new DomainError('not_found', `No such ${what}: '${id}'`, { param });
+  }
+}
+
+/** Wraps anything thrown into a DomainError; unknown errors become a masked `internal_error`. */
+export function toDomainError(err: unknown): { error: DomainError; unexpected: boolean } {
+  if (err instanceof DomainError) return { error: err, unexpected: false };
+  return { error: new DomainError('internal_error', 'An internal error occurred. It has been logged; retry later or contact support with the request id.'), unexpected: true };
+}

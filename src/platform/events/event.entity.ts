@@ -1,0 +1,20 @@
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { MerchantScopedEntity } from '../db/base.entity.js';
+import { prefixedId } from '../db/ids.js';
+
+/**
+ * The outbox: one row per event, written in the same transaction as the state change that
+ * causes it. Delivery and live streams read from here after commit.
+ */
+@Entity({ tableName: 'events' })
+@Index({ name: 'events_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
+export class Event extends MerchantScopedEntity {
+  @PrimaryKey({ type: 'string' })
+  id: string = prefixedId('evt');
+
+  @Property({ type: 'string' })
+  type!: string;
+
+  @Property({ type: 'json' })
+  data!: Record<string, unknown>;
+}

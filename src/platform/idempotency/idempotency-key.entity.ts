@@ -1,0 +1,35 @@
+import { Entity, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
+
+/** A stored first response for an `Idempotency-Key`, replayed for 24 hours. */
+@Entity({ tableName: 'idempotency_keys' })
+@Unique({ name: 'idempotency_keys_scope_key_uq', properties: ['merchantId', 'livemode', 'key'] })
+@Index({ name: 'idempotency_keys_expires_idx', properties: ['expiresAt'] })
+export class IdempotencyKey {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Property({ type: 'string' })
+  merchantId!: string;
+
+  @Property({ type: 'boolean' })
+  livemode!: boolean;
+
+  @Property({ type: 'string', length: 255 })
+  key!: string;
+
+  /** SHA-256 of method, path and body: the same key with another request is refused. */
+  @Property({ type: 'string' })
+  requestHash!: string;
+
+  @Property({ type: 'integer' })
+  responseStatus!: number;
+
+  @Property({ type: 'json' })
+  responseBody!: unknown;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Opt<Date> = new Date();
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  expiresAt!: Date;
+}

@@ -1,0 +1,57 @@
+import { PostgresBackend } from '@agendajs/postgres-backend';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Agenda } from 'agenda';
+import type { Log } from '../context.js';
+
+/**
+ * A recurring sweep: due work lives in domain tables (`expires_at`, `next_attempt_at`, …) and a
+ * sweep claims due rows in batches (`FOR UPDATE SKIP LOCKED`), so any number of workers share it.
+ * `now` is the time to sweep at: real time from Agenda, a test clock from the test helpers.
+ */
+export interface Sweep {
+  name: string;
+  /** Agenda interval, e.g. '10 seconds', '1 hour'. */
+  every: string;
+  run(orm: MikroORM, now: Date, log: Log): Promise<void>;
+}
+
+/** Agenda (on the same PostgreSQL) running the registered sweeps. */
+export class JobRunner {
+  private agenda?: Agenda;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly databaseUrl: string,
+    private readonly sweeps: Sweep[],
+    private readonly log: Log,
+  ) {}
+
+  /** Defines every sweep and starts processing (call once per worker process). */
+  async start(): Promise<void> {
+    const agenda = new Agenda({
+      backend: new PostgresBackend({ connectionString: this.databaseUrl, ensureSchema: false }),
+      processEvery: '5 seconds',
+      defaultLockLifetime: 10 * 60_000,
+    });
+    for (const sweep of this.sweeps) {
+      agenda.define(sweep.name, async () => sweep.run(this.orm, new Date(), this.log), { concurrency: 1 });
+    }
+    agenda.on('error', (err: unknown) => this.log.error({ err }, 'agenda error'));
+    await agenda.start();
+    for (const sweep of this.sweeps) await agenda.every(sweep.every, sweep.name);
+    this.agenda = agenda;
+  }
+
+  /** Runs every sweep once at `now`, in this process (the test clock and `drain` helpers). */
+  async runDue(now: Date): Promise<void> {
+    for (const sweep of this.sweeps) await sweep.run(this.orm, now, this.log);
+  }
+
+  /** Stops taking jobs and waits for running ones to finish. */
+  async stop(): Promise<void> {
+    if (!this.agenda) return;
+    await this.agenda.drain(20_000);
+    await this.agenda.stop();
+    this.agenda = undefined;
+  }
+}

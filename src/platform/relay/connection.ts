@@ -1,0 +1,93 @@
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { DomainError } from '../errors.js';
+import type { Page, PageRequest } from '../pagination/keyset.js';
+
+@ObjectType({ description: 'Relay page information' })
+export class PageInfo {
+  @Field() hasNextPage!: boolean;
+  @Field() hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: 'Items after `after`, newest first (default 10, max 100)' })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true })
+  after?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Items before `before` (max 100)' })
+  last?: number | null;
+
+  @Field(() => String, { nullable: true })
+  before?: string | null;
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface ConnectionShape<T> {
+  edges: Edge<T>[];
+  nodes: T[];
+  pageInfo: PageInfo;
+  totalCount?: number;
+}
+
+/** Declares `<Name>Connection` and `<Name>Edge` object types for `node`. */
+export function connectionType<T extends object>(name: string, node: ClassType<T>): ClassType<ConnectionShape<T>> {
+  @ObjectType(`${name}Edge`)
+  class EdgeType {
+    @Field() cursor!: string;
+    @Field(() => node) node!: T;
+  }
+
+  @ObjectType(`${name}Connection`)
+  class ConnectionType {
+    @Field(() => [EdgeType]) edges!: EdgeType[];
+    @Field(() => [node], { description: 'The nodes of `edges`, for clients that need no cursors' }) nodes!: T[];
+    @Field(() => PageInfo) pageInfo!: PageInfo;
+  }
+  return ConnectionType;
+}
+
+const encodeCursor = (id: string | number) => Buffer.from(`cursor:${id}`).toString('base64url');
+
+function decodeCursor(cursor: string, param: string): string {
+  const raw = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!raw.startsWith('cursor:') || encodeCursor(raw.slice(7)) !== cursor) {
+    throw new DomainError('invalid_request', `${param} is not a cursor returned by this API`, { param });
+  }
+  return raw.slice(7);
+}
+
+/** Turns Relay arguments into the keyset paginator's page request (`parseId` maps the cursor's id). */
+export function toPageRequest<Id extends string | number>(args: ConnectionArgs, parseId: (raw: string) => Id): PageRequest<Id> {
+  if (args.first != null && args.last != null) throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
+  const size = args.last ?? args.first ?? 10;
+  const param = args.last != null ? 'last' : 'first';
+  if (!Number.isInteger(size) || size < 1 || size > 100) throw new DomainError('invalid_request', `${param} must be between 1 and 100`, { param });
+  const after = args.after != null ? parseId(decodeCursor(args.after, 'after')) : undefined;
+  const before = args.before != null ? parseId(decodeCursor(args.before, 'before')) : undefined;
+  if (args.last != null) return { limit: size, before, after: undefined };
+  return { limit: size, after, before: undefined };
+}
+
+/** Builds a connection from a page read for `args`. */
+export function toConnection<T extends { id: string | number }, N>(page: Page<T>, args: ConnectionArgs, present: (item: T) => N): ConnectionShape<N> {
+  const backward = args.last != null;
+  const edges = page.items.map((item) => ({ cursor: encodeCursor(item.id), node: present(item) }));
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: {
+      hasNextPage: backward ? args.before != null : page.hasMore,
+      hasPreviousPage: backward ? page.hasMore : args.after != null,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ServiceContext } from '../context.js';
+import { DomainError } from '../errors.js';
+import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One REST operation: its documentation schemas and a handler that calls one service method. */
+export interface RouteSpec {
+  method: Method;
+  url: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  params?: z.ZodType;
+  querystring?: z.ZodType;
+  body?: z.ZodType;
+  /** Response body schema of the success status (documentation). */
+  response?: z.ZodType;
+  /** Success status (200 unless given). */
+  status?: number;
+  handler: (ctx: ServiceContext, req: FastifyRequest) => Promise<unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx?: ServiceContext;
+  }
+}
+
+/** The authenticated context of `req` (set by the auth hook). */
+export function contextOf(req: FastifyRequest): ServiceContext {
+  if (!req.ctx) throw new DomainError('unauthorized', 'Missing or invalid API key.');
+  return req.ctx;
+}
+
+/**
+ * Registers REST routes. Schemas feed the OpenAPI document; input is validated by the service
+ * (the one definition shared with GraphQL). Every state-changing call honours `Idempotency-Key`.
+ */
+export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void {
+  for (const route of routes) {
+    const status = route.status ?? 200;
+    app.route({
+      method: route.method,
+      url: route.url,
+      schema: {
+        operationId: route.operationId,
+        summary: route.summary,
+        tags: route.tags,
+        ...(route.params && { params: route.params }),
+        ...(route.querystring && { querystring: route.querystring }),
+        ...(route.body && { body: route.body }),
+        ...(route.method !== 'GET' && { headers: idempotencyHeader }),
+        security: [{ bearerAuth: [] }],
+        response: {
+          ...(route.response && { [status]: route.response }),
+          '4XX': errorResponse,
+        },
+      },
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const ctx = contextOf(req);
+        if (route.method === 'GET') return reply.code(status).send(await route.handler(ctx, req));
+        const key = req.headers['idempotency-key'];
+        const fingerprint = requestFingerprint(route.method, req.url.split('?')[0], req.body);
+        const result = await runIdempotent(ctx, Array.isArray(key) ? key[0] : key, fingerprint, async (tx) => ({
+          status,
+          body: await route.handler(tx, req),
+        }));
+        if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+        return reply.code(result.status).send(result.body);
+      },
+    });
+  }
+}
+
+// Shared documentation schemas (zod, like every route schema, for the OpenAPI transform).
+const idempotencyHeader = z.object({
+  'idempotency-key': z.string().max(255).optional().describe('Replays the first response for 24 hours; use a UUID v4 per operation.'),
+});
+
+const errorResponse = z
+  .object({
+    error: z.object({
+      code: z.string().describe('Spec error code, e.g. validation_error, not_found, rate_limit_exceeded'),
+      message: z.string(),
+      param: z.string().optional().describe('The offending parameter'),
+      details: z
+        .union([z.array(z.object({ field: z.string(), message: z.string() })), z.record(z.string(), z.unknown())])
+        .optional()
+        .describe('One entry per bad field, or amounts for amount errors'),
+    }),
+  })
+  .meta({ id: 'Error' });

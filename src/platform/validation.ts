@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { DomainError, type ErrorCode, type FieldError } from './errors.js';
+
+/** Field name of a zod issue path (`images.3`, `customer.email`). */
+function fieldOf(path: PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+function describe(issue: z.core.$ZodIssue): FieldError[] {
+  const field = fieldOf(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ field: field ? `${field}.${key}` : key, message: 'is not a recognised field' }));
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return [{ field, message: 'is required' }];
+  return [{ field, message: issue.message }];
+}
+
+/** Turns every zod issue into the spec's `details` entries, one per bad field. */
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap(describe);
+}
+
+/**
+ * Validates `input` against the one definition of that input and returns the typed value,
+ * or throws `code` (422 `validation_error` by default) listing every bad field.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode = 'validation_error'): z.output<S> {
+  const result = schema.safeParse(input ?? {}, { reportInput: true });
+  if (result.success) return result.data;
+  const details = fieldErrors(result.error);
+  const summary = details.map((d) => (d.field ? `${d.field} ${d.message}` : d.message)).join('; ');
+  throw new DomainError(code, `Invalid request: ${summary}`, { param: details[0]?.field || undefined, details });
+}
+
+/** A JSON object of custom key-value pairs (`metadata`). */
+export const metadataSchema = z
+  .record(z.string().max(40, 'keys are at most 40 characters'), z.unknown())
+  .refine((m) => Object.keys(m).length <= 50, 'at most 50 keys')
+  .refine((m) => JSON.stringify(m).length <= 8192, 'at most 8 KB of JSON');
+
+/** Query-string booleans: `true`/`false` (also `1`/`0`). */
+export const queryBoolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** An ISO 8601 timestamp in a query string or body. */
+export const timestamp = z.iso.datetime({ offset: true }).transform((v) => new Date(v));
+
+/** `limit` of a list: default 10, max 100. */
+export const pageLimit = z.coerce.number().int().min(1).max(100).default(10);
+
+/** ISO 4217 codes known to this runtime's ICU data. */
+const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
+
+export function isIso4217(code: string): boolean {
+  return ISO_4217.has(code.toUpperCase());
+}

@@ -1,0 +1,234 @@
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let keys: Awaited<ReturnType<TestApp['merchant']>>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.reset();
+  keys = await t.merchant();
+  api = client(t.url, keys.test_api_key);
+});
+afterAll(() => t.close());
+
+const product = (n: number | string) => ({ name: `Thermometer ${n}`, price: 1000, currency: 'USD' });
+
+describe('authentication', () => {
+  test.each([
+    ['no header', undefined],
+    ['a malformed key', 'Bearer nope'],
+    ['an unknown key', 'Bearer glm_test_00000000000000000000000000000000'],
+    ['a key without Bearer', undefined as unknown as string],
+  ])('%s answers 401 unauthorized in the spec error shape', async (_label, authorization) => {
+    const headers: Record<string, string> = authorization ? { authorization } : {};
+    for (const path of ['/api/v2/products', '/api/v2/products/1']) {
+      const res = await client(t.url).get(path, headers);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+    }
+  });
+
+  test('keys are stored only as hashes', async () => {
+    const rows = await t.orm.em.fork().getConnection().execute('select key_hash, key_prefix from api_keys');
+    const all = JSON.stringify(rows);
+    expect(all).not.toContain(keys.test_api_key);
+    expect(all).not.toContain(keys.live_api_key);
+    expect(keys.test_api_key).toMatch(/^glm_test_/);
+    expect(keys.live_api_key).toMatch(/^glm_live_/);
+    expect(keys.webhook_secret).toMatch(/^whsec_/);
+  });
+
+  test('GraphQL without a key is refused with 401 and code unauthorized', async () => {
+    const res = await client(t.url).graphql('{ products { nodes { id } } }');
+    expect(res.status).toBe(401);
+    expect(res.body.errors?.[0].extensions.code).toBe('unauthorized');
+  });
+
+  test('test and live objects never see each other', async () => {
+    const live = client(t.url, keys.live_api_key);
+    const liveProduct = (await live.post('/api/v2/products', product('live'))).body;
+    expect(liveProduct.livemode).toBe(true);
+    const testList = await api.get('/api/v2/products?limit=100');
+    expect(testList.body.data.map((p: { id: number }) => p.id)).not.toContain(liveProduct.id);
+    expect((await api.get(`/api/v2/products/${liveProduct.id}`)).status).toBe(404);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  test('replays the first response for the same key and body', async () => {
+    const key = crypto.randomUUID();
+    const first = await api.post('/api/v2/products', product('idem'), { 'idempotency-key': key });
+    const second = await api.post('/api/v2/products', product('idem'), { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    const count = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from products where name = 'Thermometer idem'`);
+    expect(count[0].n).toBe(1);
+  });
+
+  test('the same key with a different body is refused', async () => {
+    const key = crypto.randomUUID();
+    await api.post('/api/v2/products', product('a'), { 'idempotency-key': key });
+    const res = await api.post('/api/v2/products', product('b'), { 'idempotency-key': key });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'idempotency_key_reused', param: 'Idempotency-Key' });
+  });
+
+  test('concurrent requests with one key execute once', async () => {
+    const key = crypto.randomUUID();
+    const results = await Promise.all(Array.from({ length: 8 }, () => api.post('/api/v2/products', product('race'), { 'idempotency-key': key })));
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(results.every((r) => r.status === 201)).toBe(true);
+    const count = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from products where name = 'Thermometer race'`);
+    expect(count[0].n).toBe(1);
+  });
+
+  test('a failed request does not burn the key; keys are per merchant and mode', async () => {
+    const key = crypto.randomUUID();
+    const bad = await api.post('/api/v2/products', { ...product('x'), price: 0 }, { 'idempotency-key': key });
+    expect(bad.status).toBe(400);
+    const fixed = await api.post('/api/v2/products', product('fixed'), { 'idempotency-key': key });
+    expect(fixed.status).toBe(201);
+    const live = await client(t.url, keys.live_api_key).post('/api/v2/products', product('other mode'), { 'idempotency-key': key });
+    expect(live.status).toBe(201);
+    expect(live.body.id).not.toBe(fixed.body.id);
+  });
+
+  test('an expired key (older than 24 h) executes again', async () => {
+    const key = crypto.randomUUID();
+    const first = await api.post('/api/v2/products', product('expiring'), { 'idempotency-key': key });
+    await t.orm.em.fork().getConnection().execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = ?`, [key]);
+    const again = await api.post('/api/v2/products', product('expiring'), { 'idempotency-key': key });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.body.id);
+  });
+});
+
+describe('pagination', () => {
+  let ids: number[];
+  beforeAll(async () => {
+    const m = await t.merchant('Pager');
+    api = client(t.url, m.test_api_key);
+    ids = [];
+    for (let i = 0; i < 25; i++) ids.push((await api.post('/api/v2/products', product(i))).body.id);
+  });
+  afterAll(() => {
+    api = client(t.url, keys.test_api_key);
+  });
+
+  test('default limit 10, most recent first, next_cursor walks every row once', async () => {
+    const first = await api.get('/api/v2/products');
+    expect(first.body.data).toHaveLength(10);
+    expect(first.body.has_more).toBe(true);
+    expect(first.body.data[0].id).toBe(ids[24]);
+    const seen: number[] = [];
+    let cursor: number | null = null;
+    do {
+      const page: any = await api.get(`/api/v2/products?limit=7${cursor ? `&starting_after=${cursor}` : ''}`);
+      seen.push(...page.body.data.map((p: { id: number }) => p.id));
+      cursor = page.body.next_cursor;
+      expect(page.body.has_more).toBe(cursor !== null);
+    } while (cursor !== null);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
+  test('stable under concurrent inserts: no row skipped or repeated', async () => {
+    const page1 = await api.get('/api/v2/products?limit=5');
+    await Promise.all([1, 2, 3].map((i) => api.post('/api/v2/products', product(`new ${i}`))));
+    const page2 = await api.get(`/api/v2/products?limit=5&starting_after=${page1.body.next_cursor}`);
+    expect(page2.body.data.map((p: { id: number }) => p.id)).toEqual([...ids].reverse().slice(5, 10));
+  });
+
+  test('bad list parameters answer 400 invalid_request naming the parameter', async () => {
+    for (const [query, param] of [
+      ['limit=101', 'limit'],
+      ['limit=0', 'limit'],
+      ['status=gone', 'status'],
+      ['hsa_fsa_eligible=maybe', 'hsa_fsa_eligible'],
+      ['created_after=yesterday', 'created_after'],
+      ['starting_after=99999999', 'starting_after'],
+      ['colour=red', 'colour'],
+    ]) {
+      const res = await api.get(`/api/v2/products?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
+    }
+  });
+
+  test('filters: hsa_fsa_eligible, merchant_product_id, created range', async () => {
+    await api.post('/api/v2/products', { name: 'Lipstick', price: 1500, currency: 'USD', merchant_product_id: 'LIP-1' });
+    const eligible = await api.get('/api/v2/products?hsa_fsa_eligible=true&limit=100');
+    expect(eligible.body.data.every((p: any) => p.eligibility.hsa_fsa_eligible)).toBe(true);
+    const notEligible = await api.get('/api/v2/products?hsa_fsa_eligible=false');
+    expect(notEligible.body.data.map((p: any) => p.name)).toEqual(['Lipstick']);
+    const byRef = await api.get('/api/v2/products?merchant_product_id=LIP-1');
+    expect(byRef.body.data).toHaveLength(1);
+    const future = new Date(Date.now() + 60_000).toISOString();
+    expect((await api.get(`/api/v2/products?created_after=${encodeURIComponent(future)}`)).body.data).toEqual([]);
+    expect((await api.get(`/api/v2/products?created_before=${encodeURIComponent(future)}&limit=3`)).body.data).toHaveLength(3);
+  });
+});
+
+describe('operations', () => {
+  test('GET /healthz checks the database without a key', async () => {
+    const res = await client(t.url).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  test('every response carries the request id', async () => {
+    const res = await api.get('/api/v2/products/424242');
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+
+  test('GET /api/v2/openapi.json is OpenAPI 3.1 covering every REST route', async () => {
+    const res = await client(t.url).get('/api/v2/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    const operations = Object.entries(res.body.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations.sort()).toEqual(
+      [
+        'DELETE /api/v2/products/{id}',
+        'GET /api/v2/products',
+        'GET /api/v2/products/{id}',
+        'POST /api/v2/products',
+        'POST /api/v2/products/check-eligibility',
+        'PUT /api/v2/products/{id}',
+      ].sort(),
+    );
+    const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;
+    const body = res.body.components.schemas[ref.split('/').pop()!];
+    expect(body.required).toEqual(expect.arrayContaining(['name', 'price', 'currency']));
+    expect(body.properties.name.maxLength).toBe(255);
+    expect(body.properties.images.maxItems).toBe(10);
+    expect(Object.keys(res.body.paths['/api/v2/products'].get.parameters.map((p: { name: string }) => p.name))).toHaveLength(7);
+  });
+
+  test('unknown routes answer 404 in the error shape', async () => {
+    const res = await api.get('/api/v2/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('route_not_found');
+  });
+});
+
+describe('rate limiting', () => {
+  test('429 rate_limit_exceeded with Retry-After, per API key', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+    try {
+      const a = client(limited.url, keys.test_api_key);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await a.get('/api/v2/products')).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const res = await a.get('/api/v2/products');
+      expect(res.body.error.code).toBe('rate_limit_exceeded');
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another key has its own budget.
+      expect((await client(limited.url, keys.live_api_key).get('/api/v2/products')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -1,0 +1,197 @@
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let keys: Awaited<ReturnType<TestApp['merchant']>>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.reset();
+  keys = await t.merchant();
+  api = client(t.url, keys.test_api_key);
+});
+afterAll(() => t.close());
+
+const thermometer = {
+  name: 'Digital Oral Thermometer',
+  tagline: 'Fast, accurate readings',
+  description: '**Clinically** accurate in 10 seconds',
+  price: 1999,
+  currency: 'usd',
+  merchant_product_id: 'THERM-1',
+  images: ['https://cdn.example.com/t1.png', 'https://cdn.example.com/t2.png'],
+  metadata: { shelf: 'A3' },
+};
+
+describe('POST /api/v2/products', () => {
+  test('creates a product with eligibility, images and a product.created event in the outbox', async () => {
+    const res = await api.post('/api/v2/products', thermometer);
+    expect(res.status).toBe(201);
+    const p = res.body;
+    expect(p).toMatchObject({
+      name: 'Digital Oral Thermometer',
+      tagline: 'Fast, accurate readings',
+      description: '**Clinically** accurate in 10 seconds',
+      price: 1999,
+      currency: 'USD',
+      merchant_product_id: 'THERM-1',
+      upc_code_or_gtin: null,
+      status: 'active',
+      livemode: false,
+      metadata: { shelf: 'A3' },
+    });
+    expect(Number.isInteger(p.id)).toBe(true);
+    expect(p.eligibility.hsa_fsa_eligible).toBe(true);
+    expect(p.eligibility.message).toMatch(/thermometer/i);
+    expect(new Date(p.eligibility.checked_at).getTime()).not.toBeNaN();
+    expect(p.images).toEqual([
+      { id: expect.any(Number), url: 'https://cdn.example.com/t1.png', is_primary: true },
+      { id: expect.any(Number), url: 'https://cdn.example.com/t2.png', is_primary: false },
+    ]);
+    const events = await t.orm.em.fork().getConnection().execute(`select type, data from events where type = 'product.created' and (data->>'id')::int = ?`, [p.id]);
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toMatchObject({ id: p.id, name: p.name });
+  });
+
+  test('decides eligibility from a UPC listed in the data set, and rejects a bad check digit', async () => {
+    const ok = await api.post('/api/v2/products', { name: 'Candy bar', price: 199, currency: 'USD' });
+    expect(ok.status).toBe(201);
+    expect(ok.body.eligibility.hsa_fsa_eligible).toBe(false);
+
+    const bad = await api.post('/api/v2/products', { name: 'Bandages', price: 499, currency: 'USD', upc_code_or_gtin: '036000291453' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.code).toBe('validation_error');
+    expect(bad.body.error.details).toEqual([{ field: 'upc_code_or_gtin', message: expect.stringMatching(/check digit/i) }]);
+  });
+
+  test.each([
+    [0, 'zero'],
+    [-5, 'negative'],
+    [9.99, 'fractional'],
+    ['1000', 'a string'],
+  ] as [unknown, string][])('price %p (%s) answers 400 invalid_price', async (price) => {
+    const res = await api.post('/api/v2/products', { ...thermometer, merchant_product_id: undefined, price });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'invalid_price', message: expect.any(String), param: 'price' } });
+  });
+
+  test('unknown currency answers 400 invalid_currency, ahead of other validation', async () => {
+    const res = await api.post('/api/v2/products', { price: 100, currency: 'XYZ' });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_currency', param: 'currency' });
+    const priceFirst = await api.post('/api/v2/products', { price: 0, currency: 'XYZ' });
+    expect(priceFirst.body.error.code).toBe('invalid_price');
+  });
+
+  test('validation_error lists every bad field', async () => {
+    const res = await api.post('/api/v2/products', {
+      tagline: 'x'.repeat(256),
+      price: 100,
+      currency: 'USD',
+      images: Array.from({ length: 11 }, (_, i) => `https://cdn.example.com/${i}.png`),
+      colour: 'red',
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('validation_error');
+    const fields = res.body.error.details.map((d: { field: string }) => d.field).sort();
+    expect(fields).toEqual(['colour', 'images', 'name', 'tagline']);
+  });
+
+  test('255 characters is the name limit', async () => {
+    expect((await api.post('/api/v2/products', { name: 'n'.repeat(255), price: 1, currency: 'USD' })).status).toBe(201);
+    const res = await api.post('/api/v2/products', { name: 'n'.repeat(256), price: 1, currency: 'USD' });
+    expect(res.status).toBe(422);
+    expect(res.body.error.details).toEqual([{ field: 'name', message: expect.stringMatching(/255/) }]);
+  });
+
+  test('a merchant_product_id is unique among the live catalog', async () => {
+    const first = await api.post('/api/v2/products', { name: 'Sunscreen SPF 50', price: 1299, currency: 'USD', merchant_product_id: 'SUN-50' });
+    expect(first.status).toBe(201);
+    const dup = await api.post('/api/v2/products', { name: 'Sunscreen SPF 30', price: 999, currency: 'USD', merchant_product_id: 'SUN-50' });
+    expect(dup.status).toBe(422);
+    expect(dup.body.error).toMatchObject({ code: 'validation_error', param: 'merchant_product_id' });
+  });
+
+  test('malformed JSON and non-object bodies answer 400 invalid_request without internals', async () => {
+    const res = await api.post('/api/v2/products', '{"name": ');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+    const arr = await api.post('/api/v2/products', [1, 2]);
+    expect(arr.status).toBe(400);
+    expect(arr.body.error.code).toBe('invalid_request');
+  });
+});
+
+describe('GET, PUT and archive', () => {
+  test('get returns the product; unknown, other-mode and other-merchant ids are 404 not_found', async () => {
+    const created = (await api.post('/api/v2/products', { name: 'Blood Pressure Monitor', price: 4999, currency: 'USD' })).body;
+    const got = await api.get(`/api/v2/products/${created.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(created);
+
+    for (const res of [
+      await api.get('/api/v2/products/999999'),
+      await api.get('/api/v2/products/abc'),
+      await client(t.url, keys.live_api_key).get(`/api/v2/products/${created.id}`),
+      await client(t.url, (await t.merchant('Other')).test_api_key).get(`/api/v2/products/${created.id}`),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+  });
+
+  test('PUT changes given fields, clears nulls, re-decides eligibility on a new name', async () => {
+    const created = (await api.post('/api/v2/products', { name: 'Chocolate bar', tagline: 'Sweet', price: 300, currency: 'USD' })).body;
+    expect(created.eligibility.hsa_fsa_eligible).toBe(false);
+    const res = await api.put(`/api/v2/products/${created.id}`, { name: 'Adhesive bandages, 30 count', tagline: null, price: 450 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Adhesive bandages, 30 count', tagline: null, price: 450, currency: 'USD' });
+    expect(res.body.eligibility.hsa_fsa_eligible).toBe(true);
+    expect(new Date(res.body.updated_at) >= new Date(created.updated_at)).toBe(true);
+
+    const invalid = await api.put(`/api/v2/products/${created.id}`, { price: -1 });
+    expect(invalid.body.error.code).toBe('invalid_price');
+  });
+
+  test('archive soft-deletes: still readable, gone from the default list, no longer editable', async () => {
+    const created = (await api.post('/api/v2/products', { name: 'First aid kit', price: 2500, currency: 'USD', merchant_product_id: 'KIT-1' })).body;
+    const archived = await api.delete(`/api/v2/products/${created.id}`);
+    expect(archived.status).toBe(200);
+    expect(archived.body.status).toBe('archived');
+    expect((await api.get(`/api/v2/products/${created.id}`)).body.status).toBe('archived');
+    const list = await api.get('/api/v2/products?limit=100');
+    expect(list.body.data.map((p: { id: number }) => p.id)).not.toContain(created.id);
+    const onlyArchived = await api.get('/api/v2/products?status=archived');
+    expect(onlyArchived.body.data.map((p: { id: number }) => p.id)).toContain(created.id);
+    const edit = await api.put(`/api/v2/products/${created.id}`, { name: 'Back' });
+    expect(edit.status).toBe(400);
+    expect(edit.body.error.code).toBe('invalid_state');
+    // The merchant_product_id is free again for a new product.
+    expect((await api.post('/api/v2/products', { name: 'First aid kit v2', price: 2600, currency: 'USD', merchant_product_id: 'KIT-1' })).status).toBe(201);
+  });
+});
+
+describe('POST /api/v2/products/check-eligibility', () => {
+  test('answers by name, by UPC/GTIN and by product id with the product eligibility shape', async () => {
+    const byName = await api.post('/api/v2/products/check-eligibility', { name: 'Pregnancy test, 2 pack' });
+    expect(byName.status).toBe(200);
+    expect(byName.body).toMatchObject({ hsa_fsa_eligible: true, source: 'name', message: expect.any(String), checked_at: expect.any(String) });
+
+    const cosmetic = await api.post('/api/v2/products/check-eligibility', { name: 'Matte lipstick' });
+    expect(cosmetic.body).toMatchObject({ hsa_fsa_eligible: false, status: 'not_eligible' });
+
+    const vitamins = await api.post('/api/v2/products/check-eligibility', { name: 'Daily multivitamin tablets' });
+    expect(vitamins.body).toMatchObject({ requires_lmn: true, status: 'requires_lmn' });
+
+    const product = (await api.post('/api/v2/products', { name: 'Contact lens solution', price: 899, currency: 'USD' })).body;
+    const byId = await api.post('/api/v2/products/check-eligibility', { product_id: product.id });
+    expect(byId.body).toMatchObject({ product_id: product.id, hsa_fsa_eligible: true, message: product.eligibility.message });
+
+    const empty = await api.post('/api/v2/products/check-eligibility', {});
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.code).toBe('validation_error');
+    const badUpc = await api.post('/api/v2/products/check-eligibility', { upc_code_or_gtin: '12345' });
+    expect(badUpc.status).toBe(422);
+  });
+});

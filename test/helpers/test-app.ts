@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config/config.js';
+import { openOrm } from '../../src/platform/db/database.js';
+import { createMerchant, type CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
+
+export interface TestApp {
+  url: string;
+  orm: MikroORM;
+  app: App;
+  /** A new merchant with its keys. */
+  merchant(name?: string): Promise<CreatedMerchant>;
+  /** Empties every table (between test files). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the real service on a random port against the test database. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '100000', ...env });
+  const orm = await openOrm(config.DATABASE_URL!, 10);
+  const app = await buildApp(config, orm);
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.http.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    orm,
+    app,
+    merchant: (name = 'Test Merchant') => createMerchant(orm.em.fork(), name),
+    reset: async () => {
+      await orm.em.getConnection().execute(
+        `do $$ declare t text; begin
+           for t in select tablename from pg_tables where schemaname = 'public' and tablename not in ('mikro_orm_migrations') loop
+             execute format('truncate table %I cascade', t);
+           end loop; end $$;`,
+      );
+    },
+    close: async () => {
+      await app.http.close();
+      await orm.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+// MikroORM keeps decorator metadata in a process-wide store; each jest test file has its own
+// realm, so start every file with an empty store (otherwise file 2 reuses file 1's objects).
+for (const key of Object.keys(globalThis)) if (key.startsWith('mikro-orm-')) delete globalThis[key];
