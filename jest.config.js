@@ -11,4 +11,6 @@ export default {
   globalSetup: '<rootDir>/test/global-setup.mjs',
   globalTeardown: '<rootDir>/test/global-teardown.mjs',
   testTimeout: 60000,
+  // A stray timer in a dependency must never hang CI after the suite has finished.
+  forceExit: true,
 };
