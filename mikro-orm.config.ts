@@ -17,8 +17,8 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
     loggerFactory: (options) => new CountingLogger(options),
     pool: { min: 0, max: poolMax },
     dataloader: true,
-    // Agenda's table is created by our migration but owned by its backend, not by an entity.
-    schemaGenerator: { skipTables: ['agenda_jobs'] },
+    // Tables created by our migrations but not mapped to entities (Agenda's, rate-limit counters).
+    schemaGenerator: { skipTables: ['agenda_jobs', 'rate_limit_counters'] },
     migrations: {
       tableName: 'mikro_orm_migrations',
       path: 'migrations',

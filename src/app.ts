@@ -16,6 +16,7 @@ import { buildGraphSchema } from './platform/graphql/schema.js';
 import { registerAuth } from './platform/rest/auth.js';
 import { registerErrorHandling } from './platform/rest/error-handler.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
+import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerRoutes } from './platform/rest/routes.js';
 
 export interface App {
@@ -52,6 +53,7 @@ export async function buildApp(config: Config, orm: MikroORM): Promise<App> {
   registerAuth(http, orm);
   await http.register(rateLimit, {
     hook: 'preHandler',
+    store: postgresRateLimitStore(orm),
     max: config.RATE_LIMIT_MAX,
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (req) => req.ctx?.principal.keyId ?? req.ip,

@@ -1,6 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { NodeResolver } from '../platform/relay/node.js';
-import { idempotencyPurgeSweep } from '../platform/idempotency/idempotency.jobs.js';
+import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
 import type { RouteSpec } from '../platform/rest/routes.js';
 import { ProductResolver } from './products/product.resolver.js';
@@ -13,4 +13,4 @@ export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver
 export const restRoutes: RouteSpec[] = [...productRoutes];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [idempotencyPurgeSweep];
+export const sweeps: Sweep[] = [housekeepingSweep];

@@ -1,5 +1,5 @@
 import { JobRunner, type Sweep } from '../../src/platform/jobs/jobs.js';
-import { idempotencyPurgeSweep } from '../../src/platform/idempotency/idempotency.jobs.js';
+import { housekeepingSweep } from '../../src/platform/jobs/housekeeping.jobs.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -31,7 +31,7 @@ test('the idempotency sweep forgets keys past their 24 hours and keeps the other
   await api.post('/api/v2/products', { name: 'Thermometer', price: 100, currency: 'USD' }, { 'idempotency-key': 'new-key' });
   const conn = t.orm.em.fork().getConnection();
   await conn.execute(`update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'old-key'`);
-  await new JobRunner(t.orm, process.env.DATABASE_URL!, [idempotencyPurgeSweep], silent).runDue(new Date());
+  await new JobRunner(t.orm, process.env.DATABASE_URL!, [housekeepingSweep], silent).runDue(new Date());
   const keys = await conn.execute(`select key from idempotency_keys where merchant_id = ? order by key`, [m.id]);
   expect(keys).toEqual([{ key: 'new-key' }]);
 });

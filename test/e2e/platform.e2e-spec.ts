@@ -215,20 +215,25 @@ describe('operations', () => {
 });
 
 describe('rate limiting', () => {
-  test('429 rate_limit_exceeded with Retry-After, per API key', async () => {
-    const limited = await startTestApp({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' });
+  test('429 rate_limit_exceeded with Retry-After, per API key, shared by every API process', async () => {
+    const env = { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000' };
+    const [one, two] = await Promise.all([startTestApp(env), startTestApp(env)]);
     try {
-      const a = client(limited.url, keys.test_api_key);
+      const m = await t.merchant('Limited');
+      const viaOne = client(one.url, m.test_api_key);
+      const viaTwo = client(two.url, m.test_api_key);
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await a.get('/api/v2/products')).status);
+      for (const api of [viaOne, viaTwo, viaOne, viaTwo]) statuses.push((await api.get('/api/v2/products')).status);
       expect(statuses).toEqual([200, 200, 200, 429]);
-      const res = await a.get('/api/v2/products');
-      expect(res.body.error.code).toBe('rate_limit_exceeded');
+      const res = await viaOne.get('/api/v2/products');
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({ error: { code: 'rate_limit_exceeded', message: expect.stringContaining('per API key') } });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-      // Another key has its own budget.
-      expect((await client(limited.url, keys.live_api_key).get('/api/v2/products')).status).toBe(200);
+      expect((await viaTwo.graphql('{ products { nodes { id } } }')).status).toBe(429);
+      // The live key has its own budget.
+      expect((await client(one.url, m.live_api_key).get('/api/v2/products')).status).toBe(200);
     } finally {
-      await limited.close();
+      await Promise.all([one.close(), two.close()]);
     }
   });
 });

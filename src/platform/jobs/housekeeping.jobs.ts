@@ -1,0 +1,14 @@
+import { purgeExpiredIdempotencyKeys } from '../idempotency/idempotency.service.js';
+import { purgeRateLimitCounters } from '../rest/rate-limit-store.js';
+import type { Sweep } from './jobs.js';
+
+/** Hourly: forget idempotency keys past their 24 hours and rate-limit windows long gone. */
+export const housekeepingSweep: Sweep = {
+  name: 'housekeeping.purge',
+  every: '1 hour',
+  run: async (orm, now, log) => {
+    const purged = await purgeExpiredIdempotencyKeys(orm.em.fork());
+    await purgeRateLimitCounters(orm, now);
+    if (purged) log.info({ purged }, 'expired idempotency keys purged');
+  },
+};
