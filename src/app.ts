@@ -9,6 +9,7 @@ import { resolvers, restRoutes } from './modules/index.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
+import type { JobRunner } from './platform/jobs/jobs.js';
 import type { GraphContext } from './platform/graphql/context.js';
 import { graphqlErrorFormatter } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
@@ -25,8 +26,15 @@ export interface App {
   apollo: ApolloServer<GraphContext>;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sweeps runner (test helpers run due work through it). */
+    jobs: JobRunner;
+  }
+}
+
 /** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. */
-export async function buildApp(config: Config, orm: MikroORM): Promise<App> {
+export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): Promise<App> {
   const http = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -49,6 +57,7 @@ export async function buildApp(config: Config, orm: MikroORM): Promise<App> {
     if (closing) reply.header('Connection', 'close');
   });
 
+  http.decorate('jobs', jobs);
   registerErrorHandling(http);
   registerAuth(http, orm);
   await http.register(rateLimit, {

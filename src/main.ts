@@ -12,8 +12,10 @@ async function main(): Promise<void> {
   const db = await resolveDatabase(config);
   const orm = await openOrm(db.url, config.DB_POOL_MAX);
   const applied = await migrate(orm);
-  const app = await buildApp(config, orm);
+  const jobs = new JobRunner(orm, db.url, sweeps);
+  const app = await buildApp(config, orm, jobs);
   const log = app.http.log;
+  jobs.log = log;
   if (applied.length) log.info({ applied }, 'migrations applied');
 
   const demo = await ensureDemoMerchant(orm.em);
@@ -22,7 +24,6 @@ async function main(): Promise<void> {
     process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\nLive API key: ${demo.live_api_key}\nWebhook secret: ${demo.webhook_secret}\n\n`);
   }
 
-  const jobs = new JobRunner(orm, db.url, sweeps, log);
   if (config.RUN_JOBS) await jobs.start();
   await app.http.listen({ port: config.PORT, host: config.HOST });
 

@@ -9,12 +9,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
 
 test('Agenda on PostgreSQL runs a registered sweep, and stop() waits for it', async () => {
   const runs: Date[] = [];
   const sweep: Sweep = { name: 'test.sweep', every: '1 minute', run: async (_orm, now) => void runs.push(now) };
-  const runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep], silent);
+  const runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep]);
   await runner.start();
   const until = Date.now() + 15_000;
   while (runs.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
@@ -31,7 +30,7 @@ test('the idempotency sweep forgets keys past their 24 hours and keeps the other
   await api.post('/api/v2/products', { name: 'Thermometer', price: 100, currency: 'USD' }, { 'idempotency-key': 'new-key' });
   const conn = t.orm.em.fork().getConnection();
   await conn.execute(`update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'old-key'`);
-  await new JobRunner(t.orm, process.env.DATABASE_URL!, [housekeepingSweep], silent).runDue(new Date());
+  await new JobRunner(t.orm, process.env.DATABASE_URL!, [housekeepingSweep]).runDue(new Date());
   const keys = await conn.execute(`select key from idempotency_keys where merchant_id = ? order by key`, [m.id]);
   expect(keys).toEqual([{ key: 'new-key' }]);
 });

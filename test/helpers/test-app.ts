@@ -3,6 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openOrm } from '../../src/platform/db/database.js';
+import { JobRunner } from '../../src/platform/jobs/jobs.js';
+import { sweeps } from '../../src/modules/index.js';
 import { createMerchant, type CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 
 export interface TestApp {
@@ -20,7 +22,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '100000', ...env });
   const orm = await openOrm(config.DATABASE_URL!, 10);
-  const app = await buildApp(config, orm);
+  const app = await buildApp(config, orm, new JobRunner(orm, config.DATABASE_URL!, sweeps));
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = app.http.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/db/ids.js';
-import type { Principal } from '../../platform/context.js';
+import type { Principal, ServiceContext } from '../../platform/context.js';
 import { ApiKey, Merchant, type KeyMode } from './merchant.entity.js';
 
 export interface CreatedMerchant {
@@ -38,19 +38,38 @@ export async function createMerchant(em: EntityManager, name: string): Promise<C
   return { id: merchant.id, name: merchant.name, test_api_key: keys.test, live_api_key: keys.live, webhook_secret: merchant.webhookSecret };
 }
 
+// Key hash → principal for a short while, so a request does not pay a query for its key.
+// Moving a test clock forgets the merchant's entries (see advanceTestClock).
+const CACHE_MS = 30_000;
+const principals = new Map<string, { principal: Principal; until: number }>();
+
 /** Resolves `Authorization: Bearer <key>` to the calling merchant and mode, or throws 401 `unauthorized`. */
 export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match || !KEY_PATTERN.test(match[1])) {
     throw new DomainError('unauthorized', 'Missing or invalid API key. Send Authorization: Bearer glm_test_… or glm_live_….');
   }
-  const key = await em.fork().findOne(ApiKey, { keyHash: hashApiKey(match[1]), revokedAt: null }, { populate: ['merchant'] });
+  const keyHash = hashApiKey(match[1]);
+  const hit = principals.get(keyHash);
+  if (hit && hit.until > Date.now()) return hit.principal;
+  const key = await em.fork().findOne(ApiKey, { keyHash, revokedAt: null }, { populate: ['merchant'] });
   if (!key) throw new DomainError('unauthorized', 'Invalid API key.');
   const livemode = key.mode === 'live';
-  return {
-    merchantId: key.merchant.id,
-    livemode,
-    clockOffsetMs: livemode ? 0 : Number(key.merchant.$.testClockOffsetMs),
-    keyId: key.id,
-  };
+  const principal = { merchantId: key.merchant.id, livemode, clockOffsetMs: livemode ? 0 : Number(key.merchant.$.testClockOffsetMs), keyId: key.id };
+  if (principals.size > 10_000) principals.clear();
+  principals.set(keyHash, { principal, until: Date.now() + CACHE_MS });
+  return principal;
+}
+
+/** Moves the caller's test-mode clock forward by `seconds`; returns the new test time. */
+export async function advanceTestClock(ctx: ServiceContext, seconds: number): Promise<Date> {
+  if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'The test clock exists only in test mode; use a glm_test_ key.');
+  const ms = Math.round(seconds * 1000);
+  const [row] = await ctx.em.execute<{ offset: string }[]>(
+    'update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"',
+    [ms, ctx.principal.merchantId],
+  );
+  for (const [hash, entry] of principals) if (entry.principal.merchantId === ctx.principal.merchantId) principals.delete(hash);
+  ctx.principal.clockOffsetMs = Number(row.offset);
+  return ctx.now();
 }

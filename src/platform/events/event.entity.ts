@@ -17,4 +17,8 @@ export class Event extends MerchantScopedEntity {
 
   @Property({ type: 'json' })
   data!: Record<string, unknown>;
+
+  /** An extra destination for this one event (a checkout's `metadata.webhook_url`), signed with the merchant's webhook secret. */
+  @Property({ type: 'text', nullable: true })
+  webhookUrl: string | null = null;
 }

@@ -12,8 +12,15 @@ export interface EventEnvelope {
  * Records an event in the caller's unit of work: it is flushed (and committed) together with
  * the state change, so a rolled-back change never has an event and a committed one always does.
  */
-export function recordEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>): Event {
-  return ctx.em.create(Event, { merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode, type, data, createdAt: ctx.now() });
+export function recordEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>, opts: { webhookUrl?: string | null } = {}): Event {
+  return ctx.em.create(Event, {
+    merchant: ctx.principal.merchantId,
+    livemode: ctx.principal.livemode,
+    type,
+    data,
+    webhookUrl: opts.webhookUrl ?? null,
+    createdAt: new Date(),
+  });
 }
 
 /** The spec's event envelope. */

@@ -15,6 +15,9 @@ export interface Sweep {
   run(orm: MikroORM, now: Date, log: Log): Promise<void>;
 }
 
+const noop = () => undefined;
+const silentLog: Log = { info: noop, warn: noop, error: noop, debug: noop };
+
 /** Agenda (on the same PostgreSQL) running the registered sweeps. */
 export class JobRunner {
   private agenda?: Agenda;
@@ -23,7 +26,7 @@ export class JobRunner {
     private readonly orm: MikroORM,
     private readonly databaseUrl: string,
     private readonly sweeps: Sweep[],
-    private readonly log: Log,
+    public log: Log = silentLog,
   ) {}
 
   /** Defines every sweep and starts processing (call once per worker process). */
