@@ -10,6 +10,7 @@ import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
 import type { JobRunner } from './platform/jobs/jobs.js';
+import { setPublicUrl } from './platform/links.js';
 import type { GraphContext } from './platform/graphql/context.js';
 import { graphqlErrorFormatter } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
@@ -57,6 +58,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     if (closing) reply.header('Connection', 'close');
   });
 
+  setPublicUrl(config.publicUrl);
   http.decorate('jobs', jobs);
   registerErrorHandling(http);
   registerAuth(http, orm);

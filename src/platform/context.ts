@@ -50,3 +50,8 @@ export function createContext(em: EntityManager, principal: Principal, requestId
 export function scope(ctx: ServiceContext): { merchant: string; livemode: boolean } {
   return { merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode };
 }
+
+/** A context for background work on behalf of a merchant and mode (sweeps, hosted pages). */
+export function systemContext(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log): ServiceContext {
+  return createContext(em, { merchantId, livemode, clockOffsetMs: livemode ? 0 : clockOffsetMs, keyId: 'system' }, `job_${Date.now().toString(36)}`, log);
+}

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   invalid_state: 400,
   idempotency_key_reused: 400,
   unauthorized: 401,
+  card_declined: 402,
   test_mode_only: 403,
   not_found: 404,
   customer_not_found: 404,

@@ -24,10 +24,18 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
  * Validates `input` against the one definition of that input and returns the typed value,
  * or throws `code` (422 `validation_error` by default) listing every bad field.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode = 'validation_error'): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: ErrorCode = 'validation_error',
+  /** Code when a field is missing, of the wrong type or unknown (checkout answers 400 `bad_request` then). */
+  structuralCode: ErrorCode = code,
+): z.output<S> {
   const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const details = fieldErrors(result.error);
+  const structural = result.error.issues.some((i) => i.code === 'invalid_type' || i.code === 'unrecognized_keys');
+  if (structural) code = structuralCode;
   const summary = details.map((d) => (d.field ? `${d.field} ${d.message}` : d.message)).join('; ');
   throw new DomainError(code, `Invalid request: ${summary}`, { param: details[0]?.field || undefined, details });
 }

@@ -1,5 +1,5 @@
 import { Entity, Enum, ManyToOne, PrimaryKey, Property, type Opt, type Ref } from '@mikro-orm/core';
-import { prefixedId } from '../../platform/db/ids.js';
+import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
 
 @Entity({ tableName: 'merchants' })
 export class Merchant {
@@ -12,6 +12,10 @@ export class Merchant {
   /** Signs checkout `metadata.webhook_url` deliveries; the whole string is the HMAC key. */
   @Property({ type: 'string' })
   webhookSecret!: string;
+
+  /** Signs this merchant's temporary links (receipts); never leaves the service. */
+  @Property({ type: 'string' })
+  signingKey: Opt<string> = randomBase62(32);
 
   /** Offset of this merchant's test-mode clock from real time (test helpers advance it). */
   @Property({ type: 'bigint', default: 0 })

@@ -20,7 +20,17 @@ export interface RouteSpec {
   response?: z.ZodType;
   /** Success status (200 unless given). */
   status?: number;
+  /** State-changing routes honour Idempotency-Key unless this is false (test clock). */
+  idempotent?: boolean;
   handler: (ctx: ServiceContext, req: FastifyRequest) => Promise<unknown>;
+}
+
+/** A handler's answer with a status of its own (e.g. a declined payment that still records a failed order). */
+export class HttpResult {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
 }
 
 declare module 'fastify' {
@@ -52,7 +62,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
         ...(route.params && { params: route.params }),
         ...(route.querystring && { querystring: route.querystring }),
         ...(route.body && { body: route.body }),
-        ...(route.method !== 'GET' && { headers: idempotencyHeader }),
+        ...(route.method !== 'GET' && route.idempotent !== false && { headers: idempotencyHeader }),
         security: [{ bearerAuth: [] }],
         response: {
           ...(route.response && { [status]: route.response }),
@@ -61,13 +71,17 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
       },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const ctx = contextOf(req);
-        if (route.method === 'GET') return reply.code(status).send(await route.handler(ctx, req));
+        const run = async (c: ServiceContext) => {
+          const out = await route.handler(c, req);
+          return out instanceof HttpResult ? { status: out.status, body: out.body } : { status, body: out };
+        };
+        if (route.method === 'GET' || route.idempotent === false) {
+          const out = await run(ctx);
+          return reply.code(out.status).send(out.body);
+        }
         const key = req.headers['idempotency-key'];
         const fingerprint = requestFingerprint(route.method, req.url.split('?')[0], req.body);
-        const result = await runIdempotent(ctx, Array.isArray(key) ? key[0] : key, fingerprint, async (tx) => ({
-          status,
-          body: await route.handler(tx, req),
-        }));
+        const result = await runIdempotent(ctx, Array.isArray(key) ? key[0] : key, fingerprint, run);
         if (result.replayed) reply.header('Idempotent-Replayed', 'true');
         return reply.code(result.status).send(result.body);
       },

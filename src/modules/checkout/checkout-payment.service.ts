@@ -1,0 +1,174 @@
+import type { ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events/events.service.js';
+import { parseInput } from '../../platform/validation.js';
+import { notExpired, type CardInput } from '../payments/card.js';
+import type { Authorization, CardDetails, PaymentProcessor } from '../payments/payment-processor.js';
+import { Payment } from '../payments/payment.entity.js';
+import { processorFor } from '../payments/processor.js';
+import { Order, type LmnApproval } from '../orders/order.entity.js';
+import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
+import { nextOrderNumber } from '../orders/order.service.js';
+import type { CheckoutSession } from './checkout-session.entity.js';
+import { toCheckoutResource } from './checkout.resource.js';
+import { effectiveStatus, getCheckoutSession, webhookUrlOf } from './checkout.service.js';
+import { payCheckoutSchema, type PayCheckoutInput } from './checkout.schemas.js';
+
+type Slot = 'hsa_fsa_card' | 'card';
+interface Part {
+  slot: Slot;
+  card: CardInput;
+  details: CardDetails;
+  amount: number;
+}
+
+export type PayOutcome = { ok: true; order: Order } | { ok: false; order: Order; error: DomainError };
+
+const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: string, message: string) =>
+  new DomainError(code, `Invalid request: ${field} ${message}`, { param: field, details: [{ field, message }] });
+
+/**
+ * Decides which card pays what. An HSA/FSA card pays only the eligible amount (and needs an
+ * approved letter of medical necessity for items that require one); the regular card pays the
+ * rest, or everything when it is the only card.
+ */
+export function planPayment(session: CheckoutSession, input: PayCheckoutInput, processor: PaymentProcessor, now: Date): Part[] {
+  const { hsa_amount: hsa, regular_amount: regular, total } = session.amounts;
+  const parts: Part[] = [];
+  for (const slot of ['hsa_fsa_card', 'card'] as const) {
+    const card = input[slot];
+    if (card && !notExpired(card, now)) throw fieldError('validation_error', `${slot}.exp_year`, 'the card has expired');
+  }
+  const hsaDetails = input.hsa_fsa_card && processor.inspect(input.hsa_fsa_card);
+  const cardDetails = input.card && processor.inspect(input.card);
+  if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card') throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'is not an HSA/FSA card');
+  if (input.hsa_fsa_card && input.card) {
+    if (hsa === 0) throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'cannot be used: nothing in this checkout is HSA/FSA eligible');
+    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card, which cannot pay the ${regular} cents that are not eligible`);
+    parts.push({ slot: 'hsa_fsa_card', card: input.hsa_fsa_card, details: hsaDetails!, amount: hsa });
+    if (regular > 0) parts.push({ slot: 'card', card: input.card, details: cardDetails!, amount: regular });
+  } else if (input.hsa_fsa_card) {
+    if (regular > 0) throw fieldError('validation_error', 'card', `is required: ${regular} cents of this checkout are not HSA/FSA eligible`);
+    parts.push({ slot: 'hsa_fsa_card', card: input.hsa_fsa_card, details: hsaDetails!, amount: total });
+  } else {
+    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card, which cannot pay the ${regular} cents that are not eligible`);
+    parts.push({ slot: 'card', card: input.card!, details: cardDetails!, amount: total });
+  }
+  return parts;
+}
+
+/** An approved LMN when an HSA/FSA card pays for items that need one; otherwise null. */
+function lmnApproval(session: CheckoutSession, input: PayCheckoutInput, parts: Part[], now: Date): LmnApproval | null {
+  const lmnItems = session.lineItems.filter((l) => l.requires_lmn);
+  if (!lmnItems.length || !parts.some((p) => p.details.type === 'hsa_fsa_card')) return null;
+  if (!input.lmn) {
+    throw fieldError('validation_error', 'lmn', `is required: ${lmnItems.map((l) => l.name).join(', ')} need a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire, or pay with a regular card)`);
+  }
+  return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
+}
+
+async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date): Promise<Order> {
+  return ctx.em.create(Order, {
+    merchant: session.merchant,
+    livemode: session.livemode,
+    orderNumber: await nextOrderNumber(ctx),
+    checkoutId: session.id,
+    referenceId: session.referenceId,
+    status: 'pending',
+    paymentStatus: 'pending',
+    isRecurring: session.paymentType === 'subscription',
+    amount: session.amounts.total,
+    currency: session.currency,
+    customer: { ...session.customer, phone: session.customer.phone ?? null, shipping_address: session.shippingInfo, billing_address: session.billingInfo },
+    customerEmail: session.customer.email.toLowerCase(),
+    lineItems: session.lineItems.map((l, i) => ({
+      id: `li_${session.id.slice(3, 15)}_${i + 1}`,
+      product_id: l.matched_product_id,
+      merchant_product_id: l.product_id,
+      name: l.name,
+      quantity: l.quantity,
+      price: l.price,
+      hsa_fsa_eligible: l.hsa_fsa_eligible,
+      requires_lmn: l.requires_lmn,
+      is_recurring: session.paymentType === 'subscription',
+    })),
+    amounts: session.amounts,
+    metadata: session.metadata,
+    statusHistory: [{ status: 'pending', timestamp: now.toISOString(), reason: 'checkout payment started' }],
+    createdAt: now,
+    updatedAt: now,
+  } as never) as Order;
+}
+
+/**
+ * Pays an open session (hosted page and test helper): all parts are authorized, then captured,
+ * or none is (a later decline voids the earlier holds). The session row is locked for the whole
+ * attempt, so concurrent attempts run one after the other and at most one order is ever paid.
+ * A decline records a failed order and `order.failed`, and is returned (not thrown) so that
+ * record commits.
+ */
+export async function payCheckoutSession(ctx: ServiceContext, sessionId: string, body: unknown): Promise<PayOutcome> {
+  const input = parseInput(payCheckoutSchema, body ?? {});
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em };
+    const session = await getCheckoutSession(tx, sessionId, true);
+    const status = effectiveStatus(tx, session);
+    if (status === 'paid') throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
+    if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
+    const now = tx.now();
+    const processor = processorFor(tx);
+    const parts = planPayment(session, input, processor, now);
+    const lmn = lmnApproval(session, input, parts, now);
+
+    const held: { part: Part; auth: Authorization }[] = [];
+    for (const part of parts) {
+      const auth = await processor.authorize(part.card, part.amount, session.currency);
+      if (!auth.ok) {
+        for (const h of held) await processor.void(h.auth.authorizationId);
+        const order = await newOrder(tx, session, now);
+        order.failureReason = `${part.slot}: ${auth.code}`;
+        order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${auth.code}`, 'failed');
+        recordEvent(tx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
+        await em.flush();
+        const error = new DomainError('card_declined', `${auth.message} Nothing was charged.`, {
+          param: part.slot,
+          details: { decline_code: auth.code, payment_method: part.details.type, order_id: order.id },
+        });
+        return { ok: false as const, order, error };
+      }
+      held.push({ part, auth });
+    }
+
+    const order = await newOrder(tx, session, now);
+    order.transition(now, 'processing', 'payment authorized', 'authorized');
+    for (const { part, auth } of held) {
+      const capture = await processor.capture(auth.authorizationId);
+      if (!capture.ok) throw new Error(`capture failed after a successful authorization: ${capture.code}`);
+      em.create(Payment, {
+        merchant: session.merchant,
+        livemode: session.livemode,
+        orderId: order.id,
+        paymentMethod: auth.type,
+        brand: auth.brand,
+        last4: auth.last4,
+        amount: part.amount,
+        currency: session.currency,
+        processorToken: auth.token,
+        captureId: capture.captureId,
+        capturedAt: now,
+      } as never);
+    }
+    order.lmn = lmn;
+    order.completedAt = now;
+    order.transition(now, 'completed', 'payment captured', 'captured');
+    session.status = 'paid';
+    session.paidAt = now;
+    session.orderId = order.id;
+    const webhookUrl = webhookUrlOf(session);
+    recordEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl });
+    recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
+    recordEvent(tx, 'checkout.completed', toCheckoutResource(session), { webhookUrl });
+    await em.flush();
+    return { ok: true as const, order };
+  });
+}

@@ -1,0 +1,100 @@
+import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
+import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
+import type { CheckoutAmounts } from './checkout-amounts.js';
+
+export interface Address {
+  address_line_1: string;
+  address_line_2?: string | null;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+}
+
+export interface CheckoutCustomer {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone?: string | null;
+}
+
+/** A submitted line item with what matching it to the catalog decided. */
+export interface CheckoutLineItem {
+  product_id: string;
+  name: string;
+  image_url?: string | null;
+  price: number;
+  quantity: number;
+  currency: string;
+  /** Numeric id of the matched catalog product, null for a pass-through item. */
+  matched_product_id: number | null;
+  hsa_fsa_eligible: boolean;
+  requires_lmn: boolean;
+}
+
+export type CheckoutStatus = 'open' | 'paid' | 'expired';
+
+@Entity({ tableName: 'checkout_sessions' })
+@Index({ name: 'checkout_sessions_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
+@Index({ name: 'checkout_sessions_open_expiry_idx', expression: `create index "checkout_sessions_open_expiry_idx" on "checkout_sessions" ("expires_at") where "status" = 'open'` })
+export class CheckoutSession extends MerchantScopedEntity {
+  @PrimaryKey({ type: 'string' })
+  id: string = prefixedId('cs');
+
+  /** Capability in `checkout_url`: whoever holds the link may pay. */
+  @Property({ type: 'string' })
+  accessToken: Opt<string> = randomBase62(32);
+
+  @Property({ type: 'string', length: 255 })
+  referenceId!: string;
+
+  @Enum({ items: ['open', 'paid', 'expired'], type: 'string' })
+  status: Opt<CheckoutStatus> = 'open';
+
+  @Enum({ items: ['eligible', 'split', 'regular'], type: 'string' })
+  type!: 'eligible' | 'split' | 'regular';
+
+  @Property({ type: 'json' })
+  customer!: CheckoutCustomer;
+
+  @Property({ type: 'json' })
+  shippingInfo!: Address;
+
+  @Property({ type: 'json' })
+  billingInfo!: Address;
+
+  @Property({ type: 'json' })
+  lineItems!: CheckoutLineItem[];
+
+  @Property({ type: 'json' })
+  amounts!: CheckoutAmounts;
+
+  /** Lowercase ISO 4217. */
+  @Property({ type: 'string', length: 3 })
+  currency!: string;
+
+  @Property({ type: 'text' })
+  successUrl!: string;
+
+  @Property({ type: 'text' })
+  failureUrl!: string;
+
+  @Property({ type: 'json' })
+  metadata: Opt<Record<string, unknown>> = {};
+
+  @Enum({ items: ['one_time', 'subscription'], type: 'string' })
+  paymentType: Opt<'one_time' | 'subscription'> = 'one_time';
+
+  @Property({ type: 'json', nullable: true })
+  subscription: { interval: string; interval_count?: number; trial_period_days?: number } | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  paidAt: Date | null = null;
+
+  @Property({ type: 'string', nullable: true })
+  orderId: string | null = null;
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { isIso4217, metadataSchema } from '../../platform/validation.js';
+import { cardSchema } from '../payments/card.js';
+
+/** The one validation definition of each checkout input (REST and GraphQL). */
+
+const text = (max = 255) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+const cents = z.number().int('must be an integer number of cents').min(0, 'must not be negative').max(99_999_999);
+const currency = z
+  .string()
+  .refine((c) => /^[A-Za-z]{3}$/.test(c) && isIso4217(c), 'must be an ISO 4217 currency code')
+  .transform((c) => c.toLowerCase());
+
+export const addressSchema = z
+  .object({
+    address_line_1: text(),
+    address_line_2: z.string().trim().max(255).nullish(),
+    city: text(100),
+    state: text(100),
+    postal_code: text(20),
+    country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as US').transform((c) => c.toUpperCase()),
+  })
+  .strict();
+
+export const createCheckoutSchema = z
+  .object({
+    reference_id: text(),
+    customer: z
+      .object({
+        email: z.email('must be an email address').max(255),
+        first_name: text(),
+        last_name: text(),
+        phone: z.string().trim().max(32).nullish(),
+      })
+      .strict(),
+    line_items: z
+      .array(
+        z
+          .object({
+            product_id: text().describe("The merchant's product id (merchant_product_id); unmatched ids are pass-through regular items"),
+            name: text(),
+            image_url: httpUrl.nullish(),
+            price: cents.describe('Unit price in cents'),
+            quantity: z.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000'),
+            currency,
+          })
+          .strict(),
+      )
+      .min(1, 'must have at least one item')
+      .max(100, 'at most 100 items'),
+    shipping_info: addressSchema,
+    billing_info: addressSchema.optional(),
+    shipping: cents.default(0),
+    tax: cents.default(0),
+    discount: cents.default(0),
+    success_url: httpUrl,
+    failure_url: httpUrl,
+    metadata: metadataSchema
+      .refine((m) => m.webhook_url === undefined || (typeof m.webhook_url === 'string' && URL.canParse(m.webhook_url) && /^https?:$/.test(new URL(m.webhook_url).protocol)), {
+        message: 'webhook_url must be an http(s) URL',
+      })
+      .default({}),
+    payment_type: z.enum(['one_time', 'subscription']).default('one_time'),
+    subscription: z
+      .object({
+        interval: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
+        interval_count: z.number().int().min(1).max(12).default(1),
+        trial_period_days: z.number().int().min(0).max(730).default(0),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .superRefine((body, issue) => {
+    const currencies = new Set(body.line_items.map((l) => l.currency));
+    if (currencies.size > 1) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'all line items must share one currency' });
+    const subtotal = body.line_items.reduce((s, l) => s + l.price * l.quantity, 0);
+    if (body.discount > subtotal) issue.addIssue({ code: 'custom', path: ['discount'], message: `must not exceed the subtotal (${subtotal})` });
+    if (subtotal + body.shipping + body.tax - body.discount <= 0) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
+    if (body.payment_type === 'subscription' && !body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is required when payment_type is subscription' });
+    if (body.payment_type !== 'subscription' && body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is only allowed with payment_type subscription' });
+  })
+  .meta({ id: 'CreateCheckoutRequest' });
+
+/** The short health questionnaire that approves a letter of medical necessity on the hosted page. */
+export const lmnSchema = z
+  .object({
+    condition: text(500).describe('The condition the items treat or prevent'),
+    recommended_by_provider: z.literal(true, 'a licensed provider must have recommended the items'),
+    provider_name: z.string().trim().max(255).nullish(),
+    attestation: z.literal(true, 'the attestation must be accepted'),
+  })
+  .strict();
+
+export const payCheckoutSchema = z
+  .object({
+    hsa_fsa_card: cardSchema.optional(),
+    card: cardSchema.optional(),
+    lmn: lmnSchema.optional(),
+  })
+  .strict()
+  .refine((b) => b.hsa_fsa_card || b.card, { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] })
+  .meta({ id: 'PayCheckoutRequest' });
+
+export type CreateCheckoutInput = z.output<typeof createCheckoutSchema>;
+export type PayCheckoutInput = z.output<typeof payCheckoutSchema>;

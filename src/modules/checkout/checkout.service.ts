@@ -1,0 +1,128 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { scope, systemContext, type Log, type ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events/events.service.js';
+import { parseInput } from '../../platform/validation.js';
+import { Merchant } from '../merchants/merchant.entity.js';
+import { Product } from '../products/product.entity.js';
+import { checkoutType, splitAmounts } from './checkout-amounts.js';
+import { CheckoutSession, type CheckoutLineItem } from './checkout-session.entity.js';
+import { toCheckoutResource } from './checkout.resource.js';
+import { createCheckoutSchema } from './checkout.schemas.js';
+
+/** Sessions can be paid for 24 hours. */
+export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+/** Matches line items to catalog products by merchant_product_id (one query); unmatched items pass through as regular. */
+async function matchLineItems(ctx: ServiceContext, items: { product_id: string; name: string; image_url?: string | null; price: number; quantity: number; currency: string }[]): Promise<CheckoutLineItem[]> {
+  const ids = [...new Set(items.map((i) => i.product_id))];
+  const products = await ctx.em.find(Product, { ...scope(ctx), merchantProductId: { $in: ids }, status: { $ne: 'archived' } });
+  const byRef = new Map(products.map((p) => [p.merchantProductId!, p]));
+  const inactive = items.map((item, index) => ({ item, index })).filter(({ item }) => byRef.get(item.product_id)?.status === 'inactive');
+  if (inactive.length) {
+    throw new DomainError('validation_error', `Invalid request: ${inactive.length} line item(s) refer to inactive products`, {
+      param: `line_items.${inactive[0].index}.product_id`,
+      details: inactive.map(({ item, index }) => ({ field: `line_items.${index}.product_id`, message: `product '${item.product_id}' is inactive and cannot be sold` })),
+    });
+  }
+  return items.map((item) => {
+    const product = byRef.get(item.product_id);
+    return {
+      product_id: item.product_id,
+      name: item.name,
+      image_url: item.image_url ?? null,
+      price: item.price,
+      quantity: item.quantity,
+      currency: item.currency,
+      matched_product_id: product?.id ?? null,
+      hsa_fsa_eligible: product?.hsaFsaEligible ?? false,
+      requires_lmn: product?.requiresLmn ?? false,
+    };
+  });
+}
+
+/** Creates a checkout session: matches items, decides the type and the HSA/FSA split, expires in 24 h. */
+export async function createCheckoutSession(ctx: ServiceContext, body: unknown): Promise<CheckoutSession> {
+  const input = parseInput(createCheckoutSchema, asObject(body), 'validation_error', 'bad_request');
+  const lineItems = await matchLineItems(ctx, input.line_items);
+  const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
+  const now = ctx.now();
+  const session = ctx.em.create(CheckoutSession, {
+    ...scope(ctx),
+    referenceId: input.reference_id,
+    type: checkoutType(priced),
+    customer: { email: input.customer.email, first_name: input.customer.first_name, last_name: input.customer.last_name, phone: input.customer.phone ?? null },
+    shippingInfo: input.shipping_info,
+    billingInfo: input.billing_info ?? input.shipping_info,
+    lineItems,
+    amounts: splitAmounts(priced, { shipping: input.shipping, tax: input.tax, discount: input.discount }),
+    currency: input.line_items[0].currency,
+    successUrl: input.success_url,
+    failureUrl: input.failure_url,
+    metadata: input.metadata,
+    paymentType: input.payment_type,
+    subscription: input.subscription ?? null,
+    expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+    createdAt: now,
+    updatedAt: now,
+  } as never) as CheckoutSession;
+  recordEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
+  await ctx.em.flush();
+  return session;
+}
+
+/** The checkout's own `metadata.webhook_url`, if any. */
+export function webhookUrlOf(session: CheckoutSession): string | null {
+  return typeof session.metadata.webhook_url === 'string' ? session.metadata.webhook_url : null;
+}
+
+/** Loads one session of the caller, or 404 `not_found`. */
+export async function getCheckoutSession(ctx: ServiceContext, id: string, lock = false): Promise<CheckoutSession> {
+  const session = await ctx.em.findOne(CheckoutSession, { id, ...scope(ctx) }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!session) throw DomainError.notFound('checkout session', id, 'checkout_id');
+  return session;
+}
+
+/** The status a session has at the caller's clock (an open session past its expiry is expired). */
+export function effectiveStatus(ctx: ServiceContext, session: CheckoutSession): CheckoutSession['status'] {
+  return session.status === 'open' && session.expiresAt <= ctx.now() ? 'expired' : session.status;
+}
+
+/**
+ * The context a hosted checkout page acts in: found by session id and the link's access token,
+ * in the session's merchant and mode. A wrong token is as unknown as a wrong id.
+ */
+export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<{ ctx: ServiceContext; session: CheckoutSession }> {
+  const em = orm.em.fork();
+  const session = await em.findOne(CheckoutSession, { id, accessToken: token });
+  if (!session || typeof token !== 'string' || token.length < 16) throw DomainError.notFound('checkout session', id);
+  const merchant = await em.findOneOrFail(Merchant, session.merchant.id);
+  const ctx = systemContext(em, merchant.id, session.livemode, Number(merchant.testClockOffsetMs), log);
+  return { ctx: { ...ctx, em, requestId }, session };
+}
+
+/** Marks open sessions past their expiry (by their merchant's clock) as expired; returns how many. */
+export async function expireDueSessions(orm: MikroORM, nowSql: (alias: string) => string, log: Log): Promise<number> {
+  const em = orm.em.fork();
+  return em.transactional(async (tx) => {
+    const rows = await tx.execute<{ id: string }[]>(
+      `update checkout_sessions s set status = 'expired', updated_at = now()
+       where s.id in (select c.id from checkout_sessions c where c.status = 'open' and c.expires_at <= ${nowSql('c')} order by c.expires_at limit 500 for update skip locked)
+       returning s.id`,
+    );
+    if (!rows.length) return 0;
+    const sessions = await tx.find(CheckoutSession, { id: { $in: rows.map((r) => r.id) } });
+    for (const session of sessions) {
+      const ctx = systemContext(tx, session.merchant.id, session.livemode, 0, log);
+      recordEvent({ ...ctx, em: tx }, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
+    }
+    await tx.flush();
+    return rows.length;
+  });
+}

@@ -1,0 +1,127 @@
+import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
+import { prefixedId } from '../../platform/db/ids.js';
+import type { CheckoutAmounts } from '../checkout/checkout-amounts.js';
+import type { Address } from '../checkout/checkout-session.entity.js';
+
+export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'disputed'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const PAYMENT_STATUSES = ['pending', 'authorized', 'captured', 'failed', 'partially_refunded', 'refunded', 'disputed'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export interface OrderLineItem {
+  id: string;
+  /** Numeric catalog product id, null for a pass-through item. */
+  product_id: number | null;
+  /** The merchant's product id the item was submitted with. */
+  merchant_product_id: string;
+  name: string;
+  quantity: number;
+  /** Unit price in cents. */
+  price: number;
+  hsa_fsa_eligible: boolean;
+  requires_lmn: boolean;
+  is_recurring: boolean;
+}
+
+export interface OrderCustomer {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  shipping_address: Address;
+  billing_address: Address;
+}
+
+export interface StatusChange {
+  status: string;
+  timestamp: string;
+  reason: string;
+}
+
+/** The letter-of-medical-necessity questionnaire as approved on the hosted page. */
+export interface LmnApproval {
+  status: 'approved';
+  approved_at: string;
+  condition: string;
+  provider_name: string | null;
+  items: string[];
+}
+
+@Entity({ tableName: 'orders' })
+@Index({ name: 'orders_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
+@Index({ name: 'orders_checkout_idx', properties: ['checkoutId'] })
+@Index({ name: 'orders_one_paid_per_checkout_uq', expression: `create unique index "orders_one_paid_per_checkout_uq" on "orders" ("checkout_id") where "payment_status" <> 'failed'` })
+export class Order extends MerchantScopedEntity {
+  @PrimaryKey({ type: 'string' })
+  id: string = prefixedId('ord');
+
+  /** Human-friendly number, unique across the service. */
+  @Property({ type: 'string', unique: true })
+  orderNumber!: string;
+
+  @Property({ type: 'string', nullable: true })
+  checkoutId: string | null = null;
+
+  @Property({ type: 'string', nullable: true })
+  referenceId: string | null = null;
+
+  @Property({ type: 'string', nullable: true })
+  paymentLinkId: string | null = null;
+
+  @Property({ type: 'string', nullable: true })
+  clientReferenceId: string | null = null;
+
+  @Enum({ items: [...ORDER_STATUSES], type: 'string' })
+  status!: OrderStatus;
+
+  @Enum({ items: [...PAYMENT_STATUSES], type: 'string' })
+  paymentStatus!: PaymentStatus;
+
+  @Property({ type: 'boolean', default: false })
+  isRecurring: Opt<boolean> = false;
+
+  /** Total in cents. */
+  @Property({ type: 'integer' })
+  amount!: number;
+
+  /** Lowercase ISO code. */
+  @Property({ type: 'string', length: 3 })
+  currency!: string;
+
+  @Property({ type: 'json' })
+  customer!: OrderCustomer;
+
+  /** Customer email, lower-cased, for filtering. */
+  @Index({ name: 'orders_customer_email_idx' })
+  @Property({ type: 'string' })
+  customerEmail!: string;
+
+  @Property({ type: 'json' })
+  lineItems!: OrderLineItem[];
+
+  @Property({ type: 'json' })
+  amounts!: CheckoutAmounts;
+
+  @Property({ type: 'json' })
+  statusHistory: Opt<StatusChange[]> = [];
+
+  @Property({ type: 'json', nullable: true })
+  lmn: LmnApproval | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  failureReason: string | null = null;
+
+  @Property({ type: 'json' })
+  metadata: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  completedAt: Date | null = null;
+
+  /** Sets status (and payment status) and records the change in `status_history`. */
+  transition(at: Date, status: OrderStatus, reason: string, paymentStatus?: PaymentStatus): void {
+    this.status = status;
+    if (paymentStatus) this.paymentStatus = paymentStatus;
+    this.statusHistory = [...this.statusHistory, { status, timestamp: at.toISOString(), reason }];
+  }
+}

@@ -1,0 +1,93 @@
+import type { Payment } from '../payments/payment.entity.js';
+import type { Order } from './order.entity.js';
+
+/** The `payment` object of the spec: the HSA/FSA payment when there is one, else the card. */
+function primaryPayment(payments: Payment[]): Payment | undefined {
+  return payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
+}
+
+function toPaymentResource(p: Payment) {
+  return {
+    payment_id: p.id,
+    payment_method: p.paymentMethod,
+    brand: p.brand,
+    last4: p.last4,
+    amount: p.amount,
+    refunded_amount: p.refundedAmount,
+    captured_at: p.capturedAt.toISOString(),
+  };
+}
+
+/** The spec's Order object. `payments` must be the order's payments; `receiptUrl` a fresh signed link or null. */
+export function toOrderResource(order: Order, payments: Payment[], receiptUrl: string | null) {
+  const primary = primaryPayment(payments);
+  return {
+    id: order.id,
+    object: 'order' as const,
+    livemode: order.livemode,
+    order_number: order.orderNumber,
+    checkout_id: order.checkoutId,
+    reference_id: order.referenceId,
+    payment_link_id: order.paymentLinkId,
+    client_reference_id: order.clientReferenceId,
+    status: order.status,
+    is_recurring: order.isRecurring,
+    payment_status: order.paymentStatus,
+    amount: order.amount,
+    currency: order.currency,
+    receipt_url: receiptUrl,
+    customer: order.customer,
+    line_items: order.lineItems,
+    amounts: order.amounts,
+    payment: primary ? toPaymentResource(primary) : null,
+    payments: payments.map(toPaymentResource),
+    lmn: order.lmn,
+    failure_reason: order.failureReason,
+    metadata: order.metadata,
+    status_history: order.statusHistory,
+    created_at: order.createdAt.toISOString(),
+    completed_at: order.completedAt?.toISOString() ?? null,
+  };
+}
+
+export type OrderResource = ReturnType<typeof toOrderResource>;
+
+/** Fields every order event carries (spec: order and refund payloads). */
+export function orderEventBase(order: Order) {
+  return {
+    id: order.id,
+    order_number: order.orderNumber,
+    checkout_id: order.checkoutId,
+    status: order.status,
+    is_recurring: order.isRecurring,
+    payment_status: order.paymentStatus,
+    amount: order.amount,
+    currency: order.currency,
+    payment_link_id: order.paymentLinkId,
+    client_reference_id: order.clientReferenceId,
+    reference_id: order.referenceId,
+    customer: { email: order.customer.email, name: `${order.customer.first_name} ${order.customer.last_name}`.trim() },
+    created_at: order.createdAt.toISOString(),
+  };
+}
+
+/** `order.created` / `order.completed` payload. */
+export function orderCompletedPayload(order: Order) {
+  return {
+    ...orderEventBase(order),
+    line_items: order.lineItems.map((l) => ({
+      product_id: l.product_id ?? l.merchant_product_id,
+      name: l.name,
+      quantity: l.quantity,
+      unit_amount: l.price,
+      amount: l.price * l.quantity,
+      currency: order.currency,
+      is_recurring: l.is_recurring,
+    })),
+  };
+}
+
+/** `order.failed` payload. */
+export function orderFailedPayload(order: Order) {
+  return { ...orderEventBase(order), failure_reason: order.failureReason };
+}

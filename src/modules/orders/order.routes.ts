@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { listEnvelope } from '../../platform/rest/envelope.js';
+import type { RouteSpec } from '../../platform/rest/routes.js';
+import { presentOrder, presentOrders } from './order.presenter.js';
+import { listOrdersSchema } from './order.schemas.js';
+import * as orders from './order.service.js';
+
+const tags = ['Orders'];
+
+export const orderRoutes: RouteSpec[] = [
+  {
+    method: 'GET', url: '/api/v2/orders', operationId: 'listOrders', summary: 'List orders, most recent first', tags,
+    querystring: listOrdersSchema,
+    handler: async (ctx, req) => {
+      const { filters, page } = orders.parseListOrdersQuery(req.query);
+      const result = await orders.listOrders(ctx, filters, page);
+      const data = await presentOrders(ctx, result.items);
+      return { ...listEnvelope(result, (o) => o), data };
+    },
+  },
+  {
+    method: 'GET', url: '/api/v2/orders/:id', operationId: 'getOrder', summary: 'Retrieve an order (with a fresh one-hour receipt_url)', tags,
+    params: z.object({ id: z.string() }),
+    handler: async (ctx, req) => presentOrder(ctx, await orders.getOrder(ctx, (req.params as { id: string }).id)),
+  },
+];

@@ -1,0 +1,89 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import PDFDocument from 'pdfkit';
+import type { ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { publicLink } from '../../platform/links.js';
+import { Merchant } from '../merchants/merchant.entity.js';
+import { Payment } from '../payments/payment.entity.js';
+import { Order } from './order.entity.js';
+
+/** Receipt links are valid for one hour. */
+export const RECEIPT_LINK_TTL_S = 3600;
+
+const HAS_RECEIPT = new Set(['captured', 'partially_refunded', 'refunded', 'disputed']);
+
+function sign(key: string, orderId: string, expires: number): string {
+  return createHmac('sha256', key).update(`${orderId}.${expires}`).digest('hex');
+}
+
+/** A fresh signed link to the order's PDF receipt, valid one hour; null until the payment is captured. */
+export async function receiptUrl(ctx: ServiceContext, order: Order): Promise<string | null> {
+  if (!HAS_RECEIPT.has(order.paymentStatus)) return null;
+  const merchant = await ctx.em.findOneOrFail(Merchant, order.merchant.id); // identity map: one query per request
+  const expires = Math.floor(Date.now() / 1000) + RECEIPT_LINK_TTL_S;
+  return publicLink(`/receipts/${order.id}.pdf?expires=${expires}&signature=${sign(merchant.signingKey, order.id, expires)}`);
+}
+
+/** Checks a receipt link and renders the PDF; an expired, forged or unknown link is 404 `not_found`. */
+export async function openReceipt(orm: MikroORM, orderId: string, expires: unknown, signature: unknown): Promise<Buffer> {
+  const refused = () => new DomainError('not_found', 'This receipt link is invalid or has expired; request the order again for a fresh link.');
+  const exp = Number(expires);
+  if (!Number.isInteger(exp) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused();
+  const em = orm.em.fork();
+  const order = await em.findOne(Order, { id: orderId });
+  if (!order || !HAS_RECEIPT.has(order.paymentStatus)) throw refused();
+  const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
+  const expected = Buffer.from(sign(merchant.signingKey, order.id, exp), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')) || exp < Date.now() / 1000) throw refused();
+  const payments = await em.find(Payment, { orderId: order.id }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
+  return renderReceipt(merchant, order, payments);
+}
+
+const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+
+/** The receipt PDF: items marked HSA/FSA eligible, the split, and each card charged. */
+function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'LETTER', margin: 50, info: { Title: `Receipt ${order.orderNumber}`, Author: merchant.name } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+
+    doc.fontSize(20).text(merchant.name).moveDown(0.3);
+    doc.fontSize(12).text(`Receipt for order ${order.orderNumber}`);
+    doc.fontSize(9).fillColor('#555').text(`Order ${order.id} · ${(order.completedAt ?? order.createdAt).toISOString().slice(0, 10)}${order.livemode ? '' : ' · TEST MODE'}`).fillColor('black');
+    doc.moveDown();
+    const c = order.customer;
+    doc.fontSize(10).text(`Billed to: ${c.first_name} ${c.last_name} <${c.email}>`);
+    const a = c.billing_address;
+    doc.text(`${a.address_line_1}${a.address_line_2 ? `, ${a.address_line_2}` : ''}, ${a.city}, ${a.state} ${a.postal_code}, ${a.country}`);
+    doc.moveDown();
+    doc.fontSize(11).text('Items', { underline: true }).fontSize(10);
+    for (const l of order.lineItems) {
+      const flag = l.hsa_fsa_eligible ? (l.requires_lmn ? ' [HSA/FSA eligible with LMN]' : ' [HSA/FSA eligible]') : '';
+      doc.text(`${l.quantity} × ${l.name}${flag} — ${money(l.price * l.quantity, order.currency)}`);
+    }
+    doc.moveDown();
+    const m = order.amounts;
+    for (const [label, value] of [
+      ['Subtotal', m.subtotal],
+      ['Discount', -m.discount],
+      ['Shipping', m.shipping],
+      ['Tax', m.tax],
+      ['Total', m.total],
+      ['HSA/FSA eligible amount', m.hsa_amount],
+      ['Regular amount', m.regular_amount],
+    ] as const) {
+      doc.text(`${label}: ${money(value, order.currency)}`);
+    }
+    doc.moveDown();
+    doc.fontSize(11).text('Payments', { underline: true }).fontSize(10);
+    for (const p of payments) {
+      doc.text(`${p.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card'} ${p.brand} •••• ${p.last4}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`);
+    }
+    if (order.lmn) doc.moveDown().text(`Letter of medical necessity approved ${order.lmn.approved_at.slice(0, 10)} for: ${order.lmn.condition}`);
+    doc.end();
+  });
+}

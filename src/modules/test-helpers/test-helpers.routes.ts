@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { HttpResult, type RouteSpec } from '../../platform/rest/routes.js';
+import { payCheckoutSchema } from '../checkout/checkout.schemas.js';
+import { presentOrder } from '../orders/order.presenter.js';
+import { advanceClockSchema, testAdvanceClock, testPayCheckout } from './test-helpers.service.js';
+
+const tags = ['Test helpers'];
+
+/** The contract's test helpers (test mode only: live keys get 403 `test_mode_only`). */
+export const testHelperRoutes: RouteSpec[] = [
+  {
+    method: 'POST', url: '/api/v2/test-helpers/checkout/:checkout_id/pay', operationId: 'testPayCheckout', summary: 'Pay a checkout as the hosted page does (split: both cards); returns the order', tags,
+    params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema,
+    handler: async (ctx, req) => {
+      const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
+      return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
+    },
+  },
+  {
+    method: 'POST', url: '/api/v2/test-helpers/advance-clock', operationId: 'testAdvanceClock', summary: "Move this merchant's test clock forward and run every job now due; returns {now}", tags,
+    body: advanceClockSchema, idempotent: false,
+    handler: (ctx, req) => testAdvanceClock(ctx, req.body, () => req.server.jobs.runDue(new Date())),
+  },
+];

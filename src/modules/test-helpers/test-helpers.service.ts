@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { parseInput } from '../../platform/validation.js';
+import { payCheckoutSession, type PayOutcome } from '../checkout/checkout-payment.service.js';
+import { advanceTestClock } from '../merchants/merchant.service.js';
+
+function assertTestMode(ctx: ServiceContext): void {
+  if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'Test helpers work only with a glm_test_ key.');
+}
+
+export const advanceClockSchema = z.object({ seconds: z.number().positive().max(10 * 365 * 86400) }).strict();
+
+/** Pays a checkout as the hosted page would (test mode only). */
+export async function testPayCheckout(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
+  assertTestMode(ctx);
+  return payCheckoutSession(ctx, checkoutId, body);
+}
+
+/** Moves the test clock forward (test mode only); then `runDue` runs every job now due. */
+export async function testAdvanceClock(ctx: ServiceContext, body: unknown, runDue: () => Promise<void>): Promise<{ now: string }> {
+  assertTestMode(ctx);
+  const { seconds } = parseInput(advanceClockSchema, body);
+  const now = await advanceTestClock(ctx, seconds);
+  await runDue();
+  return { now: now.toISOString() };
+}

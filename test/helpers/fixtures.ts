@@ -1,0 +1,26 @@
+/** Request bodies shared by the checkout, order and refund tests. */
+export const address = { address_line_1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+
+export const cards = {
+  visa: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
+  mastercard: { number: '5555555555554444', exp_month: 12, exp_year: 2030, cvc: '123' },
+  hsa: { number: '4111110000000013', exp_month: 12, exp_year: 2030, cvc: '123' },
+  hsaMastercard: { number: '5111110000000010', exp_month: 12, exp_year: 2030, cvc: '123' },
+  declined: { number: '4000000000000002', exp_month: 12, exp_year: 2030, cvc: '123' },
+  hsaInsufficient: { number: '4111110000000021', exp_month: 12, exp_year: 2030, cvc: '123' },
+  refundFails: { number: '4000000000005126', exp_month: 12, exp_year: 2030, cvc: '123' },
+  hsaRefundFails: { number: '4111110000000047', exp_month: 12, exp_year: 2030, cvc: '123' },
+};
+
+/** A checkout body; `items` are [merchant product id, name, unit price, quantity]. */
+export function checkoutBody(items: [string, string, number, number][], extra: Record<string, unknown> = {}) {
+  return {
+    reference_id: `cart_${Math.random().toString(36).slice(2, 10)}`,
+    customer: { email: 'Jane.Doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+15125550100' },
+    line_items: items.map(([product_id, name, price, quantity]) => ({ product_id, name, price, quantity, currency: 'USD' })),
+    shipping_info: address,
+    success_url: 'https://shop.example.com/thanks',
+    failure_url: 'https://shop.example.com/cart',
+    ...extra,
+  };
+}
