@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { resolvers, restRoutes } from './modules/index.js';
+import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
@@ -86,6 +87,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   http.get('/metrics', { config: { public: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
 
+  registerReceiptRoutes(http, orm);
   registerRoutes(http, restRoutes);
 
   const schema = await buildGraphSchema(resolvers);

@@ -4,14 +4,16 @@ import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
 import type { RouteSpec } from '../platform/rest/routes.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
+import { CheckoutLineItemResolver, CheckoutResolver } from './checkout/checkout.resolver.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
+import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { ProductResolver } from './products/product.resolver.js';
 import { productRoutes } from './products/product.routes.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
 export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...testHelperRoutes];

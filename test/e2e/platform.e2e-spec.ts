@@ -197,6 +197,12 @@ describe('operations', () => {
         'POST /api/v2/products',
         'POST /api/v2/products/check-eligibility',
         'PUT /api/v2/products/{id}',
+        'POST /api/v2/checkout',
+        'GET /api/v2/checkout/{checkout_id}',
+        'GET /api/v2/orders',
+        'GET /api/v2/orders/{id}',
+        'POST /api/v2/test-helpers/checkout/{checkout_id}/pay',
+        'POST /api/v2/test-helpers/advance-clock',
       ].sort(),
     );
     const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;

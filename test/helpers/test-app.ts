@@ -4,6 +4,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openOrm } from '../../src/platform/db/database.js';
 import { JobRunner } from '../../src/platform/jobs/jobs.js';
+import { setPublicUrl } from '../../src/platform/links.js';
 import { sweeps } from '../../src/modules/index.js';
 import { createMerchant, type CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 
@@ -26,6 +27,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = app.http.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  setPublicUrl(`http://127.0.0.1:${port}`); // links the service hands out (receipts, checkout pages) point here
   return {
     url: `http://127.0.0.1:${port}`,
     orm,

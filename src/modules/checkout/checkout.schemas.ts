@@ -77,7 +77,7 @@ export const createCheckoutSchema = z
     if (currencies.size > 1) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'all line items must share one currency' });
     const subtotal = body.line_items.reduce((s, l) => s + l.price * l.quantity, 0);
     if (body.discount > subtotal) issue.addIssue({ code: 'custom', path: ['discount'], message: `must not exceed the subtotal (${subtotal})` });
-    if (subtotal + body.shipping + body.tax - body.discount <= 0) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
+    if (body.line_items.length && subtotal + body.shipping + body.tax - body.discount <= 0) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
     if (body.payment_type === 'subscription' && !body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is required when payment_type is subscription' });
     if (body.payment_type !== 'subscription' && body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is only allowed with payment_type subscription' });
   })

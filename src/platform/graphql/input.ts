@@ -1,11 +1,11 @@
-/** `merchantProductId` → `merchant_product_id`. */
+/** `merchantProductId` → `merchant_product_id`, `addressLine1` → `address_line_1`. */
 export function snakeCase(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/([a-z])(\d)/g, '$1_$2');
 }
 
 /** `merchant_product_id` → `merchantProductId` (for error field names shown to GraphQL clients). */
 export function camelCase(name: string): string {
-  return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /**
@@ -17,6 +17,21 @@ export function toServiceInput(input: object, omit: string[] = []): Record<strin
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value !== undefined && !omit.includes(key)) out[snakeCase(key)] = value;
+  }
+  return out;
+}
+
+/**
+ * Like `toServiceInput`, but renames nested object keys too (checkout's `customer.firstName` →
+ * `customer.first_name`), except below the keys in `opaque` (the merchant's own `metadata`).
+ */
+export function toServiceInputDeep(input: unknown, opaque: string[] = ['metadata']): unknown {
+  if (Array.isArray(input)) return input.map((v) => toServiceInputDeep(v, opaque));
+  if (!input || typeof input !== 'object' || input instanceof Date) return input;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    out[snakeCase(key)] = opaque.includes(key) ? value : toServiceInputDeep(value, opaque);
   }
   return out;
 }

@@ -1,0 +1,46 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphContext } from '../../platform/graphql/context.js';
+import { toServiceInputDeep } from '../../platform/graphql/input.js';
+import { fromGlobalId } from '../../platform/relay/global-id.js';
+import { registerNodeType } from '../../platform/relay/node.js';
+import { orderLoader } from '../orders/order.loaders.js';
+import { OrderNode } from '../orders/order.types.js';
+import { productLoader } from '../products/product.loaders.js';
+import { ProductNode } from '../products/product.types.js';
+import * as checkout from './checkout.service.js';
+import { CheckoutLineItemType, CheckoutSessionNode, CreateCheckoutSessionInput, CreateCheckoutSessionPayload } from './checkout.types.js';
+
+const present = async (ctx: GraphContext['ctx'], id: string) => {
+  const session = await checkout.getCheckoutSession(ctx, id);
+  return CheckoutSessionNode.from(session, checkout.effectiveStatus(ctx, session));
+};
+
+registerNodeType('CheckoutSession', present);
+
+@Resolver(() => CheckoutSessionNode)
+export class CheckoutResolver {
+  @Query(() => CheckoutSessionNode, { description: 'A checkout session by global id' })
+  checkoutSession(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<CheckoutSessionNode> {
+    return present(ctx, fromGlobalId(id, 'CheckoutSession'));
+  }
+
+  @Mutation(() => CreateCheckoutSessionPayload, { description: 'Create a checkout session; send the customer to checkoutUrl' })
+  async createCheckoutSession(@Arg('input', () => CreateCheckoutSessionInput) input: CreateCheckoutSessionInput, @Ctx() { ctx }: GraphContext): Promise<CreateCheckoutSessionPayload> {
+    return { checkoutSession: CheckoutSessionNode.from(await checkout.createCheckoutSession(ctx, toServiceInputDeep(input))) };
+  }
+
+  @FieldResolver(() => OrderNode, { nullable: true, description: 'The order, once paid' })
+  async order(@Root() session: CheckoutSessionNode, @Ctx() { ctx }: GraphContext): Promise<OrderNode | null> {
+    const order = session.orderId ? await orderLoader(ctx).load(session.orderId) : null;
+    return order ? OrderNode.from(order) : null;
+  }
+}
+
+@Resolver(() => CheckoutLineItemType)
+export class CheckoutLineItemResolver {
+  @FieldResolver(() => ProductNode, { nullable: true, description: 'The matched catalog product (null for a pass-through item)' })
+  async product(@Root() item: CheckoutLineItemType, @Ctx() { ctx }: GraphContext): Promise<ProductNode | null> {
+    const product = item.matchedProductId != null ? await productLoader(ctx).load(item.matchedProductId) : null;
+    return product ? ProductNode.from(product) : null;
+  }
+}

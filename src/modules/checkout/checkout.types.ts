@@ -1,0 +1,184 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { toGlobalId } from '../../platform/relay/global-id.js';
+import { Node } from '../../platform/relay/node.js';
+import type { CheckoutAmounts } from './checkout-amounts.js';
+import type { Address, CheckoutSession } from './checkout-session.entity.js';
+import { checkoutUrl } from './checkout.resource.js';
+
+export enum CheckoutStatusEnum {
+  OPEN = 'open',
+  PAID = 'paid',
+  EXPIRED = 'expired',
+}
+registerEnumType(CheckoutStatusEnum, { name: 'CheckoutStatus' });
+
+export enum CheckoutTypeEnum {
+  ELIGIBLE = 'eligible',
+  SPLIT = 'split',
+  REGULAR = 'regular',
+}
+registerEnumType(CheckoutTypeEnum, { name: 'CheckoutType', description: 'eligible: every item HSA/FSA eligible; split: a mix; regular: none' });
+
+@ObjectType({ description: 'Amounts in cents; hsaAmount + regularAmount = total' })
+export class Amounts {
+  @Field(() => Int) subtotal!: number;
+  @Field(() => Int, { description: 'Payable with an HSA/FSA card' }) hsaAmount!: number;
+  @Field(() => Int) regularAmount!: number;
+  @Field(() => Int) shipping!: number;
+  @Field(() => Int) tax!: number;
+  @Field(() => Int) discount!: number;
+  @Field(() => Int) total!: number;
+
+  static from(a: CheckoutAmounts): Amounts {
+    return Object.assign(new Amounts(), { subtotal: a.subtotal, hsaAmount: a.hsa_amount, regularAmount: a.regular_amount, shipping: a.shipping, tax: a.tax, discount: a.discount, total: a.total });
+  }
+}
+
+@ObjectType('Address')
+export class AddressType {
+  @Field() addressLine1!: string;
+  @Field(() => String, { nullable: true }) addressLine2!: string | null;
+  @Field() city!: string;
+  @Field() state!: string;
+  @Field() postalCode!: string;
+  @Field() country!: string;
+
+  static from(a: Address): AddressType {
+    return Object.assign(new AddressType(), { addressLine1: a.address_line_1, addressLine2: a.address_line_2 ?? null, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country });
+  }
+}
+
+@ObjectType()
+export class CheckoutCustomerType {
+  @Field() email!: string;
+  @Field() firstName!: string;
+  @Field() lastName!: string;
+  @Field(() => String, { nullable: true }) phone!: string | null;
+}
+
+@ObjectType()
+export class CheckoutLineItemType {
+  @Field({ description: "The merchant's product id the item was submitted with" }) merchantProductId!: string;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) imageUrl!: string | null;
+  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
+  @Field(() => Int) quantity!: number;
+  @Field() currency!: string;
+  @Field() hsaFsaEligible!: boolean;
+  @Field() requiresLmn!: boolean;
+  /** Numeric id of the matched catalog product (resolved to `product`). */
+  matchedProductId!: number | null;
+}
+
+@ObjectType('CheckoutSession', { implements: Node })
+export class CheckoutSessionNode extends Node {
+  @Field({ description: 'The REST id (cs_…)' }) checkoutId!: string;
+  @Field() livemode!: boolean;
+  @Field({ description: 'Hosted page, with its access token' }) checkoutUrl!: string;
+  @Field() referenceId!: string;
+  @Field(() => CheckoutStatusEnum) status!: CheckoutStatusEnum;
+  @Field(() => CheckoutTypeEnum) type!: CheckoutTypeEnum;
+  @Field(() => CheckoutCustomerType) customer!: CheckoutCustomerType;
+  @Field(() => [CheckoutLineItemType]) lineItems!: CheckoutLineItemType[];
+  @Field(() => Amounts) amounts!: Amounts;
+  @Field() currency!: string;
+  @Field() requiresLmn!: boolean;
+  @Field(() => AddressType) shippingInfo!: AddressType;
+  @Field(() => AddressType) billingInfo!: AddressType;
+  @Field() successUrl!: string;
+  @Field() failureUrl!: string;
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
+  @Field(() => GraphQLISODateTime) expiresAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) paidAt!: Date | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  /** Id of the paid order (resolved to `order`). */
+  orderId!: string | null;
+
+  /** The graph's view of a session; `status` as the caller's clock sees it. */
+  static from(s: CheckoutSession, status: CheckoutSession['status'] = s.status): CheckoutSessionNode {
+    return Object.assign(new CheckoutSessionNode(), {
+      id: toGlobalId('CheckoutSession', s.id),
+      checkoutId: s.id,
+      livemode: s.livemode,
+      checkoutUrl: checkoutUrl(s),
+      referenceId: s.referenceId,
+      status: status as CheckoutStatusEnum,
+      type: s.type as CheckoutTypeEnum,
+      customer: Object.assign(new CheckoutCustomerType(), { email: s.customer.email, firstName: s.customer.first_name, lastName: s.customer.last_name, phone: s.customer.phone ?? null }),
+      lineItems: s.lineItems.map((l) =>
+        Object.assign(new CheckoutLineItemType(), { merchantProductId: l.product_id, name: l.name, imageUrl: l.image_url ?? null, price: l.price, quantity: l.quantity, currency: l.currency, hsaFsaEligible: l.hsa_fsa_eligible, requiresLmn: l.requires_lmn, matchedProductId: l.matched_product_id }),
+      ),
+      amounts: Amounts.from(s.amounts),
+      currency: s.currency,
+      requiresLmn: s.lineItems.some((l) => l.requires_lmn),
+      shippingInfo: AddressType.from(s.shippingInfo),
+      billingInfo: AddressType.from(s.billingInfo),
+      successUrl: s.successUrl,
+      failureUrl: s.failureUrl,
+      metadata: s.metadata,
+      expiresAt: s.expiresAt,
+      paidAt: s.paidAt,
+      createdAt: s.createdAt,
+      orderId: s.orderId,
+    });
+  }
+}
+
+@InputType()
+export class AddressInput {
+  @Field() addressLine1!: string;
+  @Field(() => String, { nullable: true }) addressLine2?: string | null;
+  @Field() city!: string;
+  @Field() state!: string;
+  @Field() postalCode!: string;
+  @Field() country!: string;
+}
+
+@InputType()
+export class CheckoutCustomerInput {
+  @Field() email!: string;
+  @Field() firstName!: string;
+  @Field() lastName!: string;
+  @Field(() => String, { nullable: true }) phone?: string | null;
+}
+
+@InputType()
+export class CheckoutLineItemInput {
+  @Field({ description: "The merchant's product id (merchant_product_id); unmatched ids are regular pass-through items" }) productId!: string;
+  @Field() name!: string;
+  @Field(() => String, { nullable: true }) imageUrl?: string | null;
+  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
+  @Field(() => Int) quantity!: number;
+  @Field() currency!: string;
+}
+
+@InputType()
+export class CheckoutSubscriptionInput {
+  @Field() interval!: string;
+  @Field(() => Int, { nullable: true }) intervalCount?: number;
+  @Field(() => Int, { nullable: true }) trialPeriodDays?: number;
+}
+
+@InputType()
+export class CreateCheckoutSessionInput {
+  @Field() referenceId!: string;
+  @Field(() => CheckoutCustomerInput) customer!: CheckoutCustomerInput;
+  @Field(() => [CheckoutLineItemInput]) lineItems!: CheckoutLineItemInput[];
+  @Field(() => AddressInput) shippingInfo!: AddressInput;
+  @Field(() => AddressInput, { nullable: true, description: 'Defaults to shippingInfo' }) billingInfo?: AddressInput;
+  @Field(() => Int, { nullable: true }) shipping?: number;
+  @Field(() => Int, { nullable: true }) tax?: number;
+  @Field(() => Int, { nullable: true }) discount?: number;
+  @Field() successUrl!: string;
+  @Field() failureUrl!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'metadata.webhook_url receives this checkout’s events' }) metadata?: Record<string, unknown>;
+  @Field(() => String, { nullable: true }) paymentType?: string;
+  @Field(() => CheckoutSubscriptionInput, { nullable: true }) subscription?: CheckoutSubscriptionInput;
+}
+
+@ObjectType()
+export class CreateCheckoutSessionPayload {
+  @Field(() => CheckoutSessionNode) checkoutSession!: CheckoutSessionNode;
+}
+

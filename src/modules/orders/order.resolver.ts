@@ -1,0 +1,70 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import type { GraphContext } from '../../platform/graphql/context.js';
+import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
+import { fromGlobalId } from '../../platform/relay/global-id.js';
+import { registerNodeType } from '../../platform/relay/node.js';
+import { checkoutLoader } from '../checkout/checkout.loaders.js';
+import { effectiveStatus } from '../checkout/checkout.service.js';
+import { CheckoutSessionNode } from '../checkout/checkout.types.js';
+import { productLoader } from '../products/product.loaders.js';
+import { ProductNode } from '../products/product.types.js';
+import { paymentsLoader } from './order.loaders.js';
+import * as orders from './order.service.js';
+import { OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType } from './order.types.js';
+import { receiptUrl } from './receipt.service.js';
+
+registerNodeType('Order', async (ctx, id) => OrderNode.from(await orders.getOrder(ctx, id)));
+
+@Resolver(() => OrderNode)
+export class OrderResolver {
+  @Query(() => OrderNode, { description: 'An order by global id' })
+  async order(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<OrderNode> {
+    return OrderNode.from(await orders.getOrder(ctx, fromGlobalId(id, 'Order')));
+  }
+
+  @Query(() => OrderConnection, { description: 'Orders, most recent first' })
+  async orders(@Args() args: OrdersArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<OrderNode>> {
+    const page = toPageRequest(args, String);
+    const filters = {
+      status: args.status,
+      payment_status: args.paymentStatus,
+      customer_email: args.customerEmail ?? undefined,
+      reference_id: args.referenceId ?? undefined,
+      created_after: args.createdAfter ?? undefined,
+      created_before: args.createdBefore ?? undefined,
+    };
+    return toConnection(await orders.listOrders(ctx, filters, page, args.last != null ? 'before' : 'after'), args, OrderNode.from);
+  }
+
+  @FieldResolver(() => [PaymentType], { description: 'Every captured payment (a split order has two)' })
+  async payments(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<PaymentType[]> {
+    return (await paymentsLoader(ctx).load(order.orderId)).map(PaymentType.from);
+  }
+
+  @FieldResolver(() => PaymentType, { nullable: true, description: 'The HSA/FSA payment when there is one, else the card payment' })
+  async payment(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<PaymentType | null> {
+    const payments = await paymentsLoader(ctx).load(order.orderId);
+    const primary = payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
+    return primary ? PaymentType.from(primary) : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Signed link to the PDF receipt, valid one hour' })
+  receiptUrl(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<string | null> {
+    return receiptUrl(ctx, order.entity);
+  }
+
+  @FieldResolver(() => CheckoutSessionNode, { nullable: true })
+  async checkoutSession(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<CheckoutSessionNode | null> {
+    const session = order.checkoutId ? await checkoutLoader(ctx).load(order.checkoutId) : null;
+    return session ? CheckoutSessionNode.from(session, effectiveStatus(ctx, session)) : null;
+  }
+}
+
+@Resolver(() => OrderLineItemType)
+export class OrderLineItemResolver {
+  @FieldResolver(() => ProductNode, { nullable: true, description: 'The catalog product now (null for a pass-through item)' })
+  async product(@Root() item: OrderLineItemType, @Ctx() { ctx }: GraphContext): Promise<ProductNode | null> {
+    const product = item.productId != null ? await productLoader(ctx).load(item.productId) : null;
+    return product ? ProductNode.from(product) : null;
+  }
+}

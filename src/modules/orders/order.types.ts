@@ -1,0 +1,151 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { toGlobalId } from '../../platform/relay/global-id.js';
+import { Node } from '../../platform/relay/node.js';
+import { AddressType, Amounts } from '../checkout/checkout.types.js';
+import type { Payment } from '../payments/payment.entity.js';
+import type { Order } from './order.entity.js';
+
+export enum OrderStatusEnum {
+  PENDING = 'pending',
+  PROCESSING = 'processing',
+  COMPLETED = 'completed',
+  FAILED = 'failed',
+  CANCELLED = 'cancelled',
+  REFUNDED = 'refunded',
+  DISPUTED = 'disputed',
+}
+registerEnumType(OrderStatusEnum, { name: 'OrderStatus', description: 'Fulfilment status' });
+
+export enum PaymentStatusEnum {
+  PENDING = 'pending',
+  AUTHORIZED = 'authorized',
+  CAPTURED = 'captured',
+  FAILED = 'failed',
+  PARTIALLY_REFUNDED = 'partially_refunded',
+  REFUNDED = 'refunded',
+  DISPUTED = 'disputed',
+}
+registerEnumType(PaymentStatusEnum, { name: 'PaymentStatus' });
+
+export enum PaymentMethodEnum {
+  HSA_FSA_CARD = 'hsa_fsa_card',
+  CARD = 'card',
+}
+registerEnumType(PaymentMethodEnum, { name: 'PaymentMethodType' });
+
+@ObjectType()
+export class OrderCustomerType {
+  @Field() email!: string;
+  @Field() firstName!: string;
+  @Field() lastName!: string;
+  @Field(() => String, { nullable: true }) phone!: string | null;
+  @Field(() => AddressType) shippingAddress!: AddressType;
+  @Field(() => AddressType) billingAddress!: AddressType;
+}
+
+@ObjectType({ description: 'A line of the order, as it was at purchase' })
+export class OrderLineItemType {
+  @Field() id!: string;
+  @Field(() => Int, { nullable: true, description: 'Numeric id of the catalog product; null for a pass-through item' }) productId!: number | null;
+  @Field() merchantProductId!: string;
+  @Field() name!: string;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
+  @Field() hsaFsaEligible!: boolean;
+  @Field() requiresLmn!: boolean;
+  @Field() isRecurring!: boolean;
+}
+
+@ObjectType('Payment')
+export class PaymentType {
+  @Field() paymentId!: string;
+  @Field(() => PaymentMethodEnum) paymentMethod!: PaymentMethodEnum;
+  @Field() brand!: string;
+  @Field() last4!: string;
+  @Field(() => Int) amount!: number;
+  @Field(() => Int) refundedAmount!: number;
+  @Field(() => GraphQLISODateTime) capturedAt!: Date;
+
+  static from(p: Payment): PaymentType {
+    return Object.assign(new PaymentType(), { paymentId: p.id, paymentMethod: p.paymentMethod as PaymentMethodEnum, brand: p.brand, last4: p.last4, amount: p.amount, refundedAmount: p.refundedAmount, capturedAt: p.capturedAt });
+  }
+}
+
+@ObjectType('StatusChange')
+export class StatusChangeType {
+  @Field() status!: string;
+  @Field(() => GraphQLISODateTime) timestamp!: Date;
+  @Field() reason!: string;
+}
+
+@ObjectType('Order', { implements: Node })
+export class OrderNode extends Node {
+  @Field({ description: 'The REST id (ord_…)' }) orderId!: string;
+  @Field() livemode!: boolean;
+  @Field() orderNumber!: string;
+  @Field(() => String, { nullable: true }) checkoutId!: string | null;
+  @Field(() => String, { nullable: true }) referenceId!: string | null;
+  @Field(() => String, { nullable: true }) paymentLinkId!: string | null;
+  @Field(() => String, { nullable: true }) clientReferenceId!: string | null;
+  @Field(() => OrderStatusEnum) status!: OrderStatusEnum;
+  @Field(() => PaymentStatusEnum) paymentStatus!: PaymentStatusEnum;
+  @Field() isRecurring!: boolean;
+  @Field(() => Int, { description: 'Total in cents' }) amount!: number;
+  @Field({ description: 'Lowercase ISO code' }) currency!: string;
+  @Field(() => OrderCustomerType) customer!: OrderCustomerType;
+  @Field(() => [OrderLineItemType]) lineItems!: OrderLineItemType[];
+  @Field(() => Amounts) amounts!: Amounts;
+  @Field(() => [StatusChangeType]) statusHistory!: StatusChangeType[];
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The approved letter of medical necessity, if any' }) lmn!: Record<string, unknown> | null;
+  @Field(() => String, { nullable: true }) failureReason!: string | null;
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) completedAt!: Date | null;
+  /** The entity, for field resolvers. */
+  entity!: Order;
+
+  static from(o: Order): OrderNode {
+    const c = o.customer;
+    return Object.assign(new OrderNode(), {
+      id: toGlobalId('Order', o.id),
+      orderId: o.id,
+      livemode: o.livemode,
+      orderNumber: o.orderNumber,
+      checkoutId: o.checkoutId,
+      referenceId: o.referenceId,
+      paymentLinkId: o.paymentLinkId,
+      clientReferenceId: o.clientReferenceId,
+      status: o.status as OrderStatusEnum,
+      paymentStatus: o.paymentStatus as PaymentStatusEnum,
+      isRecurring: o.isRecurring,
+      amount: o.amount,
+      currency: o.currency,
+      customer: Object.assign(new OrderCustomerType(), { email: c.email, firstName: c.first_name, lastName: c.last_name, phone: c.phone, shippingAddress: AddressType.from(c.shipping_address), billingAddress: AddressType.from(c.billing_address) }),
+      lineItems: o.lineItems.map((l) =>
+        Object.assign(new OrderLineItemType(), { id: l.id, productId: l.product_id, merchantProductId: l.merchant_product_id, name: l.name, quantity: l.quantity, price: l.price, hsaFsaEligible: l.hsa_fsa_eligible, requiresLmn: l.requires_lmn, isRecurring: l.is_recurring }),
+      ),
+      amounts: Amounts.from(o.amounts),
+      statusHistory: o.statusHistory.map((h) => Object.assign(new StatusChangeType(), { status: h.status, timestamp: new Date(h.timestamp), reason: h.reason })),
+      lmn: o.lmn as Record<string, unknown> | null,
+      failureReason: o.failureReason,
+      metadata: o.metadata,
+      createdAt: o.createdAt,
+      completedAt: o.completedAt,
+      entity: o,
+    });
+  }
+}
+
+export const OrderConnection = connectionType('Order', OrderNode);
+
+@ArgsType()
+export class OrdersArgs extends ConnectionArgs {
+  @Field(() => OrderStatusEnum, { nullable: true }) status?: OrderStatusEnum;
+  @Field(() => PaymentStatusEnum, { nullable: true }) paymentStatus?: PaymentStatusEnum;
+  @Field(() => String, { nullable: true }) customerEmail?: string;
+  @Field(() => String, { nullable: true }) referenceId?: string;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date;
+}

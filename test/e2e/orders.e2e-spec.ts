@@ -1,0 +1,148 @@
+import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
+import { checkoutBody, cards } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+const orderIds: string[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.reset();
+  api = client(t.url, (await t.merchant()).test_api_key);
+  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM' });
+  await api.post('/api/v2/products', { name: 'Chocolate candy', price: 250, currency: 'USD', merchant_product_id: 'CANDY' });
+  for (let i = 0; i < 6; i++) {
+    const body = checkoutBody([['THERM', 'Thermometer', 1999, 1], ['CANDY', 'Candy', 250, i + 1]], {
+      reference_id: `cart_${i}`,
+      customer: { email: i % 2 ? 'odd@example.com' : 'even@example.com', first_name: 'A', last_name: 'B' },
+    });
+    const s = (await api.post('/api/v2/checkout', body)).body.data;
+    const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, i === 5 ? { card: cards.declined } : { hsa_fsa_card: cards.hsa, card: cards.visa });
+    orderIds.push(i === 5 ? paid.body.error.details.order_id : paid.body.id);
+  }
+});
+afterAll(() => t.close());
+
+describe('GET /api/v2/orders', () => {
+  test('lists newest first with cursor pagination', async () => {
+    const first = await api.get('/api/v2/orders?limit=4');
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((o: any) => o.id)).toEqual([...orderIds].reverse().slice(0, 4));
+    expect(first.body).toMatchObject({ has_more: true, next_cursor: orderIds[2] });
+    const second = await api.get(`/api/v2/orders?limit=4&starting_after=${first.body.next_cursor}`);
+    expect(second.body.data.map((o: any) => o.id)).toEqual([orderIds[1], orderIds[0]]);
+    expect(second.body.has_more).toBe(false);
+  });
+
+  test('filters by status, payment_status, customer email, reference id and created range', async () => {
+    const ids = async (q: string) => (await api.get(`/api/v2/orders?${q}`)).body.data.map((o: any) => o.id);
+    expect(await ids('status=failed')).toEqual([orderIds[5]]);
+    expect(await ids('payment_status=captured&limit=100')).toHaveLength(5);
+    expect(await ids('customer_email=ODD@example.com')).toEqual([orderIds[5], orderIds[3], orderIds[1]]);
+    expect(await ids('reference_id=cart_2')).toEqual([orderIds[2]]);
+    expect(await ids(`created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
+    const bad = await api.get('/api/v2/orders?status=shipped');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'invalid_request', param: 'status' });
+  });
+
+  test('an unknown order is 404 not_found', async () => {
+    const res = await api.get('/api/v2/orders/ord_nope');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});
+
+describe('receipts', () => {
+  test('receipt_url is a real PDF; a fresh link on every read; forged or expired links are refused', async () => {
+    const order = (await api.get(`/api/v2/orders/${orderIds[0]}`)).body;
+    const pdf = await fetch(order.receipt_url);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    const bytes = Buffer.from(await pdf.arrayBuffer());
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(bytes.length).toBeGreaterThan(1000);
+
+    const url = new URL(order.receipt_url);
+    const expires = Number(url.searchParams.get('expires'));
+    expect(expires - Date.now() / 1000).toBeGreaterThan(3500);
+    expect(expires - Date.now() / 1000).toBeLessThanOrEqual(3600);
+
+    const forged = new URL(order.receipt_url);
+    forged.searchParams.set('expires', String(expires + 3600));
+    expect((await fetch(forged)).status).toBe(404);
+    const otherOrder = new URL(order.receipt_url.replace(orderIds[0], orderIds[1]));
+    expect((await fetch(otherOrder)).status).toBe(404);
+    const expired = new URL(order.receipt_url);
+    expired.searchParams.set('expires', String(Math.floor(Date.now() / 1000) - 10));
+    const res = await fetch(expired);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  test('a failed order has no receipt', async () => {
+    expect((await api.get(`/api/v2/orders/${orderIds[5]}`)).body.receipt_url).toBeNull();
+  });
+});
+
+describe('GraphQL', () => {
+  test('createCheckoutSession with nested inputs; the session resolves its products', async () => {
+    const res = await api.graphql(
+      `mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { checkoutSession {
+        id checkoutId status type checkoutUrl amounts { subtotal hsaAmount regularAmount total }
+        billingInfo { addressLine1 city } lineItems { merchantProductId hsaFsaEligible product { productId name } } } } }`,
+      {
+        input: {
+          referenceId: 'gql-cart',
+          customer: { email: 'g@example.com', firstName: 'G', lastName: 'Q' },
+          lineItems: [
+            { productId: 'THERM', name: 'Thermometer', price: 1999, quantity: 1, currency: 'USD' },
+            { productId: 'OTHER', name: 'Gift wrap', price: 300, quantity: 1, currency: 'USD' },
+          ],
+          shippingInfo: { addressLine1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+          successUrl: 'https://shop.example.com/ok',
+          failureUrl: 'https://shop.example.com/ko',
+        },
+      },
+    );
+    expect(res.body.errors).toBeUndefined();
+    const s = res.body.data.createCheckoutSession.checkoutSession;
+    expect(s).toMatchObject({ status: 'OPEN', type: 'SPLIT', amounts: { subtotal: 2299, hsaAmount: 1999, regularAmount: 300, total: 2299 }, billingInfo: { addressLine1: '1 Main St', city: 'Austin' } });
+    expect(s.lineItems).toEqual([
+      { merchantProductId: 'THERM', hsaFsaEligible: true, product: { productId: expect.any(Number), name: 'Digital thermometer' } },
+      { merchantProductId: 'OTHER', hsaFsaEligible: false, product: null },
+    ]);
+    const invalid = await api.graphql(`mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [], shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" }) { checkoutSession { id } } }`);
+    expect(invalid.body.errors?.[0].extensions.code).toBe('validation_error');
+    expect(invalid.body.errors?.[0].extensions.details.map((d: any) => d.field).sort()).toEqual(['customer.email', 'lineItems', 'shippingInfo.country', 'successUrl']);
+  });
+
+  test('a page of orders with line items, products, payments and sessions costs a constant number of statements', async () => {
+    const query = `{ orders(first: 50) { edges { node { id orderNumber status amount
+      lineItems { name quantity product { name eligibility { hsaFsaEligible } } }
+      payments { paymentMethod amount } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
+    const before = sqlStatementCount();
+    const res = await api.graphql(query);
+    const statements = sqlStatementCount() - before;
+    const small = sqlStatementCount();
+    await api.graphql(query.replace('first: 50', 'first: 1'));
+    expect(sqlStatementCount() - small).toBe(statements);
+    expect(res.body.errors).toBeUndefined();
+    const nodes = res.body.data.orders.edges.map((e: any) => e.node);
+    expect(nodes).toHaveLength(6);
+    expect(nodes[5].lineItems[0].product).toEqual({ name: 'Digital thermometer', eligibility: { hsaFsaEligible: true } });
+    expect(nodes[1].payments).toEqual([{ paymentMethod: 'HSA_FSA_CARD', amount: 1999 }, { paymentMethod: 'CARD', amount: 1250 }]);
+    // rate-limit counter + orders + products (with images) + payments + checkout sessions: no N+1.
+    expect(statements).toBe(5);
+  });
+
+  test('order(id:) and node(id:) resolve an order with its receipt link', async () => {
+    const list = await api.graphql(`{ orders(first: 1, status: COMPLETED) { nodes { id orderId receiptUrl paymentStatus } } }`);
+    const node = list.body.data.orders.nodes[0];
+    expect(node).toMatchObject({ orderId: orderIds[4], paymentStatus: 'CAPTURED', receiptUrl: expect.stringContaining('/receipts/') });
+    const byNode = await api.graphql(`query($id: ID!) { node(id: $id) { __typename ... on Order { orderNumber } } }`, { id: node.id });
+    expect(byNode.body.data.node).toEqual({ __typename: 'Order', orderNumber: expect.stringMatching(/^ORD-/) });
+  });
+});
