@@ -10,13 +10,16 @@ import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js
 import { orderRoutes } from './orders/order.routes.js';
 import { ProductResolver } from './products/product.resolver.js';
 import { productRoutes } from './products/product.routes.js';
+import { refundProcessingSweep } from './refunds/refund.jobs.js';
+import { OrderRefundsResolver, RefundResolver } from './refunds/refund.resolver.js';
+import { refundRoutes } from './refunds/refund.routes.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
-export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...testHelperRoutes];
+export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep];
+export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, refundProcessingSweep];

@@ -203,6 +203,10 @@ describe('operations', () => {
         'GET /api/v2/orders/{id}',
         'POST /api/v2/test-helpers/checkout/{checkout_id}/pay',
         'POST /api/v2/test-helpers/advance-clock',
+        'POST /api/v2/refunds',
+        'GET /api/v2/refunds',
+        'GET /api/v2/refunds/{id}',
+        'POST /v1/checkout/{checkout_id}/refund',
       ].sort(),
     );
     const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;

@@ -82,6 +82,13 @@ export function webhookUrlOf(session: CheckoutSession): string | null {
   return typeof session.metadata.webhook_url === 'string' ? session.metadata.webhook_url : null;
 }
 
+/** Where an order's events also go: its checkout's `metadata.webhook_url`, if any. */
+export async function webhookUrlForOrder(ctx: ServiceContext, order: { checkoutId: string | null }): Promise<string | null> {
+  if (!order.checkoutId) return null;
+  const session = await ctx.em.findOne(CheckoutSession, { id: order.checkoutId, ...scope(ctx) });
+  return session ? webhookUrlOf(session) : null;
+}
+
 /** Loads one session of the caller, or 404 `not_found`. */
 export async function getCheckoutSession(ctx: ServiceContext, id: string, lock = false): Promise<CheckoutSession> {
   const session = await ctx.em.findOne(CheckoutSession, { id, ...scope(ctx) }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});

@@ -3,8 +3,9 @@ import { Product, ProductImage } from '../../modules/products/product.entity.js'
 import { CheckoutSession } from '../../modules/checkout/checkout-session.entity.js';
 import { Order } from '../../modules/orders/order.entity.js';
 import { Payment } from '../../modules/payments/payment.entity.js';
+import { Refund } from '../../modules/refunds/refund.entity.js';
 import { Event } from '../events/event.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
-export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, Payment];
+export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, Payment, Refund];

@@ -58,3 +58,20 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
   if (options.populate && items.length) await ctx.em.populate(items, options.populate as never);
   return { items, hasMore };
 }
+
+/**
+ * The same page as `paginate` over rows already in memory (e.g. all refunds of an order, loaded
+ * in one batch for many orders): newest first by `(createdAt, id)`.
+ */
+export function paginateLoaded<T extends Keyed<Id>, Id extends string | number>(rows: T[], page: PageRequest<Id>): Page<T> {
+  const sorted = [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  const at = (id: Id | undefined) => (id === undefined ? -1 : sorted.findIndex((r) => r.id === id));
+  if (page.before !== undefined && page.after === undefined) {
+    const end = Math.max(at(page.before), 0);
+    const start = Math.max(0, end - page.limit);
+    return { items: sorted.slice(start, end), hasMore: start > 0 };
+  }
+  const start = page.after === undefined ? 0 : at(page.after) + 1;
+  if (page.after !== undefined && start === 0) return { items: [], hasMore: false };
+  return { items: sorted.slice(start, start + page.limit), hasMore: start + page.limit < sorted.length };
+}

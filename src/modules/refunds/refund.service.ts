@@ -1,0 +1,105 @@
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { scope, type ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events/events.service.js';
+import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { parseInput } from '../../platform/validation.js';
+import { webhookUrlForOrder } from '../checkout/checkout.service.js';
+import { Order } from '../orders/order.entity.js';
+import { Payment } from '../payments/payment.entity.js';
+import { Refund, type RefundPart } from './refund.entity.js';
+import { refundCreatedPayload } from './refund.resource.js';
+import { splitRefund } from './refund-split.js';
+import { createRefundSchema, listRefundsSchema, type RefundFilters } from './refund.schemas.js';
+
+const REFUNDABLE = new Set(['captured', 'partially_refunded', 'refunded']);
+
+function asObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError('invalid_request', 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+/** Cents of an order not yet refunded or being refunded. */
+function remainingOf(payments: Payment[]): number {
+  return payments.reduce((sum, p) => sum + p.amount - p.refundedAmount, 0);
+}
+
+/**
+ * Creates a `pending` refund of an order and reserves its amount on the payments, split between
+ * the HSA/FSA and the regular payment (see splitRefund). The order row is locked for the whole
+ * check-and-reserve, so concurrent refunds of one order run one after the other and their sum
+ * can never exceed what was captured. The processor is called later by the refunds sweep.
+ */
+export async function createRefund(ctx: ServiceContext, body: unknown): Promise<Refund> {
+  const input = parseInput(createRefundSchema, asObject(body));
+  return ctx.em.transactional(async (em) => {
+    const order = await em.findOne(Order, { id: input.order_id, ...scope(ctx) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!order) throw DomainError.notFound('order', input.order_id, 'order_id');
+    const payments = await em.find(Payment, { orderId: order.id });
+    const remaining = remainingOf(payments);
+    if (REFUNDABLE.has(order.paymentStatus) && remaining === 0) {
+      throw new DomainError('already_refunded', `Order ${order.id} is already fully refunded (or its remaining amount is being refunded).`, { param: 'order_id' });
+    }
+    if (!REFUNDABLE.has(order.paymentStatus)) {
+      throw new DomainError('invalid_state', `Order ${order.id} cannot be refunded: its payment status is ${order.paymentStatus}.`, { param: 'order_id' });
+    }
+    const amount = input.amount ?? remaining;
+    if (amount > remaining) {
+      throw new DomainError('invalid_amount', `Refund amount ${amount} exceeds the refundable remainder of ${remaining}.`, { param: 'amount', details: { requested: amount, maximum: remaining } });
+    }
+    const hsa = payments.find((p) => p.paymentMethod === 'hsa_fsa_card');
+    const regular = payments.find((p) => p.paymentMethod === 'card');
+    const share = splitRefund(
+      amount,
+      { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 },
+      { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 },
+    );
+    const parts: RefundPart[] = [];
+    for (const [payment, part] of [[hsa, share.hsa], [regular, share.regular]] as const) {
+      if (!payment || part === 0) continue;
+      payment.refundedAmount += part;
+      parts.push({ payment_id: payment.id, payment_method: payment.paymentMethod, amount: part, refund_id: null, success: null, failure_reason: null });
+    }
+    const refund = em.create(Refund, {
+      ...scope(ctx),
+      orderId: order.id,
+      amount,
+      hsaAmount: share.hsa,
+      regularAmount: share.regular,
+      currency: order.currency,
+      reason: input.reason,
+      notes: input.notes ?? null,
+      metadata: input.metadata,
+      parts,
+      createdAt: ctx.now(),
+      updatedAt: ctx.now(),
+    } as never) as Refund;
+    recordEvent({ ...ctx, em }, 'refund.created', refundCreatedPayload(refund, order), { webhookUrl: await webhookUrlForOrder({ ...ctx, em }, order) });
+    await em.flush();
+    return refund;
+  });
+}
+
+/** Loads one refund of the caller, or 404 `not_found`. */
+export async function getRefund(ctx: ServiceContext, id: string): Promise<Refund> {
+  const refund = await ctx.em.findOne(Refund, { id, ...scope(ctx) });
+  if (!refund) throw DomainError.notFound('refund', id);
+  return refund;
+}
+
+/** Validates list query parameters (400 `invalid_request`). */
+export function parseListRefundsQuery(query: unknown) {
+  const { limit, starting_after, ...filters } = parseInput(listRefundsSchema, query, 'invalid_request');
+  return { filters, page: { limit, after: starting_after } satisfies PageRequest<string> };
+}
+
+/** A page of the caller's refunds (optionally of one order), newest first. */
+export async function listRefunds(ctx: ServiceContext, filters: RefundFilters, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<Refund>> {
+  const where: FilterQuery<Refund> = { ...scope(ctx) };
+  if (filters.order_id) where.orderId = filters.order_id;
+  if (filters.status) where.status = filters.status;
+  if (filters.created_after || filters.created_before) {
+    where.createdAt = { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
+  }
+  return paginate(ctx, Refund, where, page, { cursorParam });
+}

@@ -1,0 +1,101 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { toGlobalId } from '../../platform/relay/global-id.js';
+import { Node } from '../../platform/relay/node.js';
+import { PaymentMethodEnum } from '../orders/order.types.js';
+import type { Refund } from './refund.entity.js';
+
+export enum RefundStatusEnum {
+  PENDING = 'pending',
+  SUCCEEDED = 'succeeded',
+  FAILED = 'failed',
+  CANCELLED = 'cancelled',
+}
+registerEnumType(RefundStatusEnum, { name: 'RefundStatus' });
+
+export enum RefundReasonEnum {
+  CUSTOMER_REQUEST = 'customer_request',
+  DUPLICATE = 'duplicate',
+  FRAUDULENT = 'fraudulent',
+  PRODUCT_UNAVAILABLE = 'product_unavailable',
+  DAMAGED_PRODUCT = 'damaged_product',
+  WRONG_PRODUCT = 'wrong_product',
+  OTHER = 'other',
+}
+registerEnumType(RefundReasonEnum, { name: 'RefundReason' });
+
+@ObjectType()
+export class RefundBreakdown {
+  @Field(() => Int) hsaAmount!: number;
+  @Field(() => Int) regularAmount!: number;
+}
+
+@ObjectType({ description: 'What one payment got back' })
+export class RefundPartType {
+  @Field() paymentId!: string;
+  @Field(() => PaymentMethodEnum) paymentMethod!: PaymentMethodEnum;
+  @Field(() => Int) amount!: number;
+  @Field(() => String, { nullable: true }) refundId!: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'null while pending' }) success!: boolean | null;
+}
+
+@ObjectType('Refund', { implements: Node })
+export class RefundNode extends Node {
+  @Field({ description: 'The REST id (re_…)' }) refundId!: string;
+  @Field() livemode!: boolean;
+  @Field() orderId!: string;
+  @Field(() => Int) amount!: number;
+  @Field() currency!: string;
+  @Field(() => RefundReasonEnum) reason!: RefundReasonEnum;
+  @Field(() => String, { nullable: true }) notes!: string | null;
+  @Field(() => RefundStatusEnum) status!: RefundStatusEnum;
+  @Field(() => RefundBreakdown) refundBreakdown!: RefundBreakdown;
+  @Field(() => [RefundPartType]) refunds!: RefundPartType[];
+  @Field(() => String, { nullable: true }) failureReason!: string | null;
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) processedAt!: Date | null;
+
+  static from(r: Refund): RefundNode {
+    return Object.assign(new RefundNode(), {
+      id: toGlobalId('Refund', r.id),
+      refundId: r.id,
+      livemode: r.livemode,
+      orderId: r.orderId,
+      amount: r.amount,
+      currency: r.currency,
+      reason: r.reason as RefundReasonEnum,
+      notes: r.notes,
+      status: r.status as RefundStatusEnum,
+      refundBreakdown: Object.assign(new RefundBreakdown(), { hsaAmount: r.hsaAmount, regularAmount: r.regularAmount }),
+      refunds: r.parts.map((p) => Object.assign(new RefundPartType(), { paymentId: p.payment_id, paymentMethod: p.payment_method as PaymentMethodEnum, amount: p.amount, refundId: p.refund_id, success: p.success })),
+      failureReason: r.failureReason,
+      metadata: r.metadata,
+      createdAt: r.createdAt,
+      processedAt: r.processedAt,
+    });
+  }
+}
+
+export const RefundConnection = connectionType('Refund', RefundNode);
+
+@ArgsType()
+export class RefundsArgs extends ConnectionArgs {
+  @Field(() => ID, { nullable: true, description: 'Only refunds of this order (global id)' }) orderId?: string;
+  @Field(() => RefundStatusEnum, { nullable: true }) status?: RefundStatusEnum;
+}
+
+@InputType()
+export class CreateRefundInput {
+  @Field(() => ID, { description: 'Global id of the order' }) orderId!: string;
+  @Field(() => Int, { nullable: true, description: 'Cents; omit to refund the whole remaining amount' }) amount?: number;
+  @Field(() => RefundReasonEnum) reason!: RefundReasonEnum;
+  @Field(() => String, { nullable: true }) notes?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+}
+
+@ObjectType()
+export class CreateRefundPayload {
+  @Field(() => RefundNode) refund!: RefundNode;
+}

@@ -1,0 +1,194 @@
+import { checkoutBody, cards } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.reset();
+  api = client(t.url, (await t.merchant()).test_api_key);
+  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
+  await api.post('/api/v2/products', { name: 'Chocolate candy', price: 1500, currency: 'USD', merchant_product_id: 'CANDY' });
+});
+afterAll(() => t.close());
+
+const db = () => t.orm.em.fork().getConnection();
+
+/** A paid split order: 2000 on the HSA/FSA card, 1500 on the regular card. */
+async function paidSplitOrder(card = cards.visa, hsa = cards.hsa) {
+  const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1500, 1]]))).body.data;
+  const res = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: hsa, card });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+/** Runs due jobs (the refund processor among them) through the test clock. */
+const processRefunds = () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 });
+
+test('a full refund returns each payment exactly: pending, then succeeded by the job, with events', async () => {
+  const order = await paidSplitOrder();
+  const res = await api.post('/api/v2/refunds', { order_id: order.id, reason: 'customer_request', notes: 'changed mind', metadata: { ticket: 'T-1' } });
+  expect(res.status).toBe(201);
+  expect(res.body).toMatchObject({ success: true, metadata: { request_id: expect.any(String) } });
+  const refund = res.body.data;
+  expect(refund).toMatchObject({
+    id: expect.stringMatching(/^re_/),
+    order_id: order.id,
+    amount: 3500,
+    reason: 'customer_request',
+    notes: 'changed mind',
+    status: 'pending',
+    refund_breakdown: { hsa_amount: 2000, regular_amount: 1500 },
+    refunds: [
+      { payment_method: 'hsa_fsa_card', amount: 2000, success: null, refund_id: null },
+      { payment_method: 'card', amount: 1500, success: null, refund_id: null },
+    ],
+    metadata: { ticket: 'T-1' },
+  });
+  await processRefunds();
+  const done = (await api.get(`/api/v2/refunds/${refund.id}`)).body.data;
+  expect(done.status).toBe('succeeded');
+  expect(done.refunds.every((p: any) => p.success === true && /^re_/.test(p.refund_id))).toBe(true);
+  const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
+  expect(after).toMatchObject({ status: 'refunded', payment_status: 'refunded' });
+  expect(after.status_history.at(-1)).toMatchObject({ status: 'refunded', reason: expect.stringContaining(refund.id) });
+  expect(after.payments.map((p: any) => p.refunded_amount)).toEqual([2000, 1500]);
+
+  const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [refund.id]);
+  expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.succeeded']);
+  expect(events[0].data).toMatchObject({ id: refund.id, order_id: order.id, checkout_id: order.checkout_id, amount: 3500, currency: 'usd', reason: 'customer_request', reference_id: order.reference_id, payment_link_id: null, client_reference_id: null, customer: { email: 'Jane.Doe@example.com' }, initiated_at: expect.any(String) });
+  expect(events[1].data).toMatchObject({ id: refund.id, order_status: 'refunded', payment_status: 'refunded', refunded_at: expect.any(String) });
+
+  const again = await api.post('/api/v2/refunds', { order_id: order.id, reason: 'duplicate' });
+  expect(again.status).toBe(400);
+  expect(again.body.error.code).toBe('already_refunded');
+});
+
+test('partial refunds up to the total; over the remainder is invalid_amount with requested and maximum', async () => {
+  const order = await paidSplitOrder();
+  const first = await api.post('/api/v2/refunds', { order_id: order.id, amount: 1000, reason: 'damaged_product' });
+  expect(first.body.data.refund_breakdown).toEqual({ hsa_amount: 571, regular_amount: 429 });
+  const over = await api.post('/api/v2/refunds', { order_id: order.id, amount: 2501, reason: 'other' });
+  expect(over.status).toBe(400);
+  expect(over.body.error).toEqual({ code: 'invalid_amount', message: expect.any(String), param: 'amount', details: { requested: 2501, maximum: 2500 } });
+  const rest = await api.post('/api/v2/refunds', { order_id: order.id, reason: 'other' });
+  expect(rest.body.data).toMatchObject({ amount: 2500, refund_breakdown: { hsa_amount: 1429, regular_amount: 1071 } });
+  await processRefunds();
+  expect((await api.get(`/api/v2/orders/${order.id}`)).body.payment_status).toBe('refunded');
+});
+
+test('order status: partially_refunded after a partial refund succeeds', async () => {
+  const order = await paidSplitOrder();
+  await api.post('/api/v2/refunds', { order_id: order.id, amount: 100, reason: 'other' });
+  await processRefunds();
+  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({ status: 'refunded', payment_status: 'partially_refunded' });
+});
+
+test('three refunds of 1 cent on a split order keep the cumulative split proportional', async () => {
+  const order = await paidSplitOrder();
+  const breakdowns = [];
+  for (let i = 0; i < 3; i++) breakdowns.push((await api.post('/api/v2/refunds', { order_id: order.id, amount: 1, reason: 'other' })).body.data.refund_breakdown);
+  expect(breakdowns).toEqual([
+    { hsa_amount: 0, regular_amount: 1 },
+    { hsa_amount: 1, regular_amount: 0 },
+    { hsa_amount: 0, regular_amount: 1 },
+  ]);
+});
+
+test('many concurrent partial refunds never exceed the order total', async () => {
+  const order = await paidSplitOrder();
+  const results = await Promise.all(Array.from({ length: 20 }, () => api.post('/api/v2/refunds', { order_id: order.id, amount: 300, reason: 'other' })));
+  const created = results.filter((r) => r.status === 201);
+  expect(created).toHaveLength(11); // floor(3500 / 300)
+  expect(results.filter((r) => r.status === 400).every((r) => r.body.error.code === 'invalid_amount')).toBe(true);
+  const [sums] = await db().execute(
+    `select sum(amount)::int as total, sum(hsa_amount)::int as hsa, sum(regular_amount)::int as regular from refunds where order_id = ? and status <> 'failed'`,
+    [order.id],
+  );
+  expect(sums.total).toBe(3300);
+  expect(sums.hsa).toBeLessThanOrEqual(2000);
+  expect(sums.regular).toBeLessThanOrEqual(1500);
+  const payments = (await api.get(`/api/v2/orders/${order.id}`)).body.payments;
+  expect(payments.map((p: any) => p.refunded_amount)).toEqual([sums.hsa, sums.regular]);
+});
+
+test('a refused refund fails, gives its amount back, and a later refund can use it', async () => {
+  const order = await paidSplitOrder(cards.refundFails);
+  const res = await api.post('/api/v2/refunds', { order_id: order.id, amount: 3500, reason: 'other' });
+  await processRefunds();
+  const failed = (await api.get(`/api/v2/refunds/${res.body.data.id}`)).body.data;
+  expect(failed).toMatchObject({ status: 'failed', failure_reason: 'card: refund_failed' });
+  expect(failed.refunds).toEqual([
+    expect.objectContaining({ payment_method: 'hsa_fsa_card', amount: 2000, success: true }),
+    expect.objectContaining({ payment_method: 'card', amount: 1500, success: false }),
+  ]);
+  const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [failed.id]);
+  expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.failed']);
+  expect(events[1].data).toMatchObject({ failure_reason: 'card: refund_failed', failed_at: expect.any(String) });
+  const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
+  expect(after.payments.map((p: any) => p.refunded_amount)).toEqual([2000, 0]);
+  expect(after.payment_status).toBe('partially_refunded');
+  // The 1500 given back can be refunded again (it will only be tried on the regular card).
+  const retry = await api.post('/api/v2/refunds', { order_id: order.id, reason: 'other' });
+  expect(retry.body.data).toMatchObject({ amount: 1500, refund_breakdown: { hsa_amount: 0, regular_amount: 1500 } });
+});
+
+test('invalid_state for an order not captured, not_found for an unknown one, validation for bad input', async () => {
+  const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]))).body.data;
+  const declined = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.declined });
+  const failedOrder = declined.body.error.details.order_id;
+  const state = await api.post('/api/v2/refunds', { order_id: failedOrder, reason: 'other' });
+  expect(state.status).toBe(400);
+  expect(state.body.error.code).toBe('invalid_state');
+  const missing = await api.post('/api/v2/refunds', { order_id: 'ord_nope', reason: 'other' });
+  expect(missing.status).toBe(404);
+  expect(missing.body.error).toMatchObject({ code: 'not_found', param: 'order_id' });
+  const bad = await api.post('/api/v2/refunds', { order_id: failedOrder, reason: 'bored', notes: 'x'.repeat(501), amount: 0 });
+  expect(bad.status).toBe(422);
+  expect(bad.body.error.details.map((d: any) => d.field).sort()).toEqual(['amount', 'notes', 'reason']);
+});
+
+test('an Idempotency-Key replays the first refund', async () => {
+  const order = await paidSplitOrder();
+  const key = crypto.randomUUID();
+  const a = await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'other' }, { 'idempotency-key': key });
+  const b = await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'other' }, { 'idempotency-key': key });
+  expect(b.body.data.id).toBe(a.body.data.id);
+  const [{ n }] = await db().execute(`select count(*)::int as n from refunds where order_id = ?`, [order.id]);
+  expect(n).toBe(1);
+});
+
+test('v1: POST /v1/checkout/{id}/refund refunds lines of the paid checkout', async () => {
+  const order = await paidSplitOrder();
+  const line = order.line_items[1];
+  const res = await api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: [{ line_item_id: line.id, quantity: 1, amount_cents: 1500 }], reason: 'wrong_product' });
+  expect(res.status).toBe(201);
+  expect(res.body).toMatchObject({ checkout_id: order.checkout_id, status: 'pending', refunded_amount_cents: 1500, currency: 'usd', refunded_at: expect.any(String) });
+  const tooMuch = await api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: [{ line_item_id: line.id, quantity: 2, amount_cents: 1 }] });
+  expect(tooMuch.status).toBe(422);
+  expect(tooMuch.body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'line_items.0.quantity', message: expect.any(String) }] });
+  const unknown = await api.post('/v1/checkout/cs_nope/refund', { line_items: [{ line_item_id: 'x', quantity: 1, amount_cents: 1 }] });
+  expect(unknown.status).toBe(404);
+});
+
+test('GraphQL: createRefund with the same rules, Order.refunds and refunds connections', async () => {
+  const order = await paidSplitOrder();
+  const gid = (await api.graphql(`{ orders(first: 1) { nodes { id orderId } } }`)).body.data.orders.nodes[0];
+  expect(gid.orderId).toBe(order.id);
+  const M = `mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } } } }`;
+  const created = await api.graphql(M, { input: { orderId: gid.id, amount: 700, reason: 'DAMAGED_PRODUCT' } });
+  expect(created.body.data.createRefund.refund).toMatchObject({ amount: 700, status: 'PENDING', reason: 'DAMAGED_PRODUCT', refundBreakdown: { hsaAmount: 400, regularAmount: 300 } });
+  const over = await api.graphql(M, { input: { orderId: gid.id, amount: 5000, reason: 'OTHER' } });
+  expect(over.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_amount', details: { requested: 5000, maximum: 2800 } });
+  await api.graphql(M, { input: { orderId: gid.id, amount: 100, reason: 'OTHER' } });
+  const q = await api.graphql(`query($id: ID!) { node(id: $id) { ... on Order { refunds(first: 1) { nodes { amount } pageInfo { hasNextPage endCursor } } } } }`, { id: gid.id });
+  const conn = q.body.data.node.refunds;
+  expect(conn.nodes).toEqual([{ amount: 100 }]);
+  expect(conn.pageInfo.hasNextPage).toBe(true);
+  const next = await api.graphql(`query($id: ID!, $after: String) { node(id: $id) { ... on Order { refunds(first: 5, after: $after) { nodes { amount } pageInfo { hasNextPage } } } } }`, { id: gid.id, after: conn.pageInfo.endCursor });
+  expect(next.body.data.node.refunds).toEqual({ nodes: [{ amount: 700 }], pageInfo: { hasNextPage: false } });
+  const all = await api.graphql(`query($o: ID) { refunds(first: 10, orderId: $o) { nodes { amount } } }`, { o: gid.id });
+  expect(all.body.data.refunds.nodes).toEqual([{ amount: 100 }, { amount: 700 }]);
+});
