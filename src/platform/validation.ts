@@ -61,3 +61,10 @@ const ISO_4217 = new Set(Intl.supportedValuesOf('currency'));
 export function isIso4217(code: string): boolean {
   return ISO_4217.has(code.toUpperCase());
 }
+
+/** A request body as an object; anything else (an array, a string, null) is refused with `code`. An absent body is `{}`. */
+export function requireObject(body: unknown, code: ErrorCode = 'invalid_request'): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(code, 'The request body must be a JSON object.');
+  return body as Record<string, unknown>;
+}

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import { scope, systemContext, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
-import { parseInput } from '../../platform/validation.js';
+import { parseInput, requireObject } from '../../platform/validation.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
 import { checkoutType, splitAmounts } from './checkout-amounts.js';
@@ -14,10 +14,6 @@ import { createCheckoutSchema } from './checkout.schemas.js';
 /** Sessions can be paid for 24 hours. */
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-function asObject(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.');
-  return body as Record<string, unknown>;
-}
 
 /** Matches line items to catalog products by merchant_product_id (one query); unmatched items pass through as regular. */
 async function matchLineItems(ctx: ServiceContext, items: { product_id: string; name: string; image_url?: string | null; price: number; quantity: number; currency: string }[]): Promise<CheckoutLineItem[]> {
@@ -49,7 +45,7 @@ async function matchLineItems(ctx: ServiceContext, items: { product_id: string; 
 
 /** Creates a checkout session: matches items, decides the type and the HSA/FSA split, expires in 24 h. */
 export async function createCheckoutSession(ctx: ServiceContext, body: unknown): Promise<CheckoutSession> {
-  const input = parseInput(createCheckoutSchema, asObject(body), 'validation_error', 'bad_request');
+  const input = parseInput(createCheckoutSchema, requireObject(body, 'bad_request'), 'validation_error', 'bad_request');
   const lineItems = await matchLineItems(ctx, input.line_items);
   const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
   const now = ctx.now();

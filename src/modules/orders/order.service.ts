@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
 import { Payment } from '../payments/payment.entity.js';
 import { Order } from './order.entity.js';
@@ -42,8 +42,7 @@ export async function listOrders(ctx: ServiceContext, filters: OrderFilters, pag
   if (filters.payment_status) where.paymentStatus = filters.payment_status;
   if (filters.customer_email) where.customerEmail = filters.customer_email.toLowerCase();
   if (filters.reference_id) where.referenceId = filters.reference_id;
-  if (filters.created_after || filters.created_before) {
-    where.createdAt = { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
-  }
+  const created = createdRange(filters);
+  if (created) where.createdAt = created;
   return paginate(ctx, Order, where, page, { cursorParam });
 }

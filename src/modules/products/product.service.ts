@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
-import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
-import { isIso4217, parseInput } from '../../platform/validation.js';
+import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { isIso4217, parseInput, requireObject } from '../../platform/validation.js';
 import { checkEligibility as runEngine, type EligibilityResult } from '../eligibility/eligibility.engine.js';
 import { validateGtin } from '../eligibility/gtin.js';
 import { Product, ProductImage } from './product.entity.js';
@@ -21,12 +21,6 @@ import {
 /** Highest accepted unit price: 999,999.99 in the currency's minor unit. */
 export const MAX_PRICE = 99_999_999;
 
-/** Rejects a non-object body with 400 `invalid_request`. */
-function asObject(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError('invalid_request', 'The request body must be a JSON object.');
-  return body as Record<string, unknown>;
-}
 
 /** Price and currency are judged before anything else, with their own codes (contract). */
 function checkPriceAndCurrency(body: Record<string, unknown>): void {
@@ -93,7 +87,7 @@ async function flushProduct(em: EntityManager, product: Product): Promise<void> 
 
 /** Creates a product, decides its eligibility and records `product.created` in the same transaction. */
 export async function createProduct(ctx: ServiceContext, body: unknown): Promise<Product> {
-  const raw = asObject(body);
+  const raw = requireObject(body);
   checkPriceAndCurrency(raw);
   const input = parseInput(createProductSchema, raw);
   const upc = cleanGtin(input.upc_code_or_gtin);
@@ -134,7 +128,7 @@ export async function getProduct(ctx: ServiceContext, id: unknown): Promise<Prod
 
 /** Updates the given fields (omitted fields are kept, `null` clears an optional one); name or UPC changes re-run the eligibility check. */
 export async function updateProduct(ctx: ServiceContext, id: unknown, body: unknown): Promise<Product> {
-  const raw = asObject(body);
+  const raw = requireObject(body);
   checkPriceAndCurrency(raw);
   const input = parseInput(updateProductSchema, raw);
   const upc = input.upc_code_or_gtin === undefined ? undefined : cleanGtin(input.upc_code_or_gtin);
@@ -188,9 +182,8 @@ export async function listProducts(ctx: ServiceContext, filters: ProductFilters,
   const where: FilterQuery<Product> = { ...scope(ctx), status: filters.status ?? { $ne: 'archived' } };
   if (filters.hsa_fsa_eligible !== undefined) where.hsaFsaEligible = filters.hsa_fsa_eligible;
   if (filters.merchant_product_id !== undefined) where.merchantProductId = filters.merchant_product_id;
-  if (filters.created_after || filters.created_before) {
-    where.createdAt = { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
-  }
+  const created = createdRange(filters);
+  if (created) where.createdAt = created;
   return paginate(ctx, Product, where, page, { cursorParam, populate: ['images'] as never });
 }
 
@@ -198,7 +191,7 @@ export type EligibilityCheck = EligibilityResource & { product_id: number | null
 
 /** Checks eligibility of a name and/or UPC/GTIN, or of a stored product, without saving anything. */
 export async function checkEligibility(ctx: ServiceContext, body: unknown): Promise<EligibilityCheck> {
-  const input = parseInput(checkEligibilitySchema, asObject(body));
+  const input = parseInput(checkEligibilitySchema, requireObject(body));
   if (input.product_id !== undefined && input.name === undefined && input.upc_code_or_gtin === undefined) {
     const product = await getProduct(ctx, input.product_id);
     return { ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt), product_id: product.id, name: product.name, upc_code_or_gtin: product.upcCodeOrGtin };

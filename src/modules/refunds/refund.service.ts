@@ -2,8 +2,8 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
-import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
-import { parseInput } from '../../platform/validation.js';
+import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { parseInput, requireObject } from '../../platform/validation.js';
 import { webhookUrlForOrder } from '../checkout/checkout.service.js';
 import { Order } from '../orders/order.entity.js';
 import { Payment } from '../payments/payment.entity.js';
@@ -14,10 +14,6 @@ import { createRefundSchema, listRefundsSchema, type RefundFilters } from './ref
 
 const REFUNDABLE = new Set(['captured', 'partially_refunded', 'refunded']);
 
-function asObject(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError('invalid_request', 'The request body must be a JSON object.');
-  return body as Record<string, unknown>;
-}
 
 /** Cents of an order not yet refunded or being refunded. */
 function remainingOf(payments: Payment[]): number {
@@ -31,7 +27,7 @@ function remainingOf(payments: Payment[]): number {
  * can never exceed what was captured. The processor is called later by the refunds sweep.
  */
 export async function createRefund(ctx: ServiceContext, body: unknown): Promise<Refund> {
-  const input = parseInput(createRefundSchema, asObject(body));
+  const input = parseInput(createRefundSchema, requireObject(body));
   return ctx.em.transactional(async (em) => {
     const order = await em.findOne(Order, { id: input.order_id, ...scope(ctx) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!order) throw DomainError.notFound('order', input.order_id, 'order_id');
@@ -98,8 +94,7 @@ export async function listRefunds(ctx: ServiceContext, filters: RefundFilters, p
   const where: FilterQuery<Refund> = { ...scope(ctx) };
   if (filters.order_id) where.orderId = filters.order_id;
   if (filters.status) where.status = filters.status;
-  if (filters.created_after || filters.created_before) {
-    where.createdAt = { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
-  }
+  const created = createdRange(filters);
+  if (created) where.createdAt = created;
   return paginate(ctx, Refund, where, page, { cursorParam });
 }

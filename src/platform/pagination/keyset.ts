@@ -2,6 +2,12 @@ import type { EntityClass, FilterQuery, FindOptions } from '@mikro-orm/core';
 import type { ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 
+/** The `created_after` / `created_before` filter of a list as a `createdAt` condition (undefined when neither is set). */
+export function createdRange(filters: { created_after?: Date; created_before?: Date }): { $gte?: Date; $lte?: Date } | undefined {
+  if (!filters.created_after && !filters.created_before) return undefined;
+  return { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
+}
+
 /** Where a page starts: after or before the row with this id, reading newest first. */
 export interface PageRequest<Id> {
   limit: number;
