@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { resolvers, restRoutes } from './modules/index.js';
+import { registerHostedCheckout } from './modules/checkout/hosted-checkout.routes.js';
 import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -41,6 +42,15 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     logger: {
       level: config.LOG_LEVEL,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      // Hosted-page links carry the customer's access token: never write it to the logs.
+      serializers: {
+        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+          method: req.method,
+          url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
+          hostname: req.hostname,
+          remoteAddress: req.ip,
+        }),
+      },
     },
     genReqId: () => `req_${randomBase62(20)}`,
     bodyLimit: 1024 * 1024,
@@ -69,7 +79,8 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     max: config.RATE_LIMIT_MAX,
     timeWindow: config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (req) => req.ctx?.principal.keyId ?? req.ip,
-    allowList: (req) => Boolean(req.routeOptions.config?.public),
+    // Public pages are not limited per key; those that need a limit (paying) declare their own.
+    allowList: (req) => Boolean(req.routeOptions.config?.public) && !req.routeOptions.config?.rateLimit,
     errorResponseBuilder: (_req, context) =>
       new DomainError('rate_limit_exceeded', `Too many requests: at most ${context.max} per ${context.after} per API key. Retry after ${Math.ceil(context.ttl / 1000)} s.`, {
         headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
@@ -88,6 +99,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   http.get('/metrics', { config: { public: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
 
   registerReceiptRoutes(http, orm);
+  registerHostedCheckout(http, orm);
   registerRoutes(http, restRoutes);
 
   const schema = await buildGraphSchema(resolvers);

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
+import { formatAmount } from '../../platform/money.js';
 import { parseInput } from '../../platform/validation.js';
 import { notExpired, type CardInput } from '../payments/card.js';
 import type { Authorization, CardDetails, PaymentProcessor } from '../payments/payment-processor.js';
@@ -34,6 +35,7 @@ const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: 
  */
 export function planPayment(session: CheckoutSession, input: PayCheckoutInput, processor: PaymentProcessor, now: Date): Part[] {
   const { hsa_amount: hsa, regular_amount: regular, total } = session.amounts;
+  const notEligible = `${formatAmount(regular, session.currency)} of this checkout ${regular === 1 ? 'is' : 'are'} not HSA/FSA eligible`;
   const parts: Part[] = [];
   for (const slot of ['hsa_fsa_card', 'card'] as const) {
     const card = input[slot];
@@ -44,14 +46,14 @@ export function planPayment(session: CheckoutSession, input: PayCheckoutInput, p
   if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card') throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'is not an HSA/FSA card');
   if (input.hsa_fsa_card && input.card) {
     if (hsa === 0) throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'cannot be used: nothing in this checkout is HSA/FSA eligible');
-    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card, which cannot pay the ${regular} cents that are not eligible`);
+    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
     parts.push({ slot: 'hsa_fsa_card', card: input.hsa_fsa_card, details: hsaDetails!, amount: hsa });
     if (regular > 0) parts.push({ slot: 'card', card: input.card, details: cardDetails!, amount: regular });
   } else if (input.hsa_fsa_card) {
-    if (regular > 0) throw fieldError('validation_error', 'card', `is required: ${regular} cents of this checkout are not HSA/FSA eligible`);
+    if (regular > 0) throw fieldError('validation_error', 'card', `is required: ${notEligible}`);
     parts.push({ slot: 'hsa_fsa_card', card: input.hsa_fsa_card, details: hsaDetails!, amount: total });
   } else {
-    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card, which cannot pay the ${regular} cents that are not eligible`);
+    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
     parts.push({ slot: 'card', card: input.card!, details: cardDetails!, amount: total });
   }
   return parts;
@@ -62,7 +64,8 @@ function lmnApproval(session: CheckoutSession, input: PayCheckoutInput, parts: P
   const lmnItems = session.lineItems.filter((l) => l.requires_lmn);
   if (!lmnItems.length || !parts.some((p) => p.details.type === 'hsa_fsa_card')) return null;
   if (!input.lmn) {
-    throw fieldError('validation_error', 'lmn', `is required: ${lmnItems.map((l) => l.name).join(', ')} need a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire, or pay with a regular card)`);
+    const names = lmnItems.map((l) => l.name).join(', ');
+    throw fieldError('validation_error', 'lmn', `is required: ${names} ${lmnItems.length === 1 ? 'needs' : 'need'} a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire, or pay with a regular card)`);
   }
   return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
 }

@@ -102,9 +102,10 @@ export function effectiveStatus(ctx: ServiceContext, session: CheckoutSession): 
  * in the session's merchant and mode. A wrong token is as unknown as a wrong id.
  */
 export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<{ ctx: ServiceContext; session: CheckoutSession }> {
+  if (typeof token !== 'string' || token.length < 16) throw DomainError.notFound('checkout session', id);
   const em = orm.em.fork();
   const session = await em.findOne(CheckoutSession, { id, accessToken: token });
-  if (!session || typeof token !== 'string' || token.length < 16) throw DomainError.notFound('checkout session', id);
+  if (!session) throw DomainError.notFound('checkout session', id);
   const merchant = await em.findOneOrFail(Merchant, session.merchant.id);
   const ctx = systemContext(em, merchant.id, session.livemode, Number(merchant.testClockOffsetMs), log);
   return { ctx: { ...ctx, em, requestId }, session };

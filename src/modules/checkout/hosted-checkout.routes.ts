@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toDomainError } from '../../platform/errors.js';
+import { sendError } from '../../platform/rest/error-handler.js';
+import { payCheckoutSession } from './checkout-payment.service.js';
+import { effectiveStatus, hostedCheckoutContext } from './checkout.service.js';
+import { withQuery } from './hosted-page-html.js';
+import { renderCheckoutPage, renderErrorPage, renderNotFoundPage } from './hosted-page.js';
+
+interface HostedRoute {
+  Params: { id: string };
+  Querystring: { token?: unknown };
+}
+
+// Public (the access token in the link is the capability) and kept out of the OpenAPI document.
+const routeOptions = { config: { public: true }, schema: { hide: true } };
+
+// Card testing through a leaked link: at most 10 payment attempts a minute per session and address.
+const payRouteOptions = {
+  config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}` } },
+  schema: { hide: true },
+};
+
+const tokenOf = (req: FastifyRequest<HostedRoute>): string => (typeof req.query.token === 'string' ? req.query.token : '');
+
+/** Headers of every hosted-page answer: no caching, no framing, no referrer (the URL holds the token). */
+function protect(reply: FastifyReply, nonce?: string): FastifyReply {
+  const csp = nonce
+    ? `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
+    : `default-src 'none'; frame-ancestors 'none'`;
+  return reply
+    .header('Content-Security-Policy', csp)
+    .header('X-Frame-Options', 'DENY')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('Cache-Control', 'no-store')
+    .header('X-Content-Type-Options', 'nosniff');
+}
+
+/** The hosted page of a not-found or failed lookup, never JSON and never a stack. */
+function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string): FastifyReply {
+  const { error, unexpected } = toDomainError(err);
+  if (unexpected) req.log.error({ err }, 'hosted checkout page failed');
+  if (error.code === 'not_found') return reply.code(404).send(renderNotFoundPage({ nonce }));
+  return reply.code(unexpected ? 500 : error.status).send(renderErrorPage({ nonce, requestId: req.id }));
+}
+
+/**
+ * The hosted checkout page at `checkout_url` (`GET /checkout/:id?token=…`) and the JSON call its
+ * script makes to pay (`POST /checkout/:id/pay?token=…`, body `payCheckoutSchema`).
+ */
+export function registerHostedCheckout(http: FastifyInstance, orm: MikroORM): void {
+  http.get<HostedRoute>('/checkout/:id', routeOptions, async (req, reply) => {
+    const nonce = randomBytes(18).toString('base64');
+    protect(reply, nonce).type('text/html; charset=utf-8');
+    try {
+      const { ctx, session } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req), req.id, req.log);
+      const payUrl = `/checkout/${encodeURIComponent(session.id)}/pay?token=${encodeURIComponent(tokenOf(req))}`;
+      return reply.send(renderCheckoutPage(session, effectiveStatus(ctx, session), { nonce, payUrl }));
+    } catch (err) {
+      return sendErrorPage(req, reply, err, nonce);
+    }
+  });
+
+  http.post<HostedRoute>('/checkout/:id/pay', payRouteOptions, async (req, reply) => {
+    protect(reply);
+    try {
+      const { ctx, session } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req), req.id, req.log);
+      const outcome = await payCheckoutSession(ctx, session.id, req.body);
+      if (outcome.ok) {
+        const orderId = outcome.order.id;
+        return reply.send({ order_id: orderId, redirect_url: withQuery(session.successUrl, { checkout_id: session.id, order_id: orderId }) });
+      }
+      return reply.code(outcome.error.status).send({ ...outcome.error.toBody(), redirect_url: withQuery(session.failureUrl, { checkout_id: session.id }) });
+    } catch (err) {
+      return sendError(req, reply, err);
+    }
+  });
+}

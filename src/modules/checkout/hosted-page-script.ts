@@ -1,0 +1,189 @@
+/**
+ * The hosted checkout page's script (inline, allowed by the response's CSP nonce; no framework,
+ * no build step). It switches between "HSA/FSA card + card" and "one card", posts the form as
+ * `payCheckoutSchema` JSON with fetch, disables the button while paying, shows errors next to
+ * the field they name (`error.param`, `details[].field`) or in the `role="alert"` summary, and
+ * on success goes to the `redirect_url` the server answered. Field rules stay on the server: the
+ * script only turns the inputs into JSON. It never writes markup from data (textContent only).
+ */
+export const HOSTED_PAGE_SCRIPT = `
+(function () {
+  'use strict';
+  var form = document.getElementById('pay-form');
+  if (!form) return;
+  var summary = document.getElementById('form-error');
+  var statusLine = document.getElementById('pay-status');
+  var button = document.getElementById('pay-button');
+  var buttonLabel = button.textContent;
+  var regularAmount = Number(form.getAttribute('data-regular-amount'));
+  var requiresLmn = form.getAttribute('data-requires-lmn') === 'true';
+  var busy = false;
+
+  function byId(id) { return document.getElementById(id); }
+  function method() {
+    var checked = form.querySelector('input[name="method"]:checked');
+    return checked ? checked.value : 'card';
+  }
+  function toggle(id, on) {
+    var el = byId(id);
+    if (!el) return;
+    el.hidden = !on;
+    el.disabled = !on;
+  }
+  function applyMethod() {
+    var hsa = method() === 'hsa';
+    toggle('hsa_fsa_card', hsa);
+    toggle('card', !hsa || regularAmount > 0);
+    toggle('lmn', hsa && requiresLmn);
+    var amount = byId('card-amount');
+    if (amount) amount.textContent = amount.getAttribute(hsa ? 'data-split' : 'data-full');
+  }
+  Array.prototype.forEach.call(form.querySelectorAll('input[name="method"]'), function (radio) {
+    radio.addEventListener('change', function () { clearErrors(); applyMethod(); });
+  });
+  applyMethod();
+
+  function value(id) {
+    var el = byId(id);
+    return el ? el.value.trim() : '';
+  }
+  // Turns the inputs of one card fieldset into the API's card object; empty inputs are left
+  // out so the server answers "is required" for them.
+  function card(prefix, local) {
+    var out = {};
+    var number = value(prefix + '-number').replace(/[\\s-]/g, '');
+    if (number) out.number = number;
+    var month = value(prefix + '-exp_month');
+    if (month) {
+      if (/^\\d{1,2}$/.test(month)) out.exp_month = Number(month);
+      else local.push([prefix + '.exp_month', 'must be a number from 1 to 12']);
+    }
+    var year = value(prefix + '-exp_year');
+    if (year) {
+      if (/^\\d{2}$/.test(year)) out.exp_year = 2000 + Number(year);
+      else if (/^\\d{4}$/.test(year)) out.exp_year = Number(year);
+      else local.push([prefix + '.exp_year', 'must be a year such as 2030']);
+    }
+    var cvc = value(prefix + '-cvc');
+    if (cvc) out.cvc = cvc;
+    return out;
+  }
+  function lmn() {
+    var out = {
+      recommended_by_provider: byId('lmn-recommended_by_provider').checked,
+      attestation: byId('lmn-attestation').checked
+    };
+    var condition = value('lmn-condition');
+    if (condition) out.condition = condition;
+    var provider = value('lmn-provider_name');
+    if (provider) out.provider_name = provider;
+    return out;
+  }
+  function payload(local) {
+    if (method() !== 'hsa') return { card: card('card', local) };
+    var body = { hsa_fsa_card: card('hsa_fsa_card', local) };
+    if (regularAmount > 0) body.card = card('card', local);
+    if (requiresLmn) body.lmn = lmn();
+    return body;
+  }
+
+  function clearErrors() {
+    summary.textContent = '';
+    Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid="true"]'), function (el) { el.removeAttribute('aria-invalid'); });
+    Array.prototype.forEach.call(form.querySelectorAll('.field-error'), function (el) { el.textContent = ''; });
+  }
+  function sentence(label, message) {
+    if (label && /^(is|are|must|cannot|needs?|should)\\b/.test(message)) return label + ' ' + message;
+    return message.charAt(0).toUpperCase() + message.slice(1);
+  }
+  // Shows one message next to the field it names; false when that field is not on the page.
+  function showFieldError(field, message, composed) {
+    var id = String(field || '').split('.').join('-');
+    var slot = id && byId(id + '-error');
+    if (!slot || slot.closest('[hidden]')) return false;
+    var target = byId(id);
+    var label = target && target.getAttribute('data-label');
+    slot.textContent = composed ? sentence(label, message) : message;
+    if (target && target.tagName !== 'FIELDSET') target.setAttribute('aria-invalid', 'true');
+    return target && target.tagName !== 'FIELDSET' ? target : slot;
+  }
+  function addSummary(text, link) {
+    var p = document.createElement('p');
+    p.textContent = text;
+    summary.appendChild(p);
+    if (link && /^https?:/i.test(link)) {
+      var back = document.createElement('p');
+      var a = document.createElement('a');
+      a.href = link;
+      a.textContent = 'Cancel and return to the store';
+      back.appendChild(a);
+      summary.appendChild(back);
+    }
+  }
+  function showErrors(entries, general, link) {
+    var first = null;
+    var unplaced = [];
+    entries.forEach(function (e) {
+      var at = showFieldError(e[0], e[1], e[2] !== false);
+      if (at) first = first || at;
+      else unplaced.push(sentence(null, e[1]));
+    });
+    if (general) addSummary(general, link);
+    unplaced.forEach(function (m) { addSummary(m); });
+    if (!general && !unplaced.length && first) addSummary('Please correct the highlighted ' + (entries.length > 1 ? 'fields.' : 'field.'));
+    var focus = first && !link ? first : summary;
+    if (focus === summary) summary.setAttribute('tabindex', '-1');
+    focus.focus();
+  }
+  function showServerError(error, redirectUrl) {
+    error = error || { message: 'The payment could not be completed. Please try again.' };
+    if (Array.isArray(error.details) && error.details.length) {
+      showErrors(error.details.map(function (d) { return [d.field, d.message]; }));
+    } else if (error.code === 'card_declined') {
+      showFieldError(error.param, error.message, false);
+      showErrors([], error.message, redirectUrl);
+    } else if (error.param && byId(String(error.param).split('.').join('-') + '-error')) {
+      showErrors([[error.param, error.message, false]]);
+    } else {
+      showErrors([], error.message || 'The payment could not be completed.');
+    }
+  }
+  function setBusy(on, text) {
+    busy = on;
+    button.disabled = on;
+    form.setAttribute('aria-busy', on ? 'true' : 'false');
+    button.textContent = on ? text : buttonLabel;
+    statusLine.textContent = on ? text : '';
+  }
+
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    if (busy) return;
+    clearErrors();
+    var local = [];
+    var body = payload(local);
+    if (local.length) return showErrors(local);
+    setBusy(true, 'Processing payment\\u2026');
+    fetch(form.getAttribute('action'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store'
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (data) { return { ok: res.ok, data: data || {} }; });
+    }).then(function (result) {
+      if (result.ok && result.data.redirect_url) {
+        setBusy(true, 'Payment complete. Redirecting\\u2026');
+        window.location.assign(result.data.redirect_url);
+        return;
+      }
+      setBusy(false);
+      showServerError(result.data.error, result.data.redirect_url);
+    }, function () {
+      setBusy(false);
+      showErrors([], 'We could not reach the payment service. Check your connection and try again; nothing was charged.');
+    });
+  });
+})();
+`;
