@@ -9,19 +9,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../src/platform/db/embedded-postgres.js';
+import { formatTable, waitFor } from './common.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SEED = 200;
-
-async function waitFor(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer within ${ms} ms`);
-}
 
 async function sqlCount(base: string): Promise<number> {
   return ((await (await fetch(`${base}/metrics`)).json()) as { sql_statements_total: number }).sql_statements_total;
@@ -77,9 +69,7 @@ async function main(): Promise<void> {
       rows.push([c.name, r.requests.average.toFixed(0), `${r.latency.p50}`, `${r.latency.p99}`, (statements / Math.max(ok, 1)).toFixed(2), `${r.non2xx + r.errors}`]);
     }
     const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'errors'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-    const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
-    process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per case, ${SEED} products, 2 images each\n\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}\n\n`);
+    process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per case, ${SEED} products, 2 images each\n\n${formatTable(header, rows)}\n\n`);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.on('exit', r));

@@ -4,6 +4,8 @@ import { Migration20261123041300_agenda_jobs } from './Migration20261123041300_a
 import { Migration20261123042500_rate_limit_counters } from './Migration20261123042500_rate_limit_counters.js';
 import { Migration20261123042854 } from './Migration20261123042854.js';
 import { Migration20261123043506 } from './Migration20261123043506.js';
+import { Migration20261123044000_webhooks } from './Migration20261123044000_webhooks.js';
+import { Migration20261123044001_events_notify } from './Migration20261123044001_events_notify.js';
 import { Migration20261123044510 } from './Migration20261123044510.js';
 
 export const migrationsList = [
@@ -12,5 +14,7 @@ export const migrationsList = [
   { name: 'Migration20261123042500_rate_limit_counters', class: Migration20261123042500_rate_limit_counters },
   { name: 'Migration20261123042854', class: Migration20261123042854 },
   { name: 'Migration20261123043506', class: Migration20261123043506 },
+  { name: 'Migration20261123044000_webhooks', class: Migration20261123044000_webhooks },
+  { name: 'Migration20261123044001_events_notify', class: Migration20261123044001_events_notify },
   { name: 'Migration20261123044510', class: Migration20261123044510 },
 ];

@@ -17,6 +17,9 @@ import type { GraphContext } from './platform/graphql/context.js';
 import { graphqlErrorFormatter } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
+import { registerGraphqlWs, startLiveEvents } from './platform/pubsub/live-events.js';
+import { webhookDeliverySweep } from './modules/webhooks/webhook.jobs.js';
+import { DELIVERIES_CHANNEL } from './modules/webhooks/webhook.service.js';
 import { registerAuth } from './platform/rest/auth.js';
 import { registerErrorHandling } from './platform/rest/error-handler.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
@@ -102,7 +105,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerHostedCheckout(http, orm);
   registerRoutes(http, restRoutes);
 
-  const schema = await buildGraphSchema(resolvers);
+  // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.
+  const live = await startLiveEvents(http, orm, { hintChannels: ['events', DELIVERIES_CHANNEL], onHint: () => jobs.kick(webhookDeliverySweep.name) });
+  const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
@@ -111,6 +116,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await apollo.start();
   registerGraphqlRoute(http, apollo);
+  registerGraphqlWs(http, schema, orm);
 
   return { http, schema, apollo };
 }

@@ -14,12 +14,16 @@ import { refundProcessingSweep } from './refunds/refund.jobs.js';
 import { OrderRefundsResolver, RefundResolver } from './refunds/refund.resolver.js';
 import { refundRoutes } from './refunds/refund.routes.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
+import { EventResolver } from './webhooks/event.resolver.js';
+import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver.js';
+import { webhookRoutes } from './webhooks/webhook.routes.js';
+import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
-export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes];
+export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...webhookRoutes];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, refundProcessingSweep];
+export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, refundProcessingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record

@@ -207,6 +207,13 @@ describe('operations', () => {
         'GET /api/v2/refunds',
         'GET /api/v2/refunds/{id}',
         'POST /v1/checkout/{checkout_id}/refund',
+        'POST /api/v2/webhook-endpoints',
+        'GET /api/v2/webhook-endpoints',
+        'GET /api/v2/webhook-endpoints/{id}',
+        'POST /api/v2/webhook-endpoints/{id}/rotate-secret',
+        'POST /api/v2/webhook-endpoints/{id}/disable',
+        'GET /api/v2/webhook-endpoints/{id}/deliveries',
+        'POST /api/v2/webhook-deliveries/{id}/retry',
       ].sort(),
     );
     const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;

@@ -56,5 +56,30 @@ export class JobRunner {
     await this.agenda.drain(20_000);
     await this.agenda.stop();
     this.agenda = undefined;
+    await Promise.allSettled([...this.kicked.values()]);
+  }
+
+  private readonly kicked = new Map<string, Promise<void>>();
+  private readonly kickedAgain = new Set<string>();
+
+  /**
+   * Runs sweep `name` now in this process, if this process runs jobs (started): a prompt hint
+   * after a commit (say a new event), never needed for correctness. Coalesced: one run at a time
+   * per sweep, plus one more when kicked during it.
+   */
+  kick(name: string): void {
+    const sweep = this.sweeps.find((s) => s.name === name);
+    if (!this.agenda || !sweep) return;
+    if (this.kicked.has(name)) {
+      this.kickedAgain.add(name);
+      return;
+    }
+    const run = (async () => {
+      do {
+        this.kickedAgain.delete(name);
+        await sweep.run(this.orm, new Date(), this.log).catch((err: unknown) => this.log.error({ err, sweep: name }, 'kicked sweep failed'));
+      } while (this.kickedAgain.has(name) && this.agenda);
+    })().finally(() => this.kicked.delete(name));
+    this.kicked.set(name, run);
   }
 }

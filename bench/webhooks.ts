@@ -1,0 +1,136 @@
+/**
+ * `npm run bench` (after the products bench): starts the built service (embedded PostgreSQL in a
+ * temporary DATA_DIR, jobs on) and measures
+ * - webhook deliveries per second to a local receiver (node:http, answers 200 at once), for a
+ *   backlog of events committed in one transaction;
+ * - latency from COMMIT to the graphql-ws message, and from COMMIT to the webhook arriving, for
+ *   single events (p50 / p99).
+ */
+import { createServer } from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createClient } from 'graphql-ws';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { freePort } from '../src/platform/db/embedded-postgres.js';
+import { formatTable, waitFor } from './common.js';
+
+const BACKLOG = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
+const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-bench-webhooks-'));
+  const port = await freePort();
+  const pgPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let output = '';
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', RUN_JOBS: 'true' };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.on('data', (d) => (output += d));
+
+  // The receiver: counts deliveries per event type, notes arrival times by event id.
+  const arrivals = new Map<string, number>();
+  let received = 0;
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received++;
+      const id = /"id":"(evt_[^"]+)"/.exec(Buffer.concat(chunks).toString())?.[1];
+      if (id && !arrivals.has(id)) arrivals.set(id, performance.now());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverPort = (receiver.address() as { port: number }).port;
+  const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce` });
+  let ws: ReturnType<typeof createClient> | undefined;
+  try {
+    await waitFor(`${base}/healthz`, 90_000);
+    const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
+    if (!key) throw new Error('no demo key printed');
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    await db.connect();
+    const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
+
+    const createEndpoint = (events: string[]) =>
+      fetch(`${base}/api/v2/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, events }) });
+    await createEndpoint(['bench.backlog']);
+    await createEndpoint(['bench.latency']);
+
+    // 1. Throughput: a backlog committed at once, delivered by the worker (prompted by NOTIFY).
+    const deliveredBefore = received;
+    const started = performance.now();
+    await db.query(
+      `insert into events (id, merchant_id, livemode, type, data, created_at, updated_at)
+       select 'evt_bench' || g, $1, false, 'bench.backlog', jsonb_build_object('n', g, 'amount', 4995, 'currency', 'usd'), now(), now() from generate_series(1, $2) g`,
+      [merchantId, BACKLOG],
+    );
+    while (received - deliveredBefore < BACKLOG) {
+      if (performance.now() - started > 300_000) throw new Error(`only ${received - deliveredBefore} of ${BACKLOG} delivered`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const seconds = (performance.now() - started) / 1000;
+
+    // 2. Latency: one event per transaction; time from COMMIT to the websocket message and to the webhook.
+    ws = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+    const wsArrivals = new Map<string, number>();
+    let live = false;
+    ws.subscribe<{ events: { eventId: string } }>({ query: 'subscription { events(types: ["bench.latency", "bench.probe"]) { eventId } }' }, {
+      next: (m) => {
+        live = true;
+        if (m.data) wsArrivals.set(m.data.events.eventId, performance.now());
+      },
+      error: (err) => process.stderr.write(`subscription error: ${JSON.stringify(err)}\n`),
+      complete: () => undefined,
+    });
+    for (let i = 0; !live; i++) {
+      if (i > 200) throw new Error('subscription never went live');
+      await db.query(`insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.probe', '{}')`, [`evt_probe${i}`, merchantId]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const wsLatency: number[] = [];
+    const hookLatency: number[] = [];
+    for (let i = 0; i < LATENCY_SAMPLES; i++) {
+      const id = `evt_latency${i}`;
+      await db.query('begin');
+      await db.query(`insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.latency', $3)`, [id, merchantId, { i, amount: 4995 }]);
+      const committing = performance.now();
+      await db.query('commit');
+      const until = Date.now() + 15_000;
+      while (!(wsArrivals.has(id) && arrivals.has(id))) {
+        if (Date.now() > until) throw new Error(`event ${id} not streamed and delivered within 15 s`);
+        await new Promise((r) => setImmediate(r));
+      }
+      wsLatency.push(wsArrivals.get(id)! - committing);
+      hookLatency.push(arrivals.get(id)! - committing);
+    }
+    wsLatency.sort((a, b) => a - b);
+    hookLatency.sort((a, b) => a - b);
+
+    const rows = [
+      [`webhook deliveries/s (${BACKLOG} events, 1 endpoint)`, (BACKLOG / seconds).toFixed(0), '', ''],
+      [`commit -> graphql-ws message (${LATENCY_SAMPLES} events)`, '', percentile(wsLatency, 50).toFixed(1), percentile(wsLatency, 99).toFixed(1)],
+      [`commit -> webhook received (${LATENCY_SAMPLES} events)`, '', percentile(hookLatency, 50).toFixed(1), percentile(hookLatency, 99).toFixed(1)],
+    ];
+    const header = ['case', 'per s', 'p50 ms', 'p99 ms'];
+    process.stdout.write(`\nWebhooks and live events (one worker process, local receiver)\n\n${formatTable(header, rows)}\n\n`);
+  } finally {
+    await ws?.dispose();
+    await db.end().catch(() => undefined);
+    receiver.close();
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

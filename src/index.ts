@@ -1,0 +1,5 @@
+/**
+ * The package entry (`import { verifyWebhook } from 'health-commerce'`): what a webhook receiver
+ * needs, with no service code loaded.
+ */
+export { computeSignature, parseSignatureHeader, signWebhook, verifyWebhook } from './modules/webhooks/webhook-signature.js';

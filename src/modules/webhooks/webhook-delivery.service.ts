@@ -1,0 +1,247 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { effectiveNowSql } from '../../platform/clock.js';
+import type { Log } from '../../platform/context.js';
+import { prefixedId } from '../../platform/db/ids.js';
+import { toEventEnvelope } from '../../platform/events/events.service.js';
+import { signWebhook } from './webhook-signature.js';
+
+/** Seconds after a failed attempt before the next one: 1 min, 5 min, 30 min, 2 h, 6 h; then `failed`. */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600] as const;
+/** The first try plus one per retry delay. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+/** The spec's request timeout. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export interface DeliveryOptions {
+  /** Request timeout (default 10 s, the spec's). */
+  timeoutMs?: number;
+  /** Requests in flight at once per worker. */
+  concurrency?: number;
+  /** How long a claim holds a delivery (real time); must exceed the timeout. A crashed worker's claims lapse after it. */
+  leaseSeconds?: number;
+  /** Stop claiming after this long; the next sweep continues. */
+  budgetMs?: number;
+}
+
+interface ClaimedDelivery {
+  id: string;
+  attempt_id: string;
+  attempt_count: number;
+  url: string;
+  attempted_at: Date;
+  event_id: string;
+  event_type: string;
+  event_created_at: Date;
+  data: Record<string, unknown>;
+  secret: string;
+  previous_secret: string | null;
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries in one statement (one short transaction): picks pending rows
+ * whose `next_attempt_at` has come on their mode's clock and whose lease is free, skipping rows
+ * another worker is claiming (`FOR UPDATE SKIP LOCKED`); sets a lease, counts the attempt, marks
+ * attempts a crashed worker left `sending` as `interrupted`, and inserts this attempt (its new
+ * `wd_` id is the `X-Service-Delivery` header). Returns what sending needs: event, URL, secrets.
+ */
+async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
+  const attemptIds = Array.from({ length: limit }, () => prefixedId('wd'));
+  const nowParam = '?::timestamptz';
+  return orm.em.fork().getConnection().execute<ClaimedDelivery[]>(
+    `with due as (
+       select d.id from webhook_deliveries d
+       where d.status = 'pending'
+         and d.next_attempt_at <= ?::timestamptz + (select coalesce(max(test_clock_offset_ms), 0) from merchants) * interval '1 millisecond'
+         and d.next_attempt_at <= ${effectiveNowSql('d', nowParam)}
+         and (d.locked_until is null or d.locked_until < now())
+       order by d.next_attempt_at
+       limit ${Number(limit)}
+       for update skip locked
+     ), claimed as (
+       update webhook_deliveries d
+       set locked_until = now() + interval '${Number(leaseSeconds)} seconds', attempt_count = d.attempt_count + 1,
+           last_attempt_at = ${effectiveNowSql('d', nowParam)}, updated_at = now()
+       from due where d.id = due.id
+       returning d.id, d.attempt_count, d.url, d.last_attempt_at, d.event_id, d.endpoint_id, d.merchant_id
+     ), numbered as (
+       select c.*, row_number() over (order by c.id) as n from claimed c
+     ), interrupted as (
+       update webhook_delivery_attempts a
+       set status = 'interrupted', finished_at = now(), error = 'the worker stopped before the outcome was recorded'
+       from claimed c where a.delivery_id = c.id and a.status = 'sending'
+     ), attempts as (
+       insert into webhook_delivery_attempts (id, delivery_id, attempt, status, started_at)
+       select (?::jsonb ->> (n.n - 1)::int), n.id, n.attempt_count, 'sending', now() from numbered n
+       returning id, delivery_id
+     )
+     select n.id, a.id as attempt_id, n.attempt_count, n.url, n.last_attempt_at as attempted_at,
+            e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.data,
+            coalesce(we.secret, m.webhook_secret) as secret,
+            case when we.previous_secret_expires_at > n.last_attempt_at then we.previous_secret end as previous_secret
+     from numbered n
+     join attempts a on a.delivery_id = n.id
+     join events e on e.id = n.event_id
+     join merchants m on m.id = n.merchant_id
+     left join webhook_endpoints we on we.id = n.endpoint_id`,
+    [now.toISOString(), now.toISOString(), now.toISOString(), JSON.stringify(attemptIds)],
+  );
+}
+
+/** One HTTP POST of the event: signed, 2xx = success; anything else, a timeout, a network error or a redirect = failure. */
+export async function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, error: null, durationMs: elapsed() };
+    const error = res.status >= 300 && res.status < 400 ? `HTTP ${res.status} redirect (redirects are not followed)` : `HTTP ${res.status}`;
+    return { ok: false, status: res.status, error, durationMs: elapsed() };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    const error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `network error: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
+    return { ok: false, status: null, error, durationMs: elapsed() };
+  }
+}
+
+/** Sends one claimed delivery. */
+async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptOutcome> {
+  const body = JSON.stringify(toEventEnvelope({ id: claim.event_id, type: claim.event_type, createdAt: new Date(claim.event_created_at), data: claim.data }));
+  const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret];
+  return postWebhook(claim.url, body, {
+    'content-type': 'application/json',
+    'user-agent': 'health-commerce-webhooks/1.0',
+    'x-service-signature': signWebhook(body, secrets),
+    'x-service-event': claim.event_type,
+    'x-service-delivery': claim.attempt_id,
+    // Deprecated (spec): receivers should verify the signature instead.
+    authorization: `Bearer ${claim.secret}`,
+  }, timeoutMs);
+}
+
+interface RecordedOutcome {
+  delivery_id: string;
+  attempt_id: string;
+  attempt_count: number;
+  ok: boolean;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  failed_status: 'pending' | 'failed';
+  next_attempt_at: string;
+}
+
+/** An attempt's outcome and the delivery's next state: `pending` again after the schedule's delay, or `failed` after the last. */
+function outcomeRow(claim: ClaimedDelivery, outcome: AttemptOutcome): RecordedOutcome {
+  const exhausted = claim.attempt_count >= MAX_ATTEMPTS;
+  const delay = exhausted ? 0 : RETRY_DELAYS_SECONDS[claim.attempt_count - 1];
+  return {
+    delivery_id: claim.id,
+    attempt_id: claim.attempt_id,
+    attempt_count: claim.attempt_count,
+    ok: outcome.ok,
+    response_status: outcome.status,
+    error: outcome.error,
+    duration_ms: outcome.durationMs,
+    failed_status: exhausted ? 'failed' : 'pending',
+    next_attempt_at: new Date(new Date(claim.attempted_at).getTime() + delay * 1000).toISOString(),
+  };
+}
+
+/**
+ * Records outcomes (attempts and their deliveries) in one statement. Guarded by the attempt
+ * number: a worker whose lease lapsed (and whose delivery another worker re-claimed) records its
+ * attempt but leaves the delivery alone. A delivery dead-lettered meanwhile (endpoint disabled)
+ * stays so unless this attempt succeeded.
+ */
+async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<void> {
+  await orm.em.fork().getConnection().execute(
+    `with o as (
+       select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, attempt_id text, attempt_count int, ok boolean, response_status int, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
+     ), attempt as (
+       update webhook_delivery_attempts a
+       set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, error = o.error, duration_ms = o.duration_ms, finished_at = now()
+       from o where a.id = o.attempt_id
+     )
+     update webhook_deliveries d set
+       status = case when o.ok then 'succeeded' when d.status = 'pending' then o.failed_status else d.status end,
+       delivered_at = case when o.ok then now() else d.delivered_at end,
+       next_attempt_at = case when o.ok then d.next_attempt_at else o.next_attempt_at end,
+       locked_until = null, last_response_status = o.response_status, last_error = o.error, updated_at = now()
+     from o where d.id = o.delivery_id and d.attempt_count = o.attempt_count`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** Batches outcomes: one statement in flight at a time carries everything queued meanwhile. */
+function outcomeRecorder(orm: MikroORM, log: Log) {
+  let queue: RecordedOutcome[] = [];
+  let flushing: Promise<void> | undefined;
+  const flush = async (): Promise<void> => {
+    while (queue.length) {
+      const rows = queue;
+      queue = [];
+      await recordOutcomes(orm, rows).catch((err: unknown) => log.error({ err, deliveries: rows.length }, 'webhook outcomes not recorded; their leases will lapse and they are sent again'));
+    }
+  };
+  return {
+    add(row: RecordedOutcome): void {
+      queue.push(row);
+      flushing ??= flush().finally(() => (flushing = undefined));
+    },
+    /** Resolves when everything added so far is recorded. */
+    async settle(): Promise<void> {
+      while (flushing) await flushing;
+    },
+  };
+}
+
+/**
+ * Sends every delivery due at `now` (each mode on its own clock): a pool of up to `concurrency`
+ * requests, refilled by claiming as requests finish, until nothing is due and nothing is in
+ * flight (or the budget is spent). At least once: a crash after claiming means the lease lapses
+ * and a later sweep sends again; two workers never hold one delivery at the same time.
+ */
+export async function deliverDue(orm: MikroORM, now: Date, log: Log, options: DeliveryOptions = {}): Promise<{ attempted: number; succeeded: number }> {
+  const { timeoutMs = DEFAULT_TIMEOUT_MS, concurrency = 32, leaseSeconds = Math.ceil(timeoutMs / 1000) + 50, budgetMs = 60_000 } = options;
+  const stopAt = Date.now() + budgetMs;
+  const inFlight = new Set<Promise<void>>();
+  const recorder = outcomeRecorder(orm, log);
+  let attempted = 0;
+  let succeeded = 0;
+  let drained = false;
+  for (;;) {
+    // Refill in batches (half the pool at least): one claim statement per row would cost more than the sends.
+    if (!drained && inFlight.size <= concurrency / 2 && Date.now() < stopAt) {
+      const claimed = await claimDue(orm, now, concurrency - inFlight.size, leaseSeconds);
+      drained = claimed.length === 0;
+      for (const claim of claimed) {
+        attempted++;
+        const job = send(claim, timeoutMs)
+          .then((outcome) => {
+            if (outcome.ok) succeeded++;
+            else log.info({ delivery: claim.id, attempt: claim.attempt_count, error: outcome.error }, 'webhook attempt failed');
+            recorder.add(outcomeRow(claim, outcome));
+          })
+          .finally(() => inFlight.delete(job));
+        inFlight.add(job);
+      }
+      if (claimed.length) continue;
+    }
+    if (inFlight.size === 0) {
+      await recorder.settle();
+      break;
+    }
+    await Promise.race(inFlight);
+    // A slot is free: look for more due work (anything claimed meanwhile elsewhere is skipped).
+    drained = false;
+  }
+  return { attempted, succeeded };
+}

@@ -1,0 +1,84 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { effectiveNowSql } from '../../platform/clock.js';
+import type { Log } from '../../platform/context.js';
+import { prefixedId } from '../../platform/db/ids.js';
+import { webhookUrlProblem } from './webhook-url.js';
+
+/** Events fanned out per transaction. */
+const BATCH = 500;
+
+interface PendingEvent {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  type: string;
+  webhook_url: string | null;
+}
+
+interface EnabledEndpoint {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  url: string;
+  events: string[];
+}
+
+/** True when an endpoint's `events` filter lets `type` through. */
+export function endpointWants(filter: string[], type: string): boolean {
+  return filter.includes('*') || filter.includes(type);
+}
+
+/**
+ * The outbox fan-out: turns events not yet dispatched into one `webhook_deliveries` row per
+ * enabled endpoint of their merchant and mode subscribed to their type, plus one for the event's
+ * own `webhook_url`, and marks them dispatched, all in one transaction per batch. Batches are
+ * claimed with `FOR UPDATE SKIP LOCKED`, so workers share the backlog; a worker that dies
+ * mid-batch rolls back and the events stay undispatched for the next sweep (nothing lost, and
+ * a unique index on (event, endpoint) means nothing doubled). Returns how many events it dispatched.
+ */
+export async function dispatchEvents(orm: MikroORM, now: Date, log: Log): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const dispatched = await orm.em.fork().transactional(async (em) => {
+      const events = await em.execute<PendingEvent[]>(
+        `select id, merchant_id, livemode, type, webhook_url from events
+         where dispatched_at is null order by created_at, id limit ${BATCH} for update skip locked`,
+      );
+      if (events.length === 0) return 0;
+      const merchants = JSON.stringify([...new Set(events.map((e) => e.merchant_id))]);
+      const endpoints = await em.execute<EnabledEndpoint[]>(
+        `select id, merchant_id, livemode, url, events from webhook_endpoints
+         where status = 'enabled' and merchant_id in (select jsonb_array_elements_text(?::jsonb))`,
+        [merchants],
+      );
+      const rows: Record<string, unknown>[] = [];
+      for (const event of events) {
+        const base = { merchant_id: event.merchant_id, livemode: event.livemode, event_id: event.id, event_type: event.type };
+        for (const endpoint of endpoints) {
+          if (endpoint.merchant_id === event.merchant_id && endpoint.livemode === event.livemode && endpointWants(endpoint.events, event.type)) {
+            rows.push({ ...base, id: prefixedId('wd'), endpoint_id: endpoint.id, url: endpoint.url });
+          }
+        }
+        if (event.webhook_url) {
+          const problem = webhookUrlProblem(event.webhook_url, event.livemode);
+          if (problem) log.warn({ event: event.id, problem }, 'event webhook_url refused; not delivered');
+          else rows.push({ ...base, id: prefixedId('wd'), endpoint_id: null, url: event.webhook_url });
+        }
+      }
+      if (rows.length) {
+        // Due at once, on the clock of the row's mode (a test clock in test mode).
+        await em.execute(
+          `insert into webhook_deliveries (id, merchant_id, livemode, event_id, event_type, endpoint_id, url, status, attempt_count, next_attempt_at, created_at, updated_at)
+           select v.id, v.merchant_id, v.livemode, v.event_id, v.event_type, v.endpoint_id, v.url, 'pending', 0, ${effectiveNowSql('v', '?::timestamptz')}, now(), now()
+           from jsonb_to_recordset(?::jsonb) as v(id text, merchant_id text, livemode boolean, event_id text, event_type text, endpoint_id text, url text)
+           on conflict do nothing`,
+          [now.toISOString(), JSON.stringify(rows)],
+        );
+      }
+      await em.execute(`update events set dispatched_at = now() where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(events.map((e) => e.id))]);
+      return events.length;
+    });
+    total += dispatched;
+    if (dispatched < BATCH) return total;
+  }
+}

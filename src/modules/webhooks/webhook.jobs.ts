@@ -1,0 +1,21 @@
+import type { Sweep } from '../../platform/jobs/jobs.js';
+import { deliverDue } from './webhook-delivery.service.js';
+import { dispatchEvents } from './webhook-dispatch.js';
+
+/**
+ * Every few seconds (and at once when PostgreSQL announces a new event or a retry, see
+ * app.ts): fan new events out into deliveries, then send every delivery now due, each mode on
+ * its own clock. Correctness never depends on the prompt run: this sweep finds everything.
+ */
+export const webhookDeliverySweep: Sweep = {
+  name: 'webhooks.deliver',
+  every: '5 seconds',
+  run: async (orm, now, log) => {
+    await dispatchEvents(orm, now, log);
+    await deliverDue(orm, now, log);
+    // Events recorded while sending (e.g. by a long batch) are picked up by the next run or trigger.
+  },
+};
+
+/** The webhook sweeps, run after every other sweep so that events those record go out in the same pass. */
+export const webhookSweeps: Sweep[] = [webhookDeliverySweep];

@@ -1,0 +1,82 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Event } from '../../platform/events/event.entity.js';
+import type { GraphContext } from '../../platform/graphql/context.js';
+import { toServiceInput } from '../../platform/graphql/input.js';
+import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
+import { fromGlobalId } from '../../platform/relay/global-id.js';
+import { registerNodeType } from '../../platform/relay/node.js';
+import * as webhooks from './webhook.service.js';
+import {
+  CreateWebhookEndpointInput,
+  CreateWebhookEndpointPayload,
+  DisableWebhookEndpointInput,
+  DisableWebhookEndpointPayload,
+  EventNode,
+  RetryWebhookDeliveryInput,
+  RetryWebhookDeliveryPayload,
+  RotateWebhookEndpointSecretInput,
+  RotateWebhookEndpointSecretPayload,
+  WebhookDeliveriesArgs,
+  WebhookDeliveryConnection,
+  WebhookDeliveryNode,
+  WebhookEndpointConnection,
+  WebhookEndpointNode,
+} from './webhook.types.js';
+import { ConnectionArgs } from '../../platform/relay/connection.js';
+
+registerNodeType('WebhookEndpoint', async (ctx, id) => WebhookEndpointNode.from(await webhooks.getWebhookEndpoint(ctx, id)));
+registerNodeType('WebhookDelivery', async (ctx, id) => WebhookDeliveryNode.from(await webhooks.getWebhookDelivery(ctx, id)));
+
+const endpointId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'WebhookEndpoint', param);
+const deliveryId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'WebhookDelivery', param);
+
+@Resolver(() => WebhookEndpointNode)
+export class WebhookEndpointResolver {
+  @Query(() => WebhookEndpointNode, { description: 'A webhook endpoint by global id' })
+  async webhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<WebhookEndpointNode> {
+    return WebhookEndpointNode.from(await webhooks.getWebhookEndpoint(ctx, endpointId(id)));
+  }
+
+  @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints, most recent first' })
+  async webhookEndpoints(@Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<WebhookEndpointNode>> {
+    const page = toPageRequest(args, String);
+    return toConnection(await webhooks.listWebhookEndpoints(ctx, page, args.last != null ? 'before' : 'after'), args, WebhookEndpointNode.from);
+  }
+
+  @FieldResolver(() => WebhookDeliveryConnection, { description: "This endpoint's deliveries with their attempts, most recent first (one query per endpoint: ask for it on one endpoint at a time)" })
+  async webhookDeliveries(@Root() endpoint: WebhookEndpointNode, @Args() args: WebhookDeliveriesArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<WebhookDeliveryNode>> {
+    const page = toPageRequest(args, String);
+    const filters = { status: args.status ?? undefined };
+    return toConnection(await webhooks.listWebhookDeliveries(ctx, endpoint.endpointId, filters, page, args.last != null ? 'before' : 'after'), args, WebhookDeliveryNode.from);
+  }
+
+  @Mutation(() => CreateWebhookEndpointPayload, { description: 'Register an endpoint; the payload carries its secret, shown only here' })
+  async createWebhookEndpoint(@Arg('input', () => CreateWebhookEndpointInput) input: CreateWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<CreateWebhookEndpointPayload> {
+    const { endpoint, secret } = await webhooks.createWebhookEndpoint(ctx, toServiceInput(input));
+    return { webhookEndpoint: WebhookEndpointNode.from(endpoint), secret };
+  }
+
+  @Mutation(() => RotateWebhookEndpointSecretPayload, { description: 'Issue a new secret; the old one keeps signing beside it for 24 hours' })
+  async rotateWebhookEndpointSecret(@Arg('input', () => RotateWebhookEndpointSecretInput) input: RotateWebhookEndpointSecretInput, @Ctx() { ctx }: GraphContext): Promise<RotateWebhookEndpointSecretPayload> {
+    const { endpoint, secret } = await webhooks.rotateWebhookEndpointSecret(ctx, endpointId(input.id));
+    return { webhookEndpoint: WebhookEndpointNode.from(endpoint), secret };
+  }
+
+  @Mutation(() => DisableWebhookEndpointPayload, { description: 'Stop sending to an endpoint; its queued deliveries become dead letters' })
+  async disableWebhookEndpoint(@Arg('input', () => DisableWebhookEndpointInput) input: DisableWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<DisableWebhookEndpointPayload> {
+    return { webhookEndpoint: WebhookEndpointNode.from(await webhooks.disableWebhookEndpoint(ctx, endpointId(input.id))) };
+  }
+
+  @Mutation(() => RetryWebhookDeliveryPayload, { description: 'Send a failed or dead-letter delivery again now, as a new attempt' })
+  async retryWebhookDelivery(@Arg('input', () => RetryWebhookDeliveryInput) input: RetryWebhookDeliveryInput, @Ctx() { ctx }: GraphContext): Promise<RetryWebhookDeliveryPayload> {
+    return { webhookDelivery: WebhookDeliveryNode.from(await webhooks.retryWebhookDelivery(ctx, deliveryId(input.id))) };
+  }
+}
+
+@Resolver(() => WebhookDeliveryNode)
+export class WebhookDeliveryResolver {
+  @FieldResolver(() => EventNode, { description: 'The event delivered (batched across deliveries)' })
+  async event(@Root() delivery: WebhookDeliveryNode, @Ctx() { ctx }: GraphContext): Promise<EventNode> {
+    return EventNode.from(await ctx.em.getReference(Event, delivery.eventId, { wrapped: true }).loadOrFail({ dataloader: true }));
+  }
+}

@@ -1,0 +1,157 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { scope, type ServiceContext } from '../../platform/context.js';
+import { randomBase62 } from '../../platform/db/ids.js';
+import { DomainError } from '../../platform/errors.js';
+import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { parseInput } from '../../platform/validation.js';
+import { WebhookDelivery, WebhookEndpoint, type WebhookDeliveryStatus } from './webhook.entity.js';
+import {
+  createWebhookEndpointSchema,
+  listWebhookDeliveriesSchema,
+  listWebhookEndpointsSchema,
+  rotateWebhookSecretSchema,
+} from './webhook.schemas.js';
+import { webhookUrlProblem } from './webhook-url.js';
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const SECRET_OVERLAP_HOURS = 24;
+
+/** Channel that tells delivery workers a delivery became due outside the event flow (a manual retry). */
+export const DELIVERIES_CHANNEL = 'webhook_deliveries';
+
+/** A new signing secret; the whole string (prefix included) is the HMAC key. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBase62(32)}`;
+}
+
+/** Refuses a URL this mode may not deliver to (422 on `param`). */
+function assertWebhookUrl(ctx: ServiceContext, url: string, param = 'url'): void {
+  const problem = webhookUrlProblem(url, ctx.principal.livemode);
+  if (problem) throw new DomainError('validation_error', `Invalid request: ${param} ${problem}`, { param, details: [{ field: param, message: problem }] });
+}
+
+/** Registers an endpoint for the given event types (`*`: all); returns it with its secret, which is shown only now. */
+export async function createWebhookEndpoint(ctx: ServiceContext, body: unknown): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const input = parseInput(createWebhookEndpointSchema, body);
+  assertWebhookUrl(ctx, input.url);
+  const now = ctx.now();
+  const secret = newWebhookSecret();
+  const endpoint = ctx.em.create(WebhookEndpoint, {
+    ...scope(ctx),
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    metadata: input.metadata,
+    secret,
+    createdAt: now,
+    updatedAt: now,
+  } as never) as WebhookEndpoint;
+  await ctx.em.flush();
+  return { endpoint, secret };
+}
+
+/** One endpoint of the caller by its `we_` id, or 404 `not_found`. */
+export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, ...scope(ctx) });
+  if (!endpoint) throw DomainError.notFound('webhook endpoint', id);
+  return endpoint;
+}
+
+/** Validates list query parameters (400 `invalid_request` on a bad one). */
+export function parseListWebhookEndpointsQuery(query: unknown): PageRequest<string> {
+  const { limit, starting_after } = parseInput(listWebhookEndpointsSchema, query, 'invalid_request');
+  return { limit, after: starting_after };
+}
+
+/** A page of the caller's endpoints, newest first. */
+export async function listWebhookEndpoints(ctx: ServiceContext, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<WebhookEndpoint>> {
+  return paginate(ctx, WebhookEndpoint, { ...scope(ctx) }, page, { cursorParam });
+}
+
+/** Issues a new secret; the old one keeps signing beside it for 24 hours (a second `v1`). Returns the new secret once. */
+export async function rotateWebhookEndpointSecret(ctx: ServiceContext, id: string, body: unknown = {}): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  parseInput(rotateWebhookSecretSchema, body ?? {});
+  const endpoint = await getWebhookEndpoint(ctx, id);
+  const secret = newWebhookSecret();
+  endpoint.previousSecret = endpoint.secret;
+  endpoint.previousSecretExpiresAt = new Date(ctx.now().getTime() + SECRET_OVERLAP_HOURS * 3_600_000);
+  endpoint.secret = secret;
+  endpoint.updatedAt = ctx.now();
+  await ctx.em.flush();
+  return { endpoint, secret };
+}
+
+/** Stops sending to an endpoint: it gets no new deliveries and its queued ones become `dead_letter`. */
+export async function disableWebhookEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+  return ctx.em.transactional(async (em) => {
+    const endpoint = await getWebhookEndpoint({ ...ctx, em }, id);
+    if (endpoint.status === 'disabled') return endpoint;
+    endpoint.status = 'disabled';
+    endpoint.disabledAt = ctx.now();
+    endpoint.updatedAt = ctx.now();
+    await em.flush();
+    await em.execute(
+      `update webhook_deliveries set status = 'dead_letter', last_error = coalesce(last_error || '; ', '') || 'endpoint disabled', updated_at = now()
+       where endpoint_id = ? and status = 'pending'`,
+      [endpoint.id],
+    );
+    return endpoint;
+  });
+}
+
+/** Validates a deliveries list query (400 `invalid_request` on a bad one). */
+export function parseListWebhookDeliveriesQuery(query: unknown): { status?: WebhookDeliveryStatus; page: PageRequest<string> } {
+  const { limit, starting_after, status } = parseInput(listWebhookDeliveriesSchema, query, 'invalid_request');
+  return { status, page: { limit, after: starting_after } };
+}
+
+/** A page of an endpoint's deliveries with their attempts, newest first (404 for an unknown endpoint). */
+export async function listWebhookDeliveries(
+  ctx: ServiceContext,
+  endpointId: string,
+  filters: { status?: WebhookDeliveryStatus },
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<WebhookDelivery>> {
+  const endpoint = await getWebhookEndpoint(ctx, endpointId);
+  const where: FilterQuery<WebhookDelivery> = { ...scope(ctx), endpoint: endpoint.id };
+  if (filters.status) where.status = filters.status;
+  return paginate(ctx, WebhookDelivery, where, page, { cursorParam, populate: ['attempts'] as never });
+}
+
+/** One delivery of the caller by its id, or by the `X-Service-Delivery` id of one of its attempts; 404 otherwise. */
+export async function getWebhookDelivery(ctx: ServiceContext, id: string): Promise<WebhookDelivery> {
+  const delivery = await ctx.em.findOne(
+    WebhookDelivery,
+    { ...scope(ctx), $or: [{ id }, { attempts: { id } }] },
+    { populate: ['attempts'] },
+  );
+  if (!delivery) throw DomainError.notFound('webhook delivery', id);
+  return delivery;
+}
+
+/**
+ * Queues a new attempt of a delivery for now (a `failed` or `dead_letter` one is replayed; a
+ * pending one is brought forward). The delivery workers send it after commit, never this request.
+ */
+export async function retryWebhookDelivery(ctx: ServiceContext, id: string): Promise<WebhookDelivery> {
+  return ctx.em.transactional(async (em) => {
+    const delivery = await getWebhookDelivery({ ...ctx, em }, id);
+    if (delivery.endpoint) {
+      const endpoint = await em.findOneOrFail(WebhookEndpoint, delivery.endpoint.id);
+      if (endpoint.status === 'disabled') {
+        throw new DomainError('invalid_state', `Webhook endpoint ${endpoint.id} is disabled; its deliveries cannot be retried.`, { param: 'id' });
+      }
+    }
+    if (delivery.status === 'succeeded') {
+      throw new DomainError('invalid_state', `Webhook delivery ${delivery.id} already succeeded.`, { param: 'id' });
+    }
+    delivery.status = 'pending';
+    delivery.nextAttemptAt = ctx.now();
+    delivery.updatedAt = ctx.now();
+    await em.flush();
+    // Transactional like every NOTIFY: workers hear it only if this commits.
+    await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [delivery.id]);
+    return delivery;
+  });
+}

@@ -1,0 +1,212 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import type { Event } from '../../platform/events/event.entity.js';
+import type { LiveEvent } from '../../platform/pubsub/event-pubsub.js';
+import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { toGlobalId } from '../../platform/relay/global-id.js';
+import { Node } from '../../platform/relay/node.js';
+import type { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './webhook.entity.js';
+
+export enum WebhookEndpointStatusEnum {
+  ENABLED = 'enabled',
+  DISABLED = 'disabled',
+}
+registerEnumType(WebhookEndpointStatusEnum, { name: 'WebhookEndpointStatus' });
+
+export enum WebhookDeliveryStatusEnum {
+  PENDING = 'pending',
+  SUCCEEDED = 'succeeded',
+  FAILED = 'failed',
+  DEAD_LETTER = 'dead_letter',
+}
+registerEnumType(WebhookDeliveryStatusEnum, {
+  name: 'WebhookDeliveryStatus',
+  description: 'pending: awaiting its next attempt; succeeded: a 2xx was received; failed: every retry failed (replayable); dead_letter: its endpoint was disabled while queued',
+});
+
+export enum WebhookAttemptStatusEnum {
+  SENDING = 'sending',
+  SUCCEEDED = 'succeeded',
+  FAILED = 'failed',
+  INTERRUPTED = 'interrupted',
+}
+registerEnumType(WebhookAttemptStatusEnum, { name: 'WebhookAttemptStatus', description: 'interrupted: the worker stopped mid-send; the delivery was retried' });
+
+@ObjectType('Event', { implements: Node, description: 'Something that happened, as webhooks deliver it: {id, type, created_at, data}' })
+export class EventNode extends Node {
+  @Field({ description: 'The evt_ id (the envelope id; deduplicate on it)' }) eventId!: string;
+  @Field({ description: 'e.g. order.completed, product.created' }) type!: string;
+  @Field() livemode!: boolean;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLJSONObject, { description: 'The event payload (the spec fields, snake_case)' }) data!: Record<string, unknown>;
+
+  /** The graph's view of a stored event. */
+  static from(e: Event): EventNode {
+    return Object.assign(new EventNode(), { id: toGlobalId('Event', e.id), eventId: e.id, type: e.type, livemode: e.livemode, createdAt: e.createdAt, data: e.data });
+  }
+
+  /** The graph's view of an event published to subscribers. */
+  static fromLive(e: LiveEvent): EventNode {
+    return Object.assign(new EventNode(), { id: toGlobalId('Event', e.id), eventId: e.id, type: e.type, livemode: e.livemode, createdAt: new Date(e.created_at), data: e.data });
+  }
+}
+
+export const EventConnection = connectionType('Event', EventNode);
+
+@ArgsType()
+export class EventsArgs extends ConnectionArgs {
+  @Field(() => [String], { nullable: true, description: 'Only these event types' }) types?: string[] | null;
+}
+
+@ObjectType('WebhookEndpoint', { implements: Node, description: 'A registered receiver of signed event deliveries' })
+export class WebhookEndpointNode extends Node {
+  @Field({ description: 'The we_ id used by the REST API' }) endpointId!: string;
+  @Field() livemode!: boolean;
+  @Field() url!: string;
+  @Field(() => [String], { description: 'Event types delivered; "*" is every type' }) events!: string[];
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
+  @Field(() => WebhookEndpointStatusEnum) status!: WebhookEndpointStatusEnum;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Until then the previous secret also signs (after a rotation)' }) previousSecretExpiresAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) disabledAt!: Date | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime) updatedAt!: Date;
+
+  /** The graph's view of an endpoint (never its secret). */
+  static from(e: WebhookEndpoint): WebhookEndpointNode {
+    return Object.assign(new WebhookEndpointNode(), {
+      id: toGlobalId('WebhookEndpoint', e.id),
+      endpointId: e.id,
+      livemode: e.livemode,
+      url: e.url,
+      events: e.events,
+      description: e.description,
+      metadata: e.metadata,
+      status: e.status as WebhookEndpointStatusEnum,
+      previousSecretExpiresAt: e.previousSecretExpiresAt,
+      disabledAt: e.disabledAt,
+      createdAt: e.createdAt,
+      updatedAt: e.updatedAt,
+    });
+  }
+}
+
+export const WebhookEndpointConnection = connectionType('WebhookEndpoint', WebhookEndpointNode);
+
+@ObjectType('WebhookDeliveryAttempt', { description: 'One HTTP request of a delivery' })
+export class WebhookDeliveryAttemptNode {
+  @Field({ description: 'The X-Service-Delivery header the receiver saw (wd_…)' }) attemptId!: string;
+  @Field(() => Int) attempt!: number;
+  @Field(() => WebhookAttemptStatusEnum) status!: WebhookAttemptStatusEnum;
+  @Field(() => Int, { nullable: true }) responseStatus!: number | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => Int, { nullable: true }) durationMs!: number | null;
+  @Field(() => GraphQLISODateTime) startedAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) finishedAt!: Date | null;
+
+  static from(a: WebhookDeliveryAttempt): WebhookDeliveryAttemptNode {
+    return Object.assign(new WebhookDeliveryAttemptNode(), {
+      attemptId: a.id,
+      attempt: a.attempt,
+      status: a.status as WebhookAttemptStatusEnum,
+      responseStatus: a.responseStatus,
+      error: a.error,
+      durationMs: a.durationMs,
+      startedAt: a.startedAt,
+      finishedAt: a.finishedAt,
+    });
+  }
+}
+
+@ObjectType('WebhookDelivery', { implements: Node, description: 'One event for one destination, retried at 1 min, 5 min, 30 min, 2 h and 6 h' })
+export class WebhookDeliveryNode extends Node {
+  @Field({ description: 'The wd_ id used by the REST API' }) deliveryId!: string;
+  @Field() livemode!: boolean;
+  @Field() eventId!: string;
+  @Field() eventType!: string;
+  @Field(() => String, { nullable: true, description: "Null for a checkout's metadata.webhook_url" }) endpointId!: string | null;
+  @Field() url!: string;
+  @Field(() => WebhookDeliveryStatusEnum) status!: WebhookDeliveryStatusEnum;
+  @Field(() => Int) attemptCount!: number;
+  @Field(() => GraphQLISODateTime, { nullable: true }) nextAttemptAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) lastAttemptAt!: Date | null;
+  @Field(() => Int, { nullable: true }) lastResponseStatus!: number | null;
+  @Field(() => String, { nullable: true }) lastError!: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) deliveredAt!: Date | null;
+  @Field(() => [WebhookDeliveryAttemptNode]) attempts!: WebhookDeliveryAttemptNode[];
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+
+  /** The graph's view of a delivery (attempts must be loaded). */
+  static from(d: WebhookDelivery): WebhookDeliveryNode {
+    return Object.assign(new WebhookDeliveryNode(), {
+      id: toGlobalId('WebhookDelivery', d.id),
+      deliveryId: d.id,
+      livemode: d.livemode,
+      eventId: d.event.id,
+      eventType: d.eventType,
+      endpointId: d.endpoint?.id ?? null,
+      url: d.url,
+      status: d.status as WebhookDeliveryStatusEnum,
+      attemptCount: d.attemptCount,
+      nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
+      lastAttemptAt: d.lastAttemptAt,
+      lastResponseStatus: d.lastResponseStatus,
+      lastError: d.lastError,
+      deliveredAt: d.deliveredAt,
+      attempts: d.attempts.getItems().map(WebhookDeliveryAttemptNode.from),
+      createdAt: d.createdAt,
+    });
+  }
+}
+
+export const WebhookDeliveryConnection = connectionType('WebhookDelivery', WebhookDeliveryNode);
+
+@ArgsType()
+export class WebhookDeliveriesArgs extends ConnectionArgs {
+  @Field(() => WebhookDeliveryStatusEnum, { nullable: true }) status?: WebhookDeliveryStatusEnum | null;
+}
+
+@InputType()
+export class CreateWebhookEndpointInput {
+  @Field({ description: 'https (test mode also accepts http://127.0.0.1 and http://localhost)' }) url!: string;
+  @Field(() => [String], { description: 'Event types, or ["*"] for all' }) events!: string[];
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+}
+
+@InputType()
+export class RotateWebhookEndpointSecretInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+}
+
+@InputType()
+export class DisableWebhookEndpointInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+}
+
+@InputType()
+export class RetryWebhookDeliveryInput {
+  @Field(() => ID, { description: 'Global id of the delivery' }) id!: string;
+}
+
+@ObjectType({ description: 'The endpoint and its secret (shown only here and on rotation)' })
+export class CreateWebhookEndpointPayload {
+  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+  @Field({ description: 'whsec_…: keep it, it is not shown again' }) secret!: string;
+}
+
+@ObjectType({ description: 'The endpoint and its new secret; the previous one also signs for 24 hours' })
+export class RotateWebhookEndpointSecretPayload {
+  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+  @Field() secret!: string;
+}
+
+@ObjectType()
+export class DisableWebhookEndpointPayload {
+  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+}
+
+@ObjectType()
+export class RetryWebhookDeliveryPayload {
+  @Field(() => WebhookDeliveryNode) webhookDelivery!: WebhookDeliveryNode;
+}

@@ -1,0 +1,73 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { authenticate } from '../../modules/merchants/merchant.service.js';
+import { createContext, type Principal } from '../context.js';
+import { randomBase62 } from '../db/ids.js';
+import type { GraphContext } from '../graphql/context.js';
+import { bridgeEvents, EventPubSub } from './event-pubsub.js';
+import { PgListener } from './pg-listener.js';
+
+export interface LiveEvents {
+  pubSub: EventPubSub;
+  listener: PgListener;
+}
+
+/**
+ * This process's PostgreSQL LISTEN connection: committed events go to the local GraphQL
+ * subscribers, and every notification on `hintChannels` calls `onHint` (prompt work after a
+ * commit, e.g. webhook delivery). Closed with the HTTP server.
+ */
+export async function startLiveEvents(
+  http: FastifyInstance,
+  orm: MikroORM,
+  opts: { hintChannels?: string[]; onHint?: (channel: string) => void } = {},
+): Promise<LiveEvents> {
+  const listener = new PgListener(orm.config.get('clientUrl')!, http.log);
+  const pubSub = new EventPubSub();
+  bridgeEvents(listener, pubSub, orm, http.log);
+  for (const channel of opts.hintChannels ?? []) listener.on(channel, () => opts.onHint?.(channel));
+  await listener.start();
+  http.addHook('onClose', async () => listener.close());
+  return { pubSub, listener };
+}
+
+/** Close code for a connection without a valid API key (graphql-ws's Unauthorized). */
+export const WS_UNAUTHORIZED = 4401;
+
+/**
+ * graphql-ws on `ws://HOST/graphql` (the HTTP GET/POST route is untouched). The connection
+ * authenticates once with `connectionParams.authorization` (`Bearer glm_…`); a missing or bad
+ * key is closed with 4401. Each operation gets its own service context (a fresh EntityManager
+ * fork) for that merchant and mode.
+ */
+export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, orm: MikroORM): void {
+  const wss = new WebSocketServer({ server: http.server, path: '/graphql' });
+  const server = useServer<Record<string, unknown> | undefined, { principal: Principal }>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const authorization = params.authorization ?? params.Authorization;
+        try {
+          ctx.extra.principal = await authenticate(orm.em, typeof authorization === 'string' ? authorization : undefined);
+          return true;
+        } catch {
+          ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+          return false;
+        }
+      },
+      context: (ctx): GraphContext => {
+        const principal = ctx.extra.principal!;
+        const requestId = `ws_${randomBase62(20)}`;
+        return { ctx: createContext(orm.em, principal, requestId, http.log.child({ request_id: requestId, merchant: principal.merchantId, livemode: principal.livemode })) };
+      },
+    },
+    wss,
+  );
+  http.addHook('preClose', async () => {
+    await server.dispose();
+  });
+}

@@ -1,0 +1,84 @@
+import pg from 'pg';
+import type { Log } from '../context.js';
+
+type Handler = (payload: string) => void;
+
+/**
+ * One dedicated PostgreSQL connection LISTENing on a few channels, reconnecting (with backoff)
+ * when it drops. NOTIFY is transactional, so a handler only ever hears of committed work. A
+ * notification sent while the connection is down is not replayed: handlers are hints (the sweeps
+ * find the work anyway) or live streams (best effort, the events table is the record).
+ */
+export class PgListener {
+  private client?: pg.Client;
+  private closed = false;
+  private retryMs = 250;
+  private readonly handlers = new Map<string, Set<Handler>>();
+
+  constructor(
+    private readonly connectionString: string,
+    private readonly log: Log,
+  ) {}
+
+  /** Calls `handler` with the payload of every notification on `channel` (register before `start`). */
+  on(channel: string, handler: Handler): this {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+    const set = this.handlers.get(channel) ?? new Set<Handler>();
+    set.add(handler);
+    this.handlers.set(channel, set);
+    return this;
+  }
+
+  /** Connects and LISTENs; throws if PostgreSQL cannot be reached. */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: 'commerce-listener' });
+    client.on('notification', (msg) => {
+      for (const handler of this.handlers.get(msg.channel) ?? []) {
+        try {
+          handler(msg.payload ?? '');
+        } catch (err) {
+          this.log.error({ err, channel: msg.channel }, 'notification handler failed');
+        }
+      }
+    });
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+    this.client = client;
+    this.retryMs = 250;
+    if (this.closed) await client.end();
+  }
+
+  private lost(client: pg.Client, err?: Error): void {
+    if (this.closed || this.client !== client) return;
+    this.client = undefined;
+    this.log.warn({ err }, 'LISTEN connection lost; reconnecting');
+    client.end().catch(() => undefined);
+    this.reconnectLater();
+  }
+
+  private reconnectLater(): void {
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.retryMs * 2, 10_000);
+    setTimeout(() => {
+      if (this.closed) return;
+      this.connect().catch((err: unknown) => {
+        this.log.warn({ err }, 'LISTEN reconnect failed');
+        this.reconnectLater();
+      });
+    }, delay).unref();
+  }
+
+  /** Stops listening and closes the connection. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,287 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { verifyWebhook } from '../../src/index.js';
+import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+let t: TestApp;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.reset();
+});
+afterAll(async () => {
+  await t.close();
+});
+afterEach(async () => {
+  await receiver?.close();
+});
+
+const sql = (query: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute(query, params);
+const runSweeps = () => t.app.http.jobs.runDue(new Date());
+
+/** An independent receiver-side check (plain createHmac, not the service's signer): the `v1` values that match `secret`. */
+function matchingSignatures(rawBody: string, header: string, secret: string): number {
+  const parts = header.split(',').map((p) => p.split('='));
+  const t = parts.find(([k]) => k === 't')![1];
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  return parts.filter(([k, v]) => k === 'v1' && Buffer.from(v, 'hex').length === expected.length && timingSafeEqual(Buffer.from(v, 'hex'), expected)).length;
+}
+
+async function setup(respond?: Parameters<typeof startReceiver>[0], events: string[] = ['*']) {
+  receiver = await startReceiver(respond);
+  const m = await t.merchant();
+  const api = client(t.url, m.test_api_key);
+  const created = await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events });
+  expect(created.status).toBe(201);
+  return { m, api, endpoint: created.body as { id: string; secret: string } };
+}
+
+async function deliveries(api: ReturnType<typeof client>, endpointId: string) {
+  const res = await api.get(`/api/v2/webhook-endpoints/${endpointId}/deliveries?limit=100`);
+  expect(res.status).toBe(200);
+  return res.body.data as any[];
+}
+
+test('a committed event is POSTed with the envelope, the spec headers and a signature an independent HMAC accepts', async () => {
+  const { m, api, endpoint } = await setup();
+  const product = await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD' });
+  expect(receiver.received).toHaveLength(0); // nothing is sent from inside the request
+  await runSweeps();
+  const [hit] = await receiver.waitFor(1);
+  expect(hit.path).toBe('/hooks');
+  expect(hit.body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'product.created', created_at: expect.any(String), data: expect.objectContaining({ id: product.body.id, name: 'Digital thermometer' }) });
+  expect(Object.keys(hit.body)).toEqual(['id', 'type', 'created_at', 'data']);
+  expect(hit.headers['content-type']).toBe('application/json');
+  expect(hit.headers['x-service-event']).toBe('product.created');
+  expect(hit.headers['x-service-delivery']).toMatch(/^wd_[0-9A-Za-z]{24}$/);
+  expect(hit.headers.authorization).toBe(`Bearer ${endpoint.secret}`);
+  const header = String(hit.headers['x-service-signature']);
+  expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  expect(Math.abs(Number(/t=(\d+)/.exec(header)![1]) - Date.now() / 1000)).toBeLessThan(30);
+  expect(matchingSignatures(hit.rawBody, header, endpoint.secret)).toBe(1);
+  expect(matchingSignatures(hit.rawBody, header, m.webhook_secret)).toBe(0);
+  expect(verifyWebhook(hit.rawBody, header, endpoint.secret)).toBe(true);
+  expect(verifyWebhook(hit.rawBody.replace('thermometer', 'thermometre'), header, endpoint.secret)).toBe(false);
+
+  const [delivery] = await deliveries(api, endpoint.id);
+  expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1, event_type: 'product.created', event_id: hit.body.id, last_response_status: 200, next_attempt_at: null });
+  expect(delivery.attempts).toEqual([expect.objectContaining({ id: hit.headers['x-service-delivery'], attempt: 1, status: 'succeeded', response_status: 200 })]);
+  await runSweeps();
+  expect(receiver.received).toHaveLength(1);
+});
+
+test('only subscribed types, only this merchant and mode; "*" gets everything', async () => {
+  const { m, api, endpoint } = await setup(undefined, ['order.completed']);
+  const all = await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/all`, events: ['*'] });
+  const other = await t.merchant('Other');
+  await client(t.url, other.test_api_key).post('/api/v2/webhook-endpoints', { url: `${receiver.url}/other`, events: ['*'] });
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' });
+  await recordTestEvent(t, m.id, 'product.created', { id: 1 });
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_live' }, { livemode: true });
+  await runSweeps();
+  await receiver.waitFor(3);
+  await new Promise((r) => setTimeout(r, 100));
+  const got = receiver.received.map((r) => `${r.path} ${r.body.type} ${r.body.data.id}`).sort();
+  expect(got).toEqual(['/all order.completed ord_1', '/all product.created 1', '/hooks order.completed ord_1']);
+  expect(await deliveries(api, endpoint.id)).toHaveLength(1);
+  expect(await deliveries(api, all.body.id)).toHaveLength(2);
+});
+
+test('retries at 1 min, 5 min, 30 min, 2 h and 6 h on the test clock, then fails (dead letter) and the retry route replays it', async () => {
+  const { api, endpoint, m } = await setup(() => 500);
+  const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_retry' });
+  const advance = async (seconds: number) => expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+  await runSweeps();
+  expect(receiver.received).toHaveLength(1);
+  let [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_response_status: 500, last_error: 'HTTP 500' });
+  expect(new Date(d.next_attempt_at).getTime() - new Date(d.last_attempt_at).getTime()).toBe(60_000);
+
+  const schedule = [60, 300, 1800, 7200, 21600];
+  for (const [i, seconds] of schedule.entries()) {
+    await advance(seconds - 15);
+    expect(receiver.received).toHaveLength(i + 1); // not yet due
+    await advance(15);
+    expect(receiver.received).toHaveLength(i + 2);
+  }
+  [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'failed', attempt_count: 6, next_attempt_at: null });
+  expect(d.attempts.map((a: { status: string }) => a.status)).toEqual(Array(6).fill('failed'));
+  const ids = receiver.received.map((r) => r.headers['x-service-delivery']);
+  expect(new Set(ids).size).toBe(6); // a new X-Service-Delivery per attempt
+  expect(d.attempts.map((a: { id: string }) => a.id)).toEqual(ids);
+  expect(new Set(receiver.received.map((r) => r.body.id))).toEqual(new Set([eventId]));
+  await advance(86_400);
+  expect(receiver.received).toHaveLength(6);
+
+  const failedList = await api.get(`/api/v2/webhook-endpoints/${endpoint.id}/deliveries?status=failed`);
+  expect(failedList.body.data.map((x: { id: string }) => x.id)).toEqual([d.id]);
+
+  receiver.respondWith(() => 204);
+  const retried = await api.post(`/api/v2/webhook-deliveries/${d.id}/retry`);
+  expect(retried.status).toBe(200);
+  expect(retried.body).toMatchObject({ id: d.id, status: 'pending' });
+  expect(receiver.received).toHaveLength(6); // the route only queues it
+  await runSweeps();
+  expect(receiver.received).toHaveLength(7);
+  [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'succeeded', attempt_count: 7, last_response_status: 204 });
+  const again = await api.post(`/api/v2/webhook-deliveries/${d.id}/retry`);
+  expect(again.status).toBe(400);
+  expect(again.body.error.code).toBe('invalid_state');
+  expect((await api.post('/api/v2/webhook-deliveries/wd_nope/retry')).status).toBe(404);
+}, 30_000);
+
+test('a redirect is a failure (never followed) and is retried', async () => {
+  const { api, endpoint, m } = await setup((n, _req, res) => {
+    if (n > 0) return 200;
+    res.writeHead(302, { location: `${receiver.url}/elsewhere` });
+    return 302;
+  });
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_redirect' });
+  await runSweeps();
+  let [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'pending', last_response_status: 302 });
+  expect(d.last_error).toMatch(/redirect/);
+  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 60 });
+  [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+  expect(receiver.received.map((r) => r.path)).toEqual(['/hooks', '/hooks']);
+});
+
+test('a receiver that hangs past the 10 s timeout fails that attempt; the retry delivers it', async () => {
+  const { api, endpoint, m } = await setup((n) => (n === 0 ? 'hang' : 200));
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_hang' });
+  const started = Date.now();
+  await runSweeps();
+  const took = Date.now() - started;
+  expect(took).toBeGreaterThanOrEqual(9_900);
+  expect(took).toBeLessThan(15_000);
+  let [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'pending', last_response_status: null, last_error: 'timed out after 10000 ms' });
+  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 60 });
+  [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+  expect(receiver.received[0].body.id).toBe(receiver.received[1].body.id);
+}, 30_000);
+
+test('an unreachable receiver is a network error and is retried', async () => {
+  receiver = await startReceiver();
+  const m = await t.merchant();
+  const api = client(t.url, m.test_api_key);
+  await receiver.close();
+  const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/gone`, events: ['*'] })).body;
+  await recordTestEvent(t, m.id, 'order.completed', {});
+  await runSweeps();
+  const [d] = await deliveries(api, endpoint.id);
+  expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_response_status: null });
+  expect(d.last_error).toMatch(/^network error/);
+});
+
+test('rotation: both secrets sign for 24 hours, then only the new one', async () => {
+  const { api, endpoint, m } = await setup();
+  const rotated = await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`);
+  expect(rotated.status).toBe(200);
+  const newSecret: string = rotated.body.secret;
+  expect(newSecret).toMatch(/^whsec_/);
+  expect(newSecret).not.toBe(endpoint.secret);
+  const expires = new Date(rotated.body.previous_secret_expires_at).getTime();
+  expect(Math.abs(expires - Date.now() - 86_400_000)).toBeLessThan(60_000);
+  expect((await api.get(`/api/v2/webhook-endpoints/${endpoint.id}`)).body.secret).toBeUndefined();
+
+  await recordTestEvent(t, m.id, 'order.completed', { n: 1 });
+  await runSweeps();
+  const [during] = await receiver.waitFor(1);
+  const header = String(during.headers['x-service-signature']);
+  expect(header.match(/v1=/g)).toHaveLength(2);
+  expect(matchingSignatures(during.rawBody, header, newSecret)).toBe(1);
+  expect(matchingSignatures(during.rawBody, header, endpoint.secret)).toBe(1);
+  expect(during.headers.authorization).toBe(`Bearer ${newSecret}`);
+
+  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 86_400 + 1 });
+  await recordTestEvent(t, m.id, 'order.completed', { n: 2 });
+  await runSweeps();
+  const after = (await receiver.waitFor(2))[1];
+  const header2 = String(after.headers['x-service-signature']);
+  expect(header2.match(/v1=/g)).toHaveLength(1);
+  expect(matchingSignatures(after.rawBody, header2, newSecret)).toBe(1);
+  expect(matchingSignatures(after.rawBody, header2, endpoint.secret)).toBe(0);
+  expect(verifyWebhook(after.rawBody, header2, [endpoint.secret, newSecret])).toBe(true);
+});
+
+test("disabling an endpoint dead-letters its queued deliveries; they are neither sent nor retryable", async () => {
+  const { api, endpoint, m } = await setup(() => 503);
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_a' });
+  await runSweeps(); // first attempt fails: queued for a retry
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_b' });
+  const disabled = await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/disable`);
+  expect(disabled.body).toMatchObject({ id: endpoint.id, status: 'disabled', disabled_at: expect.any(String) });
+  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 });
+  expect(receiver.received).toHaveLength(1);
+  const list = await deliveries(api, endpoint.id);
+  expect(list.map((d) => d.status)).toEqual(['dead_letter']); // ord_b got no delivery: the endpoint was disabled first
+  expect(list[0].last_error).toMatch(/endpoint disabled/);
+  const retry = await api.post(`/api/v2/webhook-deliveries/${list[0].id}/retry`);
+  expect(retry.status).toBe(400);
+  expect(retry.body.error.code).toBe('invalid_state');
+});
+
+test("an event's webhook_url (a checkout's metadata.webhook_url) gets it, signed with the merchant's webhook secret", async () => {
+  receiver = await startReceiver();
+  const m = await t.merchant();
+  const api = client(t.url, m.test_api_key);
+  const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/endpoint`, events: ['order.completed'] })).body;
+  const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_url' }, { webhookUrl: `${receiver.url}/checkout-hook` });
+  await runSweeps();
+  await receiver.waitFor(2);
+  const byPath = Object.fromEntries(receiver.received.map((r) => [r.path, r]));
+  const hook = byPath['/checkout-hook'];
+  expect(hook.body.id).toBe(eventId);
+  expect(matchingSignatures(hook.rawBody, String(hook.headers['x-service-signature']), m.webhook_secret)).toBe(1);
+  expect(hook.headers.authorization).toBe(`Bearer ${m.webhook_secret}`);
+  const viaEndpoint = byPath['/endpoint'];
+  expect(matchingSignatures(viaEndpoint.rawBody, String(viaEndpoint.headers['x-service-signature']), endpoint.secret)).toBe(1);
+  const [row] = await sql(`select status, endpoint_id from webhook_deliveries where event_id = ? and endpoint_id is null`, [eventId]);
+  expect(row).toEqual({ status: 'succeeded', endpoint_id: null });
+  // The delivery can be found (and replayed) by the X-Service-Delivery id the receiver saw.
+  const retried = await api.post(`/api/v2/webhook-deliveries/${hook.headers['x-service-delivery']}/retry`);
+  expect(retried.status).toBe(400);
+  expect(retried.body.error.code).toBe('invalid_state');
+
+  // A live event's webhook_url must be public https: a local one is refused, not called.
+  const live = await recordTestEvent(t, m.id, 'order.completed', {}, { livemode: true, webhookUrl: `${receiver.url}/live-hook` });
+  await runSweeps();
+  expect(await sql(`select id from webhook_deliveries where event_id = ?`, [live])).toEqual([]);
+  expect(receiver.received.map((r) => r.path)).not.toContain('/live-hook');
+});
+
+test('a rolled-back change has no event and so no delivery', async () => {
+  const { m, api, endpoint } = await setup();
+  const id = await recordAndRollBack(t, m.id, 'order.completed', { id: 'ord_rollback' }, { webhookUrl: `${receiver.url}/url` });
+  await runSweeps();
+  expect(await sql('select id from events where id = ?', [id])).toEqual([]);
+  expect(await deliveries(api, endpoint.id)).toEqual([]);
+  expect(receiver.received).toEqual([]);
+});
+
+test('two workers sweeping together send every delivery exactly once', async () => {
+  const other = await startTestApp();
+  try {
+    const { m } = await setup();
+    const ids = new Set<string>();
+    for (let i = 0; i < 120; i++) ids.add(await recordTestEvent(t, m.id, 'order.completed', { i }));
+    const now = new Date();
+    await Promise.all([t.app.http.jobs.runDue(now), other.app.http.jobs.runDue(now), t.app.http.jobs.runDue(now), other.app.http.jobs.runDue(now)]);
+    await receiver.waitFor(120);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(120);
+    expect(new Set(receiver.received.map((r) => r.body.id))).toEqual(ids);
+    const [counts] = await sql(`select count(*)::int as deliveries, sum(attempt_count)::int as attempts from webhook_deliveries d join events e on e.id = d.event_id where e.merchant_id = ?`, [m.id]);
+    expect(counts).toEqual({ deliveries: 120, attempts: 120 });
+  } finally {
+    await other.close();
+  }
+}, 30_000);

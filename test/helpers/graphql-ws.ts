@@ -1,0 +1,49 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+
+/** A graphql-ws client to the test app (`connectionParams.authorization` when `apiKey` is given). */
+export function wsClient(baseUrl: string, apiKey?: string, extra: { onClosed?: (event: unknown) => void } = {}): Client {
+  return createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: apiKey ? { authorization: `Bearer ${apiKey}` } : undefined,
+    retryAttempts: 0,
+    lazy: true,
+    on: { closed: (event) => extra.onClosed?.(event) },
+  });
+}
+
+/** Subscribes and collects every `data` message; `done` resolves with the error or completion. */
+export function collect<T = any>(client: Client, query: string, variables?: Record<string, unknown>) {
+  const messages: T[] = [];
+  const errors: unknown[] = [];
+  let unsubscribe = () => undefined as void;
+  const done = new Promise<void>((resolve) => {
+    unsubscribe = client.subscribe<T>({ query, variables }, {
+      next: (m) => {
+        if (m.errors) errors.push(m.errors);
+        if (m.data) messages.push(m.data as T);
+      },
+      error: (err) => {
+        errors.push(err);
+        resolve();
+      },
+      complete: () => resolve(),
+    });
+  });
+  return {
+    messages,
+    errors,
+    done,
+    unsubscribe: () => unsubscribe(),
+    /** Waits until `count` messages arrived (or fails after `ms`). */
+    async waitFor(count: number, ms = 10_000) {
+      const until = Date.now() + ms;
+      while (messages.length < count) {
+        if (Date.now() > until) throw new Error(`got ${messages.length} messages, expected ${count}; errors: ${JSON.stringify(errors)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return messages;
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** One request a receiver got: the raw body as sent (before any JSON parsing) and its headers. */
+export interface ReceivedWebhook {
+  path: string;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  body: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+  at: number;
+}
+
+/** How to answer request number `n` (0-based): a status, or 'hang' (never answer). */
+export type Responder = (n: number, req: ReceivedWebhook, res: ServerResponse) => number | 'hang' | Promise<number | 'hang'>;
+
+/** A local webhook receiver (node:http on 127.0.0.1:0) recording every request. */
+export async function startReceiver(respond: Responder = () => 200) {
+  const received: ReceivedWebhook[] = [];
+  const sockets = new Set<Socket>();
+  let responder = respond;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: ReceivedWebhook['body'];
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        body = { id: '', type: '', created_at: '', data: {} };
+      }
+      const entry = { path: req.url ?? '/', headers: req.headers, rawBody, body, at: Date.now() };
+      const n = received.length;
+      received.push(entry);
+      const status = await responder(n, entry, res);
+      if (status === 'hang') return;
+      if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    /** Changes how later requests are answered. */
+    respondWith(next: Responder) {
+      responder = next;
+    },
+    /** Waits until `count` requests arrived (or fails after `ms`). */
+    async waitFor(count: number, ms = 10_000) {
+      const until = Date.now() + ms;
+      while (received.length < count) {
+        if (Date.now() > until) throw new Error(`receiver got ${received.length} requests, expected ${count}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return received;
+    },
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
