@@ -53,6 +53,14 @@ describe('POST /api/v2/checkout', () => {
     expect(regular.body.data).toMatchObject({ type: 'regular', amounts: { hsa_amount: 0, regular_amount: 1000 } });
   });
 
+  test('metadata.webhook_url follows the webhook endpoint URL rule of the mode', async () => {
+    const bad = await api.post('/api/v2/checkout', checkoutBody([['BAND', 'Bandages', 499, 1]], { metadata: { webhook_url: 'http://example.com/hook' } }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.error).toMatchObject({ code: 'validation_error', param: 'metadata.webhook_url' });
+    const local = await api.post('/api/v2/checkout', checkoutBody([['BAND', 'Bandages', 499, 1]], { metadata: { webhook_url: 'http://127.0.0.1:9/hook' } }));
+    expect(local.status).toBe(201);
+  });
+
   test('missing fields are 400 bad_request and invalid values 422 validation_error, every field listed', async () => {
     const missing = await api.post('/api/v2/checkout', { reference_id: 'x', line_items: [{ product_id: 'A', name: 'A', price: 100, quantity: 1 }] });
     expect(missing.status).toBe(400);
