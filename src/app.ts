@@ -7,6 +7,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { resolvers, restRoutes } from './modules/index.js';
 import { registerHostedCheckout } from './modules/checkout/hosted-checkout.routes.js';
+import { forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
 import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -106,7 +107,11 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerRoutes(http, restRoutes);
 
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.
-  const live = await startLiveEvents(http, orm, { hintChannels: ['events', DELIVERIES_CHANNEL], onHint: () => jobs.kick(webhookDeliverySweep.name) });
+  const live = await startLiveEvents(http, orm, {
+    hintChannels: ['events', DELIVERIES_CHANNEL],
+    onHint: () => jobs.kick(webhookDeliverySweep.name),
+    channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
+  });
   const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
     schema,

@@ -61,6 +61,14 @@ export async function authenticate(em: EntityManager, authorization: string | un
   return principal;
 }
 
+/** NOTIFY channel on which a merchant id means "reload its keys and clock". */
+export const PRINCIPALS_CHANNEL = 'principals';
+
+/** Drops this process's cached principals of `merchantId`. */
+export function forgetMerchant(merchantId: string): void {
+  for (const [hash, entry] of principals) if (entry.principal.merchantId === merchantId) principals.delete(hash);
+}
+
 /** Moves the caller's test-mode clock forward by `seconds`; returns the new test time. */
 export async function advanceTestClock(ctx: ServiceContext, seconds: number): Promise<Date> {
   if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'The test clock exists only in test mode; use a glm_test_ key.');
@@ -69,7 +77,9 @@ export async function advanceTestClock(ctx: ServiceContext, seconds: number): Pr
     'update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"',
     [ms, ctx.principal.merchantId],
   );
-  for (const [hash, entry] of principals) if (entry.principal.merchantId === ctx.principal.merchantId) principals.delete(hash);
+  // Every API process forgets its cached principals of this merchant (NOTIFY fires on commit).
+  await ctx.em.execute(`select pg_notify('${PRINCIPALS_CHANNEL}', ?)`, [ctx.principal.merchantId]);
+  forgetMerchant(ctx.principal.merchantId);
   ctx.principal.clockOffsetMs = Number(row.offset);
   return ctx.now();
 }

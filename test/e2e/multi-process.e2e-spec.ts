@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from '../../src/platform/db/embedded-postgres.js';
+import { checkoutBody } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** A second API process (the built service) on the same database, as behind a load balancer. */
+let t: TestApp;
+let other: ChildProcess;
+let otherUrl: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const port = await freePort();
+  otherUrl = `http://127.0.0.1:${port}`;
+  other = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' },
+    stdio: 'ignore',
+  });
+  const until = Date.now() + 30_000;
+  while (Date.now() < until && !(await fetch(`${otherUrl}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
+}, 60_000);
+
+afterAll(async () => {
+  other?.kill('SIGTERM');
+  await t.close();
+});
+
+test('moving a test clock on one process is seen at once by another process that cached the key', async () => {
+  const keys = await t.merchant('Two processes');
+  const viaOther = client(otherUrl, keys.test_api_key);
+  const before = await viaOther.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]));
+  expect(before.status).toBe(201); // the other process now holds the key (and clock) in its cache
+  const moved = await client(t.url, keys.test_api_key).post('/api/v2/test-helpers/advance-clock', { seconds: 7 * 86400 });
+  expect(moved.status).toBe(200);
+  await new Promise((r) => setTimeout(r, 300)); // NOTIFY reaches the other process's listener
+  const after = await viaOther.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]));
+  const shift = new Date(after.body.data.created_at).getTime() - new Date(before.body.data.created_at).getTime();
+  expect(shift).toBeGreaterThanOrEqual(7 * 86400 * 1000);
+  expect(shift).toBeLessThan(7 * 86400 * 1000 + 60_000);
+});
