@@ -15,6 +15,7 @@ import { DomainError } from './platform/errors.js';
 import type { JobRunner } from './platform/jobs/jobs.js';
 import { setPublicUrl } from './platform/links.js';
 import type { GraphContext } from './platform/graphql/context.js';
+import { complexityLimit } from './platform/graphql/complexity.js';
 import { graphqlErrorFormatter } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     formatError: graphqlErrorFormatter(http.log),
+    plugins: [complexityLimit(schema)],
     includeStacktraceInErrorResponses: false,
   });
   await apollo.start();

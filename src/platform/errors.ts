@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   already_refunded: 400,
   invalid_state: 400,
   idempotency_key_reused: 400,
+  query_too_complex: 400,
   unauthorized: 401,
   card_declined: 402,
   test_mode_only: 403,

@@ -112,3 +112,14 @@ test('a mutation with an Idempotency-Key runs once and is replayed', async () =>
   expect(other.body.errors?.[0].extensions.code).toBe('idempotency_key_reused');
   expect(other.status).toBe(400);
 });
+
+test('an operation costlier than the complexity limit is refused before it runs', async () => {
+  const heavy = await api.graphql(`{ orders(first: 100) { nodes { id refunds(first: 100) { nodes { amount refunds { amount paymentId } refundBreakdown { hsaAmount regularAmount } } } } } }`);
+  expect(heavy.status).toBe(400);
+  expect(heavy.body.errors?.[0].extensions).toMatchObject({ code: 'query_too_complex', details: { maximum: 20000, complexity: expect.any(Number) } });
+  expect(heavy.body.data).toBeUndefined();
+  const viaVariables = await api.graphql(`query($n: Int) { orders(first: $n) { nodes { refunds(first: $n) { nodes { amount refunds { amount } } } } } }`, { n: 100 });
+  expect(viaVariables.body.errors?.[0].extensions.code).toBe('query_too_complex');
+  const fine = await api.graphql(`{ orders(first: 20) { nodes { id refunds(first: 5) { nodes { amount } } } } }`);
+  expect(fine.body.errors).toBeUndefined();
+});

@@ -1,7 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Log } from '../context.js';
-import { DomainError, toDomainError, type ErrorDetails } from '../errors.js';
+import { DomainError, ERROR_STATUS, toDomainError, type ErrorDetails } from '../errors.js';
 import { camelCase } from './input.js';
 
 /** Errors GraphQL itself raises about the document (parse, validation, variable coercion) stay as they are. */
@@ -21,7 +21,8 @@ export function graphqlErrorFormatter(log: Log) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     const code = formatted.extensions?.code;
-    if (!(original instanceof DomainError) && typeof code === 'string' && DOCUMENT_ERRORS.has(code)) return formatted;
+    // GraphQL's own document errors, and ours raised outside resolvers (plugins) already in our vocabulary.
+    if (!(original instanceof DomainError) && typeof code === 'string' && (DOCUMENT_ERRORS.has(code) || code in ERROR_STATUS)) return formatted;
     const { error: domain, unexpected } = toDomainError(original);
     if (unexpected) log.error({ err: original, path: formatted.path }, 'unhandled GraphQL error');
     const extensions: Record<string, unknown> = { code: domain.code };

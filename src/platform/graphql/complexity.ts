@@ -1,0 +1,43 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import { DomainError } from '../errors.js';
+import type { GraphContext } from './context.js';
+
+/** The most a single operation may cost (a field costs 1; a connection multiplies its selection by its page size). */
+export const MAX_QUERY_COMPLEXITY = 20_000;
+
+// A connection's children are resolved once per item of the page it asks for.
+const connectionEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
+  const size = Number(args.first ?? args.last ?? (('first' in args || 'last' in args) ? 10 : NaN));
+  return Number.isFinite(size) ? 1 + childComplexity * Math.max(1, size) : undefined;
+};
+
+/**
+ * Refuses an operation whose estimated cost exceeds `max` before it runs, with
+ * `extensions.code = query_too_complex`: nested connections multiply (orders(first: 100) {
+ * refunds(first: 100) } costs 10,000+), so no single request can ask for unbounded work.
+ */
+export function complexityLimit(schema: GraphQLSchema, max = MAX_QUERY_COMPLEXITY): ApolloServerPlugin<GraphContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document }) {
+          const complexity = getComplexity({
+            schema,
+            query: document,
+            operationName: request.operationName ?? undefined,
+            variables: request.variables ?? {},
+            estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+          });
+          if (complexity > max) {
+            const error = new DomainError('query_too_complex', `This operation costs ${complexity}, above the limit of ${max}: ask for smaller pages or fewer nested connections.`, {
+              details: { complexity, maximum: max },
+            });
+            throw new GraphQLError(error.message, { extensions: { code: error.code, details: error.details, http: { status: error.status } } });
+          }
+        },
+      };
+    },
+  };
+}
