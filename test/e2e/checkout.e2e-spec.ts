@@ -1,3 +1,5 @@
+import { useTestModeProcessor } from '../../src/modules/payments/processor.js';
+import { SimulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -207,5 +209,37 @@ describe('paying a checkout', () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('test_mode_only');
     expect((await live.post('/api/v2/test-helpers/checkout/cs_x/pay', { card: cards.visa })).body.error.code).toBe('test_mode_only');
+  });
+});
+
+describe('a capture failing after both holds succeeded', () => {
+  test('refunds the part already captured, releases the other, records a failed order', async () => {
+    const calls: string[] = [];
+    const real = new SimulatedProcessor();
+    let captures = 0;
+    const flaky = Object.assign(Object.create(real), {
+      capture: async (id: string) => {
+        calls.push(`capture ${id.slice(0, 6)}`);
+        return ++captures === 2 ? { ok: false as const, code: 'processing_error', message: 'down' } : real.capture(id);
+      },
+      refund: async (id: string, amount: number) => {
+        calls.push(`refund ${amount}`);
+        return real.refund(id, amount);
+      },
+      void: async () => void calls.push('void'),
+    });
+    const previous = useTestModeProcessor(flaky);
+    try {
+      const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+      const res = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+      expect(res.status).toBe(402);
+      expect(res.body.error.details).toMatchObject({ decline_code: 'processing_error', payment_method: 'card' });
+      expect(calls).toEqual(['capture auth_h', 'capture auth_c', 'refund 2000']);
+      const order = (await api.get(`/api/v2/orders/${res.body.error.details.order_id}`)).body;
+      expect(order).toMatchObject({ status: 'failed', payment_status: 'failed', payments: [] });
+      expect((await api.get(`/api/v2/checkout/${s.checkout_id}`)).body.data.status).toBe('open');
+    } finally {
+      useTestModeProcessor(previous);
+    }
   });
 });

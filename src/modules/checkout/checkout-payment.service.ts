@@ -103,6 +103,17 @@ async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date
   } as never) as Order;
 }
 
+/** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
+async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, code: string, message: string): Promise<PayOutcome> {
+  const order = await newOrder(ctx, session, now);
+  order.failureReason = `${part.slot}: ${code}`;
+  order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`, 'failed');
+  recordEvent(ctx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
+  await ctx.em.flush();
+  const error = new DomainError('card_declined', message, { param: part.slot, details: { decline_code: code, payment_method: part.details.type, order_id: order.id } });
+  return { ok: false, order, error };
+}
+
 /**
  * Pays an open session (hosted page and test helper): all parts are authorized, then captured,
  * or none is (a later decline voids the earlier holds). The session row is locked for the whole
@@ -123,30 +134,33 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
     const parts = planPayment(session, input, processor, now);
     const lmn = lmnApproval(session, input, parts, now);
 
+    const fail = (part: Part, code: string, message: string) => recordFailedPayment(tx, session, now, part, code, message);
     const held: { part: Part; auth: Authorization }[] = [];
     for (const part of parts) {
       const auth = await processor.authorize(part.card, part.amount, session.currency);
       if (!auth.ok) {
         for (const h of held) await processor.void(h.auth.authorizationId);
-        const order = await newOrder(tx, session, now);
-        order.failureReason = `${part.slot}: ${auth.code}`;
-        order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${auth.code}`, 'failed');
-        recordEvent(tx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
-        await em.flush();
-        const error = new DomainError('card_declined', `${auth.message} Nothing was charged.`, {
-          param: part.slot,
-          details: { decline_code: auth.code, payment_method: part.details.type, order_id: order.id },
-        });
-        return { ok: false as const, order, error };
+        return fail(part, auth.code, `${auth.message} Nothing was charged.`);
       }
       held.push({ part, auth });
     }
 
+    // Capture every hold; should one capture fail, the parts already captured are refunded and
+    // the remaining holds released, so the customer is charged all or nothing.
+    const captured: { part: Part; auth: Authorization; captureId: string }[] = [];
+    for (const [i, { part, auth }] of held.entries()) {
+      const capture = await processor.capture(auth.authorizationId);
+      if (!capture.ok) {
+        for (const c of captured) await processor.refund(c.captureId, c.part.amount);
+        for (const h of held.slice(i + 1)) await processor.void(h.auth.authorizationId);
+        return fail(part, capture.code, 'The payment could not be completed; nothing was charged.');
+      }
+      captured.push({ part, auth, captureId: capture.captureId });
+    }
+
     const order = await newOrder(tx, session, now);
     order.transition(now, 'processing', 'payment authorized', 'authorized');
-    for (const { part, auth } of held) {
-      const capture = await processor.capture(auth.authorizationId);
-      if (!capture.ok) throw new Error(`capture failed after a successful authorization: ${capture.code}`);
+    for (const { part, auth, captureId } of captured) {
       em.create(Payment, {
         merchant: session.merchant,
         livemode: session.livemode,
@@ -157,7 +171,7 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
         amount: part.amount,
         currency: session.currency,
         processorToken: auth.token,
-        captureId: capture.captureId,
+        captureId,
         capturedAt: now,
       } as never);
     }
