@@ -7,6 +7,7 @@ import { Migration20261123043506 } from './Migration20261123043506.js';
 import { Migration20261123044000_webhooks } from './Migration20261123044000_webhooks.js';
 import { Migration20261123044001_events_notify } from './Migration20261123044001_events_notify.js';
 import { Migration20261123044510 } from './Migration20261123044510.js';
+import { Migration20261123051158 } from './Migration20261123051158.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261123044000_webhooks', class: Migration20261123044000_webhooks },
   { name: 'Migration20261123044001_events_notify', class: Migration20261123044001_events_notify },
   { name: 'Migration20261123044510', class: Migration20261123044510 },
+  { name: 'Migration20261123051158', class: Migration20261123051158 },
 ];

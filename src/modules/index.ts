@@ -8,6 +8,7 @@ import { CheckoutLineItemResolver, CheckoutResolver } from './checkout/checkout.
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
+import { paymentReconciliationSweep } from './payments/payment.jobs.js';
 import { ProductResolver } from './products/product.resolver.js';
 import { productRoutes } from './products/product.routes.js';
 import { refundProcessingSweep } from './refunds/refund.jobs.js';
@@ -26,4 +27,4 @@ export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver
 export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...webhookRoutes];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, refundProcessingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record
+export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentReconciliationSweep, refundProcessingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record

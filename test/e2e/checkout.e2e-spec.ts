@@ -243,3 +243,70 @@ describe('a capture failing after both holds succeeded', () => {
     }
   });
 });
+
+describe('payment journal', () => {
+  test('every paid or declined attempt is journaled and settled with its order', async () => {
+    const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+    const declined = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.declined });
+    const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+    const attempts = await db().execute(`select status, order_id, steps from payment_attempts where checkout_id = ? order by created_at`, [s.checkout_id]);
+    expect(attempts.map((a: any) => [a.status, a.order_id])).toEqual([
+      ['failed', declined.body.error.details.order_id],
+      ['succeeded', paid.body.id],
+    ]);
+    expect(attempts[1].steps).toEqual([
+      { slot: 'hsa_fsa_card', payment_method: 'hsa_fsa_card', amount: 2000, authorization_id: expect.any(String), capture_id: expect.any(String) },
+      { slot: 'card', payment_method: 'card', amount: 1000, authorization_id: expect.any(String), capture_id: expect.any(String) },
+    ]);
+  });
+
+  test('an attempt whose order never commits (an error mid-payment) is reversed by the reconciliation sweep', async () => {
+    const real = new SimulatedProcessor();
+    const calls: string[] = [];
+    let captures = 0;
+    const crashing = Object.assign(Object.create(real), {
+      capture: async (id: string) => {
+        if (++captures === 2) throw new Error('connection reset by the processor'); // an unexpected failure, not a decline
+        return real.capture(id);
+      },
+      refund: async (id: string, amount: number) => {
+        calls.push(`refund ${amount}`);
+        return real.refund(id, amount);
+      },
+      void: async () => void calls.push('void'),
+    });
+    const previous = useTestModeProcessor(crashing);
+    let checkoutId: string;
+    try {
+      const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+      checkoutId = s.checkout_id;
+      const res = await api.post(`/api/v2/test-helpers/checkout/${checkoutId}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+      expect(res.status).toBe(500);
+      expect(res.body.error.code).toBe('internal_error');
+    } finally {
+      useTestModeProcessor(previous);
+    }
+    // The order transaction rolled back; the journal survived with one capture and one hold.
+    const [orders] = await db().execute(`select count(*)::int as n from orders where checkout_id = ?`, [checkoutId]);
+    expect(orders.n).toBe(0);
+    const [attempt] = await db().execute(`select id, status, steps from payment_attempts where checkout_id = ?`, [checkoutId]);
+    expect(attempt.status).toBe('in_progress');
+    expect(attempt.steps.map((st: any) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([[true, true], [true, false]]);
+
+    // Not yet abandoned: left alone.
+    await t.app.http.jobs.runDue(new Date());
+    expect((await db().execute(`select status from payment_attempts where id = ?`, [attempt.id]))[0].status).toBe('in_progress');
+
+    await db().execute(`update payment_attempts set updated_at = now() - interval '3 minutes' where id = ?`, [attempt.id]);
+    const restore = useTestModeProcessor(crashing); // to record the reversal's processor calls
+    try {
+      await t.app.http.jobs.runDue(new Date());
+    } finally {
+      useTestModeProcessor(restore);
+    }
+    expect((await db().execute(`select status from payment_attempts where id = ?`, [attempt.id]))[0].status).toBe('reversed');
+    expect(calls).toEqual(['refund 2000', 'void']);
+    // The checkout can still be paid.
+    expect((await api.post(`/api/v2/test-helpers/checkout/${checkoutId}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })).status).toBe(200);
+  });
+});

@@ -6,6 +6,7 @@ import { parseInput } from '../../platform/validation.js';
 import { notExpired, type CardInput } from '../payments/card.js';
 import type { Authorization, CardDetails, PaymentProcessor } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
+import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor.js';
 import { Order, type LmnApproval } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
@@ -134,14 +135,22 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
     const parts = planPayment(session, input, processor, now);
     const lmn = lmnApproval(session, input, parts, now);
 
-    const fail = (part: Part, code: string, message: string) => recordFailedPayment(tx, session, now, part, code, message);
+    // Journaled outside this transaction, so that a crash or an error before the order commits
+    // leaves a record the reconciliation sweep reverses (see PaymentJournal).
+    const journal = await PaymentJournal.open(tx, session.id, parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })));
+    const fail = async (part: Part, code: string, message: string) => {
+      const outcome = await recordFailedPayment(tx, session, now, part, code, message);
+      await journal.settle('failed', outcome.order.id);
+      return outcome;
+    };
     const held: { part: Part; auth: Authorization }[] = [];
-    for (const part of parts) {
+    for (const [i, part] of parts.entries()) {
       const auth = await processor.authorize(part.card, part.amount, session.currency);
       if (!auth.ok) {
         for (const h of held) await processor.void(h.auth.authorizationId);
         return fail(part, auth.code, `${auth.message} Nothing was charged.`);
       }
+      await journal.authorized(i, auth.authorizationId);
       held.push({ part, auth });
     }
 
@@ -155,6 +164,7 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
         for (const h of held.slice(i + 1)) await processor.void(h.auth.authorizationId);
         return fail(part, capture.code, 'The payment could not be completed; nothing was charged.');
       }
+      await journal.captured(i, capture.captureId);
       captured.push({ part, auth, captureId: capture.captureId });
     }
 
@@ -186,6 +196,7 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
     recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
     recordEvent(tx, 'checkout.completed', toCheckoutResource(session), { webhookUrl });
     await em.flush();
+    await journal.settle('succeeded', order.id);
     return { ok: true as const, order };
   });
 }

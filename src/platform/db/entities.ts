@@ -3,10 +3,11 @@ import { Product, ProductImage } from '../../modules/products/product.entity.js'
 import { CheckoutSession } from '../../modules/checkout/checkout-session.entity.js';
 import { Order } from '../../modules/orders/order.entity.js';
 import { Payment } from '../../modules/payments/payment.entity.js';
+import { PaymentAttempt } from '../../modules/payments/payment-attempt.entity.js';
 import { Refund } from '../../modules/refunds/refund.entity.js';
 import { Event } from '../events/event.entity.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from '../../modules/webhooks/webhook.entity.js';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
-export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, Payment, Refund, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt];
+export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, Payment, PaymentAttempt, Refund, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt];
