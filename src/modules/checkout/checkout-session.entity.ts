@@ -33,7 +33,10 @@ export interface CheckoutLineItem {
   requires_lmn: boolean;
 }
 
-export type CheckoutStatus = 'open' | 'paid' | 'expired';
+export const CHECKOUT_STATUSES = ['open', 'paid', 'expired'] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
+export const CHECKOUT_TYPES = ['eligible', 'split', 'regular'] as const;
+export type CheckoutType = (typeof CHECKOUT_TYPES)[number];
 
 @Entity({ tableName: 'checkout_sessions' })
 @Index({ name: 'checkout_sessions_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
@@ -49,11 +52,11 @@ export class CheckoutSession extends MerchantScopedEntity {
   @Property({ type: 'string', length: 255 })
   referenceId!: string;
 
-  @Enum({ items: ['open', 'paid', 'expired'], type: 'string' })
+  @Enum({ items: [...CHECKOUT_STATUSES], type: 'string' })
   status: Opt<CheckoutStatus> = 'open';
 
-  @Enum({ items: ['eligible', 'split', 'regular'], type: 'string' })
-  type!: 'eligible' | 'split' | 'regular';
+  @Enum({ items: [...CHECKOUT_TYPES], type: 'string' })
+  type!: CheckoutType;
 
   @Property({ type: 'json' })
   customer!: CheckoutCustomer;

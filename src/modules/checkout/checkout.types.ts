@@ -1,24 +1,15 @@
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, GraphQLISODateTime, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import type { CheckoutAmounts } from './checkout-amounts.js';
-import type { Address, CheckoutSession } from './checkout-session.entity.js';
+import { CHECKOUT_STATUSES, CHECKOUT_TYPES, type Address, type CheckoutSession } from './checkout-session.entity.js';
 import { checkoutUrl } from './checkout.resource.js';
 
-export enum CheckoutStatusEnum {
-  OPEN = 'open',
-  PAID = 'paid',
-  EXPIRED = 'expired',
-}
-registerEnumType(CheckoutStatusEnum, { name: 'CheckoutStatus' });
+export const CheckoutStatusEnum = graphqlEnum('CheckoutStatus', CHECKOUT_STATUSES);
 
-export enum CheckoutTypeEnum {
-  ELIGIBLE = 'eligible',
-  SPLIT = 'split',
-  REGULAR = 'regular',
-}
-registerEnumType(CheckoutTypeEnum, { name: 'CheckoutType', description: 'eligible: every item HSA/FSA eligible; split: a mix; regular: none' });
+export const CheckoutTypeEnum = graphqlEnum('CheckoutType', CHECKOUT_TYPES, 'eligible: every item HSA/FSA eligible; split: a mix; regular: none');
 
 @ObjectType({ description: 'Amounts in cents; hsaAmount + regularAmount = total' })
 export class Amounts {
@@ -77,8 +68,8 @@ export class CheckoutSessionNode extends Node {
   @Field() livemode!: boolean;
   @Field({ description: 'Hosted page, with its access token' }) checkoutUrl!: string;
   @Field() referenceId!: string;
-  @Field(() => CheckoutStatusEnum) status!: CheckoutStatusEnum;
-  @Field(() => CheckoutTypeEnum) type!: CheckoutTypeEnum;
+  @Field(() => CheckoutStatusEnum) status!: ValueOf<typeof CheckoutStatusEnum>;
+  @Field(() => CheckoutTypeEnum) type!: ValueOf<typeof CheckoutTypeEnum>;
   @Field(() => CheckoutCustomerType) customer!: CheckoutCustomerType;
   @Field(() => [CheckoutLineItemType]) lineItems!: CheckoutLineItemType[];
   @Field(() => Amounts) amounts!: Amounts;
@@ -103,8 +94,8 @@ export class CheckoutSessionNode extends Node {
       livemode: s.livemode,
       checkoutUrl: checkoutUrl(s),
       referenceId: s.referenceId,
-      status: status as CheckoutStatusEnum,
-      type: s.type as CheckoutTypeEnum,
+      status: status as ValueOf<typeof CheckoutStatusEnum>,
+      type: s.type as ValueOf<typeof CheckoutTypeEnum>,
       customer: Object.assign(new CheckoutCustomerType(), { email: s.customer.email, firstName: s.customer.first_name, lastName: s.customer.last_name, phone: s.customer.phone ?? null }),
       lineItems: s.lineItems.map((l) =>
         Object.assign(new CheckoutLineItemType(), { merchantProductId: l.product_id, name: l.name, imageUrl: l.image_url ?? null, price: l.price, quantity: l.quantity, currency: l.currency, hsaFsaEligible: l.hsa_fsa_eligible, requiresLmn: l.requires_lmn, matchedProductId: l.matched_product_id }),

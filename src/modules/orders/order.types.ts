@@ -1,39 +1,19 @@
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { AddressType, Amounts } from '../checkout/checkout.types.js';
+import { PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
-import type { Order } from './order.entity.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES, type Order } from './order.entity.js';
 
-export enum OrderStatusEnum {
-  PENDING = 'pending',
-  PROCESSING = 'processing',
-  COMPLETED = 'completed',
-  FAILED = 'failed',
-  CANCELLED = 'cancelled',
-  REFUNDED = 'refunded',
-  DISPUTED = 'disputed',
-}
-registerEnumType(OrderStatusEnum, { name: 'OrderStatus', description: 'Fulfilment status' });
+export const OrderStatusEnum = graphqlEnum('OrderStatus', ORDER_STATUSES, 'Fulfilment status');
 
-export enum PaymentStatusEnum {
-  PENDING = 'pending',
-  AUTHORIZED = 'authorized',
-  CAPTURED = 'captured',
-  FAILED = 'failed',
-  PARTIALLY_REFUNDED = 'partially_refunded',
-  REFUNDED = 'refunded',
-  DISPUTED = 'disputed',
-}
-registerEnumType(PaymentStatusEnum, { name: 'PaymentStatus' });
+export const PaymentStatusEnum = graphqlEnum('PaymentStatus', PAYMENT_STATUSES);
 
-export enum PaymentMethodEnum {
-  HSA_FSA_CARD = 'hsa_fsa_card',
-  CARD = 'card',
-}
-registerEnumType(PaymentMethodEnum, { name: 'PaymentMethodType' });
+export const PaymentMethodEnum = graphqlEnum('PaymentMethodType', PAYMENT_METHOD_TYPES);
 
 @ObjectType()
 export class OrderCustomerType {
@@ -61,7 +41,7 @@ export class OrderLineItemType {
 @ObjectType('Payment')
 export class PaymentType {
   @Field() paymentId!: string;
-  @Field(() => PaymentMethodEnum) paymentMethod!: PaymentMethodEnum;
+  @Field(() => PaymentMethodEnum) paymentMethod!: ValueOf<typeof PaymentMethodEnum>;
   @Field() brand!: string;
   @Field() last4!: string;
   @Field(() => Int) amount!: number;
@@ -69,7 +49,7 @@ export class PaymentType {
   @Field(() => GraphQLISODateTime) capturedAt!: Date;
 
   static from(p: Payment): PaymentType {
-    return Object.assign(new PaymentType(), { paymentId: p.id, paymentMethod: p.paymentMethod as PaymentMethodEnum, brand: p.brand, last4: p.last4, amount: p.amount, refundedAmount: p.refundedAmount, capturedAt: p.capturedAt });
+    return Object.assign(new PaymentType(), { paymentId: p.id, paymentMethod: p.paymentMethod as ValueOf<typeof PaymentMethodEnum>, brand: p.brand, last4: p.last4, amount: p.amount, refundedAmount: p.refundedAmount, capturedAt: p.capturedAt });
   }
 }
 
@@ -89,8 +69,8 @@ export class OrderNode extends Node {
   @Field(() => String, { nullable: true }) referenceId!: string | null;
   @Field(() => String, { nullable: true }) paymentLinkId!: string | null;
   @Field(() => String, { nullable: true }) clientReferenceId!: string | null;
-  @Field(() => OrderStatusEnum) status!: OrderStatusEnum;
-  @Field(() => PaymentStatusEnum) paymentStatus!: PaymentStatusEnum;
+  @Field(() => OrderStatusEnum) status!: ValueOf<typeof OrderStatusEnum>;
+  @Field(() => PaymentStatusEnum) paymentStatus!: ValueOf<typeof PaymentStatusEnum>;
   @Field() isRecurring!: boolean;
   @Field(() => Int, { description: 'Total in cents' }) amount!: number;
   @Field({ description: 'Lowercase ISO code' }) currency!: string;
@@ -117,8 +97,8 @@ export class OrderNode extends Node {
       referenceId: o.referenceId,
       paymentLinkId: o.paymentLinkId,
       clientReferenceId: o.clientReferenceId,
-      status: o.status as OrderStatusEnum,
-      paymentStatus: o.paymentStatus as PaymentStatusEnum,
+      status: o.status as ValueOf<typeof OrderStatusEnum>,
+      paymentStatus: o.paymentStatus as ValueOf<typeof PaymentStatusEnum>,
       isRecurring: o.isRecurring,
       amount: o.amount,
       currency: o.currency,
@@ -142,8 +122,8 @@ export const OrderConnection = connectionType('Order', OrderNode);
 
 @ArgsType()
 export class OrdersArgs extends ConnectionArgs {
-  @Field(() => OrderStatusEnum, { nullable: true }) status?: OrderStatusEnum;
-  @Field(() => PaymentStatusEnum, { nullable: true }) paymentStatus?: PaymentStatusEnum;
+  @Field(() => OrderStatusEnum, { nullable: true }) status?: ValueOf<typeof OrderStatusEnum>;
+  @Field(() => PaymentStatusEnum, { nullable: true }) paymentStatus?: ValueOf<typeof PaymentStatusEnum>;
   @Field(() => String, { nullable: true }) customerEmail?: string;
   @Field(() => String, { nullable: true }) referenceId?: string;
   @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;

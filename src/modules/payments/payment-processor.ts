@@ -1,6 +1,7 @@
 import type { CardInput } from './card.js';
 
-export type PaymentMethodType = 'hsa_fsa_card' | 'card';
+export const PAYMENT_METHOD_TYPES = ['hsa_fsa_card', 'card'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /** What may be kept of a card: never its number or cvc. */
 export interface CardDetails {

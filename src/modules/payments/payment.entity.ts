@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
-import type { PaymentMethodType } from './payment-processor.js';
+import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './payment-processor.js';
 
 /** One captured card payment of an order (a split order has two). */
 @Entity({ tableName: 'payments' })
@@ -13,7 +13,7 @@ export class Payment extends MerchantScopedEntity {
   @Property({ type: 'string' })
   orderId!: string;
 
-  @Enum({ items: ['hsa_fsa_card', 'card'], type: 'string' })
+  @Enum({ items: [...PAYMENT_METHOD_TYPES], type: 'string' })
   paymentMethod!: PaymentMethodType;
 
   @Property({ type: 'string' })

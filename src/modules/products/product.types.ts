@@ -1,41 +1,27 @@
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLISODateTime } from 'type-graphql';
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
-import type { Product } from './product.entity.js';
+import { PRODUCT_STATUSES, type Product } from './product.entity.js';
 import { productEligibility } from './product.resource.js';
 
-export enum ProductStatusEnum {
-  ACTIVE = 'active',
-  INACTIVE = 'inactive',
-  ARCHIVED = 'archived',
-}
-registerEnumType(ProductStatusEnum, { name: 'ProductStatus', description: 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)' });
+export const ProductStatusEnum = graphqlEnum('ProductStatus', PRODUCT_STATUSES, 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)');
 
-export enum EligibilityStatusEnum {
-  ELIGIBLE = 'eligible',
-  REQUIRES_LMN = 'requires_lmn',
-  NOT_ELIGIBLE = 'not_eligible',
-}
-registerEnumType(EligibilityStatusEnum, { name: 'EligibilityStatus' });
+export const EligibilityStatusEnum = graphqlEnum('EligibilityStatus', ['eligible', 'requires_lmn', 'not_eligible'] as const);
 
-export enum EligibilitySourceEnum {
-  UPC = 'upc',
-  NAME = 'name',
-  NONE = 'none',
-}
-registerEnumType(EligibilitySourceEnum, { name: 'EligibilitySource', description: 'What the decision was based on' });
+export const EligibilitySourceEnum = graphqlEnum('EligibilitySource', ['upc', 'name', 'none'] as const, 'What the decision was based on');
 
 @ObjectType({ description: 'HSA/FSA eligibility decision and its explanation' })
 export class Eligibility {
   @Field() hsaFsaEligible!: boolean;
   @Field({ description: 'Eligible only with an approved letter of medical necessity' }) requiresLmn!: boolean;
-  @Field(() => EligibilityStatusEnum) status!: EligibilityStatusEnum;
+  @Field(() => EligibilityStatusEnum) status!: ValueOf<typeof EligibilityStatusEnum>;
   @Field(() => String, { nullable: true }) category!: string | null;
-  @Field(() => EligibilitySourceEnum) source!: EligibilitySourceEnum;
+  @Field(() => EligibilitySourceEnum) source!: ValueOf<typeof EligibilitySourceEnum>;
   @Field() message!: string;
   @Field(() => GraphQLISODateTime) checkedAt!: Date;
 
@@ -43,9 +29,9 @@ export class Eligibility {
     return Object.assign(new Eligibility(), {
       hsaFsaEligible: result.hsa_fsa_eligible,
       requiresLmn: result.requires_lmn,
-      status: result.status as EligibilityStatusEnum,
+      status: result.status as ValueOf<typeof EligibilityStatusEnum>,
       category: result.category,
-      source: result.source as EligibilitySourceEnum,
+      source: result.source as ValueOf<typeof EligibilitySourceEnum>,
       message: result.message,
       checkedAt,
     });
@@ -70,7 +56,7 @@ export class ProductNode extends Node {
   @Field({ description: 'ISO 4217, upper case' }) currency!: string;
   @Field(() => String, { nullable: true }) merchantProductId!: string | null;
   @Field(() => String, { nullable: true }) upcCodeOrGtin!: string | null;
-  @Field(() => ProductStatusEnum) status!: ProductStatusEnum;
+  @Field(() => ProductStatusEnum) status!: ValueOf<typeof ProductStatusEnum>;
   @Field(() => Eligibility) eligibility!: Eligibility;
   @Field(() => [ProductImageNode]) images!: ProductImageNode[];
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
@@ -90,7 +76,7 @@ export class ProductNode extends Node {
       currency: p.currency,
       merchantProductId: p.merchantProductId,
       upcCodeOrGtin: p.upcCodeOrGtin,
-      status: p.status as ProductStatusEnum,
+      status: p.status as ValueOf<typeof ProductStatusEnum>,
       eligibility: Eligibility.from(productEligibility(p), p.eligibilityCheckedAt),
       images: p.images.getItems().map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
       metadata: p.metadata,
@@ -104,7 +90,7 @@ export const ProductConnection = connectionType('Product', ProductNode);
 
 @ArgsType()
 export class ProductsArgs extends ConnectionArgs {
-  @Field(() => ProductStatusEnum, { nullable: true, description: 'Archived products appear only when asked for' }) status?: ProductStatusEnum;
+  @Field(() => ProductStatusEnum, { nullable: true, description: 'Archived products appear only when asked for' }) status?: ValueOf<typeof ProductStatusEnum>;
   @Field(() => Boolean, { nullable: true }) hsaFsaEligible?: boolean;
   @Field(() => String, { nullable: true }) merchantProductId?: string;
   @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;
@@ -122,7 +108,7 @@ export class CreateProductInput {
   @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
   @Field(() => [String], { nullable: true, description: 'Up to 10 image URLs; the first is primary' }) images?: string[];
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatusEnum;
+  @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
 }
 
 @InputType({ description: 'Fields to change; omitted fields are kept, null clears an optional one' })
@@ -136,7 +122,7 @@ export class UpdateProductInput {
   @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
   @Field(() => [String], { nullable: true }) images?: string[];
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => ProductStatusEnum, { nullable: true }) status?: ProductStatusEnum;
+  @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
 }
 
 @InputType()

@@ -5,7 +5,8 @@ import type { PaymentMethodType } from '../payments/payment-processor.js';
 
 export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'product_unavailable', 'damaged_product', 'wrong_product', 'other'] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
-export type RefundStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
 /** The part of a refund that goes back to one payment. */
 export interface RefundPart {
@@ -49,7 +50,7 @@ export class Refund extends MerchantScopedEntity {
   @Property({ type: 'string', length: 500, nullable: true })
   notes: string | null = null;
 
-  @Enum({ items: ['pending', 'succeeded', 'failed', 'cancelled'], type: 'string' })
+  @Enum({ items: [...REFUND_STATUSES], type: 'string' })
   status: Opt<RefundStatus> = 'pending';
 
   @Property({ type: 'json' })

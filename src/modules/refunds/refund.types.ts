@@ -1,29 +1,15 @@
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { PaymentMethodEnum } from '../orders/order.types.js';
-import type { Refund } from './refund.entity.js';
+import { REFUND_REASONS, REFUND_STATUSES, type Refund } from './refund.entity.js';
 
-export enum RefundStatusEnum {
-  PENDING = 'pending',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-  CANCELLED = 'cancelled',
-}
-registerEnumType(RefundStatusEnum, { name: 'RefundStatus' });
+export const RefundStatusEnum = graphqlEnum('RefundStatus', REFUND_STATUSES);
 
-export enum RefundReasonEnum {
-  CUSTOMER_REQUEST = 'customer_request',
-  DUPLICATE = 'duplicate',
-  FRAUDULENT = 'fraudulent',
-  PRODUCT_UNAVAILABLE = 'product_unavailable',
-  DAMAGED_PRODUCT = 'damaged_product',
-  WRONG_PRODUCT = 'wrong_product',
-  OTHER = 'other',
-}
-registerEnumType(RefundReasonEnum, { name: 'RefundReason' });
+export const RefundReasonEnum = graphqlEnum('RefundReason', REFUND_REASONS);
 
 @ObjectType()
 export class RefundBreakdown {
@@ -34,7 +20,7 @@ export class RefundBreakdown {
 @ObjectType({ description: 'What one payment got back' })
 export class RefundPartType {
   @Field() paymentId!: string;
-  @Field(() => PaymentMethodEnum) paymentMethod!: PaymentMethodEnum;
+  @Field(() => PaymentMethodEnum) paymentMethod!: ValueOf<typeof PaymentMethodEnum>;
   @Field(() => Int) amount!: number;
   @Field(() => String, { nullable: true }) refundId!: string | null;
   @Field(() => Boolean, { nullable: true, description: 'null while pending' }) success!: boolean | null;
@@ -47,9 +33,9 @@ export class RefundNode extends Node {
   @Field() orderId!: string;
   @Field(() => Int) amount!: number;
   @Field() currency!: string;
-  @Field(() => RefundReasonEnum) reason!: RefundReasonEnum;
+  @Field(() => RefundReasonEnum) reason!: ValueOf<typeof RefundReasonEnum>;
   @Field(() => String, { nullable: true }) notes!: string | null;
-  @Field(() => RefundStatusEnum) status!: RefundStatusEnum;
+  @Field(() => RefundStatusEnum) status!: ValueOf<typeof RefundStatusEnum>;
   @Field(() => RefundBreakdown) refundBreakdown!: RefundBreakdown;
   @Field(() => [RefundPartType]) refunds!: RefundPartType[];
   @Field(() => String, { nullable: true }) failureReason!: string | null;
@@ -65,11 +51,11 @@ export class RefundNode extends Node {
       orderId: r.orderId,
       amount: r.amount,
       currency: r.currency,
-      reason: r.reason as RefundReasonEnum,
+      reason: r.reason as ValueOf<typeof RefundReasonEnum>,
       notes: r.notes,
-      status: r.status as RefundStatusEnum,
+      status: r.status as ValueOf<typeof RefundStatusEnum>,
       refundBreakdown: Object.assign(new RefundBreakdown(), { hsaAmount: r.hsaAmount, regularAmount: r.regularAmount }),
-      refunds: r.parts.map((p) => Object.assign(new RefundPartType(), { paymentId: p.payment_id, paymentMethod: p.payment_method as PaymentMethodEnum, amount: p.amount, refundId: p.refund_id, success: p.success })),
+      refunds: r.parts.map((p) => Object.assign(new RefundPartType(), { paymentId: p.payment_id, paymentMethod: p.payment_method as ValueOf<typeof PaymentMethodEnum>, amount: p.amount, refundId: p.refund_id, success: p.success })),
       failureReason: r.failureReason,
       metadata: r.metadata,
       createdAt: r.createdAt,
@@ -83,14 +69,14 @@ export const RefundConnection = connectionType('Refund', RefundNode);
 @ArgsType()
 export class RefundsArgs extends ConnectionArgs {
   @Field(() => ID, { nullable: true, description: 'Only refunds of this order (global id)' }) orderId?: string;
-  @Field(() => RefundStatusEnum, { nullable: true }) status?: RefundStatusEnum;
+  @Field(() => RefundStatusEnum, { nullable: true }) status?: ValueOf<typeof RefundStatusEnum>;
 }
 
 @InputType()
 export class CreateRefundInput {
   @Field(() => ID, { description: 'Global id of the order' }) orderId!: string;
   @Field(() => Int, { nullable: true, description: 'Cents; omit to refund the whole remaining amount' }) amount?: number;
-  @Field(() => RefundReasonEnum) reason!: RefundReasonEnum;
+  @Field(() => RefundReasonEnum) reason!: ValueOf<typeof RefundReasonEnum>;
   @Field(() => String, { nullable: true }) notes?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
 }

@@ -1,36 +1,18 @@
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { Event } from '../../platform/events/event.entity.js';
 import type { LiveEvent } from '../../platform/pubsub/event-pubsub.js';
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import type { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './webhook.entity.js';
+import { WEBHOOK_ATTEMPT_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './webhook.entity.js';
 
-export enum WebhookEndpointStatusEnum {
-  ENABLED = 'enabled',
-  DISABLED = 'disabled',
-}
-registerEnumType(WebhookEndpointStatusEnum, { name: 'WebhookEndpointStatus' });
+export const WebhookEndpointStatusEnum = graphqlEnum('WebhookEndpointStatus', WEBHOOK_ENDPOINT_STATUSES);
 
-export enum WebhookDeliveryStatusEnum {
-  PENDING = 'pending',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-  DEAD_LETTER = 'dead_letter',
-}
-registerEnumType(WebhookDeliveryStatusEnum, {
-  name: 'WebhookDeliveryStatus',
-  description: 'pending: awaiting its next attempt; succeeded: a 2xx was received; failed: every retry failed (replayable); dead_letter: its endpoint was disabled while queued',
-});
+export const WebhookDeliveryStatusEnum = graphqlEnum('WebhookDeliveryStatus', WEBHOOK_DELIVERY_STATUSES, 'pending: awaiting its next attempt; succeeded: a 2xx was received; failed: every retry failed (replayable); dead_letter: its endpoint was disabled while queued');
 
-export enum WebhookAttemptStatusEnum {
-  SENDING = 'sending',
-  SUCCEEDED = 'succeeded',
-  FAILED = 'failed',
-  INTERRUPTED = 'interrupted',
-}
-registerEnumType(WebhookAttemptStatusEnum, { name: 'WebhookAttemptStatus', description: 'interrupted: the worker stopped mid-send; the delivery was retried' });
+export const WebhookAttemptStatusEnum = graphqlEnum('WebhookAttemptStatus', WEBHOOK_ATTEMPT_STATUSES, 'interrupted: the worker stopped mid-send; the delivery was retried');
 
 @ObjectType('Event', { implements: Node, description: 'Something that happened, as webhooks deliver it: {id, type, created_at, data}' })
 export class EventNode extends Node {
@@ -66,7 +48,7 @@ export class WebhookEndpointNode extends Node {
   @Field(() => [String], { description: 'Event types delivered; "*" is every type' }) events!: string[];
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
-  @Field(() => WebhookEndpointStatusEnum) status!: WebhookEndpointStatusEnum;
+  @Field(() => WebhookEndpointStatusEnum) status!: ValueOf<typeof WebhookEndpointStatusEnum>;
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Until then the previous secret also signs (after a rotation)' }) previousSecretExpiresAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) disabledAt!: Date | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
@@ -82,7 +64,7 @@ export class WebhookEndpointNode extends Node {
       events: e.events,
       description: e.description,
       metadata: e.metadata,
-      status: e.status as WebhookEndpointStatusEnum,
+      status: e.status as ValueOf<typeof WebhookEndpointStatusEnum>,
       previousSecretExpiresAt: e.previousSecretExpiresAt,
       disabledAt: e.disabledAt,
       createdAt: e.createdAt,
@@ -97,7 +79,7 @@ export const WebhookEndpointConnection = connectionType('WebhookEndpoint', Webho
 export class WebhookDeliveryAttemptNode {
   @Field({ description: 'The X-Service-Delivery header the receiver saw (wd_…)' }) attemptId!: string;
   @Field(() => Int) attempt!: number;
-  @Field(() => WebhookAttemptStatusEnum) status!: WebhookAttemptStatusEnum;
+  @Field(() => WebhookAttemptStatusEnum) status!: ValueOf<typeof WebhookAttemptStatusEnum>;
   @Field(() => Int, { nullable: true }) responseStatus!: number | null;
   @Field(() => String, { nullable: true }) error!: string | null;
   @Field(() => Int, { nullable: true }) durationMs!: number | null;
@@ -108,7 +90,7 @@ export class WebhookDeliveryAttemptNode {
     return Object.assign(new WebhookDeliveryAttemptNode(), {
       attemptId: a.id,
       attempt: a.attempt,
-      status: a.status as WebhookAttemptStatusEnum,
+      status: a.status as ValueOf<typeof WebhookAttemptStatusEnum>,
       responseStatus: a.responseStatus,
       error: a.error,
       durationMs: a.durationMs,
@@ -126,7 +108,7 @@ export class WebhookDeliveryNode extends Node {
   @Field() eventType!: string;
   @Field(() => String, { nullable: true, description: "Null for a checkout's metadata.webhook_url" }) endpointId!: string | null;
   @Field() url!: string;
-  @Field(() => WebhookDeliveryStatusEnum) status!: WebhookDeliveryStatusEnum;
+  @Field(() => WebhookDeliveryStatusEnum) status!: ValueOf<typeof WebhookDeliveryStatusEnum>;
   @Field(() => Int) attemptCount!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) nextAttemptAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastAttemptAt!: Date | null;
@@ -146,7 +128,7 @@ export class WebhookDeliveryNode extends Node {
       eventType: d.eventType,
       endpointId: d.endpoint?.id ?? null,
       url: d.url,
-      status: d.status as WebhookDeliveryStatusEnum,
+      status: d.status as ValueOf<typeof WebhookDeliveryStatusEnum>,
       attemptCount: d.attemptCount,
       nextAttemptAt: d.status === 'pending' ? d.nextAttemptAt : null,
       lastAttemptAt: d.lastAttemptAt,
@@ -163,7 +145,7 @@ export const WebhookDeliveryConnection = connectionType('WebhookDelivery', Webho
 
 @ArgsType()
 export class WebhookDeliveriesArgs extends ConnectionArgs {
-  @Field(() => WebhookDeliveryStatusEnum, { nullable: true }) status?: WebhookDeliveryStatusEnum | null;
+  @Field(() => WebhookDeliveryStatusEnum, { nullable: true }) status?: ValueOf<typeof WebhookDeliveryStatusEnum> | null;
 }
 
 @InputType()
