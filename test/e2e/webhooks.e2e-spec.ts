@@ -1,3 +1,4 @@
+import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { recordTestEvent } from '../helpers/events.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -168,6 +169,30 @@ describe('GraphQL', () => {
     expect(disabled.body.data.disableWebhookEndpoint.webhookEndpoint.status).toBe('DISABLED');
     const after = await g.graphql(`query($id: ID!) { webhookEndpoint(id: $id) { webhookDeliveries(first: 1) { nodes { status } } } }`, { id: webhookEndpoint.id });
     expect(after.body.data.webhookEndpoint.webhookDeliveries.nodes).toEqual([{ status: 'DEAD_LETTER' }]);
+  });
+
+  test('the first page of deliveries of many endpoints is batched: the same statements for 1 or 4 endpoints', async () => {
+    const m = await t.merchant('Batched deliveries');
+    const g = client(t.url, m.test_api_key);
+    for (let i = 0; i < 4; i++) await g.post('/api/v2/webhook-endpoints', { url: `http://127.0.0.1:9/b/${i}`, events: ['product.created'] });
+    for (let i = 0; i < 3; i++) await g.post('/api/v2/products', { name: `Bandages ${i}`, price: 500, currency: 'USD' });
+    await t.app.http.jobs.runDue(new Date());
+    const query = (n: number) => `{ webhookEndpoints(first: ${n}) { nodes { url webhookDeliveries(first: 2) { nodes { eventType attempts { attempt } } pageInfo { hasNextPage } } } } }`;
+    const cost = async (n: number) => {
+      const before = sqlStatementCount();
+      const res = await g.graphql(query(n));
+      expect(res.body.errors).toBeUndefined();
+      return { statements: sqlStatementCount() - before, nodes: res.body.data.webhookEndpoints.nodes };
+    };
+    const one = await cost(1);
+    const four = await cost(4);
+    expect(four.statements).toBe(one.statements);
+    expect(four.nodes).toHaveLength(4);
+    for (const endpoint of four.nodes) {
+      expect(endpoint.webhookDeliveries.nodes).toHaveLength(2);
+      expect(endpoint.webhookDeliveries.pageInfo.hasNextPage).toBe(true);
+      expect(endpoint.webhookDeliveries.nodes[0]).toEqual({ eventType: 'product.created', attempts: [{ attempt: 1 }] });
+    }
   });
 
   test('events connection, newest first, filtered by type, scoped to the key', async () => {

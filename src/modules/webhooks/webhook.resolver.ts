@@ -5,6 +5,7 @@ import { toServiceInput } from '../../platform/graphql/input.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
+import { firstDeliveryPagesLoader } from './webhook.loaders.js';
 import * as webhooks from './webhook.service.js';
 import {
   CreateWebhookEndpointInput,
@@ -43,11 +44,15 @@ export class WebhookEndpointResolver {
     return toConnection(await webhooks.listWebhookEndpoints(ctx, page, args.last != null ? 'before' : 'after'), args, WebhookEndpointNode.from);
   }
 
-  @FieldResolver(() => WebhookDeliveryConnection, { description: "This endpoint's deliveries with their attempts, most recent first (one query per endpoint: ask for it on one endpoint at a time)" })
+  @FieldResolver(() => WebhookDeliveryConnection, { description: "This endpoint's deliveries with their attempts, most recent first (first pages are batched across endpoints)" })
   async webhookDeliveries(@Root() endpoint: WebhookEndpointNode, @Args() args: WebhookDeliveriesArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<WebhookDeliveryNode>> {
     const page = toPageRequest(args, String);
     const filters = { status: args.status ?? undefined };
-    return toConnection(await webhooks.listWebhookDeliveries(ctx, endpoint.endpointId, filters, page, args.last != null ? 'before' : 'after'), args, WebhookDeliveryNode.from);
+    const firstPage = page.after === undefined && page.before === undefined;
+    const result = firstPage
+      ? await firstDeliveryPagesLoader(ctx).load(JSON.stringify({ endpointId: endpoint.endpointId, status: filters.status ?? null, limit: page.limit }))
+      : await webhooks.listWebhookDeliveries(ctx, endpoint.endpointId, filters, page, args.last != null ? 'before' : 'after');
+    return toConnection(result, args, WebhookDeliveryNode.from);
   }
 
   @Mutation(() => CreateWebhookEndpointPayload, { description: 'Register an endpoint; the payload carries its secret, shown only here' })
