@@ -1,4 +1,9 @@
 /** Helpers shared by the benchmarks. */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../src/platform/db/embedded-postgres.js';
 
 /** Polls `url` until it answers 2xx, or throws after `ms`. */
 export async function waitFor(url: string, ms: number): Promise<void> {
@@ -15,4 +20,46 @@ export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join('  ');
   return `${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`;
+}
+
+export interface BenchService {
+  base: string;
+  /** The demo merchant's test key, printed at first start. */
+  key: string;
+  /** The service's embedded PostgreSQL. */
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built service (`dist/src/main.js`) on a fresh embedded PostgreSQL in a temporary
+ * DATA_DIR, without rate limits, and waits for /healthz and the demo key.
+ */
+export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchService> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-bench-'));
+  const port = await freePort();
+  const pgPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', ...env };
+  delete childEnv.DATABASE_URL;
+  if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
+  let output = '';
+  const child = spawn(process.execPath, ['dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  child.stdout!.on('data', (d) => (output += d));
+  const stop = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(`${base}/healthz`, 90_000);
+    const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
+    if (!key) throw new Error('no demo key printed');
+    return { base, key, databaseUrl: env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce`, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

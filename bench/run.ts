@@ -4,12 +4,7 @@
  * requests/s, p50/p99 latency and SQL statements per request (from the service's /metrics).
  */
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { freePort } from '../src/platform/db/embedded-postgres.js';
-import { formatTable, waitFor } from './common.js';
+import { formatTable, startService } from './common.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -27,20 +22,10 @@ interface Case {
 }
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-bench-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let output = '';
   // BENCH_DATABASE_URL measures against another PostgreSQL; by default a fresh embedded one.
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000' };
-  delete env.DATABASE_URL;
-  if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.on('data', (d) => (output += d));
+  const service = await startService(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {});
+  const { base, key } = service;
   try {
-    await waitFor(`${base}/healthz`, 90_000);
-    const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
-    if (!key) throw new Error('no demo key printed');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     let lastId = 0;
     for (let i = 0; i < SEED; i++) {
@@ -71,9 +56,7 @@ async function main(): Promise<void> {
     const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'errors'];
     process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per case, ${SEED} products, 2 images each\n\n${formatTable(header, rows)}\n\n`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.on('exit', r));
-    await rm(dataDir, { recursive: true, force: true });
+    await service.stop();
   }
 }
 

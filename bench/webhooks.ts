@@ -7,15 +7,10 @@
  *   single events (p50 / p99).
  */
 import { createServer } from 'node:http';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { freePort } from '../src/platform/db/embedded-postgres.js';
-import { formatTable, waitFor } from './common.js';
+import { formatTable, startService } from './common.js';
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
@@ -23,15 +18,8 @@ const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-bench-webhooks-'));
-  const port = await freePort();
-  const pgPort = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  let output = '';
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', RUN_JOBS: 'true' };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.on('data', (d) => (output += d));
+  const service = await startService({ RUN_JOBS: 'true' });
+  const { base, key } = service;
 
   // The receiver: counts deliveries per event type, notes arrival times by event id.
   const arrivals = new Map<string, number>();
@@ -48,12 +36,9 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverPort = (receiver.address() as { port: number }).port;
-  const db = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce` });
+  const db = new pg.Client({ connectionString: service.databaseUrl });
   let ws: ReturnType<typeof createClient> | undefined;
   try {
-    await waitFor(`${base}/healthz`, 90_000);
-    const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
-    if (!key) throw new Error('no demo key printed');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     await db.connect();
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
@@ -78,7 +63,7 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
 
     // 2. Latency: one event per transaction; time from COMMIT to the websocket message and to the webhook.
-    ws = createClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+    ws = createClient({ url: `${base.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
     const wsArrivals = new Map<string, number>();
     let live = false;
     ws.subscribe<{ events: { eventId: string } }>({ query: 'subscription { events(types: ["bench.latency", "bench.probe"]) { eventId } }' }, {
@@ -124,9 +109,7 @@ async function main(): Promise<void> {
     await ws?.dispose();
     await db.end().catch(() => undefined);
     receiver.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.on('exit', r));
-    await rm(dataDir, { recursive: true, force: true });
+    await service.stop();
   }
 }
 

@@ -2,17 +2,14 @@ import { useTestModeProcessor } from '../../src/modules/payments/processor.js';
 import { SimulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
 let api: ReturnType<typeof client>;
 let keys: Awaited<ReturnType<TestApp['merchant']>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.reset();
-  keys = await t.merchant();
-  api = client(t.url, keys.test_api_key);
+  ({ t, keys, api } = await startWithMerchant());
   for (const [ref, name, price] of [
     ['THERM', 'Digital thermometer', 1999],
     ['BAND', 'Adhesive bandages', 499],

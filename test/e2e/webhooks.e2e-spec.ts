@@ -1,17 +1,14 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { recordTestEvent } from '../helpers/events.js';
 import { client } from '../helpers/http.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
 let api: ReturnType<typeof client>;
 let keys: Awaited<ReturnType<TestApp['merchant']>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  await t.reset();
-  keys = await t.merchant();
-  api = client(t.url, keys.test_api_key);
+  ({ t, keys, api } = await startWithMerchant());
 });
 afterAll(() => t.close());
 

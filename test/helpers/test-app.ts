@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp, type App } from '../../src/app.js';
+import { client } from './http.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openOrm } from '../../src/platform/db/database.js';
 import { JobRunner } from '../../src/platform/jobs/jobs.js';
@@ -46,4 +47,12 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       await orm.close();
     },
   };
+}
+
+/** The usual start of a test file: a fresh service on emptied tables, one merchant, a client with its test key. */
+export async function startWithMerchant(name?: string): Promise<{ t: TestApp; keys: CreatedMerchant; api: ReturnType<typeof client> }> {
+  const t = await startTestApp();
+  await t.reset();
+  const keys = await t.merchant(name);
+  return { t, keys, api: client(t.url, keys.test_api_key) };
 }
