@@ -33,7 +33,7 @@ export class OrderResolver {
       created_after: args.createdAfter ?? undefined,
       created_before: args.createdBefore ?? undefined,
     };
-    return toConnection(await orders.listOrders(ctx, filters, page, args.last != null ? 'before' : 'after'), args, OrderNode.from);
+    return toConnection(await orders.listOrders(ctx, filters, page, 'after'), args, OrderNode.from);
   }
 
   @FieldResolver(() => [PaymentType], { description: 'Every captured payment (a split order has two)' })

@@ -35,7 +35,7 @@ export class ProductResolver {
     const page = toPageRequest(args, Number);
     const { status, hsaFsaEligible, merchantProductId, createdAfter, createdBefore } = args;
     const filters = { status, hsa_fsa_eligible: hsaFsaEligible ?? undefined, merchant_product_id: merchantProductId ?? undefined, created_after: createdAfter ?? undefined, created_before: createdBefore ?? undefined };
-    return toConnection(await products.listProducts(ctx, filters, page, args.last != null ? 'before' : 'after'), args, ProductNode.from);
+    return toConnection(await products.listProducts(ctx, filters, page, 'after'), args, ProductNode.from);
   }
 
   @Mutation(() => CreateProductPayload, { description: 'Create a product; eligibility is decided on create (emits product.created)' })

@@ -22,7 +22,7 @@ export class RefundResolver {
   @Query(() => RefundConnection, { description: 'Refunds, most recent first' })
   async refunds(@Args() args: RefundsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<RefundNode>> {
     const filters = { order_id: args.orderId ? fromGlobalId(args.orderId, 'Order', 'orderId') : undefined, status: args.status };
-    return toConnection(await refunds.listRefunds(ctx, filters, toPageRequest(args, String), args.last != null ? 'before' : 'after'), args, RefundNode.from);
+    return toConnection(await refunds.listRefunds(ctx, filters, toPageRequest(args, String), 'after'), args, RefundNode.from);
   }
 
   @Mutation(() => CreateRefundPayload, { description: 'Refund an order in full or in part (same rules as POST /api/v2/refunds)' })

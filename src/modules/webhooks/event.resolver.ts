@@ -33,7 +33,7 @@ export class EventResolver {
   async events(@Args() args: EventsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<EventNode>> {
     const { types } = parseInput(listEventsSchema, { types: args.types ?? undefined }, 'invalid_request');
     const page = toPageRequest(args, String);
-    return toConnection(await listEvents(ctx, { types }, page, args.last != null ? 'before' : 'after'), args, EventNode.from);
+    return toConnection(await listEvents(ctx, { types }, page, 'after'), args, EventNode.from);
   }
 
   @Subscription(() => EventNode, live('Live order.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('order.')))

@@ -41,17 +41,17 @@ export class WebhookEndpointResolver {
   @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints, most recent first' })
   async webhookEndpoints(@Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<WebhookEndpointNode>> {
     const page = toPageRequest(args, String);
-    return toConnection(await webhooks.listWebhookEndpoints(ctx, page, args.last != null ? 'before' : 'after'), args, WebhookEndpointNode.from);
+    return toConnection(await webhooks.listWebhookEndpoints(ctx, page, 'after'), args, WebhookEndpointNode.from);
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, { description: "This endpoint's deliveries with their attempts, most recent first (first pages are batched across endpoints)" })
   async webhookDeliveries(@Root() endpoint: WebhookEndpointNode, @Args() args: WebhookDeliveriesArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<WebhookDeliveryNode>> {
     const page = toPageRequest(args, String);
     const filters = { status: args.status ?? undefined };
-    const firstPage = page.after === undefined && page.before === undefined;
+    const firstPage = page.after === undefined && page.before === undefined && !page.fromEnd;
     const result = firstPage
       ? await firstDeliveryPagesLoader(ctx).load(JSON.stringify({ endpointId: endpoint.endpointId, status: filters.status ?? null, limit: page.limit }))
-      : await webhooks.listWebhookDeliveries(ctx, endpoint.endpointId, filters, page, args.last != null ? 'before' : 'after');
+      : await webhooks.listWebhookDeliveries(ctx, endpoint.endpointId, filters, page, 'after');
     return toConnection(result, args, WebhookDeliveryNode.from);
   }
 

@@ -8,18 +8,25 @@ export function createdRange(filters: { created_after?: Date; created_before?: D
   return { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
 }
 
-/** Where a page starts: after or before the row with this id, reading newest first. */
+/**
+ * A page of a list ordered newest first: the rows between the cursors (`after` and `before`
+ * both bound it when given, as in Relay), the first `limit` of them, or the last `limit` when
+ * `fromEnd` (Relay `last`).
+ */
 export interface PageRequest<Id> {
   limit: number;
   /** Rows older than this one (REST `starting_after`, GraphQL `after`). */
   after?: Id;
-  /** Rows newer than this one (GraphQL `before` with `last`). */
+  /** Rows newer than this one (GraphQL `before`). */
   before?: Id;
+  /** Take the last `limit` rows of the range (the oldest ones) instead of the first. */
+  fromEnd?: boolean;
 }
 
 export interface Page<T> {
+  /** Newest first, whichever end the page was read from. */
   items: T[];
-  /** More rows exist beyond the page in the direction read. */
+  /** More rows exist beyond the page in the direction read (older ones, or newer ones when `fromEnd`). */
   hasMore: boolean;
 }
 
@@ -38,28 +45,29 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
   entity: EntityClass<T>,
   where: FilterQuery<T>,
   page: PageRequest<Id>,
-  options: { cursorParam: string; populate?: FindOptions<T>['populate'] },
+  options: { cursorParam: string; beforeParam?: string; populate?: FindOptions<T>['populate'] },
 ): Promise<Page<T>> {
-  const cursor = page.after ?? page.before;
-  const backward = page.after === undefined && page.before !== undefined;
   const meta = ctx.em.getMetadata().get(entity.name);
   const qb = ctx.em.createQueryBuilder(entity, 'e').select('*').where(where);
-  if (cursor !== undefined) {
-    const op = backward ? '>' : '<';
+  const bound = (op: '<' | '>', cursor: Id) =>
     qb.andWhere(
       `(e.created_at, e.id) ${op} (select c.created_at, c.id from "${meta.tableName}" c where c.id = ? and c.merchant_id = ? and c.livemode = ?)`,
       [cursor, ctx.principal.merchantId, ctx.principal.livemode],
     );
-  }
-  const dir = backward ? 'asc' : 'desc';
+  if (page.after !== undefined) bound('<', page.after);
+  if (page.before !== undefined) bound('>', page.before);
+  const dir = page.fromEnd ? 'asc' : 'desc';
   qb.orderBy({ createdAt: dir, id: dir } as never).limit(page.limit + 1);
   const rows = (await qb.getResult()) as T[];
   const hasMore = rows.length > page.limit;
   const items = rows.slice(0, page.limit);
-  if (backward) items.reverse();
-  if (items.length === 0 && cursor !== undefined) {
-    const exists = await ctx.em.count(entity, { id: cursor, merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode } as FilterQuery<T>);
-    if (!exists) throw new DomainError('invalid_request', `${options.cursorParam} '${cursor}' does not name an object of this account and mode`, { param: options.cursorParam });
+  if (page.fromEnd) items.reverse();
+  if (items.length === 0) {
+    for (const [param, cursor] of [[options.cursorParam, page.after], [options.beforeParam ?? 'before', page.before]] as const) {
+      if (cursor === undefined) continue;
+      const exists = await ctx.em.count(entity, { id: cursor, merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode } as FilterQuery<T>);
+      if (!exists) throw new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
+    }
   }
   if (options.populate && items.length) await ctx.em.populate(items, options.populate as never);
   return { items, hasMore };
@@ -71,13 +79,11 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
  */
 export function paginateLoaded<T extends Keyed<Id>, Id extends string | number>(rows: T[], page: PageRequest<Id>): Page<T> {
   const sorted = [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  const at = (id: Id | undefined) => (id === undefined ? -1 : sorted.findIndex((r) => r.id === id));
-  if (page.before !== undefined && page.after === undefined) {
-    const end = Math.max(at(page.before), 0);
-    const start = Math.max(0, end - page.limit);
-    return { items: sorted.slice(start, end), hasMore: start > 0 };
-  }
+  const at = (id: Id) => sorted.findIndex((r) => r.id === id);
+  if ((page.after !== undefined && at(page.after) < 0) || (page.before !== undefined && at(page.before) < 0)) return { items: [], hasMore: false };
   const start = page.after === undefined ? 0 : at(page.after) + 1;
-  if (page.after !== undefined && start === 0) return { items: [], hasMore: false };
-  return { items: sorted.slice(start, start + page.limit), hasMore: start + page.limit < sorted.length };
+  const end = page.before === undefined ? sorted.length : at(page.before);
+  const range = sorted.slice(start, Math.max(start, end));
+  if (page.fromEnd) return { items: range.slice(Math.max(0, range.length - page.limit)), hasMore: range.length > page.limit };
+  return { items: range.slice(0, page.limit), hasMore: range.length > page.limit };
 }

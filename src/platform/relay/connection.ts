@@ -64,19 +64,31 @@ function decodeCursor(cursor: string, param: string): string {
   return raw.slice(7);
 }
 
-/** Turns Relay arguments into the keyset paginator's page request (`parseId` maps the cursor's id). */
+/**
+ * Turns Relay arguments into the keyset paginator's page request (`parseId` maps the cursor's
+ * id; a cursor whose id it cannot map is refused): `after`/`before` bound the range, `first`
+ * takes its first (newest) items, `last` its last (oldest) ones.
+ */
 export function toPageRequest<Id extends string | number>(args: ConnectionArgs, parseId: (raw: string) => Id): PageRequest<Id> {
   if (args.first != null && args.last != null) throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
   const size = args.last ?? args.first ?? 10;
   const param = args.last != null ? 'last' : 'first';
   if (!Number.isInteger(size) || size < 1 || size > 100) throw new DomainError('invalid_request', `${param} must be between 1 and 100`, { param });
-  const after = args.after != null ? parseId(decodeCursor(args.after, 'after')) : undefined;
-  const before = args.before != null ? parseId(decodeCursor(args.before, 'before')) : undefined;
-  if (args.last != null) return { limit: size, before, after: undefined };
-  return { limit: size, after, before: undefined };
+  const cursorId = (cursor: string, name: string) => {
+    const id = parseId(decodeCursor(cursor, name));
+    if (typeof id === 'number' && !Number.isSafeInteger(id)) throw new DomainError('invalid_request', `${name} is not a cursor returned by this API`, { param: name });
+    return id;
+  };
+  const after = args.after != null ? cursorId(args.after, 'after') : undefined;
+  const before = args.before != null ? cursorId(args.before, 'before') : undefined;
+  return { limit: size, after, before, fromEnd: args.last != null };
 }
 
-/** Builds a connection from a page read for `args`. */
+/**
+ * Builds a connection from a page read for `args`. Per the Relay spec, reading forward
+ * `hasNextPage` says whether more items follow and `hasPreviousPage` whether `after` was given
+ * (items precede it); reading backward (`last`) the other way round.
+ */
 export function toConnection<T extends { id: string | number }, N>(page: Page<T>, args: ConnectionArgs, present: (item: T) => N): ConnectionShape<N> {
   const backward = args.last != null;
   const edges = page.items.map((item) => ({ cursor: encodeCursor(item.id), node: present(item) }));
