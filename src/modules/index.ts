@@ -3,6 +3,8 @@ import { NodeResolver } from '../platform/relay/node.js';
 import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
 import type { RouteSpec } from '../platform/rest/routes.js';
+import { CustomerResolver } from './customers/customer.resolver.js';
+import { customerRoutes } from './customers/customer.routes.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
 import { CheckoutLineItemResolver, CheckoutResolver } from './checkout/checkout.resolver.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
@@ -21,10 +23,10 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
-export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...webhookRoutes];
+export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...webhookRoutes, ...customerRoutes];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentReconciliationSweep, refundProcessingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record

@@ -211,6 +211,14 @@ describe('operations', () => {
         'POST /api/v2/webhook-endpoints/{id}/disable',
         'GET /api/v2/webhook-endpoints/{id}/deliveries',
         'POST /api/v2/webhook-deliveries/{id}/retry',
+        'POST /api/v2/customers',
+        'GET /api/v2/customers',
+        'GET /api/v2/customers/{id}',
+        'PUT /api/v2/customers/{id}',
+        'POST /api/v2/customers/{id}/payment-methods',
+        'GET /api/v2/customers/{id}/payment-methods',
+        'GET /api/v2/customers/{id}/payment-methods/{payment_method_id}',
+        'DELETE /api/v2/customers/{id}/payment-methods/{payment_method_id}',
       ].sort(),
     );
     const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;

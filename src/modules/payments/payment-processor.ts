@@ -33,6 +33,11 @@ export interface PaymentProcessor {
   void(authorizationId: string): Promise<void>;
   /** Returns `amount` cents of a capture to the card. */
   refund(captureId: string, amount: number): Promise<ProcessorResult<{ refundId: string }>>;
+  /**
+   * Zero-amount verification of a card before it is stored (type, brand, last4 and a reusable
+   * token); declines as a payment would. `idempotencyKey` makes a retried verification one call.
+   */
+  verify(card: CardInput, idempotencyKey: string): Promise<ProcessorResult<Authorization>>;
   /** Charges a stored card token (subscription renewals). */
   chargeToken(token: string, amount: number, currency: string): Promise<ProcessorResult<{ captureId: string }> & { disposition?: 'retry' | 'action_required' | 'terminal' }>;
 }

@@ -57,6 +57,10 @@ export class SimulatedProcessor implements PaymentProcessor {
     return { ok: true, ...this.inspect(card), authorizationId: prefixedId(`auth_${flags}`), token: prefixedId(`tok_${flags}`) };
   }
 
+  async verify(card: CardInput, _idempotencyKey: string): Promise<ProcessorResult<Authorization>> {
+    return this.authorize(card, 0, 'usd');
+  }
+
   async capture(authorizationId: string): Promise<ProcessorResult<{ captureId: string }>> {
     const flags = authorizationId.split('_')[1];
     return { ok: true, captureId: prefixedId(`ch_${flags}`) };

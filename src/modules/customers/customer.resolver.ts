@@ -1,0 +1,82 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphContext } from '../../platform/graphql/context.js';
+import { toServiceInput, toServiceInputDeep } from '../../platform/graphql/input.js';
+import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
+import { fromGlobalId } from '../../platform/relay/global-id.js';
+import { registerNodeType } from '../../platform/relay/node.js';
+import { listOrders } from '../orders/order.service.js';
+import { OrderConnection, OrderNode } from '../orders/order.types.js';
+import { firstOrderPagesLoader, paymentMethodsLoader } from './customer.loaders.js';
+import * as customers from './customer.service.js';
+import {
+  AttachPaymentMethodInput,
+  AttachPaymentMethodPayload,
+  CreateCustomerInput,
+  CreateCustomerPayload,
+  CustomerConnection,
+  CustomerNode,
+  CustomersArgs,
+  DetachPaymentMethodInput,
+  DetachPaymentMethodPayload,
+  PaymentMethodNode,
+  UpdateCustomerInput,
+  UpdateCustomerPayload,
+} from './customer.types.js';
+import * as methods from './payment-method.service.js';
+
+registerNodeType('Customer', async (ctx, id) => CustomerNode.from(await customers.getCustomer(ctx, id)));
+registerNodeType('PaymentMethod', async (ctx, id) => PaymentMethodNode.from(await methods.getPaymentMethod(ctx, id)));
+
+const customerId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Customer', param);
+
+@Resolver(() => CustomerNode)
+export class CustomerResolver {
+  @Query(() => CustomerNode, { description: 'A customer by global id' })
+  async customer(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<CustomerNode> {
+    return CustomerNode.from(await customers.getCustomer(ctx, customerId(id)));
+  }
+
+  @Query(() => CustomerConnection, { description: 'Customers, most recent first, with the REST filters' })
+  async customers(@Args() args: CustomersArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<CustomerNode>> {
+    const page = toPageRequest(args, String);
+    const filters = { email: args.email ?? undefined, created_after: args.createdAfter ?? undefined, created_before: args.createdBefore ?? undefined };
+    return toConnection(await customers.listCustomers(ctx, filters, page, args.last != null ? 'before' : 'after'), args, CustomerNode.from);
+  }
+
+  @FieldResolver(() => [PaymentMethodNode], { description: 'Attached payment methods, most recent first (batched across customers)' })
+  async paymentMethods(@Root() customer: CustomerNode, @Ctx() { ctx }: GraphContext): Promise<PaymentMethodNode[]> {
+    return (await paymentMethodsLoader(ctx).load(customer.customerId)).map(PaymentMethodNode.from);
+  }
+
+  @FieldResolver(() => OrderConnection, { description: "Orders placed with this customer's email, most recent first (first pages batched across customers)" })
+  async orders(@Root() customer: CustomerNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<OrderNode>> {
+    const page = toPageRequest(args, String);
+    const email = customer.email.toLowerCase();
+    const result =
+      page.after === undefined && page.before === undefined
+        ? await firstOrderPagesLoader(ctx).load(JSON.stringify({ email, limit: page.limit }))
+        : await listOrders(ctx, { customer_email: email }, page, args.last != null ? 'before' : 'after');
+    return toConnection(result, args, OrderNode.from);
+  }
+
+  @Mutation(() => CreateCustomerPayload, { description: 'Create a customer' })
+  async createCustomer(@Arg('input', () => CreateCustomerInput) input: CreateCustomerInput, @Ctx() { ctx }: GraphContext): Promise<CreateCustomerPayload> {
+    return { customer: CustomerNode.from(await customers.createCustomer(ctx, toServiceInput(input))) };
+  }
+
+  @Mutation(() => UpdateCustomerPayload, { description: 'Update a customer; omitted fields are kept' })
+  async updateCustomer(@Arg('input', () => UpdateCustomerInput) input: UpdateCustomerInput, @Ctx() { ctx }: GraphContext): Promise<UpdateCustomerPayload> {
+    return { customer: CustomerNode.from(await customers.updateCustomer(ctx, customerId(input.id), toServiceInput(input, ['id']))) };
+  }
+
+  @Mutation(() => AttachPaymentMethodPayload, { description: 'Verify a card (zero-amount) and store it for a customer' })
+  async attachPaymentMethod(@Arg('input', () => AttachPaymentMethodInput) input: AttachPaymentMethodInput, @Ctx() { ctx }: GraphContext): Promise<AttachPaymentMethodPayload> {
+    const body = toServiceInputDeep({ card: input.card }) as Record<string, unknown>;
+    return { paymentMethod: PaymentMethodNode.from(await methods.attachPaymentMethod(ctx, customerId(input.customerId, 'customerId'), body)) };
+  }
+
+  @Mutation(() => DetachPaymentMethodPayload, { description: 'Detach a payment method: no longer listed or charged' })
+  async detachPaymentMethod(@Arg('input', () => DetachPaymentMethodInput) input: DetachPaymentMethodInput, @Ctx() { ctx }: GraphContext): Promise<DetachPaymentMethodPayload> {
+    return { paymentMethod: PaymentMethodNode.from(await methods.detachPaymentMethod(ctx, fromGlobalId(input.id, 'PaymentMethod'))) };
+  }
+}

@@ -1,0 +1,133 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import type { ValueOf } from '../../platform/graphql/enums.js';
+import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { toGlobalId } from '../../platform/relay/global-id.js';
+import { Node } from '../../platform/relay/node.js';
+import { PaymentMethodEnum } from '../orders/order.types.js';
+import type { Customer, PaymentMethod } from './customer.entity.js';
+
+@ObjectType('Customer', { implements: Node, description: 'A customer of the merchant, with stored cards' })
+export class CustomerNode extends Node {
+  @Field({ description: 'The REST id (cus_…)' }) customerId!: string;
+  @Field() livemode!: boolean;
+  @Field() email!: string;
+  @Field() firstName!: string;
+  @Field() lastName!: string;
+  @Field(() => String, { nullable: true }) phone!: string | null;
+  @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime) updatedAt!: Date;
+
+  static from(c: Customer): CustomerNode {
+    return Object.assign(new CustomerNode(), {
+      id: toGlobalId('Customer', c.id),
+      customerId: c.id,
+      livemode: c.livemode,
+      email: c.email,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      phone: c.phone,
+      metadata: c.metadata,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
+    });
+  }
+}
+
+export const CustomerConnection = connectionType('Customer', CustomerNode);
+
+@ObjectType('PaymentMethod', { implements: Node, description: 'A verified card stored for a customer (token, brand, last 4, expiry and type only)' })
+export class PaymentMethodNode extends Node {
+  @Field({ description: 'The REST id (pm_…)' }) paymentMethodId!: string;
+  @Field() livemode!: boolean;
+  @Field({ description: 'The REST id of its customer (cus_…)' }) customerId!: string;
+  @Field(() => PaymentMethodEnum) type!: ValueOf<typeof PaymentMethodEnum>;
+  @Field() brand!: string;
+  @Field() last4!: string;
+  @Field(() => Int) expMonth!: number;
+  @Field(() => Int) expYear!: number;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Set once detached' }) detachedAt!: Date | null;
+
+  static from(pm: PaymentMethod): PaymentMethodNode {
+    return Object.assign(new PaymentMethodNode(), {
+      id: toGlobalId('PaymentMethod', pm.id),
+      paymentMethodId: pm.id,
+      livemode: pm.livemode,
+      customerId: pm.customer.id,
+      type: pm.type as ValueOf<typeof PaymentMethodEnum>,
+      brand: pm.brand,
+      last4: pm.last4,
+      expMonth: pm.expMonth,
+      expYear: pm.expYear,
+      createdAt: pm.createdAt,
+      detachedAt: pm.detachedAt,
+    });
+  }
+}
+
+@ArgsType()
+export class CustomersArgs extends ConnectionArgs {
+  @Field(() => String, { nullable: true, description: 'Exact email, case-insensitive' }) email?: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date | null;
+}
+
+@InputType()
+export class CreateCustomerInput {
+  @Field() email!: string;
+  @Field() firstName!: string;
+  @Field() lastName!: string;
+  @Field(() => String, { nullable: true }) phone?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+}
+
+@InputType()
+export class UpdateCustomerInput {
+  @Field(() => ID, { description: 'Global id of the customer' }) id!: string;
+  @Field(() => String, { nullable: true }) email?: string;
+  @Field(() => String, { nullable: true }) firstName?: string;
+  @Field(() => String, { nullable: true }) lastName?: string;
+  @Field(() => String, { nullable: true, description: 'null clears it' }) phone?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the stored metadata' }) metadata?: Record<string, unknown>;
+}
+
+@InputType({ description: 'A card as the contract defines it; only its token, brand, last 4, expiry and type are kept' })
+export class CardInputType {
+  @Field() number!: string;
+  @Field(() => Int) expMonth!: number;
+  @Field(() => Int) expYear!: number;
+  @Field() cvc!: string;
+}
+
+@InputType()
+export class AttachPaymentMethodInput {
+  @Field(() => ID, { description: 'Global id of the customer' }) customerId!: string;
+  @Field(() => CardInputType) card!: CardInputType;
+}
+
+@InputType()
+export class DetachPaymentMethodInput {
+  @Field(() => ID, { description: 'Global id of the payment method' }) id!: string;
+}
+
+@ObjectType()
+export class CreateCustomerPayload {
+  @Field(() => CustomerNode) customer!: CustomerNode;
+}
+
+@ObjectType()
+export class UpdateCustomerPayload {
+  @Field(() => CustomerNode) customer!: CustomerNode;
+}
+
+@ObjectType()
+export class AttachPaymentMethodPayload {
+  @Field(() => PaymentMethodNode) paymentMethod!: PaymentMethodNode;
+}
+
+@ObjectType()
+export class DetachPaymentMethodPayload {
+  @Field(() => PaymentMethodNode) paymentMethod!: PaymentMethodNode;
+}

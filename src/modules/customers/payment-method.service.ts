@@ -1,0 +1,105 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { scope, type ServiceContext } from '../../platform/context.js';
+import { prefixedId } from '../../platform/db/ids.js';
+import { DomainError } from '../../platform/errors.js';
+import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { parseInput, requireObject } from '../../platform/validation.js';
+import { notExpired, type CardInput } from '../payments/card.js';
+import { processorFor } from '../payments/processor.js';
+import { Customer, PaymentMethod } from './customer.entity.js';
+import { getCustomer } from './customer.service.js';
+import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.schemas.js';
+
+/**
+ * Verifies `card` with the processor (a zero-amount verification) and stores it for `customer`.
+ * Only the processor's token, brand, last4, expiry and type are kept. A declined card is 400
+ * `invalid_payment_method` with the processor's code and message; `param` names the card field.
+ */
+export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer, card: CardInput, param = 'card'): Promise<PaymentMethod> {
+  if (!notExpired(card, ctx.now())) {
+    const field = `${param}.exp_year`;
+    throw new DomainError('validation_error', `Invalid request: ${field} the card has expired`, { param: field, details: [{ field, message: 'the card has expired' }] });
+  }
+  const id = prefixedId('pm');
+  const verified = await processorFor(ctx).verify(card, id);
+  if (!verified.ok) {
+    throw new DomainError('invalid_payment_method', `The card could not be verified: ${verified.message}`, { param, details: { decline_code: verified.code } });
+  }
+  const now = ctx.now();
+  const method = ctx.em.create(PaymentMethod, {
+    id,
+    ...scope(ctx),
+    customer,
+    type: verified.type,
+    brand: verified.brand,
+    last4: verified.last4,
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+    processorToken: verified.token,
+    createdAt: now,
+    updatedAt: now,
+  } as never) as PaymentMethod;
+  await ctx.em.flush();
+  return method;
+}
+
+/** `POST /customers/{id}/payment-methods`: verifies and stores a card for the customer. */
+export async function attachPaymentMethod(ctx: ServiceContext, customerId: string, body: unknown): Promise<PaymentMethod> {
+  const input = parseInput(attachPaymentMethodSchema, requireObject(body, 'validation_error'));
+  const customer = await getCustomer(ctx, customerId);
+  return storeVerifiedCard(ctx, customer, input.card);
+}
+
+/**
+ * One payment method of the caller, attached or detached, or 404 `not_found`; with `customerId`
+ * (the REST path) the customer must exist (404 `not_found` on `id`) and own it.
+ */
+export async function getPaymentMethod(ctx: ServiceContext, id: string, customerId?: string, param = 'payment_method_id'): Promise<PaymentMethod> {
+  const where: FilterQuery<PaymentMethod> = { id, ...scope(ctx) };
+  if (customerId !== undefined) where.customer = (await getCustomer(ctx, customerId)).id;
+  const method = await ctx.em.findOne(PaymentMethod, where);
+  if (!method) throw DomainError.notFound('payment method', id, param);
+  return method;
+}
+
+/**
+ * The stored card a request body refers to (a subscription's `payment_method_id`), usable for
+ * charges: unknown, detached, another customer's or expired is 400 `invalid_payment_method`.
+ */
+export async function usablePaymentMethod(ctx: ServiceContext, id: string, customerId: string, param = 'payment_method_id'): Promise<PaymentMethod> {
+  const method = await ctx.em.findOne(PaymentMethod, { id, ...scope(ctx) });
+  const problem = !method
+    ? `No such payment method: '${id}'`
+    : method.customer.id !== customerId
+      ? `Payment method ${id} belongs to another customer`
+      : method.detachedAt
+        ? `Payment method ${id} was detached`
+        : !notExpired({ exp_month: method.expMonth, exp_year: method.expYear }, ctx.now())
+          ? `Payment method ${id} has expired`
+          : null;
+  if (problem) throw new DomainError('invalid_payment_method', problem, { param });
+  return method!;
+}
+
+/** Validates list query parameters (400 `invalid_request`). */
+export function parseListPaymentMethodsQuery(query: unknown): PageRequest<string> {
+  const { limit, starting_after } = parseInput(listPaymentMethodsSchema, query, 'invalid_request');
+  return { limit, after: starting_after };
+}
+
+/** A page of a customer's attached payment methods, newest first (404 for an unknown customer). */
+export async function listPaymentMethods(ctx: ServiceContext, customerId: string, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<PaymentMethod>> {
+  const customer = await getCustomer(ctx, customerId);
+  return paginate(ctx, PaymentMethod, { ...scope(ctx), customer: customer.id, detachedAt: null }, page, { cursorParam });
+}
+
+/** Detaches a payment method from its customer: it is no longer listed or chargeable. Detaching twice is harmless. */
+export async function detachPaymentMethod(ctx: ServiceContext, id: string, customerId?: string): Promise<PaymentMethod> {
+  const method = await getPaymentMethod(ctx, id, customerId, customerId === undefined ? 'id' : 'payment_method_id');
+  if (!method.detachedAt) {
+    method.detachedAt = ctx.now();
+    method.updatedAt = ctx.now();
+    await ctx.em.flush();
+  }
+  return method;
+}
