@@ -1,6 +1,8 @@
 import WebSocket from 'ws';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
-import { collect, wsClient } from '../helpers/graphql-ws.js';
+import { collect, untilLive as untilLiveKeeping, wsClient } from '../helpers/graphql-ws.js';
+
+const untilLive = (sub: ReturnType<typeof collect>, probe: () => Promise<unknown>) => untilLiveKeeping(sub, probe, { forget: true });
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -13,21 +15,6 @@ afterAll(() => t.close());
 
 const EVENT = 'id eventId type livemode createdAt data';
 const ALL = `subscription($types: [String!]) { events(types: $types) { ${EVENT} } }`;
-
-/**
- * Subscriptions carry no acknowledgement: record probe events of a type the subscription lets
- * through until one arrives, so the test knows the server is listening, then forget them.
- */
-async function untilLive(sub: ReturnType<typeof collect>, probe: () => Promise<unknown>): Promise<void> {
-  const until = Date.now() + 10_000;
-  while (sub.messages.length === 0) {
-    if (Date.now() > until) throw new Error(`subscription never went live: ${JSON.stringify(sub.errors)}`);
-    await probe();
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await new Promise((r) => setTimeout(r, 100));
-  sub.messages.length = 0;
-}
 
 /** Opens a raw socket with graphql-ws's subprotocol and returns the close code the server chose. */
 async function closeCodeFor(connectionParams: unknown): Promise<number> {

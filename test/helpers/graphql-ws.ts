@@ -47,3 +47,20 @@ export function collect<T = any>(client: Client, query: string, variables?: Reco
     },
   };
 }
+
+/**
+ * Subscriptions carry no acknowledgement: record probe events the subscription lets through until
+ * one arrives, so the test knows the server is listening; `forget` then drops the probes.
+ */
+export async function untilLive(sub: ReturnType<typeof collect>, probe: () => Promise<unknown>, opts: { forget?: boolean } = {}): Promise<void> {
+  const until = Date.now() + 10_000;
+  while (sub.messages.length === 0) {
+    if (Date.now() > until) throw new Error(`subscription never went live: ${JSON.stringify(sub.errors)}`);
+    await probe();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (opts.forget) {
+    await new Promise((r) => setTimeout(r, 100));
+    sub.messages.length = 0;
+  }
+}

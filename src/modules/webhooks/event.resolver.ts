@@ -1,9 +1,10 @@
-import { Arg, Args, Ctx, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { Principal } from '../../platform/context.js';
 import { getEvent, listEvents } from '../../platform/events/events.service.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { EVENTS_TOPIC, scopeTopicId, type LiveEvent } from '../../platform/pubsub/event-pubsub.js';
-import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
+import { pageSize, toCursorConnection, type ConnectionShape } from '../../platform/relay/connection.js';
+import { eventCursorLoader } from './event.loaders.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
 import { parseInput } from '../../platform/validation.js';
@@ -29,11 +30,15 @@ export class EventResolver {
     return EventNode.from(await getEvent(ctx, fromGlobalId(id, 'Event')));
   }
 
-  @Query(() => EventConnection, { description: 'Events, most recent first, optionally of some types only' })
+  @Query(() => EventConnection, { description: 'Events in log order, most recent first unless order: OLDEST_FIRST (catch-up after a cursor), optionally of some types only' })
   async events(@Args() args: EventsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<EventNode>> {
-    const { types } = parseInput(listEventsSchema, { types: args.types ?? undefined }, 'invalid_request');
-    const page = toPageRequest(args, String);
-    return toConnection(await listEvents(ctx, { types }, page, 'after'), args, EventNode.from);
+    const filters = parseInput(listEventsSchema, { types: args.types ?? undefined, order: args.order ?? undefined }, 'invalid_request');
+    return toCursorConnection(await listEvents(ctx, filters, { limit: pageSize(args), after: args.after ?? undefined, before: args.before ?? undefined, fromEnd: args.last != null }), args, (e) => e.cursor, EventNode.fromLive);
+  }
+
+  @FieldResolver(() => String, { description: 'Its position in the log: pass it as `after` to events(order: OLDEST_FIRST) to get every later event' })
+  async cursor(@Root() event: EventNode, @Ctx() { ctx }: GraphContext): Promise<string> {
+    return event.logCursor ?? (await eventCursorLoader(ctx).load(event.eventId));
   }
 
   @Subscription(() => EventNode, live('Live order.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('order.')))

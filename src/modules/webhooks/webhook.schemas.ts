@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit } from '../../platform/validation.js';
+import { EVENT_ORDERS } from '../../platform/events/events.service.js';
 import { WEBHOOK_DELIVERY_STATUSES } from './webhook.entity.js';
 
 /** The one validation definition of each webhooks input; REST and GraphQL both go through these. */
@@ -43,6 +44,7 @@ export const listWebhookDeliveriesSchema = z
 export const listEventsSchema = z
   .object({
     types: z.array(z.string().max(255)).max(100).optional(),
+    order: z.enum(EVENT_ORDERS).default('newest_first'),
   })
   .strict();
 

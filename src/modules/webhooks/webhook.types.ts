@@ -2,6 +2,7 @@ import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { Event } from '../../platform/events/event.entity.js';
+import { EVENT_ORDERS } from '../../platform/events/events.service.js';
 import type { LiveEvent } from '../../platform/pubsub/event-pubsub.js';
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
@@ -21,23 +22,29 @@ export class EventNode extends Node {
   @Field() livemode!: boolean;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLJSONObject, { description: 'The event payload (the spec fields, snake_case)' }) data!: Record<string, unknown>;
+  /** Known when read from the log or the live stream; otherwise the `cursor` field resolver loads it. */
+  logCursor?: string;
 
   /** The graph's view of a stored event. */
   static from(e: Event): EventNode {
     return Object.assign(new EventNode(), { id: toGlobalId('Event', e.id), eventId: e.id, type: e.type, livemode: e.livemode, createdAt: e.createdAt, data: e.data });
   }
 
-  /** The graph's view of an event published to subscribers. */
+  /** The graph's view of an event read from the log or published to subscribers (with its cursor). */
   static fromLive(e: LiveEvent): EventNode {
-    return Object.assign(new EventNode(), { id: toGlobalId('Event', e.id), eventId: e.id, type: e.type, livemode: e.livemode, createdAt: new Date(e.created_at), data: e.data });
+    return Object.assign(new EventNode(), { id: toGlobalId('Event', e.id), eventId: e.id, type: e.type, livemode: e.livemode, createdAt: new Date(e.created_at), data: e.data, logCursor: e.cursor });
   }
 }
 
 export const EventConnection = connectionType('Event', EventNode);
 
+export const EventOrderEnum = graphqlEnum('EventOrder', EVENT_ORDERS, 'newest_first: browse back in time; oldest_first: catch up on everything after a cursor');
+
 @ArgsType()
 export class EventsArgs extends ConnectionArgs {
   @Field(() => [String], { nullable: true, description: 'Only these event types' }) types?: string[] | null;
+  @Field(() => EventOrderEnum, { nullable: true, description: 'NEWEST_FIRST (default) or OLDEST_FIRST: with `after` set to the last cursor seen (an edge cursor or a live event\'s `cursor`), every event committed since, once, in order' })
+  order?: ValueOf<typeof EventOrderEnum> | null;
 }
 
 @ObjectType('WebhookEndpoint', { implements: Node, description: 'A registered receiver of signed event deliveries' })

@@ -1,7 +1,6 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
-import { paginate, type Page, type PageRequest } from '../pagination/keyset.js';
+import { decodeEventCursor, readEventLog, type LoggedEvent } from './event-log.js';
 import { Event } from './event.entity.js';
 
 export interface EventEnvelope {
@@ -38,9 +37,28 @@ export async function getEvent(ctx: ServiceContext, id: string): Promise<Event> 
   return event;
 }
 
-/** A page of the caller's events, newest first, optionally only of the given types. */
-export async function listEvents(ctx: ServiceContext, filters: { types?: string[] }, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<Event>> {
-  const where: FilterQuery<Event> = { ...scope(ctx) };
-  if (filters.types?.length) where.type = { $in: filters.types };
-  return paginate(ctx, Event, where, page, { cursorParam });
+/** The order of an events page: newest first (browsing) or oldest first (catching up after a cursor). */
+export const EVENT_ORDERS = ['newest_first', 'oldest_first'] as const;
+export type EventOrder = (typeof EVENT_ORDERS)[number];
+
+/**
+ * A page of the caller's events in log order (see `event-log.ts`), optionally only of the given
+ * types. `after`/`before` are log cursors (an edge's, or a live event's `cursor`) bounding the
+ * range as in Relay; `first` takes the start of the range, `last` (`fromEnd`) its end. Oldest
+ * first after a cursor is the catch-up read: everything committed after it, once, in order.
+ */
+export async function listEvents(
+  ctx: ServiceContext,
+  filters: { types?: string[]; order: EventOrder },
+  page: { limit: number; after?: string; before?: string; fromEnd?: boolean },
+): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
+  const after = page.after === undefined ? undefined : decodeEventCursor(page.after, 'after');
+  const before = page.before === undefined ? undefined : decodeEventCursor(page.before, 'before');
+  const oldestFirst = filters.order === 'oldest_first';
+  const [lower, upper] = oldestFirst ? [after, before] : [before, after];
+  const ascending = oldestFirst !== Boolean(page.fromEnd);
+  // Reads reaching the newest events keep to finished transactions, so a later cursor never skips a late commit.
+  const read = await readEventLog(ctx.em, ctx.principal, { types: filters.types, lower, upper, ascending, settled: oldestFirst || lower !== undefined, limit: page.limit });
+  if (ascending !== oldestFirst) read.items.reverse();
+  return read;
 }

@@ -2,6 +2,7 @@ import { EventEmitter, on } from 'node:events';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PubSub } from 'type-graphql';
 import type { Log, Principal } from '../context.js';
+import { logHead, readLogTail, type EventPosition, type LoggedEvent } from '../events/event-log.js';
 import type { PgListener } from './pg-listener.js';
 
 /** The routing key of every event published to GraphQL subscribers. */
@@ -10,15 +11,8 @@ export const EVENTS_TOPIC = 'EVENTS';
 /** The channel the `events` insert trigger NOTIFYs (see the events_notify migration). */
 export const EVENTS_CHANNEL = 'events';
 
-/** An event as subscribers receive it (from the NOTIFY payload, or read back when it was too large). */
-export interface LiveEvent {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
-}
+/** An event as subscribers receive it, with its log cursor (resume `events(order: OLDEST_FIRST)` after it). */
+export type LiveEvent = LoggedEvent;
 
 /** The topic id that scopes a subscription to one merchant and mode. */
 export function scopeTopicId(principal: Pick<Principal, 'merchantId' | 'livemode'>): string {
@@ -71,30 +65,62 @@ export class EventPubSub implements PubSub {
 }
 
 /**
- * Feeds committed events from PostgreSQL NOTIFY into `pubSub`, so subscribers connected to any
- * API process see events recorded by every process. Events nobody here subscribes to are
- * skipped; one too large for a NOTIFY payload is read back by id. Order is kept per process.
+ * Feeds committed events into `pubSub` in log order (see `event-log.ts`), so subscribers connected
+ * to any API process see events recorded by every process, each with its log cursor. PostgreSQL
+ * NOTIFY on `events` only wakes the tail up; the tail reads the outbox after the last position it
+ * published, so a live event is never published before an event that sorts ahead of it, and a
+ * client that resumes the log after the cursor of the last live event it saw misses nothing.
+ * Events held back by a still-running older transaction are looked at again shortly; a slow poll
+ * covers notifications lost while the LISTEN connection was down. Returns a stop function.
  */
-export function bridgeEvents(listener: PgListener, pubSub: EventPubSub, orm: MikroORM, log: Log): void {
-  let chain = Promise.resolve();
-  listener.on(EVENTS_CHANNEL, (payload) => {
-    chain = chain.then(() => forward(payload)).catch((err: unknown) => log.error({ err }, 'live event not forwarded'));
-  });
+export function bridgeEvents(listener: PgListener, pubSub: EventPubSub, orm: MikroORM, log: Log, opts: { pollMs?: number; heldBackMs?: number } = {}): () => void {
+  const em = orm.em.fork();
+  let head: EventPosition | undefined;
+  let running = false;
+  let again = false;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
 
-  async function forward(payload: string): Promise<void> {
-    const note = JSON.parse(payload) as Partial<LiveEvent> & { id: string; merchant_id: string; livemode: boolean };
-    const topicId = scopeTopicId({ merchantId: note.merchant_id, livemode: note.livemode });
-    if (!pubSub.hasSubscribers(EVENTS_TOPIC, topicId)) return;
-    let event: LiveEvent | undefined;
-    if (note.data !== undefined && note.created_at !== undefined && note.type !== undefined) {
-      event = { ...(note as LiveEvent), created_at: new Date(note.created_at).toISOString() };
-    } else {
-      const [row] = await orm.em.fork().getConnection().execute<{ type: string; created_at: Date; data: Record<string, unknown> }[]>(
-        'select type, created_at, data from events where id = ?',
-        [note.id],
-      );
-      if (row) event = { id: note.id, merchant_id: note.merchant_id, livemode: note.livemode, type: row.type, created_at: new Date(row.created_at).toISOString(), data: row.data };
+  const pump = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
     }
-    if (event) pubSub.publish(EVENTS_TOPIC, topicId, event);
+    running = true;
+    drain()
+      .catch((err: unknown) => log.error({ err }, 'live events not forwarded'))
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          pump();
+        }
+      });
+  };
+
+  async function drain(): Promise<void> {
+    let from = head ?? (head = await logHead(em));
+    for (;;) {
+      const { items, heldBack } = await readLogTail(em, from, TAIL_BATCH);
+      for (const { position, cursor, ...event } of items) {
+        head = from = position;
+        const topicId = scopeTopicId({ merchantId: event.merchant_id, livemode: event.livemode });
+        if (pubSub.hasSubscribers(EVENTS_TOPIC, topicId)) pubSub.publish(EVENTS_TOPIC, topicId, { ...event, cursor });
+      }
+      if (heldBack && !retry) retry = setTimeout(() => ((retry = undefined), pump()), opts.heldBackMs ?? 25).unref();
+      if (items.length < TAIL_BATCH || heldBack || stopped) return;
+    }
   }
+
+  listener.on(EVENTS_CHANNEL, pump);
+  const poll = setInterval(pump, opts.pollMs ?? 1000).unref();
+  pump();
+  return () => {
+    stopped = true;
+    clearInterval(poll);
+    if (retry) clearTimeout(retry);
+  };
 }
+
+const TAIL_BATCH = 500;

@@ -27,11 +27,14 @@ export async function startLiveEvents(
 ): Promise<LiveEvents> {
   const listener = new PgListener(orm.config.get('clientUrl')!, http.log);
   const pubSub = new EventPubSub();
-  bridgeEvents(listener, pubSub, orm, http.log);
+  const stopBridge = bridgeEvents(listener, pubSub, orm, http.log);
   for (const channel of opts.hintChannels ?? []) listener.on(channel, () => opts.onHint?.(channel));
   for (const [channel, handler] of Object.entries(opts.channels ?? {})) listener.on(channel, handler);
   await listener.start();
-  http.addHook('onClose', async () => listener.close());
+  http.addHook('onClose', async () => {
+    stopBridge();
+    await listener.close();
+  });
   return { pubSub, listener };
 }
 

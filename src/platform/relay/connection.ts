@@ -64,16 +64,22 @@ function decodeCursor(cursor: string, param: string): string {
   return raw.slice(7);
 }
 
+/** The page size the Relay arguments ask for (default 10, 1 to 100; `first` and `last` exclusive). */
+export function pageSize(args: ConnectionArgs): number {
+  if (args.first != null && args.last != null) throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
+  const size = args.last ?? args.first ?? 10;
+  const param = args.last != null ? 'last' : 'first';
+  if (!Number.isInteger(size) || size < 1 || size > 100) throw new DomainError('invalid_request', `${param} must be between 1 and 100`, { param });
+  return size;
+}
+
 /**
  * Turns Relay arguments into the keyset paginator's page request (`parseId` maps the cursor's
  * id; a cursor whose id it cannot map is refused): `after`/`before` bound the range, `first`
  * takes its first (newest) items, `last` its last (oldest) ones.
  */
 export function toPageRequest<Id extends string | number>(args: ConnectionArgs, parseId: (raw: string) => Id): PageRequest<Id> {
-  if (args.first != null && args.last != null) throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
-  const size = args.last ?? args.first ?? 10;
-  const param = args.last != null ? 'last' : 'first';
-  if (!Number.isInteger(size) || size < 1 || size > 100) throw new DomainError('invalid_request', `${param} must be between 1 and 100`, { param });
+  const size = pageSize(args);
   const cursorId = (cursor: string, name: string) => {
     const id = parseId(decodeCursor(cursor, name));
     if (typeof id === 'number' && !Number.isSafeInteger(id)) throw new DomainError('invalid_request', `${name} is not a cursor returned by this API`, { param: name });
@@ -90,8 +96,13 @@ export function toPageRequest<Id extends string | number>(args: ConnectionArgs, 
  * (items precede it); reading backward (`last`) the other way round.
  */
 export function toConnection<T extends { id: string | number }, N>(page: Page<T>, args: ConnectionArgs, present: (item: T) => N): ConnectionShape<N> {
+  return toCursorConnection(page, args, (item) => encodeCursor(item.id), present);
+}
+
+/** The same from a page whose items carry their own cursors (e.g. the event log's positions). */
+export function toCursorConnection<T, N>(page: Page<T>, args: ConnectionArgs, cursorOf: (item: T) => string, present: (item: T) => N): ConnectionShape<N> {
   const backward = args.last != null;
-  const edges = page.items.map((item) => ({ cursor: encodeCursor(item.id), node: present(item) }));
+  const edges = page.items.map((item) => ({ cursor: cursorOf(item), node: present(item) }));
   return {
     edges,
     nodes: edges.map((e) => e.node),
