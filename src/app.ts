@@ -16,14 +16,15 @@ import type { JobRunner } from './platform/jobs/jobs.js';
 import { setPublicUrl } from './platform/links.js';
 import type { GraphContext } from './platform/graphql/context.js';
 import { complexityLimit } from './platform/graphql/complexity.js';
-import { graphqlErrorFormatter } from './platform/graphql/errors.js';
+import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
 import { registerGraphqlWs, startLiveEvents } from './platform/pubsub/live-events.js';
 import { webhookDeliverySweep } from './modules/webhooks/webhook.jobs.js';
 import { DELIVERIES_CHANNEL } from './modules/webhooks/webhook.service.js';
 import { registerAuth } from './platform/rest/auth.js';
-import { registerErrorHandling } from './platform/rest/error-handler.js';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/rest/error-handler.js';
+import { registerInputGuards, registerJsonBodyParser } from './platform/rest/input-guards.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerRoutes } from './platform/rest/routes.js';
@@ -43,6 +44,7 @@ declare module 'fastify' {
 
 /** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. */
 export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): Promise<App> {
+  const genReqId = () => `req_${randomBase62(20)}`;
   const http = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -57,8 +59,10 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
         }),
       },
     },
-    genReqId: () => `req_${randomBase62(20)}`,
+    genReqId,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler: clientErrorHandler(genReqId),
     return503OnClosing: true,
   });
   // Input is validated by the services (one definition shared with GraphQL); route schemas only document.
@@ -77,6 +81,8 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   setPublicUrl(config.publicUrl);
   http.decorate('jobs', jobs);
   registerErrorHandling(http);
+  registerJsonBodyParser(http);
+  registerInputGuards(http);
   registerAuth(http, orm);
   await http.register(rateLimit, {
     hook: 'preHandler',
@@ -118,7 +124,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     formatError: graphqlErrorFormatter(http.log),
-    plugins: [complexityLimit(schema)],
+    plugins: [complexityLimit(schema), httpRequestRules()],
+    validationRules: [noNulInStrings],
+    parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     includeStacktraceInErrorResponses: false,
   });
   await apollo.start();

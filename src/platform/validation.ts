@@ -68,3 +68,6 @@ export function requireObject(body: unknown, code: ErrorCode = 'invalid_request'
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(code, 'The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
+
+/** True when `value` contains a control character (ids and cursors never do; PostgreSQL text cannot hold U+0000). */
+export const hasControlCharacter = (value: string): boolean => /[\u0000-\u001f\u007f]/.test(value);

@@ -1,8 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DomainError } from '../errors.js';
 import type { GraphContext } from './context.js';
+import { requestError } from './errors.js';
 
 /** The most a single operation may cost (a field costs 1; a connection multiplies its selection by its page size). */
 export const MAX_QUERY_COMPLEXITY = 20_000;
@@ -23,18 +24,25 @@ export function complexityLimit(schema: GraphQLSchema, max = MAX_QUERY_COMPLEXIT
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const complexity = getComplexity({
-            schema,
-            query: document,
-            operationName: request.operationName ?? undefined,
-            variables: request.variables ?? {},
-            estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
-          });
-          if (complexity > max) {
-            const error = new DomainError('query_too_complex', `This operation costs ${complexity}, above the limit of ${max}: ask for smaller pages or fewer nested connections.`, {
-              details: { complexity, maximum: max },
+          let complexity: number;
+          try {
+            complexity = getComplexity({
+              schema,
+              query: document,
+              operationName: request.operationName ?? undefined,
+              variables: request.variables ?? {},
+              estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
             });
-            throw new GraphQLError(error.message, { extensions: { code: error.code, details: error.details, http: { status: error.status } } });
+          } catch (err) {
+            // Costing coerces the variables first: a missing or mistyped variable is the client's mistake.
+            throw requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' }));
+          }
+          if (complexity > max) {
+            throw requestError(
+              new DomainError('query_too_complex', `This operation costs ${complexity}, above the limit of ${max}: ask for smaller pages or fewer nested connections.`, {
+                details: { complexity, maximum: max },
+              }),
+            );
           }
         },
       };

@@ -1,28 +1,64 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type GraphQLFormattedError, type ValidationContext } from 'graphql';
 import type { Log } from '../context.js';
-import { DomainError, ERROR_STATUS, toDomainError, type ErrorDetails } from '../errors.js';
+import { DomainError, ERROR_STATUS, toDomainError, type ErrorCode, type ErrorDetails } from '../errors.js';
 import { camelCase } from './input.js';
 
-/** Errors GraphQL itself raises about the document (parse, validation, variable coercion) stay as they are. */
-const DOCUMENT_ERRORS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED', 'BAD_REQUEST']);
+/**
+ * The one GraphQL error vocabulary is the spec's (the `ERROR_STATUS` table): Apollo's and
+ * graphql-js's own upper-case codes are translated here, and nowhere else.
+ */
+const APOLLO_CODES: Record<string, ErrorCode> = {
+  GRAPHQL_PARSE_FAILED: 'invalid_request',
+  GRAPHQL_VALIDATION_FAILED: 'invalid_request',
+  BAD_USER_INPUT: 'invalid_request',
+  OPERATION_RESOLUTION_FAILURE: 'invalid_request',
+  PERSISTED_QUERY_NOT_FOUND: 'persisted_query_not_found',
+  PERSISTED_QUERY_NOT_SUPPORTED: 'bad_request',
+  BAD_REQUEST: 'bad_request',
+};
+
+/** Most tokens a document may have: bounds parsing and validation work (20,000 aliases are refused). */
+export const MAX_DOCUMENT_TOKENS = 10_000;
 
 function camelDetails(details: ErrorDetails | undefined): ErrorDetails | undefined {
   if (!Array.isArray(details)) return details;
   return details.map((d) => ({ ...d, field: d.field.split('.').map(camelCase).join('.') }));
 }
 
+/** The HTTP status Apollo attached to one of its own errors (e.g. 405 for a mutation over GET). */
+function httpStatusOf(error: unknown): number | undefined {
+  const http = error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined) : undefined;
+  return http?.status;
+}
+
+/** The spec code of an error GraphQL or Apollo raised itself (document, variables, HTTP request). */
+function requestErrorCode(formatted: GraphQLFormattedError, original: unknown): ErrorCode | undefined {
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && code in ERROR_STATUS) return code as ErrorCode; // ours, raised by a plugin
+  const status = httpStatusOf(original);
+  if (status === 405) return 'method_not_allowed';
+  if (typeof code === 'string' && code in APOLLO_CODES) return APOLLO_CODES[code];
+  if (status !== undefined && status >= 400 && status < 500) return 'bad_request';
+  return undefined;
+}
+
 /**
- * Apollo `formatError`: a DomainError keeps its spec code in `extensions.code` (the same code
- * REST puts in `error.code`) with `param` and `details` in the graph's field names; anything
- * unexpected is logged and masked.
+ * Apollo `formatError`: every error carries a spec code in `extensions.code` (the same code REST
+ * puts in `error.code`), with `param` and `details` in the graph's field names; anything
+ * unexpected is logged and masked as `internal_error`.
  */
 export function graphqlErrorFormatter(log: Log) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    const code = formatted.extensions?.code;
-    // GraphQL's own document errors, and ours raised outside resolvers (plugins) already in our vocabulary.
-    if (!(original instanceof DomainError) && typeof code === 'string' && (DOCUMENT_ERRORS.has(code) || code in ERROR_STATUS)) return formatted;
+    if (!(original instanceof DomainError)) {
+      const code = requestErrorCode(formatted, original);
+      if (code) {
+        const { param, details } = (formatted.extensions ?? {}) as { param?: string; details?: ErrorDetails };
+        return { ...formatted, extensions: { code, ...(param !== undefined && { param }), ...(details !== undefined && { details }) } };
+      }
+    }
     const { error: domain, unexpected } = toDomainError(original);
     if (unexpected) log.error({ err: original, path: formatted.path }, 'unhandled GraphQL error');
     const extensions: Record<string, unknown> = { code: domain.code };
@@ -30,5 +66,49 @@ export function graphqlErrorFormatter(log: Log) {
     const details = camelDetails(domain.details);
     if (details !== undefined) extensions.details = details;
     return { message: domain.message, locations: formatted.locations, path: formatted.path, extensions };
+  };
+}
+
+/** A GraphQLError raised before execution, in the spec vocabulary with its table status. */
+export function requestError(error: DomainError): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, ...(error.param !== undefined && { param: error.param }), ...(error.details !== undefined && { details: error.details }), http: { status: error.status } },
+  });
+}
+
+/**
+ * Request-level rules of GraphQL over HTTP: subscriptions are refused (they are served over
+ * graphql-ws), and a response that carries no data answers the HTTP status of its first error
+ * (e.g. 404 `not_found` for `order(id:)` of an unknown order), so that no client mistake is a 200
+ * or a 5xx; a response with partial data stays 200.
+ */
+export function httpRequestRules(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation }) {
+          if (operation?.operation === 'subscription') {
+            throw requestError(new DomainError('invalid_request', 'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.', { param: 'query' }));
+          }
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const { data, errors } = response.body.singleResult;
+          if (data != null || !errors?.length) return;
+          const code = errors[0].extensions?.code;
+          const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
+          if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;
+        },
+      };
+    },
+  };
+}
+
+/** Validation rule: string literals may not hold U+0000 (PostgreSQL text cannot store it). */
+export function noNulInStrings(context: ValidationContext): ASTVisitor {
+  return {
+    [Kind.STRING](node) {
+      if (node.value.includes('\u0000')) context.reportError(new GraphQLError('Strings may not contain the NUL character (U+0000).', { nodes: node }));
+    },
   };
 }

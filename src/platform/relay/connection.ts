@@ -1,5 +1,6 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
 import { DomainError } from '../errors.js';
+import { hasControlCharacter } from '../validation.js';
 import type { Page, PageRequest } from '../pagination/keyset.js';
 
 @ObjectType({ description: 'Relay page information' })
@@ -58,7 +59,7 @@ const encodeCursor = (id: string | number) => Buffer.from(`cursor:${id}`).toStri
 
 function decodeCursor(cursor: string, param: string): string {
   const raw = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!raw.startsWith('cursor:') || encodeCursor(raw.slice(7)) !== cursor) {
+  if (!raw.startsWith('cursor:') || hasControlCharacter(raw) || encodeCursor(raw.slice(7)) !== cursor) {
     throw new DomainError('invalid_request', `${param} is not a cursor returned by this API`, { param });
   }
   return raw.slice(7);
