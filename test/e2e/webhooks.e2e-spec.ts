@@ -1,4 +1,6 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
+import { setWebhookResolver } from '../../src/modules/webhooks/webhook-url.js';
+import { stubDns } from '../fixtures/hostile-urls.js';
 import { recordTestEvent } from '../helpers/events.js';
 import { client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
@@ -9,8 +11,12 @@ let keys: Awaited<ReturnType<TestApp['merchant']>>;
 
 beforeAll(async () => {
   ({ t, keys, api } = await startWithMerchant());
+  setWebhookResolver(stubDns()); // live mode resolves names: no real DNS in tests
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  setWebhookResolver();
+  await t.close();
+});
 
 const endpointBody = (n: number | string = 1) => ({ url: `http://127.0.0.1:9/hooks/${n}`, events: ['order.completed', 'refund.succeeded'], description: `endpoint ${n}`, metadata: { team: 'ops' } });
 

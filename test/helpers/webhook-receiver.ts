@@ -38,7 +38,9 @@ export async function startReceiver(respond: Responder = () => 200) {
       res.end('ok');
     });
   });
+  let connections = 0;
   server.on('connection', (s) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -48,6 +50,10 @@ export async function startReceiver(respond: Responder = () => 200) {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    /** TCP connections accepted so far (whether or not a request followed: a TLS hello counts too). */
+    get connections() {
+      return connections;
+    },
     /** Changes how later requests are answered. */
     respondWith(next: Responder) {
       responder = next;

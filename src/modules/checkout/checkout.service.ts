@@ -5,7 +5,7 @@ import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Merchant } from '../merchants/merchant.entity.js';
-import { webhookUrlProblem } from '../webhooks/webhook-url.js';
+import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { Product } from '../products/product.entity.js';
 import { checkoutType, splitAmounts } from './checkout-amounts.js';
 import { CheckoutSession, type CheckoutLineItem } from './checkout-session.entity.js';
@@ -47,11 +47,7 @@ async function matchLineItems(ctx: ServiceContext, items: { product_id: string; 
 /** Creates a checkout session: matches items, decides the type and the HSA/FSA split, expires in 24 h. */
 export async function createCheckoutSession(ctx: ServiceContext, body: unknown): Promise<CheckoutSession> {
   const input = parseInput(createCheckoutSchema, requireObject(body, 'bad_request'), 'validation_error', 'bad_request');
-  const hook = input.metadata.webhook_url;
-  const hookProblem = hook === undefined ? null : typeof hook === 'string' ? webhookUrlProblem(hook, ctx.principal.livemode) : 'must be a string';
-  if (hookProblem) {
-    throw new DomainError('validation_error', `Invalid request: metadata.webhook_url ${hookProblem}`, { param: 'metadata.webhook_url', details: [{ field: 'metadata.webhook_url', message: hookProblem }] });
-  }
+  if (input.metadata.webhook_url !== undefined) await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
   const lineItems = await matchLineItems(ctx, input.line_items);
   const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
   const now = ctx.now();

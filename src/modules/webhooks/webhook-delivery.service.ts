@@ -3,6 +3,7 @@ import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { toEventEnvelope } from '../../platform/events/events.service.js';
+import { postWebhook, type AttemptOutcome } from './webhook-post.js';
 import { signWebhook } from './webhook-signature.js';
 
 /** Seconds after a failed attempt before the next one: 1 min, 5 min, 30 min, 2 h, 6 h; then `failed`. */
@@ -28,6 +29,7 @@ interface ClaimedDelivery {
   attempt_id: string;
   attempt_count: number;
   url: string;
+  livemode: boolean;
   attempted_at: Date;
   event_id: string;
   event_type: string;
@@ -37,12 +39,6 @@ interface ClaimedDelivery {
   previous_secret: string | null;
 }
 
-export interface AttemptOutcome {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-}
 
 /**
  * Claims up to `limit` due deliveries in one statement (one short transaction): picks pending rows
@@ -69,7 +65,7 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
        set locked_until = now() + interval '${Number(leaseSeconds)} seconds', attempt_count = d.attempt_count + 1,
            last_attempt_at = ${effectiveNowSql('d', nowParam)}, updated_at = now()
        from due where d.id = due.id
-       returning d.id, d.attempt_count, d.url, d.last_attempt_at, d.event_id, d.endpoint_id, d.merchant_id
+       returning d.id, d.attempt_count, d.url, d.livemode, d.last_attempt_at, d.event_id, d.endpoint_id, d.merchant_id
      ), numbered as (
        select c.*, row_number() over (order by c.id) as n from claimed c
      ), interrupted as (
@@ -81,7 +77,7 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
        select (?::jsonb ->> (n.n - 1)::int), n.id, n.attempt_count, 'sending', now() from numbered n
        returning id, delivery_id
      )
-     select n.id, a.id as attempt_id, n.attempt_count, n.url, n.last_attempt_at as attempted_at,
+     select n.id, a.id as attempt_id, n.attempt_count, n.url, n.livemode, n.last_attempt_at as attempted_at,
             e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.data,
             coalesce(we.secret, m.webhook_secret) as secret,
             case when we.previous_secret_expires_at > n.last_attempt_at then we.previous_secret end as previous_secret
@@ -92,23 +88,6 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
      left join webhook_endpoints we on we.id = n.endpoint_id`,
     [now.toISOString(), now.toISOString(), now.toISOString(), JSON.stringify(attemptIds)],
   );
-}
-
-/** One HTTP POST of the event: signed, 2xx = success; anything else, a timeout, a network error or a redirect = failure. */
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<AttemptOutcome> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  try {
-    const res = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, error: null, durationMs: elapsed() };
-    const error = res.status >= 300 && res.status < 400 ? `HTTP ${res.status} redirect (redirects are not followed)` : `HTTP ${res.status}`;
-    return { ok: false, status: res.status, error, durationMs: elapsed() };
-  } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const error = e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : `network error: ${e.cause?.code ?? e.cause?.message ?? e.message}`;
-    return { ok: false, status: null, error, durationMs: elapsed() };
-  }
 }
 
 /** Sends one claimed delivery. */
@@ -123,7 +102,7 @@ async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptO
     'x-service-delivery': claim.attempt_id,
     // Deprecated (spec): receivers should verify the signature instead.
     authorization: `Bearer ${claim.secret}`,
-  }, timeoutMs);
+  }, timeoutMs, claim.livemode);
 }
 
 interface RecordedOutcome {

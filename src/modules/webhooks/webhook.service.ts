@@ -11,7 +11,7 @@ import {
   listWebhookEndpointsSchema,
   rotateWebhookSecretSchema,
 } from './webhook.schemas.js';
-import { webhookUrlProblem } from './webhook-url.js';
+import { assertWebhookUrl } from './webhook-url.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_HOURS = 24;
@@ -24,16 +24,10 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBase62(32)}`;
 }
 
-/** Refuses a URL this mode may not deliver to (422 on `param`). */
-function assertWebhookUrl(ctx: ServiceContext, url: string, param = 'url'): void {
-  const problem = webhookUrlProblem(url, ctx.principal.livemode);
-  if (problem) throw new DomainError('validation_error', `Invalid request: ${param} ${problem}`, { param, details: [{ field: param, message: problem }] });
-}
-
 /** Registers an endpoint for the given event types (`*`: all); returns it with its secret, which is shown only now. */
 export async function createWebhookEndpoint(ctx: ServiceContext, body: unknown): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const input = parseInput(createWebhookEndpointSchema, body);
-  assertWebhookUrl(ctx, input.url);
+  await assertWebhookUrl(ctx.principal.livemode, input.url, 'url');
   const now = ctx.now();
   const secret = newWebhookSecret();
   const endpoint = ctx.em.create(WebhookEndpoint, {
