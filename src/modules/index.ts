@@ -16,6 +16,8 @@ import { productRoutes } from './products/product.routes.js';
 import { refundProcessingSweep } from './refunds/refund.jobs.js';
 import { OrderRefundsResolver, RefundResolver } from './refunds/refund.resolver.js';
 import { refundRoutes } from './refunds/refund.routes.js';
+import { subscriptionBillingSweep } from './subscriptions/subscription.jobs.js';
+import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 import { EventResolver } from './webhooks/event.resolver.js';
 import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver.js';
@@ -26,7 +28,7 @@ import { webhookSweeps } from './webhooks/webhook.jobs.js';
 export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
-export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...webhookRoutes, ...customerRoutes];
+export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...subscriptionRoutes, ...webhookRoutes, ...customerRoutes];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentReconciliationSweep, refundProcessingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record
+export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentReconciliationSweep, refundProcessingSweep, subscriptionBillingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record

@@ -38,6 +38,9 @@ export interface PaymentProcessor {
    * token); declines as a payment would. `idempotencyKey` makes a retried verification one call.
    */
   verify(card: CardInput, idempotencyKey: string): Promise<ProcessorResult<Authorization>>;
-  /** Charges a stored card token (subscription renewals). */
-  chargeToken(token: string, amount: number, currency: string): Promise<ProcessorResult<{ captureId: string }> & { disposition?: 'retry' | 'action_required' | 'terminal' }>;
+  /**
+   * Charges a stored card token (subscription renewals). The same `idempotencyKey` always gets
+   * the first call's outcome (one charge), so a call re-driven after a crash never charges twice.
+   */
+  chargeToken(token: string, amount: number, currency: string, idempotencyKey?: string): Promise<ProcessorResult<{ captureId: string }> & { disposition?: 'retry' | 'action_required' | 'terminal' }>;
 }

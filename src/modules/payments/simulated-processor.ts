@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { prefixedId } from '../../platform/db/ids.js';
 import { cardBrand, type CardInput } from './card.js';
 import type { Authorization, CardDetails, PaymentMethodType, PaymentProcessor, ProcessorResult } from './payment-processor.js';
@@ -74,10 +75,13 @@ export class SimulatedProcessor implements PaymentProcessor {
     return { ok: true, refundId: prefixedId('re') };
   }
 
-  async chargeToken(token: string, _amount: number, _currency: string) {
+  async chargeToken(token: string, _amount: number, _currency: string, idempotencyKey?: string) {
     const flags = token.split('_')[1] ?? '';
     const renewal = Object.values(TEST_CARDS).find((c) => c.renewal && SimulatedProcessor.flags(c) === flags)?.renewal;
     if (renewal) return { ok: false as const, code: renewal.code, message: `The charge was refused: ${renewal.code}.`, disposition: renewal.disposition };
-    return { ok: true as const, captureId: prefixedId(`ch_${flags}`) };
+    // Idempotent in every process: the capture id is derived from the key, so a repeated call
+    // answers the first one's capture instead of charging again.
+    const captureId = idempotencyKey ? `ch_${flags}_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}` : prefixedId(`ch_${flags}`);
+    return { ok: true as const, captureId };
   }
 }

@@ -1,0 +1,376 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { systemContext, type Log, type ServiceContext } from '../../platform/context.js';
+import { recordEvent } from '../../platform/events/events.service.js';
+import { Customer, PaymentMethod } from '../customers/customer.entity.js';
+import { Order } from '../orders/order.entity.js';
+import { orderCompletedPayload } from '../orders/order.resource.js';
+import { Payment } from '../payments/payment.entity.js';
+import { processorFor } from '../payments/processor.js';
+import { periodAt } from './subscription-calendar.js';
+import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
+import { afterChargeFailure, afterChargeSuccess, DISPOSITIONS, isBillable, MAX_ATTEMPTS, type Disposition, type SubscriptionStatus } from './subscription-lifecycle.js';
+import { invoiceEventBody, subscriptionEventBody } from './subscription.resource.js';
+
+/**
+ * The billing engine. A charge goes in three steps so that no transaction is open during a
+ * processor call and no period is ever charged twice:
+ *
+ * 1. claim (one short transaction): due subscriptions are locked `FOR UPDATE SKIP LOCKED`; each
+ *    gets its cycle's invoice (unique per subscription and period start) and an attempt row in
+ *    `calling` (the journal, committed before the call) and a lease;
+ * 2. call the processor with no transaction open, the attempt's id as the idempotency key;
+ * 3. settle (a second short transaction): the attempt's outcome, the invoice, the order, the
+ *    subscription's next state and the events, applied only if the attempt is still `calling`.
+ *
+ * A worker that dies between 1 and 3 leaves the attempt `calling` under a lease; when the lease
+ * lapses the sweep claims the subscription again and re-drives the same attempt with the same
+ * idempotency key, so the processor answers with the first call's capture instead of charging again.
+ */
+
+/** How long a claimed charge is held by one worker (real time) before another may re-drive it. */
+export const LEASE_MS = 120_000;
+
+/** A charge claimed for one attempt, ready to send to the processor. */
+export interface ChargeJob {
+  attemptId: string;
+  subscriptionId: string;
+  merchantId: string;
+  livemode: boolean;
+  clockOffsetMs: number;
+  amount: number;
+  currency: string;
+  token: string;
+  /** The attempt was made by replacing the card (a rescue), not by the schedule. */
+  byNewCard: boolean;
+}
+
+type ChargeOutcome =
+  | { job: ChargeJob; ok: true; captureId: string }
+  | { job: ChargeJob; ok: false; code: string; disposition: Disposition }
+  | { job: ChargeJob; ok: null; error: unknown };
+
+const noop = () => undefined;
+const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
+
+function ctxFor(em: EntityManager, sub: Subscription, clockOffsetMs: number, log: Log): ServiceContext {
+  return { ...systemContext(em, sub.merchant.id, sub.livemode, clockOffsetMs, log), em };
+}
+
+const clockNow = (offsetMs: number) => new Date(Date.now() + offsetMs);
+
+/** When the sweep must next look at `sub` after billing decided `next` (a scheduled end comes first). */
+function dueAt(sub: Subscription, next: Date | null): Date | null {
+  if (!sub.cancelAtPeriodEnd) return next;
+  return next && next < sub.currentPeriodEnd ? next : sub.currentPeriodEnd;
+}
+
+/** Applies a billing outcome, unless the subscription ended meanwhile or a dispute holds it (then it is what a reversal restores). */
+function setBillingState(sub: Subscription, status: SubscriptionStatus, next: Date | null): void {
+  if (sub.status === 'cancelled') return;
+  if (sub.status === 'disputed') {
+    sub.priorStatus = status;
+    sub.priorNextChargeAt = next;
+    return;
+  }
+  sub.status = status;
+  sub.nextChargeAt = dueAt(sub, next);
+}
+
+/** Records a `subscription.*` event with the spec's body plus `extra`. */
+export function recordSubscriptionEvent(ctx: ServiceContext, type: string, sub: Subscription, customer: Customer | null, pm: PaymentMethod | null, extra: Record<string, unknown> = {}): void {
+  const event = recordEvent(ctx, type, { ...subscriptionEventBody(sub, customer, pm), ...extra });
+  // Events recorded together (resumed then renewed) keep their order in (created_at, id).
+  lastEventAt = Math.max(event.createdAt.getTime(), lastEventAt + 1);
+  event.createdAt = new Date(lastEventAt);
+}
+let lastEventAt = 0;
+
+/** Ends `sub` at `at` (cancellation now, or a scheduled one reaching the period end); records `subscription.canceled`. */
+export async function endSubscription(ctx: ServiceContext, sub: Subscription, at: Date, customer: Customer | null, pm: PaymentMethod | null): Promise<void> {
+  sub.status = 'cancelled';
+  sub.endedAt = at;
+  sub.cancelledAt ??= at;
+  sub.nextChargeAt = null;
+  sub.priorStatus = null;
+  sub.priorNextChargeAt = null;
+  if (sub.openInvoiceId) {
+    await ctx.em.nativeUpdate(SubscriptionInvoice, { id: sub.openInvoiceId, status: 'open' }, { status: 'void', nextRetryAt: null });
+    sub.openInvoiceId = null;
+  }
+  recordSubscriptionEvent(ctx, 'subscription.canceled', sub, customer, pm);
+}
+
+interface Parties {
+  customers: Map<string, Customer>;
+  methods: Map<string, PaymentMethod>;
+}
+
+async function loadParties(em: EntityManager, subs: Subscription[], extraMethodIds: string[] = []): Promise<Parties> {
+  const [customers, methods] = await Promise.all([
+    em.find(Customer, { id: { $in: [...new Set(subs.map((s) => s.customerId))] } }),
+    em.find(PaymentMethod, { id: { $in: [...new Set([...subs.map((s) => s.paymentMethodId), ...extraMethodIds])] } }),
+  ]);
+  return { customers: new Map(customers.map((c) => [c.id, c])), methods: new Map(methods.map((m) => [m.id, m])) };
+}
+
+/**
+ * Step 1 for subscriptions locked by the caller's transaction: ends those whose scheduled end
+ * has come, opens the due cycle's invoice (or takes the open one), and writes the attempt
+ * (`calling`) and the lease. Returns the charges to make once the transaction commits.
+ */
+export async function prepareCharges(em: EntityManager, subs: Subscription[], offsets: Map<string, number>, log: Log, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
+  if (!subs.length) return [];
+  const parties = await loadParties(em, subs);
+  const openIds = subs.map((s) => s.openInvoiceId).filter((id): id is string => !!id);
+  const openInvoices = new Map((openIds.length ? await em.find(SubscriptionInvoice, { id: { $in: openIds } }) : []).map((i) => [i.id, i]));
+  const inFlight = new Map((openIds.length ? await em.find(SubscriptionInvoiceAttempt, { invoiceId: { $in: openIds }, status: 'calling' }) : []).map((a) => [a.invoiceId, a]));
+  const jobs: ChargeJob[] = [];
+  for (const sub of subs) {
+    const offset = offsets.get(sub.id) ?? 0;
+    const now = clockNow(offset);
+    const ctx = ctxFor(em, sub, offset, log);
+    const pm = parties.methods.get(sub.paymentMethodId) ?? null;
+    if (sub.cancelAtPeriodEnd && now >= sub.currentPeriodEnd) {
+      await endSubscription(ctx, sub, sub.currentPeriodEnd, parties.customers.get(sub.customerId) ?? null, pm);
+      continue;
+    }
+    if (!isBillable(sub.status) && !opts.byNewCard) {
+      sub.nextChargeAt = dueAt(sub, null);
+      continue;
+    }
+    let invoice = sub.openInvoiceId ? openInvoices.get(sub.openInvoiceId) : undefined;
+    if (!invoice || invoice.status === 'paid' || invoice.status === 'void') {
+      const period = periodAt(sub.anchorAt, sub.interval, sub.intervalCount, sub.periodIndex + 1);
+      if (period.start > now) {
+        sub.nextChargeAt = dueAt(sub, period.start);
+        continue;
+      }
+      invoice = em.create(SubscriptionInvoice, {
+        merchant: sub.merchant,
+        livemode: sub.livemode,
+        subscriptionId: sub.id,
+        periodIndex: period.index,
+        periodStart: period.start,
+        periodEnd: period.end,
+        amount: sub.amountCents,
+        currency: sub.currency,
+        createdAt: now,
+        updatedAt: now,
+      } as never) as SubscriptionInvoice;
+      sub.periodIndex = period.index;
+      sub.currentPeriodStart = period.start;
+      sub.currentPeriodEnd = period.end;
+      sub.openInvoiceId = invoice.id;
+      sub.latestInvoiceId = invoice.id;
+    }
+    if (!pm || !pm.processorToken) {
+      log.error({ subscription: sub.id }, 'subscription has no usable payment method');
+      continue;
+    }
+    let attempt = inFlight.get(invoice.id);
+    if (!attempt) {
+      invoice.attemptCount += 1;
+      attempt = em.create(SubscriptionInvoiceAttempt, {
+        merchant: sub.merchant,
+        livemode: sub.livemode,
+        invoiceId: invoice.id,
+        attempt: invoice.attemptCount,
+        amount: invoice.amount,
+        paymentMethodId: pm.id,
+        createdAt: now,
+        updatedAt: now,
+      } as never) as SubscriptionInvoiceAttempt;
+    }
+    sub.billingLeaseUntil = new Date(Date.now() + LEASE_MS);
+    jobs.push({ attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, amount: attempt.amount, currency: invoice.currency, token: pm.processorToken, byNewCard: !!opts.byNewCard });
+  }
+  await em.flush();
+  return jobs;
+}
+
+/** Step 2: the processor calls, with no transaction open (a few at a time). */
+export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log: Log, concurrency = 32): Promise<ChargeOutcome[]> {
+  const outcomes: ChargeOutcome[] = new Array(jobs.length);
+  let next = 0;
+  const em = root.fork();
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      const job = jobs[i];
+      try {
+        const processor = processorFor(systemContext(em, job.merchantId, job.livemode, job.clockOffsetMs, log));
+        const result = await processor.chargeToken(job.token, job.amount, job.currency.toLowerCase(), job.attemptId);
+        if (result.ok) outcomes[i] = { job, ok: true, captureId: result.captureId };
+        else outcomes[i] = { job, ok: false, code: result.code, disposition: result.disposition && DISPOSITIONS.includes(result.disposition) ? result.disposition : 'retry' };
+      } catch (error) {
+        log.error({ err: error, attempt: job.attemptId }, 'processor call failed; the attempt is re-driven when its lease lapses');
+        outcomes[i] = { job, ok: null, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
+  return outcomes;
+}
+
+async function nextOrderNumbers(em: EntityManager, n: number): Promise<string[]> {
+  if (!n) return [];
+  const rows = await em.execute<{ n: string }[]>(`select nextval('order_number_seq') as n from generate_series(1, ?)`, [n]);
+  return rows.map((r) => `ORD-${String(r.n).padStart(6, '0')}`);
+}
+
+/** The real order a paid cycle makes: one recurring line item, the subscription's product. */
+function renewalOrder(em: EntityManager, sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): Order {
+  const currency = invoice.currency.toLowerCase();
+  const noAddress = { address_line_1: '', city: '', state: '', postal_code: '', country: '' };
+  const order = em.create(Order, {
+    merchant: sub.merchant,
+    livemode: sub.livemode,
+    orderNumber,
+    checkoutId: null,
+    status: 'pending',
+    paymentStatus: 'pending',
+    isRecurring: true,
+    amount: invoice.amount,
+    currency,
+    customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '', phone: customer?.phone ?? null, shipping_address: noAddress, billing_address: noAddress },
+    customerEmail: (customer?.email ?? '').toLowerCase(),
+    lineItems: [
+      {
+        id: `li_${invoice.id.slice(3, 15)}_1`,
+        product_id: sub.productId,
+        merchant_product_id: sub.merchantProductId ?? '',
+        name: sub.description,
+        quantity: 1,
+        price: invoice.amount,
+        hsa_fsa_eligible: sub.hsaFsaEligible,
+        requires_lmn: false,
+        is_recurring: true,
+      },
+    ],
+    amounts: { subtotal: invoice.amount, hsa_amount: sub.hsaFsaEligible ? invoice.amount : 0, regular_amount: sub.hsaFsaEligible ? 0 : invoice.amount, shipping: 0, tax: 0, discount: 0, total: invoice.amount },
+    metadata: { subscription_id: sub.id, invoice_id: invoice.id },
+    statusHistory: [{ status: 'pending', timestamp: now.toISOString(), reason: `subscription ${sub.id} cycle ${invoice.id}` }],
+    completedAt: now,
+    createdAt: now,
+    updatedAt: now,
+  } as never) as Order;
+  order.transition(now, 'completed', 'payment captured', 'captured');
+  em.create(Payment, {
+    merchant: sub.merchant,
+    livemode: sub.livemode,
+    orderId: order.id,
+    paymentMethod: pm.type,
+    brand: pm.brand,
+    last4: pm.last4,
+    amount: invoice.amount,
+    currency,
+    processorToken: pm.processorToken,
+    captureId,
+    capturedAt: now,
+  } as never);
+  return order;
+}
+
+/**
+ * Step 3: applies the processor's answers in one short transaction. Subscriptions are locked in
+ * id order; an attempt no longer `calling` was settled by someone else and is skipped. A call
+ * that threw is left `calling`: the lease lapses and the same attempt is re-driven.
+ */
+export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome[], log: Log): Promise<void> {
+  const decided = outcomes.filter((o) => o.ok !== null);
+  if (!decided.length) return;
+  await root.fork().transactional(async (em) => {
+    const subIds = [...new Set(decided.map((o) => o.job.subscriptionId))].sort();
+    await em.execute(`select id from subscriptions where id in (${subIds.map(() => '?').join(',')}) order by id for update`, subIds);
+    const attempts = new Map((await em.find(SubscriptionInvoiceAttempt, { id: { $in: decided.map((o) => o.job.attemptId) }, status: 'calling' })).map((a) => [a.id, a]));
+    if (!attempts.size) return;
+    const subs = new Map((await em.find(Subscription, { id: { $in: subIds } }, { refresh: true })).map((s) => [s.id, s]));
+    const invoices = new Map((await em.find(SubscriptionInvoice, { id: { $in: [...new Set([...attempts.values()].map((a) => a.invoiceId))] } })).map((i) => [i.id, i]));
+    const parties = await loadParties(em, [...subs.values()], [...attempts.values()].map((a) => a.paymentMethodId));
+    const paid = decided.filter((o) => o.ok && attempts.has(o.job.attemptId));
+    const numbers = await nextOrderNumbers(em, paid.length);
+    for (const outcome of decided) {
+      const attempt = attempts.get(outcome.job.attemptId);
+      if (!attempt) continue;
+      const sub = subs.get(outcome.job.subscriptionId)!;
+      const invoice = invoices.get(attempt.invoiceId)!;
+      const now = clockNow(outcome.job.clockOffsetMs);
+      const ctx = ctxFor(em, sub, outcome.job.clockOffsetMs, log);
+      const customer = parties.customers.get(sub.customerId) ?? null;
+      const pm = parties.methods.get(attempt.paymentMethodId)!;
+      const previous = sub.status;
+      sub.billingLeaseUntil = null;
+      attempt.updatedAt = now;
+      invoice.updatedAt = now;
+      if (outcome.ok) {
+        attempt.status = 'succeeded';
+        attempt.pspReference = outcome.captureId;
+        const order = renewalOrder(em, sub, invoice, customer, pm, numbers.shift()!, outcome.captureId, now);
+        Object.assign(invoice, { status: 'paid', paidAt: now, pspReference: outcome.captureId, orderId: order.id, nextRetryAt: null });
+        if (sub.openInvoiceId === invoice.id) sub.openInvoiceId = null;
+        const decision = afterChargeSuccess(previous, outcome.job.byNewCard);
+        setBillingState(sub, decision.status, invoice.periodEnd > sub.currentPeriodEnd ? invoice.periodEnd : sub.currentPeriodEnd);
+        recordEvent(ctx, 'order.created', orderCompletedPayload(order));
+        recordEvent(ctx, 'order.completed', orderCompletedPayload(order));
+        for (const type of decision.events) recordSubscriptionEvent(ctx, type, sub, customer, pm, type === 'subscription.renewed' ? { invoice: invoiceEventBody(invoice) } : {});
+      } else {
+        attempt.status = 'failed';
+        attempt.disposition = outcome.disposition;
+        attempt.refusalCode = outcome.code;
+        const decision = afterChargeFailure(outcome.disposition, attempt.attempt, now);
+        Object.assign(invoice, { lastDisposition: outcome.disposition, lastRefusalCode: outcome.code, nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
+        if (sub.status === 'cancelled') continue;
+        setBillingState(sub, decision.status, decision.nextRetryAt);
+        recordSubscriptionEvent(ctx, 'subscription.payment_failed', sub, customer, pm, {
+          failure: { disposition: outcome.disposition, status: decision.status, refusal_code: outcome.code, attempt: attempt.attempt, max_attempts: MAX_ATTEMPTS, next_retry_at: decision.nextRetryAt?.toISOString() ?? null },
+        });
+      }
+    }
+    await em.flush();
+  });
+}
+
+/** Steps 2 and 3 for jobs claimed by a committed step 1. */
+export async function runCharges(root: EntityManager, jobs: ChargeJob[], log: Log = silent): Promise<void> {
+  if (!jobs.length) return;
+  await settleCharges(root, await callProcessor(root, jobs, log), log);
+}
+
+/**
+ * Claims up to `batch` due subscriptions (by each merchant's clock, not leased by a live worker)
+ * and prepares their charges, in one short transaction. Returns the jobs and how many were claimed.
+ */
+export async function claimDue(root: EntityManager, log: Log, batch: number): Promise<{ claimed: number; jobs: ChargeJob[] }> {
+  return root.fork().transactional(async (em) => {
+    const rows = await em.execute<{ id: string; offset: string }[]>(
+      `select s.id, case when s.livemode then 0 else m.test_clock_offset_ms end as "offset"
+       from subscriptions s join merchants m on m.id = s.merchant_id
+       where s.next_charge_at is not null
+         and s.next_charge_at <= now() + case when s.livemode then interval '0' else m.test_clock_offset_ms * interval '1 millisecond' end
+         and (s.billing_lease_until is null or s.billing_lease_until < now())
+       order by s.next_charge_at limit ? for update of s skip locked`,
+      [batch],
+    );
+    if (!rows.length) return { claimed: 0, jobs: [] };
+    const subs = await em.find(Subscription, { id: { $in: rows.map((r) => r.id) } });
+    const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
+    return { claimed: rows.length, jobs: await prepareCharges(em, subs, offsets, log) };
+  });
+}
+
+/**
+ * The billing sweep: claims due subscriptions in batches, charges them, settles them, until
+ * nothing is due (or `maxBatches`). Any number of workers may run it at once.
+ */
+export async function runBillingSweep(root: EntityManager, log: Log, opts: { batch?: number; maxBatches?: number } = {}): Promise<number> {
+  const batch = opts.batch ?? 100;
+  let charged = 0;
+  for (let i = 0; i < (opts.maxBatches ?? 1000); i++) {
+    const { claimed, jobs } = await claimDue(root, log, batch);
+    if (!claimed) break;
+    await runCharges(root, jobs, log);
+    charged += jobs.length;
+    if (claimed < batch) break;
+  }
+  return charged;
+}

@@ -1,0 +1,366 @@
+import { cards } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let merchantId: string;
+const DAY = 86_400;
+
+const testCards = {
+  ...cards,
+  renewalRetry: { number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' },
+  renewalActionRequired: { number: '4000000000000069', exp_month: 12, exp_year: 2035, cvc: '123' },
+  renewalTerminal: { number: '4111110000000039', exp_month: 12, exp_year: 2035, cvc: '123' },
+};
+
+beforeAll(async () => {
+  ({ t, api } = await startWithMerchant());
+  merchantId = (await t.orm.em.fork().getConnection().execute(`select id from merchants limit 1`))[0].id;
+  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1500, currency: 'USD', merchant_product_id: 'THERM' });
+  await api.post('/api/v2/products', { name: 'Chocolate candy', price: 900, currency: 'USD', merchant_product_id: 'CANDY' });
+});
+afterAll(() => t.close());
+
+const db = () => t.orm.em.fork().getConnection();
+const advance = (seconds: number) => api.post('/api/v2/test-helpers/advance-clock', { seconds });
+
+async function customerWithCard(card: object = testCards.visa) {
+  const customer = (await api.post('/api/v2/customers', { email: `jane.${Math.random().toString(36).slice(2, 8)}@example.com`, first_name: 'Jane', last_name: 'Doe' })).body;
+  const pm = await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card });
+  expect(pm.status).toBe(201);
+  return { customer, pm: pm.body };
+}
+
+async function subscribe(card: object = testCards.visa, extra: Record<string, unknown> = {}) {
+  const { customer, pm } = await customerWithCard(card);
+  const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', ...extra });
+  expect(res.status).toBe(201);
+  return { sub: res.body, customer, pm };
+}
+
+async function eventsOf(subId: string) {
+  return db().execute<{ type: string; data: any }[]>(`select type, data from events where data->>'subscription_id' = ? order by created_at, id`, [subId]);
+}
+
+test('without a trial the first cycle is charged at creation: active, a real recurring order, subscription.renewed with the invoice', async () => {
+  const { sub, customer, pm } = await subscribe();
+  expect(sub).toMatchObject({
+    id: expect.stringMatching(/^sub_/),
+    customer_id: customer.id,
+    status: 'active',
+    product_id: expect.any(Number),
+    merchant_product_id: 'THERM',
+    amount_cents: 1500,
+    currency: 'USD',
+    interval: 'monthly',
+    interval_count: 1,
+    trial_period_days: null,
+    trial_end: null,
+    cancel_at_period_end: false,
+    cancelled_at: null,
+    payment_method: { type: 'card', last4: '4242', brand: 'visa' },
+    metadata: {},
+  });
+  expect(sub.next_billing_date).toBe(sub.current_period_end);
+  const events = await eventsOf(sub.id);
+  expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.renewed']);
+  const renewed = events[1].data;
+  expect(renewed).toEqual({
+    subscription_id: sub.id,
+    plan_id: null,
+    status: 'active',
+    cancel_at_period_end: false,
+    customer_email: customer.email,
+    amount: 1500,
+    currency: 'USD',
+    interval: 'month',
+    interval_count: 1,
+    next_charge_at: sub.current_period_end,
+    current_period_end: sub.current_period_end,
+    canceled_at: null,
+    card_brand: 'visa',
+    card_last4: '4242',
+    payment_method_type: 'card',
+    invoice: { invoice_id: expect.stringMatching(/^in_/), order_id: expect.stringMatching(/^ord_/), period_start: sub.current_period_start, period_end: sub.current_period_end, amount_paid: 1500, psp_reference: expect.stringMatching(/^ch_/) },
+  });
+  const order = (await api.get(`/api/v2/orders/${renewed.invoice.order_id}`)).body;
+  expect(order).toMatchObject({ is_recurring: true, status: 'completed', payment_status: 'captured', amount: 1500, currency: 'usd', line_items: [{ name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true }] });
+  const invoice = await api.get(`/v2/subscriptions/${sub.id}/invoices/${renewed.invoice.invoice_id}`);
+  expect(invoice.status).toBe(200);
+  expect(invoice.body).toMatchObject({ id: renewed.invoice.invoice_id, subscription_id: sub.id, amount: 1500, amount_paid: 1500, status: 'paid', order_id: order.id, psp_reference: renewed.invoice.psp_reference, attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }] });
+  expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewed.invoice.invoice_id}`)).body.id).toBe(renewed.invoice.invoice_id);
+
+  // The renewal order is refundable like any other.
+  const refund = await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'customer_request' });
+  expect(refund.status).toBe(201);
+});
+
+test('with a trial: trialing, no charge until trial_end, then active with the first paid period starting at trial_end', async () => {
+  const { sub } = await subscribe(testCards.visa, { trial_period_days: 7 });
+  expect(sub).toMatchObject({ status: 'trialing', trial_period_days: 7, next_billing_date: sub.trial_end, current_period_end: sub.trial_end });
+  expect((await eventsOf(sub.id)).map((e) => e.type)).toEqual(['subscription.created']);
+  await advance(6 * DAY);
+  expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body.status).toBe('trialing');
+  await advance(DAY + 60);
+  const after = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+  expect(after).toMatchObject({ status: 'active', current_period_start: sub.trial_end });
+  const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+  expect(renewed).toHaveLength(1);
+  expect(renewed[0].data.invoice.period_start).toBe(sub.trial_end);
+});
+
+test('renewals follow the calendar from the anchor, each period charged once however often the sweep runs', async () => {
+  const { sub } = await subscribe(testCards.visa, { interval: 'weekly', interval_count: 2 });
+  const start = new Date(sub.current_period_start).getTime();
+  for (let i = 0; i < 3; i++) await advance(14 * DAY);
+  await t.app.http.jobs.runDue(new Date());
+  await t.app.http.jobs.runDue(new Date());
+  const invoices = await db().execute(`select period_start, period_end, status from subscription_invoices where subscription_id = ? order by period_start`, [sub.id]);
+  expect(invoices.map((i: any) => (new Date(i.period_start).getTime() - start) / (DAY * 1000))).toEqual([0, 14, 28, 42]);
+  expect(invoices.every((i: any) => i.status === 'paid')).toBe(true);
+  const orders = await db().execute(`select count(*)::int as n from orders where metadata->>'subscription_id' = ?`, [sub.id]);
+  expect(orders[0].n).toBe(4);
+});
+
+describe('dispositions', () => {
+  test('retry: past_due with attempt, max_attempts and next_retry_at; retried on the widening schedule; then unpaid with a final payment_failed', async () => {
+    const { sub } = await subscribe(testCards.renewalRetry);
+    expect(sub.status).toBe('past_due');
+    let failed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0].data.failure).toEqual({ disposition: 'retry', status: 'past_due', refusal_code: 'insufficient_funds', attempt: 1, max_attempts: 4, next_retry_at: sub.next_billing_date });
+    const firstRetry = new Date(sub.next_billing_date).getTime() - new Date(sub.current_period_start).getTime();
+    expect(Math.round(firstRetry / 3_600_000)).toBe(24);
+    await advance(DAY + 5);
+    await advance(3 * DAY + 5);
+    await advance(5 * DAY + 5);
+    failed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
+    expect(failed.map((e) => [e.data.failure.attempt, e.data.failure.status, e.data.status])).toEqual([
+      [1, 'past_due', 'past_due'],
+      [2, 'past_due', 'past_due'],
+      [3, 'past_due', 'past_due'],
+      [4, 'unpaid', 'unpaid'],
+    ]);
+    expect(failed[3].data.failure.next_retry_at).toBeNull();
+    const after = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+    expect(after).toMatchObject({ status: 'unpaid', next_billing_date: null });
+    await advance(40 * DAY);
+    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed')).toHaveLength(4);
+  });
+
+  test('action_required: stops retrying; a new card rescues it at once (resumed then renewed)', async () => {
+    const { sub, customer } = await subscribe(testCards.renewalActionRequired);
+    expect(sub).toMatchObject({ status: 'action_required', next_billing_date: null });
+    const [failed] = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
+    expect(failed.data.failure).toMatchObject({ disposition: 'action_required', status: 'action_required', refusal_code: 'expired_card', attempt: 1, next_retry_at: null });
+    await advance(10 * DAY);
+    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed')).toHaveLength(1);
+    const newCard = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: testCards.mastercard })).body;
+    const rescued = await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: newCard.id });
+    expect(rescued.status).toBe(200);
+    expect(rescued.body).toMatchObject({ status: 'active', payment_method: { brand: 'mastercard', last4: '4444' } });
+    const types = (await eventsOf(sub.id)).map((e) => e.type);
+    expect(types.slice(-2)).toEqual(['subscription.resumed', 'subscription.renewed']);
+  });
+
+  test('terminal: unpaid at once, never retried', async () => {
+    const { sub } = await subscribe(testCards.renewalTerminal);
+    expect(sub).toMatchObject({ status: 'unpaid', next_billing_date: null });
+    const [failed] = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
+    expect(failed.data.failure).toMatchObject({ disposition: 'terminal', status: 'unpaid', refusal_code: 'stolen_card', attempt: 1, next_retry_at: null });
+    await advance(60 * DAY);
+    expect(await db().execute(`select count(*)::int as n from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?`, [sub.id])).toEqual([{ n: 1 }]);
+  });
+
+  test('a past_due subscription rescued by a new card: active, resumed then renewed', async () => {
+    const { sub, customer } = await subscribe(testCards.renewalRetry);
+    const newCard = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: testCards.visa })).body;
+    const rescued = await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: newCard.id });
+    expect(rescued.body.status).toBe('active');
+    const events = await eventsOf(sub.id);
+    expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
+    expect(events[3].data.invoice.amount_paid).toBe(1500);
+  });
+});
+
+describe('cancellation', () => {
+  test('cancel now: cancelled, cancelled_at, subscription.canceled, never charged again', async () => {
+    const { sub } = await subscribe();
+    const res = await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, { reason: 'moving away' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ id: sub.id, status: 'cancelled', cancel_at_period_end: false, current_period_end: sub.current_period_end, cancelled_at: expect.any(String) });
+    const events = await eventsOf(sub.id);
+    expect(events.at(-1)).toMatchObject({ type: 'subscription.canceled', data: { status: 'cancelled', canceled_at: res.body.cancelled_at } });
+    await advance(40 * DAY);
+    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed')).toHaveLength(1);
+    const again = await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, {});
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe('invalid_state');
+  });
+
+  test('cancel at period end: billable until current_period_end, canceled fires only when it ends; no further charge', async () => {
+    const { sub } = await subscribe();
+    const res = await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, { cancel_at_period_end: true });
+    expect(res.body).toMatchObject({ status: 'cancelled', cancel_at_period_end: true, current_period_end: sub.current_period_end });
+    const mid = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+    expect(mid).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    expect((await eventsOf(sub.id)).map((e) => e.type)).not.toContain('subscription.canceled');
+    await advance(32 * DAY);
+    const ended = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+    expect(ended).toMatchObject({ status: 'cancelled', ended_at: sub.current_period_end });
+    const types = (await eventsOf(sub.id)).map((e) => e.type);
+    expect(types).toEqual(['subscription.created', 'subscription.renewed', 'subscription.canceled']);
+  });
+
+  test('reversing a scheduled cancellation: subscription.resumed, and billing goes on', async () => {
+    const { sub } = await subscribe();
+    await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, { cancel_at_period_end: true });
+    const resumed = await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: false });
+    expect(resumed.body).toMatchObject({ status: 'active', cancel_at_period_end: false, cancelled_at: null, next_billing_date: sub.current_period_end });
+    await advance(32 * DAY);
+    const types = (await eventsOf(sub.id)).map((e) => e.type);
+    expect(types).toEqual(['subscription.created', 'subscription.renewed', 'subscription.resumed', 'subscription.renewed']);
+  });
+});
+
+describe('disputes', () => {
+  const dispute = (id: string, body: object) => api.post(`/api/v2/test-helpers/subscriptions/${id}/dispute`, body);
+  const lastDispute = async (id: string) => (await eventsOf(id)).filter((e) => e.type === 'subscription.disputed').at(-1)!.data;
+
+  test('notification changes nothing (billing_held false); confirmed holds billing; reversed (MANUAL_RELEASE) restores active', async () => {
+    const { sub } = await subscribe();
+    expect((await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' })).body.status).toBe('active');
+    expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'notification', billing_held: false, event_code: 'NOTIFICATION_OF_CHARGEBACK', amount: 1500, currency: 'USD', invoice_id: expect.stringMatching(/^in_/) });
+    const held = await dispute(sub.id, { stage: 'confirmed', reason: 'fraudulent' });
+    expect(held.body).toMatchObject({ status: 'disputed', next_billing_date: null });
+    expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'confirmed', billing_held: true, event_code: 'CHARGEBACK', reason: 'fraudulent' });
+    const released = await dispute(sub.id, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
+    expect(released.body).toMatchObject({ status: 'active', next_billing_date: sub.current_period_end });
+    expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'reversed', billing_held: false, event_code: 'MANUAL_RELEASE' });
+  });
+
+  test('a hold mid-retry: reversed restores past_due with its next_retry_at, and retries go on', async () => {
+    const { sub, customer } = await subscribe();
+    // Make the next renewal fail with `retry`: switch to the insufficient-funds renewal card.
+    const card = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: testCards.renewalRetry })).body;
+    await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: card.id });
+    await advance(32 * DAY);
+    const pastDue = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+    expect(pastDue.status).toBe('past_due');
+    await dispute(sub.id, { stage: 'confirmed' });
+    await advance(2 * 60 * 60);
+    const restored = (await dispute(sub.id, { stage: 'reversed', event_code: 'SOME_FUTURE_CODE' })).body;
+    expect(restored).toMatchObject({ status: 'past_due', next_billing_date: pastDue.next_billing_date });
+  });
+
+  test('held periods are not back-charged: billing restarts at the next boundary of the original schedule', async () => {
+    const { sub } = await subscribe(testCards.visa, { interval: 'weekly' });
+    await dispute(sub.id, { stage: 'confirmed' });
+    await advance(17 * DAY);
+    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed')).toHaveLength(1);
+    const restored = (await dispute(sub.id, { stage: 'reversed' })).body;
+    const start = new Date(sub.current_period_start).getTime();
+    expect((new Date(restored.next_billing_date).getTime() - start) / (DAY * 1000)).toBe(21);
+    expect(restored.status).toBe('active');
+    await advance(4 * DAY + 60);
+    const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+    expect(renewed).toHaveLength(2);
+    expect((new Date(renewed[1].data.invoice.period_start).getTime() - start) / (DAY * 1000)).toBe(21);
+  });
+
+  test('a bad stage is a validation error; a subscription without a paid cycle cannot be disputed', async () => {
+    const { sub } = await subscribe(testCards.visa, { trial_period_days: 3 });
+    expect((await dispute(sub.id, { stage: 'maybe' })).body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'stage' }] });
+    expect((await dispute(sub.id, { stage: 'confirmed' })).body.error.code).toBe('invalid_state');
+  });
+});
+
+describe('bad input', () => {
+  test('unknown interval, zero or negative amount, trial days < 0: 422 with a details entry per field; missing fields 400', async () => {
+    const { customer, pm } = await customerWithCard();
+    const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 0, currency: 'USD', interval: 'fortnightly', trial_period_days: -1 });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('validation_error');
+    expect(res.body.error.details.map((d: any) => d.field).sort()).toEqual(['amount_cents', 'interval', 'trial_period_days']);
+    const negative = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: -100, currency: 'USD', interval: 'monthly' });
+    expect(negative.body.error).toMatchObject({ code: 'validation_error', param: 'amount_cents' });
+    const missing = await api.post('/api/v2/subscriptions', { customer_id: customer.id, currency: 'USD' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.code).toBe('invalid_request');
+    expect(missing.body.error.details.map((d: any) => d.field).sort()).toEqual(['amount_cents', 'interval', 'payment_method_id']);
+  });
+
+  test('unknown or foreign customer: 404 customer_not_found; detached or foreign payment method: 400 invalid_payment_method', async () => {
+    const { customer, pm } = await customerWithCard();
+    const other = await customerWithCard();
+    const base = { amount_cents: 1000, currency: 'USD', interval: 'monthly' };
+    const unknown = await api.post('/api/v2/subscriptions', { ...base, customer_id: 'cus_nope', payment_method_id: pm.id });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'customer_not_found', param: 'customer_id' });
+    const otherMerchant = client(t.url, (await t.merchant('Other')).test_api_key);
+    const foreign = await otherMerchant.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: pm.id });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('customer_not_found');
+    const notTheirs = await api.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: other.pm.id });
+    expect(notTheirs.status).toBe(400);
+    expect(notTheirs.body.error).toMatchObject({ code: 'invalid_payment_method', param: 'payment_method_id' });
+    await api.delete(`/api/v2/customers/${customer.id}/payment-methods/${pm.id}`);
+    const detached = await api.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: pm.id, trial_period_days: 14 });
+    expect(detached.status).toBe(400);
+    expect(detached.body.error.code).toBe('invalid_payment_method');
+  });
+
+  test('an HSA/FSA card may pay only for an eligible product', async () => {
+    const { customer, pm } = await customerWithCard(testCards.hsa);
+    const base = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 900, currency: 'USD', interval: 'monthly' };
+    const candy = await api.post('/api/v2/subscriptions', { ...base, merchant_product_id: 'CANDY' });
+    expect(candy.status).toBe(400);
+    expect(candy.body.error.code).toBe('invalid_payment_method');
+    expect((await api.post('/api/v2/subscriptions', base)).body.error.code).toBe('invalid_payment_method');
+    const therm = await api.post('/api/v2/subscriptions', { ...base, merchant_product_id: 'THERM' });
+    expect(therm.status).toBe(201);
+    expect(therm.body).toMatchObject({ status: 'active', payment_method: { type: 'hsa_fsa_card' } });
+  });
+
+  test('unknown subscription and invoice ids are 404 not_found; another mode never sees them', async () => {
+    const { sub } = await subscribe();
+    expect((await api.get('/api/v2/subscriptions/sub_nope')).body.error.code).toBe('not_found');
+    expect((await api.get(`/v2/subscriptions/${sub.id}/invoices/in_nope`)).status).toBe(404);
+    const keys = await t.merchant('Live one');
+    const live = client(t.url, keys.live_api_key);
+    expect((await live.get(`/api/v2/subscriptions/${sub.id}`)).status).toBe(404);
+  });
+});
+
+describe('list and update', () => {
+  test('keyset pages newest first with status, customer_id and created filters', async () => {
+    const { sub: a, customer } = await subscribe();
+    const b = (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: (await api.get(`/api/v2/subscriptions/${a.id}`)).body.payment_method_id, amount_cents: 700, currency: 'USD', interval: 'daily', trial_period_days: 2 })).body;
+    const mine = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1`);
+    expect(mine.body).toMatchObject({ data: [{ id: b.id }], has_more: true, next_cursor: b.id });
+    const next = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1&starting_after=${b.id}`);
+    expect(next.body).toMatchObject({ data: [{ id: a.id }], has_more: false, next_cursor: null });
+    const trialing = await api.get(`/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`);
+    expect(trialing.body.data.map((s: any) => s.id)).toEqual([b.id]);
+    const later = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at)}`);
+    expect(later.body.data.map((s: any) => s.id)).toEqual([b.id]);
+    expect((await api.get('/api/v2/subscriptions?status=bogus')).body.error.code).toBe('invalid_request');
+  });
+
+  test('PUT changes the amount from the next cycle on and replaces metadata', async () => {
+    const { sub } = await subscribe();
+    const res = await api.put(`/api/v2/subscriptions/${sub.id}`, { amount_cents: 2500, metadata: { tier: 'plus' } });
+    expect(res.body).toMatchObject({ amount_cents: 2500, metadata: { tier: 'plus' } });
+    await advance(32 * DAY);
+    const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+    expect(renewed.map((e) => e.data.invoice.amount_paid)).toEqual([1500, 2500]);
+    expect((await api.put(`/api/v2/subscriptions/${sub.id}`, { amount_cents: 0 })).status).toBe(422);
+  });
+});
+
+test('events reach the merchant scope with signed delivery rows like every event', async () => {
+  const { sub } = await subscribe();
+  const rows = await db().execute(`select merchant_id, livemode from events where data->>'subscription_id' = ?`, [sub.id]);
+  expect(rows.every((r: any) => r.merchant_id === merchantId && r.livemode === false)).toBe(true);
+});
