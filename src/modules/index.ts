@@ -17,6 +17,7 @@ import { refundProcessingSweep } from './refunds/refund.jobs.js';
 import { OrderRefundsResolver, RefundResolver } from './refunds/refund.resolver.js';
 import { refundRoutes } from './refunds/refund.routes.js';
 import { subscriptionBillingSweep } from './subscriptions/subscription.jobs.js';
+import { SubscriptionContractResolver, SubscriptionInvoiceResolver } from './subscriptions/subscription.resolver.js';
 import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 import { EventResolver } from './webhooks/event.resolver.js';
@@ -25,7 +26,7 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver, SubscriptionContractResolver, SubscriptionInvoiceResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
 export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...subscriptionRoutes, ...webhookRoutes, ...customerRoutes];

@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
+import { Event } from '../../platform/events/event.entity.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
@@ -232,4 +233,9 @@ export async function getInvoice(ctx: ServiceContext, subscriptionId: string, in
   const invoice = await ctx.em.findOne(SubscriptionInvoice, { id: invoiceId, subscriptionId, ...scope(ctx) });
   if (!invoice) throw DomainError.notFound('invoice', invoiceId, 'invoiceId');
   return { invoice, attempts: await ctx.em.find(SubscriptionInvoiceAttempt, { invoiceId: invoice.id }) };
+}
+
+/** A page of one subscription's `subscription.*` events, newest first. */
+export async function listSubscriptionEvents(ctx: ServiceContext, subscriptionId: string, page: PageRequest<string>, cursorParam = 'after'): Promise<Page<Event>> {
+  return paginate(ctx, Event, { ...scope(ctx), type: { $like: 'subscription.%' }, data: { subscription_id: subscriptionId } } as FilterQuery<Event>, page, { cursorParam });
 }

@@ -1,0 +1,129 @@
+import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
+import { cards } from '../helpers/fixtures.js';
+import { collect, untilLive, wsClient } from '../helpers/graphql-ws.js';
+import { client } from '../helpers/http.js';
+import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let testKey: string;
+const DAY = 86_400;
+const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`, 'utf8').toString('base64url');
+const expiredRenewalCard = { number: '4000000000000069', exp_month: 12, exp_year: 2035, cvc: '123' };
+
+beforeAll(async () => {
+  const started = await startWithMerchant();
+  ({ t, api } = started);
+  testKey = started.keys.test_api_key;
+  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1500, currency: 'USD', merchant_product_id: 'THERM' });
+});
+afterAll(() => t.close());
+
+async function customerWithCard(card: object = cards.visa) {
+  const customer = (await api.post('/api/v2/customers', { email: `g.${Math.random().toString(36).slice(2, 8)}@example.com`, first_name: 'Gale', last_name: 'Ray' })).body;
+  const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card })).body;
+  return { customer, pm };
+}
+
+const FIELDS = `id subscriptionId status amountCents currency interval intervalCount trialPeriodDays trialEnd currentPeriodStart currentPeriodEnd nextBillingDate cancelAtPeriodEnd cancelledAt metadata
+  customer { email } paymentMethod { brand last4 type }
+  latestInvoice { invoiceId status amount amountPaid orderId pspReference attempts { attempt status disposition refusalCode } }`;
+
+const create = (input: Record<string, unknown>) => api.graphql(`mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { ${FIELDS} } } }`, { input });
+
+test('create, read with customer, payment method, latest invoice, invoices and events; update, cancel at period end, resume, cancel now', async () => {
+  const { customer, pm } = await customerWithCard();
+  const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), merchantProductId: 'THERM', amountCents: 1500, currency: 'USD', interval: 'MONTHLY', metadata: { plan: 'basic' } });
+  expect(res.body.errors).toBeUndefined();
+  const sub = res.body.data.createSubscription.subscription;
+  expect(sub).toMatchObject({
+    subscriptionId: expect.stringMatching(/^sub_/),
+    status: 'ACTIVE',
+    amountCents: 1500,
+    interval: 'MONTHLY',
+    intervalCount: 1,
+    cancelAtPeriodEnd: false,
+    metadata: { plan: 'basic' },
+    customer: { email: customer.email },
+    paymentMethod: { brand: 'visa', last4: '4242', type: 'CARD' },
+    latestInvoice: { status: 'PAID', amount: 1500, amountPaid: 1500, orderId: expect.stringMatching(/^ord_/), pspReference: expect.stringMatching(/^ch_/), attempts: [{ attempt: 1, status: 'SUCCEEDED', disposition: null, refusalCode: null }] },
+  });
+  const read = await api.graphql(`query($id: ID!) { subscriptionContract(id: $id) { invoices(first: 5) { nodes { invoiceId periodStart } } events(first: 5) { nodes { type data } } } node(id: $id) { __typename } }`, { id: sub.id });
+  expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([{ invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart }]);
+  expect(read.body.data.subscriptionContract.events.nodes.map((e: any) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
+  expect(read.body.data.node.__typename).toBe('SubscriptionContract');
+
+  const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, { input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } } });
+  expect(updated.body.data.updateSubscription.subscription).toEqual({ amountCents: 1900, metadata: { plan: 'plus' } });
+  const scheduled = await api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status cancelAtPeriodEnd cancelledAt } } }`, { input: { id: sub.id, cancelAtPeriodEnd: true } });
+  expect(scheduled.body.data.cancelSubscription.subscription).toMatchObject({ status: 'ACTIVE', cancelAtPeriodEnd: true, cancelledAt: expect.any(String) });
+  const resumed = await api.graphql(`mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { status cancelAtPeriodEnd } } }`, { input: { id: sub.id } });
+  expect(resumed.body.data.resumeSubscription.subscription).toEqual({ status: 'ACTIVE', cancelAtPeriodEnd: false });
+  const again = await api.graphql(`mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { status } } }`, { input: { id: sub.id } });
+  expect(again.body.errors?.[0].extensions.code).toBe('invalid_state');
+  const ended = await api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status endedAt } } }`, { input: { id: sub.id, reason: 'done' } });
+  expect(ended.body.data.cancelSubscription.subscription).toMatchObject({ status: 'CANCELLED', endedAt: expect.any(String) });
+});
+
+test('dispositions through GraphQL: action_required, then the card replaced by mutation rescues it', async () => {
+  const { customer, pm } = await customerWithCard(expiredRenewalCard);
+  const sub = (await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 990, currency: 'USD', interval: 'WEEKLY' })).body.data.createSubscription.subscription;
+  expect(sub).toMatchObject({ status: 'ACTION_REQUIRED', nextBillingDate: null, latestInvoice: { status: 'OPEN', attempts: [{ status: 'FAILED', disposition: 'ACTION_REQUIRED', refusalCode: 'expired_card' }] } });
+  const fresh = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.mastercard })).body;
+  const rescued = await api.graphql(`mutation($input: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $input) { subscription { ${FIELDS} } } }`, { input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) } });
+  expect(rescued.body.data.replaceSubscriptionPaymentMethod.subscription).toMatchObject({ status: 'ACTIVE', paymentMethod: { brand: 'mastercard' }, latestInvoice: { status: 'PAID', attempts: [{ status: 'FAILED' }, { status: 'SUCCEEDED' }] } });
+});
+
+test('errors carry the REST codes: customer_not_found, invalid_payment_method, validation_error details', async () => {
+  const { customer, pm } = await customerWithCard();
+  const missing = await create({ customerId: gid('Customer', 'cus_nope'), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
+  expect(missing.body.errors?.[0].extensions.code).toBe('customer_not_found');
+  const other = await customerWithCard();
+  const foreign = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
+  expect(foreign.body.errors?.[0].extensions.code).toBe('invalid_payment_method');
+  const bad = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 });
+  expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
+  expect(bad.body.errors?.[0].extensions.details.map((d: any) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
+});
+
+test('the subscriptions connection filters like REST and is batched: a page of 50 costs the statements of a page of 1', async () => {
+  const { customer, pm } = await customerWithCard();
+  for (let i = 0; i < 12; i++) {
+    const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 100 + i, currency: 'USD', interval: 'monthly', ...(i % 3 === 0 && { trial_period_days: 5 }) });
+    expect(res.status).toBe(201);
+  }
+  const query = `query($c: ID) { subscriptions(first: 50, customerId: $c) { edges { cursor node { subscriptionId status customer { email } paymentMethod { last4 } latestInvoice { status attempts { status } } invoices(first: 3) { nodes { invoiceId } } } } pageInfo { hasNextPage } } }`;
+  const variables = { c: gid('Customer', customer.id) };
+  const before = sqlStatementCount();
+  const big = await api.graphql(query, variables);
+  const statements = sqlStatementCount() - before;
+  const small = sqlStatementCount();
+  const one = await api.graphql(query.replace('first: 50', 'first: 1'), variables);
+  expect(sqlStatementCount() - small).toBe(statements);
+  expect(big.body.errors).toBeUndefined();
+  expect(one.body.data.subscriptions.edges).toHaveLength(1);
+  expect(big.body.data.subscriptions.edges).toHaveLength(12);
+  expect(big.body.data.subscriptions.edges[0].node).toMatchObject({ customer: { email: customer.email }, paymentMethod: { last4: '4242' } });
+  const trialing = await api.graphql(`query($c: ID) { subscriptions(first: 50, customerId: $c, status: TRIALING) { nodes { amountCents latestInvoice { status } } } }`, variables);
+  expect(trialing.body.data.subscriptions.nodes.map((n: any) => n.amountCents)).toEqual([109, 106, 103, 100]);
+  expect(trialing.body.data.subscriptions.nodes.every((n: any) => n.latestInvoice === null)).toBe(true);
+});
+
+test('live events of one subscription over graphql-ws: its renewal arrives, another subscription does not', async () => {
+  const { customer, pm } = await customerWithCard();
+  const mk = async () => (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 500, currency: 'USD', interval: 'daily' })).body;
+  const mine = await mk();
+  const other = await mk();
+  const ws = wsClient(t.url, testKey);
+  const live = collect(ws, `subscription($id: ID!) { subscriptionContractEvents(id: $id) { type data } }`, { id: gid('SubscriptionContract', mine.id) });
+  await untilLive(live, () => api.post(`/api/v2/test-helpers/subscriptions/${mine.id}/dispute`, { stage: 'notification' }), { forget: true });
+  await api.post('/api/v2/test-helpers/advance-clock', { seconds: DAY + 60 });
+  const messages = await live.waitFor(1);
+  await new Promise((r) => setTimeout(r, 300));
+  const received = live.messages.map((m: any) => m.subscriptionContractEvents);
+  expect(received.map((e: any) => e.type)).toEqual(['subscription.renewed']);
+  expect(received.every((e: any) => e.data.subscription_id === mine.id)).toBe(true);
+  expect(messages.some((m: any) => m.subscriptionContractEvents.data.subscription_id === other.id)).toBe(false);
+  live.unsubscribe();
+  await ws.dispose();
+});
