@@ -47,7 +47,11 @@ export const metadataSchema = z
   .refine((m) => JSON.stringify(m).length <= 8192, 'at most 8 KB of JSON');
 
 /** Query-string booleans: `true`/`false` (also `1`/`0`). */
-export const queryBoolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+export const queryBoolean = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1')
+  // Documented as what it is, a boolean query parameter (`true`/`false`; `1`/`0` are accepted too).
+  .meta({ type: 'boolean', enum: undefined });
 
 /** An ISO 8601 timestamp in a query string or body. */
 export const timestamp = z.iso.datetime({ offset: true }).transform((v) => new Date(v));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
+import { orderListResponse, orderResponse } from './order.openapi.js';
 import { presentOrder, presentOrders } from './order.presenter.js';
 import { listOrdersSchema } from './order.schemas.js';
 import * as orders from './order.service.js';
@@ -10,7 +11,7 @@ const tags = ['Orders'];
 export const orderRoutes: RouteSpec[] = [
   {
     method: 'GET', url: '/api/v2/orders', operationId: 'listOrders', summary: 'List orders, most recent first', tags,
-    querystring: listOrdersSchema,
+    querystring: listOrdersSchema, response: orderListResponse,
     handler: async (ctx, req) => {
       const { filters, page } = orders.parseListOrdersQuery(req.query);
       const result = await orders.listOrders(ctx, filters, page);
@@ -20,7 +21,7 @@ export const orderRoutes: RouteSpec[] = [
   },
   {
     method: 'GET', url: '/api/v2/orders/:id', operationId: 'getOrder', summary: 'Retrieve an order (with a fresh one-hour receipt_url)', tags,
-    params: z.object({ id: z.string() }),
+    params: z.object({ id: z.string() }), response: orderResponse,
     handler: async (ctx, req) => presentOrder(ctx, await orders.getOrder(ctx, (req.params as { id: string }).id)),
   },
 ];

@@ -6,7 +6,7 @@ import { toProductResource } from './product.resource.js';
 import { checkEligibilitySchema, createProductSchema, listProductsSchema, updateProductSchema } from './product.schemas.js';
 import * as products from './product.service.js';
 
-const idParams = z.object({ id: z.string().describe('Numeric product id') });
+const idParams = z.object({ id: z.coerce.number().int().min(1).describe('Numeric product id') });
 const tags = ['Products'];
 const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HttpResult, type RouteSpec } from '../../platform/rest/routes.js';
 import { payCheckoutSchema } from '../checkout/checkout.schemas.js';
+import { orderResponse } from '../orders/order.openapi.js';
 import { presentOrder } from '../orders/order.presenter.js';
 import { advanceClockSchema, testAdvanceClock, testPayCheckout } from './test-helpers.service.js';
 
@@ -10,7 +11,7 @@ const tags = ['Test helpers'];
 export const testHelperRoutes: RouteSpec[] = [
   {
     method: 'POST', url: '/api/v2/test-helpers/checkout/:checkout_id/pay', operationId: 'testPayCheckout', summary: 'Pay a checkout as the hosted page does (split: both cards); returns the order', tags,
-    params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema,
+    params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema, response: orderResponse,
     handler: async (ctx, req) => {
       const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
       return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
@@ -18,7 +19,7 @@ export const testHelperRoutes: RouteSpec[] = [
   },
   {
     method: 'POST', url: '/api/v2/test-helpers/advance-clock', operationId: 'testAdvanceClock', summary: "Move this merchant's test clock forward and run every job now due; returns {now}", tags,
-    body: advanceClockSchema, idempotent: false,
+    body: advanceClockSchema, response: z.object({ now: z.iso.datetime().describe("This merchant's test clock after the move") }), idempotent: false,
     handler: (ctx, req) => testAdvanceClock(ctx, req.body, () => req.server.jobs.runDue(new Date())),
   },
 ];

@@ -75,15 +75,23 @@ export function clientErrorHandler(genReqId: () => string) {
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered so far (method and URL pattern), HEAD and OPTIONS aside. */
+    registeredRoutes: () => { method: string; url: string }[];
+  }
+}
+
 /** Route patterns with their methods, to tell an unknown path (404) from a wrong method (405). */
 function routeTable(app: FastifyInstance) {
-  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  const routes: { url: string; pattern: RegExp; methods: Set<string> }[] = [];
+  app.decorate('registeredRoutes', () => routes.flatMap((r) => [...r.methods].map((method) => ({ method, url: r.url }))));
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
     const known = routes.find((r) => r.pattern.source === pattern.source);
     if (known) methods.forEach((m) => known.methods.add(m));
-    else routes.push({ pattern, methods: new Set(methods) });
+    else routes.push({ url: route.url, pattern, methods: new Set(methods) });
   });
   return (path: string): string[] => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
 }

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { listSchema } from '../../platform/rest/envelope.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
+
+/** Response shapes of the orders routes, for the OpenAPI document (what `toOrderResource` returns). */
+
+export const addressResponse = z
+  .object({
+    address_line_1: z.string(),
+    address_line_2: z.string().nullable().optional(),
+    city: z.string(),
+    state: z.string(),
+    postal_code: z.string(),
+    country: z.string(),
+  })
+  .meta({ id: 'Address' });
+
+export const amountsResponse = z
+  .object({ subtotal: z.number().int(), hsa_amount: z.number().int(), regular_amount: z.number().int(), shipping: z.number().int(), tax: z.number().int(), discount: z.number().int(), total: z.number().int() })
+  .meta({ id: 'Amounts' });
+
+const payment = z.object({
+  payment_id: z.string(),
+  payment_method: z.string().describe('hsa_fsa_card or card'),
+  brand: z.string(),
+  last4: z.string(),
+  amount: z.number().int(),
+  refunded_amount: z.number().int(),
+  captured_at: z.iso.datetime(),
+});
+
+export const orderResponse = z
+  .object({
+    id: z.string(),
+    object: z.literal('order'),
+    livemode: z.boolean(),
+    order_number: z.string(),
+    checkout_id: z.string().nullable(),
+    reference_id: z.string().nullable(),
+    payment_link_id: z.string().nullable(),
+    client_reference_id: z.string().nullable(),
+    status: z.enum(ORDER_STATUSES).describe('Fulfilment status; `refunded` only once the whole order is refunded'),
+    is_recurring: z.boolean(),
+    payment_status: z.enum(PAYMENT_STATUSES),
+    amount: z.number().int(),
+    currency: z.string(),
+    receipt_url: z.string().nullable(),
+    customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable(), shipping_address: addressResponse, billing_address: addressResponse }),
+    line_items: z.array(
+      z.object({
+        id: z.string(),
+        product_id: z.number().int().nullable(),
+        merchant_product_id: z.string(),
+        name: z.string(),
+        quantity: z.number().int(),
+        price: z.number().int(),
+        hsa_fsa_eligible: z.boolean(),
+        requires_lmn: z.boolean(),
+        is_recurring: z.boolean(),
+      }),
+    ),
+    amounts: amountsResponse,
+    payment: payment.nullable(),
+    payments: z.array(payment),
+    lmn: z.object({ status: z.literal('approved'), approved_at: z.string(), condition: z.string(), provider_name: z.string().nullable(), items: z.array(z.string()) }).nullable(),
+    failure_reason: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    status_history: z.array(z.object({ status: z.string(), timestamp: z.string(), reason: z.string() })),
+    created_at: z.iso.datetime(),
+    completed_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'Order' });
+
+export const orderListResponse = listSchema(orderResponse).meta({ id: 'OrderList' });
