@@ -28,6 +28,7 @@ import { registerInputGuards, registerJsonBodyParser } from './platform/rest/inp
 import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerRoutes } from './platform/rest/routes.js';
+import { loggerOptions } from './platform/logging.js';
 
 export interface App {
   http: FastifyInstance;
@@ -46,19 +47,7 @@ declare module 'fastify' {
 export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): Promise<App> {
   const genReqId = () => `req_${randomBase62(20)}`;
   const http = Fastify({
-    logger: {
-      level: config.LOG_LEVEL,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      // Hosted-page links carry the customer's access token: never write it to the logs.
-      serializers: {
-        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
-          method: req.method,
-          url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
-          hostname: req.hostname,
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    logger: loggerOptions(config.LOG_LEVEL),
     genReqId,
     bodyLimit: 1024 * 1024,
     frameworkErrors,

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const demo = await ensureDemoMerchant(orm.em);
   if (demo) {
     log.info({ merchant: demo.id }, 'demo merchant created');
-    process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\nLive API key: ${demo.live_api_key}\nWebhook secret: ${demo.webhook_secret}\n\n`);
+    // Only the test key (CONTRACT): the live key and the webhook secret never go to stdout or logs.
+    process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\n\n`);
   }
 
   if (config.RUN_JOBS) await jobs.start();

@@ -1,4 +1,5 @@
 import { DefaultLogger, type LogContext, type LoggerNamespace } from '@mikro-orm/core';
+import { scrubSql } from '../logging.js';
 
 let statements = 0;
 
@@ -7,11 +8,14 @@ export function sqlStatementCount(): number {
   return statements;
 }
 
-/** A MikroORM logger that counts queries and forwards nothing else unless debugging is on. */
+/**
+ * A MikroORM logger that counts queries and forwards nothing else unless `SQL_DEBUG=true`; even
+ * then a query is written with its values replaced by `?` (MikroORM inlines parameters).
+ */
 export class CountingLogger extends DefaultLogger {
   override log(namespace: LoggerNamespace, message: string, context?: LogContext): void {
     if (namespace === 'query') statements++;
-    if (process.env.SQL_DEBUG === 'true') super.log(namespace, message, context);
+    if (process.env.SQL_DEBUG === 'true') super.log(namespace, namespace === 'query' ? scrubSql(message) : message, context);
   }
 
   override isEnabled(namespace: LoggerNamespace): boolean {

@@ -1,0 +1,30 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { loggerOptions, scrubSql, serializeError } from './logging.js';
+
+test('SQL is logged with every value replaced by ?', () => {
+  expect(scrubSql(`insert into "orders" ("id", "email", "amount") values ('ord_1', 'jane@example.com', 2599), ('o''x', 'tok_abc', -3)`)).toBe(
+    `insert into "orders" ("id", "email", "amount") values (?, ?, ?), (?, ?, ?)`,
+  );
+});
+
+test('a database error loses its SQL values, parameters and row detail', () => {
+  const err = Object.assign(new Error(`insert into "payments" values ('tok_9f8e', 'jane@example.com', 4242424242424242) - boom`), {
+    detail: 'Key (email)=(jane@example.com) already exists.',
+    parameters: ['tok_9f8e'],
+    code: '23505',
+  });
+  const out = JSON.stringify(serializeError(err));
+  expect(out).toContain('boom');
+  expect(out).toContain('23505');
+  expect(out).not.toMatch(/tok_9f8e|jane@example\.com|4242424242424242|already exists/);
+});
+
+test('secret keys are redacted at any depth', () => {
+  let line = '';
+  const sink = new Writable({ write: (chunk, _e, cb) => ((line += chunk), cb()) });
+  const log = pino(loggerOptions('info'), sink);
+  log.info({ body: { card: { number: '4242424242424242', cvc: '123' }, customer: { email: 'a@b.co' } }, webhook_secret: 'whsec_x', headers: { authorization: 'Bearer glm_live_x' } }, 'hello');
+  expect(line).toContain('hello');
+  expect(line).not.toMatch(/4242424242424242|"123"|a@b\.co|whsec_x|glm_live_x/);
+});

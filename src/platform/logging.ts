@@ -1,0 +1,65 @@
+import { stdSerializers, type LoggerOptions } from 'pino';
+
+/**
+ * What never reaches a log line: secrets, card data and customer PII, by key at any depth up to
+ * four (pino `redact`), and literal values inside SQL and error messages (`scrubSql`,
+ * `scrubText`). The query-logging policy: SQL is logged with its values replaced by `?`, never
+ * with parameters (`CountingLogger`), and an error's SQL, parameters and PostgreSQL `detail`
+ * (which quotes the offending row) are dropped.
+ */
+const SECRET_KEYS = [
+  'authorization', 'cookie', 'card', 'hsa_fsa_card', 'number', 'cvc', 'exp_month', 'exp_year',
+  'token', 'access_token', 'processorToken', 'processor_token', 'password', 'secret', 'previous_secret',
+  'webhook_secret', 'webhookSecret', 'api_key', 'apiKey', 'test_api_key', 'live_api_key',
+  'email', 'phone', 'x-api-key',
+];
+
+/** Redact paths: each key at the top level and under up to three levels of objects. */
+export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
+  const k = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
+  const join = (prefix: string) => (k.startsWith('[') ? `${prefix}${k}` : `${prefix}.${k}`);
+  return [k.startsWith('[') ? `*${k}` : k, join('*'), join('*.*'), join('*.*.*')];
+});
+
+/** SQL with every string and number literal replaced by `?` (identifiers and keywords stay). */
+export function scrubSql(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'/g, '?').replace(/(?<![\w$.])-?\d+(?:\.\d+)?(?![\w$])/g, '?');
+}
+
+/** Free text (an error message or stack) without quoted values, tokens, card numbers, keys or emails. */
+export function scrubText(text: string): string {
+  return text
+    .replace(/'(?:[^']|'')*'/g, "'?'")
+    .replace(/\b(glm_(?:test|live)|whsec|tok|sk|pk)_[0-9A-Za-z_]+/g, '$1_[redacted]')
+    .replace(/\b\d(?:[ -]?\d){12,18}\b/g, '[redacted]')
+    .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, '[redacted]');
+}
+
+/** pino's error serializer, then scrubbed: no SQL values, parameters or row details. */
+export function serializeError(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const out = stdSerializers.err(err) as unknown as Record<string, unknown>;
+  for (const key of ['sql', 'sqlMessage', 'query', 'parameters', 'params', 'bindings', 'detail', 'where', 'internalQuery', 'hint']) delete out[key];
+  if (typeof out.message === 'string') out.message = scrubText(out.message);
+  if (typeof out.stack === 'string') out.stack = scrubText(out.stack);
+  return out;
+}
+
+/** The service's pino options at `level` (Fastify's `logger`). */
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', ...REDACT_PATHS], censor: '[redacted]' },
+    serializers: {
+      err: serializeError,
+      error: serializeError,
+      // Hosted-page links carry the customer's access token: never write it to the logs.
+      req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+        method: req.method,
+        url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
+        hostname: req.hostname,
+        remoteAddress: req.ip,
+      }),
+    },
+  };
+}
