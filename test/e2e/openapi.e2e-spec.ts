@@ -140,3 +140,14 @@ describe('real responses match their documented schemas', () => {
     expect(product({ error: { code: 'not_found', message: 'x' } })).toBe(false);
   });
 });
+
+test("the README's checkout example is a request the API accepts, with the amounts it shows", async () => {
+  const readme = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
+  const example = /localhost:4000\/api\/v2\/checkout [^\n]*\n[^\n]*-d '(\{[\s\S]*?\})'/.exec(readme);
+  expect(example).not.toBeNull();
+  await api.post('/api/v2/products', { name: 'Digital Thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM-1' });
+  await api.post('/api/v2/products', { name: 'Chocolate bar', price: 1200, currency: 'USD', merchant_product_id: 'CANDY-1' });
+  const res = await api.post('/api/v2/checkout', JSON.parse(example![1]));
+  expect(res.status).toBe(201);
+  expect(res.body.data).toMatchObject({ type: 'split', amounts: { subtotal: 3199, hsa_amount: 1999, regular_amount: 1700, shipping: 500, total: 3699 } });
+});

@@ -79,11 +79,19 @@ test('partial refunds up to the total; over the remainder is invalid_amount with
   expect((await api.get(`/api/v2/orders/${order.id}`)).body.payment_status).toBe('refunded');
 });
 
-test('order status: partially_refunded after a partial refund succeeds', async () => {
+test('a partial refund leaves the fulfilment status; only refunding the whole order makes it refunded', async () => {
   const order = await paidSplitOrder();
-  await api.post('/api/v2/refunds', { order_id: order.id, amount: 100, reason: 'other' });
+  expect(order).toMatchObject({ status: 'completed', amount: 3500 });
+  await api.post('/api/v2/refunds', { order_id: order.id, amount: 1000, reason: 'other' });
   await processRefunds();
-  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({ status: 'refunded', payment_status: 'partially_refunded' });
+  const partial = (await api.get(`/api/v2/orders/${order.id}`)).body;
+  expect(partial).toMatchObject({ status: 'completed', payment_status: 'partially_refunded' });
+  expect(partial.status_history.map((h: { status: string }) => h.status)).not.toContain('refunded');
+  await api.post('/api/v2/refunds', { order_id: order.id, amount: 2500, reason: 'other' });
+  await processRefunds();
+  const full = (await api.get(`/api/v2/orders/${order.id}`)).body;
+  expect(full).toMatchObject({ status: 'refunded', payment_status: 'refunded' });
+  expect(full.status_history.at(-1)).toMatchObject({ status: 'refunded', reason: expect.stringContaining('3500 of 3500') });
 });
 
 test('three refunds of 1 cent on a split order keep the cumulative split proportional', async () => {

@@ -46,3 +46,16 @@ export async function listOrders(ctx: ServiceContext, filters: OrderFilters, pag
   if (created) where.createdAt = created;
   return paginate(ctx, Order, where, page, { cursorParam });
 }
+
+/**
+ * The one rule for an order's statuses once `refundedTotal` cents of it are refunded:
+ * `payment_status` is `partially_refunded` below the order amount and `refunded` at it; the
+ * fulfilment `status` becomes `refunded` only when the whole order is refunded, so a partial
+ * refund leaves it as it was (e.g. `completed`). A status change is recorded in `status_history`.
+ */
+export function applyRefundedTotal(order: Order, refundedTotal: number, at: Date, reason: string): void {
+  if (refundedTotal <= 0) return;
+  const full = refundedTotal >= order.amount;
+  if (full && order.status !== 'refunded') order.transition(at, 'refunded', reason, 'refunded');
+  else order.paymentStatus = full ? 'refunded' : 'partially_refunded';
+}

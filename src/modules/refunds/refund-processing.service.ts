@@ -4,6 +4,7 @@ import { systemContext, type Log } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { webhookUrlForOrder } from '../checkout/checkout.service.js';
 import { Order } from '../orders/order.entity.js';
+import { applyRefundedTotal } from '../orders/order.service.js';
 import { Payment } from '../payments/payment.entity.js';
 import { processorFor } from '../payments/processor.js';
 import { Refund } from './refund.entity.js';
@@ -47,12 +48,7 @@ export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50)
         .flatMap((r) => r.parts)
         .filter((p) => p.success)
         .reduce((s, p) => s + p.amount, 0);
-      if (succeededTotal > 0) {
-        const paymentStatus = succeededTotal >= order.amount ? 'refunded' : 'partially_refunded';
-        if (paymentStatus !== order.paymentStatus || order.status !== 'refunded') {
-          order.transition(now, 'refunded', `refund ${refund.id}: ${succeededTotal} of ${order.amount} refunded`, paymentStatus);
-        }
-      }
+      applyRefundedTotal(order, succeededTotal, now, `refund ${refund.id}: ${succeededTotal} of ${order.amount} refunded`);
       const webhookUrl = await webhookUrlForOrder(ctx, order);
       if (refund.status === 'succeeded') recordEvent(ctx, 'refund.succeeded', refundSucceededPayload(refund, order), { webhookUrl });
       else recordEvent(ctx, 'refund.failed', refundFailedPayload(refund, order), { webhookUrl });
