@@ -175,10 +175,54 @@ test('v1: POST /v1/checkout/{id}/refund refunds lines of the paid checkout', asy
   expect(res.status).toBe(201);
   expect(res.body).toMatchObject({ checkout_id: order.checkout_id, status: 'pending', refunded_amount_cents: 1500, currency: 'usd', refunded_at: expect.any(String) });
   const tooMuch = await api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: [{ line_item_id: line.id, quantity: 2, amount_cents: 1 }] });
-  expect(tooMuch.status).toBe(422);
-  expect(tooMuch.body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'line_items.0.quantity', message: expect.any(String) }] });
+  expect(tooMuch.status).toBe(400);
+  expect(tooMuch.body.error).toMatchObject({ code: 'invalid_amount', param: 'line_items', details: { line_item_id: line.id, field: 'quantity', requested: 2, maximum: 0 } });
   const unknown = await api.post('/v1/checkout/cs_nope/refund', { line_items: [{ line_item_id: 'x', quantity: 1, amount_cents: 1 }] });
   expect(unknown.status).toBe(404);
+});
+
+test('v1: a line is never refunded beyond its quantity or amount across requests (quantity and amount), concurrent requests included; unknown lines are named', async () => {
+  const s = (await api.post('/api/v2/checkout', checkoutBody([['CANDY', 'Candy', 100, 1], ['SOCKS', 'Socks', 500, 3], ['GUM', 'Gum', 2000, 1]]))).body.data;
+  const order = (await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).body;
+  const [candy, socks] = order.line_items;
+  const refund = (items: { line_item_id: string; quantity: number; amount_cents: number }[]) => api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: items });
+
+  // The issue's reproduction: one 100-cent line, refunded again and again.
+  expect((await refund([{ line_item_id: candy.id, quantity: 1, amount_cents: 100 }])).status).toBe(201);
+  for (let i = 0; i < 7; i++) {
+    const again = await refund([{ line_item_id: candy.id, quantity: 1, amount_cents: 100 }]);
+    expect(again.status).toBe(400);
+    expect(again.body.error).toMatchObject({ code: 'invalid_amount', details: { line_item_id: candy.id, field: 'quantity', requested: 1, maximum: 0 } });
+    expect(again.body.error.message).toContain(candy.id);
+  }
+  // Amount and quantity are each tallied: 3 socks at 500.
+  expect((await refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 300 }])).status).toBe(201);
+  const overQuantity = await refund([{ line_item_id: socks.id, quantity: 2, amount_cents: 600 }, { line_item_id: socks.id, quantity: 1, amount_cents: 1 }]);
+  expect(overQuantity.status).toBe(400);
+  expect(overQuantity.body.error).toMatchObject({ code: 'invalid_amount', details: { field: 'quantity', requested: 3, maximum: 2 } });
+  const overMoney = await refund([{ line_item_id: socks.id, quantity: 2, amount_cents: 1000 }, { line_item_id: candy.id, quantity: 1, amount_cents: 1 }]);
+  expect(overMoney.status).toBe(400); // the candy line is used up: nothing of this request is refunded
+  // Concurrent requests for the two remaining socks: exactly two pass, under the order lock.
+  const racing = await Promise.all(Array.from({ length: 6 }, () => refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 100 }])));
+  expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
+  const [{ refunded }] = await db().execute(`select coalesce(sum(amount), 0)::int as refunded from refunds where order_id = ?`, [order.id]);
+  expect(refunded).toBe(100 + 300 + 100 + 100);
+
+  const unknown = await refund([{ line_item_id: 'li_does_not_exist', quantity: 1, amount_cents: 1 }]);
+  expect(unknown.status).toBe(422);
+  expect(unknown.body.error.message).toContain('li_does_not_exist');
+});
+
+test('v1: a line whose refund failed at the processor can be refunded again', async () => {
+  const s = (await api.post('/api/v2/checkout', checkoutBody([['CANDY', 'Candy', 700, 1], ['GUM', 'Gum', 300, 1]]))).body.data;
+  const order = (await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.refundFails })).body;
+  const body = { line_items: [{ line_item_id: order.line_items[0].id, quantity: 1, amount_cents: 700 }] };
+  expect((await api.post(`/v1/checkout/${order.checkout_id}/refund`, body)).status).toBe(201);
+  expect((await api.post(`/v1/checkout/${order.checkout_id}/refund`, body)).status).toBe(400);
+  await processRefunds();
+  const [{ status }] = await db().execute(`select status from refunds where order_id = ?`, [order.id]);
+  expect(status).toBe('failed');
+  expect((await api.post(`/v1/checkout/${order.checkout_id}/refund`, body)).status).toBe(201);
 });
 
 test('GraphQL: createRefund with the same rules, Order.refunds and refunds connections', async () => {

@@ -19,6 +19,14 @@ export interface RefundPart {
   failure_reason: string | null;
 }
 
+/** One order line a v1 line refund covers. */
+export interface RefundLine {
+  line_item_id: string;
+  quantity: number;
+  /** Cents. */
+  amount: number;
+}
+
 @Entity({ tableName: 'refunds' })
 @Index({ name: 'refunds_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
 @Index({ name: 'refunds_order_idx', properties: ['orderId', 'createdAt'] })
@@ -55,6 +63,10 @@ export class Refund extends MerchantScopedEntity {
 
   @Property({ type: 'json' })
   parts!: RefundPart[];
+
+  /** The order lines this refund covers (v1 line refunds); empty for an amount refund. */
+  @Property({ type: 'json' })
+  lines: Opt<RefundLine[]> = [];
 
   @Property({ type: 'text', nullable: true })
   failureReason: string | null = null;

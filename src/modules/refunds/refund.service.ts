@@ -7,7 +7,8 @@ import { parseInput, requireObject } from '../../platform/validation.js';
 import { webhookUrlForOrder } from '../checkout/checkout.service.js';
 import { Order } from '../orders/order.entity.js';
 import { Payment } from '../payments/payment.entity.js';
-import { Refund, type RefundPart } from './refund.entity.js';
+import { Refund, type RefundLine, type RefundPart } from './refund.entity.js';
+import { assertLinesRefundable } from './refund-lines.js';
 import { refundCreatedPayload } from './refund.resource.js';
 import { splitRefund } from './refund-split.js';
 import { createRefundSchema, listRefundsSchema, type RefundFilters } from './refund.schemas.js';
@@ -24,9 +25,10 @@ function remainingOf(payments: Payment[]): number {
  * Creates a `pending` refund of an order and reserves its amount on the payments, split between
  * the HSA/FSA and the regular payment (see splitRefund). The order row is locked for the whole
  * check-and-reserve, so concurrent refunds of one order run one after the other and their sum
- * can never exceed what was captured. The processor is called later by the refunds sweep.
+ * can never exceed what was captured, nor (with `lines`, a v1 line refund) what remains of a line.
+ * The processor is called later by the refunds sweep.
  */
-export async function createRefund(ctx: ServiceContext, body: unknown): Promise<Refund> {
+export async function createRefund(ctx: ServiceContext, body: unknown, lines: RefundLine[] = []): Promise<Refund> {
   const input = parseInput(createRefundSchema, requireObject(body));
   return ctx.em.transactional(async (em) => {
     const order = await em.findOne(Order, { id: input.order_id, ...scope(ctx) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -39,6 +41,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown): Promise<
     if (!REFUNDABLE.has(order.paymentStatus)) {
       throw new DomainError('invalid_state', `Order ${order.id} cannot be refunded: its payment status is ${order.paymentStatus}.`, { param: 'order_id' });
     }
+    if (lines.length) await assertLinesRefundable(em, order, lines);
     const amount = input.amount ?? remaining;
     if (amount > remaining) {
       throw new DomainError('invalid_amount', `Refund amount ${amount} exceeds the refundable remainder of ${remaining}.`, { param: 'amount', details: { requested: amount, maximum: remaining } });
@@ -67,6 +70,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown): Promise<
       notes: input.notes ?? null,
       metadata: input.metadata,
       parts,
+      lines,
       createdAt: ctx.now(),
       updatedAt: ctx.now(),
     } as never) as Refund;
