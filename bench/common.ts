@@ -33,9 +33,10 @@ export interface BenchService {
 
 /**
  * Starts the built service (`dist/src/main.js`) on a fresh embedded PostgreSQL in a temporary
- * DATA_DIR, without rate limits, and waits for /healthz and the demo key.
+ * DATA_DIR, without rate limits, and waits for /healthz and the demo key. `nodeArgs` go to node
+ * (e.g. `--cpu-prof`: the profile is written when the service exits).
  */
-export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchService> {
+export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Promise<BenchService> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-bench-'));
   const port = await freePort();
   const pgPort = await freePort();
@@ -44,7 +45,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}): Promise<BenchSe
   delete childEnv.DATABASE_URL;
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
   let output = '';
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout!.on('data', (d) => (output += d));
   const stop = async () => {
     if (child.exitCode === null) {

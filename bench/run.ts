@@ -1,61 +1,314 @@
 /**
- * `npm run bench`: starts the built service (embedded PostgreSQL in a temporary DATA_DIR),
- * seeds products, and measures product get and list through REST and GraphQL with autocannon:
- * requests/s, p50/p99 latency and SQL statements per request (from the service's /metrics).
+ * `npm run bench`: the service against a bare baseline, side by side in one run.
+ *
+ * Starts the built service (embedded PostgreSQL in a temporary DATA_DIR) and, on the same
+ * database and rows, the bare baseline (`baseline.ts`: Fastify + pg + graphql-js running the
+ * products read model's statements). Seeds 20 products through the API, ~50,000 more in SQL
+ * and 50 paid orders (some refunded), then runs every case alternately on the service and the
+ * baseline for several rounds (autocannon, 20 connections) and prints req/s, p50, p99, SQL
+ * statements per request and the ratio to the baseline; the ratios (medians over the rounds)
+ * are what count on a shared, noisy machine. Then: product list deep in the list (keyset) vs
+ * near the top, a GraphQL page of 50 orders vs 1, and checkout create + pay flows/s.
+ *
+ * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20), BENCH_ONLY
+ * (comma-separated case ids), BENCH_CPU_PROF (directory: profile the service with --cpu-prof).
  */
+import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import { formatTable, startService } from './common.js';
+import pg from 'pg';
+import { freePort } from '../src/platform/db/embedded-postgres.js';
+import { formatTable, startService, waitFor } from './common.js';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const SEED = 200;
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+const DEEP_ROWS = 50_200;
+const ORDERS = 50;
+
+interface Target {
+  base: string;
+  headers: Record<string, string>;
+}
+
+interface Case {
+  id: string;
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+  /** Also run on the baseline (same path and body). */
+  baseline: boolean;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  sqlPerReq: number;
+  errors: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
 
 async function sqlCount(base: string): Promise<number> {
   return ((await (await fetch(`${base}/metrics`)).json()) as { sql_statements_total: number }).sql_statements_total;
 }
 
-interface Case {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
+async function measure(t: Target, c: Case, seconds: number): Promise<Run> {
+  const before = await sqlCount(t.base);
+  const r = await autocannon({ url: t.base + c.path, method: c.method, headers: t.headers, body: c.body, connections: CONNECTIONS, duration: seconds });
+  const statements = (await sqlCount(t.base)) - before;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.average, sqlPerReq: statements / Math.max(r['2xx'], 1), errors: r.non2xx + r.errors };
 }
 
-async function main(): Promise<void> {
-  // BENCH_DATABASE_URL measures against another PostgreSQL; by default a fresh embedded one.
-  const service = await startService(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {});
-  const { base, key } = service;
-  try {
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    let lastId = 0;
-    for (let i = 0; i < SEED; i++) {
-      const res = await fetch(`${base}/api/v2/products`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ name: i % 2 ? `Digital thermometer ${i}` : `Sunscreen SPF 50 ${i}`, price: 1000 + i, currency: 'USD', images: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'] }),
-      });
-      lastId = ((await res.json()) as { id: number }).id;
+/** The body of one request, for checking that service and baseline answer the same JSON. */
+async function answer(t: Target, c: Case): Promise<string> {
+  const res = await fetch(t.base + c.path, { method: c.method, headers: t.headers, body: c.body });
+  const text = await res.text();
+  return c.path === '/graphql' ? JSON.stringify(JSON.parse(text)) : text;
+}
+
+async function seed(service: Target, db: pg.Client, merchantId: string) {
+  const { base, headers } = service;
+  let lastId = 0;
+  for (let i = 0; i < 20; i++) {
+    const res = await fetch(`${base}/api/v2/products`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: i % 2 ? `Digital thermometer ${i}` : `Sunscreen SPF 50 ${i}`, price: 1000 + i, currency: 'USD', images: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'] }),
+    });
+    lastId = ((await res.json()) as { id: number }).id;
+  }
+  // The deep catalog, older than the API's products: written in SQL (the API would take minutes).
+  await db.query(
+    `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_checked_at, metadata, created_at, updated_at)
+     select $1, false, case when g % 2 = 0 then 'Digital thermometer ' else 'Gift card ' end || g, 500 + g % 9000, 'USD', 'SKU-' || g, 'active',
+            g % 2 = 0, false, case when g % 2 = 0 then 'thermometers' end, 'name',
+            case when g % 2 = 0 then 'Eligible: thermometers are medical equipment.' else 'Not eligible: no eligible category matched.' end,
+            now() - interval '1 day', jsonb_build_object('batch', g % 7), now() - interval '1 day' - g * interval '1 second', now() - interval '1 day'
+     from generate_series(1, $2::int) g`,
+    [merchantId, DEEP_ROWS],
+  );
+  await db.query(
+    `insert into product_images (product_id, url, position)
+     select p.id, 'https://cdn.example.com/p' || p.id || '-' || k || '.png', k from products p, generate_series(0, 1) k
+     where p.merchant_id = $1 and p.merchant_product_id like 'SKU-%'`,
+    [merchantId],
+  );
+  await db.query('analyze products; analyze product_images');
+  const at = async (depth: number) =>
+    (await db.query<{ id: number }>(`select id from products where merchant_id = $1 and not livemode and status <> 'archived' order by created_at desc, id desc offset $2 limit 1`, [merchantId, depth - 1])).rows[0].id;
+
+  // Paid orders: an eligible and a regular line each, split between an HSA/FSA card and a card; every fifth partly refunded.
+  const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123' });
+  for (let i = 0; i < ORDERS; i++) {
+    const checkout = await fetch(`${base}/api/v2/checkout`, { method: 'POST', headers, body: JSON.stringify(checkoutBody(i)) }).then((r) => r.json() as Promise<{ data: { checkout_id: string } }>);
+    const paid = await fetch(`${base}/api/v2/test-helpers/checkout/${checkout.data.checkout_id}/pay`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ hsa_fsa_card: card('4111110000000013'), card: card('4242424242424242') }),
+    });
+    const order = (await paid.json()) as { id?: string; order_id?: string };
+    if (i % 5 === 0) {
+      await fetch(`${base}/api/v2/refunds`, { method: 'POST', headers, body: JSON.stringify({ order_id: order.id ?? order.order_id, amount: 100, reason: 'customer_request' }) });
     }
+  }
+  return { lastId, at2k: await at(2_000), at50k: await at(50_000) };
+}
+
+function checkoutBody(i: number) {
+  const address = { address_line_1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+  return {
+    reference_id: `bench_${i}_${Math.random().toString(36).slice(2, 8)}`,
+    customer: { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+15125550100' },
+    line_items: [
+      { product_id: `SKU-${2 * (i % 500) + 2}`, name: 'Digital thermometer', price: 1999, quantity: 1, currency: 'USD' },
+      { product_id: `SKU-${2 * (i % 500) + 1}`, name: 'Gift card', price: 1250, quantity: 1, currency: 'USD' },
+    ],
+    shipping_info: address,
+    success_url: 'https://shop.example.com/thanks',
+    failure_url: 'https://shop.example.com/cart',
+  };
+}
+
+/** Checkout create + pay by `clients` concurrent clients for `seconds`: flows/s, p50 of each step, statements per flow. */
+async function flows(t: Target, clients: number, seconds: number) {
+  const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123' });
+  const payBody = JSON.stringify({ hsa_fsa_card: card('4111110000000013'), card: card('4242424242424242') });
+  const create: number[] = [];
+  const pay: number[] = [];
+  let done = 0;
+  let failed = 0;
+  const before = await sqlCount(t.base);
+  const until = performance.now() + seconds * 1000;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const created = await fetch(`${t.base}/api/v2/checkout`, { method: 'POST', headers: t.headers, body: JSON.stringify(checkoutBody(n++)) });
+        const body = (await created.json()) as { data?: { checkout_id: string } };
+        const t1 = performance.now();
+        if (!body.data) {
+          failed++;
+          continue;
+        }
+        const paid = await fetch(`${t.base}/api/v2/test-helpers/checkout/${body.data.checkout_id}/pay`, { method: 'POST', headers: t.headers, body: payBody });
+        await paid.arrayBuffer();
+        const t2 = performance.now();
+        if (paid.ok) {
+          done++;
+          create.push(t1 - t0);
+          pay.push(t2 - t1);
+        } else failed++;
+      }
+    }),
+  );
+  const statements = (await sqlCount(t.base)) - before;
+  return { perSecond: done / seconds, createP50: median(create), payP50: median(pay), sqlPerFlow: statements / Math.max(done, 1), failed };
+}
+
+async function startBaseline(databaseUrl: string, merchantId: string): Promise<{ base: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/bench/baseline.js'], { env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MERCHANT_ID: merchantId }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`, 30_000);
+  return {
+    base,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await new Promise((r) => child.on('exit', r));
+    },
+  };
+}
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+
+async function main(): Promise<void> {
+  const cpuProf = process.env.BENCH_CPU_PROF;
+  const service = await startService({}, cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf] : []);
+  const db = new pg.Client({ connectionString: service.databaseUrl });
+  let baseline: Awaited<ReturnType<typeof startBaseline>> | undefined;
+  try {
+    await db.connect();
+    const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
+    const svc: Target = { base: service.base, headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' } };
+    process.stdout.write(`seeding ${DEEP_ROWS + 20} products and ${ORDERS} orders…\n`);
+    const { lastId, at2k, at50k } = await seed(svc, db, merchantId);
+    baseline = await startBaseline(service.databaseUrl, merchantId);
+    const bare: Target = { base: baseline.base, headers: { 'content-type': 'application/json' } };
+
     const gid = Buffer.from(`Product:${lastId}`).toString('base64url');
     const fields = 'id productId name price currency status eligibility { hsaFsaEligible message } images { url isPrimary }';
-    const cases: Case[] = [
-      { name: 'REST   GET /api/v2/products/{id}', method: 'GET', path: `/api/v2/products/${lastId}` },
-      { name: 'REST   GET /api/v2/products?limit=20', method: 'GET', path: '/api/v2/products?limit=20' },
-      { name: 'GraphQL product(id)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ product(id: "${gid}") { ${fields} } }` }) },
-      { name: 'GraphQL products(first: 20)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ products(first: 20) { edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } } }` }) },
+    const gql = (query: string) => JSON.stringify({ query });
+    const ordersQuery = (n: number) =>
+      gql(`{ orders(first: ${n}) { edges { node { id orderNumber status amount
+        lineItems { name quantity product { name price eligibility { hsaFsaEligible } images { url } } }
+        payments { paymentMethod amount } refunds(first: 5) { nodes { refundId amount status } } } } pageInfo { hasNextPage } } }`);
+    const all: Case[] = [
+      { id: 'rest-get', name: 'REST   GET /products/{id}', method: 'GET', path: `/api/v2/products/${lastId}`, baseline: true },
+      { id: 'rest-list', name: 'REST   GET /products?limit=20', method: 'GET', path: '/api/v2/products?limit=20', baseline: true },
+      { id: 'gql-get', name: 'GraphQL product(id)', method: 'POST', path: '/graphql', body: gql(`{ product(id: "${gid}") { ${fields} } }`), baseline: true },
+      { id: 'gql-list', name: 'GraphQL products(first: 20)', method: 'POST', path: '/graphql', body: gql(`{ products(first: 20) { edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } } }`), baseline: true },
+      { id: 'list-2k', name: 'REST   list 20 at row 2,000', method: 'GET', path: `/api/v2/products?limit=20&starting_after=${at2k}`, baseline: true },
+      { id: 'list-50k', name: 'REST   list 20 at row 50,000', method: 'GET', path: `/api/v2/products?limit=20&starting_after=${at50k}`, baseline: true },
+      { id: 'orders-1', name: 'GraphQL orders(first: 1), nested', method: 'POST', path: '/graphql', body: ordersQuery(1), baseline: false },
+      { id: 'orders-50', name: 'GraphQL orders(first: 50), nested', method: 'POST', path: '/graphql', body: ordersQuery(50), baseline: false },
     ];
-    const rows: string[][] = [];
+    const cases = all.filter((c) => !ONLY || ONLY.includes(c.id));
+    const runFlows = !ONLY || ONLY.includes('flow');
+
+    // Same JSON from both (REST byte for byte, GraphQL as parsed JSON).
+    const same = new Map<string, string>();
+    for (const c of cases.filter((x) => x.baseline)) same.set(c.id, (await answer(svc, c)) === (await answer(bare, c)) ? 'yes' : 'NO');
+    const ordersCheck = JSON.parse(await answer(svc, all[7])) as { data?: { orders: { edges: unknown[] } }; errors?: unknown };
+    if (ordersCheck.errors || ordersCheck.data?.orders.edges.length !== ORDERS) throw new Error(`orders page: ${JSON.stringify(ordersCheck).slice(0, 300)}`);
+
     for (const c of cases) {
-      await autocannon({ url: base + c.path, method: c.method, headers, body: c.body, connections: CONNECTIONS, duration: 2 }); // warm-up
-      const before = await sqlCount(base);
-      const r = await autocannon({ url: base + c.path, method: c.method, headers, body: c.body, connections: CONNECTIONS, duration: DURATION });
-      const statements = (await sqlCount(base)) - before;
-      const ok = r['2xx'];
-      rows.push([c.name, r.requests.average.toFixed(0), `${r.latency.p50}`, `${r.latency.p99}`, (statements / Math.max(ok, 1)).toFixed(2), `${r.non2xx + r.errors}`]);
+      await measure(svc, c, 1); // warm-up
+      if (c.baseline) await measure(bare, c, 1);
     }
-    const header = ['case', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'errors'];
-    process.stdout.write(`\n${CONNECTIONS} connections, ${DURATION} s per case, ${SEED} products, 2 images each\n\n${formatTable(header, rows)}\n\n`);
+    const results = new Map<string, { service: Run[]; baseline: Run[] }>(cases.map((c) => [c.id, { service: [], baseline: [] }]));
+    const flowRuns: Awaited<ReturnType<typeof flows>>[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const c of cases) {
+        const r = results.get(c.id)!;
+        // Alternate which side goes first, so drift on the machine falls on both.
+        const order: ['service' | 'baseline', Target][] = c.baseline ? (round % 2 ? [['service', svc], ['baseline', bare]] : [['baseline', bare], ['service', svc]]) : [['service', svc]];
+        for (const [side, target] of order) {
+          const run = await measure(target, c, DURATION);
+          r[side].push(run);
+          process.stdout.write(`round ${round}  ${c.name.padEnd(36)} ${side.padEnd(8)} ${fmt(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  SQL/req ${fmt(run.sqlPerReq, 2)}${run.errors ? `  errors ${run.errors}` : ''}\n`);
+        }
+      }
+      if (runFlows) {
+        const f = await flows(svc, CONNECTIONS, DURATION);
+        flowRuns.push(f);
+        process.stdout.write(`round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}${f.failed ? `  failed ${f.failed}` : ''}\n`);
+      }
+    }
+
+    const med = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
+    const ratio = (id: string, k: keyof Run) => {
+      const r = results.get(id);
+      return r ? median(r.service.map((s, i) => s[k] / r.baseline[i][k])) : NaN;
+    };
+    const header = ['case', 'req/s', 'p50', 'p99', 'SQL/req', 'bare req/s', 'bare p50', 'bare p99', 'bare SQL', 'ratio req/s', 'p99 x bare', 'same JSON'];
+    const rows = cases.map((c) => {
+      const r = results.get(c.id)!;
+      const b = r.baseline;
+      return [
+        c.name, fmt(med(r.service, 'rps')), fmt(med(r.service, 'p50')), fmt(med(r.service, 'p99')), fmt(med(r.service, 'sqlPerReq'), 2),
+        b.length ? fmt(med(b, 'rps')) : '', b.length ? fmt(med(b, 'p50')) : '', b.length ? fmt(med(b, 'p99')) : '', b.length ? fmt(med(b, 'sqlPerReq'), 2) : '',
+        b.length ? fmt(ratio(c.id, 'rps'), 2) : '', b.length ? fmt(ratio(c.id, 'p99'), 2) : '', same.get(c.id) ?? '',
+      ];
+    });
+    process.stdout.write(`\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians (ratios: median of the per-round ratios)\n\n${formatTable(header, rows)}\n`);
+
+    // Targets of the issue, from the same run.
+    const check = (ok: boolean) => (ok ? 'holds' : 'MISSED');
+    const perRound = (a: string, b: string, k: keyof Run, side: 'service' | 'baseline' = 'service') => {
+      const x = results.get(a)?.[side];
+      const y = results.get(b)?.[side];
+      return x && y ? median(x.map((r, i) => r[k] / y[i][k])) : NaN;
+    };
+    const targets: string[][] = [];
+    const has = (id: string) => results.has(id);
+    if (has('rest-get')) {
+      targets.push(['REST product get: req/s >= 0.60 of bare', fmt(ratio('rest-get', 'rps'), 2), check(ratio('rest-get', 'rps') >= 0.6)]);
+      targets.push(['REST product get: p99 <= 2x bare', fmt(ratio('rest-get', 'p99'), 2), check(ratio('rest-get', 'p99') <= 2)]);
+      targets.push(['REST product get: 1 statement', fmt(med(results.get('rest-get')!.service, 'sqlPerReq'), 2), check(med(results.get('rest-get')!.service, 'sqlPerReq') < 1.05)]);
+    }
+    if (has('rest-list')) {
+      targets.push(['REST product list (20): req/s >= 0.50 of bare', fmt(ratio('rest-list', 'rps'), 2), check(ratio('rest-list', 'rps') >= 0.5)]);
+      targets.push(['REST product list: <= 2 statements', fmt(med(results.get('rest-list')!.service, 'sqlPerReq'), 2), check(med(results.get('rest-list')!.service, 'sqlPerReq') <= 2.05)]);
+    }
+    if (has('gql-get')) targets.push(['GraphQL product(id): req/s >= 0.60 of graphql-js', fmt(ratio('gql-get', 'rps'), 2), check(ratio('gql-get', 'rps') >= 0.6)]);
+    if (has('gql-list')) targets.push(['GraphQL products(first: 20): req/s >= 0.50 of graphql-js', fmt(ratio('gql-list', 'rps'), 2), check(ratio('gql-list', 'rps') >= 0.5)]);
+    if (has('list-2k') && has('list-50k')) {
+      const deep = perRound('list-50k', 'list-2k', 'mean');
+      targets.push(['list latency at 50,000 <= 1.5x at 2,000 (mean)', fmt(deep, 2), check(deep <= 1.5)]);
+    }
+    if (has('orders-1') && has('orders-50')) {
+      const times = perRound('orders-50', 'orders-1', 'mean');
+      targets.push(['GraphQL 50 orders <= 3x the time of 1 (mean latency)', fmt(times, 2), check(times <= 3)]);
+      targets.push(['GraphQL orders page: statements 50 vs 1', `${fmt(med(results.get('orders-50')!.service, 'sqlPerReq'), 2)} vs ${fmt(med(results.get('orders-1')!.service, 'sqlPerReq'), 2)}`, '']);
+    }
+    if (flowRuns.length) {
+      const perSecond = median(flowRuns.map((f) => f.perSecond));
+      targets.push([`checkout create + pay at ${CONNECTIONS} clients >= 200 flows/s`, fmt(perSecond, 1), check(perSecond >= 200)]);
+      targets.push(['  statements per flow; p50 create / pay ms', `${fmt(median(flowRuns.map((f) => f.sqlPerFlow)), 1)}; ${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`, '']);
+    }
+    process.stdout.write(`\n${formatTable(['target', 'measured', ''], targets)}\n\n`);
   } finally {
+    await baseline?.stop();
+    await db.end().catch(() => undefined);
     await service.stop();
   }
 }

@@ -192,3 +192,33 @@ describe('POST /api/v2/products/check-eligibility', () => {
     expect(badUpc.status).toBe(422);
   });
 });
+
+describe('reads from the read model', () => {
+  const raw = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${t.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${keys.test_api_key}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return res.text();
+  };
+
+  test('GET and list answer byte for byte what the write (through the ORM) answered, after create and after update', async () => {
+    // Metadata keys in jsonb's own order (shorter first), which every read returns, ORM or not.
+    const created = await raw('POST', '/api/v2/products', { ...thermometer, merchant_product_id: 'BYTES-1', upc_code_or_gtin: null, metadata: { tags: ['x', 1], shelf: 'B1' } });
+    const id = JSON.parse(created).id;
+    expect(await raw('GET', `/api/v2/products/${id}`)).toBe(created);
+    const updated = await raw('PUT', `/api/v2/products/${id}`, { tagline: null, images: ['https://cdn.example.com/3.png', 'https://cdn.example.com/1.png', 'https://cdn.example.com/2.png'] });
+    expect(await raw('GET', `/api/v2/products/${id}`)).toBe(updated);
+    const list = await raw('GET', '/api/v2/products?limit=1');
+    expect(list).toBe(`{"object":"list","data":[${updated}],"has_more":true,"next_cursor":${id}}`);
+  });
+
+  test('the same numeric id of another merchant or mode is not found, and a bad id is a 404', async () => {
+    const id = (await api.post('/api/v2/products', { name: 'Bandages', price: 499, currency: 'USD' })).body.id;
+    const other = await t.merchant('Other');
+    expect((await client(t.url, other.test_api_key).get(`/api/v2/products/${id}`)).status).toBe(404);
+    expect((await client(t.url, keys.live_api_key).get(`/api/v2/products/${id}`)).status).toBe(404);
+    expect((await api.get('/api/v2/products/abc')).body.error.code).toBe('not_found');
+  });
+});

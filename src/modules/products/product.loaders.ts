@@ -1,10 +1,8 @@
-import { scope, type ServiceContext } from '../../platform/context.js';
+import type { ServiceContext } from '../../platform/context.js';
 import { byKeys, loader } from '../../platform/graphql/loaders.js';
-import { Product } from './product.entity.js';
+import { readProductsByIds, type ProductRecord } from './product.read-model.js';
 
-/** Products of the caller by numeric id, batched per request (images included). */
+/** Products of the caller by numeric id, batched per request (images included; the read model's one statement). */
 export function productLoader(ctx: ServiceContext) {
-  return loader<number, Product | null>(ctx, 'product', async (ids) =>
-    byKeys(ids, await ctx.em.find(Product, { id: { $in: [...ids] }, ...scope(ctx) }, { populate: ['images'] as never }), (p) => p.id),
-  );
+  return loader<number, ProductRecord | null>(ctx, 'product', async (ids) => byKeys(ids, await readProductsByIds(ctx, ids), (p) => p.id));
 }

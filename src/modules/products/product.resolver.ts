@@ -19,7 +19,7 @@ import {
   UpdateProductPayload,
 } from './product.types.js';
 
-registerNodeType('Product', async (ctx, id) => ProductNode.from(await products.getProduct(ctx, id)));
+registerNodeType('Product', async (ctx, id) => ProductNode.from(await products.findProduct(ctx, id)));
 
 const productId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Product', param);
 
@@ -27,7 +27,7 @@ const productId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Pr
 export class ProductResolver {
   @Query(() => ProductNode, { description: 'A product by global id (any status)' })
   async product(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<ProductNode> {
-    return ProductNode.from(await products.getProduct(ctx, productId(id)));
+    return ProductNode.from(await products.findProduct(ctx, productId(id)));
   }
 
   @Query(() => ProductConnection, { description: 'Products, most recent first, with the REST filters' })

@@ -1,5 +1,6 @@
 import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
 import type { Product } from './product.entity.js';
+import type { ProductRecord } from './product.read-model.js';
 
 /** The spec's eligibility object (plus `requires_lmn`, `category` and `source`). */
 export interface EligibilityResource {
@@ -25,7 +26,7 @@ export function toEligibilityResource(result: EligibilityResult, checkedAt: Date
 }
 
 /** The stored eligibility of `product` in the result shape of the engine. */
-export function productEligibility(product: Product): EligibilityResult {
+export function productEligibility(product: Product | ProductRecord): EligibilityResult {
   return {
     hsa_fsa_eligible: product.hsaFsaEligible,
     requires_lmn: product.requiresLmn,
@@ -36,8 +37,13 @@ export function productEligibility(product: Product): EligibilityResult {
   };
 }
 
-/** The spec's Product object: REST responses and event payloads. Images must be loaded. */
-export function toProductResource(product: Product) {
+/** The images of an entity (loaded) or of a read-model record, by position. */
+export function productImages(product: Product | ProductRecord): readonly { id: number; url: string; position: number }[] {
+  return Array.isArray(product.images) ? product.images : product.images.getItems();
+}
+
+/** The spec's Product object: REST responses and event payloads (from the entity with images loaded, or a read-model record). */
+export function toProductResource(product: Product | ProductRecord) {
   return {
     id: product.id,
     object: 'product' as const,
@@ -51,7 +57,7 @@ export function toProductResource(product: Product) {
     upc_code_or_gtin: product.upcCodeOrGtin,
     status: product.status,
     eligibility: toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt),
-    images: product.images.getItems().map((image) => ({ id: image.id, url: image.url, is_primary: image.position === 0 })),
+    images: productImages(product).map((image) => ({ id: image.id, url: image.url, is_primary: image.position === 0 })),
     metadata: product.metadata,
     created_at: product.createdAt.toISOString(),
     updated_at: product.updatedAt.toISOString(),

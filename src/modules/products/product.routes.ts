@@ -33,7 +33,7 @@ export const productRoutes: RouteSpec[] = [
   {
     method: 'GET', url: '/api/v2/products/:id', operationId: 'getProduct', summary: 'Retrieve a product', tags,
     params: idParams, response: productResponse,
-    handler: async (ctx, req) => toProductResource(await products.getProduct(ctx, idOf(req))),
+    handler: async (ctx, req) => toProductResource(await products.findProduct(ctx, idOf(req))),
   },
   {
     method: 'PUT', url: '/api/v2/products/:id', operationId: 'updateProduct', summary: 'Update a product (omitted fields are kept; null clears)', tags,

@@ -1,13 +1,14 @@
-import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
-import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import type { Page, PageRequest } from '../../platform/pagination/keyset.js';
 import { isIso4217, parseInput, requireObject } from '../../platform/validation.js';
 import { checkEligibility as runEngine, type EligibilityResult } from '../eligibility/eligibility.engine.js';
 import { validateGtin } from '../eligibility/gtin.js';
 import { Product, ProductImage } from './product.entity.js';
+import { readProduct, readProductPage, type ProductRecord } from './product.read-model.js';
 import { productEligibility, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
 import {
   checkEligibilitySchema,
@@ -117,12 +118,17 @@ export async function createProduct(ctx: ServiceContext, body: unknown): Promise
   });
 }
 
-/** Loads one product of the caller by its numeric id (any status), or 404 `not_found`. */
-export async function getProduct(ctx: ServiceContext, id: unknown): Promise<Product> {
+function parseProductId(id: unknown): number {
   const parsed = productIdSchema.safeParse(id);
   if (!parsed.success) throw DomainError.notFound('product', String(id));
-  const product = await ctx.em.findOne(Product, { id: parsed.data, ...scope(ctx) }, { populate: ['images'] });
-  if (!product) throw DomainError.notFound('product', parsed.data);
+  return parsed.data;
+}
+
+/** Loads one product entity of the caller by its numeric id (any status) to change it, or 404 `not_found`. */
+export async function getProduct(ctx: ServiceContext, id: unknown): Promise<Product> {
+  const productId = parseProductId(id);
+  const product = await ctx.em.findOne(Product, { id: productId, ...scope(ctx) }, { populate: ['images'] });
+  if (!product) throw DomainError.notFound('product', productId);
   return product;
 }
 
@@ -177,14 +183,14 @@ export function parseListProductsQuery(query: unknown) {
   return { filters, page: { limit, after: starting_after } satisfies PageRequest<number> };
 }
 
-/** A page of the caller's products, newest first; archived ones only when asked for by status. */
-export async function listProducts(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam = 'starting_after'): Promise<Page<Product>> {
-  const where: FilterQuery<Product> = { ...scope(ctx), status: filters.status ?? { $ne: 'archived' } };
-  if (filters.hsa_fsa_eligible !== undefined) where.hsaFsaEligible = filters.hsa_fsa_eligible;
-  if (filters.merchant_product_id !== undefined) where.merchantProductId = filters.merchant_product_id;
-  const created = createdRange(filters);
-  if (created) where.createdAt = created;
-  return paginate(ctx, Product, where, page, { cursorParam, populate: ['images'] as never });
+/** One product of the caller to read (any status), or 404 `not_found`: the read model, one statement. */
+export async function findProduct(ctx: ServiceContext, id: unknown): Promise<ProductRecord> {
+  return readProduct(ctx, parseProductId(id));
+}
+
+/** A page of the caller's products, newest first; archived ones only when asked for by status (the read model: one statement). */
+export async function listProducts(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam = 'starting_after'): Promise<Page<ProductRecord>> {
+  return readProductPage(ctx, filters, page, cursorParam);
 }
 
 export type EligibilityCheck = EligibilityResource & { product_id: number | null; upc_code_or_gtin: string | null; name: string | null };

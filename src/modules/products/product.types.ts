@@ -7,7 +7,8 @@ import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
 import { PRODUCT_STATUSES, type Product } from './product.entity.js';
-import { productEligibility } from './product.resource.js';
+import type { ProductRecord } from './product.read-model.js';
+import { productEligibility, productImages } from './product.resource.js';
 
 export const ProductStatusEnum = graphqlEnum('ProductStatus', PRODUCT_STATUSES, 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)');
 
@@ -63,8 +64,8 @@ export class ProductNode extends Node {
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
 
-  /** The graph's view of a product entity (images must be loaded). */
-  static from(p: Product): ProductNode {
+  /** The graph's view of a product entity (images loaded) or read-model record. */
+  static from(p: Product | ProductRecord): ProductNode {
     return Object.assign(new ProductNode(), {
       id: toGlobalId('Product', p.id),
       productId: p.id,
@@ -78,7 +79,7 @@ export class ProductNode extends Node {
       upcCodeOrGtin: p.upcCodeOrGtin,
       status: p.status as ValueOf<typeof ProductStatusEnum>,
       eligibility: Eligibility.from(productEligibility(p), p.eligibilityCheckedAt),
-      images: p.images.getItems().map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
+      images: productImages(p).map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
       metadata: p.metadata,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,

@@ -8,6 +8,11 @@ export function sqlStatementCount(): number {
   return statements;
 }
 
+/** Counts a statement sent outside the ORM (read models on the pg driver). */
+export function countStatement(): void {
+  statements++;
+}
+
 /**
  * A MikroORM logger that counts queries and forwards nothing else unless `SQL_DEBUG=true`; even
  * then a query is written with its values replaced by `?` (MikroORM inlines parameters).

@@ -1,0 +1,159 @@
+/**
+ * The bare baseline the service is measured against (`npm run bench` starts it beside the
+ * service, on the same database and rows): Fastify 5 + `pg` routes and a plain graphql-js schema
+ * that run the products read model's own statements (`product.read-model.ts`) and answer the
+ * same JSON, with nothing else: no API key, no rate limit, no ORM, no Apollo, no logging.
+ * Env: DATABASE_URL, PORT, MERCHANT_ID (the rows are read as this merchant, test mode).
+ */
+import Fastify from 'fastify';
+import { GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString, graphql } from 'graphql';
+import pg from 'pg';
+import { productByIdQuery, productPageQuery, type ProductRow } from '../src/modules/products/product.read-model.js';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
+const merchantId = process.env.MERCHANT_ID!;
+let statements = 0;
+
+async function rows(query: pg.QueryConfig): Promise<ProductRow[]> {
+  statements++;
+  return (await pool.query<ProductRow>(query)).rows;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const eligibilityStatus = (r: ProductRow) => (r.requiresLmn ? 'requires_lmn' : r.hsaFsaEligible ? 'eligible' : 'not_eligible');
+
+function resource(r: ProductRow) {
+  return {
+    id: r.id,
+    object: 'product',
+    livemode: r.livemode,
+    name: r.name,
+    tagline: r.tagline,
+    description: r.description,
+    price: r.price,
+    currency: r.currency,
+    merchant_product_id: r.merchantProductId,
+    upc_code_or_gtin: r.upcCodeOrGtin,
+    status: r.status,
+    eligibility: {
+      hsa_fsa_eligible: r.hsaFsaEligible,
+      requires_lmn: r.requiresLmn,
+      status: eligibilityStatus(r),
+      category: r.eligibilityCategory,
+      source: r.eligibilitySource,
+      message: r.eligibilityMessage,
+      checked_at: iso(r.eligibilityCheckedAt),
+    },
+    images: r.images.map((i) => ({ id: i.id, url: i.url, is_primary: i.position === 0 })),
+    metadata: r.metadata,
+    created_at: iso(r.createdAt),
+    updated_at: iso(r.updatedAt),
+  };
+}
+
+async function page(limit: number, after?: number) {
+  const found = await rows(productPageQuery(merchantId, false, {}, { limit, after }));
+  return { items: found.slice(0, limit), hasMore: found.length > limit };
+}
+
+// graphql-js over the same statements, the same field names as the service's graph.
+const b64 = (s: string) => Buffer.from(s).toString('base64url');
+const nn = <T extends import('graphql').GraphQLType>(t: T) => new GraphQLNonNull(t);
+const enumOf = (name: string, values: string[]) => new GraphQLEnumType({ name, values: Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) });
+const DateTime = new GraphQLScalarType({ name: 'DateTimeISO', serialize: (v) => iso(v as number) });
+const JSONObject = new GraphQLScalarType({ name: 'JSONObject', serialize: (v) => v });
+const Eligibility = new GraphQLObjectType<ProductRow>({
+  name: 'Eligibility',
+  fields: {
+    hsaFsaEligible: { type: nn(GraphQLBoolean) },
+    requiresLmn: { type: nn(GraphQLBoolean) },
+    status: { type: nn(enumOf('EligibilityStatus', ['eligible', 'requires_lmn', 'not_eligible'])), resolve: eligibilityStatus },
+    category: { type: GraphQLString, resolve: (r) => r.eligibilityCategory },
+    source: { type: nn(enumOf('EligibilitySource', ['upc', 'name', 'none'])), resolve: (r) => r.eligibilitySource },
+    message: { type: nn(GraphQLString), resolve: (r) => r.eligibilityMessage },
+    checkedAt: { type: nn(DateTime), resolve: (r) => r.eligibilityCheckedAt },
+  },
+});
+const ProductImage = new GraphQLObjectType<{ id: number; url: string; position: number }>({
+  name: 'ProductImage',
+  fields: { id: { type: nn(GraphQLInt) }, url: { type: nn(GraphQLString) }, isPrimary: { type: nn(GraphQLBoolean), resolve: (i) => i.position === 0 } },
+});
+const Product = new GraphQLObjectType<ProductRow>({
+  name: 'Product',
+  fields: {
+    id: { type: nn(GraphQLID), resolve: (r) => b64(`Product:${r.id}`) },
+    productId: { type: nn(GraphQLInt), resolve: (r) => r.id },
+    livemode: { type: nn(GraphQLBoolean) },
+    name: { type: nn(GraphQLString) },
+    tagline: { type: GraphQLString },
+    description: { type: GraphQLString },
+    price: { type: nn(GraphQLInt) },
+    currency: { type: nn(GraphQLString) },
+    merchantProductId: { type: GraphQLString },
+    upcCodeOrGtin: { type: GraphQLString },
+    status: { type: nn(enumOf('ProductStatus', ['active', 'inactive', 'archived'])) },
+    eligibility: { type: nn(Eligibility), resolve: (r) => r },
+    images: { type: nn(new GraphQLList(nn(ProductImage))) },
+    metadata: { type: nn(JSONObject) },
+    createdAt: { type: nn(DateTime) },
+    updatedAt: { type: nn(DateTime) },
+  },
+});
+const PageInfo = new GraphQLObjectType({
+  name: 'PageInfo',
+  fields: { hasNextPage: { type: nn(GraphQLBoolean) }, hasPreviousPage: { type: nn(GraphQLBoolean) }, startCursor: { type: GraphQLString }, endCursor: { type: GraphQLString } },
+});
+const Edge = new GraphQLObjectType({ name: 'ProductEdge', fields: { cursor: { type: nn(GraphQLString) }, node: { type: nn(Product) } } });
+const Connection = new GraphQLObjectType({
+  name: 'ProductConnection',
+  fields: { edges: { type: nn(new GraphQLList(nn(Edge))) }, nodes: { type: nn(new GraphQLList(nn(Product))) }, pageInfo: { type: nn(PageInfo) } },
+});
+const schema = new GraphQLSchema({
+  query: new GraphQLObjectType({
+    name: 'Query',
+    fields: {
+      product: {
+        type: nn(Product),
+        args: { id: { type: nn(GraphQLID) } },
+        resolve: async (_root, { id }: { id: string }) => {
+          const [row] = await rows(productByIdQuery(Number(Buffer.from(id, 'base64url').toString().slice(8)), merchantId, false));
+          return row;
+        },
+      },
+      products: {
+        type: nn(Connection),
+        args: { first: { type: GraphQLInt }, after: { type: GraphQLString } },
+        resolve: async (_root, args: { first?: number; after?: string }) => {
+          const after = args.after ? Number(Buffer.from(args.after, 'base64url').toString().slice(7)) : undefined;
+          const { items, hasMore } = await page(args.first ?? 10, after);
+          const edges = items.map((node) => ({ cursor: b64(`cursor:${node.id}`), node }));
+          return {
+            edges,
+            nodes: items,
+            pageInfo: { hasNextPage: hasMore, hasPreviousPage: after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+          };
+        },
+      },
+    },
+  }),
+});
+
+const app = Fastify();
+app.get('/healthz', async () => ({ status: 'ok' }));
+app.get('/metrics', async () => ({ sql_statements_total: statements }));
+app.get('/api/v2/products/:id', async (req, reply) => {
+  const [row] = await rows(productByIdQuery(Number((req.params as { id: string }).id), merchantId, false));
+  return row ? resource(row) : reply.code(404).send({ error: { code: 'not_found' } });
+});
+app.get('/api/v2/products', async (req) => {
+  const q = req.query as { limit?: string; starting_after?: string };
+  const { items, hasMore } = await page(Number(q.limit ?? 10), q.starting_after ? Number(q.starting_after) : undefined);
+  return { object: 'list', data: items.map(resource), has_more: hasMore, next_cursor: hasMore ? items.at(-1)!.id : null };
+});
+app.post('/graphql', async (req) => {
+  const { query, variables } = req.body as { query: string; variables?: Record<string, unknown> };
+  return graphql({ schema, source: query, variableValues: variables });
+});
+
+await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
+process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));

@@ -1,0 +1,159 @@
+import type { QueryConfig } from 'pg';
+import type { ServiceContext } from '../../platform/context.js';
+import { queryRows } from '../../platform/db/sql.js';
+import { DomainError } from '../../platform/errors.js';
+import type { Page, PageRequest } from '../../platform/pagination/keyset.js';
+import type { ProductStatus } from './product.entity.js';
+import type { ProductFilters } from './product.schemas.js';
+
+/**
+ * The hot read path of products (REST get/list, GraphQL product/products, line-item products):
+ * one statement that selects exactly the resource's columns, images aggregated in the same
+ * statement, rows mapped straight to the resource. No entity hydration, identity map or query
+ * builder; writes keep the ORM and its unit of work. `bench/baseline.ts` runs these same statements.
+ */
+
+export interface ProductImageRecord {
+  id: number;
+  url: string;
+  position: number;
+}
+
+/** A product as the read model returns it: the entity's fields, images as a plain array. */
+export interface ProductRecord {
+  id: number;
+  livemode: boolean;
+  name: string;
+  tagline: string | null;
+  description: string | null;
+  price: number;
+  currency: string;
+  merchantProductId: string | null;
+  upcCodeOrGtin: string | null;
+  status: ProductStatus;
+  hsaFsaEligible: boolean;
+  requiresLmn: boolean;
+  eligibilityCategory: string | null;
+  eligibilitySource: string;
+  eligibilityMessage: string;
+  eligibilityCheckedAt: Date;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+  images: ProductImageRecord[];
+}
+
+/** The row as PostgreSQL sends it: timestamps as epoch milliseconds (no string parsing). */
+export type ProductRow = Omit<ProductRecord, 'eligibilityCheckedAt' | 'createdAt' | 'updatedAt'> & { eligibilityCheckedAt: number; createdAt: number; updatedAt: number };
+
+const ms = (column: string) => `floor(extract(epoch from p.${column}) * 1000)::float8`;
+
+/** The columns of the Product resource (timestamps in epoch ms, images ordered by position). */
+export const PRODUCT_COLUMNS = `p.id, p.livemode, p.name, p.tagline, p.description, p.price, p.currency,
+  p.merchant_product_id as "merchantProductId", p.upc_code_or_gtin as "upcCodeOrGtin", p.status,
+  p.hsa_fsa_eligible as "hsaFsaEligible", p.requires_lmn as "requiresLmn", p.eligibility_category as "eligibilityCategory",
+  p.eligibility_source as "eligibilitySource", p.eligibility_message as "eligibilityMessage",
+  ${ms('eligibility_checked_at')} as "eligibilityCheckedAt", p.metadata,
+  ${ms('created_at')} as "createdAt", ${ms('updated_at')} as "updatedAt",
+  coalesce((select json_agg(json_build_object('id', i.id, 'url', i.url, 'position', i.position) order by i.position)
+    from product_images i where i.product_id = p.id), '[]'::json) as images`;
+
+/** One product of a merchant and mode by id (any status). */
+export function productByIdQuery(id: number, merchantId: string, livemode: boolean): QueryConfig {
+  return {
+    name: 'product_by_id',
+    text: `select ${PRODUCT_COLUMNS} from products p where p.id = $1 and p.merchant_id = $2 and p.livemode = $3`,
+    values: [id, merchantId, livemode],
+  };
+}
+
+/** Products of a merchant and mode by ids (any status), for DataLoaders. */
+export function productsByIdsQuery(ids: readonly number[], merchantId: string, livemode: boolean): QueryConfig {
+  return {
+    name: 'products_by_ids',
+    text: `select ${PRODUCT_COLUMNS} from products p where p.id = any($1::int[]) and p.merchant_id = $2 and p.livemode = $3`,
+    values: [ids, merchantId, livemode],
+  };
+}
+
+/**
+ * A keyset page of a merchant's products, newest first by `(created_at, id)` (oldest first when
+ * reading backwards), one row more than the page to tell `hasMore`; the cursor row is looked up
+ * in the same statement. The statement text depends only on which filters are present, so each
+ * shape is prepared once per connection.
+ */
+export function productPageQuery(merchantId: string, livemode: boolean, filters: ProductFilters, page: PageRequest<number>): QueryConfig {
+  const values: unknown[] = [merchantId, livemode];
+  const where = ['p.merchant_id = $1', 'p.livemode = $2'];
+  const shape: string[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  if (filters.status !== undefined) {
+    where.push(`p.status = ${param(filters.status)}`);
+    shape.push('s');
+  } else where.push(`p.status <> 'archived'`);
+  if (filters.hsa_fsa_eligible !== undefined) {
+    where.push(`p.hsa_fsa_eligible = ${param(filters.hsa_fsa_eligible)}`);
+    shape.push('e');
+  }
+  if (filters.merchant_product_id !== undefined) {
+    where.push(`p.merchant_product_id = ${param(filters.merchant_product_id)}`);
+    shape.push('m');
+  }
+  if (filters.created_after) {
+    where.push(`p.created_at >= ${param(filters.created_after)}`);
+    shape.push('a');
+  }
+  if (filters.created_before) {
+    where.push(`p.created_at <= ${param(filters.created_before)}`);
+    shape.push('b');
+  }
+  const cursor = page.after ?? page.before;
+  const backward = page.after === undefined && page.before !== undefined;
+  if (cursor !== undefined) {
+    where.push(`(p.created_at, p.id) ${backward ? '>' : '<'} (select c.created_at, c.id from products c where c.id = ${param(cursor)} and c.merchant_id = $1 and c.livemode = $2)`);
+    shape.push(backward ? 'B' : 'A');
+  }
+  const dir = backward ? 'asc' : 'desc';
+  const limit = param(page.limit + 1);
+  return {
+    name: `product_page_${shape.join('') || 'all'}`,
+    text: `select ${PRODUCT_COLUMNS} from products p where ${where.join(' and ')} order by p.created_at ${dir}, p.id ${dir} limit ${limit}`,
+    values,
+  };
+}
+
+function toRecord(row: ProductRow): ProductRecord {
+  const record = row as unknown as ProductRecord;
+  record.eligibilityCheckedAt = new Date(row.eligibilityCheckedAt);
+  record.createdAt = new Date(row.createdAt);
+  record.updatedAt = new Date(row.updatedAt);
+  return record;
+}
+
+/** One product of the caller by numeric id (any status), or 404 `not_found`. */
+export async function readProduct(ctx: ServiceContext, id: number): Promise<ProductRecord> {
+  const [row] = await queryRows<ProductRow>(ctx.em, productByIdQuery(id, ctx.principal.merchantId, ctx.principal.livemode));
+  if (!row) throw DomainError.notFound('product', id);
+  return toRecord(row);
+}
+
+/** Products of the caller by ids (missing ones are simply absent). */
+export async function readProductsByIds(ctx: ServiceContext, ids: readonly number[]): Promise<ProductRecord[]> {
+  const rows = await queryRows<ProductRow>(ctx.em, productsByIdsQuery(ids, ctx.principal.merchantId, ctx.principal.livemode));
+  return rows.map(toRecord);
+}
+
+/** A page of the caller's products (the keyset rules of `paginate`, one statement; a second only when a cursor page is empty). */
+export async function readProductPage(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam: string): Promise<Page<ProductRecord>> {
+  const { merchantId, livemode } = ctx.principal;
+  const rows = await queryRows<ProductRow>(ctx.em, productPageQuery(merchantId, livemode, filters, page));
+  const hasMore = rows.length > page.limit;
+  const items = (hasMore ? rows.slice(0, page.limit) : rows).map(toRecord);
+  const cursor = page.after ?? page.before;
+  if (page.after === undefined && page.before !== undefined) items.reverse();
+  if (items.length === 0 && cursor !== undefined) {
+    const found = await queryRows(ctx.em, { name: 'product_exists', text: 'select 1 from products where id = $1 and merchant_id = $2 and livemode = $3', values: [cursor, merchantId, livemode] });
+    if (!found.length) throw new DomainError('invalid_request', `${cursorParam} '${cursor}' does not name an object of this account and mode`, { param: cursorParam });
+  }
+  return { items, hasMore };
+}
