@@ -364,3 +364,41 @@ test('events reach the merchant scope with signed delivery rows like every event
   const rows = await db().execute(`select merchant_id, livemode from events where data->>'subscription_id' = ?`, [sub.id]);
   expect(rows.every((r: any) => r.merchant_id === merchantId && r.livemode === false)).toBe(true);
 });
+
+describe('subscription checkout', () => {
+  test('a paid payment_type subscription checkout creates the customer, the stored card and the subscription; its first invoice is the checkout order (no second charge)', async () => {
+    const email = `checkout.${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const body = {
+      reference_id: 'cart_sub_1',
+      customer: { email, first_name: 'Casey', last_name: 'Jones' },
+      line_items: [{ product_id: 'THERM', name: 'Thermometer plan', price: 1500, quantity: 1, currency: 'USD' }],
+      shipping_info: { address_line_1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+      success_url: 'https://shop.example.com/ok',
+      failure_url: 'https://shop.example.com/ko',
+      payment_type: 'subscription',
+      subscription: { interval: 'monthly' },
+    };
+    const session = (await api.post('/api/v2/checkout', body)).body.data;
+    const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: testCards.hsa })).body;
+    expect(order).toMatchObject({ is_recurring: true, payment_status: 'captured', amount: 1500 });
+    const customers = (await api.get(`/api/v2/customers?email=${encodeURIComponent(email)}`)).body.data;
+    expect(customers).toHaveLength(1);
+    const subs = (await api.get(`/api/v2/subscriptions?customer_id=${customers[0].id}`)).body.data;
+    expect(subs).toHaveLength(1);
+    const sub = subs[0];
+    expect(sub).toMatchObject({ status: 'active', amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', payment_method: { type: 'hsa_fsa_card', last4: '0013' } });
+    const methods = (await api.get(`/api/v2/customers/${customers[0].id}/payment-methods`)).body.data;
+    expect(methods.map((m: any) => m.id)).toEqual([sub.payment_method_id]);
+    const invoice = (await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${sub.latest_invoice_id}`)).body;
+    expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, amount_paid: 1500, attempt_count: 0, attempts: [], period_start: sub.current_period_start });
+    const events = await eventsOf(sub.id);
+    expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.renewed']);
+    expect(events[1].data.invoice).toMatchObject({ order_id: order.id, amount_paid: 1500 });
+    // One charge at checkout; the next cycle is charged to the stored card at the period end.
+    await advance(32 * DAY);
+    const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+    expect(renewed).toHaveLength(2);
+    expect(renewed[1].data.invoice.period_start).toBe(sub.current_period_end);
+    expect(renewed[1].data.invoice.order_id).not.toBe(order.id);
+  });
+});

@@ -15,6 +15,7 @@ import type { CheckoutSession } from './checkout-session.entity.js';
 import { toCheckoutResource } from './checkout.resource.js';
 import { effectiveStatus, getCheckoutSession, webhookUrlOf } from './checkout.service.js';
 import { payCheckoutSchema, type PayCheckoutInput } from './checkout.schemas.js';
+import { startSubscriptionFromCheckout } from '../subscriptions/subscription-checkout.js';
 
 type Slot = 'hsa_fsa_card' | 'card';
 interface Part {
@@ -191,6 +192,10 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
     session.status = 'paid';
     session.paidAt = now;
     session.orderId = order.id;
+    if (session.paymentType === 'subscription') {
+      const paid = captured.map(({ part, auth, captureId }) => ({ slot: part.slot, type: auth.type, brand: auth.brand, last4: auth.last4, token: auth.token, captureId, card: part.card }));
+      await startSubscriptionFromCheckout(tx, session, order, paid);
+    }
     const webhookUrl = webhookUrlOf(session);
     recordEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl });
     recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
