@@ -94,12 +94,23 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
   }
   const query = `query($c: ID) { subscriptions(first: 50, customerId: $c) { edges { cursor node { subscriptionId status customer { email } paymentMethod { last4 } latestInvoice { status attempts { status } } invoices(first: 3) { nodes { invoiceId } } } } pageInfo { hasNextPage } } }`;
   const variables = { c: gid('Customer', customer.id) };
-  const before = sqlStatementCount();
-  const big = await api.graphql(query, variables);
-  const statements = sqlStatementCount() - before;
-  const small = sqlStatementCount();
-  const one = await api.graphql(query.replace('first: 50', 'first: 1'), variables);
-  expect(sqlStatementCount() - small).toBe(statements);
+  // The counter is per process: background sweeps (webhook fan-out of the events just made) only
+  // add to it, so the least of three runs is the query's own cost.
+  const cost = async (q: string) => {
+    let least = Infinity;
+    let res: any;
+    for (let i = 0; i < 3; i++) {
+      const before = sqlStatementCount();
+      res = await api.graphql(q, variables);
+      least = Math.min(least, sqlStatementCount() - before);
+    }
+    return { res, statements: least };
+  };
+  const { res: big, statements } = await cost(query);
+  const { res: one, statements: single } = await cost(query.replace('first: 50', 'first: 1'));
+  expect(single).toBe(statements);
+  // rate limit + subscriptions + customers + payment methods + latest invoices + their attempts + invoices: no N+1.
+  expect(statements).toBeLessThanOrEqual(8);
   expect(big.body.errors).toBeUndefined();
   expect(one.body.data.subscriptions.edges).toHaveLength(1);
   expect(big.body.data.subscriptions.edges).toHaveLength(12);
