@@ -7,6 +7,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { resolvers, restRoutes } from './modules/index.js';
 import { registerHostedCheckout } from './modules/checkout/hosted-checkout.routes.js';
+import { registerHostedPaymentLinks } from './modules/payment-links/hosted-payment-link.routes.js';
 import { forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
 import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
 
   registerReceiptRoutes(http, orm);
   registerHostedCheckout(http, orm);
+  registerHostedPaymentLinks(http, orm);
   registerRoutes(http, restRoutes);
 
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.

@@ -5,6 +5,9 @@ import type { Sweep } from '../platform/jobs/jobs.js';
 import type { RouteSpec } from '../platform/rest/routes.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
+import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
+import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
+import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
 import { CheckoutLineItemResolver, CheckoutResolver } from './checkout/checkout.resolver.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
@@ -26,10 +29,10 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver, SubscriptionContractResolver, SubscriptionInvoiceResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver, SubscriptionContractResolver, SubscriptionInvoiceResolver, PaymentLinkResolver, OrderPaymentLinkResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
-export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...subscriptionRoutes, ...webhookRoutes, ...customerRoutes];
+export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...subscriptionRoutes, ...webhookRoutes, ...customerRoutes, ...paymentLinkRoutes];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentReconciliationSweep, refundProcessingSweep, subscriptionBillingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record
+export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentLinkExpirySweep, paymentReconciliationSweep, refundProcessingSweep, subscriptionBillingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record

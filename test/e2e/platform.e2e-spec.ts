@@ -219,6 +219,11 @@ describe('operations', () => {
         'GET /api/v2/customers/{id}/payment-methods',
         'GET /api/v2/customers/{id}/payment-methods/{payment_method_id}',
         'DELETE /api/v2/customers/{id}/payment-methods/{payment_method_id}',
+        'POST /api/v2/payment-links',
+        'GET /api/v2/payment-links',
+        'GET /api/v2/payment-links/{id}',
+        'POST /api/v2/payment-links/{id}/cancel',
+        'POST /api/v2/test-helpers/payment-links/{id}/pay',
       ].sort(),
     );
     const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;

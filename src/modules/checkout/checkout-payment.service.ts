@@ -72,13 +72,21 @@ function lmnApproval(session: CheckoutSession, input: PayCheckoutInput, parts: P
   return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
 }
 
-async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date): Promise<Order> {
+/** What the payer's request adds to the order (a payment link's `?client_reference_id=`). */
+export interface PayOptions {
+  clientReferenceId?: string | null;
+}
+
+async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date, opts: PayOptions): Promise<Order> {
   return ctx.em.create(Order, {
     merchant: session.merchant,
     livemode: session.livemode,
     orderNumber: await nextOrderNumber(ctx),
     checkoutId: session.id,
-    referenceId: session.referenceId,
+    // A payment-link order carries the link and the payer's reference instead of a reference_id.
+    referenceId: session.paymentLinkId ? null : session.referenceId,
+    paymentLinkId: session.paymentLinkId,
+    clientReferenceId: session.paymentLinkId ? (opts.clientReferenceId ?? null) : null,
     status: 'pending',
     paymentStatus: 'pending',
     isRecurring: session.paymentType === 'subscription',
@@ -106,8 +114,8 @@ async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date
 }
 
 /** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
-async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, code: string, message: string): Promise<PayOutcome> {
-  const order = await newOrder(ctx, session, now);
+async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, code: string, message: string, opts: PayOptions): Promise<PayOutcome> {
+  const order = await newOrder(ctx, session, now, opts);
   order.failureReason = `${part.slot}: ${code}`;
   order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`, 'failed');
   recordEvent(ctx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
@@ -123,7 +131,7 @@ async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession
  * A decline records a failed order and `order.failed`, and is returned (not thrown) so that
  * record commits.
  */
-export async function payCheckoutSession(ctx: ServiceContext, sessionId: string, body: unknown): Promise<PayOutcome> {
+export async function payCheckoutSession(ctx: ServiceContext, sessionId: string, body: unknown, opts: PayOptions = {}): Promise<PayOutcome> {
   const input = parseInput(payCheckoutSchema, body ?? {});
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
@@ -140,7 +148,7 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
     // leaves a record the reconciliation sweep reverses (see PaymentJournal).
     const journal = await PaymentJournal.open(tx, session.id, parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })));
     const fail = async (part: Part, code: string, message: string) => {
-      const outcome = await recordFailedPayment(tx, session, now, part, code, message);
+      const outcome = await recordFailedPayment(tx, session, now, part, code, message, opts);
       await journal.settle('failed', outcome.order.id);
       return outcome;
     };
@@ -169,7 +177,7 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
       captured.push({ part, auth, captureId: capture.captureId });
     }
 
-    const order = await newOrder(tx, session, now);
+    const order = await newOrder(tx, session, now, opts);
     order.transition(now, 'processing', 'payment authorized', 'authorized');
     for (const { part, auth, captureId } of captured) {
       em.create(Payment, {

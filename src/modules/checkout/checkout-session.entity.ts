@@ -100,4 +100,8 @@ export class CheckoutSession extends MerchantScopedEntity {
 
   @Property({ type: 'string', nullable: true })
   orderId: string | null = null;
+
+  /** The payment link (`plink_…`) this session was created for, if any: its order is a payment-link order. */
+  @Property({ type: 'string', nullable: true })
+  paymentLinkId: string | null = null;
 }

@@ -1,8 +1,9 @@
 import { publicLink } from '../../platform/links.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
 
-/** The hosted page of a session; the token makes the link the customer's capability to pay. */
+/** The hosted page of a session; the token makes the link the customer's capability to pay. A payment link's session is paid on the link's page. */
 export function checkoutUrl(session: CheckoutSession): string {
+  if (session.paymentLinkId) return publicLink(`/pay/${session.paymentLinkId}`);
   return publicLink(`/checkout/${session.id}?token=${session.accessToken}`);
 }
 
@@ -39,6 +40,7 @@ export function toCheckoutResource(session: CheckoutSession, status: CheckoutSes
     failure_url: session.failureUrl,
     metadata: session.metadata,
     order_id: session.orderId,
+    payment_link_id: session.paymentLinkId,
     paid_at: session.paidAt?.toISOString() ?? null,
     expires_at: session.expiresAt.toISOString(),
     created_at: session.createdAt.toISOString(),

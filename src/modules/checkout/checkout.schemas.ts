@@ -4,10 +4,10 @@ import { cardSchema } from '../payments/card.js';
 
 /** The one validation definition of each checkout input (REST and GraphQL). */
 
-const text = (max = 255) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+export const text = (max = 255) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
 const cents = z.number().int('must be an integer number of cents').min(0, 'must not be negative').max(99_999_999);
-const currency = z
+export const currencySchema = z
   .string()
   .refine((c) => /^[A-Za-z]{3}$/.test(c) && isIso4217(c), 'must be an ISO 4217 currency code')
   .transform((c) => c.toLowerCase());
@@ -43,7 +43,7 @@ export const createCheckoutSchema = z
             image_url: httpUrl.nullish(),
             price: cents.describe('Unit price in cents'),
             quantity: z.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000'),
-            currency,
+            currency: currencySchema,
           })
           .strict(),
       )

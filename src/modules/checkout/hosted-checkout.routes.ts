@@ -14,10 +14,10 @@ interface HostedRoute {
 }
 
 // Public (the access token in the link is the capability) and kept out of the OpenAPI document.
-const routeOptions = { config: { public: true }, schema: { hide: true } };
+export const routeOptions = { config: { public: true }, schema: { hide: true } };
 
 // Card testing through a leaked link: at most 10 payment attempts a minute per session and address.
-const payRouteOptions = {
+export const payRouteOptions = {
   config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}` } },
   schema: { hide: true },
 };
@@ -25,7 +25,7 @@ const payRouteOptions = {
 const tokenOf = (req: FastifyRequest<HostedRoute>): string => (typeof req.query.token === 'string' ? req.query.token : '');
 
 /** Headers of every hosted-page answer: no caching, no framing, no referrer (the URL holds the token). */
-function protect(reply: FastifyReply, nonce?: string): FastifyReply {
+export function protect(reply: FastifyReply, nonce?: string): FastifyReply {
   const csp = nonce
     ? `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
     : `default-src 'none'; frame-ancestors 'none'`;
@@ -38,7 +38,7 @@ function protect(reply: FastifyReply, nonce?: string): FastifyReply {
 }
 
 /** The hosted page of a not-found or failed lookup, never JSON and never a stack. */
-function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string): FastifyReply {
+export function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string): FastifyReply {
   const { error, unexpected } = toDomainError(err);
   if (unexpected) req.log.error({ err }, 'hosted checkout page failed');
   if (error.code === 'not_found') return reply.code(404).send(renderNotFoundPage({ nonce }));

@@ -79,11 +79,27 @@ export const HOSTED_PAGE_SCRIPT = `
     if (provider) out.provider_name = provider;
     return out;
   }
+  // The payer's name and email, on a payment link's page when the link names no customer.
+  function customer() {
+    if (!byId('customer')) return null;
+    var out = {};
+    ['email', 'first_name', 'last_name'].forEach(function (f) {
+      var v = value('customer-' + f);
+      if (v) out[f] = v;
+    });
+    return out;
+  }
   function payload(local) {
-    if (method() !== 'hsa') return { card: card('card', local) };
-    var body = { hsa_fsa_card: card('hsa_fsa_card', local) };
-    if (regularAmount > 0) body.card = card('card', local);
-    if (requiresLmn) body.lmn = lmn();
+    var body;
+    if (method() !== 'hsa') {
+      body = { card: card('card', local) };
+    } else {
+      body = { hsa_fsa_card: card('hsa_fsa_card', local) };
+      if (regularAmount > 0) body.card = card('card', local);
+      if (requiresLmn) body.lmn = lmn();
+    }
+    var who = customer();
+    if (who) body.customer = who;
     return body;
   }
 

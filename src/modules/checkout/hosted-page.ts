@@ -63,8 +63,17 @@ export function renderErrorPage(opts: PageOptions & { requestId: string }): stri
   return renderNoticePage({ ...opts, title: 'Something went wrong', message: `We could not load this checkout. Please try again in a moment. If it keeps happening, contact the store and quote reference ${opts.requestId}.` });
 }
 
+/** How the pay form differs between its entry points (a checkout's page, a payment link's page). */
+export interface PayFormOptions {
+  payUrl: string;
+  /** Where "cancel" goes: the session's failure_url by default, none when null. */
+  cancelHref?: string | null;
+  /** Ask for the payer's email and name (a payment link that names no customer). */
+  collectCustomer?: boolean;
+}
+
 /** The page at `checkout_url`: the order summary, the card entry for its type, or its paid/expired state. */
-export function renderCheckoutPage(session: CheckoutSession, status: CheckoutStatus, opts: PageOptions & { payUrl: string }): string {
+export function renderCheckoutPage(session: CheckoutSession, status: CheckoutStatus, opts: PageOptions & PayFormOptions): string {
   if (status === 'paid') {
     return renderNoticePage({
       ...opts,
@@ -86,7 +95,7 @@ export function renderCheckoutPage(session: CheckoutSession, status: CheckoutSta
   const body = html`<h1>Review and pay</h1>
 <div class="layout">
 ${orderSummary(session)}
-${paymentForm(session, opts.payUrl)}
+${paymentForm(session, opts)}
 </div>`;
   return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode });
 }
@@ -129,7 +138,7 @@ ${session.lineItems.map((item) => lineItem(item, currency))}
 <dt>HSA/FSA eligible</dt><dd>${money(amounts.hsa_amount)}</dd>
 <dt>Regular (not eligible)</dt><dd>${money(amounts.regular_amount)}</dd>
 </dl>
-<p class="customer">Ordering as ${session.customer.first_name} ${session.customer.last_name} (${session.customer.email})</p>
+${session.customer.email ? html`<p class="customer">Ordering as ${session.customer.first_name} ${session.customer.last_name} (${session.customer.email})</p>` : ''}
 </section>`;
 }
 
@@ -138,7 +147,9 @@ function hsaPossible(session: CheckoutSession): boolean {
   return session.type !== 'regular' && session.amounts.hsa_amount > 0;
 }
 
-function paymentForm(session: CheckoutSession, payUrl: string): SafeHtml {
+function paymentForm(session: CheckoutSession, opts: PayFormOptions): SafeHtml {
+  const { payUrl } = opts;
+  const cancelHref = opts.cancelHref === undefined ? withQuery(session.failureUrl, { checkout_id: session.id }) : opts.cancelHref;
   const { amounts, currency } = session;
   const money = (cents: number) => formatMoney(cents, currency);
   const hsa = hsaPossible(session);
@@ -150,6 +161,7 @@ function paymentForm(session: CheckoutSession, payUrl: string): SafeHtml {
 <noscript><p class="error-summary">This page needs JavaScript to take your payment. Turn it on and reload the page.</p></noscript>
 <form id="pay-form" method="post" action="${payUrl}" novalidate data-regular-amount="${amounts.regular_amount}" data-requires-lmn="${String(lmnItems.length > 0 && hsa)}">
 <div id="form-error" class="error-summary" role="alert" aria-live="assertive"></div>
+${opts.collectCustomer ? customerFieldset() : ''}
 ${hsa
   ? html`<fieldset id="method">
 <legend>How would you like to pay?</legend>
@@ -162,9 +174,27 @@ ${cardFieldset('card', hsa ? 'Regular card' : 'Card', cardAmount, !hsa || cardSp
 ${lmnItems.length && hsa ? lmnFieldset(lmnItems) : ''}
 <button type="submit" class="pay" id="pay-button">Pay ${money(amounts.total)}</button>
 <p id="pay-status" class="status" role="status" aria-live="polite"></p>
-<a class="cancel" href="${withQuery(session.failureUrl, { checkout_id: session.id })}">Cancel and return to the store</a>
+${cancelHref ? html`<a class="cancel" href="${cancelHref}">Cancel and return to the store</a>` : ''}
 </form>
 </section>`;
+}
+
+/** The payer's email and name (`customer`), for a payment link that names no customer. */
+function customerFieldset(): SafeHtml {
+  const input = (field: string, label: string, type: string, autocomplete: string) => html`<div class="field">
+<label for="customer-${field}">${label}</label>
+<input type="${type}" id="customer-${field}" name="customer.${field}" data-label="${label}" autocomplete="${autocomplete}" maxlength="255" aria-describedby="customer-${field}-error">
+<p class="field-error" id="customer-${field}-error"></p>
+</div>`;
+  return html`<fieldset id="customer" data-label="Your details">
+<legend>Your details</legend>
+<p class="field-error" id="customer-error"></p>
+${input('email', 'Email', 'email', 'email')}
+<div class="row">
+${input('first_name', 'First name', 'text', 'given-name')}
+${input('last_name', 'Last name', 'text', 'family-name')}
+</div>
+</fieldset>`;
 }
 
 /** One card's fieldset: number, expiry month and year, CVC; `slot` is the API field (`card`, `hsa_fsa_card`). */

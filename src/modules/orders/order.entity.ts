@@ -51,6 +51,7 @@ export interface LmnApproval {
 @Entity({ tableName: 'orders' })
 @Index({ name: 'orders_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
 @Index({ name: 'orders_checkout_idx', properties: ['checkoutId'] })
+@Index({ name: 'orders_payment_link_idx', expression: `create index "orders_payment_link_idx" on "orders" ("payment_link_id") where "payment_link_id" is not null` })
 @Index({ name: 'orders_one_paid_per_checkout_uq', expression: `create unique index "orders_one_paid_per_checkout_uq" on "orders" ("checkout_id") where "payment_status" <> 'failed'` })
 export class Order extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })

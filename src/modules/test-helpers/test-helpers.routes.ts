@@ -3,7 +3,8 @@ import { HttpResult, type RouteSpec } from '../../platform/rest/routes.js';
 import { payCheckoutSchema } from '../checkout/checkout.schemas.js';
 import { orderResponse } from '../orders/order.openapi.js';
 import { presentOrder } from '../orders/order.presenter.js';
-import { advanceClockSchema, testAdvanceClock, testPayCheckout } from './test-helpers.service.js';
+import { payPaymentLinkSchema } from '../payment-links/payment-link.schemas.js';
+import { advanceClockSchema, testAdvanceClock, testPayCheckout, testPayPaymentLink } from './test-helpers.service.js';
 
 const tags = ['Test helpers'];
 
@@ -14,6 +15,14 @@ export const testHelperRoutes: RouteSpec[] = [
     params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema, response: orderResponse,
     handler: async (ctx, req) => {
       const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
+      return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
+    },
+  },
+  {
+    method: 'POST', url: '/api/v2/test-helpers/payment-links/:id/pay', operationId: 'testPayPaymentLink', summary: 'Pay a payment link as its hosted page does (client_reference_id lands on the order); returns the order', tags,
+    params: z.object({ id: z.string().describe('Payment link id (plink_…)') }), body: payPaymentLinkSchema,
+    handler: async (ctx, req) => {
+      const outcome = await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body);
       return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
     },
   },

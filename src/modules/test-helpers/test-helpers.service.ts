@@ -3,6 +3,8 @@ import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { payCheckoutSession, type PayOutcome } from '../checkout/checkout-payment.service.js';
+import { getCheckoutSession } from '../checkout/checkout.service.js';
+import { payPaymentLink } from '../payment-links/payment-link-payment.service.js';
 import { advanceTestClock } from '../merchants/merchant.service.js';
 
 function assertTestMode(ctx: ServiceContext): void {
@@ -11,10 +13,18 @@ function assertTestMode(ctx: ServiceContext): void {
 
 export const advanceClockSchema = z.object({ seconds: z.number().positive().max(10 * 365 * 86400) }).strict();
 
-/** Pays a checkout as the hosted page would (test mode only). */
+/** Pays a checkout as the hosted page would (test mode only); a payment link's checkout is paid as its link. */
 export async function testPayCheckout(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
   assertTestMode(ctx);
+  const session = await getCheckoutSession(ctx, checkoutId);
+  if (session.paymentLinkId) return (await payPaymentLink(ctx, session.paymentLinkId, body)).outcome;
   return payCheckoutSession(ctx, checkoutId, body);
+}
+
+/** Pays a payment link as its hosted page would (test mode only). */
+export async function testPayPaymentLink(ctx: ServiceContext, linkId: string, body: unknown): Promise<PayOutcome> {
+  assertTestMode(ctx);
+  return (await payPaymentLink(ctx, linkId, body)).outcome;
 }
 
 /** Moves the test clock forward (test mode only); then `runDue` runs every job now due. */
