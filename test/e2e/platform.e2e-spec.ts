@@ -224,6 +224,16 @@ describe('operations', () => {
         'GET /api/v2/payment-links/{id}',
         'POST /api/v2/payment-links/{id}/cancel',
         'POST /api/v2/test-helpers/payment-links/{id}/pay',
+        'POST /api/v2/subscriptions',
+        'GET /api/v2/subscriptions',
+        'GET /api/v2/subscriptions/{id}',
+        'PUT /api/v2/subscriptions/{id}',
+        'POST /api/v2/subscriptions/{id}/cancel',
+        'POST /api/v2/subscriptions/{id}/resume',
+        'POST /api/v2/subscriptions/{id}/payment-method',
+        'GET /api/v2/subscriptions/{id}/invoices/{invoiceId}',
+        'GET /v2/subscriptions/{id}/invoices/{invoiceId}',
+        'POST /api/v2/test-helpers/subscriptions/{id}/dispute',
       ].sort(),
     );
     const ref: string = res.body.paths['/api/v2/products'].post.requestBody.content['application/json'].schema.$ref;
