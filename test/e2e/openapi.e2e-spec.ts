@@ -137,6 +137,32 @@ describe('real responses match their documented schemas', () => {
     expectDocumented('post', '/api/v2/subscriptions', await api.post('/api/v2/subscriptions', { customer_id: 'cus_nope', payment_method_id: pm.id, amount_cents: 1, currency: 'USD', interval: 'daily' }));
   });
 
+  test('customers, payment methods and payment links (paid, cancelled)', async () => {
+    const customer = await api.post('/api/v2/customers', { email: 'doc@example.com', first_name: 'Doc', last_name: 'Umented' });
+    expectDocumented('post', '/api/v2/customers', customer);
+    const id = customer.body.id;
+    expectDocumented('get', '/api/v2/customers/{id}', await api.get(`/api/v2/customers/${id}`));
+    expectDocumented('put', '/api/v2/customers/{id}', await api.put(`/api/v2/customers/${id}`, { phone: '+1555' }));
+    expectDocumented('get', '/api/v2/customers', await api.get('/api/v2/customers'));
+    const pm = await api.post(`/api/v2/customers/${id}/payment-methods`, { card: cards.hsa });
+    expectDocumented('post', '/api/v2/customers/{id}/payment-methods', pm);
+    expectDocumented('post', '/api/v2/customers/{id}/payment-methods', await api.post(`/api/v2/customers/${id}/payment-methods`, { card: cards.declined }));
+    expectDocumented('get', '/api/v2/customers/{id}/payment-methods', await api.get(`/api/v2/customers/${id}/payment-methods`));
+    expectDocumented('get', '/api/v2/customers/{id}/payment-methods/{payment_method_id}', await api.get(`/api/v2/customers/${id}/payment-methods/${pm.body.id}`));
+    expectDocumented('delete', '/api/v2/customers/{id}/payment-methods/{payment_method_id}', await api.delete(`/api/v2/customers/${id}/payment-methods/${pm.body.id}`));
+
+    await api.post('/api/v2/products', { name: 'Bandages', price: 500, currency: 'USD', merchant_product_id: 'BAND' });
+    const link = await api.post('/api/v2/payment-links', { products: [{ merchant_product_id: 'BAND', quantity: 2 }], currency: 'USD', customer_id: id });
+    expectDocumented('post', '/api/v2/payment-links', link);
+    const paid = await api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { hsa_fsa_card: cards.hsa, client_reference_id: 'doc-1' });
+    expectDocumented('post', '/api/v2/test-helpers/payment-links/{id}/pay', paid);
+    expectDocumented('get', '/api/v2/payment-links/{id}', await api.get(`/api/v2/payment-links/${link.body.id}`));
+    const other = await api.post('/api/v2/payment-links', { amount: 100, description: 'x', currency: 'usd' });
+    expectDocumented('post', '/api/v2/payment-links/{id}/cancel', await api.post(`/api/v2/payment-links/${other.body.id}/cancel`, { reason: 'no' }));
+    expectDocumented('post', '/api/v2/payment-links/{id}/cancel', await api.post(`/api/v2/payment-links/${other.body.id}/cancel`));
+    expectDocumented('get', '/api/v2/payment-links', await api.get('/api/v2/payment-links'));
+  });
+
   test('the check can fail: a product is not a documented order, nor an error a product', () => {
     const order = ajv.getSchema(`openapi#${encodeURI('/paths/~1api~1v2~1orders~1{id}/get/responses/200/content/application~1json/schema')}`)!;
     expect(order({ id: 1, object: 'product' })).toBe(false);

@@ -1,6 +1,6 @@
-import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import { statementsOf } from '../helpers/sql.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 
@@ -25,11 +25,6 @@ afterAll(() => t.close());
 
 const customer = { email: 'Pat.Lee@example.com', first_name: 'Pat', last_name: 'Lee' };
 const split = { products: [{ merchant_product_id: 'THERM', quantity: 1 }, { merchant_product_id: 'CANDY', quantity: 1 }], currency: 'USD', customer };
-/** Lets the live-event reader catch up with the events just written (its reads count as statements too). */
-const settle = async (via: ReturnType<typeof client>, query: string) => {
-  await via.graphql(query);
-  await new Promise((r) => setTimeout(r, 300));
-};
 const create = async (body: object, via = api) => {
   const res = await via.post('/api/v2/payment-links', body);
   expect(res.status).toBe(201);
@@ -299,13 +294,9 @@ describe('GraphQL', () => {
       expect((await gql.post(`/api/v2/test-helpers/payment-links/${l.paymentLinkId}/pay`, { card: cards.visa, client_reference_id: `c${i}` })).status).toBe(200);
     }
     const query = `{ paymentLinks(first: 50) { edges { node { paymentLinkId status amount order { orderId clientReferenceId paymentLink { paymentLinkId } } storedCustomer { customerId email } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
-    await settle(gql, query);
-    const before = sqlStatementCount();
     const res = await gql.graphql(query);
-    const statements = sqlStatementCount() - before;
-    const small = sqlStatementCount();
-    await gql.graphql(query.replace('first: 50', 'first: 1'));
-    expect(sqlStatementCount() - small).toBe(statements);
+    const statements = await statementsOf(() => gql.graphql(query));
+    expect(await statementsOf(() => gql.graphql(query.replace('first: 50', 'first: 1')))).toBe(statements);
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.paymentLinks.edges.map((e: { node: any }) => e.node);
     expect(nodes).toHaveLength(4);

@@ -39,6 +39,7 @@ export const checkoutSessionResponse = z
     failure_url: z.string(),
     metadata: z.record(z.string(), z.unknown()),
     order_id: z.string().nullable(),
+    payment_link_id: z.string().nullable().describe('The payment link (plink_…) this session belongs to, if any'),
     paid_at: z.iso.datetime().nullable(),
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),

@@ -1,12 +1,12 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
+import { INTERVALS } from '../subscriptions/subscription-calendar.js';
 
 export const PAYMENT_LINK_STATUSES = ['active', 'paid', 'expired', 'cancelled'] as const;
 export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUSES)[number];
 export const PAYMENT_LINK_TYPES = ['one_time', 'subscription'] as const;
 export type PaymentLinkType = (typeof PAYMENT_LINK_TYPES)[number];
-export const SUBSCRIPTION_INTERVALS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
 
 export interface PaymentLinkCustomer {
   email: string;
@@ -28,7 +28,7 @@ export interface PaymentLinkProduct {
 }
 
 export interface PaymentLinkSubscription {
-  interval: (typeof SUBSCRIPTION_INTERVALS)[number];
+  interval: (typeof INTERVALS)[number];
   interval_count: number;
   trial_period_days: number;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../orders/order.entity.js';
-import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, SUBSCRIPTION_INTERVALS } from './payment-link.entity.js';
+import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
+import { INTERVALS } from '../subscriptions/subscription-calendar.js';
 
 /** Response shapes of the payment links routes, for the OpenAPI document. */
 
@@ -23,7 +24,7 @@ export const paymentLinkResponse = z
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
-    subscription: z.object({ interval: z.enum(SUBSCRIPTION_INTERVALS), interval_count: z.number().int(), trial_period_days: z.number().int() }).nullable(),
+    subscription: z.object({ interval: z.enum(INTERVALS), interval_count: z.number().int(), trial_period_days: z.number().int() }).nullable(),
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
     paid_at: z.iso.datetime().nullable(),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
 import { currencySchema, httpUrl, lmnSchema, text } from '../checkout/checkout.schemas.js';
 import { cardSchema } from '../payments/card.js';
-import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, SUBSCRIPTION_INTERVALS } from './payment-link.entity.js';
+import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
+import { INTERVALS } from '../subscriptions/subscription-calendar.js';
 
 /** The one validation definition of each payment links input; REST and GraphQL both go through these. */
 
@@ -51,7 +52,7 @@ export const createPaymentLinkSchema = z
     payment_type: z.enum(PAYMENT_LINK_TYPES).default('one_time'),
     subscription: z
       .object({
-        interval: z.enum(SUBSCRIPTION_INTERVALS),
+        interval: z.enum(INTERVALS),
         interval_count: z.number().int().min(1).max(12).default(1),
         trial_period_days: z.number().int().min(0).max(730).default(0),
       })

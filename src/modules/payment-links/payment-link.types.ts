@@ -4,12 +4,12 @@ import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, SUBSCRIPTION_INTERVALS, type PaymentLink, type PaymentLinkStatus } from './payment-link.entity.js';
+import { SubscriptionIntervalEnum } from '../subscriptions/subscription.types.js';
+import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, type PaymentLink, type PaymentLinkStatus } from './payment-link.entity.js';
 import { paymentLinkUrl } from './payment-link.resource.js';
 
 export const PaymentLinkStatusEnum = graphqlEnum('PaymentLinkStatus', PAYMENT_LINK_STATUSES);
 export const PaymentLinkTypeEnum = graphqlEnum('PaymentLinkType', PAYMENT_LINK_TYPES);
-export const SubscriptionIntervalEnum = graphqlEnum('SubscriptionInterval', SUBSCRIPTION_INTERVALS);
 
 @ObjectType({ description: 'Who a payment link is for' })
 export class PaymentLinkCustomerType {
