@@ -1,6 +1,6 @@
-import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import { statementsOf } from '../helpers/sql.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -123,12 +123,9 @@ describe('GraphQL', () => {
     const query = `{ orders(first: 50) { edges { node { id orderNumber status amount
       lineItems { name quantity product { name eligibility { hsaFsaEligible } } }
       payments { paymentMethod amount } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
-    const before = sqlStatementCount();
     const res = await api.graphql(query);
-    const statements = sqlStatementCount() - before;
-    const small = sqlStatementCount();
-    await api.graphql(query.replace('first: 50', 'first: 1'));
-    expect(sqlStatementCount() - small).toBe(statements);
+    const statements = await statementsOf(() => api.graphql(query));
+    expect(await statementsOf(() => api.graphql(query.replace('first: 50', 'first: 1')))).toBe(statements);
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.orders.edges.map((e: any) => e.node);
     expect(nodes).toHaveLength(6);
