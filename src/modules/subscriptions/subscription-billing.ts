@@ -28,7 +28,12 @@ import { invoiceEventBody, subscriptionEventBody } from './subscription.resource
  */
 
 /** How long a claimed charge is held by one worker (real time) before another may re-drive it. */
-export const LEASE_MS = 120_000;
+let leaseMs = 120_000;
+
+/** Changes the lease (the crash test shortens it so a restarted worker re-drives at once). */
+export function setBillingLeaseMs(ms: number): void {
+  leaseMs = ms;
+}
 
 /** A charge claimed for one attempt, ready to send to the processor. */
 export interface ChargeJob {
@@ -181,7 +186,7 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         updatedAt: now,
       } as never) as SubscriptionInvoiceAttempt;
     }
-    sub.billingLeaseUntil = new Date(Date.now() + LEASE_MS);
+    sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
     jobs.push({ attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, amount: attempt.amount, currency: invoice.currency, token: pm.processorToken, byNewCard: !!opts.byNewCard });
   }
   await em.flush();

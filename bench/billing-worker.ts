@@ -1,0 +1,42 @@
+/**
+ * One billing worker process: claims due subscriptions, charges them and settles them, in a loop,
+ * until nothing is due (then prints `{"charged": n}` and exits). Used by `npm run bench:billing`
+ * (two of them against one PostgreSQL) and by the crash test (SIGKILLed mid-sweep, restarted).
+ *
+ * Environment: DATABASE_URL (required); BILLING_BATCH (default 100); CHARGE_DELAY_MS (a slow
+ * processor, for the crash test); BILLING_LEASE_MS (default 120000).
+ */
+import 'reflect-metadata';
+import { openOrm } from '../src/platform/db/database.js';
+import type { Log } from '../src/platform/context.js';
+import { useTestModeProcessor } from '../src/modules/payments/processor.js';
+import { SimulatedProcessor } from '../src/modules/payments/simulated-processor.js';
+import { claimDue, runCharges, setBillingLeaseMs } from '../src/modules/subscriptions/subscription-billing.js';
+
+const env = process.env;
+const batch = Number(env.BILLING_BATCH ?? 100);
+const delay = Number(env.CHARGE_DELAY_MS ?? 0);
+if (env.BILLING_LEASE_MS) setBillingLeaseMs(Number(env.BILLING_LEASE_MS));
+if (delay > 0) {
+  class SlowProcessor extends SimulatedProcessor {
+    override async chargeToken(token: string, amount: number, currency: string, idempotencyKey?: string) {
+      await new Promise((r) => setTimeout(r, delay));
+      return super.chargeToken(token, amount, currency, idempotencyKey);
+    }
+  }
+  useTestModeProcessor(new SlowProcessor());
+}
+const noop = () => undefined;
+const log: Log = { info: noop, debug: noop, warn: noop, error: (obj: unknown, msg?: string) => console.error(msg, obj) };
+
+const orm = await openOrm(env.DATABASE_URL!, 2);
+let charged = 0;
+for (;;) {
+  const { claimed, jobs } = await claimDue(orm.em, log, batch);
+  if (!claimed) break;
+  await runCharges(orm.em, jobs, log);
+  charged += jobs.length;
+  process.stdout.write(`${JSON.stringify({ progress: charged })}\n`);
+}
+process.stdout.write(`${JSON.stringify({ charged })}\n`);
+await orm.close();
