@@ -13,6 +13,7 @@ import { Migration20261124001300_events_log_position } from './Migration20261124
 import { Migration20261124001100_subscriptions } from './Migration20261124001100_subscriptions.js';
 import { Migration20261124000300_refund_lines } from './Migration20261124000300_refund_lines.js';
 import { Migration20261124001001_payment_links } from './Migration20261124001001_payment_links.js';
+import { Migration20261124001301_events_notify_hint } from './Migration20261124001301_events_notify_hint.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261124001100_subscriptions', class: Migration20261124001100_subscriptions },
   { name: 'Migration20261124000300_refund_lines', class: Migration20261124000300_refund_lines },
   { name: 'Migration20261124001001_payment_links', class: Migration20261124001001_payment_links },
+  { name: 'Migration20261124001301_events_notify_hint', class: Migration20261124001301_events_notify_hint },
 ];

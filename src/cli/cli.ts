@@ -4,10 +4,13 @@ import { loadConfig } from '../config/config.js';
 import { migrate, openOrm, resolveDatabase } from '../platform/db/database.js';
 import { createMerchant } from '../modules/merchants/merchant.service.js';
 import { createMigration } from './migration-create.js';
+import { IMPORT_USAGE, productsImport } from './products-import.js';
 import { schemaCheck, schemaDiff, schemaEmit } from './schema-commands.js';
 
 const USAGE = `usage:
   npm run cli -- merchant create --name NAME   create a merchant, print its keys as JSON
+  ${IMPORT_USAGE}
+                                               upsert a catalog CSV, print a report
   npm run migrate                              apply pending migrations
   npm run migration:create                     generate a migration from entity changes
   npm run schema:emit | schema:check           write / verify schema.graphql
@@ -38,6 +41,9 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(created)}\n`);
       return 0;
     }
+    case 'products':
+      if (sub !== 'import') throw new Error(USAGE);
+      return productsImport(rest, withOrm);
     case 'migrate': {
       const applied = await withOrm(migrate);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'no pending migrations\n');

@@ -16,6 +16,7 @@ import {
   listProductsSchema,
   productIdSchema,
   updateProductSchema,
+  type CreateProductInput,
   type ProductFilters,
 } from './product.schemas.js';
 
@@ -86,12 +87,17 @@ async function flushProduct(em: EntityManager, product: Product): Promise<void> 
   }
 }
 
-/** Creates a product, decides its eligibility and records `product.created` in the same transaction. */
-export async function createProduct(ctx: ServiceContext, body: unknown): Promise<Product> {
+/** Validates a new product exactly as create does: price and currency first, then the fields, then the UPC/GTIN check digit. */
+export function parseNewProduct(body: unknown): { input: CreateProductInput; upc: string | null } {
   const raw = requireObject(body);
   checkPriceAndCurrency(raw);
   const input = parseInput(createProductSchema, raw);
-  const upc = cleanGtin(input.upc_code_or_gtin);
+  return { input, upc: cleanGtin(input.upc_code_or_gtin) };
+}
+
+/** Creates a product, decides its eligibility and records `product.created` in the same transaction. */
+export async function createProduct(ctx: ServiceContext, body: unknown): Promise<Product> {
+  const { input, upc } = parseNewProduct(body);
   return ctx.em.transactional(async (em) => {
     await assertMerchantProductIdFree(ctx, em, input.merchant_product_id ?? null);
     const now = ctx.now();
