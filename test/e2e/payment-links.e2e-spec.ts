@@ -188,14 +188,24 @@ describe('paying a link', () => {
     expect(await events('payment_link.paid', link.id)).toHaveLength(1);
   });
 
-  test('subscription links are stored and shown; paying one is a clear invalid_state', async () => {
+  test('a paid subscription link creates the customer, the stored card and the subscription; its first invoice is the link order', async () => {
     const link = await create({ products: [{ merchant_product_id: 'VIT', quantity: 1 }], currency: 'USD', customer, payment_type: 'subscription', subscription: { interval: 'monthly' } });
     expect(link).toMatchObject({ payment_type: 'subscription', subscription: { interval: 'monthly', interval_count: 1, trial_period_days: 0 }, amount: 1299 });
-    const res = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'invalid_state', details: { payment_type: 'subscription' } });
-    expect((await api.get(`/api/v2/payment-links/${link.id}`)).body.status).toBe('active');
+    const res = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, client_reference_id: 'sub-ref-1' });
+    expect(res.status).toBe(200);
+    const paid = (await api.get(`/api/v2/payment-links/${link.id}`)).body;
+    expect(paid).toMatchObject({ status: 'paid', order: { id: expect.stringMatching(/^ord_/) } });
+    const order = (await api.get(`/api/v2/orders/${paid.order.id}`)).body;
+    expect(order).toMatchObject({ is_recurring: true, payment_link_id: link.id, client_reference_id: 'sub-ref-1', amount: 1299 });
+    const stored = (await api.get(`/api/v2/customers?email=${encodeURIComponent(customer.email)}`)).body.data;
+    expect(stored).toHaveLength(1);
+    const subs = (await api.get(`/api/v2/subscriptions?customer_id=${stored[0].id}`)).body.data;
+    expect(subs).toHaveLength(1);
+    expect(subs[0]).toMatchObject({ status: 'active', amount_cents: 1299, interval: 'monthly', payment_method: { type: 'card', last4: '4242' } });
+    const invoice = (await api.get(`/api/v2/subscriptions/${subs[0].id}/invoices/${subs[0].latest_invoice_id}`)).body;
+    expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, attempts: [] });
     expect((await api.get('/api/v2/payment-links?payment_type=subscription')).body.data.map((l: { id: string }) => l.id)).toEqual([link.id]);
+    expect((await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa })).body.error.code).toBe('invalid_state');
   });
 
   test('live keys get 403 from the pay helper and never see test links', async () => {
