@@ -14,6 +14,7 @@ import { Migration20261124001100_subscriptions } from './Migration20261124001100
 import { Migration20261124000300_refund_lines } from './Migration20261124000300_refund_lines.js';
 import { Migration20261124001001_payment_links } from './Migration20261124001001_payment_links.js';
 import { Migration20261124001301_events_notify_hint } from './Migration20261124001301_events_notify_hint.js';
+import { Migration20261124001002_refund_part_ids } from './Migration20261124001002_refund_part_ids.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261124000300_refund_lines', class: Migration20261124000300_refund_lines },
   { name: 'Migration20261124001001_payment_links', class: Migration20261124001001_payment_links },
   { name: 'Migration20261124001301_events_notify_hint', class: Migration20261124001301_events_notify_hint },
+  { name: 'Migration20261124001002_refund_part_ids', class: Migration20261124001002_refund_part_ids },
 ];

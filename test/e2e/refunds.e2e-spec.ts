@@ -42,15 +42,18 @@ test('a full refund returns each payment exactly: pending, then succeeded by the
     status: 'pending',
     refund_breakdown: { hsa_amount: 2000, regular_amount: 1500 },
     refunds: [
-      { payment_method: 'hsa_fsa_card', amount: 2000, success: null, refund_id: null },
-      { payment_method: 'card', amount: 1500, success: null, refund_id: null },
+      { payment_method: 'hsa_fsa_card', amount: 2000, success: null, refund_id: expect.stringMatching(/^rp_/), processor_refund_id: null },
+      { payment_method: 'card', amount: 1500, success: null, refund_id: expect.stringMatching(/^rp_/), processor_refund_id: null },
     ],
     metadata: { ticket: 'T-1' },
   });
   await processRefunds();
   const done = (await api.get(`/api/v2/refunds/${refund.id}`)).body.data;
   expect(done.status).toBe('succeeded');
-  expect(done.refunds.every((p: any) => p.success === true && /^re_/.test(p.refund_id))).toBe(true);
+  expect(done.refunds.every((p: any) => p.success === true && /^re_/.test(p.processor_refund_id))).toBe(true);
+  // Each part keeps the string refund_id it was created with.
+  expect(done.refunds.map((p: any) => p.refund_id)).toEqual(refund.refunds.map((p: any) => p.refund_id));
+  expect(new Set(done.refunds.map((p: any) => p.refund_id)).size).toBe(2);
   const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
   expect(after).toMatchObject({ status: 'refunded', payment_status: 'refunded' });
   expect(after.status_history.at(-1)).toMatchObject({ status: 'refunded', reason: expect.stringContaining(refund.id) });
@@ -129,9 +132,10 @@ test('a refused refund fails, gives its amount back, and a later refund can use 
   const failed = (await api.get(`/api/v2/refunds/${res.body.data.id}`)).body.data;
   expect(failed).toMatchObject({ status: 'failed', failure_reason: 'card: refund_failed' });
   expect(failed.refunds).toEqual([
-    expect.objectContaining({ payment_method: 'hsa_fsa_card', amount: 2000, success: true }),
-    expect.objectContaining({ payment_method: 'card', amount: 1500, success: false }),
+    expect.objectContaining({ payment_method: 'hsa_fsa_card', amount: 2000, success: true, refund_id: res.body.data.refunds[0].refund_id, processor_refund_id: expect.stringMatching(/^re_/) }),
+    expect.objectContaining({ payment_method: 'card', amount: 1500, success: false, refund_id: res.body.data.refunds[1].refund_id, processor_refund_id: null }),
   ]);
+  expect(res.body.data.refunds.map((p: any) => [typeof p.refund_id, p.success])).toEqual([['string', null], ['string', null]]);
   const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [failed.id]);
   expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.failed']);
   expect(events[1].data).toMatchObject({ failure_reason: 'card: refund_failed', failed_at: expect.any(String) });
@@ -229,9 +233,13 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
   const order = await paidSplitOrder();
   const gid = (await api.graphql(`{ orders(first: 1) { nodes { id orderId } } }`)).body.data.orders.nodes[0];
   expect(gid.orderId).toBe(order.id);
-  const M = `mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } } } }`;
+  const M = `mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } refunds { refundId processorRefundId success } } } }`;
   const created = await api.graphql(M, { input: { orderId: gid.id, amount: 700, reason: 'DAMAGED_PRODUCT' } });
   expect(created.body.data.createRefund.refund).toMatchObject({ amount: 700, status: 'PENDING', reason: 'DAMAGED_PRODUCT', refundBreakdown: { hsaAmount: 400, regularAmount: 300 } });
+  expect(created.body.data.createRefund.refund.refunds).toEqual([
+    { refundId: expect.stringMatching(/^rp_/), processorRefundId: null, success: null },
+    { refundId: expect.stringMatching(/^rp_/), processorRefundId: null, success: null },
+  ]);
   const over = await api.graphql(M, { input: { orderId: gid.id, amount: 5000, reason: 'OTHER' } });
   expect(over.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_amount', details: { requested: 5000, maximum: 2800 } });
   await api.graphql(M, { input: { orderId: gid.id, amount: 100, reason: 'OTHER' } });

@@ -33,7 +33,7 @@ export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50)
         refund.parts.map(async (part) => {
           const payment = payments.get(part.payment_id)!;
           const result = await processor.refund(payment.captureId, part.amount);
-          if (result.ok) return { ...part, refund_id: result.refundId, success: true, failure_reason: null };
+          if (result.ok) return { ...part, processor_refund_id: result.refundId, success: true, failure_reason: null };
           payment.refundedAmount -= part.amount; // give the amount back to the refundable remainder
           return { ...part, success: false, failure_reason: result.code };
         }),

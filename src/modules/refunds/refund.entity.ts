@@ -13,8 +13,10 @@ export interface RefundPart {
   payment_id: string;
   payment_method: PaymentMethodType;
   amount: number;
-  /** Processor refund reference once processed. */
-  refund_id: string | null;
+  /** This part's own refund id (`rp_…`), set when the refund is created. */
+  refund_id: string;
+  /** The processor's refund reference, once processed. */
+  processor_refund_id?: string | null;
   success: boolean | null;
   failure_reason: string | null;
 }

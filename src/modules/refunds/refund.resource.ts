@@ -15,7 +15,7 @@ export function toRefundResource(r: Refund) {
     notes: r.notes,
     status: r.status,
     refund_breakdown: { hsa_amount: r.hsaAmount, regular_amount: r.regularAmount },
-    refunds: r.parts.map((p) => ({ payment_id: p.payment_id, payment_method: p.payment_method, amount: p.amount, refund_id: p.refund_id, success: p.success })),
+    refunds: r.parts.map((p) => ({ payment_id: p.payment_id, payment_method: p.payment_method, amount: p.amount, refund_id: p.refund_id, processor_refund_id: p.processor_refund_id ?? null, success: p.success })),
     failure_reason: r.failureReason,
     metadata: r.metadata,
     created_at: r.createdAt.toISOString(),

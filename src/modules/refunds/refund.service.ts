@@ -1,5 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
+import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
@@ -57,7 +58,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
     for (const [payment, part] of [[hsa, share.hsa], [regular, share.regular]] as const) {
       if (!payment || part === 0) continue;
       payment.refundedAmount += part;
-      parts.push({ payment_id: payment.id, payment_method: payment.paymentMethod, amount: part, refund_id: null, success: null, failure_reason: null });
+      parts.push({ payment_id: payment.id, payment_method: payment.paymentMethod, amount: part, refund_id: prefixedId('rp'), processor_refund_id: null, success: null, failure_reason: null });
     }
     const refund = em.create(Refund, {
       ...scope(ctx),

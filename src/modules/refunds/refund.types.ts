@@ -22,7 +22,8 @@ export class RefundPartType {
   @Field() paymentId!: string;
   @Field(() => PaymentMethodEnum) paymentMethod!: ValueOf<typeof PaymentMethodEnum>;
   @Field(() => Int) amount!: number;
-  @Field(() => String, { nullable: true }) refundId!: string | null;
+  @Field({ description: 'This payment’s refund (rp_…), set from creation' }) refundId!: string;
+  @Field(() => String, { nullable: true, description: 'The processor’s reference, once processed' }) processorRefundId!: string | null;
   @Field(() => Boolean, { nullable: true, description: 'null while pending' }) success!: boolean | null;
 }
 
@@ -55,7 +56,7 @@ export class RefundNode extends Node {
       notes: r.notes,
       status: r.status as ValueOf<typeof RefundStatusEnum>,
       refundBreakdown: Object.assign(new RefundBreakdown(), { hsaAmount: r.hsaAmount, regularAmount: r.regularAmount }),
-      refunds: r.parts.map((p) => Object.assign(new RefundPartType(), { paymentId: p.payment_id, paymentMethod: p.payment_method as ValueOf<typeof PaymentMethodEnum>, amount: p.amount, refundId: p.refund_id, success: p.success })),
+      refunds: r.parts.map((p) => Object.assign(new RefundPartType(), { paymentId: p.payment_id, paymentMethod: p.payment_method as ValueOf<typeof PaymentMethodEnum>, amount: p.amount, refundId: p.refund_id, processorRefundId: p.processor_refund_id ?? null, success: p.success })),
       failureReason: r.failureReason,
       metadata: r.metadata,
       createdAt: r.createdAt,
