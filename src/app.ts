@@ -8,7 +8,7 @@ import type { Config } from './config/config.js';
 import { resolvers, restRoutes } from './modules/index.js';
 import { registerHostedCheckout } from './modules/checkout/hosted-checkout.routes.js';
 import { registerHostedPaymentLinks } from './modules/payment-links/hosted-payment-link.routes.js';
-import { forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
+import { forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
 import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -16,6 +16,7 @@ import { DomainError } from './platform/errors.js';
 import type { JobRunner } from './platform/jobs/jobs.js';
 import { setPublicUrl } from './platform/links.js';
 import type { GraphContext } from './platform/graphql/context.js';
+import { noStoreCacheControl } from './platform/graphql/cache-control.js';
 import { complexityLimit } from './platform/graphql/complexity.js';
 import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
@@ -109,13 +110,14 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     hintChannels: ['events', DELIVERIES_CHANNEL],
     onHint: () => jobs.kick(webhookDeliverySweep.name),
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
+    onConnect: forgetAllPrincipals,
   });
   const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     formatError: graphqlErrorFormatter(http.log),
-    plugins: [complexityLimit(schema), httpRequestRules()],
+    plugins: [complexityLimit(schema), httpRequestRules(), ...noStoreCacheControl()],
     validationRules: [noNulInStrings],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     includeStacktraceInErrorResponses: false,

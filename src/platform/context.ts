@@ -34,16 +34,33 @@ export interface ServiceContext {
   loaders: Map<string, unknown>;
 }
 
-/** Builds a context for `principal` on a fresh fork of `em`. */
+/**
+ * Builds a context for `principal` on a fork of `em`, made when first used (a hot read that runs
+ * one statement on the pg driver never needs an identity map).
+ */
 export function createContext(em: EntityManager, principal: Principal, requestId: string, log: Log): ServiceContext {
+  let forked: EntityManager | undefined;
   return {
-    em: em.fork(),
+    get em() {
+      return (forked ??= em.fork());
+    },
+    set em(value: EntityManager) {
+      forked = value;
+    },
     principal,
     requestId,
     log,
     now: () => new Date(Date.now() + principal.clockOffsetMs),
     loaders: new Map(),
   };
+}
+
+/** A child of `parent` with `bindings`, made when something is first logged (most requests log nothing; a pino child serialises and redacts its bindings). */
+export function lazyChildLog(parent: { child(bindings: Record<string, unknown>): Log }, bindings: Record<string, unknown>): Log {
+  let child: Log | undefined;
+  const get = () => (child ??= parent.child(bindings));
+  const forward = (level: keyof Log): LogFn => ((...args: unknown[]) => (get()[level] as (...a: unknown[]) => void)(...args)) as LogFn;
+  return { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
 }
 
 /** The ownership filter every merchant-scoped query starts from. */

@@ -38,9 +38,10 @@ export async function createMerchant(em: EntityManager, name: string): Promise<C
   return { id: merchant.id, name: merchant.name, test_api_key: keys.test, live_api_key: keys.live, webhook_secret: merchant.webhookSecret };
 }
 
-// Key hash → principal for a short while, so a request does not pay a query for its key.
-// Moving a test clock forgets the merchant's entries (see advanceTestClock).
-const CACHE_MS = 30_000;
+// Key hash → principal, so a request does not pay a query for its key. Every process forgets a
+// merchant's entries on NOTIFY (a test clock moved: see advanceTestClock) and all of them when its
+// LISTEN connection comes back (notifications are not replayed); the lifetime is a safety net only.
+const CACHE_MS = 10 * 60_000;
 const principals = new Map<string, { principal: Principal; until: number }>();
 
 /** Resolves `Authorization: Bearer <key>` to the calling merchant and mode, or throws 401 `unauthorized`. */
@@ -67,6 +68,11 @@ export const PRINCIPALS_CHANNEL = 'principals';
 /** Drops this process's cached principals of `merchantId`. */
 export function forgetMerchant(merchantId: string): void {
   for (const [hash, entry] of principals) if (entry.principal.merchantId === merchantId) principals.delete(hash);
+}
+
+/** Drops every cached principal of this process (its LISTEN connection was down: a NOTIFY may have been missed). */
+export function forgetAllPrincipals(): void {
+  principals.clear();
 }
 
 /** Moves the caller's test-mode clock forward by `seconds`; returns the new test time. */

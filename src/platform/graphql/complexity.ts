@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DomainError } from '../errors.js';
 import type { GraphContext } from './context.js';
@@ -14,6 +14,10 @@ const connectionEstimator: ComplexityEstimator = ({ args, childComplexity }) => 
   return Number.isFinite(size) ? 1 + childComplexity * Math.max(1, size) : undefined;
 };
 
+// Apollo hands the same parsed document for the same query text (its document store): the cost of
+// a document with one operation name and one set of variables is computed once.
+const costs = new WeakMap<DocumentNode, Map<string, number>>();
+
 /**
  * Refuses an operation whose estimated cost exceeds `max` before it runs, with
  * `extensions.code = query_too_complex`: nested connections multiply (orders(first: 100) {
@@ -24,18 +28,24 @@ export function complexityLimit(schema: GraphQLSchema, max = MAX_QUERY_COMPLEXIT
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          let complexity: number;
-          try {
-            complexity = getComplexity({
-              schema,
-              query: document,
-              operationName: request.operationName ?? undefined,
-              variables: request.variables ?? {},
-              estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
-            });
-          } catch (err) {
-            // Costing coerces the variables first: a missing or mistyped variable is the client's mistake.
-            throw requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' }));
+          let known = costs.get(document);
+          if (!known) costs.set(document, (known = new Map()));
+          const key = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+          let complexity = known.get(key);
+          if (complexity === undefined) {
+            try {
+              complexity = getComplexity({
+                schema,
+                query: document,
+                operationName: request.operationName ?? undefined,
+                variables: request.variables ?? {},
+                estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+              });
+            } catch (err) {
+              // Costing coerces the variables first: a missing or mistyped variable is the client's mistake.
+              throw requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' }));
+            }
+            if (known.size < 100) known.set(key, complexity);
           }
           if (complexity > max) {
             throw requestError(

@@ -18,18 +18,20 @@ export interface LiveEvents {
 /**
  * This process's PostgreSQL LISTEN connection: committed events go to the local GraphQL
  * subscribers, every notification on `hintChannels` calls `onHint` (prompt work after a
- * commit, e.g. webhook delivery), and `channels` get their own handlers. Closed with the HTTP server.
+ * commit, e.g. webhook delivery), `channels` get their own handlers and `onConnect` runs at every
+ * (re)connection. Closed with the HTTP server.
  */
 export async function startLiveEvents(
   http: FastifyInstance,
   orm: MikroORM,
-  opts: { hintChannels?: string[]; onHint?: (channel: string) => void; channels?: Record<string, (payload: string) => void> } = {},
+  opts: { hintChannels?: string[]; onHint?: (channel: string) => void; channels?: Record<string, (payload: string) => void>; onConnect?: () => void } = {},
 ): Promise<LiveEvents> {
   const listener = new PgListener(orm.config.get('clientUrl')!, http.log);
   const pubSub = new EventPubSub();
   const stopBridge = bridgeEvents(listener, pubSub, orm, http.log);
   for (const channel of opts.hintChannels ?? []) listener.on(channel, () => opts.onHint?.(channel));
   for (const [channel, handler] of Object.entries(opts.channels ?? {})) listener.on(channel, handler);
+  if (opts.onConnect) listener.onConnect(opts.onConnect);
   await listener.start();
   http.addHook('onClose', async () => {
     stopBridge();

@@ -14,6 +14,7 @@ export class PgListener {
   private closed = false;
   private retryMs = 250;
   private readonly handlers = new Map<string, Set<Handler>>();
+  private readonly connectHandlers: (() => void)[] = [];
 
   constructor(
     private readonly connectionString: string,
@@ -26,6 +27,12 @@ export class PgListener {
     const set = this.handlers.get(channel) ?? new Set<Handler>();
     set.add(handler);
     this.handlers.set(channel, set);
+    return this;
+  }
+
+  /** Calls `handler` each time the connection is (re)established: notifications sent while it was down are lost. */
+  onConnect(handler: () => void): this {
+    this.connectHandlers.push(handler);
     return this;
   }
 
@@ -51,6 +58,7 @@ export class PgListener {
     for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
     this.client = client;
     this.retryMs = 250;
+    for (const handler of this.connectHandlers) handler();
     if (this.closed) await client.end();
   }
 

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { createContext } from '../context.js';
+import { createContext, lazyChildLog } from '../context.js';
 import { authenticate } from '../../modules/merchants/merchant.service.js';
 
 declare module 'fastify' {
@@ -18,6 +18,6 @@ export function registerAuth(app: FastifyInstance, orm: MikroORM): void {
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.public) return;
     const principal = await authenticate(orm.em, req.headers.authorization);
-    req.ctx = createContext(orm.em, { ...principal }, req.id, req.log.child({ merchant: principal.merchantId, livemode: principal.livemode }));
+    req.ctx = createContext(orm.em, { ...principal }, req.id, lazyChildLog(req.log, { merchant: principal.merchantId, livemode: principal.livemode }));
   });
 }
