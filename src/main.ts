@@ -1,15 +1,26 @@
 import 'reflect-metadata';
 import { buildApp } from './app.js';
-import { loadConfig } from './config/config.js';
+import { loadConfig, type Config } from './config/config.js';
 import { migrate, openOrm, resolveDatabase } from './platform/db/database.js';
 import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
 import { sweeps } from './modules/index.js';
 import { JobRunner } from './platform/jobs/jobs.js';
+import type { EmbeddedDatabase } from './platform/db/embedded-postgres.js';
 
-/** Wiring only: database, migrations, demo merchant, HTTP (REST + GraphQL), graceful shutdown. */
+/** Starts the database, then the service; a start that fails after PostgreSQL is up stops it again (nothing is left running). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await resolveDatabase(config);
+  try {
+    await serve(config, db);
+  } catch (err) {
+    await db.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Wiring only: migrations, demo merchant, HTTP (REST + GraphQL), jobs, graceful shutdown. */
+async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
   const orm = await openOrm(db.url, config.DB_POOL_MAX);
   const applied = await migrate(orm);
   const jobs = new JobRunner(orm, db.url, sweeps);

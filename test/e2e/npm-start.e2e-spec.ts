@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -180,4 +180,27 @@ test('SIGINT to npm start stops node and PostgreSQL too', async () => {
   const s = await npmStart({ LOG_LEVEL: 'warn' });
   expect(s.output()).not.toMatch(/glm_test_/); // the demo merchant exists already: nothing printed again
   await stopWith(s, 'SIGINT');
+}, 240_000);
+
+test('a start that fails once PostgreSQL is up (its HTTP port taken) exits non-zero and stops PostgreSQL', async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
+  const port = (blocker.address() as { port: number }).port;
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    let output = '';
+    const npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    npm.stdout!.on('data', (d) => (output += d));
+    npm.stderr!.on('data', (d) => (output += d));
+    const code = await new Promise<number | null>((resolve) => npm.once('exit', resolve));
+    expect(output).toMatch(/EADDRINUSE/);
+    expect(code).not.toBe(0);
+    const until = Date.now() + 20_000;
+    while (Date.now() < until && processesMentioning(dataDir).length) await new Promise((r) => setTimeout(r, 200));
+    expect(processesMentioning(dataDir)).toEqual([]);
+    expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  } finally {
+    blocker.close();
+  }
 }, 240_000);
