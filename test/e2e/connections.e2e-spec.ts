@@ -22,6 +22,12 @@ beforeAll(async () => {
     orderId = paid.body.id;
   }
   for (let i = 0; i < 5; i++) expect((await api.post('/api/v2/refunds', { order_id: orderId, amount: 100 + i, reason: 'other' })).status).toBe(201);
+  const customer = (await api.post('/api/v2/customers', { email: 'pager@example.com', first_name: 'P', last_name: 'G' })).body;
+  for (let i = 0; i < 4; i++) expect((await api.post('/api/v2/customers', { email: `pager${i}@example.com`, first_name: 'P', last_name: 'G' })).status).toBe(201);
+  const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
+  for (let i = 0; i < 5; i++) {
+    expect((await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 100 + i, currency: 'USD', interval: 'monthly' })).status).toBe(201);
+  }
 });
 afterAll(() => t.close());
 
@@ -38,7 +44,7 @@ interface Conn {
 
 /** One connection under test: a query reading it with the four Relay arguments. */
 const connections: { name: string; read: (args: Record<string, unknown>) => Promise<Conn> }[] = [
-  ...['products', 'orders', 'events', 'webhookEndpoints', 'refunds'].map((field) => ({
+  ...['products', 'orders', 'events', 'webhookEndpoints', 'refunds', 'customers', 'subscriptions'].map((field) => ({
     name: field,
     read: async (args: Record<string, unknown>) => {
       const res = await api.graphql(
@@ -72,10 +78,7 @@ const ids = (c: Conn) => c.edges.map((e) => e.node.id);
 describe.each(connections)('$name', ({ name, read }) => {
   let all: string[];
   beforeAll(async () => {
-    if (name.startsWith('order.')) {
-      const res = await api.graphql(`{ orders(first: 1) { nodes { id } } }`);
-      orderGlobalId = res.body.data.orders.nodes[0].id;
-    }
+    if (name.startsWith('order.')) orderGlobalId = Buffer.from(`Order:${orderId}`).toString('base64url');
     const everything = await read({ first: 100 });
     all = ids(everything);
     expect(all.length).toBeGreaterThanOrEqual(5);

@@ -2,7 +2,7 @@ import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
 import { queryRows } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
-import type { Page, PageRequest } from '../../platform/pagination/keyset.js';
+import { keysetSql, pageCursors, pageOf, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { ProductStatus } from './product.entity.js';
 import type { ProductFilters } from './product.schemas.js';
 
@@ -107,17 +107,15 @@ export function productPageQuery(merchantId: string, livemode: boolean, filters:
     where.push(`p.created_at <= ${param(filters.created_before)}`);
     shape.push('b');
   }
-  const cursor = page.after ?? page.before;
-  const backward = page.after === undefined && page.before !== undefined;
-  if (cursor !== undefined) {
-    where.push(`(p.created_at, p.id) ${backward ? '>' : '<'} (select c.created_at, c.id from products c where c.id = ${param(cursor)} and c.merchant_id = $1 and c.livemode = $2)`);
-    shape.push(backward ? 'B' : 'A');
-  }
-  const dir = backward ? 'asc' : 'desc';
-  const limit = param(page.limit + 1);
+  const keyset = keysetSql(page, 'p', (id) => `(select c.created_at, c.id from products c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`);
+  where.push(...keyset.bounds);
+  if (page.after !== undefined) shape.push('A');
+  if (page.before !== undefined) shape.push('B');
+  if (page.fromEnd) shape.push('L');
+  const limit = param(keyset.limit);
   return {
     name: `product_page_${shape.join('') || 'all'}`,
-    text: `select ${PRODUCT_COLUMNS} from products p where ${where.join(' and ')} order by p.created_at ${dir}, p.id ${dir} limit ${limit}`,
+    text: `select ${PRODUCT_COLUMNS} from products p where ${where.join(' and ')} order by ${keyset.orderBy} limit ${limit}`,
     values,
   };
 }
@@ -147,13 +145,12 @@ export async function readProductsByIds(ctx: ServiceContext, ids: readonly numbe
 export async function readProductPage(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam: string): Promise<Page<ProductRecord>> {
   const { merchantId, livemode } = ctx.principal;
   const rows = await queryRows<ProductRow>(ctx.em, productPageQuery(merchantId, livemode, filters, page));
-  const hasMore = rows.length > page.limit;
-  const items = (hasMore ? rows.slice(0, page.limit) : rows).map(toRecord);
-  const cursor = page.after ?? page.before;
-  if (page.after === undefined && page.before !== undefined) items.reverse();
-  if (items.length === 0 && cursor !== undefined) {
-    const found = await queryRows(ctx.em, { name: 'product_exists', text: 'select 1 from products where id = $1 and merchant_id = $2 and livemode = $3', values: [cursor, merchantId, livemode] });
-    if (!found.length) throw new DomainError('invalid_request', `${cursorParam} '${cursor}' does not name an object of this account and mode`, { param: cursorParam });
+  const { items, hasMore } = pageOf(rows.map(toRecord), page);
+  if (items.length === 0) {
+    for (const [name, cursor] of pageCursors(page, cursorParam)) {
+      const found = await queryRows(ctx.em, { name: 'product_exists', text: 'select 1 from products where id = $1 and merchant_id = $2 and livemode = $3', values: [cursor, merchantId, livemode] });
+      if (!found.length) throw new DomainError('invalid_request', `${name} '${cursor}' does not name an object of this account and mode`, { param: name });
+    }
   }
   return { items, hasMore };
 }

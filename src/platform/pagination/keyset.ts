@@ -36,6 +36,35 @@ interface Keyed<Id> {
 }
 
 /**
+ * The keyset rule in SQL, for `paginate` and for hand-written reads: the bounds of `page` on
+ * `alias` (`cursorRow(id)` is the SQL of that cursor row's `(created_at, id)`, scoped to the
+ * caller), the order that reads the wanted end first, and one row more than the page to know
+ * whether more follow. `pageOf` turns the rows read into the page, newest first.
+ */
+export function keysetSql<Id>(page: PageRequest<Id>, alias: string, cursorRow: (id: Id) => string): { bounds: string[]; orderBy: string; limit: number } {
+  const bounds: string[] = [];
+  if (page.after !== undefined) bounds.push(`(${alias}.created_at, ${alias}.id) < ${cursorRow(page.after)}`);
+  if (page.before !== undefined) bounds.push(`(${alias}.created_at, ${alias}.id) > ${cursorRow(page.before)}`);
+  const dir = page.fromEnd ? 'asc' : 'desc';
+  return { bounds, orderBy: `${alias}.created_at ${dir}, ${alias}.id ${dir}`, limit: page.limit + 1 };
+}
+
+/** The page of rows read with `keysetSql` (newest first). */
+export function pageOf<T>(rows: T[], page: PageRequest<unknown>): Page<T> {
+  const items = rows.slice(0, page.limit);
+  if (page.fromEnd) items.reverse();
+  return { items, hasMore: rows.length > page.limit };
+}
+
+/** The cursors of `page` with the parameter names they were given as (to report one naming nothing). */
+export function pageCursors<Id>(page: PageRequest<Id>, afterParam: string, beforeParam = 'before'): [string, Id][] {
+  return [
+    ...(page.after !== undefined ? [[afterParam, page.after] as [string, Id]] : []),
+    ...(page.before !== undefined ? [[beforeParam, page.before] as [string, Id]] : []),
+  ];
+}
+
+/**
  * The one keyset paginator behind every list: rows ordered by `(created_at, id)` newest first;
  * the cursor is a row id, compared as a tuple in SQL so inserts while paging never shift a page.
  * A cursor that names no row of the caller raises 400 `invalid_request`.
@@ -49,22 +78,16 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
 ): Promise<Page<T>> {
   const meta = ctx.em.getMetadata().get(entity.name);
   const qb = ctx.em.createQueryBuilder(entity, 'e').select('*').where(where);
-  const bound = (op: '<' | '>', cursor: Id) =>
-    qb.andWhere(
-      `(e.created_at, e.id) ${op} (select c.created_at, c.id from "${meta.tableName}" c where c.id = ? and c.merchant_id = ? and c.livemode = ?)`,
-      [cursor, ctx.principal.merchantId, ctx.principal.livemode],
-    );
-  if (page.after !== undefined) bound('<', page.after);
-  if (page.before !== undefined) bound('>', page.before);
-  const dir = page.fromEnd ? 'asc' : 'desc';
-  qb.orderBy({ createdAt: dir, id: dir } as never).limit(page.limit + 1);
-  const rows = (await qb.getResult()) as T[];
-  const hasMore = rows.length > page.limit;
-  const items = rows.slice(0, page.limit);
-  if (page.fromEnd) items.reverse();
+  const params: unknown[] = [];
+  const sql = keysetSql(page, 'e', (id) => {
+    params.push(id, ctx.principal.merchantId, ctx.principal.livemode);
+    return `(select c.created_at, c.id from "${meta.tableName}" c where c.id = ? and c.merchant_id = ? and c.livemode = ?)`;
+  });
+  if (sql.bounds.length) qb.andWhere(sql.bounds.join(' and '), params);
+  qb.orderBy({ createdAt: page.fromEnd ? 'asc' : 'desc', id: page.fromEnd ? 'asc' : 'desc' } as never).limit(sql.limit);
+  const { items, hasMore } = pageOf((await qb.getResult()) as T[], page);
   if (items.length === 0) {
-    for (const [param, cursor] of [[options.cursorParam, page.after], [options.beforeParam ?? 'before', page.before]] as const) {
-      if (cursor === undefined) continue;
+    for (const [param, cursor] of pageCursors(page, options.cursorParam, options.beforeParam)) {
       const exists = await ctx.em.count(entity, { id: cursor, merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode } as FilterQuery<T>);
       if (!exists) throw new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
     }
