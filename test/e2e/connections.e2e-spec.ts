@@ -25,6 +25,7 @@ beforeAll(async () => {
   const customer = (await api.post('/api/v2/customers', { email: 'pager@example.com', first_name: 'P', last_name: 'G' })).body;
   for (let i = 0; i < 4; i++) expect((await api.post('/api/v2/customers', { email: `pager${i}@example.com`, first_name: 'P', last_name: 'G' })).status).toBe(201);
   const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
+  for (let i = 0; i < 5; i++) expect((await api.post('/api/v2/payment-links', { amount: 100 + i, description: `link ${i}`, currency: 'USD' })).status).toBe(201);
   for (let i = 0; i < 5; i++) {
     expect((await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 100 + i, currency: 'USD', interval: 'monthly' })).status).toBe(201);
   }
@@ -44,7 +45,7 @@ interface Conn {
 
 /** One connection under test: a query reading it with the four Relay arguments. */
 const connections: { name: string; read: (args: Record<string, unknown>) => Promise<Conn> }[] = [
-  ...['products', 'orders', 'events', 'webhookEndpoints', 'refunds', 'customers', 'subscriptions'].map((field) => ({
+  ...['products', 'orders', 'events', 'webhookEndpoints', 'refunds', 'customers', 'subscriptions', 'paymentLinks'].map((field) => ({
     name: field,
     read: async (args: Record<string, unknown>) => {
       const res = await api.graphql(
