@@ -17,8 +17,8 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
     loggerFactory: (options) => new CountingLogger(options),
     pool: { min: 0, max: poolMax },
     dataloader: true,
-    // Tables created by our migrations but not mapped to entities (Agenda's, rate-limit counters).
-    schemaGenerator: { skipTables: ['agenda_jobs', 'rate_limit_counters'] },
+    // Tables created by our migrations but not mapped to entities (Agenda's, rate-limit counters, the simulated processor's ledger).
+    schemaGenerator: { skipTables: ['agenda_jobs', 'rate_limit_counters', 'processor_ledger'] },
     migrations: {
       tableName: 'mikro_orm_migrations',
       path: 'migrations',

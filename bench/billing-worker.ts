@@ -17,19 +17,20 @@ const env = process.env;
 const batch = Number(env.BILLING_BATCH ?? 100);
 const delay = Number(env.CHARGE_DELAY_MS ?? 0);
 if (env.BILLING_LEASE_MS) setBillingLeaseMs(Number(env.BILLING_LEASE_MS));
-if (delay > 0) {
-  class SlowProcessor extends SimulatedProcessor {
-    override async chargeToken(token: string, amount: number, currency: string, idempotencyKey?: string) {
-      await new Promise((r) => setTimeout(r, delay));
-      return super.chargeToken(token, amount, currency, idempotencyKey);
-    }
-  }
-  useTestModeProcessor(new SlowProcessor());
-}
 const noop = () => undefined;
 const log: Log = { info: noop, debug: noop, warn: noop, error: (obj: unknown, msg?: string) => console.error(msg, obj) };
 
 const orm = await openOrm(env.DATABASE_URL!, 2);
+if (delay > 0) {
+  const connection = orm.em.getConnection();
+  class SlowProcessor extends SimulatedProcessor {
+    override async chargeToken(token: string, amount: number, currency: string, idempotencyKey: string) {
+      await new Promise((r) => setTimeout(r, delay));
+      return super.chargeToken(token, amount, currency, idempotencyKey);
+    }
+  }
+  useTestModeProcessor(new SlowProcessor((sql, params) => connection.execute(sql, params)));
+}
 let charged = 0;
 for (;;) {
   const { claimed, jobs } = await claimDue(orm.em, log, batch);

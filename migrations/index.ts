@@ -8,6 +8,7 @@ import { Migration20261123044000_webhooks } from './Migration20261123044000_webh
 import { Migration20261123044001_events_notify } from './Migration20261123044001_events_notify.js';
 import { Migration20261123044510 } from './Migration20261123044510.js';
 import { Migration20261123051158 } from './Migration20261123051158.js';
+import { Migration20261124000100_payment_path } from './Migration20261124000100_payment_path.js';
 import { Migration20261124001000_customers } from './Migration20261124001000_customers.js';
 import { Migration20261124001300_events_log_position } from './Migration20261124001300_events_log_position.js';
 import { Migration20261124001100_subscriptions } from './Migration20261124001100_subscriptions.js';
@@ -26,6 +27,7 @@ export const migrationsList = [
   { name: 'Migration20261123044001_events_notify', class: Migration20261123044001_events_notify },
   { name: 'Migration20261123044510', class: Migration20261123044510 },
   { name: 'Migration20261123051158', class: Migration20261123051158 },
+  { name: 'Migration20261124000100_payment_path', class: Migration20261124000100_payment_path },
   { name: 'Migration20261124001000_customers', class: Migration20261124001000_customers },
   { name: 'Migration20261124001300_events_log_position', class: Migration20261124001300_events_log_position },
   { name: 'Migration20261124001100_subscriptions', class: Migration20261124001100_subscriptions },

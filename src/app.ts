@@ -90,14 +90,6 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await registerOpenApi(http, config.publicUrl);
 
-  http.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await orm.em.getConnection().execute('select 1');
-      return { status: 'ok', database: 'ok' };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
-    }
-  });
   http.get('/metrics', { config: { public: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
 
   registerReceiptRoutes(http, orm);
@@ -112,6 +104,10 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
     onConnect: forgetAllPrincipals,
   });
+  // Liveness and the database, checked over the LISTEN connection (never queued behind the pool).
+  http.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
+    (await live.listener.ping()) ? { status: 'ok', database: 'ok' } : reply.code(503).send({ status: 'unavailable', database: 'unreachable' }),
+  );
   const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
     schema,
@@ -123,7 +119,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     includeStacktraceInErrorResponses: false,
   });
   await apollo.start();
-  registerGraphqlRoute(http, apollo);
+  registerGraphqlRoute(http, apollo, schema);
   registerGraphqlWs(http, schema, orm);
 
   return { http, schema, apollo };

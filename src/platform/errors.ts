@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   request_timeout: 408,
   idempotency_key_in_use: 409,
+  payment_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   headers_too_large: 431,

@@ -1,5 +1,4 @@
-import { useTestModeProcessor } from '../../src/modules/payments/processor.js';
-import { SimulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
+import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
@@ -182,7 +181,11 @@ describe('paying a checkout', () => {
     const s = (await api.post('/api/v2/checkout', checkoutBody([['BAND', 'Bandages', 499, 1]]))).body.data;
     const results = await Promise.all(Array.from({ length: 10 }, () => pay(s.checkout_id, { card: cards.visa })));
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(results.filter((r) => r.status === 400 && r.body.error.code === 'invalid_state')).toHaveLength(9);
+    // The others find it paid, or another attempt still open: never a second charge.
+    const refused = results.filter((r) => (r.status === 400 && r.body.error.code === 'invalid_state') || (r.status === 409 && r.body.error.code === 'payment_in_progress'));
+    expect(refused).toHaveLength(9);
+    const [ledger] = await db().execute(`select count(*)::int as n from processor_ledger where operation = 'capture' and key like 'pa\_%' and split_part(key, '.', 1) in (select id from payment_attempts where subject_id = ?)`, [s.checkout_id]);
+    expect(ledger.n).toBe(1);
     const orders = await db().execute(`select count(*)::int as n from orders where checkout_id = ?`, [s.checkout_id]);
     expect(orders[0].n).toBe(1);
   });
@@ -212,16 +215,16 @@ describe('paying a checkout', () => {
 describe('a capture failing after both holds succeeded', () => {
   test('refunds the part already captured, releases the other, records a failed order', async () => {
     const calls: string[] = [];
-    const real = new SimulatedProcessor();
+    const real = simulatedProcessor(t.orm.em.fork());
     let captures = 0;
     const flaky = Object.assign(Object.create(real), {
-      capture: async (id: string) => {
+      capture: async (id: string, key: string) => {
         calls.push(`capture ${id.slice(0, 6)}`);
-        return ++captures === 2 ? { ok: false as const, code: 'processing_error', message: 'down' } : real.capture(id);
+        return ++captures === 2 ? { ok: false as const, code: 'processing_error', message: 'down' } : real.capture(id, key);
       },
-      refund: async (id: string, amount: number) => {
+      refund: async (id: string, amount: number, key: string) => {
         calls.push(`refund ${amount}`);
-        return real.refund(id, amount);
+        return real.refund(id, amount, key);
       },
       void: async () => void calls.push('void'),
     });
@@ -246,7 +249,7 @@ describe('payment journal', () => {
     const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
     const declined = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.declined });
     const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
-    const attempts = await db().execute(`select status, order_id, steps from payment_attempts where checkout_id = ? order by created_at`, [s.checkout_id]);
+    const attempts = await db().execute(`select id, status, order_id, steps from payment_attempts where subject_id = ? order by created_at`, [s.checkout_id]);
     expect(attempts.map((a: any) => [a.status, a.order_id])).toEqual([
       ['failed', declined.body.error.details.order_id],
       ['succeeded', paid.body.id],
@@ -255,22 +258,34 @@ describe('payment journal', () => {
       { slot: 'hsa_fsa_card', payment_method: 'hsa_fsa_card', amount: 2000, authorization_id: expect.any(String), capture_id: expect.any(String) },
       { slot: 'card', payment_method: 'card', amount: 1000, authorization_id: expect.any(String), capture_id: expect.any(String) },
     ]);
+    // The processor's own books hold exactly the calls journaled under the attempts' keys.
+    const ledger = await db().execute(`select key, operation, ok, reference from processor_ledger where key like ? or key like ? order by created_at, key`, [`${attempts[0].id}.%`, `${attempts[1].id}.%`]);
+    expect(ledger.map((l: any) => `${l.key.slice(l.key.indexOf('.') + 1)} ${l.operation} ${l.ok}`)).toEqual([
+      '0.authorize authorize true', '1.authorize authorize false', '0.void void true',
+      '0.authorize authorize true', '1.authorize authorize true', '0.capture capture true', '1.capture capture true',
+    ]);
+    expect(ledger.filter((l: any) => l.operation === 'capture').map((l: any) => l.reference).sort()).toEqual(attempts[1].steps.map((st: any) => st.capture_id).sort());
   });
 
-  test('an attempt whose order never commits (an error mid-payment) is reversed by the reconciliation sweep', async () => {
-    const real = new SimulatedProcessor();
+  test('an attempt whose order never commits (an error mid-payment) is reversed by the reconciliation sweep, even calls whose outcome was never written', async () => {
+    const real = simulatedProcessor(t.orm.em.fork());
     const calls: string[] = [];
     let captures = 0;
     const crashing = Object.assign(Object.create(real), {
-      capture: async (id: string) => {
-        if (++captures === 2) throw new Error('connection reset by the processor'); // an unexpected failure, not a decline
-        return real.capture(id);
+      capture: async (id: string, key: string) => {
+        const done = await real.capture(id, key);
+        // The processor captured, then the connection broke before we heard back: the journal never saw this capture id.
+        if (++captures === 2) throw new Error('connection reset by the processor');
+        return done;
       },
-      refund: async (id: string, amount: number) => {
+      refund: async (id: string, amount: number, key: string) => {
         calls.push(`refund ${amount}`);
-        return real.refund(id, amount);
+        return real.refund(id, amount, key);
       },
-      void: async () => void calls.push('void'),
+      void: async (id: string, key: string) => {
+        calls.push('void');
+        return real.void(id, key);
+      },
     });
     const previous = useTestModeProcessor(crashing);
     let checkoutId: string;
@@ -280,19 +295,25 @@ describe('payment journal', () => {
       const res = await api.post(`/api/v2/test-helpers/checkout/${checkoutId}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
       expect(res.status).toBe(500);
       expect(res.body.error.code).toBe('internal_error');
+      // While the attempt is open, another pay of the same checkout is refused (it could charge twice).
+      const again = await api.post(`/api/v2/test-helpers/checkout/${checkoutId}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('payment_in_progress');
     } finally {
       useTestModeProcessor(previous);
     }
-    // The order transaction rolled back; the journal survived with one capture and one hold.
     const [orders] = await db().execute(`select count(*)::int as n from orders where checkout_id = ?`, [checkoutId]);
     expect(orders.n).toBe(0);
-    const [attempt] = await db().execute(`select id, status, steps from payment_attempts where checkout_id = ?`, [checkoutId]);
-    expect(attempt.status).toBe('in_progress');
-    expect(attempt.steps.map((st: any) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([[true, true], [true, false]]);
+    const [attempt] = await db().execute(`select id, status, steps from payment_attempts where subject_id = ?`, [checkoutId]);
+    expect(attempt.status).toBe('calling');
+    // Holds were journaled; neither capture id was (the request died first), yet both captures happened.
+    expect(attempt.steps.map((st: any) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([[true, false], [true, false]]);
+    const [ledger] = await db().execute(`select count(*)::int as n from processor_ledger where key like ? and operation = 'capture' and ok`, [`${attempt.id}.%`]);
+    expect(ledger.n).toBe(2);
 
     // Not yet abandoned: left alone.
     await t.app.http.jobs.runDue(new Date());
-    expect((await db().execute(`select status from payment_attempts where id = ?`, [attempt.id]))[0].status).toBe('in_progress');
+    expect((await db().execute(`select status from payment_attempts where id = ?`, [attempt.id]))[0].status).toBe('calling');
 
     await db().execute(`update payment_attempts set updated_at = now() - interval '3 minutes' where id = ?`, [attempt.id]);
     const restore = useTestModeProcessor(crashing); // to record the reversal's processor calls
@@ -302,7 +323,7 @@ describe('payment journal', () => {
       useTestModeProcessor(restore);
     }
     expect((await db().execute(`select status from payment_attempts where id = ?`, [attempt.id]))[0].status).toBe('reversed');
-    expect(calls).toEqual(['refund 2000', 'void']);
+    expect(calls.sort()).toEqual(['refund 1000', 'refund 2000']);
     // The checkout can still be paid.
     expect((await api.post(`/api/v2/test-helpers/checkout/${checkoutId}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })).status).toBe(200);
   });

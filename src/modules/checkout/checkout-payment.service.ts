@@ -1,3 +1,4 @@
+import { AdmissionGate } from '../../platform/admission.js';
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
@@ -72,9 +73,12 @@ function lmnApproval(session: CheckoutSession, input: PayCheckoutInput, parts: P
   return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
 }
 
-/** What the payer's request adds to the order (a payment link's `?client_reference_id=`). */
+/** What a caller paying through a checkout session adds to the order (payment links). */
 export interface PayOptions {
+  /** The payer's reference (a payment link's `?client_reference_id=`), kept on link orders. */
   clientReferenceId?: string | null;
+  /** Runs inside the transaction that commits the order (e.g. marks a payment link paid). */
+  onPaid?: (tx: ServiceContext, order: Order, payments: Payment[]) => Promise<void>;
 }
 
 async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date, opts: PayOptions): Promise<Order> {
@@ -125,91 +129,115 @@ async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession
 }
 
 /**
- * Pays an open session (hosted page and test helper): all parts are authorized, then captured,
- * or none is (a later decline voids the earlier holds). The session row is locked for the whole
- * attempt, so concurrent attempts run one after the other and at most one order is ever paid.
- * A decline records a failed order and `order.failed`, and is returned (not thrown) so that
- * record commits.
+ * Pays an open session (hosted page, test helper, payment links): all parts are authorized, then
+ * captured, or none is (a later decline voids the earlier holds). Three short steps, never two
+ * database connections at once and never a transaction open while the processor works:
+ *   1. a transaction locks the session, checks it, and commits the attempt's journal (`calling`);
+ *      only one attempt per session can be open, so concurrent pays cannot both charge;
+ *   2. the processor calls, each under the journal's idempotency key, outcomes written between;
+ *   3. a transaction commits the order, its payments and events, and settles the journal.
+ * A crash between 1 and 3 leaves a `calling` attempt that reconciliation reverses. A decline
+ * records a failed order and `order.failed`, and is returned (not thrown).
  */
 export async function payCheckoutSession(ctx: ServiceContext, sessionId: string, body: unknown, opts: PayOptions = {}): Promise<PayOutcome> {
   const input = parseInput(payCheckoutSchema, body ?? {});
-  return ctx.em.transactional(async (em) => {
+  const processor = processorFor(ctx);
+  return payments.run(() => pay(ctx, processor, sessionId, input, opts));
+}
+
+/** Payments in flight per process; a burst beyond what can start within 2.5 s is answered 429 at once. */
+const payments = new AdmissionGate('payments', 8, 2500);
+
+async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
+  const { session, parts, lmn, journal, now } = await ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
     const session = await getCheckoutSession(tx, sessionId, true);
     const status = effectiveStatus(tx, session);
     if (status === 'paid') throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
     if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
     const now = tx.now();
-    const processor = processorFor(tx);
     const parts = planPayment(session, input, processor, now);
     const lmn = lmnApproval(session, input, parts, now);
-
-    // Journaled outside this transaction, so that a crash or an error before the order commits
-    // leaves a record the reconciliation sweep reverses (see PaymentJournal).
     const journal = await PaymentJournal.open(tx, session.id, parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })));
-    const fail = async (part: Part, code: string, message: string) => {
-      const outcome = await recordFailedPayment(tx, session, now, part, code, message, opts);
-      await journal.settle('failed', outcome.order.id);
+    if (!journal) throw new DomainError('payment_in_progress', `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`, { param: 'checkout_id' });
+    return { session, parts, lmn, journal, now };
+  });
+
+  const fail = (part: Part, code: string, message: string) =>
+    ctx.em.transactional(async (em) => {
+      const tx = { ...ctx, em };
+      const outcome = await recordFailedPayment(tx, await getCheckoutSession(tx, sessionId, true), now, part, code, message, opts);
+      if (!(await journal.settle(tx, 'failed', outcome.order.id))) throw abandoned(session.id);
       return outcome;
-    };
-    const held: { part: Part; auth: Authorization }[] = [];
-    for (const [i, part] of parts.entries()) {
-      const auth = await processor.authorize(part.card, part.amount, session.currency);
-      if (!auth.ok) {
-        for (const h of held) await processor.void(h.auth.authorizationId);
-        return fail(part, auth.code, `${auth.message} Nothing was charged.`);
-      }
-      await journal.authorized(i, auth.authorizationId);
-      held.push({ part, auth });
-    }
+    });
 
-    // Capture every hold; should one capture fail, the parts already captured are refunded and
-    // the remaining holds released, so the customer is charged all or nothing.
-    const captured: { part: Part; auth: Authorization; captureId: string }[] = [];
-    for (const [i, { part, auth }] of held.entries()) {
-      const capture = await processor.capture(auth.authorizationId);
-      if (!capture.ok) {
-        for (const c of captured) await processor.refund(c.captureId, c.part.amount);
-        for (const h of held.slice(i + 1)) await processor.void(h.auth.authorizationId);
-        return fail(part, capture.code, 'The payment could not be completed; nothing was charged.');
-      }
-      await journal.captured(i, capture.captureId);
-      captured.push({ part, auth, captureId: capture.captureId });
+  const held: { i: number; part: Part; auth: Authorization }[] = [];
+  for (const [i, part] of parts.entries()) {
+    const auth = await processor.authorize(part.card, part.amount, session.currency, journal.key(i, 'authorize'));
+    if (!auth.ok) {
+      for (const h of held) await processor.void(h.auth.authorizationId, journal.key(h.i, 'void'));
+      return fail(part, auth.code, `${auth.message} Nothing was charged.`);
     }
+    journal.steps[i].authorization_id = auth.authorizationId;
+    held.push({ i, part, auth });
+  }
+  await journal.record(ctx);
 
-    const order = await newOrder(tx, session, now, opts);
+  // Capture every hold; should one capture fail, the parts already captured are refunded and
+  // the remaining holds released, so the customer is charged all or nothing.
+  const captured: { i: number; part: Part; auth: Authorization; captureId: string }[] = [];
+  for (const [n, { i, part, auth }] of held.entries()) {
+    const capture = await processor.capture(auth.authorizationId, journal.key(i, 'capture'));
+    if (!capture.ok) {
+      for (const c of captured) await processor.refund(c.captureId, c.part.amount, journal.key(c.i, 'reverse'));
+      for (const h of held.slice(n + 1)) await processor.void(h.auth.authorizationId, journal.key(h.i, 'void'));
+      return fail(part, capture.code, 'The payment could not be completed; nothing was charged.');
+    }
+    journal.steps[i].capture_id = capture.captureId;
+    captured.push({ i, part, auth, captureId: capture.captureId });
+  }
+
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em };
+    const paid = await getCheckoutSession(tx, sessionId, true);
+    const order = await newOrder(tx, paid, now, opts);
     order.transition(now, 'processing', 'payment authorized', 'authorized');
-    for (const { part, auth, captureId } of captured) {
+    const payments = captured.map(({ part, auth, captureId }) =>
       em.create(Payment, {
-        merchant: session.merchant,
-        livemode: session.livemode,
+        merchant: paid.merchant,
+        livemode: paid.livemode,
         orderId: order.id,
         paymentMethod: auth.type,
         brand: auth.brand,
         last4: auth.last4,
         amount: part.amount,
-        currency: session.currency,
+        currency: paid.currency,
         processorToken: auth.token,
         captureId,
         capturedAt: now,
-      } as never);
-    }
+      } as never) as Payment,
+    );
     order.lmn = lmn;
     order.completedAt = now;
     order.transition(now, 'completed', 'payment captured', 'captured');
-    session.status = 'paid';
-    session.paidAt = now;
-    session.orderId = order.id;
-    if (session.paymentType === 'subscription') {
-      const paid = captured.map(({ part, auth, captureId }) => ({ slot: part.slot, type: auth.type, brand: auth.brand, last4: auth.last4, token: auth.token, captureId, card: part.card }));
-      await startSubscriptionFromCheckout(tx, session, order, paid);
+    paid.status = 'paid';
+    paid.paidAt = now;
+    paid.orderId = order.id;
+    if (paid.paymentType === 'subscription') {
+      const cards = captured.map(({ part, auth, captureId }) => ({ slot: part.slot, type: auth.type, brand: auth.brand, last4: auth.last4, token: auth.token, captureId, card: part.card }));
+      await startSubscriptionFromCheckout(tx, paid, order, cards);
     }
-    const webhookUrl = webhookUrlOf(session);
+    const webhookUrl = webhookUrlOf(paid);
     recordEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl });
     recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
-    recordEvent(tx, 'checkout.completed', toCheckoutResource(session), { webhookUrl });
+    recordEvent(tx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl });
+    await opts.onPaid?.(tx, order, payments);
+    if (!(await journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
     await em.flush();
-    await journal.settle('succeeded', order.id);
     return { ok: true as const, order };
   });
 }
+
+/** The attempt ran so long that reconciliation reversed it: nothing is kept, nothing charged. */
+const abandoned = (checkoutId: string) =>
+  new DomainError('service_unavailable', `The payment of checkout ${checkoutId} took too long and was reversed; nothing was charged. Retry.`, { param: 'checkout_id' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_AMOUNT } from '../../platform/money.js';
 import { isIso4217, metadataSchema } from '../../platform/validation.js';
 import { cardSchema } from '../payments/card.js';
 
@@ -6,7 +7,7 @@ import { cardSchema } from '../payments/card.js';
 
 export const text = (max = 255) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
-const cents = z.number().int('must be an integer number of cents').min(0, 'must not be negative').max(99_999_999);
+const cents = z.number().int('must be an integer number of cents').min(0, 'must not be negative').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`);
 export const currencySchema = z
   .string()
   .refine((c) => /^[A-Za-z]{3}$/.test(c) && isIso4217(c), 'must be an ISO 4217 currency code')
@@ -72,7 +73,11 @@ export const createCheckoutSchema = z
   .superRefine((body, issue) => {
     const currencies = new Set(body.line_items.map((l) => l.currency));
     if (currencies.size > 1) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'all line items must share one currency' });
+    body.line_items.forEach((l, i) => {
+      if (l.price * l.quantity > MAX_AMOUNT) issue.addIssue({ code: 'custom', path: ['line_items', i, 'quantity'], message: `price × quantity (${l.price * l.quantity}) must be at most ${MAX_AMOUNT} cents per line` });
+    });
     const subtotal = body.line_items.reduce((s, l) => s + l.price * l.quantity, 0);
+    if (subtotal + body.shipping + body.tax > MAX_AMOUNT) issue.addIssue({ code: 'custom', path: ['line_items'], message: `the checkout total (subtotal + shipping + tax) must be at most ${MAX_AMOUNT} cents` });
     if (body.discount > subtotal) issue.addIssue({ code: 'custom', path: ['discount'], message: `must not exceed the subtotal (${subtotal})` });
     if (body.line_items.length && subtotal + body.shipping + body.tax - body.discount <= 0) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
     if (body.payment_type === 'subscription' && !body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is required when payment_type is subscription' });

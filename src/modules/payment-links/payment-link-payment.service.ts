@@ -2,7 +2,6 @@ import { LockMode } from '@mikro-orm/core';
 import { z } from 'zod';
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { serialized } from '../../platform/keyed-lock.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { payCheckoutSession, type PayOutcome } from '../checkout/checkout-payment.service.js';
@@ -28,11 +27,7 @@ function assertPayable(ctx: ServiceContext, link: PaymentLink): void {
   if (status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled and can no longer be paid.`, { param: 'id', details: { status } });
 }
 
-/**
- * Marks a link paid by `order` with `payment_link.paid`; a second call changes nothing.
- * TODO(lead): move into the order transaction (the pay hook); today it runs in the caller's
- * transaction that payCheckoutSession joins, so it commits with the order or not at all.
- */
+/** Marks a link paid by `order` with `payment_link.paid` (inside the order's transaction); a second call changes nothing. */
 export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, order: Order): void {
   if (link.status === 'paid') return;
   const now = order.completedAt ?? ctx.now();
@@ -49,23 +44,17 @@ export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, orde
 
 /**
  * Pays a link as its hosted page does (`{hsa_fsa_card?, card?, lmn?, client_reference_id?,
- * customer?}`; `queryReference` is the page URL's `?client_reference_id=`). The link row is
- * locked for the whole attempt, so concurrent pays run one after the other and one order is
- * ever made; the order carries `payment_link_id` and `client_reference_id`, not `reference_id`.
- * A link that names no customer takes the payer's `customer` (422 when missing).
+ * customer?}`; `queryReference` is the page URL's `?client_reference_id=`). The link pays
+ * through its checkout session, so the session's guarantees hold (one attempt at a time, one
+ * order ever, no transaction open while the processor works); the link is marked paid in the
+ * transaction that commits the order. The order carries `payment_link_id` and
+ * `client_reference_id`, not `reference_id`. A link that names no customer takes the payer's
+ * `customer` (422 when missing).
  */
 export async function payPaymentLink(ctx: ServiceContext, id: string, body: unknown, queryReference?: string): Promise<LinkPayment> {
   const input = parseInput(payPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
   const clientReferenceId = input.client_reference_id ?? (queryReference === undefined ? null : parseInput(z.object({ client_reference_id: clientReferenceIdSchema }), { client_reference_id: queryReference }).client_reference_id);
-  // Concurrent pays of one link queue here rather than each holding a pooled connection while
-  // waiting on the link's row lock: the payer holding the lock needs a second connection for
-  // the payment journal, so a pool full of waiters would never let it finish.
-  return serialized(`payment_link:${id}`, () => payLocked(ctx, id, input, clientReferenceId));
-}
-
-/** Pays a link in one transaction holding its row lock (see payPaymentLink). */
-async function payLocked(ctx: ServiceContext, id: string, input: PayPaymentLinkInput, clientReferenceId: string | null): Promise<LinkPayment> {
-  return ctx.em.transactional(async (em) => {
+  const prepared = await ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
     const link = await getPaymentLink(tx, id, true);
     assertPayable(tx, link);
@@ -76,15 +65,25 @@ async function payLocked(ctx: ServiceContext, id: string, input: PayPaymentLinkI
         details: [{ field: 'customer', message: 'is required: this link names no customer' }],
       });
     }
-    const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!link.customer && input.customer) {
+      const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       session.customer = { ...input.customer, phone: null };
-      await em.flush();
     }
-    const { hsa_fsa_card, card, lmn } = input;
-    const outcome = await payCheckoutSession(tx, session.id, { hsa_fsa_card, card, lmn }, { clientReferenceId });
-    if (outcome.ok) markPaymentLinkPaid(tx, link, outcome.order);
-    await em.flush();
-    return { link, outcome };
+    return link.checkoutId;
   });
+  if (typeof prepared !== 'string') return prepared;
+
+  let paidLink: PaymentLink | null = null;
+  const { hsa_fsa_card, card, lmn } = input;
+  const outcome = await payCheckoutSession(ctx, prepared, { hsa_fsa_card, card, lmn }, {
+    clientReferenceId,
+    onPaid: async (tx, order) => {
+      const link = await getPaymentLink(tx, id, true);
+      // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
+      if (link.status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });
+      markPaymentLinkPaid(tx, link, order);
+      paidLink = link;
+    },
+  });
+  return { link: paidLink ?? (await getPaymentLink({ ...ctx, em: ctx.em.fork() }, id)), outcome };
 }

@@ -12,25 +12,34 @@ export interface AttemptStep {
   capture_id: string | null;
 }
 
-export type AttemptStatus = 'in_progress' | 'succeeded' | 'failed' | 'reversed';
+/**
+ * `calling`: processor calls may be outstanding (written before the first call); `succeeded` and
+ * `failed`: settled with their order; `reversing`/`reversed`: reconciliation undoes what the
+ * processor did for an attempt whose order never committed.
+ */
+export const ATTEMPT_STATUSES = ['calling', 'succeeded', 'failed', 'reversing', 'reversed'] as const;
+export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /**
- * The journal of one payment attempt, written (and committed) before and after each processor
- * call, apart from the transaction that creates the order. If that transaction never commits (a
- * crash, a database error), the attempt stays `in_progress` and the reconciliation sweep
- * reverses what the processor did: nothing is ever charged without an order.
+ * The journal of one payment attempt, committed before the first processor call and updated
+ * after the calls, apart from the transaction that creates the order. Every processor call of
+ * step `i` uses the idempotency key `<attempt id>.<i>.<operation>`, so even a call whose outcome
+ * was never written is known: if the order never commits (a crash, a database error), the
+ * reconciliation sweep asks the processor what it did under those keys and reverses it.
  */
 @Entity({ tableName: 'payment_attempts' })
-@Index({ name: 'payment_attempts_in_progress_idx', expression: `create index "payment_attempts_in_progress_idx" on "payment_attempts" ("updated_at") where "status" = 'in_progress'` })
+@Index({ name: 'payment_attempts_open_idx', expression: `create index "payment_attempts_open_idx" on "payment_attempts" ("updated_at") where "status" in ('calling', 'reversing')` })
+@Index({ name: 'payment_attempts_one_open_per_subject', expression: `create unique index "payment_attempts_one_open_per_subject" on "payment_attempts" ("subject_id") where "status" in ('calling', 'reversing')` })
 export class PaymentAttempt extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('pa');
 
+  /** What is being paid: a checkout session (`cs_…`) or a subscription invoice. */
   @Property({ type: 'string' })
-  checkoutId!: string;
+  subjectId!: string;
 
-  @Enum({ items: ['in_progress', 'succeeded', 'failed', 'reversed'], type: 'string' })
-  status: Opt<AttemptStatus> = 'in_progress';
+  @Enum({ items: [...ATTEMPT_STATUSES], type: 'string' })
+  status: Opt<AttemptStatus> = 'calling';
 
   @Property({ type: 'json' })
   steps!: AttemptStep[];

@@ -4,82 +4,94 @@ import { prefixedId } from '../../platform/db/ids.js';
 import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import { processorFor } from './processor.js';
 
+type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse';
+
 /**
- * Writes a payment attempt's journal. Every write except `settle` goes through the pool, outside
- * the caller's transaction, so it is committed at once and survives that transaction's rollback.
+ * A payment attempt's journal (see PaymentAttempt). `open` runs inside the caller's short
+ * transaction, which commits before the first processor call; `record` writes outcomes as one
+ * autocommit statement between calls (no transaction held while the processor works); `settle`
+ * runs inside the transaction that commits the order, so both commit together or not at all.
  */
 export class PaymentJournal {
   private constructor(
-    private readonly ctx: ServiceContext,
     readonly id: string,
+    readonly steps: AttemptStep[],
   ) {}
 
-  /** Records a new attempt on `checkoutId` with its steps, before any processor call. */
-  static async open(ctx: ServiceContext, checkoutId: string, steps: Omit<AttemptStep, 'authorization_id' | 'capture_id'>[]): Promise<PaymentJournal> {
+  /**
+   * Records a new attempt on `subjectId` with its steps, in `ctx`'s transaction, before any
+   * processor call. Returns null when another attempt on the subject is still open.
+   */
+  static async open(ctx: ServiceContext, subjectId: string, steps: Omit<AttemptStep, 'authorization_id' | 'capture_id'>[]): Promise<PaymentJournal | null> {
     const id = prefixedId('pa');
     const rows = steps.map((s) => ({ ...s, authorization_id: null, capture_id: null }));
-    await ctx.em.getConnection().execute(
-      `insert into payment_attempts (id, merchant_id, livemode, checkout_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'in_progress', ?, now(), now())`,
-      [id, ctx.principal.merchantId, ctx.principal.livemode, checkoutId, JSON.stringify(rows)],
+    const inserted = await ctx.em.execute<{ id: string }[]>(
+      `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'calling', ?, now(), now())
+       on conflict (subject_id) where status in ('calling', 'reversing') do nothing returning id`,
+      [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows)],
     );
-    return new PaymentJournal(ctx, id);
+    return inserted.length ? new PaymentJournal(id, rows) : null;
   }
 
-  private async setStep(index: number, field: 'authorization_id' | 'capture_id', value: string): Promise<void> {
-    await this.ctx.em
-      .getConnection()
-      .execute(`update payment_attempts set steps = jsonb_set(steps, ?::text[], to_jsonb(?::text)), updated_at = now() where id = ?`, [`{${index},${field}}`, value, this.id]);
+  /** The processor idempotency key of `operation` on step `index`. */
+  key(index: number, operation: Operation): string {
+    return `${this.id}.${index}.${operation}`;
   }
 
-  /** Step `index` holds `authorizationId` at the processor. */
-  authorized(index: number, authorizationId: string): Promise<void> {
-    return this.setStep(index, 'authorization_id', authorizationId);
+  /** Writes what the processor has answered so far (one autocommit statement; `ctx` holds no transaction). */
+  async record(ctx: ServiceContext): Promise<void> {
+    await ctx.em.getConnection().execute(`update payment_attempts set steps = ?, updated_at = now() where id = ?`, [JSON.stringify(this.steps), this.id]);
   }
 
-  /** Step `index` was captured as `captureId`. */
-  captured(index: number, captureId: string): Promise<void> {
-    return this.setStep(index, 'capture_id', captureId);
-  }
-
-  /** Closes the attempt inside the caller's transaction: it commits with the order, or not at all. */
-  async settle(status: Exclude<AttemptStatus, 'in_progress'>, orderId: string): Promise<void> {
-    await this.ctx.em.execute(`update payment_attempts set status = ?, order_id = ?, updated_at = now() where id = ?`, [status, orderId, this.id]);
+  /**
+   * Closes the attempt inside the caller's transaction (it commits with the order). Returns false
+   * when reconciliation has already taken the attempt over (the caller must then roll back).
+   */
+  async settle(ctx: ServiceContext, status: Extract<AttemptStatus, 'succeeded' | 'failed'>, orderId: string): Promise<boolean> {
+    const res = await ctx.em.execute<{ id: string }[]>(
+      `update payment_attempts set status = ?, order_id = ?, steps = ?, updated_at = now() where id = ? and status = 'calling' returning id`,
+      [status, orderId, JSON.stringify(this.steps), this.id],
+    );
+    return res.length === 1;
   }
 }
 
-/** How long an attempt may stay in progress before it is presumed abandoned. */
+/** How long an attempt may stay `calling` before it is presumed abandoned. */
 export const ABANDONED_AFTER_SECONDS = 120;
 
 /**
- * Reverses abandoned attempts: refunds captured steps and voids held ones, then marks the attempt
- * `reversed`. An attempt whose checkout row is still locked (a payment in flight) is left alone.
- * Returns how many attempts it reversed.
+ * Reverses abandoned attempts: claims one (status `reversing`, one autocommit statement), asks
+ * the processor what it did under each step's keys, refunds captures and voids holds (under keys
+ * of their own, so a reconciliation that crashes and runs again never refunds twice), then marks
+ * it `reversed`. No transaction is held while the processor works. Returns how many it reversed.
  */
 export async function reverseAbandonedAttempts(orm: MikroORM, log: Log): Promise<number> {
   let reversed = 0;
   for (;;) {
-    const done = await orm.em.fork().transactional(async (em) => {
-      const [attempt] = await em.execute<{ id: string; merchant_id: string; livemode: boolean; checkout_id: string; steps: AttemptStep[] }[]>(
-        `select a.id, a.merchant_id, a.livemode, a.checkout_id, a.steps from payment_attempts a
-         where a.status = 'in_progress' and a.updated_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds'
-           and exists (select 1 from checkout_sessions s where s.id = a.checkout_id for update skip locked)
-         order by a.updated_at limit 1 for update of a skip locked`,
-      );
-      if (!attempt) return false;
-      const processor = processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log));
-      for (const step of attempt.steps) {
-        if (step.capture_id) {
-          const refund = await processor.refund(step.capture_id, step.amount);
-          if (!refund.ok) log.error({ attempt: attempt.id, step, code: refund.code }, 'could not refund an abandoned payment step; needs attention');
-        } else if (step.authorization_id) {
-          await processor.void(step.authorization_id);
-        }
+    const em = orm.em.fork();
+    const [attempt] = await em.getConnection().execute<{ id: string; merchant_id: string; livemode: boolean; subject_id: string; steps: AttemptStep[] }[]>(
+      `update payment_attempts set status = 'reversing', updated_at = now()
+       where id = (select id from payment_attempts
+                   where (status = 'calling' and updated_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds')
+                      or (status = 'reversing' and updated_at < now() - interval '60 seconds')
+                   order by updated_at limit 1 for update skip locked)
+       returning id, merchant_id, livemode, subject_id, steps`,
+    );
+    if (!attempt) return reversed;
+    const processor = processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log));
+    const key = (i: number, op: Operation) => `${attempt.id}.${i}.${op}`;
+    for (const [i, step] of attempt.steps.entries()) {
+      const captured = (await processor.lookup(key(i, 'capture'))) ?? (await processor.lookup(key(i, 'charge')));
+      if (captured?.ok && captured.reference) {
+        const refund = await processor.refund(captured.reference, step.amount, key(i, 'reverse'));
+        if (!refund.ok) log.error({ attempt: attempt.id, step: i, code: refund.code }, 'could not refund an abandoned payment step; needs attention');
+        continue;
       }
-      await em.execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
-      log.warn({ attempt: attempt.id, checkout: attempt.checkout_id }, 'abandoned payment attempt reversed');
-      return true;
-    });
-    if (!done) return reversed;
+      const held = await processor.lookup(key(i, 'authorize'));
+      if (held?.ok && held.reference) await processor.void(held.reference, key(i, 'void'));
+    }
+    await em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
+    log.warn({ attempt: attempt.id, subject: attempt.subject_id }, 'abandoned payment attempt reversed');
     reversed++;
   }
 }

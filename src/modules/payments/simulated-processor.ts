@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
 import { prefixedId } from '../../platform/db/ids.js';
 import { cardBrand, type CardInput } from './card.js';
-import type { Authorization, CardDetails, PaymentMethodType, PaymentProcessor, ProcessorResult } from './payment-processor.js';
-
-type Disposition = 'retry' | 'action_required' | 'terminal';
+import type { Authorization, CardDetails, ChargeResult, Disposition, PaymentMethodType, PaymentProcessor, ProcessorRecord, ProcessorResult } from './payment-processor.js';
 
 interface TestCard {
   type: PaymentMethodType;
@@ -32,12 +29,19 @@ const DECLINE_MESSAGES: Record<string, string> = {
   insufficient_funds: 'The card has insufficient funds.',
 };
 
+/** Runs one SQL statement on its own (autocommit) and returns its rows. */
+export type SqlRunner = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
+
 /**
- * Deterministic in-memory processor for test mode. Tokens encode the test card they stand for
- * (`tok_<last4>_<random>` maps back through a private table) so later charges and refunds
- * behave as the contract says, in any process.
+ * Deterministic processor for test mode. Tokens encode the test card they stand for
+ * (`tok_<flags>_<random>`, never the number) so later charges and refunds behave as the contract
+ * says, in any process. Like a real processor it keeps its own books: every call is one row of
+ * `processor_ledger`, keyed by the caller's idempotency key (a repeated key answers the first
+ * result), so tests can compare what the processor did with what the service recorded.
  */
 export class SimulatedProcessor implements PaymentProcessor {
+  constructor(private readonly sql: SqlRunner) {}
+
   private static cardOf(number: string): TestCard {
     return TEST_CARDS[number] ?? { type: 'card' };
   }
@@ -47,41 +51,64 @@ export class SimulatedProcessor implements PaymentProcessor {
     return `${card.type === 'hsa_fsa_card' ? 'h' : 'c'}${card.refundFails ? 'r' : ''}${card.renewal ? card.renewal.disposition[0] : ''}`;
   }
 
+  /** Records the call under `key` (once) and answers its first result. */
+  private async once<T extends { ok: boolean }>(key: string, operation: ProcessorRecord['operation'], target: string | null, amount: number, result: T, reference: (r: T) => string | null): Promise<T> {
+    const inserted = await this.sql(
+      `insert into processor_ledger (key, operation, target, amount, ok, reference, result, created_at) values (?, ?, ?, ?, ?, ?, ?, now())
+       on conflict (key) do nothing returning key`,
+      [key, operation, target, amount, result.ok, reference(result), JSON.stringify(result)],
+    );
+    if (inserted.length) return result;
+    const [first] = await this.sql(`select operation, result from processor_ledger where key = ?`, [key]);
+    if (first.operation !== operation) throw new Error(`processor idempotency key ${key} was used for ${String(first.operation)}, not ${operation}`);
+    return first.result as T;
+  }
+
   inspect(card: CardInput): CardDetails {
     return { type: SimulatedProcessor.cardOf(card.number).type, brand: cardBrand(card.number), last4: card.number.slice(-4) };
   }
 
-  async authorize(card: CardInput, _amount: number, _currency: string): Promise<ProcessorResult<Authorization>> {
+  private hold(card: CardInput): ProcessorResult<Authorization> {
     const test = SimulatedProcessor.cardOf(card.number);
     if (test.decline) return { ok: false, code: test.decline, message: DECLINE_MESSAGES[test.decline] ?? 'The card was declined.' };
     const flags = SimulatedProcessor.flags(test);
     return { ok: true, ...this.inspect(card), authorizationId: prefixedId(`auth_${flags}`), token: prefixedId(`tok_${flags}`) };
   }
 
-  async verify(card: CardInput, _idempotencyKey: string): Promise<ProcessorResult<Authorization>> {
-    return this.authorize(card, 0, 'usd');
+  authorize(card: CardInput, amount: number, _currency: string, key: string): Promise<ProcessorResult<Authorization>> {
+    return this.once(key, 'authorize', null, amount, this.hold(card), (r) => (r.ok ? r.authorizationId : null));
   }
 
-  async capture(authorizationId: string): Promise<ProcessorResult<{ captureId: string }>> {
+  verify(card: CardInput, key: string): Promise<ProcessorResult<Authorization>> {
+    return this.once(key, 'verify', null, 0, this.hold(card), (r) => (r.ok ? r.token : null));
+  }
+
+  capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
     const flags = authorizationId.split('_')[1];
-    return { ok: true, captureId: prefixedId(`ch_${flags}`) };
+    return this.once(key, 'capture', authorizationId, 0, { ok: true, captureId: prefixedId(`ch_${flags}`) }, (r) => r.captureId);
   }
 
-  async void(): Promise<void> {}
+  async void(authorizationId: string, key: string): Promise<void> {
+    await this.once(key, 'void', authorizationId, 0, { ok: true }, () => null);
+  }
 
-  async refund(captureId: string, _amount: number): Promise<ProcessorResult<{ refundId: string }>> {
+  refund(captureId: string, amount: number, key: string): Promise<ProcessorResult<{ refundId: string }>> {
     const flags = captureId.split('_')[1] ?? '';
-    if (flags.includes('r')) return { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' };
-    return { ok: true, refundId: prefixedId('re') };
+    const result: ProcessorResult<{ refundId: string }> = flags.includes('r') ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' } : { ok: true, refundId: prefixedId('re') };
+    return this.once(key, 'refund', captureId, amount, result, (r) => (r.ok ? r.refundId : null));
   }
 
-  async chargeToken(token: string, _amount: number, _currency: string, idempotencyKey?: string) {
+  chargeToken(token: string, amount: number, _currency: string, key: string): Promise<ChargeResult> {
     const flags = token.split('_')[1] ?? '';
     const renewal = Object.values(TEST_CARDS).find((c) => c.renewal && SimulatedProcessor.flags(c) === flags)?.renewal;
-    if (renewal) return { ok: false as const, code: renewal.code, message: `The charge was refused: ${renewal.code}.`, disposition: renewal.disposition };
-    // Idempotent in every process: the capture id is derived from the key, so a repeated call
-    // answers the first one's capture instead of charging again.
-    const captureId = idempotencyKey ? `ch_${flags}_${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24)}` : prefixedId(`ch_${flags}`);
-    return { ok: true as const, captureId };
+    const result: ChargeResult = renewal
+      ? { ok: false, code: renewal.code, message: `The charge was refused: ${renewal.code}.`, disposition: renewal.disposition }
+      : { ok: true, captureId: prefixedId(`ch_${flags}`) };
+    return this.once(key, 'charge', token, amount, result, (r) => (r.ok ? r.captureId : null));
+  }
+
+  async lookup(key: string): Promise<ProcessorRecord | null> {
+    const [row] = await this.sql(`select operation, ok, reference from processor_ledger where key = ?`, [key]);
+    return row ? { operation: row.operation as ProcessorRecord['operation'], ok: Boolean(row.ok), reference: (row.reference as string | null) ?? null } : null;
   }
 }

@@ -1,4 +1,5 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { MAX_AMOUNT } from '../../platform/money.js';
+import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
@@ -20,8 +21,8 @@ import {
   type ProductFilters,
 } from './product.schemas.js';
 
-/** Highest accepted unit price: 999,999.99 in the currency's minor unit. */
-export const MAX_PRICE = 99_999_999;
+/** Highest accepted unit price (the one amount bound). */
+export const MAX_PRICE = MAX_AMOUNT;
 
 
 /** Price and currency are judged before anything else, with their own codes (contract). */

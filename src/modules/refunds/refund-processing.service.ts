@@ -10,53 +10,68 @@ import { processorFor } from '../payments/processor.js';
 import { Refund } from './refund.entity.js';
 import { refundFailedPayload, refundSucceededPayload } from './refund.resource.js';
 
+/** How long a worker's claim on a refund lasts; a crashed worker's refund is taken up again after it. */
+const CLAIM_SECONDS = 60;
+
 /**
- * Sends pending refunds to the processor, one refund per transaction: claims it with
- * `FOR UPDATE SKIP LOCKED` (so several workers never process one refund twice), locks its
- * order, refunds each part, and records the outcome. A part the processor refuses is given back
- * to its payment's refundable remainder; the refund is `failed` if any part failed.
- * Returns how many refunds were processed.
+ * Sends pending refunds to the processor, one refund at a time, in three short steps so that no
+ * transaction is open while the processor works: claim the refund with a lease (`FOR UPDATE SKIP
+ * LOCKED`: several workers never take one refund at once), refund each part under the key
+ * `<refund id>.<part>.refund` (a worker that crashes and is followed by another refunds nothing
+ * twice: the processor answers a repeated key with its first result), then record the outcomes
+ * with the order row locked. A part the processor refuses is given back to its payment's
+ * refundable remainder; the refund is `failed` if any part failed. Returns how many it processed.
  */
 export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50): Promise<number> {
   let processed = 0;
-  for (let i = 0; i < batch; i++) {
-    const done = await orm.em.fork().transactional(async (em) => {
-      const [claimed] = await em.execute<{ id: string }[]>(`select id from refunds where status = 'pending' order by created_at limit 1 for update skip locked`);
-      if (!claimed) return false;
-      const refund = await em.findOneOrFail(Refund, claimed.id);
-      const order = await em.findOneOrFail(Order, refund.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const ctx = { ...systemContext(em, refund.merchant.id, refund.livemode, 0, log), em };
-      const payments = new Map((await em.find(Payment, { orderId: order.id })).map((p) => [p.id, p]));
-      const processor = processorFor(ctx);
-      const now = new Date();
-      refund.parts = await Promise.all(
-        refund.parts.map(async (part) => {
-          const payment = payments.get(part.payment_id)!;
-          const result = await processor.refund(payment.captureId, part.amount);
-          if (result.ok) return { ...part, processor_refund_id: result.refundId, success: true, failure_reason: null };
-          payment.refundedAmount -= part.amount; // give the amount back to the refundable remainder
-          return { ...part, success: false, failure_reason: result.code };
-        }),
-      );
-      const failed = refund.parts.filter((p) => !p.success);
-      refund.status = failed.length ? 'failed' : 'succeeded';
-      refund.failureReason = failed.length ? failed.map((p) => `${p.payment_method}: ${p.failure_reason}`).join('; ') : null;
-      refund.processedAt = now;
-
-      const succeededTotal = (await em.find(Refund, { orderId: order.id, status: { $in: ['succeeded', 'failed'] }, id: { $ne: refund.id } }))
-        .concat(refund)
-        .flatMap((r) => r.parts)
-        .filter((p) => p.success)
-        .reduce((s, p) => s + p.amount, 0);
-      applyRefundedTotal(order, succeededTotal, now, `refund ${refund.id}: ${succeededTotal} of ${order.amount} refunded`);
-      const webhookUrl = await webhookUrlForOrder(ctx, order);
-      if (refund.status === 'succeeded') recordEvent(ctx, 'refund.succeeded', refundSucceededPayload(refund, order), { webhookUrl });
-      else recordEvent(ctx, 'refund.failed', refundFailedPayload(refund, order), { webhookUrl });
-      await em.flush();
-      return true;
-    });
-    if (!done) break;
-    processed++;
+  for (; processed < batch; processed++) {
+    const em = orm.em.fork();
+    const [claimed] = await em.getConnection().execute<{ id: string }[]>(
+      `update refunds set claimed_until = now() + interval '${CLAIM_SECONDS} seconds'
+       where id = (select id from refunds where status = 'pending' and (claimed_until is null or claimed_until < now())
+                   order by created_at limit 1 for update skip locked)
+       returning id`,
+    );
+    if (!claimed) break;
+    const refund = await em.findOneOrFail(Refund, claimed.id);
+    const payments = new Map((await em.find(Payment, { orderId: refund.orderId })).map((p) => [p.id, p]));
+    const processor = processorFor(systemContext(em, refund.merchant.id, refund.livemode, 0, log));
+    const results = await Promise.all(refund.parts.map((part, i) => processor.refund(payments.get(part.payment_id)!.captureId, part.amount, `${refund.id}.${i}.refund`)));
+    await recordOutcome(orm, claimed.id, results, log);
   }
   return processed;
+}
+
+async function recordOutcome(orm: MikroORM, refundId: string, results: Awaited<ReturnType<ReturnType<typeof processorFor>['refund']>>[], log: Log): Promise<void> {
+  await orm.em.fork().transactional(async (em) => {
+    const refund = await em.findOneOrFail(Refund, refundId);
+    const order = await em.findOneOrFail(Order, refund.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await em.refresh(refund);
+    if (refund.status !== 'pending') return; // recorded by a worker whose claim had lapsed
+    const ctx = { ...systemContext(em, refund.merchant.id, refund.livemode, 0, log), em };
+    const payments = new Map((await em.find(Payment, { orderId: order.id })).map((p) => [p.id, p]));
+    const now = new Date();
+    refund.parts = refund.parts.map((part, i) => {
+      const result = results[i];
+      if (result.ok) return { ...part, processor_refund_id: result.refundId, success: true, failure_reason: null };
+      payments.get(part.payment_id)!.refundedAmount -= part.amount; // give the amount back to the refundable remainder
+      return { ...part, success: false, failure_reason: result.code };
+    });
+    const failed = refund.parts.filter((p) => !p.success);
+    refund.status = failed.length ? 'failed' : 'succeeded';
+    refund.failureReason = failed.length ? failed.map((p) => `${p.payment_method}: ${p.failure_reason}`).join('; ') : null;
+    refund.processedAt = now;
+    refund.claimedUntil = null;
+
+    const succeededTotal = (await em.find(Refund, { orderId: order.id, status: { $in: ['succeeded', 'failed'] }, id: { $ne: refund.id } }))
+      .concat(refund)
+      .flatMap((r) => r.parts)
+      .filter((p) => p.success)
+      .reduce((s, p) => s + p.amount, 0);
+    applyRefundedTotal(order, succeededTotal, now, `refund ${refund.id}: ${succeededTotal} of ${order.amount} refunded`);
+    const webhookUrl = await webhookUrlForOrder(ctx, order);
+    if (refund.status === 'succeeded') recordEvent(ctx, 'refund.succeeded', refundSucceededPayload(refund, order), { webhookUrl });
+    else recordEvent(ctx, 'refund.failed', refundFailedPayload(refund, order), { webhookUrl });
+    await em.flush();
+  });
 }

@@ -78,4 +78,8 @@ export class Refund extends MerchantScopedEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   processedAt: Date | null = null;
+
+  /** While a worker sends this refund to the processor (a lease: a crashed worker's claim lapses). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  claimedUntil: Date | null = null;
 }

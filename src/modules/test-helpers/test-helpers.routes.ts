@@ -12,7 +12,7 @@ const tags = ['Test helpers'];
 export const testHelperRoutes: RouteSpec[] = [
   {
     method: 'POST', url: '/api/v2/test-helpers/checkout/:checkout_id/pay', operationId: 'testPayCheckout', summary: 'Pay a checkout as the hosted page does (split: both cards); returns the order', tags,
-    params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema, response: orderResponse,
+    params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema, response: orderResponse, ownTransactions: true,
     handler: async (ctx, req) => {
       const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
       return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());

@@ -1,18 +1,26 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, parse } from 'graphql';
+import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
 import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
 import { contextOf } from '../rest/routes.js';
 import type { GraphContext } from './context.js';
 
-/** True when the POSTed document's selected operation is a mutation (only then does a key apply). */
-function isMutation(body: unknown): boolean {
+/**
+ * How an idempotency key applies to a POSTed operation: only to a mutation; `ownTransactions`
+ * when one of its fields calls the payment processor (declared on the resolver with
+ * `@Extensions({ ownTransactions: true })`), so the work cannot run inside one transaction.
+ */
+function mutationOf(schema: GraphQLSchema, body: unknown): { ownTransactions: boolean } | null {
   const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
-  if (typeof query !== 'string') return false;
+  if (typeof query !== 'string') return null;
   try {
-    return getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined)?.operation === 'mutation';
+    const operation = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined);
+    if (operation?.operation !== 'mutation') return null;
+    const fields = schema.getMutationType()?.getFields() ?? {};
+    const ownTransactions = operation.selectionSet.selections.some((s) => s.kind === 'Field' && Boolean(fields[s.name.value]?.extensions?.ownTransactions));
+    return { ownTransactions };
   } catch {
-    return false; // Apollo reports the syntax error itself
+    return null; // Apollo reports the syntax error itself
   }
 }
 
@@ -21,7 +29,7 @@ function isMutation(body: unknown): boolean {
  * `Idempotency-Key` runs through the same idempotency store as REST: replayed for 24 hours,
  * executed once under concurrency.
  */
-export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer<GraphContext>): void {
+export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer<GraphContext>, schema: GraphQLSchema): void {
   const execute = async (req: FastifyRequest, ctx: GraphContext['ctx']) => {
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(req.headers)) {
@@ -41,18 +49,33 @@ export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer
     const ctx = contextOf(req);
     const keyHeader = req.headers['idempotency-key'];
     const key = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-    if (req.method === 'POST' && key !== undefined && isMutation(req.body)) {
-      const result = await runIdempotent(ctx, key, requestFingerprint('POST', '/graphql', req.body), async (tx) => {
-        const res = await execute(req, tx);
-        return { status: res.status, body: { headers: res.headers, body: res.body } };
-      });
-      const stored = result.body as { headers: Record<string, string>; body: string };
+    const mutation = req.method === 'POST' && key !== undefined ? mutationOf(schema, req.body) : null;
+    if (mutation) {
+      const result = await runIdempotent(
+        ctx,
+        key,
+        requestFingerprint('POST', req.url, req.body),
+        async (run) => {
+          const res = await execute(req, run);
+          // A mutation answered with errors failed: like a failed REST call, it is not kept under the key.
+          return { status: res.status, body: res.body, store: res.status < 400 && !hasErrors(res.body) };
+        },
+        { transactional: !mutation.ownTransactions },
+      );
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-      return reply.code(result.status).headers(stored.headers).send(stored.body);
+      return reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
     }
     const res = await execute(req, ctx);
     return reply.code(res.status).headers(res.headers).send(res.body);
   };
 
   http.route({ method: ['GET', 'POST'], url: '/graphql', schema: { hide: true }, handler });
+}
+
+function hasErrors(body: string): boolean {
+  try {
+    return Array.isArray((JSON.parse(body) as { errors?: unknown }).errors);
+  } catch {
+    return true;
+  }
 }

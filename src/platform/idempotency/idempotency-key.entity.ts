@@ -24,8 +24,13 @@ export class IdempotencyKey {
   @Property({ type: 'integer' })
   responseStatus!: number;
 
-  @Property({ type: 'json' })
-  responseBody!: unknown;
+  /** The first response's bytes, replayed as they were (null while the first request runs). */
+  @Property({ type: 'text', nullable: true })
+  responseBody!: string | null;
+
+  /** When the running first request claimed the key; a claim older than a minute with no response is taken over. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', defaultRaw: 'now()' })
+  lockedAt: Opt<Date> = new Date();
 
   @Property({ type: 'datetime', columnType: 'timestamptz', defaultRaw: 'now()' })
   createdAt: Opt<Date> = new Date();

@@ -1,14 +1,25 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 
+/** A response as sent: its status and the exact bytes of its body. */
 export interface StoredResponse {
   status: number;
-  body: unknown;
+  body: string;
+}
+
+/** What `execute` answers; `store: false` marks a failure that must not be kept under the key. */
+export interface ExecutedResponse extends StoredResponse {
+  store?: boolean;
 }
 
 /** How long a first response is kept and replayed. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
+/** A claim with no response after this long belongs to a request that died; the key is taken over. */
+const STALE_CLAIM_SECONDS = 60;
+/** How long a concurrent duplicate waits for the first request's response before answering 409. */
+const WAIT_FOR_FIRST_MS = 4000;
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 function canonicalJson(value: unknown): string {
@@ -20,52 +31,113 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Fingerprint of one request: the same key sent with another request is refused. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+/** Fingerprint of one request (method, path with its query string, body): the same key sent with another request is refused. */
+export function requestFingerprint(method: string, url: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+/** Marks a failed execution inside the transaction, so the work rolls back and the key stays free. */
+class NotStored extends Error {
+  constructor(readonly response: StoredResponse) {
+    super('not stored');
+  }
 }
 
 /**
- * Runs `execute` at most once per `Idempotency-Key` (per merchant and mode) within 24 hours.
- * The key is claimed by an INSERT in the same transaction as the work, so a concurrent request
- * with the same key waits on that row and then replays the stored response; a failed attempt
- * (an error) rolls the claim back with the work, so the key can be retried.
+ * Runs `execute` at most once per `Idempotency-Key` (per merchant and mode) within 24 hours and
+ * replays the first response's exact bytes. The key is claimed by one autocommit INSERT before
+ * the work; a concurrent duplicate holds no connection while it waits (polling) for the first
+ * response, and gets 409 `idempotency_key_in_use` if the first is still running after 4 s.
+ *
+ * `transactional` (the default) runs the work and stores its response in one transaction: both
+ * commit or neither. Handlers that call the payment processor manage their own short
+ * transactions (never one open while the processor works): their response is stored right after
+ * (a crash in between leaves a claim that is taken over after a minute; such handlers are
+ * idempotent by their own state, e.g. a checkout is paid once).
+ *
+ * A failed request (an error thrown, or `store: false`) is not stored and its work is rolled
+ * back, so the key can be retried; a declined payment is an answer, stored and replayed.
  */
 export async function runIdempotent(
   ctx: ServiceContext,
   key: string | undefined,
   fingerprint: string,
-  execute: (ctx: ServiceContext) => Promise<StoredResponse>,
+  execute: (ctx: ServiceContext) => Promise<ExecutedResponse>,
+  opts: { transactional?: boolean } = {},
+  claims = 0,
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (key === undefined) return { ...(await execute(ctx)), replayed: false };
   if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
     throw new DomainError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).', { param: 'Idempotency-Key' });
   }
   const { merchantId, livemode } = ctx.principal;
-  return ctx.em.transactional(async (em) => {
-    const claimed = await em.execute<{ id: string }[]>(
-      `insert into idempotency_keys (merchant_id, livemode, key, request_hash, response_status, response_body, created_at, expires_at)
-       values (?, ?, ?, ?, 0, 'null', now(), now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
-       on conflict (merchant_id, livemode, key) do update
-         set request_hash = excluded.request_hash, response_status = 0, response_body = 'null', created_at = now(), expires_at = excluded.expires_at
-         where idempotency_keys.expires_at < now()
-       returning id`,
-      [merchantId, livemode, key, fingerprint],
-    );
-    if (claimed.length === 0) {
-      const [stored] = await em.execute<{ request_hash: string; response_status: number; response_body: unknown }[]>(
-        'select request_hash, response_status, response_body from idempotency_keys where merchant_id = ? and livemode = ? and key = ?',
-        [merchantId, livemode, key],
-      );
-      if (stored.request_hash !== fingerprint) {
-        throw new DomainError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new operation.`, { param: 'Idempotency-Key' });
+  const connection = ctx.em.getConnection();
+  const claimed = await connection.execute<{ id: string }[]>(
+    `insert into idempotency_keys (merchant_id, livemode, key, request_hash, response_status, response_body, created_at, expires_at, locked_at)
+     values (?, ?, ?, ?, 0, null, now(), now() + interval '${IDEMPOTENCY_TTL_HOURS} hours', now())
+     on conflict (merchant_id, livemode, key) do update
+       set request_hash = excluded.request_hash, response_status = 0, response_body = null, created_at = now(), expires_at = excluded.expires_at, locked_at = now()
+       where idempotency_keys.expires_at < now()
+          or (idempotency_keys.response_status = 0 and idempotency_keys.locked_at < now() - interval '${STALE_CLAIM_SECONDS} seconds')
+     returning id`,
+    [merchantId, livemode, key, fingerprint],
+  );
+  if (claimed.length === 0) {
+    const first = await awaitFirstResponse(ctx, key, fingerprint);
+    if (first) return { ...first, replayed: true };
+    // The first request failed and released the key meanwhile: this one claims it afresh.
+    if (claims < 3) return runIdempotent(ctx, key, fingerprint, execute, opts, claims + 1);
+    throw new DomainError('idempotency_key_in_use', `Requests with Idempotency-Key '${key}' keep failing; check the request and retry.`, { param: 'Idempotency-Key' });
+  }
+
+  const id = claimed[0].id;
+  const store = (run: ServiceContext, response: StoredResponse) =>
+    run.em.execute('update idempotency_keys set response_status = ?, response_body = ? where id = ?', [response.status, response.body, id]);
+  const release = () => connection.execute('delete from idempotency_keys where id = ? and response_status = 0', [id]).catch(() => undefined);
+  try {
+    if (opts.transactional === false) {
+      const response = await execute(ctx);
+      if (response.store === false) {
+        await release();
+        return { status: response.status, body: response.body, replayed: false };
       }
-      return { status: stored.response_status, body: stored.response_body, replayed: true };
+      await store(ctx, response);
+      return { status: response.status, body: response.body, replayed: false };
     }
-    const response = await execute({ ...ctx, em });
-    await em.execute('update idempotency_keys set response_status = ?, response_body = ? where id = ?', [response.status, JSON.stringify(response.body ?? null), claimed[0].id]);
-    return { ...response, replayed: false };
-  });
+    return await ctx.em.transactional(async (em) => {
+      const run = { ...ctx, em };
+      const response = await execute(run);
+      if (response.store === false) throw new NotStored(response);
+      await store(run, response);
+      return { status: response.status, body: response.body, replayed: false };
+    });
+  } catch (err) {
+    await release();
+    if (err instanceof NotStored) return { ...err.response, replayed: false };
+    throw err;
+  }
+}
+
+/** Waits (holding no connection) for the first request under `key` to store its response; null if it failed and let the key go. */
+async function awaitFirstResponse(ctx: ServiceContext, key: string, fingerprint: string): Promise<StoredResponse | null> {
+  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+  for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
+    const [stored] = await ctx.em
+      .getConnection()
+      .execute<{ request_hash: string; response_status: number; response_body: string | null }[]>(
+        'select request_hash, response_status, response_body from idempotency_keys where merchant_id = ? and livemode = ? and key = ?',
+        [ctx.principal.merchantId, ctx.principal.livemode, key],
+      );
+    if (!stored) return null;
+    if (stored.request_hash !== fingerprint) {
+      throw new DomainError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new operation.`, { param: 'Idempotency-Key' });
+    }
+    if (stored.response_status > 0) return { status: stored.response_status, body: stored.response_body ?? 'null' };
+    if (Date.now() + pause > deadline) {
+      throw new DomainError('idempotency_key_in_use', `A request with Idempotency-Key '${key}' is still in progress; retry it in a moment to get its response.`, { param: 'Idempotency-Key' });
+    }
+    await sleep(pause);
+  }
 }
 
 /** Deletes keys past their 24 hours (run by a periodic job). */

@@ -82,6 +82,23 @@ export class PgListener {
     }, delay).unref();
   }
 
+  /**
+   * Checks the database over this dedicated connection (`/healthz`): it never waits behind the
+   * request pool, so a busy pool cannot make the service look dead. False if down or slow.
+   */
+  async ping(timeoutMs = 800): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    const query = client.query('select 1').then(() => true, () => false);
+    try {
+      return await Promise.race([query, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Stops listening and closes the connection. */
   async close(): Promise<void> {
     this.closed = true;

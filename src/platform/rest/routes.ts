@@ -22,6 +22,11 @@ export interface RouteSpec {
   status?: number;
   /** State-changing routes honour Idempotency-Key unless this is false (test clock). */
   idempotent?: boolean;
+  /**
+   * The handler runs its own short transactions because it calls the payment processor (which
+   * must never wait inside one): an idempotent call stores its response after the work commits.
+   */
+  ownTransactions?: boolean;
   handler: (ctx: ServiceContext, req: FastifyRequest) => Promise<unknown>;
 }
 
@@ -80,10 +85,19 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
           return reply.code(out.status).send(out.body);
         }
         const key = req.headers['idempotency-key'];
-        const fingerprint = requestFingerprint(route.method, req.url.split('?')[0], req.body);
-        const result = await runIdempotent(ctx, Array.isArray(key) ? key[0] : key, fingerprint, run);
+        const fingerprint = requestFingerprint(route.method, req.url, req.body);
+        const result = await runIdempotent(
+          ctx,
+          Array.isArray(key) ? key[0] : key,
+          fingerprint,
+          async (c) => {
+            const out = await run(c);
+            return { status: out.status, body: JSON.stringify(out.body ?? null) };
+          },
+          { transactional: !route.ownTransactions },
+        );
         if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-        return reply.code(result.status).send(result.body);
+        return reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
       },
     });
   }

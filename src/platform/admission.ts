@@ -1,0 +1,54 @@
+import { DomainError } from './errors.js';
+
+/**
+ * Admission control for expensive work (payments): at most `concurrency` run at once in this
+ * process, the others wait in order, holding no database connection. One that cannot start
+ * within `maxWaitMs` is refused with 429 `rate_limit_exceeded` and a `Retry-After`, so under a
+ * burst every request still answers quickly (a refusal is safe to retry; nothing was done).
+ */
+export class AdmissionGate {
+  private running = 0;
+  private readonly waiting: { admit: () => void; timer: NodeJS.Timeout }[] = [];
+
+  constructor(
+    private readonly what: string,
+    private readonly concurrency: number,
+    private readonly maxWaitMs: number,
+  ) {}
+
+  /** Runs `work` once admitted. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    await this.admit();
+    try {
+      return await work();
+    } finally {
+      this.release();
+    }
+  }
+
+  private admit(): Promise<void> {
+    if (this.running < this.concurrency) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const entry = {
+        admit: () => {
+          clearTimeout(entry.timer);
+          this.running++;
+          resolve();
+        },
+        timer: setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(entry), 1);
+          reject(new DomainError('rate_limit_exceeded', `Too many ${this.what} in progress right now; nothing was done. Retry in a second.`, { headers: { 'Retry-After': '1' } }));
+        }, this.maxWaitMs),
+      };
+      this.waiting.push(entry);
+    });
+  }
+
+  private release(): void {
+    this.running--;
+    this.waiting.shift()?.admit();
+  }
+}
