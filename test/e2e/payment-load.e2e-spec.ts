@@ -62,6 +62,10 @@ describe('with the default pool (10)', () => {
     paying = false;
     await probe;
     const statuses = pays.map((p) => p.res.status);
+    const q = (xs: number[], f: number) => Math.round(xs.sort((a, b) => a - b)[Math.floor(f * (xs.length - 1))] ?? 0);
+    const okMs = pays.filter((p) => p.res.status === 200).map((p) => p.ms);
+    const shedMs = pays.filter((p) => p.res.status === 429).map((p) => p.ms);
+    console.log(`paid p50 ${q(okMs, 0.5)} p99 ${q(okMs, 0.99)} max ${q(okMs, 1)}; shed n=${shedMs.length} p50 ${q(shedMs, 0.5)} max ${q(shedMs, 1)}`);
     // A burst beyond what the process can start within 2.5 s is shed with 429 + Retry-After (nothing done, safe to retry).
     expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
     for (const p of pays.filter((p) => p.res.status === 429)) expect(p.res.headers.get('retry-after')).toBe('1');

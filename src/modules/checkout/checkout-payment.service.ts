@@ -145,8 +145,8 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
   return payments.run(() => pay(ctx, processor, sessionId, input, opts));
 }
 
-/** Payments in flight per process; a burst beyond what can start within 2.5 s is answered 429 at once. */
-const payments = new AdmissionGate('payments', 8, 2500);
+/** Payments in flight per process; a burst beyond what can start within 2 s is answered 429 at once. */
+const payments = new AdmissionGate('payments', 8, 2000);
 
 async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
   const { session, parts, lmn, journal, now } = await ctx.em.transactional(async (em) => {

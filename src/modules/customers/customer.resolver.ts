@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput, toServiceInputDeep } from '../../platform/graphql/input.js';
 import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
@@ -70,6 +70,7 @@ export class CustomerResolver {
   }
 
   @Mutation(() => AttachPaymentMethodPayload, { description: 'Verify a card (zero-amount) and store it for a customer' })
+  @Extensions({ ownTransactions: true }) // calls the processor: never inside one transaction
   async attachPaymentMethod(@Arg('input', () => AttachPaymentMethodInput) input: AttachPaymentMethodInput, @Ctx() { ctx }: GraphContext): Promise<AttachPaymentMethodPayload> {
     const body = toServiceInputDeep({ card: input.card }) as Record<string, unknown>;
     return { paymentMethod: PaymentMethodNode.from(await methods.attachPaymentMethod(ctx, customerId(input.customerId, 'customerId'), body)) };

@@ -39,7 +39,7 @@ export const customerRoutes: RouteSpec[] = [
   },
   {
     method: 'POST', url: '/api/v2/customers/:id/payment-methods', operationId: 'attachPaymentMethod', summary: 'Verify a card (zero-amount) and store it for the customer; a declined card is 400 invalid_payment_method', tags,
-    params: customerParams, body: attachPaymentMethodSchema, response: paymentMethodResponse, status: 201,
+    params: customerParams, body: attachPaymentMethodSchema, response: paymentMethodResponse, status: 201, ownTransactions: true,
     handler: async (ctx, req) => toPaymentMethodResource(await methods.attachPaymentMethod(ctx, params(req).id, req.body)),
   },
   {
