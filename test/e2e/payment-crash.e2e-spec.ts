@@ -1,0 +1,181 @@
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createMerchant } from '../../src/modules/merchants/merchant.service.js';
+import { reverseAbandonedAttempts } from '../../src/modules/payments/payment-journal.js';
+import { migrate, openOrm } from '../../src/platform/db/database.js';
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/platform/db/embedded-postgres.js';
+import { cards, checkoutBody } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+
+/**
+ * Crash safety of payments: the service is SIGKILLed at random moments of a 300-payment burst,
+ * ten times, PostgreSQL too in some rounds. Afterwards every call the (simulated) processor
+ * made is accounted for by the service: a capture is either one payment of one completed order
+ * with its events, or refunded by reconciliation; a hold is either captured or voided.
+ */
+
+const ROUNDS = 10;
+const BURST = 300;
+const KILL_DATABASE_IN = new Set([3, 6, 9]);
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
+
+let dataDir: string;
+let pgPort: number;
+let db: EmbeddedDatabase;
+let service: ChildProcess | undefined;
+
+async function startDatabase(): Promise<void> {
+  db = await startEmbeddedPostgres({ dataDir, port: pgPort, throwaway: true });
+}
+
+async function killDatabase(): Promise<void> {
+  const pid = Number((await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+  process.kill(pid, 'SIGKILL');
+  // Backends notice their postmaster is gone and exit; only then can a new one start.
+  const until = Date.now() + 15_000;
+  while (Date.now() < until) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      break;
+    }
+    await sleep(100);
+  }
+  await sleep(1000);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function startService(url: string): Promise<string> {
+  const port = await freePort();
+  service = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000' },
+    stdio: 'ignore',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 60_000;
+  while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) {
+    if (Date.now() > until) throw new Error('service did not start');
+    await sleep(100);
+  }
+  return base;
+}
+
+/** Opens `n` sessions like `templateId` (a clone per row, in one statement). */
+async function cloneSessions(orm: MikroORM, templateId: string, n: number): Promise<string[]> {
+  const conn = orm.em.fork().getConnection();
+  const columns = (await conn.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'checkout_sessions' and column_name not in ('id', 'reference_id')`)).map((c) => `"${c.column_name}"`);
+  const rows = await conn.execute<{ id: string }[]>(
+    `insert into checkout_sessions (id, reference_id, ${columns.join(', ')})
+     select 'cs_crash' || md5(random()::text || g::text), 'cart_' || g, ${columns.map((c) => `s.${c}`).join(', ')}
+     from checkout_sessions s, generate_series(1, ?) g where s.id = ? returning id`,
+    [n, templateId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Ages open attempts past the abandonment threshold and runs reconciliation, as the sweep would two minutes later. */
+async function reconcile(url: string): Promise<number> {
+  const orm = await openOrm(url, 2);
+  try {
+    await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
+    return await reverseAbandonedAttempts(orm, quiet);
+  } finally {
+    await orm.close();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-crash-'));
+  pgPort = await freePort();
+  await startDatabase();
+  const orm = await openOrm(db.url, 2);
+  await migrate(orm);
+  await orm.close();
+}, 120_000);
+
+afterAll(async () => {
+  service?.kill('SIGKILL');
+  await db?.stop().catch(() => undefined);
+});
+
+test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the database too in some): every processor call is accounted for`, async () => {
+  let orm = await openOrm(db.url, 2);
+  const merchant = await createMerchant(orm.em.fork(), 'Crash');
+  let base = await startService(db.url);
+  const api = () => client(base, merchant.test_api_key);
+  await api().post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
+  const template = (await api().post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data.checkout_id;
+  let reversed = 0;
+  let answered = 0;
+
+  for (let round = 1; round <= ROUNDS; round++) {
+    const sessions = await cloneSessions(orm, template, BURST);
+    if (round > 1) base = await startService(db.url);
+    let next = 0;
+    const burst = Promise.all(
+      Array.from({ length: 40 }, async () => {
+        while (next < sessions.length) {
+          const id = sessions[next++];
+          const res = await api()
+            .post(`/api/v2/test-helpers/checkout/${id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })
+            .catch(() => null);
+          if (res?.status === 200) answered++;
+        }
+      }),
+    );
+    await sleep(200 + Math.random() * 2300);
+    if (KILL_DATABASE_IN.has(round)) {
+      await orm.close();
+      await killDatabase();
+    }
+    service!.kill('SIGKILL');
+    await burst;
+    if (KILL_DATABASE_IN.has(round)) {
+      await startDatabase();
+      orm = await openOrm(db.url, 2);
+    }
+    reversed += await reconcile(db.url);
+  }
+  await orm.close();
+
+  orm = await openOrm(db.url, 2);
+  const conn = orm.em.fork().getConnection();
+  try {
+    const one = async (sql: string) => (await conn.execute<{ n: number }[]>(sql))[0].n;
+    // Nothing left half-done.
+    expect(await one(`select count(*)::int as n from payment_attempts where status in ('calling', 'reversing')`)).toBe(0);
+    // Every capture: one payment of one completed order, or refunded by reconciliation; never both, never neither.
+    const captures = await conn.execute<{ reference: string; paid: number; reversed: number }[]>(
+      `select l.reference,
+              (select count(*)::int from payments p join orders o on o.id = p.order_id and o.status = 'completed' where p.capture_id = l.reference) as paid,
+              (select count(*)::int from processor_ledger r where r.operation = 'refund' and r.ok and r.target = l.reference and r.key like '%.reverse') as reversed
+       from processor_ledger l where l.operation = 'capture' and l.ok`,
+    );
+    const unaccounted = captures.filter((c) => c.paid + c.reversed !== 1);
+    expect(unaccounted).toEqual([]);
+    // Every hold: captured or voided, exactly one of them.
+    const holds = await conn.execute<{ reference: string; n: number }[]>(
+      `select l.reference, (select count(*)::int from processor_ledger x where x.target = l.reference and x.operation in ('capture', 'void')) as n
+       from processor_ledger l where l.operation = 'authorize' and l.ok`,
+    );
+    expect(holds.filter((h) => h.n !== 1)).toEqual([]);
+    // Every payment row stands for a real capture; every completed order has its payments and its events once.
+    expect(await one(`select count(*)::int as n from payments p where not exists (select 1 from processor_ledger l where l.operation = 'capture' and l.ok and l.reference = p.capture_id)`)).toBe(0);
+    expect(await one(`select count(*)::int as n from orders o where o.status = 'completed' and o.amount <> (select coalesce(sum(amount), 0) from payments p where p.order_id = o.id)`)).toBe(0);
+    expect(await one(`select count(*)::int as n from orders o where o.status = 'completed' and (select count(*) from events e where e.type = 'order.completed' and e.data->>'id' = o.id) <> 1`)).toBe(0);
+    expect(await one(`select count(*)::int as n from (select checkout_id from orders where status = 'completed' group by checkout_id having count(*) > 1) d`)).toBe(0);
+    const paidOrders = await one(`select count(*)::int as n from orders where status = 'completed'`);
+    expect(paidOrders).toBeGreaterThanOrEqual(answered);
+    expect(paidOrders).toBeGreaterThan(0);
+    expect(reversed).toBeGreaterThan(0); // the kills did land between a processor call and its order
+    console.log(`crash rounds: ${paidOrders} orders paid (${answered} answered before a kill), ${reversed} attempts reversed, ${captures.length} captures and ${holds.length} holds accounted for`);
+  } finally {
+    await orm.close();
+  }
+}, 600_000);
