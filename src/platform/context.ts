@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LogFn } from 'pino';
 
@@ -72,3 +73,9 @@ export function scope(ctx: ServiceContext): { merchant: string; livemode: boolea
 export function systemContext(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log): ServiceContext {
   return createContext(em, { merchantId, livemode, clockOffsetMs: livemode ? 0 : clockOffsetMs, keyId: 'system' }, `job_${Date.now().toString(36)}`, log);
 }
+
+/**
+ * Set while a unit of work runs inside a transaction it did not open itself (an idempotent
+ * request's): code that must never run inside one (a payment processor call) checks it.
+ */
+export const insideTransaction = new AsyncLocalStorage<true>();

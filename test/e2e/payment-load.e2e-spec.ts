@@ -75,7 +75,15 @@ describe('with a pool of 2 connections', () => {
   test('no request path holds two pooled connections at once: 30 concurrent pays, refunds and reads all finish', async () => {
     const api = await withProducts(t);
     const ids = await openSessions(api, 30);
-    const pays = await Promise.all(ids.map((id) => api.post(`/api/v2/test-helpers/checkout/${id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa }, { 'idempotency-key': crypto.randomUUID() })));
+    // A client retries a 429 (shed before anything was done) with the same key, as a merchant's would.
+    const payOnce = async (id: string, key: string) => {
+      for (;;) {
+        const res = await api.post(`/api/v2/test-helpers/checkout/${id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa }, { 'idempotency-key': key });
+        if (res.status !== 429) return res;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    };
+    const pays = await Promise.all(ids.map((id) => payOnce(id, crypto.randomUUID())));
     expect(pays.map((p) => p.status)).toEqual(ids.map(() => 200));
     const work = await Promise.all([
       ...pays.map((p) => api.post('/api/v2/refunds', { order_id: p.body.id, amount: 300, reason: 'customer_request' }, { 'idempotency-key': crypto.randomUUID() })),
@@ -88,3 +96,37 @@ describe('with a pool of 2 connections', () => {
     expect(refunds.n).toBe(30);
   }, 60_000);
 });
+
+describe('routes that call the payment processor', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ DB_POOL_MAX: '2' });
+  });
+  afterAll(() => t.close());
+
+  test('with an Idempotency-Key they run outside the key\'s transaction (REST and GraphQL) and replay', async () => {
+    const api = await withProducts(t);
+    const key = () => ({ 'idempotency-key': crypto.randomUUID() });
+    const customer = await api.post('/api/v2/customers', { email: 'pat@example.com', first_name: 'Pat', last_name: 'Lee' }, key());
+    expect(customer.status).toBe(201);
+    const attachKey = key();
+    const pm = await api.post(`/api/v2/customers/${customer.body.id}/payment-methods`, { card: cards.visa }, attachKey);
+    expect(pm.status).toBe(201);
+    const again = await api.post(`/api/v2/customers/${customer.body.id}/payment-methods`, { card: cards.visa }, attachKey);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(pm.body.id);
+    const sub = await api.post('/api/v2/subscriptions', { customer_id: customer.body.id, payment_method_id: pm.body.id, amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM' }, key());
+    expect(sub.status).toBe(201);
+    expect(sub.body.status).toBe('active');
+    const globalId = (await api.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.data.customers.edges[0].node.id;
+    const gql = await api.graphql(
+      'mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { id last4 } } }',
+      { input: { customerId: globalId, card: { number: cards.mastercard.number, expMonth: 12, expYear: 2030, cvc: '123' } } },
+      key(),
+    );
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.attachPaymentMethod.paymentMethod.last4).toBe('4444');
+  });
+});
+

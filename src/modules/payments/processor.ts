@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context.js';
+import { insideTransaction, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { SimulatedProcessor } from './simulated-processor.js';
@@ -24,7 +24,7 @@ export function simulatedProcessor(em: ServiceContext['em']): SimulatedProcessor
  * (and the processor's own bookkeeping would need a second one).
  */
 export function processorFor(ctx: ServiceContext): PaymentProcessor {
-  if (ctx.em.isInTransaction()) throw new Error('the payment processor was called inside a database transaction');
+  if (ctx.em.isInTransaction() || insideTransaction.getStore()) throw new Error('the payment processor was called inside a database transaction');
   if (!ctx.principal.livemode) return testMode ?? simulatedProcessor(ctx.em);
   throw new DomainError('service_unavailable', 'Live payments need a configured payment processor; none is configured on this deployment. Use a test key.');
 }

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Extensions, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../../platform/errors.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
@@ -86,6 +86,7 @@ export class SubscriptionContractResolver {
   }
 
   @Mutation(() => SubscriptionContractPayload, { description: 'Create a subscription (same rules as POST /api/v2/subscriptions)' })
+  @Extensions({ ownTransactions: true }) // charges: never inside one transaction
   async createSubscription(@Arg('input', () => CreateSubscriptionInput) input: CreateSubscriptionInput, @Ctx() { ctx }: GraphContext): Promise<SubscriptionContractPayload> {
     const body = { ...toServiceInput(input), customer_id: fromGlobalId(input.customerId, 'Customer', 'customerId'), payment_method_id: fromGlobalId(input.paymentMethodId, 'PaymentMethod', 'paymentMethodId') };
     return payload(await subscriptions.createSubscription(ctx, body));
@@ -107,6 +108,7 @@ export class SubscriptionContractResolver {
   }
 
   @Mutation(() => SubscriptionContractPayload, { description: 'Replace the card; a past_due or action_required subscription is charged at once' })
+  @Extensions({ ownTransactions: true }) // charges: never inside one transaction
   async replaceSubscriptionPaymentMethod(@Arg('input', () => ReplaceSubscriptionPaymentMethodInput) input: ReplaceSubscriptionPaymentMethodInput, @Ctx() { ctx }: GraphContext): Promise<SubscriptionContractPayload> {
     const body = { payment_method_id: fromGlobalId(input.paymentMethodId, 'PaymentMethod', 'paymentMethodId') };
     return payload(await subscriptions.replacePaymentMethod(ctx, subId(input.id), body));

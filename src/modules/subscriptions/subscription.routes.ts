@@ -26,6 +26,7 @@ export const subscriptionRoutes: RouteSpec[] = [
   {
     method: 'POST', url: '/api/v2/subscriptions', operationId: 'createSubscription', summary: 'Create a subscription (trialing with a trial, else the first cycle is charged at once)', tags,
     body: createSubscriptionSchema, status: 201, response: subscriptionResponse,
+    ownTransactions: true,
     handler: async (ctx, req) => presentSubscription(ctx, await subscriptions.createSubscription(ctx, req.body)),
   },
   {
@@ -60,6 +61,7 @@ export const subscriptionRoutes: RouteSpec[] = [
   {
     method: 'POST', url: '/api/v2/subscriptions/:id/payment-method', operationId: 'replaceSubscriptionPaymentMethod', summary: 'Replace the card; a past_due or action_required subscription is charged at once', tags,
     params: idParams, body: replacePaymentMethodSchema, response: subscriptionResponse,
+    ownTransactions: true,
     handler: async (ctx, req) => presentSubscription(ctx, await subscriptions.replacePaymentMethod(ctx, idOf(req), req.body)),
   },
   invoiceRoute('/api/v2/subscriptions/:id/invoices/:invoiceId', 'getSubscriptionInvoice'),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ServiceContext } from '../context.js';
+import { insideTransaction, type ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 
 /** A response as sent: its status and the exact bytes of its body. */
@@ -106,7 +106,7 @@ export async function runIdempotent(
     }
     return await ctx.em.transactional(async (em) => {
       const run = { ...ctx, em };
-      const response = await execute(run);
+      const response = await insideTransaction.run(true, () => execute(run));
       if (response.store === false) throw new NotStored(response);
       await store(run, response);
       return { status: response.status, body: response.body, replayed: false };
