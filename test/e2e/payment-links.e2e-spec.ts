@@ -179,8 +179,8 @@ describe('paying a link', () => {
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, client_reference_id: `try-${i}` })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 400)).toHaveLength(19);
-    for (const r of results.filter((r) => r.status === 400)) expect(r.body.error.code).toBe('invalid_state');
+    // The others find the link paid, or its one payment attempt still open: never a second charge.
+    for (const r of results.filter((r) => r.status !== 200)) expect([`400 invalid_state`, `409 payment_in_progress`]).toContain(`${r.status} ${r.body.error.code}`);
     const winner = results.find((r) => r.status === 200)!.body;
     const rows = await db().execute<{ id: string; client_reference_id: string }[]>(`select id, client_reference_id from orders where payment_link_id = ?`, [link.id]);
     expect(rows).toEqual([{ id: winner.id, client_reference_id: winner.client_reference_id }]);

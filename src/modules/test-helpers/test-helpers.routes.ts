@@ -20,7 +20,7 @@ export const testHelperRoutes: RouteSpec[] = [
   },
   {
     method: 'POST', url: '/api/v2/test-helpers/payment-links/:id/pay', operationId: 'testPayPaymentLink', summary: 'Pay a payment link as its hosted page does (client_reference_id lands on the order); returns the order', tags,
-    params: z.object({ id: z.string().describe('Payment link id (plink_…)') }), body: payPaymentLinkSchema, response: orderResponse,
+    params: z.object({ id: z.string().describe('Payment link id (plink_…)') }), body: payPaymentLinkSchema, response: orderResponse, ownTransactions: true,
     handler: async (ctx, req) => {
       const outcome = await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body);
       return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
