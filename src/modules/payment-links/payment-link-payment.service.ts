@@ -11,7 +11,7 @@ import type { PaymentLink } from './payment-link.entity.js';
 import { paymentLinkPaidPayload } from './payment-link.resource.js';
 import { clientReferenceIdSchema, payPaymentLinkSchema, type PayPaymentLinkInput } from './payment-link.schemas.js';
 import { effectiveLinkStatus, getPaymentLink, webhookUrlOfLink } from './payment-link.service.js';
-import { paySubscriptionLink } from './payment-link-subscription.js';
+import { prepareSubscriptionLinkSession } from './payment-link-subscription.js';
 
 /** A link and the outcome of paying it (a declined card is an outcome with a failed order, not an error). */
 export interface LinkPayment {
@@ -58,20 +58,19 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
     const tx = { ...ctx, em };
     const link = await getPaymentLink(tx, id, true);
     assertPayable(tx, link);
-    if (link.paymentType === 'subscription') return paySubscriptionLink(tx, link, input, clientReferenceId);
     if (!link.customer && !input.customer) {
       throw new DomainError('validation_error', 'Invalid request: customer is required: this link names no customer, so give the payer’s email and name', {
         param: 'customer',
         details: [{ field: 'customer', message: 'is required: this link names no customer' }],
       });
     }
+    if (link.paymentType === 'subscription') await prepareSubscriptionLinkSession(tx, link);
     if (!link.customer && input.customer) {
       const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       session.customer = { ...input.customer, phone: null };
     }
     return link.checkoutId;
   });
-  if (typeof prepared !== 'string') return prepared;
 
   let paidLink: PaymentLink | null = null;
   const { hsa_fsa_card, card, lmn } = input;
