@@ -21,6 +21,7 @@ import { complexityLimit } from './platform/graphql/complexity.js';
 import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
+import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
 import { registerGraphqlWs, startLiveEvents } from './platform/pubsub/live-events.js';
 import { webhookDeliverySweep } from './modules/webhooks/webhook.jobs.js';
 import { DELIVERIES_CHANNEL } from './modules/webhooks/webhook.service.js';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerReceiptRoutes(http, orm);
   registerHostedCheckout(http, orm);
   registerHostedPaymentLinks(http, orm);
+  registerDashboard(http);
   registerRoutes(http, restRoutes);
 
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.

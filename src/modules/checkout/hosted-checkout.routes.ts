@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { securePage } from '../../platform/rest/page-headers.js';
 import { toDomainError } from '../../platform/errors.js';
 import { sendError } from '../../platform/rest/error-handler.js';
 import { payCheckoutSession } from './checkout-payment.service.js';
@@ -29,12 +30,7 @@ export function protect(reply: FastifyReply, nonce?: string): FastifyReply {
   const csp = nonce
     ? `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
     : `default-src 'none'; frame-ancestors 'none'`;
-  return reply
-    .header('Content-Security-Policy', csp)
-    .header('X-Frame-Options', 'DENY')
-    .header('Referrer-Policy', 'no-referrer')
-    .header('Cache-Control', 'no-store')
-    .header('X-Content-Type-Options', 'nosniff');
+  return securePage(reply, csp);
 }
 
 /** The hosted page of a not-found or failed lookup, never JSON and never a stack. */

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
@@ -10,7 +10,8 @@ import { productLoader } from '../products/product.loaders.js';
 import { ProductNode } from '../products/product.types.js';
 import { paymentsLoader } from './order.loaders.js';
 import * as orders from './order.service.js';
-import { OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType } from './order.types.js';
+import { revenueByDay } from './order-stats.service.js';
+import { OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType, RevenueDayType } from './order.types.js';
 import { receiptUrl } from './receipt.service.js';
 
 registerNodeType('Order', async (ctx, id) => OrderNode.from(await orders.getOrder(ctx, id)));
@@ -34,6 +35,11 @@ export class OrderResolver {
       created_before: args.createdBefore ?? undefined,
     };
     return toConnection(await orders.listOrders(ctx, filters, page, 'after'), args, OrderNode.from);
+  }
+
+  @Query(() => [RevenueDayType], { description: 'Revenue per UTC day for the last `days` days (today included), HSA/FSA vs regular, and refunds' })
+  async revenueByDay(@Arg('days', () => Int, { defaultValue: 30 }) days: number, @Arg('currency', () => String, { defaultValue: 'usd' }) currency: string, @Ctx() { ctx }: GraphContext): Promise<RevenueDayType[]> {
+    return revenueByDay(ctx, days, currency);
   }
 
   @FieldResolver(() => [PaymentType], { description: 'Every captured payment (a split order has two)' })

@@ -129,3 +129,11 @@ export class OrdersArgs extends ConnectionArgs {
   @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date;
 }
+
+@ObjectType('RevenueDay', { description: 'Captured revenue of one UTC day in one currency (cents), HSA/FSA vs regular cards, and the refunds that succeeded that day' })
+export class RevenueDayType {
+  @Field({ description: 'YYYY-MM-DD (UTC)' }) day!: string;
+  @Field(() => Int) hsaFsa!: number;
+  @Field(() => Int) regular!: number;
+  @Field(() => Int) refunds!: number;
+}

@@ -1,0 +1,71 @@
+/** The dashboard's HTML shell: everything else is drawn by the bundle (src/dashboard/). */
+export function renderDashboardPage({ nonce }: { nonce: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Merchant dashboard</title>
+<link rel="stylesheet" href="/dashboard/app.css">
+<script type="module" src="/dashboard/app.js" nonce="${nonce}"></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<div id="mode-banner" class="mode-banner" role="status" hidden></div>
+<header class="top">
+  <h1>Merchant dashboard</h1>
+  <div class="conn"><span id="connection" role="status" aria-live="polite">Signed out</span> <button id="sign-out" type="button" hidden>Sign out</button></div>
+</header>
+<main id="main">
+  <section id="sign-in" aria-labelledby="sign-in-title" class="card narrow">
+    <h2 id="sign-in-title">Sign in</h2>
+    <form id="sign-in-form" novalidate>
+      <label for="api-key">API key</label>
+      <input id="api-key" name="api-key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="api-key-help api-key-error" placeholder="glm_test_…">
+      <p id="api-key-help" class="help">Your test or live secret key. It is kept only in this tab (session storage) and sent only to this service.</p>
+      <p id="api-key-error" class="error" role="alert"></p>
+      <button type="submit">Sign in</button>
+    </form>
+  </section>
+  <div id="app" hidden>
+    <section aria-labelledby="revenue-title" class="card wide">
+      <h2 id="revenue-title">Revenue, last 30 days</h2>
+      <div class="chart-box"><canvas id="revenue-chart" role="img" aria-label="Revenue per day: HSA/FSA, regular and refunds"></canvas></div>
+      <p id="revenue-summary" class="summary"></p>
+    </section>
+    <section aria-labelledby="orders-title" class="card wide">
+      <h2 id="orders-title">Recent orders</h2>
+      <div class="table-wrap"><table id="orders">
+        <caption class="sr-only">The 20 most recent orders; choose an order for its details and receipt</caption>
+        <thead><tr><th scope="col">Order</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">HSA/FSA</th><th scope="col" class="num">Regular</th><th scope="col" class="num">Refunded</th><th scope="col">Created</th></tr></thead>
+        <tbody></tbody>
+      </table></div>
+      <p id="orders-empty" class="help" hidden>No orders yet.</p>
+    </section>
+    <section id="order-detail" aria-labelledby="order-detail-title" class="card wide" hidden tabindex="-1">
+      <h2 id="order-detail-title">Order</h2>
+      <div id="order-detail-body"></div>
+      <button id="order-detail-close" type="button">Close details</button>
+    </section>
+    <section id="subscriptions-panel" aria-labelledby="subscriptions-title" class="card" hidden>
+      <h2 id="subscriptions-title">Subscriptions needing attention</h2>
+      <ul id="subscriptions" class="list"></ul>
+    </section>
+    <section id="payment-links-panel" aria-labelledby="payment-links-title" class="card" hidden>
+      <h2 id="payment-links-title">Payment links</h2>
+      <ul id="payment-links" class="list"></ul>
+    </section>
+    <section aria-labelledby="webhooks-title" class="card wide">
+      <h2 id="webhooks-title">Webhook endpoints</h2>
+      <div id="webhooks"></div>
+      <p id="webhooks-status" class="help" role="status" aria-live="polite"></p>
+    </section>
+    <section aria-labelledby="activity-title" class="card">
+      <h2 id="activity-title">Live activity</h2>
+      <ol id="activity" class="list" aria-live="polite" aria-relevant="additions"></ol>
+    </section>
+  </div>
+</main>
+</body>
+</html>`;
+}
