@@ -199,7 +199,8 @@ function record(e: LiveEvent, refresh: boolean): void {
   lastCursor = e.cursor;
   sessionStorage.setItem(CURSOR_STORAGE, e.cursor);
   const list = $('activity');
-  const id = typeof e.data.id === 'string' || typeof e.data.id === 'number' ? String(e.data.id) : '';
+  const ref = e.data.id ?? e.data.checkout_id ?? e.data.order_id;
+  const id = typeof ref === 'string' || typeof ref === 'number' ? String(ref) : '';
   list.prepend(h('li', { 'data-event-id': e.eventId, 'data-event-type': e.type }, h('time', { datetime: e.createdAt }, when(e.createdAt)), ' ', h('code', {}, e.type), id ? ` ${id}` : ''));
   while (list.children.length > 300) list.lastElementChild?.remove();
   if (!refresh) return;
