@@ -11,7 +11,7 @@ import { CheckoutSession, type Address, type CheckoutLineItem } from '../checkou
 import { referencedCustomer } from '../customers/customer.service.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
-import { webhookUrlProblem } from '../webhooks/webhook-url.js';
+import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { PaymentLink, type PaymentLinkCustomer, type PaymentLinkProduct, type PaymentLinkStatus } from './payment-link.entity.js';
 import { paymentLinkCancelledPayload, paymentLinkExpiredPayload, paymentLinkUrl } from './payment-link.resource.js';
 import {
@@ -68,9 +68,7 @@ function expiryOf(ctx: ServiceContext, requested: Date | undefined): Date {
  */
 export async function createPaymentLink(ctx: ServiceContext, body: unknown): Promise<PaymentLink> {
   const input = parseInput(createPaymentLinkSchema, requireObject(body, 'validation_error'));
-  const hook = input.metadata.webhook_url;
-  const hookProblem = hook === undefined ? null : typeof hook === 'string' ? webhookUrlProblem(hook, ctx.principal.livemode) : 'must be a string';
-  if (hookProblem) throw invalid([{ field: 'metadata.webhook_url', message: hookProblem }]);
+  if (input.metadata.webhook_url !== undefined) await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
   const expiresAt = expiryOf(ctx, input.expires_at);
   const products = await catalogProducts(ctx, input);
   let customer: PaymentLinkCustomer | null = input.customer ?? null;
