@@ -3,8 +3,9 @@
  * until nothing is due (then prints `{"charged": n}` and exits). Used by `npm run bench:billing`
  * (two of them against one PostgreSQL) and by the crash test (SIGKILLed mid-sweep, restarted).
  *
- * Environment: DATABASE_URL (required); BILLING_BATCH (default 100); CHARGE_DELAY_MS (a slow
- * processor, for the crash test); BILLING_LEASE_MS (default 120000).
+ * Environment: DATABASE_URL (required); BILLING_BATCH (default 100); BILLING_LOOPS (concurrent
+ * claim → charge → settle pipelines, default 3); CHARGE_DELAY_MS (a slow processor, for the crash
+ * test); BILLING_LEASE_MS (default 120000).
  */
 import 'reflect-metadata';
 import { openOrm } from '../src/platform/db/database.js';
@@ -20,7 +21,10 @@ if (env.BILLING_LEASE_MS) setBillingLeaseMs(Number(env.BILLING_LEASE_MS));
 const noop = () => undefined;
 const log: Log = { info: noop, debug: noop, warn: noop, error: (obj: unknown, msg?: string) => console.error(msg, obj) };
 
-const orm = await openOrm(env.DATABASE_URL!, 2);
+const loops = Number(env.BILLING_LOOPS ?? 3);
+// Each loop is one claim → charge → settle pipeline holding at most one connection at a time;
+// several per process overlap one batch's database work with another's processor calls.
+const orm = await openOrm(env.DATABASE_URL!, loops + 1);
 if (delay > 0) {
   const connection = orm.em.getConnection();
   class SlowProcessor extends SimulatedProcessor {
@@ -32,12 +36,15 @@ if (delay > 0) {
   useTestModeProcessor(new SlowProcessor((sql, params) => connection.execute(sql, params)));
 }
 let charged = 0;
-for (;;) {
-  const { claimed, jobs } = await claimDue(orm.em, log, batch);
-  if (!claimed) break;
-  await runCharges(orm.em, jobs, log);
-  charged += jobs.length;
-  process.stdout.write(`${JSON.stringify({ progress: charged })}\n`);
-}
+await Promise.all(
+  Array.from({ length: loops }, async () => {
+    for (;;) {
+      const { claimed, jobs } = await claimDue(orm.em, log, batch);
+      if (!claimed) break;
+      await runCharges(orm.em, jobs, log);
+      charged += jobs.length;
+    }
+  }),
+);
 process.stdout.write(`${JSON.stringify({ charged })}\n`);
 await orm.close();
