@@ -68,7 +68,7 @@ try {
   );
   const wallMs = Date.now() - started;
 
-  const [check] = await conn.execute<{ paid: number; invoices: number; doubled: number; missed: number; attempts: number; captures: number; orders: number; payments: number }[]>(
+  const [check] = await conn.execute<{ paid: number; invoices: number; doubled: number; missed: number; attempts: number; captures: number; orders: number; payments: number; ledger: number }[]>(
     `select
        (select count(*)::int from subscription_invoices where merchant_id = ? and status = 'paid') as paid,
        (select count(*)::int from subscription_invoices where merchant_id = ?) as invoices,
@@ -78,7 +78,8 @@ try {
        (select count(*)::int from subscription_invoice_attempts where merchant_id = ?) as attempts,
        (select count(distinct psp_reference)::int from subscription_invoice_attempts where merchant_id = ? and status = 'succeeded') as captures,
        (select count(*)::int from orders where merchant_id = ? and is_recurring) as orders,
-       (select count(*)::int from payments where merchant_id = ?) as payments`,
+       (select count(*)::int from payments where merchant_id = ?) as payments,
+       (select count(*)::int from processor_ledger where operation = 'charge' and target like 'tok_c_b${tag}%') as ledger`,
     Array(9).fill(merchant.id),
   );
   const rows = [
@@ -89,12 +90,13 @@ try {
     ['periods paid', String(check.paid)],
     ['processor calls (attempts)', String(check.attempts)],
     ['distinct captures', String(check.captures)],
+    ['charges in the processor ledger', String(check.ledger)],
     ['recurring orders / payments', `${check.orders} / ${check.payments}`],
     ['periods charged twice', String(check.doubled)],
     ['periods missed', String(check.missed)],
   ];
   console.log(`\nBilling: ${N} subscriptions due at once\n\n${formatTable(['measure', 'value'], rows)}\n`);
-  failed = results.some((r) => r.code !== 0) || check.doubled !== 0 || check.missed !== 0 || check.paid !== N || check.attempts !== N || check.captures !== N || check.orders !== N;
+  failed = results.some((r) => r.code !== 0) || check.doubled !== 0 || check.missed !== 0 || check.paid !== N || check.attempts !== N || check.captures !== N || check.orders !== N || check.ledger !== N;
   if (failed) console.error('FAILED: some period was charged twice or missed, or a worker failed');
 } finally {
   await orm.close();

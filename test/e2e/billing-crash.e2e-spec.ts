@@ -86,4 +86,11 @@ test('SIGKILL mid-sweep, restart: every due period charged exactly once', async 
   expect(renewed).toEqual([{ n: N, subs: N }]);
   const payments = await db().execute(`select count(*)::int as n, count(distinct capture_id)::int as captures from payments where merchant_id = ?`, [merchantId]);
   expect(payments).toEqual([{ n: N, captures: N }]);
+  // The processor's own books: exactly one charge of the card per period, each under an attempt's key.
+  const ledger = await db().execute(
+    `select count(*)::int as n, count(*) filter (where l.key in (select a.id from subscription_invoice_attempts a where a.merchant_id = ?))::int as journaled
+     from processor_ledger l where l.operation = 'charge' and l.target = (select processor_token from payment_methods where merchant_id = ? limit 1)`,
+    [merchantId, merchantId],
+  );
+  expect(ledger).toEqual([{ n: N, journaled: N }]);
 });
