@@ -74,6 +74,31 @@ test('dispositions through GraphQL: action_required, then the card replaced by m
   expect(rescued.body.data.replaceSubscriptionPaymentMethod.subscription).toMatchObject({ status: 'ACTIVE', paymentMethod: { brand: 'mastercard' }, latestInvoice: { status: 'PAID', attempts: [{ status: 'FAILED' }, { status: 'SUCCEEDED' }] } });
 });
 
+test('the other rows through GraphQL: trialing then active on the test clock; retry → PAST_DUE → UNPAID; terminal → UNPAID; a dispute held and released', async () => {
+  const make = async (card: object, extra: Record<string, unknown> = {}) => {
+    const { customer, pm } = await customerWithCard(card);
+    const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 800, currency: 'USD', interval: 'DAILY', ...extra });
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.createSubscription.subscription;
+  };
+  const read = async (id: string) => (await api.graphql(`query($id: ID!) { subscriptionContract(id: $id) { status nextBillingDate latestInvoice { status attemptCount nextRetryAt attempts { disposition refusalCode } } } }`, { id })).body.data.subscriptionContract;
+  const trial = await make(cards.visa, { trialPeriodDays: 2 });
+  expect(trial).toMatchObject({ status: 'TRIALING', trialPeriodDays: 2, latestInvoice: null });
+  const retry = await make({ number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' });
+  expect(retry).toMatchObject({ status: 'PAST_DUE', latestInvoice: { status: 'OPEN', attempts: [{ disposition: 'RETRY', refusalCode: 'insufficient_funds' }] } });
+  const terminal = await make({ number: '4111110000000039', exp_month: 12, exp_year: 2035, cvc: '123' }, { merchantProductId: 'THERM', amountCents: 1500 });
+  expect(terminal).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice: { status: 'UNCOLLECTIBLE', attempts: [{ disposition: 'TERMINAL', refusalCode: 'stolen_card' }] } });
+  for (const days of [1, 3, 5]) await api.post('/api/v2/test-helpers/advance-clock', { seconds: days * DAY + 60 });
+  expect(await read(trial.id)).toMatchObject({ status: 'ACTIVE', latestInvoice: { status: 'PAID' } });
+  expect(await read(retry.id)).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice: { status: 'UNCOLLECTIBLE', attemptCount: 4, nextRetryAt: null } });
+  expect((await read(terminal.id)).latestInvoice.attempts).toHaveLength(1);
+  const disputed = trial.subscriptionId;
+  await api.post(`/api/v2/test-helpers/subscriptions/${disputed}/dispute`, { stage: 'confirmed' });
+  expect((await read(trial.id)).status).toBe('DISPUTED');
+  await api.post(`/api/v2/test-helpers/subscriptions/${disputed}/dispute`, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
+  expect((await read(trial.id)).status).toBe('ACTIVE');
+});
+
 test('errors carry the REST codes: customer_not_found, invalid_payment_method, validation_error details', async () => {
   const { customer, pm } = await customerWithCard();
   const missing = await create({ customerId: gid('Customer', 'cus_nope'), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
