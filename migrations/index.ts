@@ -16,6 +16,7 @@ import { Migration20261124000300_refund_lines } from './Migration20261124000300_
 import { Migration20261124001001_payment_links } from './Migration20261124001001_payment_links.js';
 import { Migration20261124001301_events_notify_hint } from './Migration20261124001301_events_notify_hint.js';
 import { Migration20261124001002_refund_part_ids } from './Migration20261124001002_refund_part_ids.js';
+import { Migration20261124001200_rate_limit_leases } from './Migration20261124001200_rate_limit_leases.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: 'Migration20261124001001_payment_links', class: Migration20261124001001_payment_links },
   { name: 'Migration20261124001301_events_notify_hint', class: Migration20261124001301_events_notify_hint },
   { name: 'Migration20261124001002_refund_part_ids', class: Migration20261124001002_refund_part_ids },
+  { name: 'Migration20261124001200_rate_limit_leases', class: Migration20261124001200_rate_limit_leases },
 ];

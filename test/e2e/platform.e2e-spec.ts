@@ -1,3 +1,4 @@
+import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
@@ -274,4 +275,29 @@ describe('rate limiting', () => {
       await Promise.all([one.close(), two.close()]);
     }
   });
-});
+
+  test('processes take the shared budget in leases: never more than the limit in a window, far fewer statements than requests', async () => {
+    const env = { RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_MS: '3600000' };
+    const [one, two] = await Promise.all([startTestApp(env), startTestApp(env)]);
+    try {
+      const m = await t.merchant('Leases');
+      const apis = [client(one.url, m.test_api_key), client(two.url, m.test_api_key)];
+      const before = sqlStatementCount(); // both processes live in this test process
+      const statuses: number[] = [];
+      for (let i = 0; i < 60; i++) statuses.push((await apis[i % 2].get('/api/v2/products?limit=1')).status);
+      const ok = statuses.filter((s) => s === 200).length;
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      expect(ok).toBeLessThanOrEqual(40);
+      // Tokens leased but unspent are lost: at most a lease less one per process (a quarter of what was left, 4 here).
+      expect(ok).toBeGreaterThanOrEqual(40 - 2 * 3);
+      const leaseStatements = sqlStatementCount() - before - ok; // each 200 read one page of products
+      expect(leaseStatements).toBeLessThan(25);
+      const [row] = await t.orm.em.fork().getConnection().execute(
+        `select c.count from rate_limit_counters c join api_keys k on k.id = c.key where k.merchant_id = ? and k.mode = 'test'`,
+        [m.id],
+      );
+      expect(row.count).toBe(40); // spent to the last token, never beyond
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });});

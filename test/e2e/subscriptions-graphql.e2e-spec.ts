@@ -134,7 +134,7 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
   const { res: big, statements } = await cost(query);
   const { res: one, statements: single } = await cost(query.replace('first: 50', 'first: 1'));
   expect(single).toBe(statements);
-  // rate limit + subscriptions + customers + payment methods + latest invoices + their attempts + invoices: no N+1.
+  // subscriptions + customers + payment methods + latest invoices + their attempts + invoices: no N+1.
   expect(statements).toBeLessThanOrEqual(8);
   expect(big.body.errors).toBeUndefined();
   expect(one.body.data.subscriptions.edges).toHaveLength(1);
