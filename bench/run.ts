@@ -144,6 +144,11 @@ async function flows(t: Target, clients: number, seconds: number) {
   const pay: number[] = [];
   let done = 0;
   let failed = 0;
+  const failures = new Map<string, number>();
+  const fail = (what: string) => {
+    failed++;
+    failures.set(what, (failures.get(what) ?? 0) + 1);
+  };
   const before = await sqlCount(t.base);
   const until = performance.now() + seconds * 1000;
   let n = 0;
@@ -155,22 +160,22 @@ async function flows(t: Target, clients: number, seconds: number) {
         const body = (await created.json()) as { data?: { checkout_id: string } };
         const t1 = performance.now();
         if (!body.data) {
-          failed++;
+          fail(`create ${created.status}`);
           continue;
         }
         const paid = await fetch(`${t.base}/api/v2/test-helpers/checkout/${body.data.checkout_id}/pay`, { method: 'POST', headers: t.headers, body: payBody });
-        await paid.arrayBuffer();
+        const paidBody = await paid.text();
         const t2 = performance.now();
         if (paid.ok) {
           done++;
           create.push(t1 - t0);
           pay.push(t2 - t1);
-        } else failed++;
+        } else fail(`pay ${paid.status} ${/"code":"([a-z_]+)"/.exec(paidBody)?.[1] ?? ''}`);
       }
     }),
   );
   const statements = (await sqlCount(t.base)) - before;
-  return { perSecond: done / seconds, createP50: median(create), payP50: median(pay), sqlPerFlow: statements / Math.max(done, 1), failed };
+  return { perSecond: done / seconds, createP50: median(create), payP50: median(pay), sqlPerFlow: statements / Math.max(done, 1), failed, failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', ') };
 }
 
 async function startBaseline(databaseUrl: string, merchantId: string): Promise<{ base: string; stop: () => Promise<void> }> {
@@ -250,7 +255,7 @@ async function main(): Promise<void> {
       if (runFlows) {
         const f = await flows(svc, CONNECTIONS, DURATION);
         flowRuns.push(f);
-        process.stdout.write(`round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}${f.failed ? `  failed ${f.failed}` : ''}\n`);
+        process.stdout.write(`round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}  p50 create ${fmt(f.createP50)} ms / pay ${fmt(f.payP50)} ms${f.failed ? `  failed ${f.failed} (${f.failures})` : ''}\n`);
       }
     }
 
