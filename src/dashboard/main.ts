@@ -208,7 +208,7 @@ function record(e: LiveEvent, refresh: boolean): void {
     soon('orders', refreshOrders, 30);
     soon('revenue', refreshRevenue, 200);
   }
-  if (e.type.startsWith('payment_link.')) soon('links', refreshLinks);
+  if (/^(payment_link|checkout)\./.test(e.type)) soon('links', refreshLinks); // a new link records its checkout session's checkout.created
   if (e.type.startsWith('subscription.')) soon('subs', refreshSubscriptions);
   soon('webhooks', refreshWebhooks, 600); // deliveries are made from events just after they commit
 }

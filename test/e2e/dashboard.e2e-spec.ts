@@ -145,6 +145,26 @@ test('a failed webhook delivery is replayed from the page', async () => {
   expect(receiver.received.length).toBe(received + 1);
 }, 90_000);
 
+test('payment links are listed with their status, updated live when one is paid', async () => {
+  await page.locator('#payment-links-panel:not([hidden])').waitFor();
+  const created = await api().post('/api/v2/payment-links', {
+    products: [{ merchant_product_id: 'THERM', quantity: 1 }],
+    currency: 'USD',
+    customer: { email: 'jane@example.com', first_name: 'Jane', last_name: 'Doe' },
+    description: 'Thermometer refill',
+    success_url: 'https://shop.example.com/thanks',
+    cancel_url: 'https://shop.example.com/cart',
+  });
+  expect(created.status).toBe(201);
+  // Creating a link records no event of its own; paying it does (payment_link.paid), and the panel follows live.
+  const paid = await api().post(`/api/v2/test-helpers/payment-links/${created.body.id}/pay`, { hsa_fsa_card: cards.hsa });
+  expect(paid.status).toBe(200);
+  const item = page.locator('#payment-links li', { hasText: 'Thermometer refill' });
+  await item.waitFor({ timeout: 5000 });
+  expect(await item.textContent()).toMatch(/^paid Thermometer refill · \$24\.99/);
+  expect(await item.getByRole('link', { name: 'open link' }).getAttribute('href')).toBe(created.body.url);
+}, 30_000);
+
 test('README screenshot; usable on a phone; no CSP violation anywhere', async () => {
   await page.locator('#order-detail-close').click();
   await page.evaluate(() => window.scrollTo(0, 0));
