@@ -1,4 +1,4 @@
-import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
+import { statementsOf } from '../helpers/sql.js';
 import { setWebhookResolver } from '../../src/modules/webhooks/webhook-url.js';
 import { stubDns } from '../fixtures/hostile-urls.js';
 import { recordTestEvent } from '../helpers/events.js';
@@ -182,10 +182,13 @@ describe('GraphQL', () => {
     await t.app.http.jobs.runDue(new Date());
     const query = (n: number) => `{ webhookEndpoints(first: ${n}) { nodes { url webhookDeliveries(first: 2) { nodes { eventType attempts { attempt } } pageInfo { hasNextPage } } } } }`;
     const cost = async (n: number) => {
-      const before = sqlStatementCount();
-      const res = await g.graphql(query(n));
-      expect(res.body.errors).toBeUndefined();
-      return { statements: sqlStatementCount() - before, nodes: res.body.data.webhookEndpoints.nodes };
+      let nodes: any[] = [];
+      const statements = await statementsOf(async () => {
+        const res = await g.graphql(query(n));
+        expect(res.body.errors).toBeUndefined();
+        nodes = res.body.data.webhookEndpoints.nodes;
+      });
+      return { statements, nodes };
     };
     const one = await cost(1);
     const four = await cost(4);
