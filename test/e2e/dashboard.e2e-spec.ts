@@ -94,6 +94,8 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   const receipt = await page.locator('#receipt-link').getAttribute('href');
   expect((await fetch(receipt!)).headers.get('content-type')).toBe('application/pdf');
   expect(await page.locator('#orders-empty').isHidden()).toBe(true);
+  // The chart refetches its days after the live event: wait for it rather than race it.
+  await page.waitForFunction(() => /HSA\/FSA \$24\.99, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''), undefined, { timeout: 5000 });
   expect(await page.locator('#revenue-summary').textContent()).toMatch(/HSA\/FSA \$24\.99, regular \$7\.98/);
 }, 60_000);
 

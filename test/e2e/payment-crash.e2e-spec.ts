@@ -30,7 +30,8 @@ let db: EmbeddedDatabase;
 let service: ChildProcess | undefined;
 
 async function startDatabase(): Promise<void> {
-  db = await startEmbeddedPostgres({ dataDir, port: pgPort, throwaway: true });
+  // Durable (fsync and synchronous commit on): a killed PostgreSQL keeps every commit it acknowledged.
+  db = await startEmbeddedPostgres({ dataDir, port: pgPort });
 }
 
 async function killDatabase(): Promise<void> {
