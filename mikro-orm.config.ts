@@ -1,6 +1,6 @@
-import { defineConfig } from '@mikro-orm/postgresql';
+import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './src/platform/db/entities.js';
+import { entities } from './src/modules/entities.js';
 import { CountingLogger } from './src/platform/db/sql-counter.js';
 import { migrationsList } from './migrations/index.js';
 
@@ -29,6 +29,11 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
       emit: 'ts',
     },
   });
+}
+
+/** Connects MikroORM to `url` with every module's entities. */
+export async function openOrm(url: string, poolMax = 10): Promise<MikroORM> {
+  return MikroORM.init(ormConfig(url, poolMax));
 }
 
 export default ormConfig(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/commerce');

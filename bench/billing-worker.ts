@@ -8,7 +8,7 @@
  * test); BILLING_LEASE_MS (default 120000).
  */
 import 'reflect-metadata';
-import { openOrm } from '../src/platform/db/database.js';
+import { openOrm } from '../mikro-orm.config.js';
 import type { Log } from '../src/platform/context.js';
 import { useTestModeProcessor } from '../src/modules/payments/processor.js';
 import { SimulatedProcessor } from '../src/modules/payments/simulated-processor.js';

@@ -8,7 +8,7 @@ import type { Config } from './config/config.js';
 import { resolvers, restRoutes } from './modules/index.js';
 import { registerHostedCheckout } from './modules/checkout/hosted-checkout.routes.js';
 import { registerHostedPaymentLinks } from './modules/payment-links/hosted-payment-link.routes.js';
-import { forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
+import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
 import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -75,7 +75,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerErrorHandling(http);
   registerJsonBodyParser(http);
   registerInputGuards(http);
-  registerAuth(http, orm);
+  registerAuth(http, orm, authenticate);
   await http.register(rateLimit, {
     hook: 'preHandler',
     store: postgresRateLimitStore(orm),
@@ -122,7 +122,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await apollo.start();
   registerGraphqlRoute(http, apollo, schema);
-  registerGraphqlWs(http, schema, orm);
+  registerGraphqlWs(http, schema, orm, authenticate);
 
   return { http, schema, apollo };
 }

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config/config.js';
-import { migrate, openOrm, resolveDatabase } from './platform/db/database.js';
+import { migrate, resolveDatabase } from './platform/db/database.js';
+import { openOrm } from '../mikro-orm.config.js';
 import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
 import { sweeps } from './modules/index.js';
 import { JobRunner } from './platform/jobs/jobs.js';

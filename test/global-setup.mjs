@@ -4,7 +4,8 @@ import 'reflect-metadata';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { migrate, openOrm } from '../dist/src/platform/db/database.js';
+import { migrate } from '../dist/src/platform/db/database.js';
+import { openOrm } from '../dist/mikro-orm.config.js';
 import { startEmbeddedPostgres } from '../dist/src/platform/db/embedded-postgres.js';
 
 export default async function globalSetup() {

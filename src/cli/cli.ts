@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/config.js';
-import { migrate, openOrm, resolveDatabase } from '../platform/db/database.js';
+import { migrate, resolveDatabase } from '../platform/db/database.js';
+import { openOrm } from '../../mikro-orm.config.js';
 import { createMerchant } from '../modules/merchants/merchant.service.js';
 import { createMigration } from './migration-create.js';
 import { IMPORT_USAGE, productsImport } from './products-import.js';

@@ -21,6 +21,12 @@ export interface Principal {
 }
 
 /**
+ * Resolves `Authorization: Bearer <key>` to the caller or throws 401 `unauthorized`. The
+ * merchants module provides it; the REST hook and graphql-ws are given it when the app is wired.
+ */
+export type Authenticator = (em: EntityManager, authorization: string | undefined) => Promise<Principal>;
+
+/**
  * Passed first to every service method: the forked EntityManager of this unit of work, the
  * caller, the clock and the request id. Built per request, websocket operation or job.
  */

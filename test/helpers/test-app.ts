@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp, type App } from '../../src/app.js';
 import { client } from './http.js';
 import { loadConfig } from '../../src/config/config.js';
-import { openOrm } from '../../src/platform/db/database.js';
+import { openOrm } from '../../mikro-orm.config.js';
 import { JobRunner } from '../../src/platform/jobs/jobs.js';
 import { setPublicUrl } from '../../src/platform/links.js';
 import { sweeps } from '../../src/modules/index.js';

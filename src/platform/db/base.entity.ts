@@ -1,5 +1,4 @@
 import { ManyToOne, Property, type Opt, type Ref } from '@mikro-orm/core';
-import { Merchant } from '../../modules/merchants/merchant.entity.js';
 
 /** Timestamps shared by every table (`timestamptz`). */
 export abstract class TimestampedEntity {
@@ -10,10 +9,18 @@ export abstract class TimestampedEntity {
   updatedAt: Opt<Date> = new Date();
 }
 
+/**
+ * The row a merchant-scoped entity points at. The merchants module maps it (entity `Merchant`);
+ * the platform names it only by entity name, so it never imports a domain module.
+ */
+export interface MerchantOwner {
+  id: string;
+}
+
 /** Everything a merchant owns lives in one mode: test objects never see live ones. */
 export abstract class MerchantScopedEntity extends TimestampedEntity {
-  @ManyToOne(() => Merchant, { ref: true, deleteRule: 'cascade' })
-  merchant!: Ref<Merchant>;
+  @ManyToOne({ entity: 'Merchant', ref: true, deleteRule: 'cascade' })
+  merchant!: Ref<MerchantOwner>;
 
   @Property({ type: 'boolean' })
   livemode!: boolean;

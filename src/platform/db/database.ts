@@ -1,5 +1,4 @@
-import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../../../mikro-orm.config.js';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/config.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 
@@ -7,11 +6,6 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 export async function resolveDatabase(config: Config): Promise<EmbeddedDatabase> {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => undefined };
   return startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT });
-}
-
-/** Connects MikroORM to `url`. */
-export async function openOrm(url: string, poolMax = 10): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(url, poolMax));
 }
 
 /** Applies pending migrations; returns their names. */

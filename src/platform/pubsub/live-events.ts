@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { authenticate } from '../../modules/merchants/merchant.service.js';
-import { createContext, type Principal } from '../context.js';
+import { createContext, type Authenticator, type Principal } from '../context.js';
 import { randomBase62 } from '../db/ids.js';
 import type { GraphContext } from '../graphql/context.js';
 import { bridgeEvents, EventPubSub } from './event-pubsub.js';
@@ -49,7 +48,7 @@ export const WS_UNAUTHORIZED = 4401;
  * key is closed with 4401. Each operation gets its own service context (a fresh EntityManager
  * fork) for that merchant and mode.
  */
-export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, orm: MikroORM): void {
+export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, orm: MikroORM, authenticate: Authenticator): void {
   const wss = new WebSocketServer({ server: http.server, path: '/graphql' });
   const server = useServer<Record<string, unknown> | undefined, { principal: Principal }>(
     {

@@ -1,7 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
-import { createContext, lazyChildLog } from '../context.js';
-import { authenticate } from '../../modules/merchants/merchant.service.js';
+import { createContext, lazyChildLog, type Authenticator } from '../context.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,7 +13,7 @@ declare module 'fastify' {
  * Checks `Authorization: Bearer` on every route not marked public and gives the request its
  * service context (a fresh EntityManager fork, the merchant and mode, the test clock).
  */
-export function registerAuth(app: FastifyInstance, orm: MikroORM): void {
+export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: Authenticator): void {
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.public) return;
     const principal = await authenticate(orm.em, req.headers.authorization);
