@@ -20,7 +20,7 @@ export function paymentMethodsLoader(ctx: ServiceContext) {
 /**
  * The first page of orders of many customers (matched on the customer's email, case-insensitive)
  * in one query: a window function keeps the newest `limit + 1` per email. Keyed by email and
- * page size; later pages go through `listOrders`.
+ * page size; later pages go through `readOrderPage`.
  */
 export function firstOrderPagesLoader(ctx: ServiceContext) {
   return loader<string, Page<Order>>(ctx, 'customer.orders.first', async (keys) => {

@@ -4,7 +4,7 @@ import { toServiceInput, toServiceInputDeep } from '../../platform/graphql/input
 import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
-import { listOrders } from '../orders/order.service.js';
+import { readOrderPage } from '../orders/order.read-model.js';
 import { OrderConnection, OrderNode } from '../orders/order.types.js';
 import { firstOrderPagesLoader, paymentMethodsLoader } from './customer.loaders.js';
 import * as customers from './customer.service.js';
@@ -55,7 +55,7 @@ export class CustomerResolver {
     const result =
       page.after === undefined && page.before === undefined
         ? await firstOrderPagesLoader(ctx).load(JSON.stringify({ email, limit: page.limit }))
-        : await listOrders(ctx, { customer_email: email }, page, args.last != null ? 'before' : 'after');
+        : await readOrderPage(ctx, { customer_email: email }, page, args.last != null ? 'before' : 'after');
     return toConnection(result, args, OrderNode.from);
   }
 

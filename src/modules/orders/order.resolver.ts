@@ -9,18 +9,18 @@ import { CheckoutSessionNode } from '../checkout/checkout.types.js';
 import { productLoader } from '../products/product.loaders.js';
 import { ProductNode } from '../products/product.types.js';
 import { paymentsLoader } from './order.loaders.js';
-import * as orders from './order.service.js';
+import { readOrder, readOrderPage } from './order.read-model.js';
 import { revenueByDay } from './order-stats.service.js';
 import { OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType, RevenueDayType } from './order.types.js';
 import { receiptUrl } from './receipt.service.js';
 
-registerNodeType('Order', async (ctx, id) => OrderNode.from(await orders.getOrder(ctx, id)));
+registerNodeType('Order', async (ctx, id) => OrderNode.from(await readOrder(ctx, id)));
 
 @Resolver(() => OrderNode)
 export class OrderResolver {
   @Query(() => OrderNode, { description: 'An order by global id' })
   async order(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<OrderNode> {
-    return OrderNode.from(await orders.getOrder(ctx, fromGlobalId(id, 'Order')));
+    return OrderNode.from(await readOrder(ctx, fromGlobalId(id, 'Order')));
   }
 
   @Query(() => OrderConnection, { description: 'Orders, most recent first' })
@@ -34,7 +34,7 @@ export class OrderResolver {
       created_after: args.createdAfter ?? undefined,
       created_before: args.createdBefore ?? undefined,
     };
-    return toConnection(await orders.listOrders(ctx, filters, page, 'after'), args, OrderNode.from);
+    return toConnection(await readOrderPage(ctx, filters, page, 'after'), args, OrderNode.from);
   }
 
   @Query(() => [RevenueDayType], { description: 'Revenue per UTC day for the last `days` days (today included), HSA/FSA vs regular, and refunds' })
@@ -56,7 +56,7 @@ export class OrderResolver {
 
   @FieldResolver(() => String, { nullable: true, description: 'Signed link to the PDF receipt, valid one hour' })
   receiptUrl(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<string | null> {
-    return receiptUrl(ctx, order.entity);
+    return receiptUrl(ctx, order.record);
   }
 
   @FieldResolver(() => CheckoutSessionNode, { nullable: true })

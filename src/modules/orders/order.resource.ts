@@ -1,12 +1,12 @@
-import type { Payment } from '../payments/payment.entity.js';
 import type { Order } from './order.entity.js';
+import type { OrderRecord, PaymentRecord } from './order.read-model.js';
 
 /** The `payment` object of the spec: the HSA/FSA payment when there is one, else the card. */
-function primaryPayment(payments: Payment[]): Payment | undefined {
+function primaryPayment(payments: PaymentRecord[]): PaymentRecord | undefined {
   return payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
 }
 
-function toPaymentResource(p: Payment) {
+function toPaymentResource(p: PaymentRecord) {
   return {
     payment_id: p.id,
     payment_method: p.paymentMethod,
@@ -19,7 +19,7 @@ function toPaymentResource(p: Payment) {
 }
 
 /** The spec's Order object. `payments` must be the order's payments; `receiptUrl` a fresh signed link or null. */
-export function toOrderResource(order: Order, payments: Payment[], receiptUrl: string | null) {
+export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], receiptUrl: string | null) {
   const primary = primaryPayment(payments);
   return {
     id: order.id,

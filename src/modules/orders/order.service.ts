@@ -1,11 +1,9 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import type { PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
-import { Payment } from '../payments/payment.entity.js';
 import { Order } from './order.entity.js';
-import { listOrdersSchema, type OrderFilters } from './order.schemas.js';
+import { listOrdersSchema } from './order.schemas.js';
 
 /** The next human-friendly order number (a database sequence: unique across processes). */
 export async function nextOrderNumber(ctx: ServiceContext): Promise<string> {
@@ -20,31 +18,10 @@ export async function getOrder(ctx: ServiceContext, id: string): Promise<Order> 
   return order;
 }
 
-/** The payments of several orders in one query, grouped by order id. */
-export async function paymentsOf(ctx: ServiceContext, orders: Order[]): Promise<Map<string, Payment[]>> {
-  const byOrder = new Map<string, Payment[]>(orders.map((o) => [o.id, []]));
-  if (!orders.length) return byOrder;
-  const payments = await ctx.em.find(Payment, { orderId: { $in: orders.map((o) => o.id) } }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
-  for (const p of payments) byOrder.get(p.orderId)?.push(p);
-  return byOrder;
-}
-
 /** Validates list query parameters (400 `invalid_request`). */
 export function parseListOrdersQuery(query: unknown) {
   const { limit, starting_after, ...filters } = parseInput(listOrdersSchema, query, 'invalid_request');
   return { filters, page: { limit, after: starting_after } satisfies PageRequest<string> };
-}
-
-/** A page of the caller's orders, newest first. */
-export async function listOrders(ctx: ServiceContext, filters: OrderFilters, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<Order>> {
-  const where: FilterQuery<Order> = { ...scope(ctx) };
-  if (filters.status) where.status = filters.status;
-  if (filters.payment_status) where.paymentStatus = filters.payment_status;
-  if (filters.customer_email) where.customerEmail = filters.customer_email.toLowerCase();
-  if (filters.reference_id) where.referenceId = filters.reference_id;
-  const created = createdRange(filters);
-  if (created) where.createdAt = created;
-  return paginate(ctx, Order, where, page, { cursorParam });
 }
 
 /**

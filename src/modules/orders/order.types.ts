@@ -6,8 +6,8 @@ import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { AddressType, Amounts } from '../checkout/checkout.types.js';
 import { PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
-import type { Payment } from '../payments/payment.entity.js';
-import { ORDER_STATUSES, PAYMENT_STATUSES, type Order } from './order.entity.js';
+import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
+import type { OrderRecord, PaymentRecord } from './order.read-model.js';
 
 export const OrderStatusEnum = graphqlEnum('OrderStatus', ORDER_STATUSES, 'Fulfilment status');
 
@@ -48,7 +48,7 @@ export class PaymentType {
   @Field(() => Int) refundedAmount!: number;
   @Field(() => GraphQLISODateTime) capturedAt!: Date;
 
-  static from(p: Payment): PaymentType {
+  static from(p: PaymentRecord): PaymentType {
     return Object.assign(new PaymentType(), { paymentId: p.id, paymentMethod: p.paymentMethod as ValueOf<typeof PaymentMethodEnum>, brand: p.brand, last4: p.last4, amount: p.amount, refundedAmount: p.refundedAmount, capturedAt: p.capturedAt });
   }
 }
@@ -83,10 +83,10 @@ export class OrderNode extends Node {
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) completedAt!: Date | null;
-  /** The entity, for field resolvers. */
-  entity!: Order;
+  /** The order as read, for field resolvers. */
+  record!: OrderRecord;
 
-  static from(o: Order): OrderNode {
+  static from(o: OrderRecord): OrderNode {
     const c = o.customer;
     return Object.assign(new OrderNode(), {
       id: toGlobalId('Order', o.id),
@@ -113,7 +113,7 @@ export class OrderNode extends Node {
       metadata: o.metadata,
       createdAt: o.createdAt,
       completedAt: o.completedAt,
-      entity: o,
+      record: o,
     });
   }
 }

@@ -18,9 +18,10 @@ function sign(key: string, orderId: string, expires: number): string {
 }
 
 /** A fresh signed link to the order's PDF receipt, valid one hour; null until the payment is captured. */
-export async function receiptUrl(ctx: ServiceContext, order: Order): Promise<string | null> {
+export async function receiptUrl(ctx: ServiceContext, order: Pick<Order, 'id' | 'paymentStatus'>): Promise<string | null> {
   if (!HAS_RECEIPT.has(order.paymentStatus)) return null;
-  const merchant = await ctx.em.findOneOrFail(Merchant, order.merchant.id); // identity map: one query per request
+  // The caller's own order (read in its scope): the caller's merchant signs. Identity map: one query per request.
+  const merchant = await ctx.em.findOneOrFail(Merchant, ctx.principal.merchantId);
   const expires = Math.floor(Date.now() / 1000) + RECEIPT_LINK_TTL_S;
   return publicLink(`/receipts/${order.id}.pdf?expires=${expires}&signature=${sign(merchant.signingKey, order.id, expires)}`);
 }

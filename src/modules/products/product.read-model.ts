@@ -1,6 +1,6 @@
 import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
-import { queryRows } from '../../platform/db/sql.js';
+import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
 import { keysetSql, pageCursors, pageOf, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { ProductStatus } from './product.entity.js';
@@ -44,9 +44,9 @@ export interface ProductRecord {
 }
 
 /** The row as PostgreSQL sends it: timestamps as epoch milliseconds (no string parsing). */
-export type ProductRow = Omit<ProductRecord, 'eligibilityCheckedAt' | 'createdAt' | 'updatedAt'> & { eligibilityCheckedAt: number; createdAt: number; updatedAt: number };
+export type ProductRow = EpochRow<ProductRecord, 'eligibilityCheckedAt' | 'createdAt' | 'updatedAt'>;
 
-const ms = (column: string) => `floor(extract(epoch from p.${column}) * 1000)::float8`;
+const ms = (column: string) => epochMs(`p.${column}`);
 
 /** The columns of the Product resource (timestamps in epoch ms, images ordered by position). */
 export const PRODUCT_COLUMNS = `p.id, p.livemode, p.name, p.tagline, p.description, p.price, p.currency,
@@ -120,13 +120,7 @@ export function productPageQuery(merchantId: string, livemode: boolean, filters:
   };
 }
 
-function toRecord(row: ProductRow): ProductRecord {
-  const record = row as unknown as ProductRecord;
-  record.eligibilityCheckedAt = new Date(row.eligibilityCheckedAt);
-  record.createdAt = new Date(row.createdAt);
-  record.updatedAt = new Date(row.updatedAt);
-  return record;
-}
+const toRecord = (row: ProductRow) => withDates<ProductRecord>(row, ['eligibilityCheckedAt', 'createdAt', 'updatedAt']);
 
 /** One product of the caller by numeric id (any status), or 404 `not_found`. */
 export async function readProduct(ctx: ServiceContext, id: number): Promise<ProductRecord> {

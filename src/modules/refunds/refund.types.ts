@@ -5,7 +5,8 @@ import { ConnectionArgs, connectionType } from '../../platform/relay/connection.
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { PaymentMethodEnum } from '../orders/order.types.js';
-import { REFUND_REASONS, REFUND_STATUSES, type Refund } from './refund.entity.js';
+import { REFUND_REASONS, REFUND_STATUSES } from './refund.entity.js';
+import type { RefundRecord } from './refund.read-model.js';
 
 export const RefundStatusEnum = graphqlEnum('RefundStatus', REFUND_STATUSES);
 
@@ -44,7 +45,7 @@ export class RefundNode extends Node {
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) processedAt!: Date | null;
 
-  static from(r: Refund): RefundNode {
+  static from(r: RefundRecord): RefundNode {
     return Object.assign(new RefundNode(), {
       id: toGlobalId('Refund', r.id),
       refundId: r.id,

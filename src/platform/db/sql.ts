@@ -27,3 +27,19 @@ export async function queryRows<R extends QueryResultRow>(em: EntityManager, que
     await pool.releaseConnection(connection);
   }
 }
+
+/** SQL for a timestamp column as epoch milliseconds (float8: the driver parses no date string). */
+export const epochMs = (column: string): string => `floor(extract(epoch from ${column}) * 1000)::float8`;
+
+/** A read model's row as PostgreSQL sends it: the `Dates` fields as epoch milliseconds (`epochMs`). */
+export type EpochRow<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: null extends T[K] ? number | null : number };
+
+/** Turns the `dates` fields of `row` (epoch ms, or null) into `Date`s in place; the row becomes the record `T`. */
+export function withDates<T>(row: object, dates: readonly (keyof T & string)[]): T {
+  const record = row as Record<string, unknown>;
+  for (const key of dates) {
+    const value = record[key] as number | null;
+    record[key] = value == null ? null : new Date(value);
+  }
+  return record as T;
+}

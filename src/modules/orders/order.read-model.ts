@@ -1,0 +1,116 @@
+import type { QueryConfig } from 'pg';
+import type { ServiceContext } from '../../platform/context.js';
+import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
+import { DomainError } from '../../platform/errors.js';
+import { keysetSql, pageCursors, pageOf, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import type { Payment } from '../payments/payment.entity.js';
+import type { Order } from './order.entity.js';
+import type { OrderFilters } from './order.schemas.js';
+
+/**
+ * The read path of orders (REST get/list, GraphQL order/orders and their payments):
+ * statements that select exactly the resources' columns, rows mapped straight to plain records.
+ * No entity hydration, snapshots or identity map (a page of 50 orders with their JSON columns was
+ * mostly ORM work); writes keep the ORM and its unit of work. Outside transactions only.
+ */
+
+/** An order as the read path returns it: the entity's fields, without the ORM. */
+export type OrderRecord = Pick<
+  Order,
+  | 'id' | 'livemode' | 'orderNumber' | 'checkoutId' | 'referenceId' | 'paymentLinkId' | 'clientReferenceId' | 'status' | 'paymentStatus'
+  | 'isRecurring' | 'amount' | 'currency' | 'customer' | 'lineItems' | 'amounts' | 'statusHistory' | 'lmn' | 'failureReason' | 'metadata'
+  | 'createdAt' | 'completedAt'
+>;
+
+/** A captured payment as the read path returns it. */
+export type PaymentRecord = Pick<Payment, 'id' | 'orderId' | 'paymentMethod' | 'brand' | 'last4' | 'amount' | 'refundedAmount' | 'capturedAt'>;
+
+const ORDER_COLUMNS = `o.id, o.livemode, o.order_number as "orderNumber", o.checkout_id as "checkoutId", o.reference_id as "referenceId",
+  o.payment_link_id as "paymentLinkId", o.client_reference_id as "clientReferenceId", o.status, o.payment_status as "paymentStatus",
+  o.is_recurring as "isRecurring", o.amount, o.currency, o.customer, o.line_items as "lineItems", o.amounts, o.status_history as "statusHistory",
+  o.lmn, o.failure_reason as "failureReason", o.metadata, ${epochMs('o.created_at')} as "createdAt", ${epochMs('o.completed_at')} as "completedAt"`;
+
+const PAYMENT_COLUMNS = `p.id, p.order_id as "orderId", p.payment_method as "paymentMethod", p.brand, p.last4, p.amount,
+  p.refunded_amount as "refundedAmount", ${epochMs('p.captured_at')} as "capturedAt"`;
+
+type OrderRow = EpochRow<OrderRecord, 'createdAt' | 'completedAt'>;
+const toOrder = (row: OrderRow) => withDates<OrderRecord>(row, ['createdAt', 'completedAt']);
+
+/** One order of the caller by id, or 404 `not_found`. */
+export async function readOrder(ctx: ServiceContext, id: string): Promise<OrderRecord> {
+  const { merchantId, livemode } = ctx.principal;
+  const [row] = await queryRows<OrderRow>(ctx.em, {
+    name: 'order_by_id',
+    text: `select ${ORDER_COLUMNS} from orders o where o.id = $1 and o.merchant_id = $2 and o.livemode = $3`,
+    values: [id, merchantId, livemode],
+  });
+  if (!row) throw DomainError.notFound('order', id);
+  return toOrder(row);
+}
+
+/** The caller's orders by ids (missing ones are simply absent), for DataLoaders. */
+export async function readOrdersByIds(ctx: ServiceContext, ids: readonly string[]): Promise<OrderRecord[]> {
+  const rows = await queryRows<OrderRow>(ctx.em, {
+    name: 'orders_by_ids',
+    text: `select ${ORDER_COLUMNS} from orders o where o.id = any($1::text[]) and o.merchant_id = $2 and o.livemode = $3`,
+    values: [ids, ctx.principal.merchantId, ctx.principal.livemode],
+  });
+  return rows.map(toOrder);
+}
+
+/** The statement of a keyset page of orders; its text depends only on which filters are present (prepared once per shape). */
+function orderPageQuery(merchantId: string, livemode: boolean, filters: OrderFilters, page: PageRequest<string>): QueryConfig {
+  const values: unknown[] = [merchantId, livemode];
+  const where = ['o.merchant_id = $1', 'o.livemode = $2'];
+  const shape: string[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const filter = (column: string, value: unknown, letter: string, op = '=') => {
+    if (value === undefined) return;
+    where.push(`${column} ${op} ${param(value)}`);
+    shape.push(letter);
+  };
+  filter('o.status', filters.status, 's');
+  filter('o.payment_status', filters.payment_status, 'p');
+  filter('o.customer_email', filters.customer_email?.toLowerCase(), 'e');
+  filter('o.reference_id', filters.reference_id, 'r');
+  filter('o.created_at', filters.created_after, 'a', '>=');
+  filter('o.created_at', filters.created_before, 'b', '<=');
+  const keyset = keysetSql(page, 'o', (id) => `(select c.created_at, c.id from orders c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`);
+  where.push(...keyset.bounds);
+  if (page.after !== undefined) shape.push('A');
+  if (page.before !== undefined) shape.push('B');
+  if (page.fromEnd) shape.push('L');
+  const limit = param(keyset.limit);
+  return {
+    name: `order_page_${shape.join('') || 'all'}`,
+    text: `select ${ORDER_COLUMNS} from orders o where ${where.join(' and ')} order by ${keyset.orderBy} limit ${limit}`,
+    values,
+  };
+}
+
+/** A page of the caller's orders, newest first (the keyset rules of `paginate`; a cursor naming no order of the caller is 400). */
+export async function readOrderPage(ctx: ServiceContext, filters: OrderFilters, page: PageRequest<string>, cursorParam: string): Promise<Page<OrderRecord>> {
+  const { merchantId, livemode } = ctx.principal;
+  const rows = await queryRows<OrderRow>(ctx.em, orderPageQuery(merchantId, livemode, filters, page));
+  const { items, hasMore } = pageOf(rows.map(toOrder), page);
+  if (items.length === 0) {
+    for (const [name, cursor] of pageCursors(page, cursorParam)) {
+      const found = await queryRows(ctx.em, { name: 'order_exists', text: 'select 1 from orders where id = $1 and merchant_id = $2 and livemode = $3', values: [cursor, merchantId, livemode] });
+      if (!found.length) throw new DomainError('invalid_request', `${name} '${cursor}' does not name an object of this account and mode`, { param: name });
+    }
+  }
+  return { items, hasMore };
+}
+
+/** The payments of the caller's orders `orderIds`, grouped by order (captured first, HSA/FSA before card on a tie). */
+export async function readPaymentsOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, PaymentRecord[]>> {
+  const byOrder = new Map<string, PaymentRecord[]>(orderIds.map((id) => [id, []]));
+  if (!orderIds.length) return byOrder;
+  const rows = await queryRows<EpochRow<PaymentRecord, 'capturedAt'>>(ctx.em, {
+    name: 'payments_of_orders',
+    text: `select ${PAYMENT_COLUMNS} from payments p where p.order_id = any($1::text[]) and p.merchant_id = $2 and p.livemode = $3 order by p.captured_at asc, p.payment_method desc`,
+    values: [orderIds, ctx.principal.merchantId, ctx.principal.livemode],
+  });
+  for (const row of rows) byOrder.get(row.orderId)?.push(withDates<PaymentRecord>(row, ['capturedAt']));
+  return byOrder;
+}
