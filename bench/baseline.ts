@@ -2,21 +2,25 @@
  * The bare baseline the service is measured against (`npm run bench` starts it beside the
  * service, on the same database and rows): Fastify 5 + `pg` routes and a plain graphql-js schema
  * that run the products read model's own statements (`product.read-model.ts`) and answer the
- * same JSON, with nothing else: no API key, no rate limit, no ORM, no Apollo, no logging.
+ * same JSON, with nothing else: no API key, no rate limit, no ORM, no Apollo, no logging. The
+ * graph also serves `orders(first:)` with line items, products, payments and refunds over the
+ * orders read model's statements (for the 50-vs-1 orders page: the floor of that ratio).
  * Env: DATABASE_URL, PORT, MERCHANT_ID (the rows are read as this merchant, test mode).
  */
 import Fastify from 'fastify';
 import { GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString, graphql } from 'graphql';
 import pg from 'pg';
-import { productByIdQuery, productPageQuery, type ProductRow } from '../src/modules/products/product.read-model.js';
+import { orderPageQuery, paymentsOfOrdersQuery, type OrderRecord, type PaymentRecord } from '../src/modules/orders/order.read-model.js';
+import { productByIdQuery, productPageQuery, productsByIdsQuery, type ProductRow } from '../src/modules/products/product.read-model.js';
+import { refundsOfOrdersQuery, type RefundRecord } from '../src/modules/refunds/refund.read-model.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
 const merchantId = process.env.MERCHANT_ID!;
 let statements = 0;
 
-async function rows(query: pg.QueryConfig): Promise<ProductRow[]> {
+async function rows<R extends pg.QueryResultRow = ProductRow>(query: pg.QueryConfig): Promise<R[]> {
   statements++;
-  return (await pool.query<ProductRow>(query)).rows;
+  return (await pool.query<R>(query)).rows;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -108,6 +112,67 @@ const Connection = new GraphQLObjectType({
   name: 'ProductConnection',
   fields: { edges: { type: nn(new GraphQLList(nn(Edge))) }, nodes: { type: nn(new GraphQLList(nn(Product))) }, pageInfo: { type: nn(PageInfo) } },
 });
+// Orders as the read model sends them (timestamps in epoch ms), with what the page query asks for attached.
+type OrderRow = Omit<OrderRecord, 'createdAt' | 'completedAt'> & { payments: PaymentRecord[]; refunds: RefundRecord[]; products: Map<number, ProductRow> };
+type LineItem = OrderRecord['lineItems'][number] & { order: OrderRow };
+const LineItem = new GraphQLObjectType<LineItem>({
+  name: 'OrderLineItem',
+  fields: {
+    name: { type: nn(GraphQLString) },
+    quantity: { type: nn(GraphQLInt) },
+    price: { type: nn(GraphQLInt) },
+    product: { type: Product, resolve: (l) => (l.product_id == null ? null : (l.order.products.get(l.product_id) ?? null)) },
+  },
+});
+const Payment = new GraphQLObjectType<PaymentRecord>({
+  name: 'Payment',
+  fields: { paymentMethod: { type: nn(enumOf('PaymentMethodType', ['hsa_fsa_card', 'card'])) }, amount: { type: nn(GraphQLInt) } },
+});
+const Refund = new GraphQLObjectType<RefundRecord>({
+  name: 'Refund',
+  fields: {
+    refundId: { type: nn(GraphQLString), resolve: (r) => r.id },
+    amount: { type: nn(GraphQLInt) },
+    status: { type: nn(enumOf('RefundStatus', ['pending', 'succeeded', 'failed', 'cancelled'])) },
+  },
+});
+const RefundConnection = new GraphQLObjectType<RefundRecord[]>({ name: 'RefundConnection', fields: { nodes: { type: nn(new GraphQLList(nn(Refund))), resolve: (r) => r } } });
+const newestFirst = (a: { createdAt: unknown; id: string }, b: { createdAt: unknown; id: string }) => Number(b.createdAt) - Number(a.createdAt) || (a.id < b.id ? 1 : -1);
+const Order = new GraphQLObjectType<OrderRow>({
+  name: 'Order',
+  fields: {
+    id: { type: nn(GraphQLID), resolve: (o) => b64(`Order:${o.id}`) },
+    orderNumber: { type: nn(GraphQLString) },
+    status: { type: nn(enumOf('OrderStatus', ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'disputed'])) },
+    amount: { type: nn(GraphQLInt) },
+    lineItems: { type: nn(new GraphQLList(nn(LineItem))), resolve: (o) => o.lineItems.map((l) => ({ ...l, order: o })) },
+    payments: { type: nn(new GraphQLList(nn(Payment))) },
+    refunds: { type: nn(RefundConnection), args: { first: { type: GraphQLInt } }, resolve: (o, args: { first?: number }) => [...o.refunds].sort(newestFirst).slice(0, args.first ?? 10) },
+  },
+});
+const OrderEdge = new GraphQLObjectType({ name: 'OrderEdge', fields: { cursor: { type: nn(GraphQLString) }, node: { type: nn(Order) } } });
+const OrderConnection = new GraphQLObjectType({ name: 'OrderConnection', fields: { edges: { type: nn(new GraphQLList(nn(OrderEdge))) }, pageInfo: { type: nn(PageInfo) } } });
+
+/** A page of orders and, in three statements side by side, the payments, products and refunds the page query asks for. */
+async function orderPage(limit: number): Promise<{ items: OrderRow[]; hasMore: boolean }> {
+  const found = await rows<OrderRow>(orderPageQuery(merchantId, false, {}, { limit }));
+  const items = found.slice(0, limit);
+  const ids = items.map((o) => o.id);
+  const productIds = [...new Set(items.flatMap((o) => o.lineItems.flatMap((l) => (l.product_id == null ? [] : [l.product_id]))))];
+  const [payments, products, refunds] = await Promise.all([
+    rows<PaymentRecord>(paymentsOfOrdersQuery(ids, merchantId, false)),
+    rows(productsByIdsQuery(productIds, merchantId, false)),
+    rows<RefundRecord>(refundsOfOrdersQuery(ids, merchantId, false)),
+  ]);
+  const productMap = new Map(products.map((p) => [p.id, p]));
+  for (const o of items) {
+    o.payments = payments.filter((p) => p.orderId === o.id);
+    o.refunds = refunds.filter((r) => r.orderId === o.id);
+    o.products = productMap;
+  }
+  return { items, hasMore: found.length > limit };
+}
+
 const schema = new GraphQLSchema({
   query: new GraphQLObjectType({
     name: 'Query',
@@ -118,6 +183,14 @@ const schema = new GraphQLSchema({
         resolve: async (_root, { id }: { id: string }) => {
           const [row] = await rows(productByIdQuery(Number(Buffer.from(id, 'base64url').toString().slice(8)), merchantId, false));
           return row;
+        },
+      },
+      orders: {
+        type: nn(OrderConnection),
+        args: { first: { type: GraphQLInt } },
+        resolve: async (_root, args: { first?: number }) => {
+          const { items, hasMore } = await orderPage(args.first ?? 10);
+          return { edges: items.map((node) => ({ cursor: b64(`cursor:${node.id}`), node })), pageInfo: { hasNextPage: hasMore } };
         },
       },
       products: {

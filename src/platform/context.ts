@@ -32,6 +32,11 @@ export type Authenticator = (em: EntityManager, authorization: string | undefine
  */
 export interface ServiceContext {
   em: EntityManager;
+  /**
+   * The EntityManager this context forks from: read models borrow connections of its pool
+   * (`queryRows`) without forking an identity map. Never used for entities.
+   */
+  readonly base: EntityManager;
   principal: Principal;
   requestId: string;
   log: Log;
@@ -54,6 +59,7 @@ export function createContext(em: EntityManager, principal: Principal, requestId
     set em(value: EntityManager) {
       forked = value;
     },
+    base: em,
     principal,
     requestId,
     log,

@@ -2,7 +2,7 @@ import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
 import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
-import { keysetSql, pageCursors, pageOf, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { keysetSql, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { Payment } from '../payments/payment.entity.js';
 import type { Order } from './order.entity.js';
 import type { OrderFilters } from './order.schemas.js';
@@ -39,7 +39,7 @@ const toOrder = (row: OrderRow) => withDates<OrderRecord>(row, ['createdAt', 'co
 /** One order of the caller by id, or 404 `not_found`. */
 export async function readOrder(ctx: ServiceContext, id: string): Promise<OrderRecord> {
   const { merchantId, livemode } = ctx.principal;
-  const [row] = await queryRows<OrderRow>(ctx.em, {
+  const [row] = await queryRows<OrderRow>(ctx, {
     name: 'order_by_id',
     text: `select ${ORDER_COLUMNS} from orders o where o.id = $1 and o.merchant_id = $2 and o.livemode = $3`,
     values: [id, merchantId, livemode],
@@ -50,7 +50,7 @@ export async function readOrder(ctx: ServiceContext, id: string): Promise<OrderR
 
 /** The caller's orders by ids (missing ones are simply absent), for DataLoaders. */
 export async function readOrdersByIds(ctx: ServiceContext, ids: readonly string[]): Promise<OrderRecord[]> {
-  const rows = await queryRows<OrderRow>(ctx.em, {
+  const rows = await queryRows<OrderRow>(ctx, {
     name: 'orders_by_ids',
     text: `select ${ORDER_COLUMNS} from orders o where o.id = any($1::text[]) and o.merchant_id = $2 and o.livemode = $3`,
     values: [ids, ctx.principal.merchantId, ctx.principal.livemode],
@@ -59,7 +59,7 @@ export async function readOrdersByIds(ctx: ServiceContext, ids: readonly string[
 }
 
 /** The statement of a keyset page of orders; its text depends only on which filters are present (prepared once per shape). */
-function orderPageQuery(merchantId: string, livemode: boolean, filters: OrderFilters, page: PageRequest<string>): QueryConfig {
+export function orderPageQuery(merchantId: string, livemode: boolean, filters: OrderFilters, page: PageRequest<string>): QueryConfig {
   const values: unknown[] = [merchantId, livemode];
   const where = ['o.merchant_id = $1', 'o.livemode = $2'];
   const shape: string[] = [];
@@ -91,26 +91,24 @@ function orderPageQuery(merchantId: string, livemode: boolean, filters: OrderFil
 /** A page of the caller's orders, newest first (the keyset rules of `paginate`; a cursor naming no order of the caller is 400). */
 export async function readOrderPage(ctx: ServiceContext, filters: OrderFilters, page: PageRequest<string>, cursorParam: string): Promise<Page<OrderRecord>> {
   const { merchantId, livemode } = ctx.principal;
-  const rows = await queryRows<OrderRow>(ctx.em, orderPageQuery(merchantId, livemode, filters, page));
-  const { items, hasMore } = pageOf(rows.map(toOrder), page);
-  if (items.length === 0) {
-    for (const [name, cursor] of pageCursors(page, cursorParam)) {
-      const found = await queryRows(ctx.em, { name: 'order_exists', text: 'select 1 from orders where id = $1 and merchant_id = $2 and livemode = $3', values: [cursor, merchantId, livemode] });
-      if (!found.length) throw new DomainError('invalid_request', `${name} '${cursor}' does not name an object of this account and mode`, { param: name });
-    }
-  }
-  return { items, hasMore };
+  const rows = await queryRows<OrderRow>(ctx, orderPageQuery(merchantId, livemode, filters, page));
+  return readModelPage(ctx, 'orders', rows.map(toOrder), page, cursorParam);
+}
+
+/** The statement of the payments of orders (captured first, HSA/FSA before card on a tie). */
+export function paymentsOfOrdersQuery(orderIds: readonly string[], merchantId: string, livemode: boolean): QueryConfig {
+  return {
+    name: 'payments_of_orders',
+    text: `select ${PAYMENT_COLUMNS} from payments p where p.order_id = any($1::text[]) and p.merchant_id = $2 and p.livemode = $3 order by p.captured_at asc, p.payment_method desc`,
+    values: [orderIds, merchantId, livemode],
+  };
 }
 
 /** The payments of the caller's orders `orderIds`, grouped by order (captured first, HSA/FSA before card on a tie). */
 export async function readPaymentsOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, PaymentRecord[]>> {
   const byOrder = new Map<string, PaymentRecord[]>(orderIds.map((id) => [id, []]));
   if (!orderIds.length) return byOrder;
-  const rows = await queryRows<EpochRow<PaymentRecord, 'capturedAt'>>(ctx.em, {
-    name: 'payments_of_orders',
-    text: `select ${PAYMENT_COLUMNS} from payments p where p.order_id = any($1::text[]) and p.merchant_id = $2 and p.livemode = $3 order by p.captured_at asc, p.payment_method desc`,
-    values: [orderIds, ctx.principal.merchantId, ctx.principal.livemode],
-  });
+  const rows = await queryRows<EpochRow<PaymentRecord, 'capturedAt'>>(ctx, paymentsOfOrdersQuery(orderIds, ctx.principal.merchantId, ctx.principal.livemode));
   for (const row of rows) byOrder.get(row.orderId)?.push(withDates<PaymentRecord>(row, ['capturedAt']));
   return byOrder;
 }

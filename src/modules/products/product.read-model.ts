@@ -2,7 +2,7 @@ import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
 import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
-import { keysetSql, pageCursors, pageOf, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { keysetSql, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { ProductStatus } from './product.entity.js';
 import type { ProductFilters } from './product.schemas.js';
 
@@ -124,27 +124,20 @@ const toRecord = (row: ProductRow) => withDates<ProductRecord>(row, ['eligibilit
 
 /** One product of the caller by numeric id (any status), or 404 `not_found`. */
 export async function readProduct(ctx: ServiceContext, id: number): Promise<ProductRecord> {
-  const [row] = await queryRows<ProductRow>(ctx.em, productByIdQuery(id, ctx.principal.merchantId, ctx.principal.livemode));
+  const [row] = await queryRows<ProductRow>(ctx, productByIdQuery(id, ctx.principal.merchantId, ctx.principal.livemode));
   if (!row) throw DomainError.notFound('product', id);
   return toRecord(row);
 }
 
 /** Products of the caller by ids (missing ones are simply absent). */
 export async function readProductsByIds(ctx: ServiceContext, ids: readonly number[]): Promise<ProductRecord[]> {
-  const rows = await queryRows<ProductRow>(ctx.em, productsByIdsQuery(ids, ctx.principal.merchantId, ctx.principal.livemode));
+  const rows = await queryRows<ProductRow>(ctx, productsByIdsQuery(ids, ctx.principal.merchantId, ctx.principal.livemode));
   return rows.map(toRecord);
 }
 
 /** A page of the caller's products (the keyset rules of `paginate`, one statement; a second only when a cursor page is empty). */
 export async function readProductPage(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam: string): Promise<Page<ProductRecord>> {
   const { merchantId, livemode } = ctx.principal;
-  const rows = await queryRows<ProductRow>(ctx.em, productPageQuery(merchantId, livemode, filters, page));
-  const { items, hasMore } = pageOf(rows.map(toRecord), page);
-  if (items.length === 0) {
-    for (const [name, cursor] of pageCursors(page, cursorParam)) {
-      const found = await queryRows(ctx.em, { name: 'product_exists', text: 'select 1 from products where id = $1 and merchant_id = $2 and livemode = $3', values: [cursor, merchantId, livemode] });
-      if (!found.length) throw new DomainError('invalid_request', `${name} '${cursor}' does not name an object of this account and mode`, { param: name });
-    }
-  }
-  return { items, hasMore };
+  const rows = await queryRows<ProductRow>(ctx, productPageQuery(merchantId, livemode, filters, page));
+  return readModelPage(ctx, 'products', rows.map(toRecord), page, cursorParam);
 }

@@ -61,7 +61,7 @@ const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
 function ctxFor(em: EntityManager, sub: { merchant: { id: string }; livemode: boolean }, clockOffsetMs: number, log: Log): ServiceContext {
   const offset = sub.livemode ? 0 : clockOffsetMs;
   const principal = { merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, keyId: 'system' };
-  return { em, principal, requestId: 'job_billing', log, now: () => new Date(Date.now() + offset), loaders: new Map() };
+  return { em, base: em, principal, requestId: 'job_billing', log, now: () => new Date(Date.now() + offset), loaders: new Map() };
 }
 
 const clockNow = (offsetMs: number) => new Date(Date.now() + offsetMs);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { insideTransaction } from '../context.js';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import { countStatement } from './sql-counter.js';
 
@@ -13,11 +14,15 @@ interface PooledClient {
 
 /**
  * Runs one statement straight on the pg driver with a connection of the ORM's own pool (no
- * query builder, no hydration, no extra pool): for hot read models only, outside transactions.
- * A named `query` is prepared once per connection. Counted in `sql_statements_total`.
+ * query builder, no hydration, no extra pool, no fork of the caller's EntityManager): for hot
+ * read models only, outside transactions. `on` is a service context (its `base` EntityManager)
+ * or an EntityManager. A named `query` is prepared once per connection. Counted in
+ * `sql_statements_total`.
  */
-export async function queryRows<R extends QueryResultRow>(em: EntityManager, query: QueryConfig): Promise<R[]> {
-  if (em.isInTransaction()) throw new Error('queryRows runs outside transactions; use the EntityManager inside one');
+export async function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
+  const em = 'base' in on ? on.base : on;
+  // The base EntityManager sees a transaction opened with `em.transactional` (MikroORM's own context); ours is flagged.
+  if (em.isInTransaction() || insideTransaction.getStore()) throw new Error('queryRows runs outside transactions; use the EntityManager inside one');
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {

@@ -1,5 +1,6 @@
 import type { EntityClass, FilterQuery, FindOptions } from '@mikro-orm/core';
 import type { ServiceContext } from '../context.js';
+import { queryRows } from '../db/sql.js';
 import { DomainError } from '../errors.js';
 
 /** The `created_after` / `created_before` filter of a list as a `createdAt` condition (undefined when neither is set). */
@@ -64,6 +65,25 @@ export function pageCursors<Id>(page: PageRequest<Id>, afterParam: string, befor
   ];
 }
 
+const unknownCursor = (param: string, cursor: unknown) =>
+  new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
+
+/**
+ * The page of `rows` a read model read from `table` with `keysetSql`. When the page is empty,
+ * each cursor must name a row of the caller in `table` (else 400 `invalid_request`): one
+ * statement per cursor, only then.
+ */
+export async function readModelPage<T, Id>(ctx: ServiceContext, table: string, rows: T[], page: PageRequest<Id>, cursorParam: string): Promise<Page<T>> {
+  const result = pageOf(rows, page);
+  if (result.items.length === 0) {
+    for (const [name, cursor] of pageCursors(page, cursorParam)) {
+      const found = await queryRows(ctx, { name: `${table}_exists`, text: `select 1 from ${table} where id = $1 and merchant_id = $2 and livemode = $3`, values: [cursor, ctx.principal.merchantId, ctx.principal.livemode] });
+      if (!found.length) throw unknownCursor(name, cursor);
+    }
+  }
+  return result;
+}
+
 /**
  * The one keyset paginator behind every list: rows ordered by `(created_at, id)` newest first;
  * the cursor is a row id, compared as a tuple in SQL so inserts while paging never shift a page.
@@ -89,7 +109,7 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
   if (items.length === 0) {
     for (const [param, cursor] of pageCursors(page, options.cursorParam, options.beforeParam)) {
       const exists = await ctx.em.count(entity, { id: cursor, merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode } as FilterQuery<T>);
-      if (!exists) throw new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
+      if (!exists) throw unknownCursor(param, cursor);
     }
   }
   if (options.populate && items.length) await ctx.em.populate(items, options.populate as never);
