@@ -1,5 +1,6 @@
 /** Helpers shared by the benchmarks. */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,15 @@ export async function waitFor(url: string, ms: number): Promise<void> {
   throw new Error(`${url} did not answer within ${ms} ms`);
 }
 
+/** CPU time used so far, in ms: of process `pid` (user + system), and of the whole machine (every core's busy time). */
+export function cpuMs(pid: number): { process: number; machine: number } {
+  const tick = 1000 / 100; // USER_HZ
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { process: (Number(fields[11]) + Number(fields[12])) * tick, machine: (user + nice + system + irq + softirq + steal) * tick };
+}
+
 /** A plain-text table: the first column left-aligned, the others right-aligned, a dashed rule under the header. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -24,6 +34,8 @@ export function formatTable(header: string[], rows: string[][]): string {
 
 export interface BenchService {
   base: string;
+  /** The service's process id (for its CPU time). */
+  pid: number;
   /** The demo merchant's test key, printed at first start. */
   key: string;
   /** The service's embedded PostgreSQL. */
@@ -58,7 +70,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
     await waitFor(`${base}/healthz`, 90_000);
     const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
     if (!key) throw new Error('no demo key printed');
-    return { base, key, databaseUrl: env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce`, stop };
+    return { base, pid: child.pid!, key, databaseUrl: env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce`, stop };
   } catch (err) {
     await stop();
     throw err;

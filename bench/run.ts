@@ -14,10 +14,11 @@
  * (comma-separated case ids), BENCH_CPU_PROF (directory: profile the service with --cpu-prof).
  */
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../src/platform/db/embedded-postgres.js';
-import { formatTable, startService, waitFor } from './common.js';
+import { cpuMs, formatTable, startService, waitFor } from './common.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -137,7 +138,7 @@ function checkoutBody(i: number) {
 }
 
 /** Checkout create + pay by `clients` concurrent clients for `seconds`: flows/s, p50 of each step, statements per flow. */
-async function flows(t: Target, clients: number, seconds: number) {
+async function flows(t: Target, clients: number, seconds: number, servicePid: number) {
   const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123' });
   const payBody = JSON.stringify({ hsa_fsa_card: card('4111110000000013'), card: card('4242424242424242') });
   const create: number[] = [];
@@ -150,6 +151,7 @@ async function flows(t: Target, clients: number, seconds: number) {
     failures.set(what, (failures.get(what) ?? 0) + 1);
   };
   const before = await sqlCount(t.base);
+  const cpuBefore = cpuMs(servicePid);
   const until = performance.now() + seconds * 1000;
   let n = 0;
   await Promise.all(
@@ -174,8 +176,15 @@ async function flows(t: Target, clients: number, seconds: number) {
       }
     }),
   );
+  const cpuAfter = cpuMs(servicePid);
   const statements = (await sqlCount(t.base)) - before;
-  return { perSecond: done / seconds, createP50: median(create), payP50: median(pay), sqlPerFlow: statements / Math.max(done, 1), failed, failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', ') };
+  const perFlow = (ms: number) => ms / Math.max(done, 1);
+  return {
+    // Where the machine's time went: the service process, and the rest (PostgreSQL, this client, the OS).
+    serviceCpuPerFlow: perFlow(cpuAfter.process - cpuBefore.process),
+    machineCpuPerFlow: perFlow(cpuAfter.machine - cpuBefore.machine),
+    machineBusy: (cpuAfter.machine - cpuBefore.machine) / (seconds * 1000 * availableParallelism()),
+    perSecond: done / seconds, createP50: median(create), payP50: median(pay), sqlPerFlow: statements / Math.max(done, 1), failed, failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', ') };
 }
 
 async function startBaseline(databaseUrl: string, merchantId: string): Promise<{ base: string; stop: () => Promise<void> }> {
@@ -253,9 +262,9 @@ async function main(): Promise<void> {
         }
       }
       if (runFlows) {
-        const f = await flows(svc, CONNECTIONS, DURATION);
+        const f = await flows(svc, CONNECTIONS, DURATION, service.pid);
         flowRuns.push(f);
-        process.stdout.write(`round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}  p50 create ${fmt(f.createP50)} ms / pay ${fmt(f.payP50)} ms${f.failed ? `  failed ${f.failed} (${f.failures})` : ''}\n`);
+        process.stdout.write(`round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}  p50 create ${fmt(f.createP50)} ms / pay ${fmt(f.payP50)} ms  CPU/flow service ${fmt(f.serviceCpuPerFlow, 1)} ms, machine ${fmt(f.machineCpuPerFlow, 1)} ms (busy ${fmt(f.machineBusy * 100)}%)${f.failed ? `  failed ${f.failed} (${f.failures})` : ''}\n`);
       }
     }
 
@@ -312,6 +321,11 @@ async function main(): Promise<void> {
     if (flowRuns.length) {
       const perSecond = median(flowRuns.map((f) => f.perSecond));
       targets.push([`checkout create + pay at ${CONNECTIONS} clients >= 200 flows/s`, fmt(perSecond, 1), check(perSecond >= 200)]);
+      const serviceCpu = median(flowRuns.map((f) => f.serviceCpuPerFlow));
+      const machineCpu = median(flowRuns.map((f) => f.machineCpuPerFlow));
+      // 200 flows/s needs 200 x (CPU ms per flow) of the machine's cores each second.
+      targets.push(['  CPU ms per flow: service / whole machine', `${fmt(serviceCpu, 1)} / ${fmt(machineCpu, 1)}`, '']);
+      targets.push(['  cores 200 flows/s would need (machine has ' + availableParallelism() + ')', fmt((200 * machineCpu) / 1000, 1), '']);
       targets.push(['  statements per flow; p50 create / pay ms', `${fmt(median(flowRuns.map((f) => f.sqlPerFlow)), 1)}; ${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`, '']);
     }
     process.stdout.write(`\n${formatTable(['target', 'measured', ''], targets)}\n\n`);
