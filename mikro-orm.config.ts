@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './src/modules/entities.js';
 import { CountingLogger } from './src/platform/db/sql-counter.js';
 import { migrationsList } from './migrations/index.js';
+import { installPoolGuard, type PoolGuardMode } from './src/platform/db/pool-guard.js';
 
 /** MikroORM options for `clientUrl`; migrations are listed explicitly in migrations/index.ts. */
 export function ormConfig(clientUrl: string, poolMax = 10) {
@@ -31,9 +32,14 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
   });
 }
 
-/** Connects MikroORM to `url` with every module's entities. */
-export async function openOrm(url: string, poolMax = 10): Promise<MikroORM> {
-  return MikroORM.init(ormConfig(url, poolMax));
+/**
+ * Connects MikroORM to `url` with every module's entities. `poolGuard` checks that no unit of
+ * work asks for a second pooled connection while its transaction holds one (see pool-guard.ts).
+ */
+export async function openOrm(url: string, poolMax = 10, opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void } = {}): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormConfig(url, poolMax));
+  installPoolGuard(orm, opts.poolGuard ?? 'off', opts.onPoolViolation);
+  return orm;
 }
 
 export default ormConfig(process.env.DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/commerce');

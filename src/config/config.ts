@@ -20,6 +20,11 @@ const schema = z.object({
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(1000),
   /** Connections per process to PostgreSQL. */
   DB_POOL_MAX: z.coerce.number().int().positive().default(10),
+  /**
+   * A unit of work that asks for a second pooled connection while its transaction holds one:
+   * `log` it (default), `throw` (tests), or `off`.
+   */
+  DB_POOL_GUARD: z.enum(['throw', 'log', 'off']).default('log'),
   /** Run Agenda job processing in this process (API-only replicas set false). */
   RUN_JOBS: bool.default(true),
 });
