@@ -27,6 +27,8 @@ import { webhookDeliverySweep } from './modules/webhooks/webhook.jobs.js';
 import { DELIVERIES_CHANNEL } from './modules/webhooks/webhook.service.js';
 import { registerAuth } from './platform/rest/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/rest/error-handler.js';
+import { databaseHealthPlugin, registerDatabaseGate } from './platform/rest/database-gate.js';
+import { DatabaseHealth } from './platform/db/database-health.js';
 import { registerInputGuards, registerJsonBodyParser } from './platform/rest/input-guards.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
@@ -37,6 +39,8 @@ export interface App {
   http: FastifyInstance;
   schema: GraphQLSchema;
   apollo: ApolloServer<GraphContext>;
+  /** Whether PostgreSQL is reachable, as this process sees it. */
+  health: DatabaseHealth;
 }
 
 declare module 'fastify' {
@@ -73,6 +77,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   setPublicUrl(config.publicUrl);
   http.decorate('jobs', jobs);
   registerErrorHandling(http);
+  const health = new DatabaseHealth(orm.config.get('clientUrl')!, http.log);
+  http.addHook('onClose', async () => health.close());
+  registerDatabaseGate(http, health);
   registerJsonBodyParser(http);
   registerInputGuards(http);
   registerAuth(http, orm, authenticate);
@@ -91,7 +98,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await registerOpenApi(http, config.publicUrl);
 
-  http.get('/metrics', { config: { public: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
+  http.get('/metrics', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
 
   registerReceiptRoutes(http, orm);
   registerHostedCheckout(http, orm);
@@ -106,16 +113,23 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
     onConnect: forgetAllPrincipals,
   });
-  // Liveness and the database, checked over the LISTEN connection (never queued behind the pool).
-  http.get('/healthz', { config: { public: true }, schema: { hide: true } }, async (_req, reply) =>
-    (await live.listener.ping()) ? { status: 'ok', database: 'ok' } : reply.code(503).send({ status: 'unavailable', database: 'unreachable' }),
-  );
+  // A dropped LISTEN connection is the first sign of a database restart; its return reconnects at once.
+  live.listener.onLost((err) => health.suspect(err));
+  health.onAvailable(() => live.listener.reconnectNow());
+  // Liveness and the database, checked over the LISTEN connection (never queued behind the pool),
+  // or over a probe connection of its own while that one reconnects.
+  http.get('/healthz', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, async (_req, reply) => {
+    const up = health.available && (live.listener.connected ? await live.listener.ping() : await health.probe());
+    if (up) return { status: 'ok', database: 'ok' };
+    health.suspect();
+    return reply.code(503).header('Retry-After', '1').send({ status: 'unavailable', database: 'unreachable' });
+  });
   const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     formatError: graphqlErrorFormatter(http.log),
-    plugins: [complexityLimit(schema), httpRequestRules(), ...noStoreCacheControl()],
+    plugins: [complexityLimit(schema), httpRequestRules(), databaseHealthPlugin(health), ...noStoreCacheControl()],
     validationRules: [noNulInStrings],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     includeStacktraceInErrorResponses: false,
@@ -124,5 +138,5 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerGraphqlRoute(http, apollo, schema);
   registerGraphqlWs(http, schema, orm, authenticate);
 
-  return { http, schema, apollo };
+  return { http, schema, apollo, health };
 }

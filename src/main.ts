@@ -7,6 +7,8 @@ import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
 import { sweeps } from './modules/index.js';
 import { JobRunner } from './platform/jobs/jobs.js';
 import type { EmbeddedDatabase } from './platform/db/embedded-postgres.js';
+import { isDatabaseUnavailable } from './platform/db/database-health.js';
+import type { FastifyBaseLogger } from 'fastify';
 
 /** Starts the database, then the service; a start that fails after PostgreSQL is up stops it again (nothing is left running). */
 async function main(): Promise<void> {
@@ -22,12 +24,17 @@ async function main(): Promise<void> {
 
 /** Wiring only: migrations, demo merchant, HTTP (REST + GraphQL), jobs, graceful shutdown. */
 async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
-  const orm = await openOrm(db.url, config.DB_POOL_MAX);
+  let log: FastifyBaseLogger | undefined;
+  const orm = await openOrm(db.url, config.DB_POOL_MAX, {
+    poolGuard: config.DB_POOL_GUARD,
+    onPoolViolation: (err) => log?.error({ err }, 'a unit of work asked for a second pooled connection'),
+  });
   const applied = await migrate(orm);
   const jobs = new JobRunner(orm, db.url, sweeps);
   const app = await buildApp(config, orm, jobs);
-  const log = app.http.log;
+  log = app.http.log;
   jobs.log = log;
+  keepRunningThroughDatabaseErrors(log);
   if (applied.length) log.info({ applied }, 'migrations applied');
 
   const demo = await ensureDemoMerchant(orm.em);
@@ -68,6 +75,24 @@ async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
   process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * The service never exits because its database went away: every connection of ours handles its
+ * errors, and these last-resort handlers keep a stray one (a rejected promise nobody awaited, an
+ * 'error' event of a dependency's connection) from ending the process. Any other uncaught
+ * exception still ends it (its state can no longer be trusted; the supervisor restarts it).
+ */
+function keepRunningThroughDatabaseErrors(log: FastifyBaseLogger): void {
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
+  process.on('uncaughtException', (err) => {
+    if (isDatabaseUnavailable(err)) {
+      log.warn({ err }, 'database connection error outside a request (the service keeps running)');
+      return;
+    }
+    log.fatal({ err }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
 }
 
 main().catch((err: unknown) => {

@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from './db/database-health.js';
+
 /**
  * The one table of error codes: each spec code with its HTTP status. REST answers
  * `{ error: { code, message, param?, details? } }` with that status; GraphQL puts the same
@@ -76,8 +78,14 @@ export class DomainError extends Error {
   }
 }
 
+/** The answer while PostgreSQL cannot be reached (stopped, restarting, failing over): retry in a second. */
+export function databaseUnavailable(): DomainError {
+  return new DomainError('service_unavailable', 'The service is briefly unavailable (its database cannot be reached); retry in a moment.', { headers: { 'Retry-After': '1' } });
+}
+
 /** Wraps anything thrown into a DomainError; unknown errors become a masked `internal_error`. */
 export function toDomainError(err: unknown): { error: DomainError; unexpected: boolean } {
   if (err instanceof DomainError) return { error: err, unexpected: false };
+  if (isDatabaseUnavailable(err)) return { error: databaseUnavailable(), unexpected: false };
   return { error: new DomainError('internal_error', 'An internal error occurred. It has been logged; retry later or contact support with the request id.'), unexpected: true };
 }

@@ -12,6 +12,7 @@ import { openOrm } from '../../mikro-orm.config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/platform/db/embedded-postgres.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
 
 /**
  * Crash safety of payments: the service is SIGKILLed at random moments of a 300-payment burst,
@@ -147,36 +148,13 @@ test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the
   await orm.close();
 
   orm = await openOrm(db.url, 2);
-  const conn = orm.em.fork().getConnection();
   try {
-    const one = async (sql: string) => (await conn.execute<{ n: number }[]>(sql))[0].n;
-    // Nothing left half-done.
-    expect(await one(`select count(*)::int as n from payment_attempts where status in ('calling', 'reversing')`)).toBe(0);
-    // Every capture: one payment of one completed order, or refunded by reconciliation; never both, never neither.
-    const captures = await conn.execute<{ reference: string; paid: number; reversed: number }[]>(
-      `select l.reference,
-              (select count(*)::int from payments p join orders o on o.id = p.order_id and o.status = 'completed' where p.capture_id = l.reference) as paid,
-              (select count(*)::int from processor_ledger r where r.operation = 'refund' and r.ok and r.target = l.reference and r.key like '%.reverse') as reversed
-       from processor_ledger l where l.operation = 'capture' and l.ok`,
-    );
-    const unaccounted = captures.filter((c) => c.paid + c.reversed !== 1);
-    expect(unaccounted).toEqual([]);
-    // Every hold: captured or voided, exactly one of them.
-    const holds = await conn.execute<{ reference: string; n: number }[]>(
-      `select l.reference, (select count(*)::int from processor_ledger x where x.target = l.reference and x.operation in ('capture', 'void')) as n
-       from processor_ledger l where l.operation = 'authorize' and l.ok`,
-    );
-    expect(holds.filter((h) => h.n !== 1)).toEqual([]);
-    // Every payment row stands for a real capture; every completed order has its payments and its events once.
-    expect(await one(`select count(*)::int as n from payments p where not exists (select 1 from processor_ledger l where l.operation = 'capture' and l.ok and l.reference = p.capture_id)`)).toBe(0);
-    expect(await one(`select count(*)::int as n from orders o where o.status = 'completed' and o.amount <> (select coalesce(sum(amount), 0) from payments p where p.order_id = o.id)`)).toBe(0);
-    expect(await one(`select count(*)::int as n from orders o where o.status = 'completed' and (select count(*) from events e where e.type = 'order.completed' and e.data->>'id' = o.id) <> 1`)).toBe(0);
-    expect(await one(`select count(*)::int as n from (select checkout_id from orders where status = 'completed' group by checkout_id having count(*) > 1) d`)).toBe(0);
-    const paidOrders = await one(`select count(*)::int as n from orders where status = 'completed'`);
+    const { problems, paidOrders, captures, holds } = await ledgerAccounting(orm);
+    expect(problems).toEqual(nothingUnaccounted);
     expect(paidOrders).toBeGreaterThanOrEqual(answered);
     expect(paidOrders).toBeGreaterThan(0);
     expect(reversed).toBeGreaterThan(0); // the kills did land between a processor call and its order
-    console.log(`crash rounds: ${paidOrders} orders paid (${answered} answered before a kill), ${reversed} attempts reversed, ${captures.length} captures and ${holds.length} holds accounted for`);
+    console.log(`crash rounds: ${paidOrders} orders paid (${answered} answered before a kill), ${reversed} attempts reversed, ${captures} captures and ${holds} holds accounted for`);
   } finally {
     await orm.close();
   }

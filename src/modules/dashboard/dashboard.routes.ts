@@ -7,7 +7,7 @@ import { securePage } from '../../platform/rest/page-headers.js';
 import { renderDashboardPage } from './dashboard-page.js';
 
 // Public: the page holds no data; its script asks for an API key and calls /graphql with it.
-const routeOptions = { config: { public: true }, schema: { hide: true } };
+const routeOptions = { config: { public: true, withoutDatabase: true }, schema: { hide: true } };
 
 /** Where `npm run build` put the bundle (dist/dashboard), whether we run from dist/ or from the sources (tests). */
 function bundleDir(): string {

@@ -1,7 +1,9 @@
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Agenda } from 'agenda';
+import pg from 'pg';
 import type { Log } from '../context.js';
+import { logFailure } from '../db/database-health.js';
 
 /**
  * A recurring sweep: due work lives in domain tables (`expires_at`, `next_attempt_at`, …) and a
@@ -21,6 +23,7 @@ const silentLog: Log = { info: noop, warn: noop, error: noop, debug: noop };
 /** Agenda (on the same PostgreSQL) running the registered sweeps. */
 export class JobRunner {
   private agenda?: Agenda;
+  private pool?: pg.Pool;
 
   constructor(
     private readonly orm: MikroORM,
@@ -31,15 +34,21 @@ export class JobRunner {
 
   /** Defines every sweep and starts processing (call once per worker process). */
   async start(): Promise<void> {
+    // Our own pool, so a connection PostgreSQL drops (restart, failover) is an error logged, never an
+    // unhandled 'error' event that ends the process. No Agenda LISTEN channel: sweeps are recurring
+    // and prompted by our own listener (`kick`), and Agenda's channel gives up reconnecting.
+    const pool = new pg.Pool({ connectionString: this.databaseUrl, max: 2, application_name: 'commerce-jobs' });
+    pool.on('error', (err) => this.log.warn({ err }, 'jobs: idle database connection lost'));
+    this.pool = pool;
     const agenda = new Agenda({
-      backend: new PostgresBackend({ connectionString: this.databaseUrl, ensureSchema: false }),
+      backend: new PostgresBackend({ pool, ensureSchema: false, disableNotifications: true }),
       processEvery: '5 seconds',
       defaultLockLifetime: 10 * 60_000,
     });
     for (const sweep of this.sweeps) {
       agenda.define(sweep.name, async () => sweep.run(this.orm, new Date(), this.log), { concurrency: 1 });
     }
-    agenda.on('error', (err: unknown) => this.log.error({ err }, 'agenda error'));
+    agenda.on('error', (err: unknown) => logFailure(this.log, err, 'agenda error'));
     await agenda.start();
     for (const sweep of this.sweeps) await agenda.every(sweep.every, sweep.name);
     this.agenda = agenda;
@@ -57,6 +66,8 @@ export class JobRunner {
     await this.agenda.stop();
     this.agenda = undefined;
     await Promise.allSettled([...this.kicked.values()]);
+    await this.pool?.end().catch(() => undefined);
+    this.pool = undefined;
   }
 
   private readonly kicked = new Map<string, Promise<void>>();
@@ -77,7 +88,7 @@ export class JobRunner {
     const run = (async () => {
       do {
         this.kickedAgain.delete(name);
-        await sweep.run(this.orm, new Date(), this.log).catch((err: unknown) => this.log.error({ err, sweep: name }, 'kicked sweep failed'));
+        await sweep.run(this.orm, new Date(), this.log).catch((err: unknown) => logFailure(this.log, err, 'kicked sweep failed', { sweep: name }));
       } while (this.kickedAgain.has(name) && this.agenda);
     })().finally(() => this.kicked.delete(name));
     this.kicked.set(name, run);

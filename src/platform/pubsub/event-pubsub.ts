@@ -2,6 +2,7 @@ import { EventEmitter, on } from 'node:events';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { PubSub } from 'type-graphql';
 import type { Log, Principal } from '../context.js';
+import { logFailure } from '../db/database-health.js';
 import { logHead, readLogTail, type EventPosition, type LoggedEvent } from '../events/event-log.js';
 import type { PgListener } from './pg-listener.js';
 
@@ -89,7 +90,7 @@ export function bridgeEvents(listener: PgListener, pubSub: EventPubSub, orm: Mik
     }
     running = true;
     drain()
-      .catch((err: unknown) => log.error({ err }, 'live events not forwarded'))
+      .catch((err: unknown) => logFailure(log, err, 'live events not forwarded'))
       .finally(() => {
         running = false;
         if (again) {

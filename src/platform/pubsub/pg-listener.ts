@@ -13,6 +13,8 @@ export class PgListener {
   private client?: pg.Client;
   private closed = false;
   private retryMs = 250;
+  private retryTimer?: NodeJS.Timeout;
+  private connecting = false;
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly connectHandlers: (() => void)[] = [];
 
@@ -41,6 +43,30 @@ export class PgListener {
     await this.connect();
   }
 
+  /** Whether the LISTEN connection is up now. */
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
+  /** Reconnects now instead of at the next backoff step (the database is known to be back). */
+  reconnectNow(): void {
+    if (this.closed || this.client || this.connecting) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.retryMs = 250;
+    this.attempt();
+  }
+
+  private attempt(): void {
+    this.connecting = true;
+    this.connect()
+      .catch((err: unknown) => {
+        this.log.warn({ err }, 'LISTEN reconnect failed');
+        this.reconnectLater();
+      })
+      .finally(() => (this.connecting = false));
+  }
+
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.connectionString, application_name: 'commerce-listener' });
     client.on('notification', (msg) => {
@@ -54,8 +80,13 @@ export class PgListener {
     });
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client));
-    await client.connect();
-    for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`listen ${channel}`);
+    } catch (err) {
+      client.end().catch(() => undefined);
+      throw err;
+    }
     this.client = client;
     this.retryMs = 250;
     for (const handler of this.connectHandlers) handler();
@@ -67,19 +98,29 @@ export class PgListener {
     this.client = undefined;
     this.log.warn({ err }, 'LISTEN connection lost; reconnecting');
     client.end().catch(() => undefined);
+    for (const handler of this.lostHandlers) handler(err);
     this.reconnectLater();
   }
 
+  private readonly lostHandlers: ((err?: Error) => void)[] = [];
+
+  /** Calls `handler` when the connection drops (the database may be going away). */
+  onLost(handler: (err?: Error) => void): this {
+    this.lostHandlers.push(handler);
+    return this;
+  }
+
+  /** Backoff from 250 ms to 2 s: a restarted database is listened to again within seconds. */
   private reconnectLater(): void {
+    if (this.closed || this.retryTimer) return;
     const delay = this.retryMs;
-    this.retryMs = Math.min(this.retryMs * 2, 10_000);
-    setTimeout(() => {
-      if (this.closed) return;
-      this.connect().catch((err: unknown) => {
-        this.log.warn({ err }, 'LISTEN reconnect failed');
-        this.reconnectLater();
-      });
-    }, delay).unref();
+    this.retryMs = Math.min(this.retryMs * 2, 2_000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closed || this.client) return;
+      this.attempt();
+    }, delay);
+    this.retryTimer.unref();
   }
 
   /**
@@ -102,6 +143,7 @@ export class PgListener {
   /** Stops listening and closes the connection. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);

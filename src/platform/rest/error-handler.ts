@@ -36,6 +36,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   const known = err && typeof err === 'object' && 'code' in err ? fromFastify(err as FastifyError) : null;
   const { error, unexpected } = known ? { error: known, unexpected: false } : toDomainError(err);
   if (unexpected) req.log.error({ err }, 'unhandled error');
+  else if (error.code === 'service_unavailable' && !(err instanceof DomainError)) req.log.warn({ err }, 'database unreachable');
   // Also set here: errors the router raises (frameworkErrors) skip the onSend hooks.
   reply.header('X-Request-Id', req.id);
   for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);

@@ -64,5 +64,5 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     transform: jsonSchemaTransform,
     transformObject: (input) => tidyComponents(jsonSchemaTransformObject(input) as OpenApiDocument) as ReturnType<typeof jsonSchemaTransformObject>,
   });
-  app.get('/api/v2/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v2/openapi.json', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, async () => app.swagger());
 }

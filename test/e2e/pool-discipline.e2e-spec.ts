@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import { toGlobalId } from '../../src/platform/relay/global-id.js';
+import { cards, checkoutBody } from '../helpers/fixtures.js';
+import { client, type ApiResponse } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Pool discipline: a unit of work never holds two pooled connections (two per request deadlock
+ * the pool under load: each holds a transaction and waits for another). With a pool of 2 and the
+ * platform's guard throwing (test/setup-file.js sets DB_POOL_GUARD=throw, so a path that asks for
+ * a second connection inside a transaction fails at once), every write route and mutation is
+ * driven 20 at a time, with and without Idempotency-Key: no answer is a 5xx, and an unrelated
+ * merchant's read meanwhile stays under 1 s. The REST table must name every write operation of
+ * the OpenAPI document, and the GraphQL table every mutation, so routes added later are covered.
+ */
+
+const CONCURRENCY = 20;
+let t: TestApp;
+let api: ReturnType<typeof client>;
+let other: ReturnType<typeof client>;
+
+beforeAll(async () => {
+  t = await startTestApp({ DB_POOL_MAX: '2' });
+  await t.reset();
+  api = client(t.url, (await t.merchant('Busy')).test_api_key);
+  other = client(t.url, (await t.merchant('Unrelated')).test_api_key);
+  expect((await other.post('/api/v2/products', { name: 'Bandages', price: 500, currency: 'USD' })).status).toBe(201);
+});
+afterAll(() => t.close());
+
+const must = (res: ApiResponse, what: string) => {
+  if (res.status >= 300) throw new Error(`could not create ${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body?.data ?? res.body;
+};
+
+/** Fresh objects for one round of a route (each call makes its own, so concurrent rounds do not share). */
+const make = {
+  product: async () => must(await api.post('/api/v2/products', { name: 'Thermometer', price: 2000, currency: 'USD', merchant_product_id: `T${randomUUID().slice(0, 8)}` }), 'product'),
+  checkout: async () => must(await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]])), 'checkout'),
+  order: async () => must(await api.post(`/api/v2/test-helpers/checkout/${(await make.checkout()).checkout_id}/pay`, { card: cards.visa }), 'order'),
+  customer: async () => must(await api.post('/api/v2/customers', { email: `c${randomUUID().slice(0, 8)}@example.com`, first_name: 'Pat', last_name: 'Doe' }), 'customer'),
+  paymentMethod: async (customerId: string) => must(await api.post(`/api/v2/customers/${customerId}/payment-methods`, { card: cards.visa }), 'payment method'),
+  subscription: async () => {
+    const customer = await make.customer();
+    const pm = await make.paymentMethod(customer.id);
+    const sub = must(await api.post('/api/v2/subscriptions', { customer_id: customer.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }), 'subscription');
+    return { sub, customer, pm };
+  },
+  link: async () => must(await api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }), 'payment link'),
+  endpoint: async () => must(await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }), 'webhook endpoint'),
+  delivery: async () => {
+    await make.endpoint();
+    await make.product();
+    await t.app.http.jobs.runDue(new Date());
+    const list = must(await api.get('/api/v2/webhook-deliveries?limit=1'), 'deliveries');
+    return (Array.isArray(list) ? list : list.data)[0];
+  },
+};
+
+type Call = () => Promise<ApiResponse>;
+/** Per write operation: builds what the 20 concurrent calls act on (one shared object: contention is the point), then the calls. */
+const rest: Record<string, () => Promise<Call[]>> = {
+  createProduct: async () => Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
+  checkEligibility: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }] }, key())),
+  updateProduct: async () => {
+    const p = await make.product();
+    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/products/${p.id}`, { price: 1000 + i }, key()));
+  },
+  archiveProduct: async () => {
+    const p = await make.product();
+    return Array.from({ length: CONCURRENCY }, () => () => api.delete(`/api/v2/products/${p.id}`, key()));
+  },
+  createCheckout: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
+  testPayCheckout: async () => {
+    const c = await make.checkout();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()));
+  },
+  createRefund: async () => {
+    const o = await make.order();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/refunds', { order_id: o.id, amount: 100, reason: 'other' }, key()));
+  },
+  refundCheckoutV1: async () => {
+    const o = await make.order();
+    const line = o.line_items[0];
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] }, key()));
+  },
+  createCustomer: async () => Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
+  updateCustomer: async () => {
+    const c = await make.customer();
+    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/customers/${c.id}`, { first_name: `Pat${i}` }, key()));
+  },
+  attachPaymentMethod: async () => {
+    const c = await make.customer();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/customers/${c.id}/payment-methods`, { card: cards.visa }, key()));
+  },
+  detachPaymentMethod: async () => {
+    const c = await make.customer();
+    const pm = await make.paymentMethod(c.id);
+    return Array.from({ length: CONCURRENCY }, () => () => api.delete(`/api/v2/customers/${c.id}/payment-methods/${pm.id}`, key()));
+  },
+  createSubscription: async () => {
+    const c = await make.customer();
+    const pm = await make.paymentMethod(c.id);
+    return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/subscriptions', { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }, key()));
+  },
+  updateSubscription: async () => {
+    const { sub } = await make.subscription();
+    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: i % 2 === 0, metadata: { i: String(i) } }, key()));
+  },
+  cancelSubscription: async () => {
+    const { sub } = await make.subscription();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/subscriptions/${sub.id}/cancel`, {}, key()));
+  },
+  resumeSubscription: async () => {
+    const { sub } = await make.subscription();
+    must(await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: true }), 'scheduled cancellation');
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/subscriptions/${sub.id}/resume`, {}, key()));
+  },
+  replaceSubscriptionPaymentMethod: async () => {
+    const { sub, customer } = await make.subscription();
+    const pm = await make.paymentMethod(customer.id);
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: pm.id }, key()));
+  },
+  testDisputeSubscription: async () => {
+    const { sub } = await make.subscription();
+    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.post(`/api/v2/test-helpers/subscriptions/${sub.id}/dispute`, { stage: i % 2 ? 'notification' : 'confirmed' }, key()));
+  },
+  testAdvanceClock: async () => {
+    await make.subscription();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 }));
+  },
+  createPaymentLink: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key())),
+  cancelPaymentLink: async () => {
+    const l = await make.link();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/payment-links/${l.id}/cancel`, {}, key()));
+  },
+  testPayPaymentLink: async () => {
+    const l = await make.link();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } }, key()));
+  },
+  createWebhookEndpoint: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
+  rotateWebhookEndpointSecret: async () => {
+    const e = await make.endpoint();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-endpoints/${e.id}/rotate-secret`, {}, key()));
+  },
+  disableWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-endpoints/${e.id}/disable`, {}, key()));
+  },
+  retryWebhookDelivery: async () => {
+    const d = await make.delivery();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-deliveries/${d.id}/retry`, {}, key()));
+  },
+};
+
+const key = () => (Math.random() < 0.5 ? { 'Idempotency-Key': randomUUID() } : undefined);
+
+const gql = (query: string, variables: Record<string, unknown>) => () => api.graphql(query, variables);
+const graphql: Record<string, () => Promise<Call[]>> = {
+  createProduct: async () => Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateProductInput!) { createProduct(input: $i) { product { id } } }`, { i: { name: `G${i}`, price: 100, currency: 'USD' } })),
+  updateProduct: async () => {
+    const id = toGlobalId('Product', (await make.product()).id);
+    return Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($id: ID!, $i: UpdateProductInput!) { updateProduct(id: $id, input: $i) { product { id } } }`, { id, i: { price: 200 + i } }));
+  },
+  archiveProduct: async () => {
+    const id = toGlobalId('Product', (await make.product()).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($id: ID!) { archiveProduct(id: $id) { product { id } } }`, { id }));
+  },
+  checkEligibility: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
+  createCheckoutSession: async () => {
+    const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
+    const input = { referenceId: body.reference_id, customer: { email: 'a@example.com', firstName: 'A', lastName: 'B' }, lineItems: [{ productId: 'THERM', name: 'Thermometer', price: 2000, quantity: 1, currency: 'USD' }], successUrl: body.success_url, failureUrl: body.failure_url };
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, { i: input }));
+  },
+  createRefund: async () => {
+    const orderId = toGlobalId('Order', (await make.order()).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, { i: { orderId, amount: 100, reason: 'OTHER' } }));
+  },
+  createCustomer: async () => Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } })),
+  updateCustomer: async () => {
+    const id = toGlobalId('Customer', (await make.customer()).id);
+    return Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { customer { id } } }`, { i: { id, firstName: `G${i}` } }));
+  },
+  attachPaymentMethod: async () => {
+    const customerId = toGlobalId('Customer', (await make.customer()).id);
+    const card = { number: cards.visa.number, expMonth: 12, expYear: 2030, cvc: '123' };
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: AttachPaymentMethodInput!) { attachPaymentMethod(input: $i) { paymentMethod { id } } }`, { i: { customerId, card } }));
+  },
+  detachPaymentMethod: async () => {
+    const c = await make.customer();
+    const id = toGlobalId('PaymentMethod', (await make.paymentMethod(c.id)).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: DetachPaymentMethodInput!) { detachPaymentMethod(input: $i) { __typename } }`, { i: { id } }));
+  },
+  createSubscription: async () => {
+    const c = await make.customer();
+    const pm = await make.paymentMethod(c.id);
+    const i = { customerId: toGlobalId('Customer', c.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id), amountCents: 999, currency: 'USD', interval: 'MONTHLY' };
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateSubscriptionInput!) { createSubscription(input: $i) { subscription { id } } }`, { i }));
+  },
+  updateSubscription: async () => {
+    const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
+    return Array.from({ length: CONCURRENCY }, (_, n) => gql(`mutation($i: UpdateSubscriptionInput!) { updateSubscription(input: $i) { subscription { id } } }`, { i: { id, cancelAtPeriodEnd: n % 2 === 0 } }));
+  },
+  cancelSubscription: async () => {
+    const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CancelSubscriptionInput!) { cancelSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
+  },
+  resumeSubscription: async () => {
+    const { sub } = await make.subscription();
+    must(await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: true }), 'scheduled cancellation');
+    const id = toGlobalId('SubscriptionContract', sub.id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: ResumeSubscriptionInput!) { resumeSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
+  },
+  replaceSubscriptionPaymentMethod: async () => {
+    const { sub, customer } = await make.subscription();
+    const pm = await make.paymentMethod(customer.id);
+    const i = { id: toGlobalId('SubscriptionContract', sub.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id) };
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
+  },
+  createPaymentLink: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`, { i: { amount: 1500, description: 'Visit', currency: 'USD' } })),
+  cancelPaymentLink: async () => {
+    const id = toGlobalId('PaymentLink', (await make.link()).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, { i: { id } }));
+  },
+  createWebhookEndpoint: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`, { i: { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] } })),
+  rotateWebhookEndpointSecret: async () => {
+    const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }`, { i: { id } }));
+  },
+  disableWebhookEndpoint: async () => {
+    const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: DisableWebhookEndpointInput!) { disableWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+  },
+  retryWebhookDelivery: async () => {
+    const id = toGlobalId('WebhookDelivery', (await make.delivery()).id);
+    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $i) { __typename } }`, { i: { id } }));
+  },
+};
+
+/** Runs `calls` at once while an unrelated merchant reads; returns the answers and the slowest read. */
+async function drive(calls: Call[]): Promise<{ answers: ApiResponse[]; slowestReadMs: number }> {
+  let running = true;
+  let slowestReadMs = 0;
+  const reads = (async () => {
+    while (running) {
+      const started = Date.now();
+      const res = await other.get('/api/v2/products?limit=5');
+      expect(res.status).toBe(200);
+      slowestReadMs = Math.max(slowestReadMs, Date.now() - started);
+    }
+  })();
+  const answers = await Promise.all(calls.map((call) => call()));
+  running = false;
+  await reads;
+  return { answers, slowestReadMs };
+}
+
+/** 5xx answers, and GraphQL errors that are not the spec's 4xx codes (internal_error is the guard's masked throw). */
+function serverErrors(answers: ApiResponse[]): unknown[] {
+  return answers.flatMap((a) => {
+    const gqlInternal = (a.body?.errors ?? []).filter((e: { extensions?: { code?: string } }) => e.extensions?.code === 'internal_error' || e.extensions?.code === 'service_unavailable');
+    return a.status >= 500 || gqlInternal.length ? [{ status: a.status, body: a.body }] : [];
+  });
+}
+
+test('the REST table names every write operation of the OpenAPI document, the GraphQL table every mutation', async () => {
+  const doc = (await api.get('/api/v2/openapi.json')).body;
+  const writes = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.entries(ops).filter(([m]) => m !== 'get').map(([, op]) => op.operationId));
+  expect(writes.filter((id) => !(id in rest)).sort()).toEqual([]);
+  const types = (await api.graphql(`{ __type(name: "Mutation") { fields { name } } }`)).body.data.__type.fields.map((f: { name: string }) => f.name);
+  expect(types.filter((name: string) => !(name in graphql)).sort()).toEqual([]);
+});
+
+describe('REST, 20 at a time on a pool of 2', () => {
+  test.each(Object.keys(rest))('%s: no 5xx, an unrelated read under 1 s', async (operation) => {
+    const { answers, slowestReadMs } = await drive(await rest[operation]());
+    expect(serverErrors(answers)).toEqual([]);
+    expect(slowestReadMs).toBeLessThan(1000);
+  });
+});
+
+describe('GraphQL mutations, 20 at a time on a pool of 2', () => {
+  test.each(Object.keys(graphql))('%s: no internal errors, an unrelated read under 1 s', async (mutation) => {
+    const { answers, slowestReadMs } = await drive(await graphql[mutation]());
+    expect(serverErrors(answers)).toEqual([]);
+    expect(slowestReadMs).toBeLessThan(1000);
+  });
+});
