@@ -244,9 +244,10 @@ test('every acknowledged order is readable and reconciliation settles every char
   try {
     // Two minutes later, as the reconciliation sweep sees them.
     await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
-    await reverseAbandonedAttempts(orm, quiet);
-    const { problems } = await ledgerAccounting(orm);
+    const reversed = await reverseAbandonedAttempts(orm, quiet);
+    const { problems, paidOrders, captures } = await ledgerAccounting(orm);
     expect(problems).toEqual(nothingUnaccounted);
+    console.log(`after the restarts: ${acknowledged.size} acknowledged orders readable, ${paidOrders} paid, ${captures} captures accounted for, ${reversed} attempts left in flight reversed`);
   } finally {
     await orm.close();
   }
