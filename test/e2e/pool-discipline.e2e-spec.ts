@@ -49,10 +49,10 @@ const make = {
   link: async () => must(await api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }), 'payment link'),
   endpoint: async () => must(await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }), 'webhook endpoint'),
   delivery: async () => {
-    await make.endpoint();
+    const endpoint = await make.endpoint();
     await make.product();
     await t.app.http.jobs.runDue(new Date());
-    const list = must(await api.get('/api/v2/webhook-deliveries?limit=1'), 'deliveries');
+    const list = must(await api.get(`/api/v2/webhook-endpoints/${endpoint.id}/deliveries?limit=1`), 'deliveries');
     return (Array.isArray(list) ? list : list.data)[0];
   },
 };
