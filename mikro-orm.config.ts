@@ -16,7 +16,8 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
     forceUtcTimezone: true,
     debug: ['query'],
     loggerFactory: (options) => new CountingLogger(options),
-    pool: { min: 0, max: poolMax },
+    // A request that cannot get a connection within 10 s answers 503 (Retry-After) rather than hang for knex's 60 s.
+    pool: { min: 0, max: poolMax, acquireTimeoutMillis: 10_000 },
     dataloader: true,
     // Tables created by our migrations but not mapped to entities (Agenda's, rate-limit counters, the simulated processor's ledger).
     schemaGenerator: { skipTables: ['agenda_jobs', 'rate_limit_counters', 'processor_ledger'] },

@@ -219,7 +219,7 @@ describe.each([
     const api = client(services[0].url, merchant.test_api_key);
     const logged: string[] = [];
     for (let after: string | null = firstCursor; ; ) {
-      const page = await api.graphql(`query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`, { after });
+      const page: { body: { data: any } } = await api.graphql(`query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`, { after });
       logged.push(...page.body.data.events.nodes.map((n: { eventId: string }) => n.eventId));
       if (!page.body.data.events.pageInfo.hasNextPage) break;
       after = page.body.data.events.pageInfo.endCursor;
