@@ -73,10 +73,19 @@ function lmnApproval(session: CheckoutSession, input: PayCheckoutInput, parts: P
   return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
 }
 
-/** What a caller paying through a checkout session adds to the order (payment links). */
+/**
+ * What a caller paying through a checkout session adds to the order (payment links).
+ *
+ * Lock order: whatever owns the session (a payment link) first, then the checkout session.
+ * Every transaction that locks both (a link's prepare step and its cancel lock the link then the
+ * session) must keep it, or concurrent pays deadlock: so the settle step takes `lockFirst`'s
+ * locks before it locks the session.
+ */
 export interface PayOptions {
   /** The payer's reference (a payment link's `?client_reference_id=`), kept on link orders. */
   clientReferenceId?: string | null;
+  /** Runs first in the transaction that commits the order, before the session is locked: takes the owner's lock (see the lock order above). */
+  lockFirst?: (tx: ServiceContext) => Promise<void>;
   /** Runs inside the transaction that commits the order (e.g. marks a payment link paid). */
   onPaid?: (tx: ServiceContext, order: Order, payments: Payment[]) => Promise<void>;
 }
@@ -199,6 +208,7 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
 
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
+    await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, sessionId, true);
     const order = await newOrder(tx, paid, now, opts);
     order.transition(now, 'processing', 'payment authorized', 'authorized');

@@ -50,6 +50,11 @@ export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, orde
  * transaction that commits the order. The order carries `payment_link_id` and
  * `client_reference_id`, not `reference_id`. A link that names no customer takes the payer's
  * `customer` (422 when missing).
+ *
+ * Lock order, in every transaction that takes both rows (this prepare step, the settle step and
+ * `cancelPaymentLink`): the payment link first, then its checkout session. The settle step is
+ * checkout's, so it is handed the link's lock as `lockFirst`; taking them the other way round
+ * there deadlocked concurrent pays (PostgreSQL aborts one transaction: a 500).
  */
 export async function payPaymentLink(ctx: ServiceContext, id: string, body: unknown, queryReference?: string): Promise<LinkPayment> {
   const input = parseInput(payPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
@@ -76,6 +81,9 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
   const { hsa_fsa_card, card, lmn } = input;
   const outcome = await payCheckoutSession(ctx, prepared, { hsa_fsa_card, card, lmn }, {
     clientReferenceId,
+    lockFirst: async (tx) => {
+      await getPaymentLink(tx, id, true);
+    },
     onPaid: async (tx, order) => {
       const link = await getPaymentLink(tx, id, true);
       // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
