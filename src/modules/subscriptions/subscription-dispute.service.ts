@@ -20,7 +20,8 @@ import { getSubscription } from './subscription.service.js';
 export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: unknown): Promise<Subscription> {
   if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'Test helpers work only with a glm_test_ key.');
   const input = parseInput(disputeSchema, requireObject(body), 'validation_error', 'invalid_request');
-  await ctx.em.fork().transactional(async (em) => {
+  // Nested in the caller's transaction when there is one (an idempotent request's): one connection per request.
+  await ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
     const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [id, ctx.principal.merchantId, ctx.principal.livemode]);
     if (!row) throw DomainError.notFound('subscription', id);

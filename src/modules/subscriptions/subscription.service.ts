@@ -40,9 +40,18 @@ function assertCardFits(pm: PaymentMethod, eligible: boolean, param = 'payment_m
   }
 }
 
-/** Commits `prepare` (step 1 of a charge) in its own short transaction, then charges with none open. */
+/**
+ * Commits `prepare` (step 1 of a charge) in a short transaction, then charges with none open.
+ * A request never holds two pooled connections: when the caller already runs in a transaction
+ * (an idempotent request's), `prepare` nests in it as a savepoint on the same connection (a fork
+ * would not: MikroORM's `fork()` drops the transaction context and asks the pool for another).
+ * Such a caller may only make changes that charge nothing; routes that charge run their own
+ * transactions (`ownTransactions`).
+ */
 async function chargeAfterCommit(ctx: ServiceContext, prepare: (em: ServiceContext['em']) => Promise<ChargeJob[]>): Promise<void> {
-  const jobs = await ctx.em.fork().transactional(prepare);
+  const jobs = await ctx.em.transactional(prepare);
+  if (!jobs.length) return;
+  if (ctx.em.isInTransaction()) throw new Error('a subscription charge was prepared inside the caller\'s transaction; its route must run its own transactions (ownTransactions)');
   await runCharges(ctx.em, jobs, ctx.log);
 }
 
@@ -97,9 +106,9 @@ export async function createSubscription(ctx: ServiceContext, body: unknown, sou
   return getSubscription(ctx, id);
 }
 
-/** One subscription of the caller, or 404 `not_found`. */
+/** One subscription of the caller as committed now (re-read, on the caller's connection or transaction), or 404 `not_found`. */
 export async function getSubscription(ctx: ServiceContext, id: string): Promise<Subscription> {
-  const sub = await ctx.em.fork().findOne(Subscription, { id, ...scope(ctx) });
+  const sub = await ctx.em.findOne(Subscription, { id, ...scope(ctx) }, { refresh: true });
   if (!sub) throw DomainError.notFound('subscription', id);
   return sub;
 }
