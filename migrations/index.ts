@@ -17,6 +17,7 @@ import { Migration20261124001001_payment_links } from './Migration20261124001001
 import { Migration20261124001301_events_notify_hint } from './Migration20261124001301_events_notify_hint.js';
 import { Migration20261124001002_refund_part_ids } from './Migration20261124001002_refund_part_ids.js';
 import { Migration20261124001200_rate_limit_leases } from './Migration20261124001200_rate_limit_leases.js';
+import { Migration20261124001400_subscription_attempt_reversed } from './Migration20261124001400_subscription_attempt_reversed.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: 'Migration20261124001301_events_notify_hint', class: Migration20261124001301_events_notify_hint },
   { name: 'Migration20261124001002_refund_part_ids', class: Migration20261124001002_refund_part_ids },
   { name: 'Migration20261124001200_rate_limit_leases', class: Migration20261124001200_rate_limit_leases },
+  { name: 'Migration20261124001400_subscription_attempt_reversed', class: Migration20261124001400_subscription_attempt_reversed },
 ];

@@ -34,7 +34,7 @@ export class PaymentAttempt extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('pa');
 
-  /** What is being paid: a checkout session (`cs_…`) or a subscription invoice. */
+  /** What is being paid: a checkout session (`cs_…`), or what is reversed: a subscription cycle's attempt (`ia_…`) whose cycle was cancelled while it was charged. */
   @Property({ type: 'string' })
   subjectId!: string;
 

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, type Log, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
+import type { PaymentProcessor } from './payment-processor.js';
 import { processorFor } from './processor.js';
 
 type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse';
@@ -31,6 +32,27 @@ export class PaymentJournal {
       [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows)],
     );
     return inserted.length ? new PaymentJournal(id, rows) : null;
+  }
+
+  /**
+   * Journals, in `ctx`'s transaction, the reversal of money that must not be kept (a
+   * subscription charge whose cycle was cancelled while it was in flight): `steps` carry the
+   * captures to refund. Commit it with the decision, then call `reverse`; should this process die
+   * in between, the reconciliation sweep reverses it (`reversing` rows older than a minute).
+   */
+  static async openReversal(ctx: ServiceContext, subjectId: string, steps: AttemptStep[]): Promise<PaymentJournal> {
+    const id = prefixedId('pa');
+    await ctx.em.execute(
+      `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'reversing', ?, now(), now())`,
+      [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(steps)],
+    );
+    return new PaymentJournal(id, steps);
+  }
+
+  /** Refunds and voids what this journal's steps did (keys of its own), then marks it `reversed`; `ctx` holds no transaction. */
+  async reverse(ctx: ServiceContext): Promise<void> {
+    await reverseSteps(processorFor(ctx), this.id, this.steps, ctx.log);
+    await ctx.em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ? and status = 'reversing'`, [this.id]);
   }
 
   /** The processor idempotency key of `operation` on step `index`. */
@@ -78,20 +100,29 @@ export async function reverseAbandonedAttempts(orm: MikroORM, log: Log): Promise
        returning id, merchant_id, livemode, subject_id, steps`,
     );
     if (!attempt) return reversed;
-    const processor = processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log));
-    const key = (i: number, op: Operation) => `${attempt.id}.${i}.${op}`;
-    for (const [i, step] of attempt.steps.entries()) {
-      const captured = (await processor.lookup(key(i, 'capture'))) ?? (await processor.lookup(key(i, 'charge')));
-      if (captured?.ok && captured.reference) {
-        const refund = await processor.refund(captured.reference, step.amount, key(i, 'reverse'));
-        if (!refund.ok) log.error({ attempt: attempt.id, step: i, code: refund.code }, 'could not refund an abandoned payment step; needs attention');
-        continue;
-      }
-      const held = await processor.lookup(key(i, 'authorize'));
-      if (held?.ok && held.reference) await processor.void(held.reference, key(i, 'void'));
-    }
+    await reverseSteps(processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log)), attempt.id, attempt.steps, log);
     await em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
     log.warn({ attempt: attempt.id, subject: attempt.subject_id }, 'abandoned payment attempt reversed');
     reversed++;
+  }
+}
+
+/**
+ * Undoes what the processor did for journal `id`'s steps: a capture (found under the step's keys,
+ * or recorded on the step) is refunded, a hold is voided, each under a key of its own, so running
+ * it twice (a crash, the sweep beside the caller) never refunds twice.
+ */
+async function reverseSteps(processor: PaymentProcessor, id: string, steps: AttemptStep[], log: Log): Promise<void> {
+  const key = (i: number, op: Operation) => `${id}.${i}.${op}`;
+  for (const [i, step] of steps.entries()) {
+    const captured = (await processor.lookup(key(i, 'capture'))) ?? (await processor.lookup(key(i, 'charge')));
+    const captureId = captured?.ok && captured.reference ? captured.reference : step.capture_id;
+    if (captureId) {
+      const refund = await processor.refund(captureId, step.amount, key(i, 'reverse'));
+      if (!refund.ok) log.error({ attempt: id, step: i, code: refund.code }, 'could not refund a reversed payment step; needs attention');
+      continue;
+    }
+    const held = await processor.lookup(key(i, 'authorize'));
+    if (held?.ok && held.reference) await processor.void(held.reference, key(i, 'void'));
   }
 }

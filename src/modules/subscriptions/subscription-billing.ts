@@ -5,6 +5,7 @@ import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
 import { Payment } from '../payments/payment.entity.js';
+import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor.js';
 import { periodAt } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
@@ -25,6 +26,16 @@ import { invoiceEventBody, subscriptionEventBody } from './subscription.resource
  * A worker that dies between 1 and 3 leaves the attempt `calling` under a lease; when the lease
  * lapses the sweep claims the subscription again and re-drives the same attempt with the same
  * idempotency key, so the processor answers with the first call's capture instead of charging again.
+ *
+ * Cancel now versus a charge in flight: the cancel wins at once and never waits for the
+ * processor. Once a cancel has committed, the cycle it voided is never paid: step 3 (which locks
+ * the subscription, like the cancel) finds the invoice `void`, records no order and no
+ * `subscription.renewed`, marks the attempt `reversed` and, in the same transaction, journals the
+ * reversal of its capture (payment-journal.ts); the refund, under a key of its own, is made right
+ * after the commit, or by the reconciliation sweep if this process dies first. A cancel that finds
+ * a charge in flight keeps the subscription due, so that a charge whose worker died is re-driven
+ * (same key: the processor answers the first call) and settled the same way. A charge settled
+ * before the cancel committed stays paid: the cycle was paid while the subscription was live.
  */
 
 /** How long a claimed charge is held by one worker (real time) before another may re-drive it. */
@@ -93,7 +104,11 @@ export function recordSubscriptionEvent(ctx: ServiceContext, type: string, sub: 
 }
 let lastEventAt = 0;
 
-/** Ends `sub` at `at` (cancellation now, or a scheduled one reaching the period end); records `subscription.canceled`. */
+/**
+ * Ends `sub` at `at` (cancellation now, or a scheduled one reaching the period end) and voids its
+ * open cycle; records `subscription.canceled`. A charge of that cycle still in flight is never
+ * kept: its settle step reverses it (see the top of this file).
+ */
 export async function endSubscription(ctx: ServiceContext, sub: Subscription, at: Date, customer: Customer | null, pm: PaymentMethod | null): Promise<void> {
   sub.status = 'cancelled';
   sub.endedAt = at;
@@ -106,6 +121,9 @@ export async function endSubscription(ctx: ServiceContext, sub: Subscription, at
     sub.openInvoiceId = null;
   }
   recordSubscriptionEvent(ctx, 'subscription.canceled', sub, customer, pm);
+  // A charge in flight (its lease is cleared only when it is settled): stay due, so that if its
+  // worker dies the sweep re-drives it once the lease lapses and its capture is reversed.
+  if (sub.billingLeaseUntil) sub.nextChargeAt = at;
 }
 
 interface Parties {
@@ -128,16 +146,31 @@ async function loadParties(em: EntityManager, subs: Subscription[], extraMethodI
  */
 export async function prepareCharges(em: EntityManager, subs: Subscription[], offsets: Map<string, number>, log: Log, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
   if (!subs.length) return [];
-  const parties = await loadParties(em, subs);
-  const openIds = subs.map((s) => s.openInvoiceId).filter((id): id is string => !!id);
+  // A cancelled subscription is claimed only for a charge that was in flight when it ended (its voided cycle is the latest).
+  const openIds = subs.map((s) => (s.status === 'cancelled' ? s.latestInvoiceId : s.openInvoiceId)).filter((id): id is string => !!id);
   const openInvoices = new Map((openIds.length ? await em.find(SubscriptionInvoice, { id: { $in: openIds } }) : []).map((i) => [i.id, i]));
   const inFlight = new Map((openIds.length ? await em.find(SubscriptionInvoiceAttempt, { invoiceId: { $in: openIds }, status: 'calling' }) : []).map((a) => [a.invoiceId, a]));
+  const parties = await loadParties(em, subs, [...inFlight.values()].map((a) => a.paymentMethodId));
   const jobs: ChargeJob[] = [];
   for (const sub of subs) {
     const offset = offsets.get(sub.id) ?? 0;
     const now = clockNow(offset);
     const ctx = ctxFor(em, sub, offset, log);
     const pm = parties.methods.get(sub.paymentMethodId) ?? null;
+    if (sub.status === 'cancelled') {
+      // Cancelled while a charge was in flight whose worker died: re-drive that attempt under its
+      // own key (the processor answers the first call), so that step 3 settles it as reversed.
+      const attempt = sub.latestInvoiceId ? inFlight.get(sub.latestInvoiceId) : undefined;
+      const token = attempt && parties.methods.get(attempt.paymentMethodId)?.processorToken;
+      const invoice = attempt && openInvoices.get(attempt.invoiceId);
+      if (!attempt || !token || !invoice) {
+        sub.nextChargeAt = null;
+        continue;
+      }
+      sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
+      jobs.push({ attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, amount: attempt.amount, currency: invoice.currency, token, byNewCard: false });
+      continue;
+    }
     if (sub.cancelAtPeriodEnd && now >= sub.currentPeriodEnd) {
       await endSubscription(ctx, sub, sub.currentPeriodEnd, parties.customers.get(sub.customerId) ?? null, pm);
       continue;
@@ -281,11 +314,14 @@ function renewalOrder(em: EntityManager, sub: Subscription, invoice: Subscriptio
 /**
  * Step 3: applies the processor's answers in one short transaction. Subscriptions are locked in
  * id order; an attempt no longer `calling` was settled by someone else and is skipped. A call
- * that threw is left `calling`: the lease lapses and the same attempt is re-driven.
+ * that threw is left `calling`: the lease lapses and the same attempt is re-driven. A capture of
+ * a cycle voided meanwhile (cancel now committed first) is reversed, never kept: the attempt is
+ * `reversed`, no order, no event; the refund is journaled here and made once this commits.
  */
 export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome[], log: Log): Promise<void> {
   const decided = outcomes.filter((o) => o.ok !== null);
   if (!decided.length) return;
+  const reversals: { journal: PaymentJournal; ctx: ServiceContext }[] = [];
   await root.fork().transactional(async (em) => {
     const subIds = [...new Set(decided.map((o) => o.job.subscriptionId))].sort();
     await em.execute(`select id from subscriptions where id in (${subIds.map(() => '?').join(',')}) order by id for update`, subIds);
@@ -294,7 +330,8 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
     const subs = new Map((await em.find(Subscription, { id: { $in: subIds } }, { refresh: true })).map((s) => [s.id, s]));
     const invoices = new Map((await em.find(SubscriptionInvoice, { id: { $in: [...new Set([...attempts.values()].map((a) => a.invoiceId))] } })).map((i) => [i.id, i]));
     const parties = await loadParties(em, [...subs.values()], [...attempts.values()].map((a) => a.paymentMethodId));
-    const paid = decided.filter((o) => o.ok && attempts.has(o.job.attemptId));
+    const voided = (o: ChargeOutcome) => invoices.get(attempts.get(o.job.attemptId)!.invoiceId)!.status === 'void';
+    const paid = decided.filter((o) => o.ok && attempts.has(o.job.attemptId) && !voided(o));
     const numbers = await nextOrderNumbers(em, paid.length);
     for (const outcome of decided) {
       const attempt = attempts.get(outcome.job.attemptId);
@@ -307,9 +344,17 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       const pm = parties.methods.get(attempt.paymentMethodId)!;
       const previous = sub.status;
       sub.billingLeaseUntil = null;
+      if (sub.status === 'cancelled') sub.nextChargeAt = null; // nothing left to re-drive
       attempt.updatedAt = now;
       invoice.updatedAt = now;
-      if (outcome.ok) {
+      if (outcome.ok && voided(outcome)) {
+        // Cancelled while the processor charged: keep nothing. The reversal is journaled with this
+        // settlement (both commit or neither) and refunds the capture under a key of its own.
+        attempt.status = 'reversed';
+        attempt.pspReference = outcome.captureId;
+        const steps = [{ slot: 'card' as const, payment_method: pm.type, amount: attempt.amount, authorization_id: null, capture_id: outcome.captureId }];
+        reversals.push({ journal: await PaymentJournal.openReversal(ctx, attempt.id, steps), ctx: ctxFor(root, sub, outcome.job.clockOffsetMs, log) });
+      } else if (outcome.ok) {
         attempt.status = 'succeeded';
         attempt.pspReference = outcome.captureId;
         const order = renewalOrder(em, sub, invoice, customer, pm, numbers.shift()!, outcome.captureId, now);
@@ -325,8 +370,9 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         attempt.disposition = outcome.disposition;
         attempt.refusalCode = outcome.code;
         const decision = afterChargeFailure(outcome.disposition, attempt.attempt, now);
-        Object.assign(invoice, { lastDisposition: outcome.disposition, lastRefusalCode: outcome.code, nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
-        if (sub.status === 'cancelled') continue;
+        Object.assign(invoice, { lastDisposition: outcome.disposition, lastRefusalCode: outcome.code });
+        if (invoice.status === 'void' || sub.status === 'cancelled') continue; // ended meanwhile: the cycle stays void
+        Object.assign(invoice, { nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
         setBillingState(sub, decision.status, decision.nextRetryAt);
         recordSubscriptionEvent(ctx, 'subscription.payment_failed', sub, customer, pm, {
           failure: { disposition: outcome.disposition, status: decision.status, refusal_code: outcome.code, attempt: attempt.attempt, max_attempts: MAX_ATTEMPTS, next_retry_at: decision.nextRetryAt?.toISOString() ?? null },
@@ -335,6 +381,11 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
     }
     await em.flush();
   });
+  // After the commit, with no transaction open: refund what was captured for voided cycles. A
+  // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.
+  for (const { journal, ctx } of reversals) {
+    await journal.reverse(ctx).catch((err: unknown) => log.error({ err, journal: journal.id }, 'reversal of a cancelled cycle\'s charge failed; the reconciliation sweep retries it'));
+  }
 }
 
 /** Steps 2 and 3 for jobs claimed by a committed step 1. */

@@ -6,7 +6,8 @@ import { DISPOSITIONS, SUBSCRIPTION_STATUSES, type Disposition, type Subscriptio
 
 export const INVOICE_STATUSES = ['open', 'paid', 'uncollectible', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-export const ATTEMPT_STATUSES = ['calling', 'succeeded', 'failed'] as const;
+/** `reversed`: charged, but the cycle was cancelled before the charge settled; the capture is refunded (see subscription-billing.ts). */
+export const ATTEMPT_STATUSES = ['calling', 'succeeded', 'failed', 'reversed'] as const;
 export type InvoiceAttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 
 /**
