@@ -19,7 +19,7 @@ registerNodeType('CheckoutSession', present);
 
 @Resolver(() => CheckoutSessionNode)
 export class CheckoutResolver {
-  @Query(() => CheckoutSessionNode, { description: 'A checkout session by global id' })
+  @Query(() => CheckoutSessionNode, { nullable: true, description: 'A checkout session by global id; null (with a not_found error) when this key cannot see it' })
   checkoutSession(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<CheckoutSessionNode> {
     return present(ctx, fromGlobalId(id, 'CheckoutSession'));
   }

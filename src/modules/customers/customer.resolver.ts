@@ -31,7 +31,7 @@ const customerId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'C
 
 @Resolver(() => CustomerNode)
 export class CustomerResolver {
-  @Query(() => CustomerNode, { description: 'A customer by global id' })
+  @Query(() => CustomerNode, { nullable: true, description: 'A customer by global id; null (with a not_found error) when this key cannot see it' })
   async customer(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<CustomerNode> {
     return CustomerNode.from(await customers.getCustomer(ctx, customerId(id)));
   }

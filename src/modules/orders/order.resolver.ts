@@ -18,7 +18,7 @@ registerNodeType('Order', async (ctx, id) => OrderNode.from(await readOrder(ctx,
 
 @Resolver(() => OrderNode)
 export class OrderResolver {
-  @Query(() => OrderNode, { description: 'An order by global id' })
+  @Query(() => OrderNode, { nullable: true, description: 'An order by global id; null (with a not_found error) when this key cannot see it' })
   async order(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<OrderNode> {
     return OrderNode.from(await readOrder(ctx, fromGlobalId(id, 'Order')));
   }

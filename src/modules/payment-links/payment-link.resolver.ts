@@ -32,7 +32,7 @@ registerNodeType('PaymentLink', present);
 
 @Resolver(() => PaymentLinkNode)
 export class PaymentLinkResolver {
-  @Query(() => PaymentLinkNode, { description: 'A payment link by global id' })
+  @Query(() => PaymentLinkNode, { nullable: true, description: 'A payment link by global id; null (with a not_found error) when this key cannot see it' })
   paymentLink(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<PaymentLinkNode> {
     return present(ctx, fromGlobalId(id, 'PaymentLink'));
   }

@@ -25,7 +25,7 @@ const productId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Pr
 
 @Resolver(() => ProductNode)
 export class ProductResolver {
-  @Query(() => ProductNode, { description: 'A product by global id (any status)' })
+  @Query(() => ProductNode, { nullable: true, description: 'A product by global id (any status); null (with a not_found error) when this key cannot see it' })
   async product(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<ProductNode> {
     return ProductNode.from(await products.findProduct(ctx, productId(id)));
   }

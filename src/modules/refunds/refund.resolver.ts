@@ -14,7 +14,7 @@ registerNodeType('Refund', async (ctx, id) => RefundNode.from(await refunds.getR
 
 @Resolver(() => RefundNode)
 export class RefundResolver {
-  @Query(() => RefundNode, { description: 'A refund by global id' })
+  @Query(() => RefundNode, { nullable: true, description: 'A refund by global id; null (with a not_found error) when this key cannot see it' })
   async refund(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<RefundNode> {
     return RefundNode.from(await refunds.getRefund(ctx, fromGlobalId(id, 'Refund')));
   }

@@ -39,7 +39,7 @@ const payload = (s: Parameters<typeof SubscriptionContractNode.from>[0]): Subscr
 
 @Resolver(() => SubscriptionContractNode)
 export class SubscriptionContractResolver {
-  @Query(() => SubscriptionContractNode, { description: 'A subscription by global id' })
+  @Query(() => SubscriptionContractNode, { nullable: true, description: 'A subscription by global id; null (with a not_found error) when this key cannot see it' })
   async subscriptionContract(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<SubscriptionContractNode> {
     return SubscriptionContractNode.from(await subscriptions.getSubscription(ctx, subId(id)));
   }

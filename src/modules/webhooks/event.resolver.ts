@@ -25,7 +25,7 @@ function live(description: string, accept: (event: LiveEvent, args: { types?: st
 
 @Resolver(() => EventNode)
 export class EventResolver {
-  @Query(() => EventNode, { description: 'An event by global id' })
+  @Query(() => EventNode, { nullable: true, description: 'An event by global id; null (with a not_found error) when this key cannot see it' })
   async event(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<EventNode> {
     return EventNode.from(await getEvent(ctx, fromGlobalId(id, 'Event')));
   }

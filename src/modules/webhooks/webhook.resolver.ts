@@ -33,7 +33,7 @@ const deliveryId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'W
 
 @Resolver(() => WebhookEndpointNode)
 export class WebhookEndpointResolver {
-  @Query(() => WebhookEndpointNode, { description: 'A webhook endpoint by global id' })
+  @Query(() => WebhookEndpointNode, { nullable: true, description: 'A webhook endpoint by global id; null (with a not_found error) when this key cannot see it' })
   async webhookEndpoint(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<WebhookEndpointNode> {
     return WebhookEndpointNode.from(await webhooks.getWebhookEndpoint(ctx, endpointId(id)));
   }

@@ -78,9 +78,10 @@ export function requestError(error: DomainError): GraphQLError {
 
 /**
  * Request-level rules of GraphQL over HTTP: subscriptions are refused (they are served over
- * graphql-ws), and a response that carries no data answers the HTTP status of its first error
- * (e.g. 404 `not_found` for `order(id:)` of an unknown order), so that no client mistake is a 200
- * or a 5xx; a response with partial data stays 200.
+ * graphql-ws), and a request that never executed (no `data` entry at all) answers the HTTP
+ * status of its first error, so that no client mistake is a 200 or a 5xx. A request that executed
+ * answers 200 even when `data` is `null` (GraphQL over HTTP): the errors then reach clients as
+ * GraphQL errors with their `extensions.code`, not as an opaque network error.
  */
 export function httpRequestRules(): ApolloServerPlugin {
   return {
@@ -94,7 +95,7 @@ export function httpRequestRules(): ApolloServerPlugin {
         async willSendResponse({ response }) {
           if (response.body.kind !== 'single') return;
           const { data, errors } = response.body.singleResult;
-          if (data != null || !errors?.length) return;
+          if (data !== undefined || !errors?.length) return; // executed: 200, whatever its data
           const code = errors[0].extensions?.code;
           const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
           if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;

@@ -1,0 +1,73 @@
+import { auditServer } from 'graphql-http';
+import { client } from '../helpers/http.js';
+import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * GraphQL over HTTP as clients see it (Apollo Client, Relay, graphql-http's audit): a request
+ * that executed answers 200 even when `data` is null, and root lookups by id are nullable.
+ */
+let t: TestApp;
+let key: string;
+let api: ReturnType<typeof client>;
+beforeAll(async () => {
+  let keys;
+  ({ t, keys, api } = await startWithMerchant('Over HTTP'));
+  key = keys.test_api_key;
+});
+afterAll(() => t.close());
+
+const gid = (type: string, id: string | number) => Buffer.from(`${type}:${id}`).toString('base64url');
+
+/**
+ * The three SHOULDs this service answers otherwise, on purpose (README, GraphQL): a request that
+ * never executed is a client mistake and answers 400, as on every other surface of this API.
+ */
+const KEPT_4XX = ['572B', 'FDE2', '7B9B'];
+
+test('graphql-http audit: every MUST passes, and every SHOULD but the three documented 4xx ones', async () => {
+  const fetchFn = (input: string, init: RequestInit = {}) => fetch(input, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers).entries()), authorization: `Bearer ${key}` } });
+  const results = await auditServer({ url: `${t.url}/graphql`, fetchFn });
+  const failing = results.filter((r) => r.status !== 'ok' && !r.name.startsWith('MAY')).map((r) => `${r.id} ${r.name}: ${r.reason}`);
+  expect(failing.map((f) => f.slice(0, 4)).sort()).toEqual([...KEPT_4XX].sort());
+});
+
+test('an unknown id is 200 with data.order null, its not_found error reachable, siblings kept', async () => {
+  for (const accept of ['application/json', 'application/graphql-response+json']) {
+    const res = await api.graphql(`{ __typename order(id: "${gid('Order', 'ord_nope')}") { id } products(first: 1) { nodes { id } } }`, undefined, { accept });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain(accept);
+    expect(res.body.data).toEqual({ __typename: 'Query', order: null, products: { nodes: [] } });
+    expect(res.body.errors).toEqual([expect.objectContaining({ path: ['order'], extensions: expect.objectContaining({ code: 'not_found' }) })]);
+  }
+  // Every root lookup by id is nullable: one unknown id never discards the others' data.
+  const lookups = ['order', 'product', 'paymentLink', 'customer', 'refund', 'checkoutSession', 'webhookEndpoint', 'event', 'subscriptionContract'];
+  const res = await api.graphql(`{ __typename ${lookups.map((f) => `${f}(id: "bm9wZQ") { id }`).join(' ')} }`);
+  expect(res.status).toBe(200);
+  expect(res.body.data).toEqual({ __typename: 'Query', ...Object.fromEntries(lookups.map((f) => [f, null])) });
+  expect(res.body.errors.map((e: any) => e.extensions.code)).toEqual(lookups.map(() => 'not_found'));
+});
+
+test('a mutation refused by the service executed: 200, data null, the service code in extensions', async () => {
+  const res = await api.graphql('mutation { createProduct(input: { name: "", price: -5, currency: "USD" }) { product { id } } }');
+  expect(res.status).toBe(200);
+  expect(res.body.data).toBeNull();
+  expect(res.body.errors[0].extensions.code).toBe('invalid_price');
+  // A forged cursor also executed: 200 with the error, not a 400.
+  const forged = await api.graphql(`{ orders(first: 2, after: "${Buffer.from('cursor:ord_nope').toString('base64url')}") { nodes { id } } }`);
+  expect(forged.status).toBe(200);
+  expect(forged.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', param: 'after' });
+});
+
+test('requests that never executed keep 4xx: syntax, validation, variables, cost', async () => {
+  const cases: [string, Record<string, unknown> | undefined, number][] = [
+    ['{ order(id: ', undefined, 400],
+    ['{ nothing }', undefined, 400],
+    ['query($id: ID!) { order(id: $id) { id } }', {}, 400],
+    ['{ orders(first: 100) { nodes { refunds(first: 100) { nodes { id amount status createdAt } } } } }', undefined, 400],
+  ];
+  for (const [query, variables, status] of cases) {
+    const res = await api.graphql(query, variables, { accept: 'application/graphql-response+json' });
+    expect(res.status).toBe(status);
+    expect(res.body.data).toBeUndefined();
+  }
+});
