@@ -4,7 +4,8 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
  * GraphQL over HTTP as clients see it (Apollo Client, Relay, graphql-http's audit): a request
- * that executed answers 200 even when `data` is null, and root lookups by id are nullable.
+ * that executed answers 200 even when `data` is null, root lookups by id are nullable, and
+ * Relay's `first: 0` is an empty page.
  */
 let t: TestApp;
 let key: string;
@@ -70,4 +71,25 @@ test('requests that never executed keep 4xx: syntax, validation, variables, cost
     expect(res.status).toBe(status);
     expect(res.body.data).toBeUndefined();
   }
+});
+
+test('Relay first: 0 and last: 0 are empty pages with correct pageInfo', async () => {
+  for (let i = 0; i < 3; i++) {
+    expect((await api.post('/api/v2/products', { name: `Bandage ${i}`, price: 500, currency: 'USD' })).status).toBe(201);
+  }
+  const all = (await api.graphql('{ products(first: 3) { edges { cursor } } }')).body.data.products.edges.map((e: { cursor: string }) => e.cursor);
+  const page = async (args: string) => {
+    const res = await api.graphql(`{ products(${args}) { edges { cursor } nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`);
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.products;
+  };
+  expect(await page('first: 0')).toEqual({ edges: [], nodes: [], pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: null, endCursor: null } });
+  expect((await page(`first: 0, after: "${all[2]}"`)).pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null });
+  expect((await page('last: 0')).pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: null, endCursor: null });
+  expect((await page('first: 0')).edges).toEqual([]);
+  expect((await api.graphql('{ orders(first: 0) { nodes { id } pageInfo { hasNextPage } } }')).body.data.orders).toEqual({ nodes: [], pageInfo: { hasNextPage: false } });
+  expect((await api.graphql('{ events(first: 0) { edges { cursor } } }')).body.data.events).toEqual({ edges: [] });
+  const negative = await api.graphql('{ products(first: -1) { nodes { id } } }');
+  expect(negative.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', param: 'first' });
 });

@@ -65,12 +65,12 @@ function decodeCursor(cursor: string, param: string): string {
   return raw.slice(7);
 }
 
-/** The page size the Relay arguments ask for (default 10, 1 to 100; `first` and `last` exclusive). */
+/** The page size the Relay arguments ask for (default 10, 0 to 100: 0 is an empty page with its pageInfo, as Relay allows; `first` and `last` exclusive). */
 export function pageSize(args: ConnectionArgs): number {
   if (args.first != null && args.last != null) throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
   const size = args.last ?? args.first ?? 10;
   const param = args.last != null ? 'last' : 'first';
-  if (!Number.isInteger(size) || size < 1 || size > 100) throw new DomainError('invalid_request', `${param} must be between 1 and 100`, { param });
+  if (!Number.isInteger(size) || size < 0 || size > 100) throw new DomainError('invalid_request', `${param} must be between 0 and 100`, { param });
   return size;
 }
 
