@@ -58,13 +58,17 @@ afterAll(() => t.close());
 /* ---------- values ---------- */
 
 const hostileStrings = fc.constantFrom(
-  '', ' ', '\u0000', 'a\u0000b', '%00', '\u202e', '\ud800', '💊'.repeat(50), 'x'.repeat(300), 'x'.repeat(5000),
+  '', ' ', '\u0000', 'a\u0000b', '%00', '\u202e', '\ud800', 'a\udc00', '💊'.repeat(50), '𝔘'.repeat(64), `${'x'.repeat(119)}💊`, 'x'.repeat(300), 'x'.repeat(5000),
   "' or 1=1 --", '"; drop table orders; --', '${7*7}', '{{7*7}}', '../../etc/passwd', '<script>alert(1)</script>',
   'NaN', 'Infinity', '-1', '0', '1e309', '9'.repeat(30), 'null', 'true', '[]', '{}', '__proto__', 'constructor',
   'http://127.0.0.1/', 'javascript:alert(1)', 'USD', 'usd', 'ZZZ', '2026-02-30T00:00:00Z', '2026-11-23T10:00:00+14:00',
 );
 const hostileNumbers = fc.constantFrom(0, -1, 1, 0.5, -0.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31), 2 ** 53, 2 ** 53 + 2, 1e20, 1e308, -1e308, Number.MIN_VALUE);
-const anyString = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), hostileStrings);
+/** Valid JSON that is not Unicode text: a UTF-16 surrogate without its partner, anywhere in a string. */
+const loneSurrogates = fc.tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 8 })).map(([a, unit, b]) => `${a}${String.fromCharCode(unit)}${b}`);
+/** Astral characters (a surrogate pair each) in runs that cross every length limit and cut point. */
+const astral = fc.tuple(fc.constantFrom('𝔘', '💊', '🩹'), fc.integer({ min: 1, max: 300 }), fc.string({ maxLength: 2 })).map(([c, n, prefix]) => prefix + c.repeat(n));
+const anyString = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), hostileStrings, loneSurrogates, astral);
 /** Ids of real objects (created in beforeAll, hence read lazily). */
 const knownId = () => fc.constant(null).chain(() => fc.constantFrom(...ids));
 const junk = fc.oneof(

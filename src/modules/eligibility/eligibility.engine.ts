@@ -4,6 +4,7 @@
  */
 import { ELIGIBILITY_CATEGORIES, UPC_TABLE } from './eligibility-data.js';
 import type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
+import { ellipsize, truncateCodePoints } from '../../platform/text.js';
 import { validateGtin, type GtinFormat } from './gtin.js';
 
 export type { EligibilityStatus } from './eligibility.types.js';
@@ -51,8 +52,7 @@ function singular(word: string): string {
 
 /** Normalises a product name or keyword to space-separated singular lowercase words ("Band-Aids®" → "band aid"). */
 export function normalizeName(text: string): string {
-  return text
-    .slice(0, MAX_NAME_CHARS)
+  return truncateCodePoints(text, MAX_NAME_CHARS)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
@@ -164,7 +164,7 @@ function result(status: EligibilityStatus, category: string | null, source: Elig
 }
 
 function quoteName(name: string): string {
-  return name.length > MAX_NAME_IN_MESSAGE ? `'${name.slice(0, MAX_NAME_IN_MESSAGE - 1)}…'` : `'${name}'`;
+  return `'${ellipsize(name, MAX_NAME_IN_MESSAGE)}'`;
 }
 
 /** Formats a barcode the way it is printed under the bars, e.g. "UPC 0 12345 67890 5". */

@@ -1,5 +1,6 @@
 import { raw, type FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
+import { truncateCodePoints } from '../../platform/text.js';
 import type { CardInput } from '../payments/card.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
 import type { CheckoutSession } from '../checkout/checkout-session.entity.js';
@@ -65,7 +66,7 @@ export async function startSubscriptionFromCheckout(ctx: ServiceContext, session
     paymentMethodId: pm.id,
     productId: matched?.matched_product_id ?? null,
     merchantProductId: matched?.product_id ?? null,
-    description: session.lineItems.map((l) => l.name).join(', ').slice(0, 255) || 'Subscription',
+    description: truncateCodePoints(session.lineItems.map((l) => l.name).join(', '), 255) || 'Subscription',
     hsaFsaEligible: part.type === 'hsa_fsa_card' && session.type === 'eligible',
     amountCents: session.amounts.total,
     currency: session.currency.toUpperCase(),

@@ -3,6 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, Kind, type ASTVisitor, type GraphQLFormattedError, type ValidationContext } from 'graphql';
 import type { Log } from '../context.js';
 import { DomainError, ERROR_STATUS, toDomainError, type ErrorCode, type ErrorDetails } from '../errors.js';
+import { hasLoneSurrogate } from '../text.js';
 import { camelCase } from './input.js';
 
 /**
@@ -105,11 +106,12 @@ export function httpRequestRules(): ApolloServerPlugin {
   };
 }
 
-/** Validation rule: string literals may not hold U+0000 (PostgreSQL text cannot store it). */
+/** Validation rule: string literals may not hold U+0000 or a lone surrogate (PostgreSQL text can store neither). */
 export function noNulInStrings(context: ValidationContext): ASTVisitor {
   return {
     [Kind.STRING](node) {
       if (node.value.includes('\u0000')) context.reportError(new GraphQLError('Strings may not contain the NUL character (U+0000).', { nodes: node }));
+      else if (hasLoneSurrogate(node.value)) context.reportError(new GraphQLError('A string holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.', { nodes: node }));
     },
   };
 }

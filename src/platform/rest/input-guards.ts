@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../errors.js';
+import { hasLoneSurrogate } from '../text.js';
 import { hasControlCharacter } from '../validation.js';
 
 /** Deepest nesting of objects and arrays a JSON body may have (real bodies stay under 10). */
@@ -25,17 +26,26 @@ function jsonDepthExceeds(text: string, max: number): boolean {
   return false;
 }
 
-/** The path of the first string (or key) holding U+0000 in an already depth-bounded JSON value. */
-function nulPath(value: unknown): string | undefined {
+/** What makes a string unstorable text: U+0000, or a UTF-16 surrogate without its partner. */
+function badText(text: string): 'nul' | 'surrogate' | undefined {
+  if (text.includes(NUL)) return 'nul';
+  if (hasLoneSurrogate(text)) return 'surrogate';
+  return undefined;
+}
+
+/** The first string (or key) of an already depth-bounded JSON value that is not storable text, with its path. */
+function badTextPath(value: unknown): { path: string; bad: 'nul' | 'surrogate' } | undefined {
   const stack: [unknown, string][] = [[value, '']];
   while (stack.length) {
     const [v, path] = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes(NUL)) return path;
+      const bad = badText(v);
+      if (bad) return { path, bad };
     } else if (v && typeof v === 'object') {
       for (const [k, child] of Object.entries(v)) {
         const at = path ? `${path}.${k}` : k;
-        if (k.includes(NUL)) return at;
+        const bad = badText(k);
+        if (bad) return { path: at, bad };
         stack.push([child, at]);
       }
     }
@@ -44,24 +54,36 @@ function nulPath(value: unknown): string | undefined {
 }
 
 const nulError = (param: string) => new DomainError('invalid_request', `${param || 'The body'} may not contain the NUL character (U+0000).`, { param: param || undefined });
+const surrogateError = (param: string) =>
+  new DomainError('invalid_request', `${param || 'The body'} holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.`, { param: param || undefined });
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The JSON body parser: Fastify's own (prototype-poisoning safe) behind a depth limit checked on
- * the raw text, then a refusal of U+0000 anywhere in the value. Both answer 400 `invalid_request`.
+ * The JSON body parser: the bytes must be UTF-8 (invalid bytes are refused, never stored as
+ * U+FFFD), then Fastify's own parser (prototype-poisoning safe) behind a depth limit checked on
+ * the text, then a refusal of U+0000 and of lone surrogates anywhere in the value. Each answers
+ * 400 `invalid_request`, naming the field when there is one.
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(new DomainError('invalid_request', 'The request body is not valid UTF-8: send JSON text encoded as UTF-8.'), undefined);
+      return;
+    }
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
       done(new DomainError('invalid_request', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
     parseJson(req, text, (err, value) => {
       if (err) return done(err, undefined);
-      const at = nulPath(value);
-      if (at !== undefined) return done(nulError(at), undefined);
+      const found = badTextPath(value);
+      if (found) return done(found.bad === 'nul' ? nulError(found.path) : surrogateError(found.path), undefined);
       done(null, value);
     });
   });
