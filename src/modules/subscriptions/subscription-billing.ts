@@ -428,7 +428,8 @@ export async function runBillingSweep(root: EntityManager, log: Log, opts: { bat
     if (!claimed) break;
     await runCharges(root, jobs, log);
     charged += jobs.length;
-    if (claimed < batch) break;
+    // No early stop on a short batch: a subscription billed for one period may be due again at
+    // once (a test clock moved by several periods), so sweep until nothing is due.
   }
   return charged;
 }
