@@ -117,15 +117,16 @@ export async function hostedCheckoutContext(orm: MikroORM, id: string, token: st
 export async function expireDueSessions(orm: MikroORM, nowSql: (alias: string) => string, log: Log): Promise<number> {
   const em = orm.em.fork();
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string }[]>(
+    const rows = await tx.execute<{ id: string; offset: string }[]>(
       `update checkout_sessions s set status = 'expired', updated_at = now()
        where s.id in (select c.id from checkout_sessions c where c.status = 'open' and c.expires_at <= ${nowSql('c')} order by c.expires_at limit 500 for update skip locked)
-       returning s.id`,
+       returning s.id, case when s.livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = s.merchant_id) end as "offset"`,
     );
     if (!rows.length) return 0;
+    const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
     const sessions = await tx.find(CheckoutSession, { id: { $in: rows.map((r) => r.id) } });
     for (const session of sessions) {
-      const ctx = systemContext(tx, session.merchant.id, session.livemode, 0, log);
+      const ctx = systemContext(tx, session.merchant.id, session.livemode, offsets.get(session.id) ?? 0, log);
       recordEvent({ ...ctx, em: tx }, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
     }
     await tx.flush();

@@ -26,31 +26,32 @@ export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50)
   let processed = 0;
   for (; processed < batch; processed++) {
     const em = orm.em.fork();
-    const [claimed] = await em.getConnection().execute<{ id: string }[]>(
+    // The claim's lease is real time (a worker's liveness); what the refund records is on its merchant's clock.
+    const [claimed] = await em.getConnection().execute<{ id: string; offset: string }[]>(
       `update refunds set claimed_until = now() + interval '${CLAIM_SECONDS} seconds'
        where id = (select id from refunds where status = 'pending' and (claimed_until is null or claimed_until < now())
                    order by created_at limit 1 for update skip locked)
-       returning id`,
+       returning id, case when livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = refunds.merchant_id) end as "offset"`,
     );
     if (!claimed) break;
     const refund = await em.findOneOrFail(Refund, claimed.id);
     const payments = new Map((await em.find(Payment, { orderId: refund.orderId })).map((p) => [p.id, p]));
-    const processor = processorFor(systemContext(em, refund.merchant.id, refund.livemode, 0, log));
+    const processor = processorFor(systemContext(em, refund.merchant.id, refund.livemode, Number(claimed.offset), log));
     const results = await Promise.all(refund.parts.map((part, i) => processor.refund(payments.get(part.payment_id)!.captureId, part.amount, `${refund.id}.${i}.refund`)));
-    await recordOutcome(orm, claimed.id, results, log);
+    await recordOutcome(orm, claimed.id, Number(claimed.offset), results, log);
   }
   return processed;
 }
 
-async function recordOutcome(orm: MikroORM, refundId: string, results: Awaited<ReturnType<ReturnType<typeof processorFor>['refund']>>[], log: Log): Promise<void> {
+async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: number, results: Awaited<ReturnType<ReturnType<typeof processorFor>['refund']>>[], log: Log): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const refund = await em.findOneOrFail(Refund, refundId);
     const order = await em.findOneOrFail(Order, refund.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     await em.refresh(refund);
     if (refund.status !== 'pending') return; // recorded by a worker whose claim had lapsed
-    const ctx = { ...systemContext(em, refund.merchant.id, refund.livemode, 0, log), em };
+    const ctx = { ...systemContext(em, refund.merchant.id, refund.livemode, clockOffsetMs, log), em };
     const payments = new Map((await em.find(Payment, { orderId: order.id })).map((p) => [p.id, p]));
-    const now = new Date();
+    const now = ctx.now();
     refund.parts = refund.parts.map((part, i) => {
       const result = results[i];
       if (result.ok) return { ...part, processor_refund_id: result.refundId, success: true, failure_reason: null };

@@ -98,11 +98,15 @@ function setBillingState(sub: Subscription, status: SubscriptionStatus, next: Da
 /** Records a `subscription.*` event with the spec's body plus `extra`. */
 export function recordSubscriptionEvent(ctx: ServiceContext, type: string, sub: Subscription, customer: Customer | null, pm: PaymentMethod | null, extra: Record<string, unknown> = {}): void {
   const event = recordEvent(ctx, type, { ...subscriptionEventBody(sub, customer, pm), ...extra });
-  // Events recorded together (resumed then renewed) keep their order in (created_at, id).
-  lastEventAt = Math.max(event.createdAt.getTime(), lastEventAt + 1);
-  event.createdAt = new Date(lastEventAt);
+  // Events recorded together (resumed then renewed) keep their order in (created_at, id); per
+  // merchant and mode, since each test clock runs at its own time.
+  const clock = `${ctx.principal.merchantId}:${ctx.principal.livemode}`;
+  const at = Math.max(event.createdAt.getTime(), (lastEventAt.get(clock) ?? 0) + 1);
+  if (lastEventAt.size > 10_000) lastEventAt.clear();
+  lastEventAt.set(clock, at);
+  event.createdAt = new Date(at);
 }
-let lastEventAt = 0;
+const lastEventAt = new Map<string, number>();
 
 /**
  * Ends `sub` at `at` (cancellation now, or a scheduled one reaching the period end) and voids its

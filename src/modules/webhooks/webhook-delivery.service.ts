@@ -70,11 +70,11 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
        select c.*, row_number() over (order by c.id) as n from claimed c
      ), interrupted as (
        update webhook_delivery_attempts a
-       set status = 'interrupted', finished_at = now(), error = 'the worker stopped before the outcome was recorded'
+       set status = 'interrupted', finished_at = ${effectiveNowSql('c')}, error = 'the worker stopped before the outcome was recorded'
        from claimed c where a.delivery_id = c.id and a.status = 'sending'
      ), attempts as (
        insert into webhook_delivery_attempts (id, delivery_id, attempt, status, started_at)
-       select (?::jsonb ->> (n.n - 1)::int), n.id, n.attempt_count, 'sending', now() from numbered n
+       select (?::jsonb ->> (n.n - 1)::int), n.id, n.attempt_count, 'sending', n.last_attempt_at from numbered n
        returning id, delivery_id
      )
      select n.id, a.id as attempt_id, n.attempt_count, n.url, n.livemode, n.last_attempt_at as attempted_at,
@@ -146,12 +146,13 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
        select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, attempt_id text, attempt_count int, ok boolean, response_status int, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
      ), attempt as (
        update webhook_delivery_attempts a
-       set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, error = o.error, duration_ms = o.duration_ms, finished_at = now()
+       set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, error = o.error, duration_ms = o.duration_ms,
+           finished_at = (select ${effectiveNowSql('dd')} from webhook_deliveries dd where dd.id = a.delivery_id)
        from o where a.id = o.attempt_id
      )
      update webhook_deliveries d set
        status = case when o.ok then 'succeeded' when d.status = 'pending' then o.failed_status else d.status end,
-       delivered_at = case when o.ok then now() else d.delivered_at end,
+       delivered_at = case when o.ok then ${effectiveNowSql('d')} else d.delivered_at end,
        next_attempt_at = case when o.ok then d.next_attempt_at else o.next_attempt_at end,
        locked_until = null, last_response_status = o.response_status, last_error = o.error, updated_at = now()
      from o where d.id = o.delivery_id and d.attempt_count = o.attempt_count`,

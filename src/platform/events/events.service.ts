@@ -21,7 +21,7 @@ export function recordEvent(ctx: ServiceContext, type: string, data: Record<stri
     type,
     data,
     webhookUrl: opts.webhookUrl ?? null,
-    createdAt: new Date(),
+    createdAt: ctx.now(), // the envelope's created_at: the merchant's test clock in test mode
   });
 }
 
