@@ -18,6 +18,7 @@ import { Migration20261124001301_events_notify_hint } from './Migration202611240
 import { Migration20261124001002_refund_part_ids } from './Migration20261124001002_refund_part_ids.js';
 import { Migration20261124001200_rate_limit_leases } from './Migration20261124001200_rate_limit_leases.js';
 import { Migration20261124001400_subscription_attempt_reversed } from './Migration20261124001400_subscription_attempt_reversed.js';
+import { Migration20261124002000_order_number_counters } from './Migration20261124002000_order_number_counters.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -39,4 +40,5 @@ export const migrationsList = [
   { name: 'Migration20261124001002_refund_part_ids', class: Migration20261124001002_refund_part_ids },
   { name: 'Migration20261124001200_rate_limit_leases', class: Migration20261124001200_rate_limit_leases },
   { name: 'Migration20261124001400_subscription_attempt_reversed', class: Migration20261124001400_subscription_attempt_reversed },
+  { name: 'Migration20261124002000_order_number_counters', class: Migration20261124002000_order_number_counters },
 ];

@@ -2,6 +2,7 @@ import { ApiKey, Merchant } from './merchants/merchant.entity.js';
 import { Product, ProductImage } from './products/product.entity.js';
 import { CheckoutSession } from './checkout/checkout-session.entity.js';
 import { Order } from './orders/order.entity.js';
+import { OrderNumberCounter } from './orders/order-number-counter.entity.js';
 import { Payment } from './payments/payment.entity.js';
 import { PaymentAttempt } from './payments/payment-attempt.entity.js';
 import { Refund } from './refunds/refund.entity.js';
@@ -13,4 +14,4 @@ import { PaymentLink } from './payment-links/payment-link.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
-export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, Payment, PaymentAttempt, Refund, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt, Customer, PaymentMethod, Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt, PaymentLink];
+export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, OrderNumberCounter, Payment, PaymentAttempt, Refund, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt, Customer, PaymentMethod, Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt, PaymentLink];

@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import type { CheckoutAmounts } from '../checkout/checkout-amounts.js';
@@ -52,13 +52,14 @@ export interface LmnApproval {
 @Index({ name: 'orders_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
 @Index({ name: 'orders_checkout_idx', properties: ['checkoutId'] })
 @Index({ name: 'orders_payment_link_idx', expression: `create index "orders_payment_link_idx" on "orders" ("payment_link_id") where "payment_link_id" is not null` })
+@Unique({ name: 'orders_merchant_id_livemode_order_number_unique', properties: ['merchant', 'livemode', 'orderNumber'] })
 @Index({ name: 'orders_one_paid_per_checkout_uq', expression: `create unique index "orders_one_paid_per_checkout_uq" on "orders" ("checkout_id") where "payment_status" <> 'failed'` })
 export class Order extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('ord');
 
-  /** Human-friendly number, unique across the service. */
-  @Property({ type: 'string', unique: true })
+  /** Human-friendly number, per merchant and mode, gap-free (see order-numbers.ts). */
+  @Property({ type: 'string' })
   orderNumber!: string;
 
   @Property({ type: 'string', nullable: true })

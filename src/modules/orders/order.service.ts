@@ -3,12 +3,13 @@ import { DomainError } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
 import { Order } from './order.entity.js';
+import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 
-/** The next human-friendly order number (a database sequence: unique across processes). */
+/** The caller's next order number, per merchant and mode and gap-free; call it in the order's transaction. */
 export async function nextOrderNumber(ctx: ServiceContext): Promise<string> {
-  const [row] = await ctx.em.execute<{ n: string }[]>(`select nextval('order_number_seq') as n`);
-  return `ORD-${String(row.n).padStart(6, '0')}`;
+  const [number] = await takeOrderNumbers(ctx.em, [{ merchantId: ctx.principal.merchantId, livemode: ctx.principal.livemode }]);
+  return number;
 }
 
 /** Loads one order of the caller, or 404 `not_found`. */

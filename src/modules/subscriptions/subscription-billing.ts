@@ -3,6 +3,7 @@ import type { Log, ServiceContext } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
+import { takeOrderNumbers } from '../orders/order-numbers.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
 import { Payment } from '../payments/payment.entity.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
@@ -256,11 +257,6 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
   return outcomes;
 }
 
-async function nextOrderNumbers(em: EntityManager, n: number): Promise<string[]> {
-  if (!n) return [];
-  const rows = await em.execute<{ n: string }[]>(`select nextval('order_number_seq') as n from generate_series(1, ?)`, [n]);
-  return rows.map((r) => `ORD-${String(r.n).padStart(6, '0')}`);
-}
 
 /** The real order a paid cycle makes: one recurring line item, the subscription's product. */
 function renewalOrder(em: EntityManager, sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): Order {
@@ -336,7 +332,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
     const parties = await loadParties(em, [...subs.values()], [...attempts.values()].map((a) => a.paymentMethodId));
     const voided = (o: ChargeOutcome) => invoices.get(attempts.get(o.job.attemptId)!.invoiceId)!.status === 'void';
     const paid = decided.filter((o) => o.ok && attempts.has(o.job.attemptId) && !voided(o));
-    const numbers = await nextOrderNumbers(em, paid.length);
+    const numbers = await takeOrderNumbers(em, paid.map((o) => o.job));
     for (const outcome of decided) {
       const attempt = attempts.get(outcome.job.attemptId);
       if (!attempt) continue;

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** The first number of every merchant's book in each mode (ORD-001001, as before). */
+const FIRST_NUMBER = 1001;
+
+export interface OrderOwner {
+  merchantId: string;
+  livemode: boolean;
+}
+
+const format = (n: number | string) => `ORD-${String(n).padStart(6, '0')}`;
+
+/**
+ * The next order numbers for `owners` (one per order to create, in that order), taken in the
+ * caller's transaction: each merchant and mode has its own counter row, so merchant A's book is
+ * ORD-001001, ORD-001002… whatever merchant B does, with no gaps. The row stays locked until the
+ * transaction ends (concurrent orders of one merchant take turns; a rollback returns the numbers).
+ * Rows are taken in key order, so two transactions never wait on each other crosswise.
+ */
+export async function takeOrderNumbers(em: EntityManager, owners: OrderOwner[]): Promise<string[]> {
+  if (!owners.length) return [];
+  const key = (o: OrderOwner) => `${o.merchantId}\u0000${o.livemode}`;
+  const counts = new Map<string, OrderOwner & { n: number }>();
+  for (const o of owners) {
+    const entry = counts.get(key(o)) ?? { merchantId: o.merchantId, livemode: o.livemode, n: 0 };
+    entry.n++;
+    counts.set(key(o), entry);
+  }
+  const wanted = [...counts.values()].map((c) => ({ merchant_id: c.merchantId, livemode: c.livemode, n: c.n }));
+  const rows = await em.execute<{ merchant_id: string; livemode: boolean; last_number: string }[]>(
+    `insert into order_number_counters (merchant_id, livemode, last_number)
+     select v.merchant_id, v.livemode, ${FIRST_NUMBER - 1} + v.n
+     from jsonb_to_recordset(?::jsonb) as v(merchant_id text, livemode boolean, n int)
+     order by v.merchant_id, v.livemode
+     on conflict (merchant_id, livemode) do update set last_number = order_number_counters.last_number + (excluded.last_number - ${FIRST_NUMBER - 1})
+     returning merchant_id, livemode, last_number`,
+    [JSON.stringify(wanted)],
+  );
+  const next = new Map(rows.map((r) => [key({ merchantId: r.merchant_id, livemode: r.livemode }), Number(r.last_number) - counts.get(key({ merchantId: r.merchant_id, livemode: r.livemode }))!.n + 1]));
+  return owners.map((o) => {
+    const n = next.get(key(o))!;
+    next.set(key(o), n + 1);
+    return format(n);
+  });
+}
