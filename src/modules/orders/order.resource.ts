@@ -76,7 +76,9 @@ export function orderCompletedPayload(order: Order) {
   return {
     ...orderEventBase(order),
     line_items: order.lineItems.map((l) => ({
-      product_id: l.product_id ?? l.merchant_product_id,
+      // One type per field on every surface: the numeric catalog id (null for a pass-through item), as in the REST order.
+      product_id: l.product_id,
+      merchant_product_id: l.merchant_product_id,
       name: l.name,
       quantity: l.quantity,
       unit_amount: l.price,
