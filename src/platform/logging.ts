@@ -21,6 +21,32 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
   return [k.startsWith('[') ? `*${k}` : k, join('*'), join('*.*'), join('*.*.*')];
 });
 
+/**
+ * Query-string parameters whose values never reach a log line: personal data (`email`,
+ * `customer_email`, `phone`…), capabilities (a hosted page's `token`) and the signatures of signed
+ * links (a receipt URL is valid an hour: its `signature` would let a log reader open it).
+ */
+const REDACTED_QUERY_KEYS = new Set([
+  ...SECRET_KEYS.map((k) => k.toLowerCase()),
+  'customer_email', 'customer_phone', 'first_name', 'last_name', 'name', 'signature', 'sig', 'x-amz-signature',
+]);
+
+/** A request URL as logged: the path, and the query with the values of personal or secret keys replaced. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url.slice(q + 1).replace(/(^|&)([^=&]*)=([^&#]*)/g, (whole, sep: string, rawKey: string) => {
+    let key = rawKey;
+    try {
+      key = decodeURIComponent(rawKey.replace(/\+/g, ' '));
+    } catch {
+      /* keep the raw key */
+    }
+    return REDACTED_QUERY_KEYS.has(key.toLowerCase()) ? `${sep}${rawKey}=[redacted]` : whole;
+  });
+  return `${url.slice(0, q)}?${query}`;
+}
+
 /** SQL with every string and number literal replaced by `?` (identifiers and keywords stay). */
 export function scrubSql(sql: string): string {
   return sql.replace(/'(?:[^']|'')*'/g, '?').replace(/(?<![\w$.])-?\d+(?:\.\d+)?(?![\w$])/g, '?');
@@ -53,10 +79,10 @@ export function loggerOptions(level: string): LoggerOptions {
     serializers: {
       err: serializeError,
       error: serializeError,
-      // Hosted-page links carry the customer's access token: never write it to the logs.
+      // Query strings carry customer emails, hosted-page tokens and receipt signatures: never written whole.
       req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
         method: req.method,
-        url: req.url.replace(/([?&]token=)[^&]*/g, '$1[redacted]'),
+        url: redactUrl(req.url),
         hostname: req.hostname,
         remoteAddress: req.ip,
       }),

@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from '../../src/platform/db/embedded-postgres.js';
+import { cards, checkoutBody } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * The request log never carries personal data or usable links: customer emails in query strings
+ * and the signatures of signed receipt URLs are redacted (the path and the other parameters stay).
+ */
+let t: TestApp;
+let key: string;
+let child: ChildProcess;
+let output = '';
+beforeAll(async () => {
+  let keys;
+  ({ t, keys } = await startWithMerchant('Quiet logs'));
+  key = keys.test_api_key;
+});
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await t.close();
+});
+
+test('query-string emails and receipt signatures are not logged; the requests are', async () => {
+  const port = await freePort();
+  child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '100000' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 30_000;
+  while (Date.now() < until && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
+  const api = client(base, key);
+
+  const email = 'private.person@example.com';
+  const session = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Bandages', 900, 1]], { customer: { email, first_name: 'Pat', last_name: 'Private' } }))).body.data;
+  const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).body;
+  expect((await api.get(`/api/v2/orders?customer_email=${encodeURIComponent(email)}&limit=5`)).body.data).toHaveLength(1);
+  expect((await api.get(`/api/v2/customers?email=${encodeURIComponent(email)}`)).status).toBe(200);
+  expect((await api.get(`/api/v2/payment-links?customer_email=${email}`)).status).toBe(200);
+  const receipt = new URL(order.receipt_url);
+  const signature = receipt.searchParams.get('signature')!;
+  expect((await fetch(`${base}${receipt.pathname}${receipt.search}`)).status).toBe(200);
+  await new Promise((r) => setTimeout(r, 300)); // let the child flush its log lines
+
+  expect(output).toContain('customer_email=[redacted]'); // the requests were logged…
+  expect(output).toContain('limit=5');
+  expect(output).toContain(`/receipts/${order.id}.pdf`);
+  for (const needle of [email, encodeURIComponent(email), signature]) expect(output).not.toContain(needle); // …without their values
+}, 60_000);
