@@ -97,3 +97,23 @@ test('Relay first: 0 and last: 0 are empty pages with correct pageInfo', async (
   const negative = await api.graphql('{ products(first: -1) { nodes { id } } }');
   expect(negative.body.errors![0].extensions).toMatchObject({ code: 'invalid_request', param: 'first' });
 });
+
+test('a coercion error never repeats the value of a card field (variables, nested objects or literals)', async () => {
+  const customer = (await api.post('/api/v2/customers', { email: 'coerce@example.com', first_name: 'Co', last_name: 'Erce' })).body;
+  const customerId = gid('Customer', customer.id);
+  const MUTATION = 'mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { last4 } } }';
+  const attempts = [
+    await api.graphql(MUTATION, { input: { customerId, card: { number: 4111110000000047, expMonth: 12, expYear: 2030, cvc: '123' } } }),
+    await api.graphql(MUTATION, { input: { customerId, card: { number: '4111110000000047', expMonth: 12, expYear: 2030, cvc: 9876 } } }),
+    await api.graphql(MUTATION, { input: { customerId, card: { number: '4111110000000047', expMonth: 12, cvc: '9876' } } }),
+    await api.graphql(`mutation { attachPaymentMethod(input: { customerId: "${customerId}", card: { number: 4111110000000047, expMonth: 12, expYear: 2030, cvc: 9876 } }) { paymentMethod { last4 } } }`),
+  ];
+  for (const res of attempts) {
+    expect(res.status).toBe(400);
+    expect(res.body.errors![0].extensions.code).toBe('invalid_request');
+    const text = JSON.stringify(res.body);
+    expect(text).not.toContain('4111110000000047');
+    expect(text).not.toMatch(/\b9876\b/);
+    expect(res.body.errors![0].message).toMatch(/card|number|cvc|expYear|String/); // still says what is wrong
+  }
+});

@@ -28,6 +28,23 @@ function camelDetails(details: ErrorDetails | undefined): ErrorDetails | undefin
   return details.map((d) => ({ ...d, field: d.field.split('.').map(camelCase).join('.') }));
 }
 
+/**
+ * A GraphQL request error's message without the input values it quotes: graphql-js echoes a
+ * variable or literal that failed coercion (`got invalid value 4111110000000047 at
+ * "input.card.number"; String cannot represent a non string value: 4111110000000047`), and those
+ * may be card numbers, cvcs or secrets that clients then write to their own logs. The path and
+ * the reason stay; the value goes, and any card-like digit run left is masked.
+ */
+export function withoutInputValues(message: string): string {
+  return message
+    .replace(/got invalid value [\s\S]*? at "/, 'got an invalid value at "')
+    .replace(/got invalid value [\s\S]*?; /, 'got an invalid value; ')
+    .replace(/(cannot represent[^:;"]*?(?:value|values)): [\s\S]*?(?=;|$)/g, '$1')
+    .replace(/(Expected value of type "[^"]+"), found [\s\S]*?(?=; |\.$|$)/g, '$1')
+    .replace(/(Enum "[^"]+" cannot represent [^:]*?): [\s\S]*?(?=;|\.$|$)/g, '$1')
+    .replace(/\d(?:[ -]?\d){11,18}/g, '[redacted]');
+}
+
 /** The HTTP status Apollo attached to one of its own errors (e.g. 405 for a mutation over GET). */
 function httpStatusOf(error: unknown): number | undefined {
   const http = error instanceof GraphQLError ? (error.extensions?.http as { status?: number } | undefined) : undefined;
@@ -57,7 +74,7 @@ export function graphqlErrorFormatter(log: Log) {
       const code = requestErrorCode(formatted, original);
       if (code) {
         const { param, details } = (formatted.extensions ?? {}) as { param?: string; details?: ErrorDetails };
-        return { ...formatted, extensions: { code, ...(param !== undefined && { param }), ...(details !== undefined && { details }) } };
+        return { ...formatted, message: withoutInputValues(formatted.message), extensions: { code, ...(param !== undefined && { param }), ...(details !== undefined && { details }) } };
       }
     }
     const { error: domain, unexpected } = toDomainError(original);
