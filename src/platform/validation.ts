@@ -66,10 +66,14 @@ export function isIso4217(code: string): boolean {
   return ISO_4217.has(code.toUpperCase());
 }
 
-/** A request body as an object; anything else (an array, a string, null) is refused with `code`. An absent body is `{}`. */
+/**
+ * A request body as an object; anything else (an array, a string, a number) is refused with
+ * `code`. An absent body is `{}` (Fastify hands `null` for a request without one), so a route
+ * whose fields are all optional needs none; one with required fields names them.
+ */
 export function requireObject(body: unknown, code: ErrorCode = 'invalid_request'): Record<string, unknown> {
-  if (body === undefined) return {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new DomainError(code, 'The request body must be a JSON object.');
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError(code, 'The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
 

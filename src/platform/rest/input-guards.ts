@@ -76,6 +76,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new DomainError('invalid_request', 'The request body is not valid UTF-8: send JSON text encoded as UTF-8.'), undefined);
       return;
     }
+    if (text.trim() === '') {
+      done(null, undefined); // an empty body with a JSON content type is no body (every field optional, or each required one named)
+      return;
+    }
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
       done(new DomainError('invalid_request', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
