@@ -206,3 +206,20 @@ test('a line item named <script>alert(1)</script> is shown as text and never run
   expect(await text(page, '#card-number-error')).toBe('Card number is required');
   expect(problems).toEqual([]);
 });
+
+test('too many payment attempts: the page says what is limited (this checkout from this network), not an API key', async () => {
+  const { page, session, problems } = await openCheckout(SPLIT);
+  const pay = new URL(session.checkout_url);
+  for (let i = 0; i < 10; i++) {
+    await fetch(`${t.url}/checkout/${session.checkout_id}/pay${pay.search}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  }
+  await fillCard(page, 'hsa_fsa_card', cards.hsa);
+  await fillCard(page, 'card', cards.visa);
+  await page.click('#pay-button');
+  await page.locator('#form-error', { hasText: 'Too many' }).waitFor();
+  const message = await text(page, '#form-error');
+  expect(message).not.toMatch(/API key/i);
+  expect(message).toMatch(/payment attempts for this checkout/);
+  expect(message).toMatch(/Nothing was charged/);
+  expect(problems).toEqual([]);
+});

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { securePage } from '../../platform/rest/page-headers.js';
-import { toDomainError } from '../../platform/errors.js';
+import { DomainError, toDomainError } from '../../platform/errors.js';
 import { sendError } from '../../platform/rest/error-handler.js';
 import { payCheckoutSession } from './checkout-payment.service.js';
 import { effectiveStatus, hostedCheckoutContext } from './checkout.service.js';
@@ -19,7 +19,21 @@ export const routeOptions = { config: { public: true }, schema: { hide: true } }
 
 // Card testing through a leaked link: at most 10 payment attempts a minute per session and address.
 export const payRouteOptions = {
-  config: { public: true, rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}` } },
+  config: {
+    public: true,
+    rateLimit: {
+      max: 10,
+      timeWindow: 60_000,
+      keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}`,
+      // Said to a shopper: what is limited is this checkout from this network, not an API key.
+      errorResponseBuilder: (_req: FastifyRequest, context: { max: number; ttl: number }) => {
+        const wait = Math.max(1, Math.ceil(context.ttl / 1000));
+        return new DomainError('rate_limit_exceeded', `Too many payment attempts for this checkout from your network (at most ${context.max} a minute). Nothing was charged; wait ${wait} seconds and try again.`, {
+          headers: { 'Retry-After': String(wait) },
+        });
+      },
+    },
+  },
   schema: { hide: true },
 };
 
