@@ -143,3 +143,15 @@ test('expired and cancelled links show a clear page with a way back and no form'
   expect(unknown.status).toBe(404);
   expect([...expired.problems, ...page.problems, ...unknown.problems]).toEqual([]);
 });
+
+test('a link without a customer asks for the email in a styled field at least 44 px tall', async () => {
+  const link = await createLink({ amount: 2500, currency: 'USD', description: 'Consultation' });
+  const { page, problems } = await open(link.url);
+  const email = (await page.locator('#customer-email').boundingBox())!;
+  const name = (await page.locator('#customer-first_name').boundingBox())!;
+  expect(email.height).toBeGreaterThanOrEqual(44);
+  expect(email.height).toBe(name.height);
+  const style = (id: string) => page.evaluate(`(() => { const s = getComputedStyle(document.getElementById('${id}')); return [s.borderTopWidth, s.borderTopColor, s.borderRadius, s.paddingLeft]; })()`);
+  expect(await style('customer-email')).toEqual(await style('customer-first_name'));
+  expect(problems).toEqual([]);
+});

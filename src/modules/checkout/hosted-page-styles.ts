@@ -45,7 +45,7 @@ legend{font-weight:700;padding:0 .25rem}
 .field{margin:.75rem 0 0}
 label{display:block;font-weight:600;margin:0 0 .25rem}
 .optional{font-weight:400;color:#464b55}
-input[type=text],textarea{display:block;width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px;background:#fff;color:inherit;min-height:44px}
+input[type=text],input[type=email],textarea{display:block;width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px;background:#fff;color:inherit;min-height:44px}
 textarea{min-height:4.5rem;resize:vertical}
 input[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid #b3261e}
 /* Expiry and CVC side by side; a subgrid keeps the inputs aligned when a label wraps. */
