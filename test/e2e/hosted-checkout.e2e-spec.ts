@@ -135,7 +135,10 @@ test('a Luhn-invalid number shows the error next to the field; fixing it pays', 
   expect(await page.getAttribute('#card-number', 'aria-describedby')).toContain('card-number-error');
   expect(await page.getAttribute('#hsa_fsa_card-number', 'aria-invalid')).toBeNull();
   expect(await activeId(page)).toBe('card-number');
-  expect(await text(page, '#form-error')).toBe('Please correct the highlighted field.');
+  // The summary says what to fix (a link to the field), never just "the highlighted field".
+  expect(await text(page, '#form-error p')).toBe('Please fix this field:');
+  expect(await text(page, '#form-error li a')).toBe('Card number is not a valid card number (Luhn check failed)');
+  expect(await page.getAttribute('#form-error li a', 'href')).toBe('#card-number');
 
   await page.fill('#card-number', cards.visa.number);
   await page.click('#pay-button');
@@ -204,6 +207,48 @@ test('a line item named <script>alert(1)</script> is shown as text and never run
   await page.click('#pay-button');
   await page.locator('#card-number-error', { hasText: 'required' }).waitFor();
   expect(await text(page, '#card-number-error')).toBe('Card number is required');
+  expect(problems).toEqual([]);
+});
+
+test('words a shopper meets: a regular card in the HSA/FSA field says what to do; the card is marked; the merchant is named', async () => {
+  const { page, problems } = await openCheckout(SPLIT);
+  expect(await text(page, '#merchant-name')).toBe('Test Merchant');
+  expect(await page.title()).toContain('Test Merchant');
+  await fillCard(page, 'hsa_fsa_card', cards.visa);
+  await fillCard(page, 'card', cards.mastercard);
+  await page.click('#pay-button');
+  await page.locator('#hsa_fsa_card-error', { hasText: 'regular card' }).waitFor();
+  const message = await text(page, '#hsa_fsa_card-error');
+  expect(message).not.toMatch(/HSA\/FSA card is not an HSA\/FSA card/);
+  expect(message).toContain('One regular card'); // the way forward
+  // Something is highlighted: the HSA/FSA card's border is the error red, and the summary names it.
+  expect(await page.evaluate('getComputedStyle(document.getElementById("hsa_fsa_card")).borderTopColor')).toBe('rgb(179, 38, 30)');
+  expect(await text(page, '#form-error li a')).toBe(message);
+  expect(await text(page, '#form-error')).not.toContain('highlighted');
+  // Following the advice works.
+  await page.check('#method-card');
+  await page.click('#pay-button');
+  await page.waitForURL(`${store.url}/thanks?*`);
+  expect(problems).toEqual([]);
+});
+
+test('a declined card offers "Try another card": the card is emptied, the cursor is in its number, and another card pays', async () => {
+  const { page, problems } = await openCheckout(SPLIT);
+  await fillCard(page, 'hsa_fsa_card', cards.hsa);
+  await fillCard(page, 'card', cards.declined);
+  await page.click('#pay-button');
+  const retry = page.getByRole('button', { name: 'Try another card' });
+  await retry.waitFor();
+  await page.keyboard.press('Tab'); // from the focused summary to its first control
+  expect(await activeId(page)).toBe('try-another-card');
+  await page.keyboard.press('Enter');
+  expect(await activeId(page)).toBe('card-number');
+  expect(await page.inputValue('#card-number')).toBe('');
+  expect(await page.inputValue('#hsa_fsa_card-number')).not.toBe(''); // the card that was accepted stays
+  expect(await text(page, '#form-error')).toBe('');
+  await fillCard(page, 'card', cards.visa);
+  await page.click('#pay-button');
+  await page.waitForURL(`${store.url}/thanks?*`);
   expect(problems).toEqual([]);
 });
 

@@ -155,3 +155,11 @@ test('a link without a customer asks for the email in a styled field at least 44
   expect(await style('customer-email')).toEqual(await style('customer-first_name'));
   expect(problems).toEqual([]);
 });
+
+test('the payment-link page names the merchant being paid', async () => {
+  const link = await createLink({ amount: 2500, currency: 'USD', description: 'Consultation' });
+  const { page, problems } = await open(link.url);
+  expect(await text(page, '#merchant-name')).toBe('Link page');
+  expect(await page.title()).toContain('Link page');
+  expect(problems).toEqual([]);
+});

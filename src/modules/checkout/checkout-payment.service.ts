@@ -46,7 +46,7 @@ export function planPayment(session: CheckoutSession, input: PayCheckoutInput, p
   }
   const hsaDetails = input.hsa_fsa_card && processor.inspect(input.hsa_fsa_card);
   const cardDetails = input.card && processor.inspect(input.card);
-  if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card') throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'is not an HSA/FSA card');
+  if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card') throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'This is a regular card, not an HSA/FSA card. Enter an HSA/FSA card here, or choose "One regular card" to pay the whole total with this card.');
   if (input.hsa_fsa_card && input.card) {
     if (hsa === 0) throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'cannot be used: nothing in this checkout is HSA/FSA eligible');
     if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);

@@ -103,14 +103,14 @@ export function effectiveStatus(ctx: ServiceContext, session: CheckoutSession): 
  * The context a hosted checkout page acts in: found by session id and the link's access token,
  * in the session's merchant and mode. A wrong token is as unknown as a wrong id.
  */
-export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<{ ctx: ServiceContext; session: CheckoutSession }> {
+export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<{ ctx: ServiceContext; session: CheckoutSession; merchantName: string }> {
   if (typeof token !== 'string' || token.length < 16) throw DomainError.notFound('checkout session', id);
   const em = orm.em.fork();
   const session = await em.findOne(CheckoutSession, { id, accessToken: token });
   if (!session) throw DomainError.notFound('checkout session', id);
   const merchant = await em.findOneOrFail(Merchant, session.merchant.id);
   const ctx = systemContext(em, merchant.id, session.livemode, Number(merchant.testClockOffsetMs), log);
-  return { ctx: { ...ctx, em, requestId }, session };
+  return { ctx: { ...ctx, em, requestId }, session, merchantName: merchant.name };
 }
 
 /** Marks open sessions past their expiry (by their merchant's clock) as expired; returns how many. */

@@ -64,9 +64,9 @@ export function registerHostedCheckout(http: FastifyInstance, orm: MikroORM): vo
     const nonce = randomBytes(18).toString('base64');
     protect(reply, nonce).type('text/html; charset=utf-8');
     try {
-      const { ctx, session } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req), req.id, req.log);
+      const { ctx, session, merchantName } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req), req.id, req.log);
       const payUrl = `/checkout/${encodeURIComponent(session.id)}/pay?token=${encodeURIComponent(tokenOf(req))}`;
-      return reply.send(renderCheckoutPage(session, effectiveStatus(ctx, session), { nonce, payUrl }));
+      return reply.send(renderCheckoutPage(session, effectiveStatus(ctx, session), { nonce, payUrl, merchantName }));
     } catch (err) {
       return sendErrorPage(req, reply, err, nonce);
     }

@@ -106,6 +106,7 @@ export const HOSTED_PAGE_SCRIPT = `
   function clearErrors() {
     summary.textContent = '';
     Array.prototype.forEach.call(form.querySelectorAll('[aria-invalid="true"]'), function (el) { el.removeAttribute('aria-invalid'); });
+    Array.prototype.forEach.call(form.querySelectorAll('[data-invalid]'), function (el) { el.removeAttribute('data-invalid'); });
     Array.prototype.forEach.call(form.querySelectorAll('.field-error'), function (el) { el.textContent = ''; });
   }
   function sentence(label, message) {
@@ -121,12 +122,53 @@ export const HOSTED_PAGE_SCRIPT = `
     var label = target && target.getAttribute('data-label');
     slot.textContent = composed ? sentence(label, message) : message;
     if (target && target.tagName !== 'FIELDSET') target.setAttribute('aria-invalid', 'true');
+    else if (target) target.setAttribute('data-invalid', ''); // a whole card: its border turns red
     return target && target.tagName !== 'FIELDSET' ? target : slot;
   }
-  function addSummary(text, link) {
+  // The summary's list of what to fix, each a link to its field (never "the highlighted field" alone).
+  function addFixList(placed) {
+    var list = document.createElement('ul');
+    placed.forEach(function (p) {
+      var li = document.createElement('li');
+      var a = document.createElement('a');
+      a.href = '#' + p.id;
+      a.textContent = p.text;
+      a.addEventListener('click', function (e) {
+        e.preventDefault();
+        var el = byId(p.id);
+        var focusable = el && el.tagName === 'FIELDSET' ? el.querySelector('input') : el;
+        if (focusable) focusable.focus();
+      });
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    summary.appendChild(list);
+  }
+  // After a decline: empties the declined card's inputs and puts the cursor in its number field.
+  function addTryAnotherCard(slot) {
+    var fieldset = byId(slot) && !byId(slot).hidden ? byId(slot) : form.querySelector('fieldset[id$="card"]:not([hidden])');
+    if (!fieldset) return;
     var p = document.createElement('p');
-    p.textContent = text;
+    var retry = document.createElement('button');
+    retry.type = 'button';
+    retry.className = 'retry';
+    retry.id = 'try-another-card';
+    retry.textContent = 'Try another card';
+    retry.addEventListener('click', function () {
+      clearErrors();
+      Array.prototype.forEach.call(fieldset.querySelectorAll('input'), function (el) { el.value = ''; });
+      var number = fieldset.querySelector('input');
+      if (number) number.focus();
+    });
+    p.appendChild(retry);
     summary.appendChild(p);
+  }
+  function addSummary(text, link) {
+    if (text) {
+      var p = document.createElement('p');
+      p.textContent = text;
+      summary.appendChild(p);
+    }
     if (link && /^https?:/i.test(link)) {
       var back = document.createElement('p');
       var a = document.createElement('a');
@@ -136,17 +178,29 @@ export const HOSTED_PAGE_SCRIPT = `
       summary.appendChild(back);
     }
   }
-  function showErrors(entries, general, link) {
+  function showErrors(entries, general, link, retrySlot) {
     var first = null;
     var unplaced = [];
+    var placed = [];
     entries.forEach(function (e) {
       var at = showFieldError(e[0], e[1], e[2] !== false);
-      if (at) first = first || at;
-      else unplaced.push(sentence(null, e[1]));
+      if (at) {
+        first = first || at;
+        var id = String(e[0] || '').split('.').join('-');
+        var slot = byId(id + '-error');
+        placed.push({ id: byId(id) ? id : id + '-error', text: slot ? slot.textContent : sentence(null, e[1]) });
+      } else unplaced.push(sentence(null, e[1]));
     });
-    if (general) addSummary(general, link);
+    if (general) addSummary(general, retrySlot === undefined ? link : null);
+    if (retrySlot !== undefined) {
+      addTryAnotherCard(retrySlot);
+      if (link) addSummary('', link);
+    }
     unplaced.forEach(function (m) { addSummary(m); });
-    if (!general && !unplaced.length && first) addSummary('Please correct the highlighted ' + (entries.length > 1 ? 'fields.' : 'field.'));
+    if (!general && placed.length) {
+      addSummary(placed.length > 1 ? 'Please fix these ' + placed.length + ' fields:' : 'Please fix this field:');
+      addFixList(placed);
+    }
     var focus = first && !link ? first : summary;
     if (focus === summary) summary.setAttribute('tabindex', '-1');
     focus.focus();
@@ -157,7 +211,7 @@ export const HOSTED_PAGE_SCRIPT = `
       showErrors(error.details.map(function (d) { return [d.field, d.message]; }));
     } else if (error.code === 'card_declined') {
       showFieldError(error.param, error.message, false);
-      showErrors([], error.message, redirectUrl);
+      showErrors([], error.message, redirectUrl, String(error.param || 'card').split('.')[0]);
     } else if (error.param && byId(String(error.param).split('.').join('-') + '-error')) {
       showErrors([[error.param, error.message, false]]);
     } else {

@@ -11,7 +11,9 @@ a{color:#0b4fbf}
 a:hover{color:#083a8c}
 :focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
 .site-header{background:#fff;border-bottom:1px solid #d0d4dc}
-.site-header p{max-width:960px;margin:0 auto;padding:.75rem 1rem;font-weight:700;display:flex;align-items:center;gap:.5rem}
+.site-header p{max-width:960px;margin:0 auto;padding:.75rem 1rem;font-weight:700;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem}
+.merchant-name{font-weight:700;overflow-wrap:anywhere}
+.secure{font-weight:400;color:#464b55}
 .lock{display:inline-block;width:.875rem;height:.75rem;border:2px solid currentColor;border-radius:2px;position:relative;top:2px}
 .lock::before{content:"";position:absolute;left:1px;top:-.55rem;width:.45rem;height:.5rem;border:2px solid currentColor;border-bottom:0;border-radius:.3rem .3rem 0 0}
 main{max-width:960px;margin:0 auto;padding:1rem}
@@ -47,7 +49,7 @@ label{display:block;font-weight:600;margin:0 0 .25rem}
 .optional{font-weight:400;color:#464b55}
 input[type=text],input[type=email],textarea{display:block;width:100%;font:inherit;padding:.625rem .75rem;border:1px solid #6b7280;border-radius:6px;background:#fff;color:inherit;min-height:44px}
 textarea{min-height:4.5rem;resize:vertical}
-input[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid #b3261e}
+input[aria-invalid=true],textarea[aria-invalid=true],fieldset[data-invalid]{border:2px solid #b3261e}
 /* Expiry and CVC side by side; a subgrid keeps the inputs aligned when a label wraps. */
 .row{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));column-gap:.75rem}
 .row .field{display:grid;grid-row:span 3;grid-template-rows:subgrid;align-content:start}
@@ -63,6 +65,8 @@ input[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid #b3261e}
 .error-summary p{margin:0}
 .error-summary p+p{margin-top:.5rem}
 .error-summary a{color:#5f120d;font-weight:700}
+.error-summary ul{margin:.25rem 0 0;padding-left:1.25rem}
+.retry{font:inherit;font-weight:700;margin:.5rem 0 0;padding:.5rem 1rem;min-height:44px;border:2px solid #5f120d;border-radius:8px;background:#fff;color:#5f120d;cursor:pointer}
 .status{margin:.5rem 0 0;color:#464b55;text-align:center}
 .status:empty{display:none}
 .pay{display:block;width:100%;font:inherit;font-weight:700;font-size:1.0625rem;padding:.875rem 1rem;min-height:48px;border:0;border-radius:8px;background:#0b57d0;color:#fff;cursor:pointer}

@@ -13,21 +13,24 @@ import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
 export interface PageOptions {
   /** The per-response CSP nonce for the inline style and script. */
   nonce: string;
+  /** The merchant the payer is paying (shown in the header and the title). */
+  merchantName?: string;
 }
 
 /** The whole document around `body`: viewport, inline CSS (and the script when given). */
 function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: boolean; livemode?: boolean }): string {
+  const merchant = opts.merchantName?.trim();
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${title}</title>
+<title>${merchant ? `${title} · ${merchant}` : title}</title>
 <style nonce="${opts.nonce}">${trusted(HOSTED_PAGE_CSS)}</style>
 </head>
 <body>
-<header class="site-header"><p><span class="lock" aria-hidden="true"></span>Secure checkout</p></header>
+<header class="site-header"><p>${merchant ? html`<span class="merchant-name" id="merchant-name">${merchant}</span>` : ''}<span class="secure"><span class="lock" aria-hidden="true"></span> Secure checkout</span></p></header>
 <main id="main">
 ${opts.livemode === false ? html`<p class="test-banner"><strong>Test mode:</strong> no real payment is made. Try card 4242 4242 4242 4242 or HSA/FSA card 4111 1100 0000 0013, any future expiry and any 3-digit CVC.</p>` : ''}
 ${body}
@@ -46,7 +49,7 @@ export function renderNoticePage(opts: PageOptions & { title: string; message: s
 <p>${opts.message}</p>
 ${href ? html`<p><a class="button-link" href="${href}">${opts.link!.text}</a></p>` : ''}
 </section>`;
-  return layout(opts.title, body, { nonce: opts.nonce, livemode: opts.livemode });
+  return layout(opts.title, body, { nonce: opts.nonce, livemode: opts.livemode, merchantName: opts.merchantName });
 }
 
 /** The 404 page for an unknown checkout or a wrong access token (the two look the same). */
@@ -97,7 +100,7 @@ export function renderCheckoutPage(session: CheckoutSession, status: CheckoutSta
 ${orderSummary(session)}
 ${paymentForm(session, opts)}
 </div>`;
-  return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode });
+  return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode, merchantName: opts.merchantName });
 }
 
 function lineItem(item: CheckoutLineItem, currency: string): SafeHtml {

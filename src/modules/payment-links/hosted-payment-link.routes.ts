@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../../platform/rest/error-handler.js';
 import { payRouteOptions, protect, routeOptions, sendErrorPage } from '../checkout/hosted-checkout.routes.js';
+import { Merchant } from '../merchants/merchant.entity.js';
 import { payPaymentLink } from './payment-link-payment.service.js';
 import { linkCancelHref, linkSuccessRedirect, renderPaymentLinkPage } from './payment-link-page.js';
 import { paymentLinkUrl } from './payment-link.resource.js';
@@ -27,7 +28,8 @@ export function registerHostedPaymentLinks(http: FastifyInstance, orm: MikroORM)
       const { ctx, link, session } = await hostedPaymentLinkContext(orm, req.params.id, req.id, req.log);
       const reference = referenceOf(req);
       const payUrl = `/pay/${encodeURIComponent(link.id)}/pay${reference !== undefined ? `?client_reference_id=${encodeURIComponent(reference)}` : ''}`;
-      return reply.send(renderPaymentLinkPage(link, session, effectiveLinkStatus(ctx, link), { nonce, payUrl }));
+      const merchantName = (await ctx.em.findOne(Merchant, link.merchant.id))?.name; // in the identity map already: no query
+      return reply.send(renderPaymentLinkPage(link, session, effectiveLinkStatus(ctx, link), { nonce, payUrl, merchantName }));
     } catch (err) {
       return sendErrorPage(req, reply, err, nonce);
     }
