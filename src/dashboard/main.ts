@@ -52,7 +52,20 @@ function soon(name: string, fn: () => Promise<void>, ms = 120): void {
   timers.set(name, window.setTimeout(() => void fn().catch(showError), ms));
 }
 
+/** Thrown for an answer that arrived after the key it was asked with was signed out: dropped. */
+class SignedOut extends Error {}
+
+/** A GraphQL call with the signed-in key; its answer is dropped if the key changed meanwhile (a sign-out). */
+async function query<T = any>(q: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const key = apiKey;
+  if (!key) throw new SignedOut();
+  const data = await gql<T>(key, q, variables);
+  if (key !== apiKey) throw new SignedOut();
+  return data;
+}
+
 function showError(err: unknown): void {
+  if (err instanceof SignedOut) return;
   if (err instanceof ApiError && err.status === 401) return signOut('Your API key was refused; sign in again.');
   $('connection').textContent = `Error: ${err instanceof Error ? err.message : String(err)}`;
 }
@@ -105,7 +118,19 @@ function signOut(message = ''): void {
   ws = undefined;
   seen.clear();
   lastCursor = null;
-  $('activity').replaceChildren();
+  for (const timer of timers.values()) clearTimeout(timer);
+  timers.clear();
+  // Nothing of the merchant's stays in the page (a shared counter): every panel is emptied, not just hidden.
+  chart?.destroy();
+  chart = undefined;
+  optional = { links: null, subs: null };
+  for (const id of ['activity', 'order-detail-body', 'webhooks', 'payment-links', 'subscriptions']) $(id).replaceChildren();
+  document.querySelector('#orders tbody')!.replaceChildren();
+  for (const id of ['revenue-summary', 'webhooks-status']) $(id).textContent = '';
+  $('order-detail-title').textContent = 'Order';
+  for (const id of ['order-detail', 'orders-empty', 'payment-links-panel', 'subscriptions-panel']) $(id).hidden = true;
+  delete document.body.dataset.mode;
+  delete document.body.dataset.connection;
   $('app').hidden = true;
   $('sign-in').hidden = false;
   $('sign-out').hidden = true;
@@ -121,7 +146,7 @@ const EVENT_FIELDS = 'eventId type cursor createdAt data';
 
 /** The last events so far (the stream continues after the newest one's cursor). */
 async function loadRecentActivity(): Promise<void> {
-  const data = await gql<{ events: { nodes: LiveEvent[] } }>(apiKey, `{ events(last: 20, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } } }`);
+  const data = await query<{ events: { nodes: LiveEvent[] } }>(`{ events(last: 20, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } } }`);
   for (const e of data.events.nodes) record(e, false);
 }
 
@@ -130,9 +155,7 @@ async function catchUp(): Promise<void> {
   catchingUp = true;
   try {
     for (let page = 0; page < 50; page++) {
-      const data = await gql<{ events: { nodes: LiveEvent[]; pageInfo: { hasNextPage: boolean } } }>(
-        apiKey,
-        `query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } pageInfo { hasNextPage } } }`,
+      const data = await query<{ events: { nodes: LiveEvent[]; pageInfo: { hasNextPage: boolean } } }>(`query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } pageInfo { hasNextPage } } }`,
         { after: lastCursor },
       );
       for (const e of data.events.nodes) record(e, true);
@@ -164,6 +187,7 @@ function connect(): void {
         void catchUp().then(() => refreshAll(), showError);
       },
       closed: (event) => {
+        if (!apiKey) return; // closed by signing out: nothing is reconnecting
         if ((event as CloseEvent | undefined)?.code === 4401) return signOut('Your API key was refused; sign in again.');
         $('connection').textContent = 'Reconnecting…';
         document.body.dataset.connection = 'reconnecting';
@@ -230,9 +254,7 @@ interface OrderRow {
 }
 
 async function refreshOrders(): Promise<void> {
-  const data = await gql<{ orders: { nodes: OrderRow[] } }>(
-    apiKey,
-    `{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
+  const data = await query<{ orders: { nodes: OrderRow[] } }>(`{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
   );
   const body = document.querySelector('#orders tbody')!;
   body.replaceChildren(
@@ -256,9 +278,7 @@ async function refreshOrders(): Promise<void> {
 }
 
 async function openOrder(id: string): Promise<void> {
-  const { order: o } = await gql<{ order: any }>(
-    apiKey,
-    `query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
+  const { order: o } = await query<{ order: any }>(`query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
        customer { email firstName lastName } amounts { subtotal hsaAmount regularAmount shipping tax discount total }
        lineItems { name quantity price hsaFsaEligible requiresLmn }
        payments { paymentMethod brand last4 amount refundedAmount capturedAt }
@@ -287,7 +307,7 @@ async function openOrder(id: string): Promise<void> {
 // ---- revenue chart ---------------------------------------------------------------------------
 
 async function refreshRevenue(): Promise<void> {
-  const { revenueByDay: days } = await gql<{ revenueByDay: { day: string; hsaFsa: number; regular: number; refunds: number }[] }>(apiKey, '{ revenueByDay(days: 30) { day hsaFsa regular refunds } }');
+  const { revenueByDay: days } = await query<{ revenueByDay: { day: string; hsaFsa: number; regular: number; refunds: number }[] }>('{ revenueByDay(days: 30) { day hsaFsa regular refunds } }');
   const labels = days.map((d) => d.day.slice(5));
   const sets = [days.map((d) => d.hsaFsa / 100), days.map((d) => d.regular / 100), days.map((d) => d.refunds / 100)];
   const sum = (k: 'hsaFsa' | 'regular' | 'refunds') => days.reduce((s, d) => s + d[k], 0);
@@ -322,7 +342,7 @@ async function refreshRevenue(): Promise<void> {
 
 async function refreshLinks(): Promise<void> {
   if (!optional.links) return;
-  const data = await gql<{ paymentLinks: { nodes: Record<string, any>[] } }>(apiKey, `{ paymentLinks(first: 10) { nodes { ${optional.links.fields.join(' ')} } } }`);
+  const data = await query<{ paymentLinks: { nodes: Record<string, any>[] } }>(`{ paymentLinks(first: 10) { nodes { ${optional.links.fields.join(' ')} } } }`);
   $('payment-links').replaceChildren(
     ...data.paymentLinks.nodes.map((l) => {
       const cents = l.amount ?? l.amountCents;
@@ -334,7 +354,7 @@ async function refreshLinks(): Promise<void> {
 
 async function refreshSubscriptions(): Promise<void> {
   if (!optional.subs) return;
-  const data = await gql<{ subscriptions: { nodes: Record<string, any>[] } }>(apiKey, `{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`);
+  const data = await query<{ subscriptions: { nodes: Record<string, any>[] } }>(`{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`);
   const needing = data.subscriptions.nodes.filter((s) => ATTENTION.includes(lower(String(s.status ?? ''))));
   $('subscriptions').replaceChildren(
     ...needing.map((s) => {
@@ -349,9 +369,7 @@ async function refreshSubscriptions(): Promise<void> {
 // ---- webhooks --------------------------------------------------------------------------------
 
 async function refreshWebhooks(): Promise<void> {
-  const data = await gql<{ webhookEndpoints: { nodes: any[] } }>(
-    apiKey,
-    `{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
+  const data = await query<{ webhookEndpoints: { nodes: any[] } }>(`{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
         webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus lastError lastAttemptAt } } } } }`,
   );
   const root = $('webhooks');
@@ -387,9 +405,7 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
   button.disabled = true;
   const status = $('webhooks-status');
   try {
-    const data = await gql<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } } }>(
-      apiKey,
-      'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } } }',
+    const data = await query<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } } }>('mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } } }',
       { id },
     );
     const d = data.retryWebhookDelivery.webhookDelivery;
