@@ -1,13 +1,18 @@
 /// <reference lib="dom" />
 /**
- * The merchant dashboard as a shared counter sees it (Chromium via playwright-core): nothing of
- * the merchant's is rendered before sign-in or after sign-out.
+ * The merchant dashboard as a shared counter and a phone see it (Chromium via playwright-core):
+ * nothing of the merchant's is rendered before sign-in or after sign-out, the live activity list
+ * is reachable by keyboard (axe-core), and the recent orders' money fits a phone's width.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let t: TestApp;
 let key: string;
@@ -74,5 +79,42 @@ test('before sign-in and after sign-out nothing of the merchant is rendered, and
   expect(await page.evaluate(() => document.body.textContent)).not.toContain(orderNumber);
   expect(await page.locator('#connection').textContent()).toBe('Signed out');
   expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  await page.context().close();
+});
+
+test('axe-core: no scrollable region is out of keyboard reach, and no serious or critical violation', async () => {
+  const page = await open({ width: 1280, height: 900 }, { bypassCSP: true }); // axe is injected as a script
+  await signIn(page);
+  await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = (await page.evaluate(async () => {
+    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v: { id: string; impact: string; nodes: unknown[] }) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  })) as { id: string; impact: string }[];
+  expect(violations.filter((v) => v.id === 'scrollable-region-focusable')).toEqual([]);
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  // The activity list scrolls, and takes the focus by keyboard.
+  expect(await page.evaluate(() => { const el = document.getElementById('activity')!; return el.scrollHeight > el.clientHeight; })).toBe(true);
+  await page.locator('#activity').focus();
+  expect(await page.evaluate(() => document.activeElement?.id)).toBe('activity');
+  await page.context().close();
+});
+
+test('on a phone (375 x 667) every money amount of a recent order is on screen, without sideways scrolling', async () => {
+  const page = await open({ width: 375, height: 667 });
+  await signIn(page);
+  const row = page.locator('#orders tbody tr').first();
+  for (const label of ['Total', 'HSA/FSA', 'Regular']) {
+    const cell = row.locator(`td[data-label="${label}"]`);
+    const box = (await cell.boundingBox())!;
+    expect([label, box.x >= 0, box.x + box.width <= 375]).toEqual([label, true, true]);
+    expect(await cell.evaluate((el) => getComputedStyle(el, '::before').content)).toBe(`"${label}"`); // labelled on screen
+  }
+  expect(await row.locator('td[data-label="Total"]').innerText()).toContain('$28.98');
+  const scroll = await page.evaluate(() => {
+    const wrap = document.querySelector('#orders')!.closest('.table-wrap')!;
+    return [wrap.scrollWidth, wrap.clientWidth, document.documentElement.scrollWidth, document.documentElement.clientWidth];
+  });
+  expect(scroll[0]).toBeLessThanOrEqual(scroll[1]);
+  expect(scroll[2]).toBeLessThanOrEqual(scroll[3]);
   await page.context().close();
 });

@@ -62,7 +62,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
     </section>
     <section aria-labelledby="activity-title" class="card">
       <h2 id="activity-title">Live activity</h2>
-      <ol id="activity" class="list" aria-live="polite" aria-relevant="additions"></ol>
+      <ol id="activity" class="list" tabindex="0" aria-labelledby="activity-title" aria-live="polite" aria-relevant="additions"></ol>
     </section>
   </div>
 </main>
