@@ -196,7 +196,7 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
       await sql(
         `insert into events (id, merchant_id, livemode, type, data, created_at, updated_at)
          select x.id, ?, ?, x.type, x.data, ?::timestamptz, ?::timestamptz from jsonb_to_recordset(?::jsonb) as x(id text, type text, data jsonb)`,
-        [merchantId, livemode, new Date(), new Date(), JSON.stringify(events)],
+        [merchantId, livemode, now, now, JSON.stringify(events)], // the merchant's clock, like every event
       );
       written += chunk.length;
       opts.progress?.('write', written, changes.length);
