@@ -19,6 +19,7 @@ import { Migration20261124001002_refund_part_ids } from './Migration202611240010
 import { Migration20261124001200_rate_limit_leases } from './Migration20261124001200_rate_limit_leases.js';
 import { Migration20261124001400_subscription_attempt_reversed } from './Migration20261124001400_subscription_attempt_reversed.js';
 import { Migration20261124002000_order_number_counters } from './Migration20261124002000_order_number_counters.js';
+import { Migration20261124002100_payment_link_addresses } from './Migration20261124002100_payment_link_addresses.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -41,4 +42,5 @@ export const migrationsList = [
   { name: 'Migration20261124001200_rate_limit_leases', class: Migration20261124001200_rate_limit_leases },
   { name: 'Migration20261124001400_subscription_attempt_reversed', class: Migration20261124001400_subscription_attempt_reversed },
   { name: 'Migration20261124002000_order_number_counters', class: Migration20261124002000_order_number_counters },
+  { name: 'Migration20261124002100_payment_link_addresses', class: Migration20261124002100_payment_link_addresses },
 ];

@@ -2,7 +2,7 @@
 /** The merchant dashboard in a real headless browser (Debian Chromium via playwright-core). */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
-import { checkoutBody, cards } from '../helpers/fixtures.js';
+import { address, checkoutBody, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -159,7 +159,7 @@ test('payment links are listed with their status, updated live when one is paid'
   });
   expect(created.status).toBe(201);
   // Creating a link records no event of its own; paying it does (payment_link.paid), and the panel follows live.
-  const paid = await api().post(`/api/v2/test-helpers/payment-links/${created.body.id}/pay`, { hsa_fsa_card: cards.hsa });
+  const paid = await api().post(`/api/v2/test-helpers/payment-links/${created.body.id}/pay`, { hsa_fsa_card: cards.hsa, shipping_address: address });
   expect(paid.status).toBe(200);
   const item = page.locator('#payment-links li', { hasText: 'Thermometer refill' });
   await item.waitFor({ timeout: 5000 });

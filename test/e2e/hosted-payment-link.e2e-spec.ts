@@ -64,6 +64,13 @@ async function fillCard(page: Page, slot: 'card' | 'hsa_fsa_card', card: Card) {
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
 
+async function fillShipping(page: Page) {
+  await page.getByLabel('Address', { exact: true }).fill('12 Elm St');
+  await page.getByLabel('City').fill('Austin');
+  await page.getByLabel('State').fill('TX');
+  await page.getByLabel('ZIP code').fill('78701');
+}
+
 test('a split link paid with an HSA/FSA card and a card lands on success_url; client_reference_id reaches the order', async () => {
   const link = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }, { merchant_product_id: 'CANDY', quantity: 1 }], currency: 'USD', customer });
   const { page, problems, status } = await open(`${link.url}?client_reference_id=crm-7`);
@@ -73,6 +80,7 @@ test('a split link paid with an HSA/FSA card and a card lands on success_url; cl
   expect(await text(page, '.customer')).toContain('pat@example.com');
   await fillCard(page, 'hsa_fsa_card', cards.hsa);
   await fillCard(page, 'card', cards.visa);
+  await fillShipping(page);
   await page.click('#pay-button');
   await page.waitForURL(`${store.url}/thanks?*`);
   const landed = new URL(page.url());
@@ -162,4 +170,49 @@ test('the payment-link page names the merchant being paid', async () => {
   expect(await text(page, '#merchant-name')).toBe('Link page');
   expect(await page.title()).toContain('Link page');
   expect(problems).toEqual([]);
+});
+
+test('a link whose products ship asks for a shipping address on the page (required); the order carries it; an amount link asks none and its order has null addresses', async () => {
+  const link = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer });
+  expect(link.collect_shipping_address).toBe(true);
+  const { page, problems } = await open(link.url);
+  expect(await page.locator('#shipping_address').isVisible()).toBe(true);
+  expect(await page.getAttribute('#shipping_address-address_line_1', 'autocomplete')).toBe('shipping address-line1');
+  await fillCard(page, 'hsa_fsa_card', cards.hsa);
+  await page.click('#pay-button');
+  await page.locator('#shipping_address-address_line_1-error', { hasText: 'required' }).waitFor(); // asked for, not skipped
+  expect(await text(page, '#shipping_address-city-error')).toBe('City is required');
+  await fillShipping(page);
+  await page.click('#pay-button');
+  await page.waitForURL(`${store.url}/thanks?*`);
+  const order = (await api.get(`/api/v2/orders/${new URL(page.url()).searchParams.get('order_id')}`)).body;
+  const shipped = { address_line_1: '12 Elm St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+  expect(order.customer.shipping_address).toMatchObject(shipped);
+  expect(order.customer.billing_address).toMatchObject(shipped);
+
+  const amountLink = await createLink({ amount: 2500, currency: 'USD', description: 'Consultation', customer });
+  expect(amountLink.collect_shipping_address).toBe(false);
+  const second = await open(amountLink.url);
+  expect(await second.page.locator('#shipping_address').count()).toBe(0);
+  await fillCard(second.page, 'card', cards.visa);
+  await second.page.click('#pay-button');
+  await second.page.waitForURL(`${store.url}/thanks?*`);
+  const orderId = new URL(second.page.url()).searchParams.get('order_id')!;
+  const plain = (await api.get(`/api/v2/orders/${orderId}`)).body;
+  expect(plain.customer).toMatchObject({ shipping_address: null, billing_address: null }); // not {"city": ""…}
+  expect((await api.get(`/api/v2/checkout/${amountLink.checkout_id}`)).body.data).toMatchObject({ shipping_info: null, billing_info: null });
+  const gid = Buffer.from(`Order:${orderId}`).toString('base64url');
+  const graph = await api.graphql(`{ order(id: "${gid}") { customer { shippingAddress { city } billingAddress { city } } } }`);
+  expect(graph.body.errors).toBeUndefined();
+  expect(graph.body.data.order.customer).toEqual({ shippingAddress: null, billingAddress: null });
+  // A merchant may turn the question off for products that do not ship.
+  const digital = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer, collect_shipping_address: false });
+  expect(digital.collect_shipping_address).toBe(false);
+  expect((await api.post(`/api/v2/test-helpers/payment-links/${digital.id}/pay`, { hsa_fsa_card: cards.hsa })).status).toBe(200);
+  // Asked for and missing over the API: a 422 naming the field.
+  const other = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer });
+  const missing = await api.post(`/api/v2/test-helpers/payment-links/${other.id}/pay`, { hsa_fsa_card: cards.hsa });
+  expect(missing.status).toBe(422);
+  expect(missing.body.error).toMatchObject({ code: 'validation_error', param: 'shipping_address' });
+  expect([...problems, ...second.problems]).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { cards } from '../helpers/fixtures.js';
+import { address, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
@@ -33,7 +33,7 @@ describe.each(kinds)('50 concurrent pays of one %s', (_kind, linkBody, payExtra)
     const link = await api.post('/api/v2/payment-links', linkBody);
     expect(link.status).toBe(201);
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { card: cards.visa, client_reference_id: `try-${i}`, ...payExtra })),
+      Array.from({ length: 50 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { card: cards.visa, client_reference_id: `try-${i}`, shipping_address: address, ...payExtra })),
     );
     const answers = results.map((r) => (r.status === 200 ? '200' : `${r.status} ${r.body?.error?.code}`));
     const tally = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a]: (acc[a] ?? 0) + 1 }), {});
@@ -61,7 +61,7 @@ test('pays raced by cancels of the link: one of them wins, never 5xx, never an o
     Array.from({ length: 40 }, (_, i) =>
       i % 4 === 3
         ? api.post(`/api/v2/payment-links/${link.body.id}/cancel`, { reason: `race ${i}` })
-        : api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { card: cards.visa, customer: payer }),
+        : api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { card: cards.visa, customer: payer, shipping_address: address }),
     ),
   );
   expect(results.filter((r) => r.status >= 500).map((r) => r.body)).toEqual([]);

@@ -1,4 +1,4 @@
-import { cards } from '../helpers/fixtures.js';
+import { address, cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
@@ -37,7 +37,7 @@ describe('creating payment links', () => {
     const link = await create({ ...split, success_url: 'https://shop.example.com/thanks', metadata: { campaign: 'email' } });
     expect(link).toEqual({
       id: expect.stringMatching(/^plink_[0-9A-Za-z]{24}$/), object: 'payment_link', livemode: false, url: `${t.url}/pay/${link.id}`,
-      amount: 3000, currency: 'usd', description: null, payment_type: 'one_time', status: 'active', customer, customer_id: null,
+      amount: 3000, currency: 'usd', description: null, payment_type: 'one_time', status: 'active', customer, customer_id: null, collect_shipping_address: true,
       products: [
         { merchant_product_id: 'THERM', name: 'Digital thermometer', quantity: 1, price: 2000, hsa_fsa_eligible: true, requires_lmn: false },
         { merchant_product_id: 'CANDY', name: 'Chocolate candy bar', quantity: 1, price: 1000, hsa_fsa_eligible: false, requires_lmn: false },
@@ -118,7 +118,7 @@ describe('creating payment links', () => {
 describe('paying a link', () => {
   test('a split pay makes one order with payment_link_id and client_reference_id; the link is paid; events carry both', async () => {
     const link = await create(split);
-    const paid = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa, client_reference_id: 'crm-42' });
+    const paid = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, hsa_fsa_card: cards.hsa, card: cards.visa, client_reference_id: 'crm-42' });
     expect(paid.status).toBe(200);
     const order = paid.body;
     expect(order).toMatchObject({ checkout_id: link.checkout_id, payment_link_id: link.id, client_reference_id: 'crm-42', reference_id: null, amount: 3000, status: 'completed', payment_status: 'captured' });
@@ -144,7 +144,7 @@ describe('paying a link', () => {
       expect(e.data).toMatchObject({ order_id: order.id, payment_link_id: link.id, client_reference_id: 'crm-42', reference_id: null });
     }
 
-    const again = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa });
+    const again = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa });
     expect(again.status).toBe(400);
     expect(again.body.error).toMatchObject({ code: 'invalid_state', details: { status: 'paid', order_id: order.id } });
     const viaCheckout = await api.post(`/api/v2/test-helpers/checkout/${link.checkout_id}/pay`, { card: cards.visa });
@@ -158,16 +158,16 @@ describe('paying a link', () => {
 
   test('a declined card leaves the link active; a link without a customer takes the payer’s', async () => {
     const link = await create({ amount: 2500, description: 'Deposit', currency: 'usd' });
-    const missing = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa });
+    const missing = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa });
     expect(missing.status).toBe(422);
     expect(missing.body.error).toMatchObject({ code: 'validation_error', param: 'customer' });
-    const declined = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.declined, customer });
+    const declined = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.declined, customer });
     expect(declined.status).toBe(402);
     expect(declined.body.error).toMatchObject({ code: 'card_declined', details: { decline_code: 'card_declined' } });
     const failed = (await api.get(`/api/v2/orders/${declined.body.error.details.order_id}`)).body;
     expect(failed).toMatchObject({ status: 'failed', payment_link_id: link.id, reference_id: null });
     expect((await api.get(`/api/v2/payment-links/${link.id}`)).body.status).toBe('active');
-    const paid = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, customer: { ...customer, email: 'payer@example.com' } });
+    const paid = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa, customer: { ...customer, email: 'payer@example.com' } });
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ client_reference_id: null, customer: { email: 'payer@example.com' } });
     const found = await api.get('/api/v2/payment-links?customer_email=PAYER@example.com');
@@ -176,7 +176,7 @@ describe('paying a link', () => {
 
   test('20 concurrent pays of one link make one order', async () => {
     const link = await create(split);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, client_reference_id: `try-${i}` })));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa, client_reference_id: `try-${i}` })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     // The others find the link paid, or its one payment attempt still open: never a second charge.
@@ -191,7 +191,7 @@ describe('paying a link', () => {
   test('a paid subscription link creates the customer, the stored card and the subscription; its first invoice is the link order', async () => {
     const link = await create({ products: [{ merchant_product_id: 'VIT', quantity: 1 }], currency: 'USD', customer, payment_type: 'subscription', subscription: { interval: 'monthly' } });
     expect(link).toMatchObject({ payment_type: 'subscription', subscription: { interval: 'monthly', interval_count: 1, trial_period_days: 0 }, amount: 1299 });
-    const res = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, client_reference_id: 'sub-ref-1' });
+    const res = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa, client_reference_id: 'sub-ref-1' });
     expect(res.status).toBe(200);
     const paid = (await api.get(`/api/v2/payment-links/${link.id}`)).body;
     expect(paid).toMatchObject({ status: 'paid', order: { id: expect.stringMatching(/^ord_/) } });
@@ -205,7 +205,7 @@ describe('paying a link', () => {
     const invoice = (await api.get(`/api/v2/subscriptions/${subs[0].id}/invoices/${subs[0].latest_invoice_id}`)).body;
     expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, attempts: [] });
     expect((await api.get('/api/v2/payment-links?payment_type=subscription')).body.data.map((l: { id: string }) => l.id)).toEqual([link.id]);
-    expect((await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa })).body.error.code).toBe('invalid_state');
+    expect((await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa })).body.error.code).toBe('invalid_state');
   });
 
   test('live keys get 403 from the pay helper and never see test links', async () => {
@@ -234,7 +234,7 @@ describe('cancel and expiry', () => {
     expect(e.data).toMatchObject({ id: link.id, status: 'cancelled', cancellation_reason: 'Customer ordered by phone', cancelled_at: cancelled.body.cancelled_at });
     const again = await api.post(`/api/v2/payment-links/${link.id}/cancel`);
     expect(again.body.error).toMatchObject({ code: 'invalid_state', details: { status: 'cancelled' } });
-    const pay = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa });
+    const pay = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa });
     expect(pay.body.error).toMatchObject({ code: 'invalid_state', details: { status: 'cancelled' } });
     expect((await api.get(`/api/v2/checkout/${link.checkout_id}`)).body.data.status).toBe('expired');
     expect((await api.post('/api/v2/payment-links/plink_nope/cancel')).body.error.code).toBe('not_found');
@@ -301,7 +301,7 @@ describe('GraphQL', () => {
 
     for (let i = 0; i < 3; i++) {
       const l = (await createLink({ amount: 500 + i, description: `Item ${i}`, currency: 'usd', customerId: stored.id })).body.data.createPaymentLink.paymentLink;
-      expect((await gql.post(`/api/v2/test-helpers/payment-links/${l.paymentLinkId}/pay`, { card: cards.visa, client_reference_id: `c${i}` })).status).toBe(200);
+      expect((await gql.post(`/api/v2/test-helpers/payment-links/${l.paymentLinkId}/pay`, { shipping_address: address, card: cards.visa, client_reference_id: `c${i}` })).status).toBe(200);
     }
     const query = `{ paymentLinks(first: 50) { edges { node { paymentLinkId status amount order { orderId clientReferenceId paymentLink { paymentLinkId } } storedCustomer { customerId email } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
     const res = await gql.graphql(query);
@@ -338,7 +338,7 @@ describe('hosted link page (HTTP)', () => {
     expect(html).toContain(`action="/pay/${link.id}/pay?client_reference_id=cart-77"`);
     expect(html).toContain('https://shop.example.com/cart?payment_link_id=');
     expect(html).not.toContain('id="customer"');
-    const pay = await fetch(`${t.url}/pay/${link.id}/pay?client_reference_id=cart-77`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hsa_fsa_card: cards.hsa, card: cards.visa }) });
+    const pay = await fetch(`${t.url}/pay/${link.id}/pay?client_reference_id=cart-77`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hsa_fsa_card: cards.hsa, card: cards.visa, shipping_address: address }) });
     expect(pay.status).toBe(200);
     const paid = (await pay.json()) as { order_id: string; redirect_url: string };
     expect(paid.redirect_url).toBe(`https://shop.example.com/thanks?payment_link_id=${link.id}&order_id=${paid.order_id}`);

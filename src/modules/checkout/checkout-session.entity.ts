@@ -61,11 +61,12 @@ export class CheckoutSession extends MerchantScopedEntity {
   @Property({ type: 'json' })
   customer!: CheckoutCustomer;
 
-  @Property({ type: 'json' })
-  shippingInfo!: Address;
+  /** Null for a payment link's session until the payer gives one (links ask only when they ship). */
+  @Property({ type: 'json', nullable: true })
+  shippingInfo!: Address | null;
 
-  @Property({ type: 'json' })
-  billingInfo!: Address;
+  @Property({ type: 'json', nullable: true })
+  billingInfo!: Address | null;
 
   @Property({ type: 'json' })
   lineItems!: CheckoutLineItem[];

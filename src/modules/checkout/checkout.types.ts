@@ -35,7 +35,8 @@ export class AddressType {
   @Field() postalCode!: string;
   @Field() country!: string;
 
-  static from(a: Address): AddressType {
+  static from(a: Address | null): AddressType | null {
+    if (!a) return null;
     return Object.assign(new AddressType(), { addressLine1: a.address_line_1, addressLine2: a.address_line_2 ?? null, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country });
   }
 }
@@ -75,8 +76,8 @@ export class CheckoutSessionNode extends Node {
   @Field(() => Amounts) amounts!: Amounts;
   @Field() currency!: string;
   @Field() requiresLmn!: boolean;
-  @Field(() => AddressType) shippingInfo!: AddressType;
-  @Field(() => AddressType) billingInfo!: AddressType;
+  @Field(() => AddressType, { nullable: true, description: 'Null for a payment link that collects no address' }) shippingInfo!: AddressType | null;
+  @Field(() => AddressType, { nullable: true }) billingInfo!: AddressType | null;
   @Field() successUrl!: string;
   @Field() failureUrl!: string;
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;

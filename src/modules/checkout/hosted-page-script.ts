@@ -89,6 +89,16 @@ export const HOSTED_PAGE_SCRIPT = `
     });
     return out;
   }
+  // Where to ship, on a payment link's page that asks for it; empty inputs are left out (the server names them).
+  function shippingAddress() {
+    if (!byId('shipping_address')) return null;
+    var out = {};
+    ['address_line_1', 'address_line_2', 'city', 'state', 'postal_code', 'country'].forEach(function (f) {
+      var v = value('shipping_address-' + f);
+      if (v) out[f] = v;
+    });
+    return out;
+  }
   function payload(local) {
     var body;
     if (method() !== 'hsa') {
@@ -100,6 +110,8 @@ export const HOSTED_PAGE_SCRIPT = `
     }
     var who = customer();
     if (who) body.customer = who;
+    var ship = shippingAddress();
+    if (ship) body.shipping_address = ship;
     return body;
   }
 

@@ -73,6 +73,8 @@ export interface PayFormOptions {
   cancelHref?: string | null;
   /** Ask for the payer's email and name (a payment link that names no customer). */
   collectCustomer?: boolean;
+  /** Ask for a shipping address (a payment link with `collect_shipping_address`). */
+  collectShipping?: boolean;
 }
 
 /** The page at `checkout_url`: the order summary, the card entry for its type, or its paid/expired state. */
@@ -165,6 +167,7 @@ function paymentForm(session: CheckoutSession, opts: PayFormOptions): SafeHtml {
 <form id="pay-form" method="post" action="${payUrl}" novalidate data-regular-amount="${amounts.regular_amount}" data-requires-lmn="${String(lmnItems.length > 0 && hsa)}">
 <div id="form-error" class="error-summary" role="alert" aria-live="assertive"></div>
 ${opts.collectCustomer ? customerFieldset() : ''}
+${opts.collectShipping ? shippingFieldset() : ''}
 ${hsa
   ? html`<fieldset id="method">
 <legend>How would you like to pay?</legend>
@@ -197,6 +200,27 @@ ${input('email', 'Email', 'email', 'email')}
 ${input('first_name', 'First name', 'text', 'given-name')}
 ${input('last_name', 'Last name', 'text', 'family-name')}
 </div>
+</fieldset>`;
+}
+
+/** Where to ship (`shipping_address`), for a payment link whose products ship; it is also the billing address. */
+function shippingFieldset(): SafeHtml {
+  const input = (field: string, label: string, autocomplete: string, attrs: { maxlength: number; optional?: boolean; value?: string }) => html`<div class="field">
+<label for="shipping_address-${field}">${label}${attrs.optional ? html` <span class="optional">(optional)</span>` : ''}</label>
+<input type="text" id="shipping_address-${field}" name="shipping_address.${field}" data-label="${label}" autocomplete="shipping ${autocomplete}" maxlength="${attrs.maxlength}" ${attrs.value ? html`value="${attrs.value}"` : ''} aria-describedby="shipping_address-${field}-error">
+<p class="field-error" id="shipping_address-${field}-error"></p>
+</div>`;
+  return html`<fieldset id="shipping_address" data-label="Shipping address">
+<legend>Shipping address</legend>
+<p class="field-error" id="shipping_address-error"></p>
+${input('address_line_1', 'Address', 'address-line1', { maxlength: 255 })}
+${input('address_line_2', 'Apartment, suite, etc.', 'address-line2', { maxlength: 255, optional: true })}
+<div class="row">
+${input('city', 'City', 'address-level2', { maxlength: 100 })}
+${input('state', 'State', 'address-level1', { maxlength: 100 })}
+${input('postal_code', 'ZIP code', 'postal-code', { maxlength: 20 })}
+</div>
+${input('country', 'Country (2-letter code)', 'country', { maxlength: 2, value: 'US' })}
 </fieldset>`;
 }
 

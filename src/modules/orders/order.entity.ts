@@ -29,8 +29,9 @@ export interface OrderCustomer {
   first_name: string;
   last_name: string;
   phone: string | null;
-  shipping_address: Address;
-  billing_address: Address;
+  /** Null when none was collected (a payment link that ships nothing, a subscription renewal). */
+  shipping_address: Address | null;
+  billing_address: Address | null;
 }
 
 export interface StatusChange {

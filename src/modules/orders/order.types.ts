@@ -21,8 +21,8 @@ export class OrderCustomerType {
   @Field() firstName!: string;
   @Field() lastName!: string;
   @Field(() => String, { nullable: true }) phone!: string | null;
-  @Field(() => AddressType) shippingAddress!: AddressType;
-  @Field(() => AddressType) billingAddress!: AddressType;
+  @Field(() => AddressType, { nullable: true, description: 'Null when none was collected (a payment link that ships nothing, a subscription renewal)' }) shippingAddress!: AddressType | null;
+  @Field(() => AddressType, { nullable: true }) billingAddress!: AddressType | null;
 }
 
 @ObjectType({ description: 'A line of the order, as it was at purchase' })

@@ -59,7 +59,7 @@ function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): P
     const c = order.customer;
     doc.fontSize(10).text(`Billed to: ${c.first_name} ${c.last_name} <${c.email}>`);
     const a = c.billing_address;
-    doc.text(`${a.address_line_1}${a.address_line_2 ? `, ${a.address_line_2}` : ''}, ${a.city}, ${a.state} ${a.postal_code}, ${a.country}`);
+    if (a) doc.text(`${a.address_line_1}${a.address_line_2 ? `, ${a.address_line_2}` : ''}, ${a.city}, ${a.state} ${a.postal_code}, ${a.country}`);
     doc.moveDown();
     doc.fontSize(11).text('Items', { underline: true }).fontSize(10);
     for (const l of order.lineItems) {

@@ -44,5 +44,5 @@ export function renderPaymentLinkPage(link: PaymentLink, session: CheckoutSessio
       link: linkCancelHref(link) ? { href: linkCancelHref(link)!, text: 'Return to the store' } : null,
     });
   }
-  return renderCheckoutPage(session, 'open', { ...opts, cancelHref: linkCancelHref(link), collectCustomer: !link.customer });
+  return renderCheckoutPage(session, 'open', { ...opts, cancelHref: linkCancelHref(link), collectCustomer: !link.customer, collectShipping: link.collectShippingAddress });
 }

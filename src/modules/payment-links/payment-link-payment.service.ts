@@ -69,10 +69,18 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
         details: [{ field: 'customer', message: 'is required: this link names no customer' }],
       });
     }
+    if (link.collectShippingAddress && !input.shipping_address) {
+      throw new DomainError('validation_error', 'Invalid request: shipping_address is required: this link ships its products, so give the payer’s address', {
+        param: 'shipping_address',
+        details: [{ field: 'shipping_address', message: 'is required: this link ships its products' }],
+      });
+    }
     if (link.paymentType === 'subscription') await prepareSubscriptionLinkSession(tx, link);
-    if (!link.customer && input.customer) {
+    if ((!link.customer && input.customer) || input.shipping_address) {
       const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      session.customer = { ...input.customer, phone: null };
+      if (!link.customer && input.customer) session.customer = { ...input.customer, phone: null };
+      // The payer's address becomes the order's shipping and billing address (as checkout's billing_info defaults).
+      if (input.shipping_address) session.shippingInfo = session.billingInfo = input.shipping_address;
     }
     return link.checkoutId;
   });

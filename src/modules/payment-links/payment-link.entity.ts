@@ -77,6 +77,10 @@ export class PaymentLink extends MerchantScopedEntity {
   @Property({ type: 'json' })
   products: Opt<PaymentLinkProduct[]> = [];
 
+  /** The page asks the payer for a shipping address (required to pay); default on for links with products. */
+  @Property({ type: 'boolean', default: false })
+  collectShippingAddress: Opt<boolean> = false;
+
   @Property({ type: 'json', nullable: true })
   subscription: PaymentLinkSubscription | null = null;
 

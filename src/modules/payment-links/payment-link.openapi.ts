@@ -18,6 +18,7 @@ export const paymentLinkResponse = z
     status: z.enum(PAYMENT_LINK_STATUSES),
     customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string() }).nullable(),
     customer_id: z.string().nullable().describe('The stored customer (cus_…) when the link was made with customer_id'),
+    collect_shipping_address: z.boolean().describe('The page asks the payer for a shipping address'),
     products: z.array(z.object({ merchant_product_id: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int(), hsa_fsa_eligible: z.boolean(), requires_lmn: z.boolean() })),
     checkout_id: z.string().describe('The link’s checkout session (cs_…); GET /api/v2/checkout/{id} works for it'),
     order: z.object({ id: z.string(), status: z.enum(ORDER_STATUSES).nullable(), paid_at: z.iso.datetime().nullable() }).nullable().describe('Set once paid'),

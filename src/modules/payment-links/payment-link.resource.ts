@@ -29,6 +29,7 @@ export function toPaymentLinkResource(link: PaymentLink, status: PaymentLinkStat
     status,
     customer: link.customer,
     customer_id: link.customerId,
+    collect_shipping_address: link.collectShippingAddress,
     products: link.products.map((p) => ({ merchant_product_id: p.merchant_product_id, name: p.name, quantity: p.quantity, price: p.price, hsa_fsa_eligible: p.hsa_fsa_eligible, requires_lmn: p.requires_lmn })),
     checkout_id: link.checkoutId,
     order: linkOrder(link, order),

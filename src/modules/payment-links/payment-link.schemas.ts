@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
-import { currencySchema, httpUrl, lmnSchema, text } from '../checkout/checkout.schemas.js';
+import { addressSchema, currencySchema, httpUrl, lmnSchema, text } from '../checkout/checkout.schemas.js';
 import { cardSchema } from '../payments/card.js';
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
 import { INTERVALS } from '../subscriptions/subscription-calendar.js';
@@ -45,6 +45,7 @@ export const createPaymentLinkSchema = z
     currency: currencySchema,
     customer: paymentLinkCustomerSchema.optional().describe('Who the link is for; otherwise the payer gives their name and email on the page'),
     customer_id: z.string().max(64).optional().describe('A stored customer (cus_…) the link is for, instead of customer'),
+    collect_shipping_address: z.boolean().optional().describe('The page asks the payer for a shipping address, required to pay. Default: true for a link with products, false for an amount'),
     success_url: httpUrl.optional().describe('Where the payer goes after paying (with ?payment_link_id=…&order_id=…); default: the link page, which then shows it is paid'),
     cancel_url: httpUrl.optional().describe('Where "cancel" on the page goes; without it the page shows no cancel link'),
     expires_at: timestamp.optional().describe(`Default ${DEFAULT_LINK_LIFETIME_DAYS} days from now; at most ${MAX_LINK_LIFETIME_DAYS} days from now`),
@@ -91,6 +92,7 @@ export const payPaymentLinkSchema = z
     lmn: lmnSchema.optional(),
     client_reference_id: clientReferenceIdSchema.optional(),
     customer: paymentLinkCustomerSchema.optional().describe('The payer, when the link names no customer'),
+    shipping_address: addressSchema.optional().describe('Where to ship: required when the link has collect_shipping_address; also the billing address'),
   })
   .strict()
   .refine((b) => b.hsa_fsa_card || b.card, { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] })

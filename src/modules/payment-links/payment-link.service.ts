@@ -7,7 +7,7 @@ import { recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { checkoutType, splitAmounts } from '../checkout/checkout-amounts.js';
-import { CheckoutSession, type Address, type CheckoutLineItem } from '../checkout/checkout-session.entity.js';
+import { CheckoutSession, type CheckoutLineItem } from '../checkout/checkout-session.entity.js';
 import { referencedCustomer } from '../customers/customer.service.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
@@ -26,8 +26,6 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** Payment links collect no address: their checkout (and order) carry this empty one. */
-const NO_ADDRESS: Address = { address_line_1: '', address_line_2: null, city: '', state: '', postal_code: '', country: '' };
 
 const invalid = (details: FieldError[]) =>
   new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, { param: details[0].field, details });
@@ -89,8 +87,8 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
     paymentLinkId: linkId,
     type: checkoutType(priced),
     customer: customer ?? { email: '', first_name: '', last_name: '' },
-    shippingInfo: NO_ADDRESS,
-    billingInfo: NO_ADDRESS,
+    shippingInfo: null, // until the payer gives one (collect_shipping_address), then the order's too
+    billingInfo: null,
     lineItems,
     amounts,
     currency: input.currency,
@@ -114,6 +112,7 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
     customerEmail: customer?.email.toLowerCase() ?? null,
     customerId: input.customer_id ?? null,
     products,
+    collectShippingAddress: input.collect_shipping_address ?? products.length > 0,
     subscription: input.subscription ?? null,
     checkoutId: session.id,
     successUrl: input.success_url ?? null,

@@ -47,6 +47,7 @@ export class PaymentLinkNode extends Node {
   @Field(() => PaymentLinkStatusEnum, { description: 'As of now (an active link past expiresAt is expired)' }) status!: ValueOf<typeof PaymentLinkStatusEnum>;
   @Field(() => PaymentLinkCustomerType, { nullable: true }) customer!: PaymentLinkCustomerType | null;
   @Field(() => [PaymentLinkProductType]) products!: PaymentLinkProductType[];
+  @Field({ description: 'The page asks the payer for a shipping address (required to pay)' }) collectShippingAddress!: boolean;
   @Field({ description: 'The link’s checkout session (cs_…)' }) checkoutId!: string;
   @Field(() => String, { nullable: true }) successUrl!: string | null;
   @Field(() => String, { nullable: true }) cancelUrl!: string | null;
@@ -74,6 +75,7 @@ export class PaymentLinkNode extends Node {
       status: status as ValueOf<typeof PaymentLinkStatusEnum>,
       customer: l.customer && Object.assign(new PaymentLinkCustomerType(), { email: l.customer.email, firstName: l.customer.first_name, lastName: l.customer.last_name }),
       products: l.products.map((p) => Object.assign(new PaymentLinkProductType(), { merchantProductId: p.merchant_product_id, name: p.name, quantity: p.quantity, price: p.price, hsaFsaEligible: p.hsa_fsa_eligible, requiresLmn: p.requires_lmn })),
+      collectShippingAddress: l.collectShippingAddress,
       checkoutId: l.checkoutId,
       successUrl: l.successUrl,
       cancelUrl: l.cancelUrl,
@@ -129,6 +131,7 @@ export class CreatePaymentLinkInput {
   @Field() currency!: string;
   @Field(() => PaymentLinkCustomerInput, { nullable: true }) customer?: PaymentLinkCustomerInput;
   @Field(() => ID, { nullable: true, description: 'Global id of a stored customer, instead of customer' }) customerId?: string;
+  @Field(() => Boolean, { nullable: true, description: 'Ask the payer for a shipping address (default: true with products, false for an amount)' }) collectShippingAddress?: boolean;
   @Field(() => String, { nullable: true }) successUrl?: string;
   @Field(() => String, { nullable: true }) cancelUrl?: string;
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Default 7 days from now, at most 90' }) expiresAt?: Date;

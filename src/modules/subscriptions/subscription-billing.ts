@@ -261,7 +261,6 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
 /** The real order a paid cycle makes: one recurring line item, the subscription's product. */
 function renewalOrder(em: EntityManager, sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): Order {
   const currency = invoice.currency.toLowerCase();
-  const noAddress = { address_line_1: '', city: '', state: '', postal_code: '', country: '' };
   const order = em.create(Order, {
     merchant: sub.merchant,
     livemode: sub.livemode,
@@ -272,7 +271,7 @@ function renewalOrder(em: EntityManager, sub: Subscription, invoice: Subscriptio
     isRecurring: true,
     amount: invoice.amount,
     currency,
-    customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '', phone: customer?.phone ?? null, shipping_address: noAddress, billing_address: noAddress },
+    customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '', phone: customer?.phone ?? null, shipping_address: null, billing_address: null },
     customerEmail: (customer?.email ?? '').toLowerCase(),
     lineItems: [
       {
