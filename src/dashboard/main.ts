@@ -155,7 +155,8 @@ async function catchUp(): Promise<void> {
   catchingUp = true;
   try {
     for (let page = 0; page < 50; page++) {
-      const data = await query<{ events: { nodes: LiveEvent[]; pageInfo: { hasNextPage: boolean } } }>(`query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } pageInfo { hasNextPage } } }`,
+      const data = await query<{ events: { nodes: LiveEvent[]; pageInfo: { hasNextPage: boolean } } }>(
+        `query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } pageInfo { hasNextPage } } }`,
         { after: lastCursor },
       );
       for (const e of data.events.nodes) record(e, true);
@@ -254,7 +255,8 @@ interface OrderRow {
 }
 
 async function refreshOrders(): Promise<void> {
-  const data = await query<{ orders: { nodes: OrderRow[] } }>(`{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
+  const data = await query<{ orders: { nodes: OrderRow[] } }>(
+    `{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
   );
   const body = document.querySelector('#orders tbody')!;
   body.replaceChildren(
@@ -278,7 +280,8 @@ async function refreshOrders(): Promise<void> {
 }
 
 async function openOrder(id: string): Promise<void> {
-  const { order: o } = await query<{ order: any }>(`query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
+  const { order: o } = await query<{ order: any }>(
+    `query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
        customer { email firstName lastName } amounts { subtotal hsaAmount regularAmount shipping tax discount total }
        lineItems { name quantity price hsaFsaEligible requiresLmn }
        payments { paymentMethod brand last4 amount refundedAmount capturedAt }
@@ -369,7 +372,8 @@ async function refreshSubscriptions(): Promise<void> {
 // ---- webhooks --------------------------------------------------------------------------------
 
 async function refreshWebhooks(): Promise<void> {
-  const data = await query<{ webhookEndpoints: { nodes: any[] } }>(`{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
+  const data = await query<{ webhookEndpoints: { nodes: any[] } }>(
+    `{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
         webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus lastError lastAttemptAt } } } } }`,
   );
   const root = $('webhooks');
@@ -405,7 +409,8 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
   button.disabled = true;
   const status = $('webhooks-status');
   try {
-    const data = await query<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } } }>('mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } } }',
+    const data = await query<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } } }>(
+      'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } } }',
       { id },
     );
     const d = data.retryWebhookDelivery.webhookDelivery;
