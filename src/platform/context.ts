@@ -81,9 +81,21 @@ export function scope(ctx: ServiceContext): { merchant: string; livemode: boolea
   return { merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode };
 }
 
-/** A context for background work on behalf of a merchant and mode (sweeps, hosted pages). */
-export function systemContext(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log): ServiceContext {
-  return createContext(em, { merchantId, livemode, clockOffsetMs: livemode ? 0 : clockOffsetMs, keyId: 'system' }, `job_${Date.now().toString(36)}`, log);
+/**
+ * A context for background work on behalf of a merchant and mode (sweeps, hosted pages), on a
+ * fork of `em` made when first used; `withEm` puts it on a transaction or fork the caller holds.
+ */
+export function systemContext(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log, requestId = `job_${Date.now().toString(36)}`): ServiceContext {
+  return createContext(em, { merchantId, livemode, clockOffsetMs: livemode ? 0 : clockOffsetMs, keyId: 'system' }, requestId, log);
+}
+
+/**
+ * The one way to run `ctx` on another EntityManager (a transaction's, or a fork): the same caller,
+ * clock, log and loaders on `em`. It never reads `ctx.em`, so a context whose fork was not made
+ * yet (see `createContext`) does not make one only to drop it, as spreading `{ ...ctx, em }` would.
+ */
+export function withEm(ctx: ServiceContext, em: EntityManager, requestId = ctx.requestId): ServiceContext {
+  return { em, base: ctx.base, principal: ctx.principal, requestId, log: ctx.log, now: ctx.now, loaders: ctx.loaders };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { AdmissionGate } from '../../platform/admission.js';
-import type { ServiceContext } from '../../platform/context.js';
+import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { formatAmount } from '../../platform/money.js';
@@ -159,7 +159,7 @@ const payments = new AdmissionGate('payments', 8, 2000);
 
 async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
   const { session, parts, lmn, journal, now } = await ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+    const tx = withEm(ctx, em);
     const session = await getCheckoutSession(tx, sessionId, true);
     const status = effectiveStatus(tx, session);
     if (status === 'paid') throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
@@ -174,7 +174,7 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
 
   const fail = (part: Part, code: string, message: string) =>
     ctx.em.transactional(async (em) => {
-      const tx = { ...ctx, em };
+      const tx = withEm(ctx, em);
       const outcome = await recordFailedPayment(tx, await getCheckoutSession(tx, sessionId, true), now, part, code, message, opts);
       if (!(await journal.settle(tx, 'failed', outcome.order.id))) throw abandoned(session.id);
       return outcome;
@@ -207,7 +207,7 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
   }
 
   return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+    const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, sessionId, true);
     const order = await newOrder(tx, paid, now, opts);

@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { scope, systemContext, type Log, type ServiceContext } from '../../platform/context.js';
+import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
@@ -110,7 +110,7 @@ export async function hostedCheckoutContext(orm: MikroORM, id: string, token: st
   if (!session) throw DomainError.notFound('checkout session', id);
   const merchant = await em.findOneOrFail(Merchant, session.merchant.id);
   const ctx = systemContext(em, merchant.id, session.livemode, Number(merchant.testClockOffsetMs), log);
-  return { ctx: { ...ctx, em, requestId }, session, merchantName: merchant.name };
+  return { ctx: withEm(ctx, em, requestId), session, merchantName: merchant.name };
 }
 
 /** Marks open sessions past their expiry (by their merchant's clock) as expired; returns how many. */
@@ -126,8 +126,8 @@ export async function expireDueSessions(orm: MikroORM, nowSql: (alias: string) =
     const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
     const sessions = await tx.find(CheckoutSession, { id: { $in: rows.map((r) => r.id) } });
     for (const session of sessions) {
-      const ctx = systemContext(tx, session.merchant.id, session.livemode, offsets.get(session.id) ?? 0, log);
-      recordEvent({ ...ctx, em: tx }, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
+      const ctx = withEm(systemContext(tx, session.merchant.id, session.livemode, offsets.get(session.id) ?? 0, log), tx);
+      recordEvent(ctx, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
     }
     await tx.flush();
     return rows.length;

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import { z } from 'zod';
-import type { ServiceContext } from '../../platform/context.js';
+import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
@@ -60,7 +60,7 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
   const input = parseInput(payPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
   const clientReferenceId = input.client_reference_id ?? (queryReference === undefined ? null : parseInput(z.object({ client_reference_id: clientReferenceIdSchema }), { client_reference_id: queryReference }).client_reference_id);
   const prepared = await ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+    const tx = withEm(ctx, em);
     const link = await getPaymentLink(tx, id, true);
     assertPayable(tx, link);
     if (!link.customer && !input.customer) {
@@ -100,5 +100,5 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
       paidLink = link;
     },
   });
-  return { link: paidLink ?? (await getPaymentLink({ ...ctx, em: ctx.em.fork() }, id)), outcome };
+  return { link: paidLink ?? (await getPaymentLink(withEm(ctx, ctx.em.fork()), id)), outcome };
 }

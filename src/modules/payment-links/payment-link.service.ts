@@ -1,6 +1,6 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { scope, systemContext, type Log, type ServiceContext } from '../../platform/context.js';
+import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError, type FieldError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
@@ -166,7 +166,7 @@ export async function listPaymentLinks(ctx: ServiceContext, filters: PaymentLink
 export async function cancelPaymentLink(ctx: ServiceContext, id: string, body: unknown): Promise<PaymentLink> {
   const input = parseInput(cancelPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
   return ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+    const tx = withEm(ctx, em);
     const link = await getPaymentLink(tx, id, true);
     const status = effectiveLinkStatus(tx, link);
     if (status !== 'active') {
@@ -205,8 +205,8 @@ export async function expireDueLinks(orm: MikroORM, nowSql: (alias: string) => s
     const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
     const links = await tx.find(PaymentLink, { id: { $in: rows.map((r) => r.id) } });
     for (const link of links) {
-      const ctx = systemContext(tx, link.merchant.id, link.livemode, offsets.get(link.id) ?? 0, log);
-      recordEvent({ ...ctx, em: tx }, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) });
+      const ctx = withEm(systemContext(tx, link.merchant.id, link.livemode, offsets.get(link.id) ?? 0, log), tx);
+      recordEvent(ctx, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) });
     }
     await tx.flush();
     return rows.length;
@@ -225,5 +225,5 @@ export async function hostedPaymentLinkContext(orm: MikroORM, id: string, reques
   const merchant = await em.findOneOrFail(Merchant, link.merchant.id);
   const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId });
   const ctx = systemContext(em, merchant.id, link.livemode, Number(merchant.testClockOffsetMs), log);
-  return { ctx: { ...ctx, em, requestId }, link, session };
+  return { ctx: withEm(ctx, em, requestId), link, session };
 }

@@ -1,7 +1,7 @@
 import { MAX_AMOUNT } from '../../platform/money.js';
 import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { scope, type ServiceContext } from '../../platform/context.js';
+import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import type { Page, PageRequest } from '../../platform/pagination/keyset.js';
@@ -119,7 +119,7 @@ export async function createProduct(ctx: ServiceContext, body: unknown): Promise
     applyEligibility(product, runEngine({ name: input.name, upc_code_or_gtin: upc }), now);
     setImages(em, product, input.images);
     await flushProduct(em, product);
-    recordEvent({ ...ctx, em }, 'product.created', toProductResource(product));
+    recordEvent(withEm(ctx, em), 'product.created', toProductResource(product));
     await em.flush();
     return product;
   });
@@ -146,7 +146,7 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
   const input = parseInput(updateProductSchema, raw);
   const upc = input.upc_code_or_gtin === undefined ? undefined : cleanGtin(input.upc_code_or_gtin);
   return ctx.em.transactional(async (em) => {
-    const product = await getProduct({ ...ctx, em }, id);
+    const product = await getProduct(withEm(ctx, em), id);
     if (product.status === 'archived') {
       throw new DomainError('invalid_state', `Product ${product.id} is archived and can no longer be changed; create a new product instead.`, { param: 'id' });
     }
@@ -169,7 +169,7 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
     }
     product.updatedAt = now;
     await flushProduct(em, product);
-    recordEvent({ ...ctx, em }, product.status === 'archived' ? 'product.archived' : 'product.updated', toProductResource(product));
+    recordEvent(withEm(ctx, em), product.status === 'archived' ? 'product.archived' : 'product.updated', toProductResource(product));
     await em.flush();
     return product;
   });

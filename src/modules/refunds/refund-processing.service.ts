@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { systemContext, type Log } from '../../platform/context.js';
+import { systemContext, withEm, type Log } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { webhookUrlForOrder } from '../checkout/checkout.service.js';
 import { Order } from '../orders/order.entity.js';
@@ -49,7 +49,7 @@ async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: num
     const order = await em.findOneOrFail(Order, refund.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     await em.refresh(refund);
     if (refund.status !== 'pending') return; // recorded by a worker whose claim had lapsed
-    const ctx = { ...systemContext(em, refund.merchant.id, refund.livemode, clockOffsetMs, log), em };
+    const ctx = withEm(systemContext(em, refund.merchant.id, refund.livemode, clockOffsetMs, log), em);
     const payments = new Map((await em.find(Payment, { orderId: order.id })).map((p) => [p.id, p]));
     const now = ctx.now();
     refund.parts = refund.parts.map((part, i) => {

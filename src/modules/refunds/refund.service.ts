@@ -1,5 +1,5 @@
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
-import { scope, type ServiceContext } from '../../platform/context.js';
+import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
@@ -75,7 +75,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
       createdAt: ctx.now(),
       updatedAt: ctx.now(),
     } as never) as Refund;
-    recordEvent({ ...ctx, em }, 'refund.created', refundCreatedPayload(refund, order), { webhookUrl: await webhookUrlForOrder({ ...ctx, em }, order) });
+    recordEvent(withEm(ctx, em), 'refund.created', refundCreatedPayload(refund, order), { webhookUrl: await webhookUrlForOrder(withEm(ctx, em), order) });
     await em.flush();
     return refund;
   });

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Log, ServiceContext } from '../../platform/context.js';
+import { systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
@@ -71,9 +71,7 @@ const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
 
 /** A context on the caller's transaction for `sub`'s merchant and mode (no fork: one per row would cost a unit of work each). */
 function ctxFor(em: EntityManager, sub: { merchant: { id: string }; livemode: boolean }, clockOffsetMs: number, log: Log): ServiceContext {
-  const offset = sub.livemode ? 0 : clockOffsetMs;
-  const principal = { merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, keyId: 'system' };
-  return { em, base: em, principal, requestId: 'job_billing', log, now: () => new Date(Date.now() + offset), loaders: new Map() };
+  return withEm(systemContext(em, sub.merchant.id, sub.livemode, clockOffsetMs, log, 'job_billing'), em);
 }
 
 const clockNow = (offsetMs: number) => new Date(Date.now() + offsetMs);

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../platform/context.js';
+import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
@@ -22,7 +22,7 @@ export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: 
   const input = parseInput(disputeSchema, requireObject(body), 'validation_error', 'invalid_request');
   // Nested in the caller's transaction when there is one (an idempotent request's): one connection per request.
   await ctx.em.transactional(async (em) => {
-    const tx = { ...ctx, em };
+    const tx = withEm(ctx, em);
     const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [id, ctx.principal.merchantId, ctx.principal.livemode]);
     if (!row) throw DomainError.notFound('subscription', id);
     const sub = await em.findOneOrFail(Subscription, id, { refresh: true });

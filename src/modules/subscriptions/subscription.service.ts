@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { scope, type ServiceContext } from '../../platform/context.js';
+import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { Event } from '../../platform/events/event.entity.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
@@ -99,7 +99,7 @@ export async function createSubscription(ctx: ServiceContext, body: unknown, sou
     } as never) as Subscription;
     id = sub.id;
     const jobs = trialEndsAt ? [] : await prepareCharges(em, [sub], new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log);
-    recordSubscriptionEvent({ ...ctx, em }, 'subscription.created', sub, customer, pm);
+    recordSubscriptionEvent(withEm(ctx, em), 'subscription.created', sub, customer, pm);
     await em.flush();
     return jobs;
   });
@@ -143,7 +143,7 @@ async function withLocked(ctx: ServiceContext, id: string, change: (tx: ServiceC
     if (!row) throw DomainError.notFound('subscription', id);
     const sub = await em.findOneOrFail(Subscription, id, { refresh: true });
     const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);
-    const jobs = (await change({ ...ctx, em }, sub, { customer, pm })) ?? [];
+    const jobs = (await change(withEm(ctx, em), sub, { customer, pm })) ?? [];
     sub.updatedAt = ctx.now();
     await em.flush();
     return jobs;

@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { scope, type ServiceContext } from '../../platform/context.js';
+import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
@@ -78,7 +78,7 @@ export async function rotateWebhookEndpointSecret(ctx: ServiceContext, id: strin
 /** Stops sending to an endpoint: it gets no new deliveries and its queued ones become `dead_letter`. */
 export async function disableWebhookEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
   return ctx.em.transactional(async (em) => {
-    const endpoint = await getWebhookEndpoint({ ...ctx, em }, id);
+    const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
     if (endpoint.status === 'disabled') return endpoint;
     endpoint.status = 'disabled';
     endpoint.disabledAt = ctx.now();
@@ -130,7 +130,7 @@ export async function getWebhookDelivery(ctx: ServiceContext, id: string): Promi
  */
 export async function retryWebhookDelivery(ctx: ServiceContext, id: string): Promise<WebhookDelivery> {
   return ctx.em.transactional(async (em) => {
-    const delivery = await getWebhookDelivery({ ...ctx, em }, id);
+    const delivery = await getWebhookDelivery(withEm(ctx, em), id);
     if (delivery.endpoint) {
       const endpoint = await em.findOneOrFail(WebhookEndpoint, delivery.endpoint.id);
       if (endpoint.status === 'disabled') {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { insideTransaction, type ServiceContext } from '../context.js';
+import { insideTransaction, withEm, type ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 
 /** A response as sent: its status and the exact bytes of its body. */
@@ -105,7 +105,7 @@ export async function runIdempotent(
       return { status: response.status, body: response.body, replayed: false };
     }
     return await ctx.em.transactional(async (em) => {
-      const run = { ...ctx, em };
+      const run = withEm(ctx, em);
       const response = await insideTransaction.run(true, () => execute(run));
       if (response.store === false) throw new NotStored(response);
       await store(run, response);
