@@ -1,18 +1,10 @@
+import type { SplitAmounts } from '../shared/amounts.js';
+
 /** A priced line: unit price in cents, quantity, and whether an HSA/FSA card may pay for it. */
 export interface PricedLine {
   price: number;
   quantity: number;
   hsaFsaEligible: boolean;
-}
-
-export interface CheckoutAmounts {
-  subtotal: number;
-  hsa_amount: number;
-  regular_amount: number;
-  shipping: number;
-  tax: number;
-  discount: number;
-  total: number;
 }
 
 /**
@@ -26,7 +18,7 @@ export interface CheckoutAmounts {
  * So `hsa_amount` never exceeds the exact eligible value, and
  * `hsa_amount + regular_amount = total = subtotal + shipping + tax - discount`.
  */
-export function splitAmounts(lines: PricedLine[], extra: { shipping: number; tax: number; discount: number }): CheckoutAmounts {
+export function splitAmounts(lines: PricedLine[], extra: { shipping: number; tax: number; discount: number }): SplitAmounts {
   const subtotal = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
   const eligible = lines.filter((l) => l.hsaFsaEligible).reduce((sum, l) => sum + l.price * l.quantity, 0);
   const total = subtotal + extra.shipping + extra.tax - extra.discount;

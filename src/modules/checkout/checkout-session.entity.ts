@@ -1,16 +1,8 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
-import type { CheckoutAmounts } from './checkout-amounts.js';
-
-export interface Address {
-  address_line_1: string;
-  address_line_2?: string | null;
-  city: string;
-  state: string;
-  postal_code: string;
-  country: string;
-}
+import type { Address } from '../shared/address.js';
+import type { SplitAmounts } from '../shared/amounts.js';
 
 export interface CheckoutCustomer {
   email: string;
@@ -72,7 +64,7 @@ export class CheckoutSession extends MerchantScopedEntity {
   lineItems!: CheckoutLineItem[];
 
   @Property({ type: 'json' })
-  amounts!: CheckoutAmounts;
+  amounts!: SplitAmounts;
 
   /** Lowercase ISO 4217. */
   @Property({ type: 'string', length: 3 })

@@ -3,8 +3,9 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import type { CheckoutAmounts } from './checkout-amounts.js';
-import { CHECKOUT_STATUSES, CHECKOUT_TYPES, type Address, type CheckoutSession } from './checkout-session.entity.js';
+import type { Address } from '../shared/address.js';
+import type { SplitAmounts } from '../shared/amounts.js';
+import { CHECKOUT_STATUSES, CHECKOUT_TYPES, type CheckoutSession } from './checkout-session.entity.js';
 import { checkoutUrl } from './checkout.resource.js';
 
 export const CheckoutStatusEnum = graphqlEnum('CheckoutStatus', CHECKOUT_STATUSES);
@@ -21,7 +22,7 @@ export class Amounts {
   @Field(() => Int) discount!: number;
   @Field(() => Int) total!: number;
 
-  static from(a: CheckoutAmounts): Amounts {
+  static from(a: SplitAmounts): Amounts {
     return Object.assign(new Amounts(), { subtotal: a.subtotal, hsaAmount: a.hsa_amount, regularAmount: a.regular_amount, shipping: a.shipping, tax: a.tax, discount: a.discount, total: a.total });
   }
 }

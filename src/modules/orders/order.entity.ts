@@ -1,8 +1,8 @@
 import { Entity, Enum, Index, PrimaryKey, Property, Unique, type Opt } from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
-import type { CheckoutAmounts } from '../checkout/checkout-amounts.js';
-import type { Address } from '../checkout/checkout-session.entity.js';
+import type { Address } from '../shared/address.js';
+import type { SplitAmounts } from '../shared/amounts.js';
 
 export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'disputed'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -104,7 +104,7 @@ export class Order extends MerchantScopedEntity {
   lineItems!: OrderLineItem[];
 
   @Property({ type: 'json' })
-  amounts!: CheckoutAmounts;
+  amounts!: SplitAmounts;
 
   @Property({ type: 'json' })
   statusHistory: Opt<StatusChange[]> = [];

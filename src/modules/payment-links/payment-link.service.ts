@@ -11,6 +11,7 @@ import { CheckoutSession, type CheckoutLineItem } from '../checkout/checkout-ses
 import { referencedCustomer } from '../customers/customer.service.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
+import type { Address } from '../shared/address.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { PaymentLink, type PaymentLinkCustomer, type PaymentLinkProduct, type PaymentLinkStatus } from './payment-link.entity.js';
 import { paymentLinkCancelledPayload, paymentLinkExpiredPayload, paymentLinkUrl } from './payment-link.resource.js';
