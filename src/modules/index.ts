@@ -9,7 +9,7 @@ import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
 import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
-import { CheckoutLineItemResolver, CheckoutResolver } from './checkout/checkout.resolver.js';
+import { CheckoutLineItemResolver, CheckoutResolver, OrderCheckoutResolver } from './checkout/checkout.resolver.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
@@ -29,7 +29,7 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver, SubscriptionContractResolver, SubscriptionInvoiceResolver, PaymentLinkResolver, OrderPaymentLinkResolver];
+export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderCheckoutResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver, SubscriptionContractResolver, SubscriptionInvoiceResolver, PaymentLinkResolver, OrderPaymentLinkResolver];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
 export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...subscriptionRoutes, ...webhookRoutes, ...customerRoutes, ...paymentLinkRoutes];

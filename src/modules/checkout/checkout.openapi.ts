@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelopeSchema } from '../../platform/rest/envelope.js';
-import { addressResponse, amountsResponse, orderResponse } from '../orders/order.openapi.js';
+import { orderResponse } from '../orders/order.openapi.js';
+import { addressResponse, amountsResponse } from '../shared/value.openapi.js';
 import { CHECKOUT_STATUSES, CHECKOUT_TYPES } from './checkout-session.entity.js';
 
 /** Response shapes of the checkout routes, for the OpenAPI document (what `toCheckoutResource` returns). */

@@ -7,6 +7,7 @@ import { orderLoader } from '../orders/order.loaders.js';
 import { OrderNode } from '../orders/order.types.js';
 import { productLoader } from '../products/product.loaders.js';
 import { ProductNode } from '../products/product.types.js';
+import { checkoutLoader } from './checkout.loaders.js';
 import * as checkout from './checkout.service.js';
 import { CheckoutLineItemType, CheckoutSessionNode, CreateCheckoutSessionInput, CreateCheckoutSessionPayload } from './checkout.types.js';
 
@@ -33,6 +34,16 @@ export class CheckoutResolver {
   async order(@Root() session: CheckoutSessionNode, @Ctx() { ctx }: GraphContext): Promise<OrderNode | null> {
     const order = session.orderId ? await orderLoader(ctx).load(session.orderId) : null;
     return order ? OrderNode.from(order) : null;
+  }
+}
+
+/** An order's `checkoutSession` field: checkout extends the order, as refunds and payment links do. */
+@Resolver(() => OrderNode)
+export class OrderCheckoutResolver {
+  @FieldResolver(() => CheckoutSessionNode, { nullable: true })
+  async checkoutSession(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<CheckoutSessionNode | null> {
+    const session = order.checkoutId ? await checkoutLoader(ctx).load(order.checkoutId) : null;
+    return session ? CheckoutSessionNode.from(session, checkout.effectiveStatus(ctx, session)) : null;
   }
 }
 

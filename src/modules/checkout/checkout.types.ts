@@ -3,44 +3,13 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import type { Address } from '../shared/address.js';
-import type { SplitAmounts } from '../shared/amounts.js';
+import { AddressType, Amounts } from '../shared/value.types.js';
 import { CHECKOUT_STATUSES, CHECKOUT_TYPES, type CheckoutSession } from './checkout-session.entity.js';
 import { checkoutUrl } from './checkout.resource.js';
 
 export const CheckoutStatusEnum = graphqlEnum('CheckoutStatus', CHECKOUT_STATUSES);
 
 export const CheckoutTypeEnum = graphqlEnum('CheckoutType', CHECKOUT_TYPES, 'eligible: every item HSA/FSA eligible; split: a mix; regular: none');
-
-@ObjectType({ description: 'Amounts in cents; hsaAmount + regularAmount = total' })
-export class Amounts {
-  @Field(() => Int) subtotal!: number;
-  @Field(() => Int, { description: 'Payable with an HSA/FSA card' }) hsaAmount!: number;
-  @Field(() => Int) regularAmount!: number;
-  @Field(() => Int) shipping!: number;
-  @Field(() => Int) tax!: number;
-  @Field(() => Int) discount!: number;
-  @Field(() => Int) total!: number;
-
-  static from(a: SplitAmounts): Amounts {
-    return Object.assign(new Amounts(), { subtotal: a.subtotal, hsaAmount: a.hsa_amount, regularAmount: a.regular_amount, shipping: a.shipping, tax: a.tax, discount: a.discount, total: a.total });
-  }
-}
-
-@ObjectType('Address')
-export class AddressType {
-  @Field() addressLine1!: string;
-  @Field(() => String, { nullable: true }) addressLine2!: string | null;
-  @Field() city!: string;
-  @Field() state!: string;
-  @Field() postalCode!: string;
-  @Field() country!: string;
-
-  static from(a: Address | null): AddressType | null {
-    if (!a) return null;
-    return Object.assign(new AddressType(), { addressLine1: a.address_line_1, addressLine2: a.address_line_2 ?? null, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country });
-  }
-}
 
 @ObjectType()
 export class CheckoutCustomerType {

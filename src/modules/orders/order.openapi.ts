@@ -1,23 +1,9 @@
 import { z } from 'zod';
 import { listSchema } from '../../platform/rest/envelope.js';
+import { addressResponse, amountsResponse } from '../shared/value.openapi.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 
 /** Response shapes of the orders routes, for the OpenAPI document (what `toOrderResource` returns). */
-
-export const addressResponse = z
-  .object({
-    address_line_1: z.string(),
-    address_line_2: z.string().nullable().optional(),
-    city: z.string(),
-    state: z.string(),
-    postal_code: z.string(),
-    country: z.string(),
-  })
-  .meta({ id: 'Address' });
-
-export const amountsResponse = z
-  .object({ subtotal: z.number().int(), hsa_amount: z.number().int(), regular_amount: z.number().int(), shipping: z.number().int(), tax: z.number().int(), discount: z.number().int(), total: z.number().int() })
-  .meta({ id: 'Amounts' });
 
 const payment = z.object({
   payment_id: z.string(),

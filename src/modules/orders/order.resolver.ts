@@ -3,9 +3,6 @@ import type { GraphContext } from '../../platform/graphql/context.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
-import { checkoutLoader } from '../checkout/checkout.loaders.js';
-import { effectiveStatus } from '../checkout/checkout.service.js';
-import { CheckoutSessionNode } from '../checkout/checkout.types.js';
 import { productLoader } from '../products/product.loaders.js';
 import { ProductNode } from '../products/product.types.js';
 import { paymentsLoader } from './order.loaders.js';
@@ -57,12 +54,6 @@ export class OrderResolver {
   @FieldResolver(() => String, { nullable: true, description: 'Signed link to the PDF receipt, valid one hour' })
   receiptUrl(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<string | null> {
     return receiptUrl(ctx, order.record);
-  }
-
-  @FieldResolver(() => CheckoutSessionNode, { nullable: true })
-  async checkoutSession(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<CheckoutSessionNode | null> {
-    const session = order.checkoutId ? await checkoutLoader(ctx).load(order.checkoutId) : null;
-    return session ? CheckoutSessionNode.from(session, effectiveStatus(ctx, session)) : null;
   }
 }
 

@@ -4,8 +4,8 @@ import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graph
 import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import { AddressType, Amounts } from '../checkout/checkout.types.js';
 import { PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
+import { AddressType, Amounts } from '../shared/value.types.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 import type { OrderRecord, PaymentRecord } from './order.read-model.js';
 

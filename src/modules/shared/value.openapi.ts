@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Response shapes of the shared values, for the OpenAPI document (components `Address` and `Amounts`). */
+
+export const addressResponse = z
+  .object({
+    address_line_1: z.string(),
+    address_line_2: z.string().nullable().optional(),
+    city: z.string(),
+    state: z.string(),
+    postal_code: z.string(),
+    country: z.string(),
+  })
+  .meta({ id: 'Address' });
+
+export const amountsResponse = z
+  .object({ subtotal: z.number().int(), hsa_amount: z.number().int(), regular_amount: z.number().int(), shipping: z.number().int(), tax: z.number().int(), discount: z.number().int(), total: z.number().int() })
+  .meta({ id: 'Amounts' });
