@@ -8,6 +8,7 @@ import { customerRoutes } from './customers/customer.routes.js';
 import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
 import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
+import { onCheckoutPaid } from './checkout/checkout-payment.service.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
 import { CheckoutLineItemResolver, CheckoutResolver, OrderCheckoutResolver } from './checkout/checkout.resolver.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
@@ -19,6 +20,7 @@ import { productRoutes } from './products/product.routes.js';
 import { refundProcessingSweep } from './refunds/refund.jobs.js';
 import { OrderRefundsResolver, RefundResolver } from './refunds/refund.resolver.js';
 import { refundRoutes } from './refunds/refund.routes.js';
+import { startSubscriptionFromCheckout } from './subscriptions/subscription-checkout.js';
 import { subscriptionBillingSweep } from './subscriptions/subscription.jobs.js';
 import { SubscriptionContractResolver, SubscriptionInvoiceResolver } from './subscriptions/subscription.resolver.js';
 import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
@@ -36,3 +38,6 @@ export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentLinkExpirySweep, paymentReconciliationSweep, refundProcessingSweep, subscriptionBillingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record
+
+// What a paid checkout starts, in its order's transaction: checkout knows the hook, not the module.
+onCheckoutPaid('subscription', startSubscriptionFromCheckout);

@@ -6,17 +6,16 @@ import { formatAmount } from '../../platform/money.js';
 import { parseInput } from '../../platform/validation.js';
 import { notExpired, type CardInput } from '../payments/card.js';
 import type { Authorization, CardDetails, PaymentProcessor } from '../payments/payment-processor.js';
-import { Payment } from '../payments/payment.entity.js';
+import type { Payment } from '../payments/payment.entity.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor.js';
-import { Order, type LmnApproval } from '../orders/order.entity.js';
+import type { LmnApproval, Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
-import { nextOrderNumber } from '../orders/order.service.js';
+import { createOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
 import { toCheckoutResource } from './checkout.resource.js';
 import { effectiveStatus, getCheckoutSession, webhookUrlOf } from './checkout.service.js';
 import { payCheckoutSchema, type PayCheckoutInput } from './checkout.schemas.js';
-import { startSubscriptionFromCheckout } from '../subscriptions/subscription-checkout.js';
 
 type Slot = 'hsa_fsa_card' | 'card';
 interface Part {
@@ -86,27 +85,56 @@ export interface PayOptions {
   clientReferenceId?: string | null;
   /** Runs first in the transaction that commits the order, before the session is locked: takes the owner's lock (see the lock order above). */
   lockFirst?: (tx: ServiceContext) => Promise<void>;
-  /** Runs inside the transaction that commits the order (e.g. marks a payment link paid). */
-  onPaid?: (tx: ServiceContext, order: Order, payments: Payment[]) => Promise<void>;
+  /** Runs inside the transaction that commits the order, after its events (e.g. marks a payment link paid). */
+  onPaid?: PaidHook;
 }
 
-async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date, opts: PayOptions): Promise<Order> {
-  return ctx.em.create(Order, {
-    merchant: session.merchant,
-    livemode: session.livemode,
-    orderNumber: await nextOrderNumber(ctx),
+/** A card that paid part of a checkout, as the processor answered it. */
+export interface PaidCard {
+  slot: Slot;
+  type: Authorization['type'];
+  brand: string;
+  last4: string;
+  token: string;
+  captureId: string;
+  card: CardInput;
+}
+
+/** A checkout just paid, as the work that runs in its order's transaction sees it. */
+export interface PaidCheckout {
+  session: CheckoutSession;
+  order: Order;
+  payments: Payment[];
+  cards: PaidCard[];
+}
+
+/** Work that runs in the transaction committing a paid checkout's order. */
+export type PaidHook = (tx: ServiceContext, paid: PaidCheckout) => Promise<void>;
+
+const startedBy = new Map<CheckoutSession['paymentType'], PaidHook>();
+
+/**
+ * Registers what paying a checkout of `paymentType` starts, in the order's transaction and before
+ * its events (a subscription checkout starts its subscription: the module wiring registers it, so
+ * checkout never imports the module it sells for).
+ */
+export function onCheckoutPaid(paymentType: CheckoutSession['paymentType'], hook: PaidHook): void {
+  startedBy.set(paymentType, hook);
+}
+
+/** The order a payment of `session` makes (a payment-link order carries the link and the payer's reference instead of a reference_id). */
+function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = []): OrderDraft {
+  const recurring = session.paymentType === 'subscription';
+  return {
+    at: now,
+    reason: 'checkout payment started',
     checkoutId: session.id,
-    // A payment-link order carries the link and the payer's reference instead of a reference_id.
     referenceId: session.paymentLinkId ? null : session.referenceId,
     paymentLinkId: session.paymentLinkId,
     clientReferenceId: session.paymentLinkId ? (opts.clientReferenceId ?? null) : null,
-    status: 'pending',
-    paymentStatus: 'pending',
-    isRecurring: session.paymentType === 'subscription',
-    amount: session.amounts.total,
+    isRecurring: recurring,
     currency: session.currency,
     customer: { ...session.customer, phone: session.customer.phone ?? null, shipping_address: session.shippingInfo, billing_address: session.billingInfo },
-    customerEmail: session.customer.email.toLowerCase(),
     lineItems: session.lineItems.map((l, i) => ({
       id: `li_${session.id.slice(3, 15)}_${i + 1}`,
       product_id: l.matched_product_id,
@@ -116,19 +144,17 @@ async function newOrder(ctx: ServiceContext, session: CheckoutSession, now: Date
       price: l.price,
       hsa_fsa_eligible: l.hsa_fsa_eligible,
       requires_lmn: l.requires_lmn,
-      is_recurring: session.paymentType === 'subscription',
+      is_recurring: recurring,
     })),
     amounts: session.amounts,
     metadata: session.metadata,
-    statusHistory: [{ status: 'pending', timestamp: now.toISOString(), reason: 'checkout payment started' }],
-    createdAt: now,
-    updatedAt: now,
-  } as never) as Order;
+    payments,
+  };
 }
 
 /** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
 async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, code: string, message: string, opts: PayOptions): Promise<PayOutcome> {
-  const order = await newOrder(ctx, session, now, opts);
+  const { order } = await createOrder(ctx, orderDraft(session, now, opts));
   order.failureReason = `${part.slot}: ${code}`;
   order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`, 'failed');
   recordEvent(ctx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
@@ -210,42 +236,34 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, sessionId, true);
-    const order = await newOrder(tx, paid, now, opts);
+    const captures = captured.map(({ part, auth, captureId }) => ({ paymentMethod: auth.type, brand: auth.brand, last4: auth.last4, amount: part.amount, processorToken: auth.token, captureId }));
+    const { order, payments } = await createOrder(tx, orderDraft(paid, now, opts, captures));
     order.transition(now, 'processing', 'payment authorized', 'authorized');
-    const payments = captured.map(({ part, auth, captureId }) =>
-      em.create(Payment, {
-        merchant: paid.merchant,
-        livemode: paid.livemode,
-        orderId: order.id,
-        paymentMethod: auth.type,
-        brand: auth.brand,
-        last4: auth.last4,
-        amount: part.amount,
-        currency: paid.currency,
-        processorToken: auth.token,
-        captureId,
-        capturedAt: now,
-      } as never) as Payment,
-    );
     order.lmn = lmn;
     order.completedAt = now;
     order.transition(now, 'completed', 'payment captured', 'captured');
     paid.status = 'paid';
     paid.paidAt = now;
     paid.orderId = order.id;
-    if (paid.paymentType === 'subscription') {
-      const cards = captured.map(({ part, auth, captureId }) => ({ slot: part.slot, type: auth.type, brand: auth.brand, last4: auth.last4, token: auth.token, captureId, card: part.card }));
-      await startSubscriptionFromCheckout(tx, paid, order, cards);
-    }
+    const cards = captured.map(({ part, auth, captureId }) => ({ slot: part.slot, type: auth.type, brand: auth.brand, last4: auth.last4, token: auth.token, captureId, card: part.card }));
+    const done: PaidCheckout = { session: paid, order, payments, cards };
+    await startedHook(paid.paymentType)?.(tx, done);
     const webhookUrl = webhookUrlOf(paid);
     recordEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl });
     recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
     recordEvent(tx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl });
-    await opts.onPaid?.(tx, order, payments);
+    await opts.onPaid?.(tx, done);
     if (!(await journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
     await em.flush();
     return { ok: true as const, order };
   });
+}
+
+/** What paying a checkout of `paymentType` starts; a type other than `one_time` must have it registered. */
+function startedHook(paymentType: CheckoutSession['paymentType']): PaidHook | undefined {
+  const hook = startedBy.get(paymentType);
+  if (!hook && paymentType !== 'one_time') throw new Error(`nothing is registered to start what a ${paymentType} checkout sells (onCheckoutPaid)`);
+  return hook;
 }
 
 /** The attempt ran so long that reconciliation reversed it: nothing is kept, nothing charged. */

@@ -8,7 +8,8 @@ import { Merchant } from '../merchants/merchant.entity.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { Product } from '../products/product.entity.js';
 import { checkoutType, splitAmounts } from './checkout-amounts.js';
-import { CheckoutSession, type CheckoutLineItem } from './checkout-session.entity.js';
+import type { Address } from '../shared/address.js';
+import { CheckoutSession, type CheckoutCustomer, type CheckoutLineItem } from './checkout-session.entity.js';
 import { toCheckoutResource } from './checkout.resource.js';
 import { createCheckoutSchema } from './checkout.schemas.js';
 
@@ -97,6 +98,23 @@ export async function getCheckoutSession(ctx: ServiceContext, id: string, lock =
 /** The status a session has at the caller's clock (an open session past its expiry is expired). */
 export function effectiveStatus(ctx: ServiceContext, session: CheckoutSession): CheckoutSession['status'] {
   return session.status === 'open' && session.expiresAt <= ctx.now() ? 'expired' : session.status;
+}
+
+/**
+ * Readies a session its owner (a payment link) is about to pay, under the session's row lock (the
+ * owner's lock first, see `PayOptions`): with `subscription` the payment starts one on those
+ * terms; `customer` is the payer, for a session that named none; `address` is the payer's, the
+ * session's (and so the order's) shipping and billing address.
+ */
+export async function prepareSessionForPayment(ctx: ServiceContext, id: string, changes: { subscription?: CheckoutSession['subscription']; customer?: CheckoutCustomer; address?: Address }): Promise<void> {
+  if (changes.subscription === undefined && !changes.customer && !changes.address) return;
+  const session = await ctx.em.findOneOrFail(CheckoutSession, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (changes.subscription !== undefined && session.paymentType !== 'subscription') {
+    session.paymentType = 'subscription';
+    session.subscription = changes.subscription;
+  }
+  if (changes.customer) session.customer = changes.customer;
+  if (changes.address) session.shippingInfo = session.billingInfo = changes.address;
 }
 
 /**

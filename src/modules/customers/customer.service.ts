@@ -6,20 +6,33 @@ import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer } from './customer.entity.js';
 import { createCustomerSchema, listCustomersSchema, updateCustomerSchema, type CustomerFilters } from './customer.schemas.js';
 
+/** Who a customer is, as the spec names the fields. */
+export interface CustomerDetails {
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+/** A new customer of the caller's account and mode in the caller's unit of work (the one place one is built). */
+function addCustomer(ctx: ServiceContext, who: CustomerDetails, at: Date): Customer {
+  return ctx.em.create(Customer, {
+    ...scope(ctx),
+    email: who.email,
+    firstName: who.first_name,
+    lastName: who.last_name,
+    phone: who.phone ?? null,
+    metadata: who.metadata ?? {},
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
 /** Creates a customer of the caller's account and mode. */
 export async function createCustomer(ctx: ServiceContext, body: unknown): Promise<Customer> {
   const input = parseInput(createCustomerSchema, requireObject(body, 'validation_error'));
-  const now = ctx.now();
-  const customer = ctx.em.create(Customer, {
-    ...scope(ctx),
-    email: input.email,
-    firstName: input.first_name,
-    lastName: input.last_name,
-    phone: input.phone ?? null,
-    metadata: input.metadata,
-    createdAt: now,
-    updatedAt: now,
-  } as never) as Customer;
+  const customer = addCustomer(ctx, input, ctx.now());
   await ctx.em.flush();
   return customer;
 }
@@ -56,12 +69,15 @@ export async function updateCustomer(ctx: ServiceContext, id: string, body: unkn
 }
 
 /**
- * The customer with this email (case-insensitive) when the account has one, else a new one: a
- * payment link's customer object becomes a stored customer when a subscription needs one.
+ * The customer with this email (case-insensitive) when the account has one, else a new one made
+ * at `at` in the caller's unit of work: a paid subscription checkout's (or payment link's) payer
+ * becomes a stored customer. A phone longer than a customer keeps (32) is left out.
  */
-export async function findOrCreateCustomer(ctx: ServiceContext, who: { email: string; first_name: string; last_name: string; phone?: string | null }): Promise<Customer> {
+export async function findOrCreateCustomer(ctx: ServiceContext, who: CustomerDetails, at = ctx.now()): Promise<Customer> {
   const [existing] = await ctx.em.find(Customer, { ...scope(ctx), [raw((alias) => `lower(${alias}.email)`)]: who.email.toLowerCase() } as FilterQuery<Customer>, { orderBy: { createdAt: 'asc' }, limit: 1 });
-  return existing ?? createCustomer(ctx, { email: who.email, first_name: who.first_name, last_name: who.last_name, phone: who.phone ?? null });
+  if (existing) return existing;
+  const phone = who.phone && who.phone.length <= 32 ? who.phone : null;
+  return addCustomer(ctx, { email: who.email, first_name: who.first_name, last_name: who.last_name, phone }, at);
 }
 
 /** Validates list query parameters (400 `invalid_request`). */

@@ -5,6 +5,7 @@ import { DomainError } from '../../platform/errors.js';
 import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { notExpired, type CardInput } from '../payments/card.js';
+import type { PaymentMethodType } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor.js';
 import { Customer, PaymentMethod } from './customer.entity.js';
 import { getCustomer } from './customer.service.js';
@@ -25,22 +26,39 @@ export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer,
   if (!verified.ok) {
     throw new DomainError('invalid_payment_method', `The card could not be verified: ${verified.message}`, { param, details: { decline_code: verified.code } });
   }
-  const now = ctx.now();
-  const method = ctx.em.create(PaymentMethod, {
+  const method = storePaymentMethod(ctx, customer, { ...verified, exp_month: card.exp_month, exp_year: card.exp_year }, ctx.now(), id);
+  await ctx.em.flush();
+  return method;
+}
+
+/** A card the processor tokenized: what a payment method keeps of it. */
+export interface TokenizedCard {
+  type: PaymentMethodType;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  token: string;
+}
+
+/**
+ * Stores a card the processor already answered for (verified, or captured by a paid checkout) as a
+ * payment method of `customer`, in the caller's unit of work: the one place one is built.
+ */
+export function storePaymentMethod(ctx: ServiceContext, customer: Customer, card: TokenizedCard, at: Date, id = prefixedId('pm')): PaymentMethod {
+  return ctx.em.create(PaymentMethod, {
     id,
     ...scope(ctx),
     customer,
-    type: verified.type,
-    brand: verified.brand,
-    last4: verified.last4,
+    type: card.type,
+    brand: card.brand,
+    last4: card.last4,
     expMonth: card.exp_month,
     expYear: card.exp_year,
-    processorToken: verified.token,
-    createdAt: now,
-    updatedAt: now,
-  } as never) as PaymentMethod;
-  await ctx.em.flush();
-  return method;
+    processorToken: card.token,
+    createdAt: at,
+    updatedAt: at,
+  });
 }
 
 /** `POST /customers/{id}/payment-methods`: verifies and stores a card for the customer. */

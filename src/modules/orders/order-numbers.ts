@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** The first number of every merchant's book in each mode (ORD-001001, as before). */
 const FIRST_NUMBER = 1001;
 
+/** Whose book an order number is taken from. */
 export interface OrderOwner {
   merchantId: string;
   livemode: boolean;
@@ -11,11 +12,12 @@ export interface OrderOwner {
 const format = (n: number | string) => `ORD-${String(n).padStart(6, '0')}`;
 
 /**
- * The next order numbers for `owners` (one per order to create, in that order), taken in the
- * caller's transaction: each merchant and mode has its own counter row, so merchant A's book is
- * ORD-001001, ORD-001002… whatever merchant B does, with no gaps. The row stays locked until the
- * transaction ends (concurrent orders of one merchant take turns; a rollback returns the numbers).
- * Rows are taken in key order, so two transactions never wait on each other crosswise.
+ * The one order-number rule: the next order numbers for `owners` (one per order to create, in
+ * that order), taken in the caller's transaction: each merchant and mode has its own counter row,
+ * so merchant A's book is ORD-001001, ORD-001002… whatever merchant B does, with no gaps. The row
+ * stays locked until the transaction ends (concurrent orders of one merchant take turns; a
+ * rollback returns the numbers). Rows are taken in key order, so two transactions never wait on
+ * each other crosswise.
  */
 export async function takeOrderNumbers(em: EntityManager, owners: OrderOwner[]): Promise<string[]> {
   if (!owners.length) return [];

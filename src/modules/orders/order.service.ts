@@ -2,14 +2,80 @@ import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
-import { Order } from './order.entity.js';
+import type { PaymentMethodType } from '../payments/payment-processor.js';
+import { Payment } from '../payments/payment.entity.js';
+import type { SplitAmounts } from '../shared/amounts.js';
+import { Order, type OrderCustomer, type OrderLineItem } from './order.entity.js';
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 
-/** The caller's next order number, per merchant and mode and gap-free; call it in the order's transaction. */
-export async function nextOrderNumber(ctx: ServiceContext): Promise<string> {
-  const [number] = await takeOrderNumbers(ctx.em, [{ merchantId: ctx.principal.merchantId, livemode: ctx.principal.livemode }]);
-  return number;
+/** A card payment captured for an order. */
+export interface CapturedPayment {
+  paymentMethod: PaymentMethodType;
+  brand: string;
+  last4: string;
+  amount: number;
+  processorToken: string;
+  captureId: string;
+}
+
+/** What an order is made of, whoever sells it: a checkout, a payment link or a subscription's cycle. */
+export interface OrderDraft {
+  /** When it happens: its timestamps, its first status and its payments' capture time. */
+  at: Date;
+  /** Why it exists: the reason of its first (`pending`) status. */
+  reason: string;
+  checkoutId: string | null;
+  referenceId?: string | null;
+  paymentLinkId?: string | null;
+  clientReferenceId?: string | null;
+  isRecurring: boolean;
+  /** Lowercase ISO 4217. */
+  currency: string;
+  customer: OrderCustomer;
+  lineItems: OrderLineItem[];
+  /** The split; the order's `amount` is its total. */
+  amounts: SplitAmounts;
+  metadata: Record<string, unknown>;
+  /** The card payments captured for it (none for a declined order). */
+  payments?: CapturedPayment[];
+  /** Its number when the caller took numbers for many orders at once (`takeOrderNumbers`); else one is taken here. */
+  orderNumber?: string;
+}
+
+/**
+ * Creates an order of the caller's merchant and mode (`pending`, status history started) and its
+ * captured payments, in the caller's unit of work: the one place an order is built. The caller
+ * moves it on (`transition`) and records its events.
+ */
+export async function createOrder(ctx: ServiceContext, draft: OrderDraft): Promise<{ order: Order; payments: Payment[] }> {
+  const owner = scope(ctx);
+  const orderNumber = draft.orderNumber ?? (await takeOrderNumbers(ctx.em, [ctx.principal]))[0];
+  const order = ctx.em.create(Order, {
+    ...owner,
+    orderNumber,
+    checkoutId: draft.checkoutId,
+    referenceId: draft.referenceId ?? null,
+    paymentLinkId: draft.paymentLinkId ?? null,
+    clientReferenceId: draft.clientReferenceId ?? null,
+    status: 'pending',
+    paymentStatus: 'pending',
+    isRecurring: draft.isRecurring,
+    amount: draft.amounts.total,
+    currency: draft.currency,
+    customer: draft.customer,
+    customerEmail: draft.customer.email.toLowerCase(),
+    lineItems: draft.lineItems,
+    amounts: draft.amounts,
+    metadata: draft.metadata,
+    statusHistory: [{ status: 'pending', timestamp: draft.at.toISOString(), reason: draft.reason }],
+    createdAt: draft.at,
+    updatedAt: draft.at,
+  });
+  const payments = (draft.payments ?? []).map((p) =>
+    ctx.em.create(Payment, { ...owner, orderId: order.id, paymentMethod: p.paymentMethod, brand: p.brand, last4: p.last4, amount: p.amount, currency: draft.currency, processorToken: p.processorToken, captureId: p.captureId, capturedAt: draft.at }),
+  );
+  return { order, payments };
 }
 
 /** Loads one order of the caller, or 404 `not_found`. */

@@ -1,17 +1,15 @@
-import { LockMode } from '@mikro-orm/core';
 import { z } from 'zod';
 import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { payCheckoutSession, type PayOutcome } from '../checkout/checkout-payment.service.js';
-import { CheckoutSession } from '../checkout/checkout-session.entity.js';
+import { prepareSessionForPayment } from '../checkout/checkout.service.js';
 import type { Order } from '../orders/order.entity.js';
 import type { PaymentLink } from './payment-link.entity.js';
 import { paymentLinkPaidPayload } from './payment-link.resource.js';
 import { clientReferenceIdSchema, payPaymentLinkSchema, type PayPaymentLinkInput } from './payment-link.schemas.js';
 import { effectiveLinkStatus, getPaymentLink, webhookUrlOfLink } from './payment-link.service.js';
-import { prepareSubscriptionLinkSession } from './payment-link-subscription.js';
 
 /** A link and the outcome of paying it (a declined card is an outcome with a failed order, not an error). */
 export interface LinkPayment {
@@ -75,13 +73,13 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
         details: [{ field: 'shipping_address', message: 'is required: this link ships its products' }],
       });
     }
-    if (link.paymentType === 'subscription') await prepareSubscriptionLinkSession(tx, link);
-    if ((!link.customer && input.customer) || input.shipping_address) {
-      const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!link.customer && input.customer) session.customer = { ...input.customer, phone: null };
-      // The payer's address becomes the order's shipping and billing address (as checkout's billing_info defaults).
-      if (input.shipping_address) session.shippingInfo = session.billingInfo = input.shipping_address;
-    }
+    // A subscription link's payment starts the subscription (see startSubscriptionFromCheckout);
+    // the payer's address becomes the order's shipping and billing address (as checkout's billing_info defaults).
+    await prepareSessionForPayment(tx, link.checkoutId, {
+      subscription: link.paymentType === 'subscription' ? link.subscription : undefined,
+      customer: !link.customer && input.customer ? { ...input.customer, phone: null } : undefined,
+      address: input.shipping_address ?? undefined,
+    });
     return link.checkoutId;
   });
 
@@ -92,7 +90,7 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
     lockFirst: async (tx) => {
       await getPaymentLink(tx, id, true);
     },
-    onPaid: async (tx, order) => {
+    onPaid: async (tx, { order }) => {
       const link = await getPaymentLink(tx, id, true);
       // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
       if (link.status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });

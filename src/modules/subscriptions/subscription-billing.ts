@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
-import { Order } from '../orders/order.entity.js';
 import { takeOrderNumbers } from '../orders/order-numbers.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
-import { Payment } from '../payments/payment.entity.js';
+import { createOrder, type OrderDraft } from '../orders/order.service.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor.js';
 import { periodAt } from './subscription-calendar.js';
@@ -255,22 +254,17 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
   return outcomes;
 }
 
-
-/** The real order a paid cycle makes: one recurring line item, the subscription's product. */
-function renewalOrder(em: EntityManager, sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): Order {
-  const currency = invoice.currency.toLowerCase();
-  const order = em.create(Order, {
-    merchant: sub.merchant,
-    livemode: sub.livemode,
+/** The order a paid cycle makes: one recurring line item, the subscription's product, paid by the stored card. */
+function renewalOrderDraft(sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): OrderDraft {
+  const amount = invoice.amount;
+  return {
+    at: now,
+    reason: `subscription ${sub.id} cycle ${invoice.id}`,
     orderNumber,
     checkoutId: null,
-    status: 'pending',
-    paymentStatus: 'pending',
     isRecurring: true,
-    amount: invoice.amount,
-    currency,
+    currency: invoice.currency.toLowerCase(),
     customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '', phone: customer?.phone ?? null, shipping_address: null, billing_address: null },
-    customerEmail: (customer?.email ?? '').toLowerCase(),
     lineItems: [
       {
         id: `li_${invoice.id.slice(3, 15)}_1`,
@@ -278,34 +272,16 @@ function renewalOrder(em: EntityManager, sub: Subscription, invoice: Subscriptio
         merchant_product_id: sub.merchantProductId ?? '',
         name: sub.description,
         quantity: 1,
-        price: invoice.amount,
+        price: amount,
         hsa_fsa_eligible: sub.hsaFsaEligible,
         requires_lmn: false,
         is_recurring: true,
       },
     ],
-    amounts: { subtotal: invoice.amount, hsa_amount: sub.hsaFsaEligible ? invoice.amount : 0, regular_amount: sub.hsaFsaEligible ? 0 : invoice.amount, shipping: 0, tax: 0, discount: 0, total: invoice.amount },
+    amounts: { subtotal: amount, hsa_amount: sub.hsaFsaEligible ? amount : 0, regular_amount: sub.hsaFsaEligible ? 0 : amount, shipping: 0, tax: 0, discount: 0, total: amount },
     metadata: { subscription_id: sub.id, invoice_id: invoice.id },
-    statusHistory: [{ status: 'pending', timestamp: now.toISOString(), reason: `subscription ${sub.id} cycle ${invoice.id}` }],
-    completedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  } as never) as Order;
-  order.transition(now, 'completed', 'payment captured', 'captured');
-  em.create(Payment, {
-    merchant: sub.merchant,
-    livemode: sub.livemode,
-    orderId: order.id,
-    paymentMethod: pm.type,
-    brand: pm.brand,
-    last4: pm.last4,
-    amount: invoice.amount,
-    currency,
-    processorToken: pm.processorToken,
-    captureId,
-    capturedAt: now,
-  } as never);
-  return order;
+    payments: [{ paymentMethod: pm.type, brand: pm.brand, last4: pm.last4, amount, processorToken: pm.processorToken, captureId }],
+  };
 }
 
 /**
@@ -354,7 +330,9 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       } else if (outcome.ok) {
         attempt.status = 'succeeded';
         attempt.pspReference = outcome.captureId;
-        const order = renewalOrder(em, sub, invoice, customer, pm, numbers.shift()!, outcome.captureId, now);
+        const { order } = await createOrder(ctx, renewalOrderDraft(sub, invoice, customer, pm, numbers.shift()!, outcome.captureId, now));
+        order.completedAt = now;
+        order.transition(now, 'completed', 'payment captured', 'captured');
         Object.assign(invoice, { status: 'paid', paidAt: now, pspReference: outcome.captureId, orderId: order.id, nextRetryAt: null });
         if (sub.openInvoiceId === invoice.id) sub.openInvoiceId = null;
         const decision = afterChargeSuccess(previous, outcome.job.byNewCard);

@@ -1,34 +1,12 @@
-import { raw, type FilterQuery } from '@mikro-orm/core';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { truncateCodePoints } from '../../platform/text.js';
-import type { CardInput } from '../payments/card.js';
-import type { PaymentMethodType } from '../payments/payment-processor.js';
-import type { CheckoutSession } from '../checkout/checkout-session.entity.js';
-import { Customer, PaymentMethod } from '../customers/customer.entity.js';
-import type { Order } from '../orders/order.entity.js';
+import type { PaidCheckout } from '../checkout/checkout-payment.service.js';
+import { findOrCreateCustomer } from '../customers/customer.service.js';
+import { storePaymentMethod } from '../customers/payment-method.service.js';
 import { recordSubscriptionEvent } from './subscription-billing.js';
 import { INTERVALS, periodAt, type Interval } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice } from './subscription.entity.js';
 import { invoiceEventBody } from './subscription.resource.js';
-
-/** A card part of a paid checkout, as the processor answered it. */
-export interface PaidPart {
-  slot: 'hsa_fsa_card' | 'card';
-  type: PaymentMethodType;
-  brand: string;
-  last4: string;
-  token: string;
-  captureId: string;
-  card: CardInput;
-}
-
-/** The customer with this email (case-insensitive) in the caller's scope, or a new one. */
-async function customerFor(ctx: ServiceContext, who: CheckoutSession['customer'], now: Date): Promise<Customer> {
-  const [existing] = await ctx.em.find(Customer, { ...scope(ctx), [raw((alias) => `lower(${alias}.email)`)]: who.email.toLowerCase() } as FilterQuery<Customer>, { orderBy: { createdAt: 'asc' }, limit: 1 });
-  if (existing) return existing;
-  const phone = who.phone && who.phone.length <= 32 ? who.phone : null;
-  return ctx.em.create(Customer, { ...scope(ctx), email: who.email, firstName: who.first_name, lastName: who.last_name, phone, createdAt: now, updatedAt: now } as never) as Customer;
-}
 
 /**
  * Starts the subscription a paid `payment_type: subscription` checkout (or subscription payment
@@ -40,24 +18,13 @@ async function customerFor(ctx: ServiceContext, who: CheckoutSession['customer']
  * The first period starts at payment; a subscription checkout's `trial_period_days` is kept on
  * the subscription for the record but no trial applies, since the checkout already charged.
  */
-export async function startSubscriptionFromCheckout(ctx: ServiceContext, session: CheckoutSession, order: Order, parts: PaidPart[]): Promise<Subscription> {
+export async function startSubscriptionFromCheckout(ctx: ServiceContext, { session, order, cards }: PaidCheckout): Promise<void> {
   const now = order.completedAt ?? ctx.now();
   const config = session.subscription ?? { interval: 'monthly' };
   const interval: Interval = (INTERVALS as readonly string[]).includes(config.interval) ? (config.interval as Interval) : 'monthly';
-  const customer = await customerFor(ctx, session.customer, now);
-  const part = parts.find((p) => p.slot === 'card') ?? parts[0];
-  const pm = ctx.em.create(PaymentMethod, {
-    ...scope(ctx),
-    customer,
-    type: part.type,
-    brand: part.brand,
-    last4: part.last4,
-    expMonth: part.card.exp_month,
-    expYear: part.card.exp_year,
-    processorToken: part.token,
-    createdAt: now,
-    updatedAt: now,
-  } as never) as PaymentMethod;
+  const customer = await findOrCreateCustomer(ctx, session.customer, now);
+  const part = cards.find((p) => p.slot === 'card') ?? cards[0];
+  const pm = storePaymentMethod(ctx, customer, { ...part, exp_month: part.card.exp_month, exp_year: part.card.exp_year }, now);
   const matched = session.lineItems.length === 1 ? session.lineItems[0] : null;
   const period = periodAt(now, interval, config.interval_count ?? 1, 0);
   const sub = ctx.em.create(Subscription, {
@@ -104,5 +71,4 @@ export async function startSubscriptionFromCheckout(ctx: ServiceContext, session
   recordSubscriptionEvent(ctx, 'subscription.created', sub, customer, pm);
   recordSubscriptionEvent(ctx, 'subscription.renewed', sub, customer, pm, { invoice: invoiceEventBody(invoice) });
   order.metadata = { ...order.metadata, subscription_id: sub.id, invoice_id: invoice.id };
-  return sub;
 }
