@@ -4,13 +4,16 @@ import { recordEvent } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { takeOrderNumbers } from '../orders/order-numbers.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
-import { createOrder, type OrderDraft } from '../orders/order.service.js';
+import { createOrder } from '../orders/order.service.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor.js';
 import { periodAt } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 import { afterChargeFailure, afterChargeSuccess, DISPOSITIONS, isBillable, MAX_ATTEMPTS, type Disposition, type SubscriptionStatus } from './subscription-lifecycle.js';
-import { invoiceEventBody, subscriptionEventBody } from './subscription.resource.js';
+import { endSubscription } from './subscription-ending.js';
+import { recordSubscriptionEvent } from './subscription-events.js';
+import { renewalOrderDraft } from './subscription-renewal.js';
+import { invoiceEventBody } from './subscription.resource.js';
 
 /**
  * The billing engine. A charge goes in three steps so that no transaction is open during a
@@ -93,41 +96,6 @@ function setBillingState(sub: Subscription, status: SubscriptionStatus, next: Da
   sub.nextChargeAt = dueAt(sub, next);
 }
 
-/** Records a `subscription.*` event with the spec's body plus `extra`. */
-export function recordSubscriptionEvent(ctx: ServiceContext, type: string, sub: Subscription, customer: Customer | null, pm: PaymentMethod | null, extra: Record<string, unknown> = {}): void {
-  const event = recordEvent(ctx, type, { ...subscriptionEventBody(sub, customer, pm), ...extra });
-  // Events recorded together (resumed then renewed) keep their order in (created_at, id); per
-  // merchant and mode, since each test clock runs at its own time.
-  const clock = `${ctx.principal.merchantId}:${ctx.principal.livemode}`;
-  const at = Math.max(event.createdAt.getTime(), (lastEventAt.get(clock) ?? 0) + 1);
-  if (lastEventAt.size > 10_000) lastEventAt.clear();
-  lastEventAt.set(clock, at);
-  event.createdAt = new Date(at);
-}
-const lastEventAt = new Map<string, number>();
-
-/**
- * Ends `sub` at `at` (cancellation now, or a scheduled one reaching the period end) and voids its
- * open cycle; records `subscription.canceled`. A charge of that cycle still in flight is never
- * kept: its settle step reverses it (see the top of this file).
- */
-export async function endSubscription(ctx: ServiceContext, sub: Subscription, at: Date, customer: Customer | null, pm: PaymentMethod | null): Promise<void> {
-  sub.status = 'cancelled';
-  sub.endedAt = at;
-  sub.cancelledAt ??= at;
-  sub.nextChargeAt = null;
-  sub.priorStatus = null;
-  sub.priorNextChargeAt = null;
-  if (sub.openInvoiceId) {
-    await ctx.em.nativeUpdate(SubscriptionInvoice, { id: sub.openInvoiceId, status: 'open' }, { status: 'void', nextRetryAt: null });
-    sub.openInvoiceId = null;
-  }
-  recordSubscriptionEvent(ctx, 'subscription.canceled', sub, customer, pm);
-  // A charge in flight (its lease is cleared only when it is settled): stay due, so that if its
-  // worker dies the sweep re-drives it once the lease lapses and its capture is reversed.
-  if (sub.billingLeaseUntil) sub.nextChargeAt = at;
-}
-
 interface Parties {
   customers: Map<string, Customer>;
   methods: Map<string, PaymentMethod>;
@@ -199,7 +167,7 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         currency: sub.currency,
         createdAt: now,
         updatedAt: now,
-      } as never) as SubscriptionInvoice;
+      });
       sub.periodIndex = period.index;
       sub.currentPeriodStart = period.start;
       sub.currentPeriodEnd = period.end;
@@ -222,7 +190,7 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         paymentMethodId: pm.id,
         createdAt: now,
         updatedAt: now,
-      } as never) as SubscriptionInvoiceAttempt;
+      });
     }
     sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
     jobs.push({ attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, amount: attempt.amount, currency: invoice.currency, token: pm.processorToken, byNewCard: !!opts.byNewCard });
@@ -252,36 +220,6 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, worker));
   return outcomes;
-}
-
-/** The order a paid cycle makes: one recurring line item, the subscription's product, paid by the stored card. */
-function renewalOrderDraft(sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): OrderDraft {
-  const amount = invoice.amount;
-  return {
-    at: now,
-    reason: `subscription ${sub.id} cycle ${invoice.id}`,
-    orderNumber,
-    checkoutId: null,
-    isRecurring: true,
-    currency: invoice.currency.toLowerCase(),
-    customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '', phone: customer?.phone ?? null, shipping_address: null, billing_address: null },
-    lineItems: [
-      {
-        id: `li_${invoice.id.slice(3, 15)}_1`,
-        product_id: sub.productId,
-        merchant_product_id: sub.merchantProductId ?? '',
-        name: sub.description,
-        quantity: 1,
-        price: amount,
-        hsa_fsa_eligible: sub.hsaFsaEligible,
-        requires_lmn: false,
-        is_recurring: true,
-      },
-    ],
-    amounts: { subtotal: amount, hsa_amount: sub.hsaFsaEligible ? amount : 0, regular_amount: sub.hsaFsaEligible ? 0 : amount, shipping: 0, tax: 0, discount: 0, total: amount },
-    metadata: { subscription_id: sub.id, invoice_id: invoice.id },
-    payments: [{ paymentMethod: pm.type, brand: pm.brand, last4: pm.last4, amount, processorToken: pm.processorToken, captureId }],
-  };
 }
 
 /**

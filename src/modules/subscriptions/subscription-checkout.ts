@@ -3,7 +3,7 @@ import { truncateCodePoints } from '../../platform/text.js';
 import type { PaidCheckout } from '../checkout/checkout-payment.service.js';
 import { findOrCreateCustomer } from '../customers/customer.service.js';
 import { storePaymentMethod } from '../customers/payment-method.service.js';
-import { recordSubscriptionEvent } from './subscription-billing.js';
+import { recordSubscriptionEvent } from './subscription-events.js';
 import { INTERVALS, periodAt, type Interval } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice } from './subscription.entity.js';
 import { invoiceEventBody } from './subscription.resource.js';
@@ -51,7 +51,7 @@ export async function startSubscriptionFromCheckout(ctx: ServiceContext, { sessi
     metadata: session.metadata,
     createdAt: now,
     updatedAt: now,
-  } as never) as Subscription;
+  });
   const invoice = ctx.em.create(SubscriptionInvoice, {
     ...scope(ctx),
     subscriptionId: sub.id,
@@ -66,7 +66,7 @@ export async function startSubscriptionFromCheckout(ctx: ServiceContext, { sessi
     paidAt: now,
     createdAt: now,
     updatedAt: now,
-  } as never) as SubscriptionInvoice;
+  });
   sub.latestInvoiceId = invoice.id;
   recordSubscriptionEvent(ctx, 'subscription.created', sub, customer, pm);
   recordSubscriptionEvent(ctx, 'subscription.renewed', sub, customer, pm, { invoice: invoiceEventBody(invoice) });

@@ -3,7 +3,7 @@ import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
-import { recordSubscriptionEvent } from './subscription-billing.js';
+import { recordSubscriptionEvent } from './subscription-events.js';
 import { periodContaining } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice } from './subscription.entity.js';
 import { applyDisputeStage } from './subscription-lifecycle.js';

@@ -9,7 +9,9 @@ import { referencedCustomer } from '../customers/customer.service.js';
 import { usablePaymentMethod } from '../customers/payment-method.service.js';
 import { Product } from '../products/product.entity.js';
 import { trialEnd } from './subscription-calendar.js';
-import { endSubscription, prepareCharges, recordSubscriptionEvent, runCharges, type ChargeJob } from './subscription-billing.js';
+import { prepareCharges, runCharges, type ChargeJob } from './subscription-billing.js';
+import { endSubscription } from './subscription-ending.js';
+import { recordSubscriptionEvent } from './subscription-events.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 import { cancelDecision, isRescuable } from './subscription-lifecycle.js';
 import { cancelSubscriptionSchema, createSubscriptionSchema, listSubscriptionsSchema, replacePaymentMethodSchema, updateSubscriptionSchema, type CreateSubscriptionInput, type SubscriptionFilters } from './subscription.schemas.js';
@@ -96,7 +98,7 @@ export async function createSubscription(ctx: ServiceContext, body: unknown, sou
       metadata: input.metadata,
       createdAt: now,
       updatedAt: now,
-    } as never) as Subscription;
+    });
     id = sub.id;
     const jobs = trialEndsAt ? [] : await prepareCharges(em, [sub], new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log);
     recordSubscriptionEvent(withEm(ctx, em), 'subscription.created', sub, customer, pm);
