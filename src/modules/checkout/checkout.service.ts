@@ -70,7 +70,7 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
     expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
     createdAt: now,
     updatedAt: now,
-  } as never) as CheckoutSession;
+  });
   recordEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
   await ctx.em.flush();
   return session;

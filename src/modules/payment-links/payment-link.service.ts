@@ -101,7 +101,7 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
     expiresAt,
     createdAt: now,
     updatedAt: now,
-  } as never) as CheckoutSession;
+  });
   const link = ctx.em.create(PaymentLink, {
     id: linkId,
     ...scope(ctx),
@@ -122,7 +122,7 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
     expiresAt,
     createdAt: now,
     updatedAt: now,
-  } as never) as PaymentLink;
+  });
   await ctx.em.flush();
   return link;
 }

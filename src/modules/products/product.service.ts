@@ -50,13 +50,16 @@ function cleanGtin(code: string | null | undefined): string | null {
   return code.replace(/[\s-]/g, '');
 }
 
-function applyEligibility(product: Product, result: EligibilityResult, at: Date): void {
-  product.hsaFsaEligible = result.hsa_fsa_eligible;
-  product.requiresLmn = result.requires_lmn;
-  product.eligibilityCategory = result.category;
-  product.eligibilitySource = result.source;
-  product.eligibilityMessage = result.message;
-  product.eligibilityCheckedAt = at;
+/** The product columns an eligibility decision sets. */
+function eligibilityFields(result: EligibilityResult, at: Date) {
+  return {
+    hsaFsaEligible: result.hsa_fsa_eligible,
+    requiresLmn: result.requires_lmn,
+    eligibilityCategory: result.category,
+    eligibilitySource: result.source,
+    eligibilityMessage: result.message,
+    eligibilityCheckedAt: at,
+  };
 }
 
 function setImages(em: EntityManager, product: Product, urls: string[]): void {
@@ -113,10 +116,10 @@ export async function createProduct(ctx: ServiceContext, body: unknown): Promise
       upcCodeOrGtin: upc,
       status: input.status,
       metadata: input.metadata,
+      ...eligibilityFields(runEngine({ name: input.name, upc_code_or_gtin: upc }), now),
       createdAt: now,
       updatedAt: now,
-    } as never) as Product;
-    applyEligibility(product, runEngine({ name: input.name, upc_code_or_gtin: upc }), now);
+    });
     setImages(em, product, input.images);
     await flushProduct(em, product);
     recordEvent(withEm(ctx, em), 'product.created', toProductResource(product));
@@ -165,7 +168,7 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
     if (input.status !== undefined) product.status = input.status;
     if (input.images !== undefined) setImages(em, product, input.images);
     if (input.name !== undefined || upc !== undefined) {
-      applyEligibility(product, runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), now);
+      Object.assign(product, eligibilityFields(runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), now));
     }
     product.updatedAt = now;
     await flushProduct(em, product);

@@ -74,7 +74,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
       lines,
       createdAt: ctx.now(),
       updatedAt: ctx.now(),
-    } as never) as Refund;
+    });
     recordEvent(withEm(ctx, em), 'refund.created', refundCreatedPayload(refund, order), { webhookUrl: await webhookUrlForOrder(withEm(ctx, em), order) });
     await em.flush();
     return refund;

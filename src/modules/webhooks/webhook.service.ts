@@ -39,7 +39,7 @@ export async function createWebhookEndpoint(ctx: ServiceContext, body: unknown):
     secret,
     createdAt: now,
     updatedAt: now,
-  } as never) as WebhookEndpoint;
+  });
   await ctx.em.flush();
   return { endpoint, secret };
 }
