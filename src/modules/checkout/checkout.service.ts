@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
 import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
@@ -45,6 +45,23 @@ async function matchLineItems(ctx: ServiceContext, items: { product_id: string; 
   });
 }
 
+/** What a checkout session is made of, whoever opens it (the checkout API, a payment link). */
+export type CheckoutSessionDraft = Omit<RequiredEntityData<CheckoutSession>, 'merchant' | 'livemode' | 'createdAt' | 'updatedAt'>;
+
+/** A new session of the caller's merchant and mode in the caller's unit of work (the one place one is built). */
+export function addCheckoutSession(ctx: ServiceContext, at: Date, draft: CheckoutSessionDraft): CheckoutSession {
+  return ctx.em.create(CheckoutSession, { ...draft, ...scope(ctx), createdAt: at, updatedAt: at });
+}
+
+/** Closes an open session its owner cancelled (a payment link): it can no longer be paid. Locks the session (after the owner's lock). */
+export async function closeCheckoutSession(ctx: ServiceContext, id: string, at: Date): Promise<void> {
+  const session = await ctx.em.findOne(CheckoutSession, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (session?.status === 'open') {
+    session.status = 'expired';
+    session.updatedAt = at;
+  }
+}
+
 /** Creates a checkout session: matches items, decides the type and the HSA/FSA split, expires in 24 h. */
 export async function createCheckoutSession(ctx: ServiceContext, body: unknown): Promise<CheckoutSession> {
   const input = parseInput(createCheckoutSchema, requireObject(body, 'bad_request'), 'validation_error', 'bad_request');
@@ -52,8 +69,7 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
   const lineItems = await matchLineItems(ctx, input.line_items);
   const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
   const now = ctx.now();
-  const session = ctx.em.create(CheckoutSession, {
-    ...scope(ctx),
+  const session = addCheckoutSession(ctx, now, {
     referenceId: input.reference_id,
     type: checkoutType(priced),
     customer: { email: input.customer.email, first_name: input.customer.first_name, last_name: input.customer.last_name, phone: input.customer.phone ?? null },
@@ -68,8 +84,6 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
     paymentType: input.payment_type,
     subscription: input.subscription ?? null,
     expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
-    createdAt: now,
-    updatedAt: now,
   });
   recordEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
   await ctx.em.flush();

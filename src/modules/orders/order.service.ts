@@ -103,3 +103,13 @@ export function applyRefundedTotal(order: Order, refundedTotal: number, at: Date
   if (full && order.status !== 'refunded') order.transition(at, 'refunded', reason, 'refunded');
   else order.paymentStatus = full ? 'refunded' : 'partially_refunded';
 }
+
+/**
+ * The one rule for a chargeback on a paid order (`what` names the charge, e.g. a subscription
+ * cycle): `confirmed` makes it `disputed`, `reversed` restores it (`completed`, `captured`),
+ * anything else changes nothing; each change is recorded in `status_history`.
+ */
+export function applyChargeback(order: Order, stage: string, at: Date, what: string, eventCode: string): void {
+  if (stage === 'confirmed' && order.paymentStatus !== 'disputed') order.transition(at, 'disputed', `chargeback on ${what}: ${eventCode}`, 'disputed');
+  if (stage === 'reversed' && order.paymentStatus === 'disputed') order.transition(at, 'completed', `dispute on ${what} reversed: ${eventCode}`, 'captured');
+}

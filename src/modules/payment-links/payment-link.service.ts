@@ -8,6 +8,7 @@ import { createdRange, paginate, type Page, type PageRequest } from '../../platf
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { checkoutType, splitAmounts } from '../checkout/checkout-amounts.js';
 import { CheckoutSession, type CheckoutLineItem } from '../checkout/checkout-session.entity.js';
+import { addCheckoutSession, closeCheckoutSession } from '../checkout/checkout.service.js';
 import { referencedCustomer } from '../customers/customer.service.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
@@ -82,8 +83,7 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
     : [{ product_id: linkId, name: input.description!, image_url: null, price: input.amount!, quantity: 1, currency: input.currency, matched_product_id: null, hsa_fsa_eligible: false, requires_lmn: false }];
   const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
   const amounts = splitAmounts(priced, { shipping: 0, tax: 0, discount: 0 });
-  const session = ctx.em.create(CheckoutSession, {
-    ...scope(ctx),
+  const session = addCheckoutSession(ctx, now, {
     referenceId: linkId,
     paymentLinkId: linkId,
     type: checkoutType(priced),
@@ -99,8 +99,6 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
     paymentType: input.payment_type,
     subscription: input.subscription ?? null,
     expiresAt,
-    createdAt: now,
-    updatedAt: now,
   });
   const link = ctx.em.create(PaymentLink, {
     id: linkId,
@@ -178,11 +176,7 @@ export async function cancelPaymentLink(ctx: ServiceContext, id: string, body: u
     link.cancelledAt = now;
     link.cancellationReason = input.reason || null;
     link.updatedAt = now;
-    const session = await em.findOne(CheckoutSession, { id: link.checkoutId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (session?.status === 'open') {
-      session.status = 'expired';
-      session.updatedAt = now;
-    }
+    await closeCheckoutSession(tx, link.checkoutId, now);
     recordEvent(tx, 'payment_link.cancelled', paymentLinkCancelledPayload(link), { webhookUrl: webhookUrlOfLink(link) });
     await em.flush();
     return link;

@@ -3,6 +3,7 @@ import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { Order } from '../orders/order.entity.js';
+import { applyChargeback } from '../orders/order.service.js';
 import { recordSubscriptionEvent } from './subscription-events.js';
 import { periodContaining } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice } from './subscription.entity.js';
@@ -39,8 +40,7 @@ export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: 
     }
     invoice.disputeStage = input.stage;
     const order = invoice.orderId ? await em.findOne(Order, invoice.orderId) : null;
-    if (order && input.stage === 'confirmed' && order.paymentStatus !== 'disputed') order.transition(now, 'disputed', `chargeback on ${invoice.id}: ${input.event_code ?? 'CHARGEBACK'}`, 'disputed');
-    if (order && input.stage === 'reversed' && order.paymentStatus === 'disputed') order.transition(now, 'completed', `dispute on ${invoice.id} reversed: ${input.event_code ?? 'CHARGEBACK'}`, 'captured');
+    if (order) applyChargeback(order, input.stage, now, invoice.id, input.event_code ?? 'CHARGEBACK');
     const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);
     recordSubscriptionEvent(tx, 'subscription.disputed', sub, customer, pm, {
       dispute: { invoice_id: invoice.id, stage: input.stage, billing_held: decision.billingHeld, event_code: input.event_code ?? 'CHARGEBACK', amount: invoice.amount, currency: invoice.currency, reason: input.reason ?? null },
