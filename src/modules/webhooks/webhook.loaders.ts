@@ -25,7 +25,7 @@ export function firstDeliveryPagesLoader(ctx: ServiceContext) {
         [ctx.principal.merchantId, ctx.principal.livemode, JSON.stringify(members.map((m) => m.endpointId)), ...(status ? [status] : []), limit + 1],
       );
       const deliveries = rows.map(({ page_row: _row, ...row }) => ctx.em.map(WebhookDelivery, row));
-      if (deliveries.length) await ctx.em.populate(deliveries, ['attempts'] as never);
+      if (deliveries.length) await ctx.em.populate(deliveries, ['attempts']);
       for (const m of members) {
         const own = deliveries.filter((d) => d.endpoint?.id === m.endpointId);
         pages.set(JSON.stringify(m), { items: own.slice(0, m.limit), hasMore: own.length > m.limit });
