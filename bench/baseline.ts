@@ -229,4 +229,11 @@ app.post('/graphql', async (req) => {
 });
 
 await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });
-process.on('SIGTERM', () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => pool.end())
+      .then(() => process.exit(0)),
+);

@@ -61,7 +61,11 @@ try {
       child.stdout.on('data', (d) => (out += d));
       return new Promise<{ code: number | null; charged: number }>((resolve) =>
         child.on('exit', (code) => {
-          const last = out.trim().split('\n').map((l) => JSON.parse(l) as { charged?: number }).findLast((l) => l.charged !== undefined);
+          const last = out
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as { charged?: number })
+            .findLast((l) => l.charged !== undefined);
           resolve({ code, charged: last?.charged ?? 0 });
         }),
       );
@@ -97,7 +101,8 @@ try {
     ['periods missed', String(check.missed)],
   ];
   console.log(`\nBilling: ${N} subscriptions due at once\n\n${formatTable(['measure', 'value'], rows)}\n`);
-  failed = results.some((r) => r.code !== 0) || check.doubled !== 0 || check.missed !== 0 || check.paid !== N || check.attempts !== N || check.captures !== N || check.orders !== N || check.ledger !== N;
+  failed =
+    results.some((r) => r.code !== 0) || check.doubled !== 0 || check.missed !== 0 || check.paid !== N || check.attempts !== N || check.captures !== N || check.orders !== N || check.ledger !== N;
   if (failed) console.error('FAILED: some period was charged twice or missed, or a worker failed');
 } finally {
   await orm.close();

@@ -38,10 +38,15 @@ function catalog(priceBump: number): string {
 function runImport(file: string, databaseUrl: string): Promise<{ ms: number; report: Record<string, any> }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['dist/src/cli/cli.js', 'products', 'import', file, '--json'], { env: { ...process.env, DATABASE_URL: databaseUrl }, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`import failed: ${stderr}`));
-      resolve({ ms: performance.now() - started, report: JSON.parse(stdout) });
-    });
+    execFile(
+      process.execPath,
+      ['dist/src/cli/cli.js', 'products', 'import', file, '--json'],
+      { env: { ...process.env, DATABASE_URL: databaseUrl }, maxBuffer: 256 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`import failed: ${stderr}`));
+        resolve({ ms: performance.now() - started, report: JSON.parse(stdout) });
+      },
+    );
   });
 }
 
@@ -51,7 +56,11 @@ async function main(): Promise<void> {
   try {
     const rows: string[][] = [];
     let slow = false;
-    for (const [label, bump] of [['50,000 new products', 0], ['re-run (unchanged)', 0], ['every price changed', 1]] as const) {
+    for (const [label, bump] of [
+      ['50,000 new products', 0],
+      ['re-run (unchanged)', 0],
+      ['every price changed', 1],
+    ] as const) {
       const file = path.join(dir, `catalog-${bump}.csv`);
       await writeFile(file, catalog(bump));
       const { ms, report } = await runImport(file, service.databaseUrl);

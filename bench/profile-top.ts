@@ -64,7 +64,11 @@ profile.samples.forEach((id, i) => {
 });
 
 const pct = (v: number) => `${((100 * v) / busy).toFixed(1)}%`;
-const rows = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, pct(v)]);
+const rows = (m: Map<string, number>) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, v]) => [k, pct(v)]);
 process.stdout.write(`${file}: busy ${(busy / 1e6).toFixed(1)} s, idle ${(idle / 1e6).toFixed(1)} s\n\n`);
 process.stdout.write(`${formatTable(['on the stack (inclusive)', 'busy'], rows(inclusive))}\n\n`);
 process.stdout.write(`${formatTable(['self time', 'busy'], rows(self))}\n`);

@@ -81,7 +81,12 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
     const res = await fetch(`${base}/api/v2/products`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: i % 2 ? `Digital thermometer ${i}` : `Sunscreen SPF 50 ${i}`, price: 1000 + i, currency: 'USD', images: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'] }),
+      body: JSON.stringify({
+        name: i % 2 ? `Digital thermometer ${i}` : `Sunscreen SPF 50 ${i}`,
+        price: 1000 + i,
+        currency: 'USD',
+        images: ['https://cdn.example.com/a.png', 'https://cdn.example.com/b.png'],
+      }),
     });
     lastId = ((await res.json()) as { id: number }).id;
   }
@@ -103,7 +108,12 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
   );
   await db.query('analyze products; analyze product_images');
   const at = async (depth: number) =>
-    (await db.query<{ id: number }>(`select id from products where merchant_id = $1 and not livemode and status <> 'archived' order by created_at desc, id desc offset $2 limit 1`, [merchantId, depth - 1])).rows[0].id;
+    (
+      await db.query<{ id: number }>(`select id from products where merchant_id = $1 and not livemode and status <> 'archived' order by created_at desc, id desc offset $2 limit 1`, [
+        merchantId,
+        depth - 1,
+      ])
+    ).rows[0].id;
 
   // Paid orders: an eligible and a regular line each, split between an HSA/FSA card and a card; every fifth partly refunded.
   const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123' });
@@ -184,12 +194,21 @@ async function flows(t: Target, clients: number, seconds: number, servicePid: nu
     serviceCpuPerFlow: perFlow(cpuAfter.process - cpuBefore.process),
     machineCpuPerFlow: perFlow(cpuAfter.machine - cpuBefore.machine),
     machineBusy: (cpuAfter.machine - cpuBefore.machine) / (seconds * 1000 * availableParallelism()),
-    perSecond: done / seconds, createP50: median(create), payP50: median(pay), sqlPerFlow: statements / Math.max(done, 1), failed, failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', ') };
+    perSecond: done / seconds,
+    createP50: median(create),
+    payP50: median(pay),
+    sqlPerFlow: statements / Math.max(done, 1),
+    failed,
+    failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', '),
+  };
 }
 
 async function startBaseline(databaseUrl: string, merchantId: string): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/bench/baseline.js'], { env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MERCHANT_ID: merchantId }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/bench/baseline.js'], {
+    env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MERCHANT_ID: merchantId },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`, 30_000);
   return {
@@ -229,7 +248,14 @@ async function main(): Promise<void> {
       { id: 'rest-get', name: 'REST   GET /products/{id}', method: 'GET', path: `/api/v2/products/${lastId}`, baseline: true },
       { id: 'rest-list', name: 'REST   GET /products?limit=20', method: 'GET', path: '/api/v2/products?limit=20', baseline: true },
       { id: 'gql-get', name: 'GraphQL product(id)', method: 'POST', path: '/graphql', body: gql(`{ product(id: "${gid}") { ${fields} } }`), baseline: true },
-      { id: 'gql-list', name: 'GraphQL products(first: 20)', method: 'POST', path: '/graphql', body: gql(`{ products(first: 20) { edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } } }`), baseline: true },
+      {
+        id: 'gql-list',
+        name: 'GraphQL products(first: 20)',
+        method: 'POST',
+        path: '/graphql',
+        body: gql(`{ products(first: 20) { edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } } }`),
+        baseline: true,
+      },
       { id: 'list-2k', name: 'REST   list 20 at row 2,000', method: 'GET', path: `/api/v2/products?limit=20&starting_after=${at2k}`, baseline: true },
       { id: 'list-50k', name: 'REST   list 20 at row 50,000', method: 'GET', path: `/api/v2/products?limit=20&starting_after=${at50k}`, baseline: true },
       { id: 'orders-1', name: 'GraphQL orders(first: 1), nested', method: 'POST', path: '/graphql', body: ordersQuery(1), baseline: true },
@@ -254,17 +280,31 @@ async function main(): Promise<void> {
       for (const c of cases) {
         const r = results.get(c.id)!;
         // Alternate which side goes first, so drift on the machine falls on both.
-        const order: ['service' | 'baseline', Target][] = c.baseline ? (round % 2 ? [['service', svc], ['baseline', bare]] : [['baseline', bare], ['service', svc]]) : [['service', svc]];
+        const order: ['service' | 'baseline', Target][] = c.baseline
+          ? round % 2
+            ? [
+                ['service', svc],
+                ['baseline', bare],
+              ]
+            : [
+                ['baseline', bare],
+                ['service', svc],
+              ]
+          : [['service', svc]];
         for (const [side, target] of order) {
           const run = await measure(target, c, DURATION);
           r[side].push(run);
-          process.stdout.write(`round ${round}  ${c.name.padEnd(36)} ${side.padEnd(8)} ${fmt(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  SQL/req ${fmt(run.sqlPerReq, 2)}${run.errors ? `  errors ${run.errors}` : ''}\n`);
+          process.stdout.write(
+            `round ${round}  ${c.name.padEnd(36)} ${side.padEnd(8)} ${fmt(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  SQL/req ${fmt(run.sqlPerReq, 2)}${run.errors ? `  errors ${run.errors}` : ''}\n`,
+          );
         }
       }
       if (runFlows) {
         const f = await flows(svc, CONNECTIONS, DURATION, service.pid);
         flowRuns.push(f);
-        process.stdout.write(`round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}  p50 create ${fmt(f.createP50)} ms / pay ${fmt(f.payP50)} ms  CPU/flow service ${fmt(f.serviceCpuPerFlow, 1)} ms, machine ${fmt(f.machineCpuPerFlow, 1)} ms (busy ${fmt(f.machineBusy * 100)}%)${f.failed ? `  failed ${f.failed} (${f.failures})` : ''}\n`);
+        process.stdout.write(
+          `round ${round}  checkout create + pay (${CONNECTIONS} clients)  ${fmt(f.perSecond, 1)} flows/s  SQL/flow ${fmt(f.sqlPerFlow, 1)}  p50 create ${fmt(f.createP50)} ms / pay ${fmt(f.payP50)} ms  CPU/flow service ${fmt(f.serviceCpuPerFlow, 1)} ms, machine ${fmt(f.machineCpuPerFlow, 1)} ms (busy ${fmt(f.machineBusy * 100)}%)${f.failed ? `  failed ${f.failed} (${f.failures})` : ''}\n`,
+        );
       }
     }
 
@@ -278,9 +318,18 @@ async function main(): Promise<void> {
       const r = results.get(c.id)!;
       const b = r.baseline;
       return [
-        c.name, fmt(med(r.service, 'rps')), fmt(med(r.service, 'p50')), fmt(med(r.service, 'p99')), fmt(med(r.service, 'sqlPerReq'), 2),
-        b.length ? fmt(med(b, 'rps')) : '', b.length ? fmt(med(b, 'p50')) : '', b.length ? fmt(med(b, 'p99')) : '', b.length ? fmt(med(b, 'sqlPerReq'), 2) : '',
-        b.length ? fmt(ratio(c.id, 'rps'), 2) : '', b.length ? fmt(ratio(c.id, 'p99'), 2) : '', same.get(c.id) ?? '',
+        c.name,
+        fmt(med(r.service, 'rps')),
+        fmt(med(r.service, 'p50')),
+        fmt(med(r.service, 'p99')),
+        fmt(med(r.service, 'sqlPerReq'), 2),
+        b.length ? fmt(med(b, 'rps')) : '',
+        b.length ? fmt(med(b, 'p50')) : '',
+        b.length ? fmt(med(b, 'p99')) : '',
+        b.length ? fmt(med(b, 'sqlPerReq'), 2) : '',
+        b.length ? fmt(ratio(c.id, 'rps'), 2) : '',
+        b.length ? fmt(ratio(c.id, 'p99'), 2) : '',
+        same.get(c.id) ?? '',
       ];
     });
     process.stdout.write(`\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians (ratios: median of the per-round ratios)\n\n${formatTable(header, rows)}\n`);
@@ -326,7 +375,11 @@ async function main(): Promise<void> {
       // 200 flows/s needs 200 x (CPU ms per flow) of the machine's cores each second.
       targets.push(['  CPU ms per flow: service / whole machine', `${fmt(serviceCpu, 1)} / ${fmt(machineCpu, 1)}`, '']);
       targets.push(['  cores 200 flows/s would need (machine has ' + availableParallelism() + ')', fmt((200 * machineCpu) / 1000, 1), '']);
-      targets.push(['  statements per flow; p50 create / pay ms', `${fmt(median(flowRuns.map((f) => f.sqlPerFlow)), 1)}; ${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`, '']);
+      targets.push([
+        '  statements per flow; p50 create / pay ms',
+        `${fmt(median(flowRuns.map((f) => f.sqlPerFlow)), 1)}; ${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`,
+        '',
+      ]);
     }
     process.stdout.write(`\n${formatTable(['target', 'measured', ''], targets)}\n\n`);
   } finally {

@@ -43,8 +43,7 @@ async function main(): Promise<void> {
     await db.connect();
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
 
-    const createEndpoint = (events: string[]) =>
-      fetch(`${base}/api/v2/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, events }) });
+    const createEndpoint = (events: string[]) => fetch(`${base}/api/v2/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, events }) });
     await createEndpoint(['bench.backlog']);
     await createEndpoint(['bench.latency']);
 
@@ -66,14 +65,17 @@ async function main(): Promise<void> {
     ws = createClient({ url: `${base.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
     const wsArrivals = new Map<string, number>();
     let live = false;
-    ws.subscribe<{ events: { eventId: string } }>({ query: 'subscription { events(types: ["bench.latency", "bench.probe"]) { eventId } }' }, {
-      next: (m) => {
-        live = true;
-        if (m.data) wsArrivals.set(m.data.events.eventId, performance.now());
+    ws.subscribe<{ events: { eventId: string } }>(
+      { query: 'subscription { events(types: ["bench.latency", "bench.probe"]) { eventId } }' },
+      {
+        next: (m) => {
+          live = true;
+          if (m.data) wsArrivals.set(m.data.events.eventId, performance.now());
+        },
+        error: (err) => process.stderr.write(`subscription error: ${JSON.stringify(err)}\n`),
+        complete: () => undefined,
       },
-      error: (err) => process.stderr.write(`subscription error: ${JSON.stringify(err)}\n`),
-      complete: () => undefined,
-    });
+    );
     for (let i = 0; !live; i++) {
       if (i > 200) throw new Error('subscription never went live');
       await db.query(`insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.probe', '{}')`, [`evt_probe${i}`, merchantId]);

@@ -57,7 +57,9 @@ function progressReporter(): { progress: ImportProgress; stop: () => void } {
 /** The report as people read it. */
 export function formatReport(report: ImportReport, file: string, merchant: string, livemode: boolean): string {
   const lines = [
-    report.committed ? `Imported ${file} into ${merchant} (${livemode ? 'live' : 'test'} mode): ${report.rows} rows` : `Nothing imported from ${file}: ${report.rejected.length} of ${report.rows} rows rejected (pass --continue-on-error to import the others)`,
+    report.committed
+      ? `Imported ${file} into ${merchant} (${livemode ? 'live' : 'test'} mode): ${report.rows} rows`
+      : `Nothing imported from ${file}: ${report.rejected.length} of ${report.rows} rows rejected (pass --continue-on-error to import the others)`,
     `  created    ${report.created}`,
     `  updated    ${report.updated}`,
     `  unchanged  ${report.unchanged}`,

@@ -40,8 +40,7 @@ export interface SchemaChanges {
 /** Classifies the changes from SDL `before` to SDL `after` (graphql-inspector's criticality). */
 export async function schemaChanges(before: string, after: string): Promise<SchemaChanges> {
   const changes = await diff(buildFromSdl(before), buildFromSdl(after));
-  const pick = (level: CriticalityLevel) =>
-    changes.filter((c) => c.criticality.level === level).map((c) => `${c.message}${c.criticality.reason ? ` (${c.criticality.reason})` : ''}`);
+  const pick = (level: CriticalityLevel) => changes.filter((c) => c.criticality.level === level).map((c) => `${c.message}${c.criticality.reason ? ` (${c.criticality.reason})` : ''}`);
   return { breaking: pick(CriticalityLevel.Breaking), dangerous: pick(CriticalityLevel.Dangerous), safe: pick(CriticalityLevel.NonBreaking) };
 }
 
@@ -53,7 +52,11 @@ export async function schemaDiff(ref: string | undefined, failOnBreaking = proce
   if (!ref || ref.startsWith('--')) throw new Error('usage: npm run schema:diff -- REF [--fail-on-breaking]');
   const old = execFileSync('git', ['show', `${ref}:${SCHEMA_FILE}`], { encoding: 'utf8' });
   const changes = await schemaChanges(old, await currentSdl());
-  for (const [label, list] of [['Breaking', changes.breaking], ['Dangerous', changes.dangerous], ['Safe', changes.safe]] as const) {
+  for (const [label, list] of [
+    ['Breaking', changes.breaking],
+    ['Dangerous', changes.dangerous],
+    ['Safe', changes.safe],
+  ] as const) {
     process.stdout.write(`${label} changes (${list.length})\n`);
     for (const message of list) process.stdout.write(`  - ${message}\n`);
   }

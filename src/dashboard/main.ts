@@ -49,7 +49,10 @@ interface LiveEvent {
 /** Runs `fn` once after a burst of calls with the same name. */
 function soon(name: string, fn: () => Promise<void>, ms = 120): void {
   clearTimeout(timers.get(name));
-  timers.set(name, window.setTimeout(() => void fn().catch(showError), ms));
+  timers.set(
+    name,
+    window.setTimeout(() => void fn().catch(showError), ms),
+  );
 }
 
 /** Thrown for an answer that arrived after the key it was asked with was signed out: dropped. */
@@ -103,7 +106,10 @@ async function signIn(key: string): Promise<void> {
   $('app').hidden = false;
   $('sign-out').hidden = false;
   lastCursor = sessionStorage.getItem(CURSOR_STORAGE);
-  optional = { links: await discoverList(key, 'paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']), subs: await discoverList(key, 'subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd']) };
+  optional = {
+    links: await discoverList(key, 'paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']),
+    subs: await discoverList(key, 'subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd']),
+  };
   $('payment-links-panel').hidden = !optional.links;
   $('subscriptions-panel').hidden = !optional.subs;
   await Promise.all([refreshOrders(), refreshRevenue(), refreshWebhooks(), refreshLinks(), refreshSubscriptions(), lastCursor ? Promise.resolve() : loadRecentActivity()]);
@@ -265,7 +271,11 @@ async function refreshOrders(): Promise<void> {
       return h(
         'tr',
         { 'data-order-id': o.orderId },
-        h('th', { scope: 'row' }, h('button', { type: 'button', class: 'link', onclick: () => void openOrder(o.id).catch(showError), 'aria-label': `Order ${o.orderNumber}: details and receipt` }, o.orderNumber)),
+        h(
+          'th',
+          { scope: 'row' },
+          h('button', { type: 'button', class: 'link', onclick: () => void openOrder(o.id).catch(showError), 'aria-label': `Order ${o.orderNumber}: details and receipt` }, o.orderNumber),
+        ),
         h('td', { 'data-label': 'Customer' }, `${o.customer.firstName} ${o.customer.lastName}`),
         h('td', { 'data-label': 'Status' }, h('span', { class: `badge ${lower(o.paymentStatus)}` }, `${lower(o.status)} · ${lower(o.paymentStatus).replace('_', ' ')}`)),
         h('td', { class: 'num', 'data-label': 'Total' }, money(o.amount, o.currency)),
@@ -292,16 +302,62 @@ async function openOrder(id: string): Promise<void> {
   $('order-detail-title').textContent = `Order ${o.orderNumber}`;
   const c = o.currency;
   $('order-detail-body').replaceChildren(
-    h('p', {}, `${o.customer.firstName} ${o.customer.lastName} <${o.customer.email}> · ${when(o.createdAt)} · ${lower(o.status)}, ${lower(o.paymentStatus).replace('_', ' ')}`, o.failureReason ? ` · ${o.failureReason}` : ''),
-    h('div', { class: 'table-wrap' }, h('table', {},
-      h('caption', {}, 'Line items'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Item'), h('th', { scope: 'col', class: 'num' }, 'Qty'), h('th', { scope: 'col', class: 'num' }, 'Price'), h('th', { scope: 'col' }, 'HSA/FSA'))),
-      h('tbody', {}, ...o.lineItems.map((l: any) => h('tr', {}, h('td', {}, l.name), h('td', { class: 'num' }, String(l.quantity)), h('td', { class: 'num' }, money(l.price, c)), h('td', {}, l.hsaFsaEligible ? (l.requiresLmn ? 'eligible with LMN' : 'eligible') : 'no')))),
-    )),
-    h('p', {}, `Total ${money(o.amounts.total, c)}: HSA/FSA ${money(o.amounts.hsaAmount, c)}, regular ${money(o.amounts.regularAmount, c)} (shipping ${money(o.amounts.shipping, c)}, tax ${money(o.amounts.tax, c)}, discount ${money(o.amounts.discount, c)})`),
-    h('ul', { class: 'list' }, ...o.payments.map((p: any) => h('li', {}, `${p.paymentMethod === 'HSA_FSA_CARD' ? 'HSA/FSA card' : 'Card'} ${p.brand} •••• ${p.last4}: ${money(p.amount, c)}${p.refundedAmount ? `, refunded ${money(p.refundedAmount, c)}` : ''}`))),
-    ...(o.refunds.nodes.length ? [h('ul', { class: 'list' }, ...o.refunds.nodes.map((r: any) => h('li', {}, `Refund ${r.refundId}: ${money(r.amount, c)} ${lower(r.status)} (${lower(r.reason).replace(/_/g, ' ')})`)))] : []),
-    o.receiptUrl ? h('p', {}, h('a', { href: o.receiptUrl, target: '_blank', rel: 'noopener noreferrer', id: 'receipt-link' }, 'Download the receipt (PDF)')) : h('p', {}, 'No receipt until the payment is captured.'),
+    h(
+      'p',
+      {},
+      `${o.customer.firstName} ${o.customer.lastName} <${o.customer.email}> · ${when(o.createdAt)} · ${lower(o.status)}, ${lower(o.paymentStatus).replace('_', ' ')}`,
+      o.failureReason ? ` · ${o.failureReason}` : '',
+    ),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        {},
+        h('caption', {}, 'Line items'),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, 'Item'), h('th', { scope: 'col', class: 'num' }, 'Qty'), h('th', { scope: 'col', class: 'num' }, 'Price'), h('th', { scope: 'col' }, 'HSA/FSA')),
+        ),
+        h(
+          'tbody',
+          {},
+          ...o.lineItems.map((l: any) =>
+            h(
+              'tr',
+              {},
+              h('td', {}, l.name),
+              h('td', { class: 'num' }, String(l.quantity)),
+              h('td', { class: 'num' }, money(l.price, c)),
+              h('td', {}, l.hsaFsaEligible ? (l.requiresLmn ? 'eligible with LMN' : 'eligible') : 'no'),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      {},
+      `Total ${money(o.amounts.total, c)}: HSA/FSA ${money(o.amounts.hsaAmount, c)}, regular ${money(o.amounts.regularAmount, c)} (shipping ${money(o.amounts.shipping, c)}, tax ${money(o.amounts.tax, c)}, discount ${money(o.amounts.discount, c)})`,
+    ),
+    h(
+      'ul',
+      { class: 'list' },
+      ...o.payments.map((p: any) =>
+        h(
+          'li',
+          {},
+          `${p.paymentMethod === 'HSA_FSA_CARD' ? 'HSA/FSA card' : 'Card'} ${p.brand} •••• ${p.last4}: ${money(p.amount, c)}${p.refundedAmount ? `, refunded ${money(p.refundedAmount, c)}` : ''}`,
+        ),
+      ),
+    ),
+    ...(o.refunds.nodes.length
+      ? [h('ul', { class: 'list' }, ...o.refunds.nodes.map((r: any) => h('li', {}, `Refund ${r.refundId}: ${money(r.amount, c)} ${lower(r.status)} (${lower(r.reason).replace(/_/g, ' ')})`)))]
+      : []),
+    o.receiptUrl
+      ? h('p', {}, h('a', { href: o.receiptUrl, target: '_blank', rel: 'noopener noreferrer', id: 'receipt-link' }, 'Download the receipt (PDF)'))
+      : h('p', {}, 'No receipt until the payment is captured.'),
   );
   panel.hidden = false;
   panel.focus();
@@ -349,7 +405,16 @@ async function refreshLinks(): Promise<void> {
   $('payment-links').replaceChildren(
     ...data.paymentLinks.nodes.map((l) => {
       const cents = l.amount ?? l.amountCents;
-      return h('li', {}, h('span', { class: `badge ${lower(String(l.status ?? ''))}` }, lower(String(l.status ?? ''))), ' ', l.description ?? l.paymentLinkId ?? l.linkId ?? l.id, cents != null ? ` · ${money(cents, l.currency ?? 'usd')}` : '', l.url ? ' · ' : '', l.url ? h('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer' }, 'open link') : null);
+      return h(
+        'li',
+        {},
+        h('span', { class: `badge ${lower(String(l.status ?? ''))}` }, lower(String(l.status ?? ''))),
+        ' ',
+        l.description ?? l.paymentLinkId ?? l.linkId ?? l.id,
+        cents != null ? ` · ${money(cents, l.currency ?? 'usd')}` : '',
+        l.url ? ' · ' : '',
+        l.url ? h('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer' }, 'open link') : null,
+      );
     }),
   );
   if (!data.paymentLinks.nodes.length) $('payment-links').append(h('li', {}, 'No payment links.'));
@@ -363,7 +428,15 @@ async function refreshSubscriptions(): Promise<void> {
     ...needing.map((s) => {
       const cents = s.amountCents ?? s.amount;
       const due = s.nextBillingDate ?? s.currentPeriodEnd;
-      return h('li', {}, h('span', { class: `badge ${lower(s.status)}` }, lower(s.status).replace('_', ' ')), ' ', s.subscriptionId ?? s.id, cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '', due ? ` · next ${when(due)}` : '');
+      return h(
+        'li',
+        {},
+        h('span', { class: `badge ${lower(s.status)}` }, lower(s.status).replace('_', ' ')),
+        ' ',
+        s.subscriptionId ?? s.id,
+        cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '',
+        due ? ` · next ${when(due)}` : '',
+      );
     }),
   );
   if (!needing.length) $('subscriptions').append(h('li', {}, 'Nothing needs attention.'));
@@ -382,24 +455,48 @@ async function refreshWebhooks(): Promise<void> {
   if (!data.webhookEndpoints.nodes.length) return void root.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
   root.replaceChildren(
     ...data.webhookEndpoints.nodes.map((e) =>
-      h('div', { class: 'endpoint', 'data-endpoint-id': e.endpointId },
+      h(
+        'div',
+        { class: 'endpoint', 'data-endpoint-id': e.endpointId },
         h('h3', {}, e.url, ' ', h('span', { class: `badge ${lower(e.status)}` }, lower(e.status))),
-        h('div', { class: 'table-wrap' }, h('table', {},
-          h('caption', { class: 'sr-only' }, `Recent deliveries to ${e.url}`),
-          h('thead', {}, h('tr', {}, ...['Event', 'Status', 'Attempts', 'Last response', 'Last attempt', ''].map((t) => h('th', { scope: 'col' }, t)))),
-          h('tbody', {}, ...e.webhookDeliveries.nodes.map((d: any) => {
-            const status = lower(d.status);
-            const response = d.lastResponseStatus ? `HTTP ${d.lastResponseStatus}` : (d.lastError ?? '–');
-            return h('tr', { 'data-delivery-id': d.deliveryId, 'data-status': status },
-              h('td', {}, h('code', {}, d.eventType)),
-              h('td', {}, h('span', { class: `badge ${status}` }, status.replace('_', ' '))),
-              h('td', { class: 'num' }, String(d.attemptCount)),
-              h('td', {}, response),
-              h('td', {}, d.lastAttemptAt ? h('time', { datetime: d.lastAttemptAt }, when(d.lastAttemptAt)) : '–'),
-              h('td', {}, status === 'succeeded' ? '' : h('button', { type: 'button', onclick: (ev) => void replay(d.id, d.deliveryId, ev.currentTarget as HTMLButtonElement), 'aria-label': `Replay ${d.eventType} delivery ${d.deliveryId}` }, 'Replay')),
-            );
-          })),
-        )),
+        h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            {},
+            h('caption', { class: 'sr-only' }, `Recent deliveries to ${e.url}`),
+            h('thead', {}, h('tr', {}, ...['Event', 'Status', 'Attempts', 'Last response', 'Last attempt', ''].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'tbody',
+              {},
+              ...e.webhookDeliveries.nodes.map((d: any) => {
+                const status = lower(d.status);
+                const response = d.lastResponseStatus ? `HTTP ${d.lastResponseStatus}` : (d.lastError ?? '–');
+                return h(
+                  'tr',
+                  { 'data-delivery-id': d.deliveryId, 'data-status': status },
+                  h('td', {}, h('code', {}, d.eventType)),
+                  h('td', {}, h('span', { class: `badge ${status}` }, status.replace('_', ' '))),
+                  h('td', { class: 'num' }, String(d.attemptCount)),
+                  h('td', {}, response),
+                  h('td', {}, d.lastAttemptAt ? h('time', { datetime: d.lastAttemptAt }, when(d.lastAttemptAt)) : '–'),
+                  h(
+                    'td',
+                    {},
+                    status === 'succeeded'
+                      ? ''
+                      : h(
+                          'button',
+                          { type: 'button', onclick: (ev) => void replay(d.id, d.deliveryId, ev.currentTarget as HTMLButtonElement), 'aria-label': `Replay ${d.eventType} delivery ${d.deliveryId}` },
+                          'Replay',
+                        ),
+                  ),
+                );
+              }),
+            ),
+          ),
+        ),
       ),
     ),
   );

@@ -14,4 +14,26 @@ import { PaymentLink } from './payment-links/payment-link.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
-export const entities = [Merchant, ApiKey, Product, ProductImage, Event, IdempotencyKey, CheckoutSession, Order, OrderNumberCounter, Payment, PaymentAttempt, Refund, WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt, Customer, PaymentMethod, Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt, PaymentLink];
+export const entities = [
+  Merchant,
+  ApiKey,
+  Product,
+  ProductImage,
+  Event,
+  IdempotencyKey,
+  CheckoutSession,
+  Order,
+  OrderNumberCounter,
+  Payment,
+  PaymentAttempt,
+  Refund,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
+  Customer,
+  PaymentMethod,
+  Subscription,
+  SubscriptionInvoice,
+  SubscriptionInvoiceAttempt,
+  PaymentLink,
+];

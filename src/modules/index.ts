@@ -31,10 +31,38 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [NodeResolver, ProductResolver, CheckoutResolver, CheckoutLineItemResolver, OrderResolver, OrderCheckoutResolver, OrderLineItemResolver, RefundResolver, OrderRefundsResolver, WebhookEndpointResolver, WebhookDeliveryResolver, EventResolver, CustomerResolver, SubscriptionContractResolver, SubscriptionInvoiceResolver, PaymentLinkResolver, OrderPaymentLinkResolver];
+export const resolvers: NonEmptyArray<Function> = [
+  NodeResolver,
+  ProductResolver,
+  CheckoutResolver,
+  CheckoutLineItemResolver,
+  OrderResolver,
+  OrderCheckoutResolver,
+  OrderLineItemResolver,
+  RefundResolver,
+  OrderRefundsResolver,
+  WebhookEndpointResolver,
+  WebhookDeliveryResolver,
+  EventResolver,
+  CustomerResolver,
+  SubscriptionContractResolver,
+  SubscriptionInvoiceResolver,
+  PaymentLinkResolver,
+  OrderPaymentLinkResolver,
+];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
-export const restRoutes: RouteSpec[] = [...productRoutes, ...checkoutRoutes, ...orderRoutes, ...refundRoutes, ...testHelperRoutes, ...subscriptionRoutes, ...webhookRoutes, ...customerRoutes, ...paymentLinkRoutes];
+export const restRoutes: RouteSpec[] = [
+  ...productRoutes,
+  ...checkoutRoutes,
+  ...orderRoutes,
+  ...refundRoutes,
+  ...testHelperRoutes,
+  ...subscriptionRoutes,
+  ...webhookRoutes,
+  ...customerRoutes,
+  ...paymentLinkRoutes,
+];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentLinkExpirySweep, paymentReconciliationSweep, refundProcessingSweep, subscriptionBillingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record

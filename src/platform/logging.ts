@@ -8,10 +8,30 @@ import { stdSerializers, type LoggerOptions } from 'pino';
  * (which quotes the offending row) are dropped.
  */
 const SECRET_KEYS = [
-  'authorization', 'cookie', 'card', 'hsa_fsa_card', 'number', 'cvc', 'exp_month', 'exp_year',
-  'token', 'access_token', 'processorToken', 'processor_token', 'password', 'secret', 'previous_secret',
-  'webhook_secret', 'webhookSecret', 'api_key', 'apiKey', 'test_api_key', 'live_api_key',
-  'email', 'phone', 'x-api-key',
+  'authorization',
+  'cookie',
+  'card',
+  'hsa_fsa_card',
+  'number',
+  'cvc',
+  'exp_month',
+  'exp_year',
+  'token',
+  'access_token',
+  'processorToken',
+  'processor_token',
+  'password',
+  'secret',
+  'previous_secret',
+  'webhook_secret',
+  'webhookSecret',
+  'api_key',
+  'apiKey',
+  'test_api_key',
+  'live_api_key',
+  'email',
+  'phone',
+  'x-api-key',
 ];
 
 /** Redact paths: each key at the top level and under up to three levels of objects. */
@@ -26,10 +46,7 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
  * `customer_email`, `phone`…), capabilities (a hosted page's `token`) and the signatures of signed
  * links (a receipt URL is valid an hour: its `signature` would let a log reader open it).
  */
-const REDACTED_QUERY_KEYS = new Set([
-  ...SECRET_KEYS.map((k) => k.toLowerCase()),
-  'customer_email', 'customer_phone', 'first_name', 'last_name', 'name', 'signature', 'sig', 'x-amz-signature',
-]);
+const REDACTED_QUERY_KEYS = new Set([...SECRET_KEYS.map((k) => k.toLowerCase()), 'customer_email', 'customer_phone', 'first_name', 'last_name', 'name', 'signature', 'sig', 'x-amz-signature']);
 
 /** A request URL as logged: the path, and the query with the values of personal or secret keys replaced. */
 export function redactUrl(url: string): string {

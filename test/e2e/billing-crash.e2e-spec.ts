@@ -82,7 +82,9 @@ test('SIGKILL mid-sweep, restart: every due period charged exactly once', async 
   const wrong = subs.filter((s) => s.status !== 'active' || s.invoices !== 1 || s.paid !== 1 || s.attempts !== 1 || s.captures !== 1 || s.orders !== 1);
   expect(wrong).toEqual([]);
   expect((await counts()).calling).toBe(0);
-  const renewed = await db().execute(`select count(*)::int as n, count(distinct data->>'subscription_id')::int as subs from events where merchant_id = ? and type = 'subscription.renewed'`, [merchantId]);
+  const renewed = await db().execute(`select count(*)::int as n, count(distinct data->>'subscription_id')::int as subs from events where merchant_id = ? and type = 'subscription.renewed'`, [
+    merchantId,
+  ]);
   expect(renewed).toEqual([{ n: N, subs: N }]);
   const payments = await db().execute(`select count(*)::int as n, count(distinct capture_id)::int as captures from payments where merchant_id = ?`, [merchantId]);
   expect(payments).toEqual([{ n: N, captures: N }]);

@@ -25,7 +25,13 @@ const db = () => t.orm.em.fork().getConnection();
 
 describe('POST /api/v2/checkout', () => {
   test('an all-eligible cart is type eligible; the envelope carries the session', async () => {
-    const res = await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 1999, 1], ['BAND', 'Bandages', 499, 2]]));
+    const res = await api.post(
+      '/api/v2/checkout',
+      checkoutBody([
+        ['THERM', 'Thermometer', 1999, 1],
+        ['BAND', 'Bandages', 499, 2],
+      ]),
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: expect.any(String), metadata: { request_id: expect.stringMatching(/^req_/) } });
     const s = res.body.data;
@@ -45,7 +51,17 @@ describe('POST /api/v2/checkout', () => {
   });
 
   test('a mixed cart is split; shipping goes to the regular part; unmatched items are regular', async () => {
-    const res = await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1], ['NOPE', 'Mystery', 500, 1]], { shipping: 700, tax: 0, discount: 0 }));
+    const res = await api.post(
+      '/api/v2/checkout',
+      checkoutBody(
+        [
+          ['THERM', 'Thermometer', 2000, 1],
+          ['CANDY', 'Candy', 1000, 1],
+          ['NOPE', 'Mystery', 500, 1],
+        ],
+        { shipping: 700, tax: 0, discount: 0 },
+      ),
+    );
     expect(res.body.data).toMatchObject({ type: 'split', amounts: { subtotal: 3500, hsa_amount: 2000, regular_amount: 2200, total: 4200 } });
     const regular = await api.post('/api/v2/checkout', checkoutBody([['NOPE', 'Mystery', 500, 2]]));
     expect(regular.body.data).toMatchObject({ type: 'regular', amounts: { hsa_amount: 0, regular_amount: 1000 } });
@@ -65,7 +81,14 @@ describe('POST /api/v2/checkout', () => {
     expect(missing.body.error.code).toBe('bad_request');
     expect(missing.body.error.details.map((d: any) => d.field).sort()).toEqual(['customer', 'failure_url', 'line_items.0.currency', 'shipping_info', 'success_url']);
 
-    const invalid = await api.post('/api/v2/checkout', checkoutBody([['THERM', 'T', -1, 0]], { success_url: 'not a url', customer: { email: 'nope', first_name: 'J', last_name: 'D' }, billing_info: { address_line_1: '', city: 'X', state: 'TX', postal_code: '1', country: 'USA' } }));
+    const invalid = await api.post(
+      '/api/v2/checkout',
+      checkoutBody([['THERM', 'T', -1, 0]], {
+        success_url: 'not a url',
+        customer: { email: 'nope', first_name: 'J', last_name: 'D' },
+        billing_info: { address_line_1: '', city: 'X', state: 'TX', postal_code: '1', country: 'USA' },
+      }),
+    );
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe('validation_error');
     expect(invalid.body.error.details.map((d: any) => d.field).sort()).toEqual(
@@ -78,7 +101,18 @@ describe('paying a checkout', () => {
   const pay = (id: string, body: unknown) => api.post(`/api/v2/test-helpers/checkout/${id}/pay`, body);
 
   test('split payment captures both cards and creates one complete order with events', async () => {
-    const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]], { shipping: 500, metadata: { webhook_url: 'http://127.0.0.1:9/hook' } }))).body.data;
+    const s = (
+      await api.post(
+        '/api/v2/checkout',
+        checkoutBody(
+          [
+            ['THERM', 'Thermometer', 2000, 1],
+            ['CANDY', 'Candy', 1000, 1],
+          ],
+          { shipping: 500, metadata: { webhook_url: 'http://127.0.0.1:9/hook' } },
+        ),
+      )
+    ).body.data;
     const res = await pay(s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.visa });
     expect(res.status).toBe(200);
     const order = res.body;
@@ -98,7 +132,10 @@ describe('paying a checkout', () => {
       customer: { email: 'Jane.Doe@example.com', shipping_address: { city: 'Austin' }, billing_address: { city: 'Austin' } },
       payment: { payment_method: 'hsa_fsa_card', last4: '0013', brand: 'visa', amount: 2000 },
     });
-    expect(order.payments.map((p: any) => [p.payment_method, p.amount])).toEqual([['hsa_fsa_card', 2000], ['card', 1500]]);
+    expect(order.payments.map((p: any) => [p.payment_method, p.amount])).toEqual([
+      ['hsa_fsa_card', 2000],
+      ['card', 1500],
+    ]);
     expect(order.status_history.map((h: any) => h.status)).toEqual(['pending', 'processing', 'completed']);
     expect(order.line_items[0]).toMatchObject({ id: expect.any(String), product_id: expect.any(Number), name: 'Thermometer', quantity: 1, price: 2000, hsa_fsa_eligible: true, is_recurring: false });
     expect(order.receipt_url).toMatch(/\/receipts\/ord_.*signature=/);
@@ -106,19 +143,35 @@ describe('paying a checkout', () => {
     expect(events.map((e: any) => e.type).sort()).toEqual(['order.completed', 'order.created']);
     expect(events[0].webhook_url).toBe('http://127.0.0.1:9/hook');
     const completed = events.find((e: any) => e.type === 'order.completed');
-    expect(completed?.data).toMatchObject({ id: order.id, checkout_id: s.checkout_id, payment_status: 'captured', currency: 'usd', line_items: [{ unit_amount: 2000, amount: 2000 }, { unit_amount: 1000 }] });
+    expect(completed?.data).toMatchObject({
+      id: order.id,
+      checkout_id: s.checkout_id,
+      payment_status: 'captured',
+      currency: 'usd',
+      line_items: [{ unit_amount: 2000, amount: 2000 }, { unit_amount: 1000 }],
+    });
 
     const status = await api.get(`/api/v2/checkout/${s.checkout_id}`);
     expect(status.body.data).toMatchObject({ status: 'paid', order_id: order.id, order: { id: order.id, status: 'completed' } });
   });
 
   test('no card number is ever stored', async () => {
-    const rows = await db().execute(`select (select string_agg(t::text, '') from payments t) || (select string_agg(o::text, '') from orders o) || (select string_agg(e::text, '') from events e) as dump`);
+    const rows = await db().execute(
+      `select (select string_agg(t::text, '') from payments t) || (select string_agg(o::text, '') from orders o) || (select string_agg(e::text, '') from events e) as dump`,
+    );
     for (const c of Object.values(cards)) expect(rows[0].dump ?? '').not.toContain(c.number);
   });
 
   test('the second card declining captures nothing, records a failed order, and the session stays payable', async () => {
-    const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+    const s = (
+      await api.post(
+        '/api/v2/checkout',
+        checkoutBody([
+          ['THERM', 'Thermometer', 2000, 1],
+          ['CANDY', 'Candy', 1000, 1],
+        ]),
+      )
+    ).body.data;
     const res = await pay(s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.declined });
     expect(res.status).toBe(402);
     expect(res.body.error).toMatchObject({ code: 'card_declined', param: 'card', details: { decline_code: 'card_declined', payment_method: 'card', order_id: expect.stringMatching(/^ord_/) } });
@@ -133,7 +186,15 @@ describe('paying a checkout', () => {
   });
 
   test('HSA/FSA card rules: only the eligible amount, never a regular card in its place', async () => {
-    const split = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+    const split = (
+      await api.post(
+        '/api/v2/checkout',
+        checkoutBody([
+          ['THERM', 'Thermometer', 2000, 1],
+          ['CANDY', 'Candy', 1000, 1],
+        ]),
+      )
+    ).body.data;
     const onlyHsa = await pay(split.checkout_id, { hsa_fsa_card: cards.hsa });
     expect(onlyHsa.status).toBe(422);
     expect(onlyHsa.body.error.param).toBe('card');
@@ -184,7 +245,10 @@ describe('paying a checkout', () => {
     // The others find it paid, or another attempt still open: never a second charge.
     const refused = results.filter((r) => (r.status === 400 && r.body.error.code === 'invalid_state') || (r.status === 409 && r.body.error.code === 'payment_in_progress'));
     expect(refused).toHaveLength(9);
-    const [ledger] = await db().execute(`select count(*)::int as n from processor_ledger where operation = 'capture' and key like 'pa\_%' and split_part(key, '.', 1) in (select id from payment_attempts where subject_id = ?)`, [s.checkout_id]);
+    const [ledger] = await db().execute(
+      `select count(*)::int as n from processor_ledger where operation = 'capture' and key like 'pa\_%' and split_part(key, '.', 1) in (select id from payment_attempts where subject_id = ?)`,
+      [s.checkout_id],
+    );
     expect(ledger.n).toBe(1);
     const orders = await db().execute(`select count(*)::int as n from orders where checkout_id = ?`, [s.checkout_id]);
     expect(orders[0].n).toBe(1);
@@ -230,7 +294,15 @@ describe('a capture failing after both holds succeeded', () => {
     });
     const previous = useTestModeProcessor(flaky);
     try {
-      const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+      const s = (
+        await api.post(
+          '/api/v2/checkout',
+          checkoutBody([
+            ['THERM', 'Thermometer', 2000, 1],
+            ['CANDY', 'Candy', 1000, 1],
+          ]),
+        )
+      ).body.data;
       const res = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
       expect(res.status).toBe(402);
       expect(res.body.error.details).toMatchObject({ decline_code: 'processing_error', payment_method: 'card' });
@@ -246,7 +318,15 @@ describe('a capture failing after both holds succeeded', () => {
 
 describe('payment journal', () => {
   test('every paid or declined attempt is journaled and settled with its order', async () => {
-    const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+    const s = (
+      await api.post(
+        '/api/v2/checkout',
+        checkoutBody([
+          ['THERM', 'Thermometer', 2000, 1],
+          ['CANDY', 'Candy', 1000, 1],
+        ]),
+      )
+    ).body.data;
     const declined = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.declined });
     const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
     const attempts = await db().execute(`select id, status, order_id, steps from payment_attempts where subject_id = ? order by created_at`, [s.checkout_id]);
@@ -259,12 +339,25 @@ describe('payment journal', () => {
       { slot: 'card', payment_method: 'card', amount: 1000, authorization_id: expect.any(String), capture_id: expect.any(String) },
     ]);
     // The processor's own books hold exactly the calls journaled under the attempts' keys.
-    const ledger = await db().execute(`select key, operation, ok, reference from processor_ledger where key like ? or key like ? order by created_at, key`, [`${attempts[0].id}.%`, `${attempts[1].id}.%`]);
-    expect(ledger.map((l: any) => `${l.key.slice(l.key.indexOf('.') + 1)} ${l.operation} ${l.ok}`)).toEqual([
-      '0.authorize authorize true', '1.authorize authorize false', '0.void void true',
-      '0.authorize authorize true', '1.authorize authorize true', '0.capture capture true', '1.capture capture true',
+    const ledger = await db().execute(`select key, operation, ok, reference from processor_ledger where key like ? or key like ? order by created_at, key`, [
+      `${attempts[0].id}.%`,
+      `${attempts[1].id}.%`,
     ]);
-    expect(ledger.filter((l: any) => l.operation === 'capture').map((l: any) => l.reference).sort()).toEqual(attempts[1].steps.map((st: any) => st.capture_id).sort());
+    expect(ledger.map((l: any) => `${l.key.slice(l.key.indexOf('.') + 1)} ${l.operation} ${l.ok}`)).toEqual([
+      '0.authorize authorize true',
+      '1.authorize authorize false',
+      '0.void void true',
+      '0.authorize authorize true',
+      '1.authorize authorize true',
+      '0.capture capture true',
+      '1.capture capture true',
+    ]);
+    expect(
+      ledger
+        .filter((l: any) => l.operation === 'capture')
+        .map((l: any) => l.reference)
+        .sort(),
+    ).toEqual(attempts[1].steps.map((st: any) => st.capture_id).sort());
   });
 
   test('an attempt whose order never commits (an error mid-payment) is reversed by the reconciliation sweep, even calls whose outcome was never written', async () => {
@@ -290,7 +383,15 @@ describe('payment journal', () => {
     const previous = useTestModeProcessor(crashing);
     let checkoutId: string;
     try {
-      const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data;
+      const s = (
+        await api.post(
+          '/api/v2/checkout',
+          checkoutBody([
+            ['THERM', 'Thermometer', 2000, 1],
+            ['CANDY', 'Candy', 1000, 1],
+          ]),
+        )
+      ).body.data;
       checkoutId = s.checkout_id;
       const res = await api.post(`/api/v2/test-helpers/checkout/${checkoutId}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
       expect(res.status).toBe(500);
@@ -307,7 +408,10 @@ describe('payment journal', () => {
     const [attempt] = await db().execute(`select id, status, steps from payment_attempts where subject_id = ?`, [checkoutId]);
     expect(attempt.status).toBe('calling');
     // Holds were journaled; neither capture id was (the request died first), yet both captures happened.
-    expect(attempt.steps.map((st: any) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([[true, false], [true, false]]);
+    expect(attempt.steps.map((st: any) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([
+      [true, false],
+      [true, false],
+    ]);
     const [ledger] = await db().execute(`select count(*)::int as n from processor_ledger where key like ? and operation = 'capture' and ok`, [`${attempt.id}.%`]);
     expect(ledger.n).toBe(2);
 

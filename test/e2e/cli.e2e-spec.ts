@@ -16,7 +16,13 @@ test('npm run cli -- merchant create --name NAME prints the merchant and keys as
   });
   const created = JSON.parse(stdout);
   expect(Object.keys(created).sort()).toEqual(['id', 'live_api_key', 'name', 'test_api_key', 'webhook_secret']);
-  expect(created).toMatchObject({ id: expect.stringMatching(/^mer_/), name: 'Acme Pharmacy', test_api_key: expect.stringMatching(/^glm_test_/), live_api_key: expect.stringMatching(/^glm_live_/), webhook_secret: expect.stringMatching(/^whsec_/) });
+  expect(created).toMatchObject({
+    id: expect.stringMatching(/^mer_/),
+    name: 'Acme Pharmacy',
+    test_api_key: expect.stringMatching(/^glm_test_/),
+    live_api_key: expect.stringMatching(/^glm_live_/),
+    webhook_secret: expect.stringMatching(/^whsec_/),
+  });
 
   const res = await client(t.url, created.test_api_key).post('/api/v2/products', { name: 'Bandages', price: 399, currency: 'USD' });
   expect(res.status).toBe(201);

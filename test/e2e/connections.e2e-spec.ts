@@ -135,7 +135,9 @@ test('a cursor with a non-numeric or unknown id is an invalid_request error (200
   const forged = Buffer.from('cursor:abc').toString('base64url');
   for (const field of ['products', 'orders', 'events']) {
     for (const arg of ['after', 'before']) {
-      const res = await api.graphql(`query($c: String) { ${field}(${arg}: $c, ${arg === 'after' ? 'first' : 'last'}: 2) { nodes { id } } }`, { c: field === 'products' ? forged : Buffer.from('cursor:ord_nope').toString('base64url') });
+      const res = await api.graphql(`query($c: String) { ${field}(${arg}: $c, ${arg === 'after' ? 'first' : 'last'}: 2) { nodes { id } } }`, {
+        c: field === 'products' ? forged : Buffer.from('cursor:ord_nope').toString('base64url'),
+      });
       expect(res.status).toBe(200); // the operation executed: GraphQL over HTTP answers 200 with data null
       expect(res.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_request', param: arg });
     }

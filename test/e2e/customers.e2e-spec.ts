@@ -22,8 +22,16 @@ describe('customers (REST)', () => {
     const created = await api.post('/api/v2/customers', { ...jane, metadata: { crm: 'A1' } });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.stringMatching(/^cus_/), object: 'customer', livemode: false, email: 'Jane.Doe@example.com', first_name: 'Jane', last_name: 'Doe',
-      phone: '+15125550100', metadata: { crm: 'A1' }, created_at: expect.any(String), updated_at: expect.any(String),
+      id: expect.stringMatching(/^cus_/),
+      object: 'customer',
+      livemode: false,
+      email: 'Jane.Doe@example.com',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      phone: '+15125550100',
+      metadata: { crm: 'A1' },
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
     });
     const id = created.body.id;
     expect((await api.get(`/api/v2/customers/${id}`)).body).toEqual(created.body);
@@ -113,8 +121,17 @@ describe('payment methods (REST)', () => {
     const visa = await api.post(`/api/v2/customers/${customer}/payment-methods`, { card: cards.visa });
     expect(visa.status).toBe(201);
     expect(visa.body).toEqual({
-      id: expect.stringMatching(/^pm_/), object: 'payment_method', livemode: false, customer_id: customer, type: 'card', brand: 'visa', last4: '4242',
-      exp_month: 12, exp_year: 2030, created_at: expect.any(String), detached_at: null,
+      id: expect.stringMatching(/^pm_/),
+      object: 'payment_method',
+      livemode: false,
+      customer_id: customer,
+      type: 'card',
+      brand: 'visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2030,
+      created_at: expect.any(String),
+      detached_at: null,
     });
     const hsa = await api.post(`/api/v2/customers/${customer}/payment-methods`, { card: cards.hsaMastercard });
     expect(hsa.body).toMatchObject({ type: 'hsa_fsa_card', brand: 'mastercard', last4: '0010' });
@@ -195,8 +212,13 @@ describe('customers (GraphQL)', () => {
     const luhn = await attach({ number: '4242424242424241', expMonth: 12, expYear: 2030, cvc: '123' });
     expect(luhn.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error', details: [{ field: 'card.number', message: expect.any(String) }] });
 
-    const nodes = await api.graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on Customer { email paymentMethods { last4 } } ... on PaymentMethod { brand } } }`, { ids: [c.id, pm.id] });
-    expect(nodes.body.data.nodes).toEqual([{ __typename: 'Customer', email: 'g@example.com', paymentMethods: [{ last4: '0013' }] }, { __typename: 'PaymentMethod', brand: 'visa' }]);
+    const nodes = await api.graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on Customer { email paymentMethods { last4 } } ... on PaymentMethod { brand } } }`, {
+      ids: [c.id, pm.id],
+    });
+    expect(nodes.body.data.nodes).toEqual([
+      { __typename: 'Customer', email: 'g@example.com', paymentMethods: [{ last4: '0013' }] },
+      { __typename: 'PaymentMethod', brand: 'visa' },
+    ]);
     const detached = await api.graphql(`mutation($input: DetachPaymentMethodInput!) { detachPaymentMethod(input: $input) { paymentMethod { detachedAt } } }`, { input: { id: pm.id } });
     expect(detached.body.data.detachPaymentMethod.paymentMethod.detachedAt).toEqual(expect.any(String));
     const after = await api.graphql(`query($id: ID!) { customer(id: $id) { paymentMethods { id } } }`, { id: c.id });
@@ -221,7 +243,11 @@ describe('customers (GraphQL)', () => {
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.customers.edges.map((e: { node: unknown }) => e.node);
     expect(nodes).toHaveLength(4);
-    expect(nodes[0]).toEqual({ email: 'buyer3@example.com', paymentMethods: [{ last4: '4242', type: 'CARD' }], orders: { nodes: [{ orderId: expect.stringMatching(/^ord_/), amount: 503 }], pageInfo: { hasNextPage: false } } });
+    expect(nodes[0]).toEqual({
+      email: 'buyer3@example.com',
+      paymentMethods: [{ last4: '4242', type: 'CARD' }],
+      orders: { nodes: [{ orderId: expect.stringMatching(/^ord_/), amount: 503 }], pageInfo: { hasNextPage: false } },
+    });
     // customers + payment methods + orders: no N+1 (the rate limit spends leased tokens).
     expect(statements).toBe(3);
     const filtered = await gql.graphql(`{ customers(first: 10, email: "BUYER1@example.com") { nodes { email } } }`);
@@ -247,7 +273,14 @@ describe('card numbers and cvcs are never kept', () => {
     child.stderr!.on('data', (d) => (output += d));
     const base = `http://127.0.0.1:${port}`;
     const until = Date.now() + 30_000;
-    while (Date.now() < until && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
+    while (
+      Date.now() < until &&
+      !(await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await new Promise((r) => setTimeout(r, 200));
     const other = client(base, keys.test_api_key);
 
     const secret = { number: '5555555555554444', exp_month: 11, exp_year: 2031, cvc: '987' };

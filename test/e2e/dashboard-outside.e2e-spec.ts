@@ -26,7 +26,18 @@ beforeAll(async () => {
   ({ t, keys, api } = await startWithMerchant('Shared Counter Pharmacy'));
   key = keys.test_api_key;
   expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2499, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);
-  const session = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Digital thermometer', 2499, 1], ['CANDY', 'Candy', 399, 1]], { customer: { email: 'q@example.com', first_name: 'Quintessa', last_name: 'Privatename' } }))).body.data;
+  const session = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody(
+        [
+          ['THERM', 'Digital thermometer', 2499, 1],
+          ['CANDY', 'Candy', 399, 1],
+        ],
+        { customer: { email: 'q@example.com', first_name: 'Quintessa', last_name: 'Privatename' } },
+      ),
+    )
+  ).body.data;
   const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })).body;
   orderNumber = order.order_number;
   expect((await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks', events: ['order.completed'] })).status).toBe(201);
@@ -57,7 +68,11 @@ async function signIn(page: Page): Promise<void> {
 /** What a person sees: the rendered text (`innerText` leaves out what is not displayed) and the visible panels. */
 const rendered = (page: Page) => page.evaluate(() => document.body.innerText);
 const visiblePanels = (page: Page) =>
-  page.evaluate(() => Array.from(document.querySelectorAll("#app section, #app canvas, #orders")).filter((el) => (el as HTMLElement).getClientRects().length > 0).map((el) => el.id || el.tagName));
+  page.evaluate(() =>
+    Array.from(document.querySelectorAll('#app section, #app canvas, #orders'))
+      .filter((el) => (el as HTMLElement).getClientRects().length > 0)
+      .map((el) => el.id || el.tagName),
+  );
 
 test('before sign-in and after sign-out nothing of the merchant is rendered, and the status says signed out', async () => {
   const page = await open();
@@ -93,7 +108,12 @@ test('axe-core: no scrollable region is out of keyboard reach, and no serious or
   expect(violations.filter((v) => v.id === 'scrollable-region-focusable')).toEqual([]);
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
   // The activity list scrolls, and takes the focus by keyboard.
-  expect(await page.evaluate(() => { const el = document.getElementById('activity')!; return el.scrollHeight > el.clientHeight; })).toBe(true);
+  expect(
+    await page.evaluate(() => {
+      const el = document.getElementById('activity')!;
+      return el.scrollHeight > el.clientHeight;
+    }),
+  ).toBe(true);
   await page.locator('#activity').focus();
   expect(await page.evaluate(() => document.activeElement?.id)).toBe('activity');
   await page.context().close();

@@ -24,7 +24,11 @@ beforeAll(async () => {
   await t.reset();
   other = await startTestApp();
   keys = await t.merchant('Dashboard Pharmacy');
-  for (const [ref, name, price] of [['THERM', 'Digital thermometer', 2499], ['CANDY', 'Chocolate candy bar', 399], ['BAND', 'Adhesive bandages', 599]] as const) {
+  for (const [ref, name, price] of [
+    ['THERM', 'Digital thermometer', 2499],
+    ['CANDY', 'Chocolate candy bar', 399],
+    ['BAND', 'Adhesive bandages', 599],
+  ] as const) {
     expect((await api().post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id: ref })).status).toBe(201);
   }
   receiver = await startReceiver(() => 500);
@@ -77,7 +81,10 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   expect(await page.evaluate(() => [sessionStorage.getItem('dashboard.apiKey'), localStorage.length])).toEqual([keys.test_api_key, 0]);
 
   await page.evaluate(() => ((window as any).sameDocument = true));
-  const orderId = await payCheckout(t, [['THERM', 'Digital thermometer', 2499, 1], ['CANDY', 'Chocolate candy bar', 399, 2]]);
+  const orderId = await payCheckout(t, [
+    ['THERM', 'Digital thermometer', 2499, 1],
+    ['CANDY', 'Chocolate candy bar', 399, 2],
+  ]);
   const paidAt = Date.now();
   const row = page.locator(`tr[data-order-id="${orderId}"]`);
   await row.waitFor({ timeout: 1000 });
@@ -107,7 +114,8 @@ test('the service restarts while the page is open: every event caused while it w
   await page.waitForFunction(() => document.body.dataset.connection === 'reconnecting');
 
   // Meanwhile the other API process takes requests: products, and a paid order.
-  for (const name of ['Ice pack', 'Elastic bandage', 'Sunscreen SPF 50']) expect((await client(other.url, keys.test_api_key).post('/api/v2/products', { name, price: 500, currency: 'USD' })).status).toBe(201);
+  for (const name of ['Ice pack', 'Elastic bandage', 'Sunscreen SPF 50'])
+    expect((await client(other.url, keys.test_api_key).post('/api/v2/products', { name, price: 500, currency: 'USD' })).status).toBe(201);
   const orderWhileDown = await payCheckout(other, [['BAND', 'Adhesive bandages', 599, 1]]);
   t = await startTestApp({}, { port });
   const caused = (await eventIds()).filter((id) => !before.has(id));

@@ -42,7 +42,12 @@ async function startService(name: string, env: Record<string, string>) {
   const service = { name, url: `http://127.0.0.1:${port}`, child, exits: [] as (number | null)[] };
   child.on('exit', (code) => service.exits.push(code));
   const until = Date.now() + 60_000;
-  while (!(await fetch(`${service.url}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${service.url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > until) throw new Error(`${name} did not start`);
     await sleep(100);
   }
@@ -89,7 +94,15 @@ function load(merchant: CreatedMerchant) {
   const timed = async (service: string, kind: Answer['kind'], call: () => Promise<{ status: number; headers: Headers; body: any }>) => {
     const startedAt = Date.now();
     const res = await call().catch(() => ({ status: 0, headers: new Headers(), body: null }));
-    const answer: Answer = { service, kind, startedAt, ms: Date.now() - startedAt, status: res.status, code: res.body?.error?.code ?? res.body?.errors?.[0]?.extensions?.code, retryAfter: res.headers.get('retry-after') };
+    const answer: Answer = {
+      service,
+      kind,
+      startedAt,
+      ms: Date.now() - startedAt,
+      status: res.status,
+      code: res.body?.error?.code ?? res.body?.errors?.[0]?.extensions?.code,
+      retryAfter: res.headers.get('retry-after'),
+    };
     if (kind === 'pay' && res.status === 200) answer.orderId = res.body?.id;
     answers.push(answer);
     return res;
@@ -99,8 +112,17 @@ function load(merchant: CreatedMerchant) {
     const api = client(service.url, merchant.test_api_key);
     while (running) {
       if (i % 2 === 0) {
-        const created = await timed(service.name, 'pay', () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]])));
-        if (created.status === 201) await timed(service.name, 'pay', () => api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa }));
+        const created = await timed(service.name, 'pay', () =>
+          api.post(
+            '/api/v2/checkout',
+            checkoutBody([
+              ['THERM', 'Thermometer', 2000, 1],
+              ['CANDY', 'Candy', 1000, 1],
+            ]),
+          ),
+        );
+        if (created.status === 201)
+          await timed(service.name, 'pay', () => api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa }));
       } else {
         await timed(service.name, 'read', () => (i % 4 === 1 ? api.get('/api/v2/orders?limit=5') : api.graphql('{ orders(first: 3) { nodes { id status } } }')));
       }
@@ -122,7 +144,10 @@ function watchHealth() {
   let running = true;
   const loops = services.map(async (s) => {
     while (running) {
-      const status = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(3000) }).then((r) => r.status, () => 0);
+      const status = await fetch(`${s.url}/healthz`, { signal: AbortSignal.timeout(3000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
       seen.push({ service: s.name, at: Date.now(), status });
       await sleep(100);
     }
@@ -218,8 +243,11 @@ describe.each([
     // The live stream missed nothing: what arrived equals the log from the first cursor on.
     const api = client(services[0].url, merchant.test_api_key);
     const logged: string[] = [];
-    for (let after: string | null = firstCursor; ; ) {
-      const page: { body: { data: any } } = await api.graphql(`query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`, { after });
+    for (let after: string | null = firstCursor; ;) {
+      const page: { body: { data: any } } = await api.graphql(
+        `query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`,
+        { after },
+      );
       logged.push(...page.body.data.events.nodes.map((n: { eventId: string }) => n.eventId));
       if (!page.body.data.events.pageInfo.hasNextPage) break;
       after = page.body.data.events.pageInfo.endCursor;
@@ -231,26 +259,28 @@ describe.each([
     expect(new Set(logged).size).toBe(logged.length);
     expect(logged.filter((id) => !streamed.includes(id))).toEqual([]);
     await live.dispose();
-    console.log(`restart (${mode}, ${downMs} ms down, stop took ${goneAt - stopAt} ms): ${traffic.answers.length} answers, ${whileDown.length} while down, ${failures.length} 503s, ${logged.length} events streamed`);
+    console.log(
+      `restart (${mode}, ${downMs} ms down, stop took ${goneAt - stopAt} ms): ${traffic.answers.length} answers, ${whileDown.length} while down, ${failures.length} 503s, ${logged.length} events streamed`,
+    );
   }, 120_000);
 });
 
 describe('afterwards', () => {
-test('every acknowledged order is readable and reconciliation settles every charge left in flight', async () => {
-  expect(acknowledged.size).toBeGreaterThan(0);
-  const api = client(services[0].url, merchant.test_api_key);
-  for (const id of acknowledged) expect({ id, status: (await api.get(`/api/v2/orders/${id}`)).status }).toEqual({ id, status: 200 });
-  orm = await openOrm(db.url, 2);
-  try {
-    // Two minutes later, as the reconciliation sweep sees them.
-    await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
-    const reversed = await reverseAbandonedAttempts(orm, quiet);
-    const { problems, paidOrders, captures } = await ledgerAccounting(orm);
-    expect(problems).toEqual(nothingUnaccounted);
-    console.log(`after the restarts: ${acknowledged.size} acknowledged orders readable, ${paidOrders} paid, ${captures} captures accounted for, ${reversed} attempts left in flight reversed`);
-  } finally {
-    await orm.close();
-  }
-  for (const s of services) expect(s.exits).toEqual([]);
-});
+  test('every acknowledged order is readable and reconciliation settles every charge left in flight', async () => {
+    expect(acknowledged.size).toBeGreaterThan(0);
+    const api = client(services[0].url, merchant.test_api_key);
+    for (const id of acknowledged) expect({ id, status: (await api.get(`/api/v2/orders/${id}`)).status }).toEqual({ id, status: 200 });
+    orm = await openOrm(db.url, 2);
+    try {
+      // Two minutes later, as the reconciliation sweep sees them.
+      await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
+      const reversed = await reverseAbandonedAttempts(orm, quiet);
+      const { problems, paidOrders, captures } = await ledgerAccounting(orm);
+      expect(problems).toEqual(nothingUnaccounted);
+      console.log(`after the restarts: ${acknowledged.size} acknowledged orders readable, ${paidOrders} paid, ${captures} captures accounted for, ${reversed} attempts left in flight reversed`);
+    } finally {
+      await orm.close();
+    }
+    for (const s of services) expect(s.exits).toEqual([]);
+  });
 });

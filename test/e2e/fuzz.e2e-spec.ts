@@ -1,16 +1,5 @@
 import fc from 'fast-check';
-import {
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isLeafType,
-  isListType,
-  isNonNullType,
-  type GraphQLArgument,
-  type GraphQLField,
-  type GraphQLInputType,
-  type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
@@ -58,10 +47,44 @@ afterAll(() => t.close());
 /* ---------- values ---------- */
 
 const hostileStrings = fc.constantFrom(
-  '', ' ', '\u0000', 'a\u0000b', '%00', '\u202e', '\ud800', 'a\udc00', '💊'.repeat(50), '𝔘'.repeat(64), `${'x'.repeat(119)}💊`, 'x'.repeat(300), 'x'.repeat(5000),
-  "' or 1=1 --", '"; drop table orders; --', '${7*7}', '{{7*7}}', '../../etc/passwd', '<script>alert(1)</script>',
-  'NaN', 'Infinity', '-1', '0', '1e309', '9'.repeat(30), 'null', 'true', '[]', '{}', '__proto__', 'constructor',
-  'http://127.0.0.1/', 'javascript:alert(1)', 'USD', 'usd', 'ZZZ', '2026-02-30T00:00:00Z', '2026-11-23T10:00:00+14:00',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '%00',
+  '\u202e',
+  '\ud800',
+  'a\udc00',
+  '💊'.repeat(50),
+  '𝔘'.repeat(64),
+  `${'x'.repeat(119)}💊`,
+  'x'.repeat(300),
+  'x'.repeat(5000),
+  "' or 1=1 --",
+  '"; drop table orders; --',
+  '${7*7}',
+  '{{7*7}}',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1e309',
+  '9'.repeat(30),
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  'http://127.0.0.1/',
+  'javascript:alert(1)',
+  'USD',
+  'usd',
+  'ZZZ',
+  '2026-02-30T00:00:00Z',
+  '2026-11-23T10:00:00+14:00',
 );
 const hostileNumbers = fc.constantFrom(0, -1, 1, 0.5, -0.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31), 2 ** 53, 2 ** 53 + 2, 1e20, 1e308, -1e308, Number.MIN_VALUE);
 /** Valid JSON that is not Unicode text: a UTF-16 surrogate without its partner, anywhere in a string. */
@@ -89,7 +112,12 @@ function fromSchema(s: any, depth = 0): fc.Arbitrary<unknown> {
     const type = Array.isArray(s.type) ? s.type[0] : s.type;
     switch (type) {
       case 'string':
-        return fc.oneof(anyString, knownId(), s.format === 'uri' ? fc.webUrl() : fc.string({ minLength: 1, maxLength: 12 }), s.format === 'date-time' ? fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) : anyString);
+        return fc.oneof(
+          anyString,
+          knownId(),
+          s.format === 'uri' ? fc.webUrl() : fc.string({ minLength: 1, maxLength: 12 }),
+          s.format === 'date-time' ? fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) : anyString,
+        );
       case 'integer':
       case 'number':
         return fc.oneof(fc.integer({ min: -5, max: 5000 }), hostileNumbers);
@@ -128,9 +156,25 @@ const rawBodies = fc.oneof(
 
 const headerSets = fc.oneof(
   { weight: 12, arbitrary: fc.constant({}) },
-  { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({ authorization: '' }, { authorization: 'Bearer glm_test_nope' }, { authorization: 'Basic Zm9vOmJhcg==' }, { authorization: `Bearer ${'x'.repeat(3000)}` }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Record<string, string>>(
+      { authorization: '' },
+      { authorization: 'Bearer glm_test_nope' },
+      { authorization: 'Basic Zm9vOmJhcg==' },
+      { authorization: `Bearer ${'x'.repeat(3000)}` },
+    ),
+  },
   { weight: 2, arbitrary: fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant('k'.repeat(1000))).map((k) => ({ 'idempotency-key': k.replace(/[^\x21-\x7e]/g, '') || 'k' })) },
-  { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, { 'content-type': 'application/json; charset=latin1' }, { 'content-type': 'multipart/form-data; boundary=x' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Record<string, string>>(
+      { 'content-type': 'text/plain' },
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      { 'content-type': 'application/json; charset=latin1' },
+      { 'content-type': 'multipart/form-data; boundary=x' },
+    ),
+  },
 );
 
 /** A path parameter: a real id, a random string (encoded), or a raw hostile segment. */
@@ -211,10 +255,18 @@ function gqlValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
         typed = fc.boolean();
         break;
       case 'ID':
-        typed = fc.oneof(fc.constantFrom(...globalIds), fc.constantFrom(...ids), anyString, fc.constantFrom(...globalIds).map((g) => `${g}x`));
+        typed = fc.oneof(
+          fc.constantFrom(...globalIds),
+          fc.constantFrom(...ids),
+          anyString,
+          fc.constantFrom(...globalIds).map((g) => `${g}x`),
+        );
         break;
       case 'DateTimeISO':
-        typed = fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), anyString);
+        typed = fc.oneof(
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          anyString,
+        );
         break;
       default:
         typed = fc.oneof(anyString, fc.jsonValue({ maxDepth: 2 }));
@@ -243,7 +295,16 @@ function graphqlOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
       const body = fc.oneof(
         { weight: 8, arbitrary: variables.map((v) => ({ query, variables: v, operationName: 'Op' })) },
         { weight: 1, arbitrary: fc.record({ query: fc.constant(query), variables: junk, operationName: fc.oneof(fc.constant('Op'), anyString, junk) }) },
-        { weight: 1, arbitrary: fc.record({ query: fc.oneof(anyString, fc.constant(query.slice(0, query.length / 2)), fc.constant(`${query} ${query}`)), extensions: fc.oneof(fc.constant(undefined), fc.record({ persistedQuery: fc.record({ version: fc.oneof(fc.constant(1), junk), sha256Hash: fc.oneof(anyString, fc.stringMatching(/^[0-9a-f]{64}$/)) }) })) }) },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            query: fc.oneof(anyString, fc.constant(query.slice(0, query.length / 2)), fc.constant(`${query} ${query}`)),
+            extensions: fc.oneof(
+              fc.constant(undefined),
+              fc.record({ persistedQuery: fc.record({ version: fc.oneof(fc.constant(1), junk), sha256Hash: fc.oneof(anyString, fc.stringMatching(/^[0-9a-f]{64}$/)) }) }),
+            ),
+          }),
+        },
       );
       out.push({
         op: name,
@@ -253,7 +314,9 @@ function graphqlOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
   }
   const rawGraphql = fc.oneof(
     rawBodies.map((body) => ({ body, method: 'POST', path: '/graphql' })),
-    fc.integer({ min: 1, max: 30_000 }).map((n) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ ${Array.from({ length: Math.min(n, 25_000) }, (_, i) => `a${i}: __typename`).join(' ')} }` }) })),
+    fc
+      .integer({ min: 1, max: 30_000 })
+      .map((n) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ ${Array.from({ length: Math.min(n, 25_000) }, (_, i) => `a${i}: __typename`).join(' ')} }` }) })),
     fc.integer({ min: 10, max: 3_000 }).map((n) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ ${'products { nodes { '.repeat(n)}id${' } }'.repeat(n)} }` }) })),
     anyString.map((q) => ({ method: 'GET', path: `/graphql?query=${encodeURIComponent(q.replace(/[\ud800-\udfff]/g, ''))}`, body: undefined })),
   );
@@ -317,7 +380,14 @@ test(`${BATCH * RUNS} malformed requests over every REST route and GraphQL opera
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
-  if (process.env.FUZZ_STATS) console.log([...timing].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([op, ms]) => `${op}: ${Math.round(ms)} ms / ${hits.get(op)}`).join('\n'));
+  if (process.env.FUZZ_STATS)
+    console.log(
+      [...timing]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([op, ms]) => `${op}: ${Math.round(ms)} ms / ${hits.get(op)}`)
+        .join('\n'),
+    );
   expect(sent).toBeGreaterThanOrEqual(10_000);
   // Every REST operation and every GraphQL field was exercised.
   expect(all.filter((o) => (hits.get(o.op) ?? 0) < 10).map((o) => o.op)).toEqual([]);

@@ -106,7 +106,9 @@ test('a coercion error never repeats the value of a card field (variables, neste
     await api.graphql(MUTATION, { input: { customerId, card: { number: 4111110000000047, expMonth: 12, expYear: 2030, cvc: '123' } } }),
     await api.graphql(MUTATION, { input: { customerId, card: { number: '4111110000000047', expMonth: 12, expYear: 2030, cvc: 9876 } } }),
     await api.graphql(MUTATION, { input: { customerId, card: { number: '4111110000000047', expMonth: 12, cvc: '9876' } } }),
-    await api.graphql(`mutation { attachPaymentMethod(input: { customerId: "${customerId}", card: { number: 4111110000000047, expMonth: 12, expYear: 2030, cvc: 9876 } }) { paymentMethod { last4 } } }`),
+    await api.graphql(
+      `mutation { attachPaymentMethod(input: { customerId: "${customerId}", card: { number: 4111110000000047, expMonth: 12, expYear: 2030, cvc: 9876 } }) { paymentMethod { last4 } } }`,
+    ),
   ];
   for (const res of attempts) {
     expect(res.status).toBe(400);

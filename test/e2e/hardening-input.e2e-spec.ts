@@ -162,7 +162,12 @@ const graphqlCases: [string, unknown, number, string][] = [
   ['NUL in a variable', { query: Q_ORDER, variables: { id: 'ord_\u0000' } }, 400, 'invalid_request'],
   ['id that is not a global id', { query: '{ order(id: "!!") { id } }' }, 200, 'not_found'],
   ['bad persisted-query hash (unknown)', { extensions: { persistedQuery: { version: 1, sha256Hash: 'zz' } } }, 400, 'persisted_query_not_found'],
-  ['persisted-query hash that does not match the query', { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } } }, 400, 'bad_request'],
+  [
+    'persisted-query hash that does not match the query',
+    { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } } },
+    400,
+    'bad_request',
+  ],
   ['persisted-query of an unknown version', { query: '{ __typename }', extensions: { persistedQuery: { version: 9, sha256Hash: 'x' } } }, 400, 'bad_request'],
   ['subscription over HTTP POST', { query: 'subscription { events { id } }' }, 400, 'invalid_request'],
   ['too complex', { query: '{ orders(first: 100) { nodes { refunds(first: 100) { nodes { id amount status createdAt } } } } }' }, 400, 'query_too_complex'],

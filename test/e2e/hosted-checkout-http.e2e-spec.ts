@@ -41,7 +41,13 @@ const payPath = (path: string) => path.replace('?', '/pay?');
 
 describe('GET /checkout/:id (the page)', () => {
   test('a split checkout renders the items, badges, amounts, split and both card sections without an API key', async () => {
-    const { session, path } = await createCheckout([['THERM', 'Digital thermometer', 1999, 2], ['CANDY', 'Chocolate candy bar', 250, 1]], { shipping: 500, tax: 120, discount: 100 });
+    const { session, path } = await createCheckout(
+      [
+        ['THERM', 'Digital thermometer', 1999, 2],
+        ['CANDY', 'Chocolate candy bar', 250, 1],
+      ],
+      { shipping: 500, tax: 120, discount: 100 },
+    );
     expect(session.type).toBe('split');
     const page = await getPage(path);
     expect(page.status).toBe(200);
@@ -57,7 +63,14 @@ describe('GET /checkout/:id (the page)', () => {
     expect(h.match(/class="badge badge-eligible">HSA\/FSA eligible</g)).toHaveLength(1);
     const { amounts } = session;
     const money = (c: number) => `$${(c / 100).toFixed(2)}`;
-    for (const [label, value] of [['Subtotal', money(amounts.subtotal)], ['Shipping', '$5.00'], ['Tax', '$1.20'], ['Discount', '−$1.00'], ['HSA/FSA eligible', money(amounts.hsa_amount)], ['Regular (not eligible)', money(amounts.regular_amount)]]) {
+    for (const [label, value] of [
+      ['Subtotal', money(amounts.subtotal)],
+      ['Shipping', '$5.00'],
+      ['Tax', '$1.20'],
+      ['Discount', '−$1.00'],
+      ['HSA/FSA eligible', money(amounts.hsa_amount)],
+      ['Regular (not eligible)', money(amounts.regular_amount)],
+    ]) {
       expect(h).toContain(`<dt>${label}</dt><dd>${value}</dd>`);
     }
     expect(h).toContain(`<dd class="total">${money(amounts.total)}</dd>`);
@@ -106,7 +119,12 @@ describe('GET /checkout/:id (the page)', () => {
 
   test('an unknown id, a wrong token and a missing token answer the same friendly 404 page', async () => {
     const { session, token } = await createCheckout([['THERM', 'Digital thermometer', 1999, 1]]);
-    for (const path of [`/checkout/cs_doesnotexist?token=${token}`, `/checkout/${session.checkout_id}?token=${'x'.repeat(32)}`, `/checkout/${session.checkout_id}`, `/checkout/${session.checkout_id}?token=${token}&token=${token}`]) {
+    for (const path of [
+      `/checkout/cs_doesnotexist?token=${token}`,
+      `/checkout/${session.checkout_id}?token=${'x'.repeat(32)}`,
+      `/checkout/${session.checkout_id}`,
+      `/checkout/${session.checkout_id}?token=${token}&token=${token}`,
+    ]) {
       const page = await getPage(path);
       expect(page.status).toBe(404);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -185,24 +203,45 @@ describe('GET /checkout/:id (the page)', () => {
 
 describe('POST /checkout/:id/pay (what the page script sends)', () => {
   test('success answers the order id and success_url with checkout_id and order_id', async () => {
-    const { session, path } = await createCheckout([['THERM', 'Digital thermometer', 2000, 1], ['CANDY', 'Chocolate candy bar', 1000, 1]], { success_url: 'https://shop.example.com/thanks?cart=9' });
+    const { session, path } = await createCheckout(
+      [
+        ['THERM', 'Digital thermometer', 2000, 1],
+        ['CANDY', 'Chocolate candy bar', 1000, 1],
+      ],
+      { success_url: 'https://shop.example.com/thanks?cart=9' },
+    );
     const res = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, card: cards.visa });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.body).toEqual({ order_id: expect.stringMatching(/^ord_/), redirect_url: `https://shop.example.com/thanks?cart=9&checkout_id=${session.checkout_id}&order_id=${res.body.order_id}` });
     const order = await api.get(`/api/v2/orders/${res.body.order_id}`);
-    expect(order.body).toMatchObject({ status: 'completed', checkout_id: session.checkout_id, payments: [{ payment_method: 'hsa_fsa_card', amount: 2000 }, { payment_method: 'card', amount: 1000 }] });
+    expect(order.body).toMatchObject({
+      status: 'completed',
+      checkout_id: session.checkout_id,
+      payments: [
+        { payment_method: 'hsa_fsa_card', amount: 2000 },
+        { payment_method: 'card', amount: 1000 },
+      ],
+    });
     const again = await anon.post(payPath(path), { card: cards.visa });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('invalid_state');
   });
 
   test('a decline answers 402 with the error body and failure_url; nothing is paid and the number is not echoed', async () => {
-    const { session, path } = await createCheckout([['THERM', 'Digital thermometer', 2000, 1], ['CANDY', 'Chocolate candy bar', 1000, 1]]);
+    const { session, path } = await createCheckout([
+      ['THERM', 'Digital thermometer', 2000, 1],
+      ['CANDY', 'Chocolate candy bar', 1000, 1],
+    ]);
     const res = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, card: cards.declined });
     expect(res.status).toBe(402);
     expect(res.body).toEqual({
-      error: { code: 'card_declined', message: expect.stringContaining('declined'), param: 'card', details: { decline_code: 'card_declined', payment_method: 'card', order_id: expect.stringMatching(/^ord_/) } },
+      error: {
+        code: 'card_declined',
+        message: expect.stringContaining('declined'),
+        param: 'card',
+        details: { decline_code: 'card_declined', payment_method: 'card', order_id: expect.stringMatching(/^ord_/) },
+      },
       redirect_url: `https://shop.example.com/cart?checkout_id=${session.checkout_id}`,
     });
     expect(JSON.stringify(res.body)).not.toContain(cards.declined.number);
@@ -211,15 +250,28 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
   });
 
   test('validation errors keep the spec error shape, name the field and never echo the number', async () => {
-    const { path } = await createCheckout([['THERM', 'Digital thermometer', 2000, 1], ['CANDY', 'Chocolate candy bar', 1000, 1]]);
+    const { path } = await createCheckout([
+      ['THERM', 'Digital thermometer', 2000, 1],
+      ['CANDY', 'Chocolate candy bar', 1000, 1],
+    ]);
     const luhn = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, card: { ...cards.visa, number: '4242424242424241' } });
     expect(luhn.status).toBe(422);
-    expect(luhn.body).toEqual({ error: { code: 'validation_error', message: expect.any(String), param: 'card.number', details: [{ field: 'card.number', message: expect.stringContaining('Luhn') }] } });
+    expect(luhn.body).toEqual({
+      error: { code: 'validation_error', message: expect.any(String), param: 'card.number', details: [{ field: 'card.number', message: expect.stringContaining('Luhn') }] },
+    });
     expect(JSON.stringify(luhn.body)).not.toContain('4242424242424241');
 
     const missing = await anon.post(payPath(path), { hsa_fsa_card: { number: cards.hsa.number }, card: {} });
     expect(missing.status).toBe(422);
-    expect(missing.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['card.cvc', 'card.exp_month', 'card.exp_year', 'card.number', 'hsa_fsa_card.cvc', 'hsa_fsa_card.exp_month', 'hsa_fsa_card.exp_year']);
+    expect(missing.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'card.cvc',
+      'card.exp_month',
+      'card.exp_year',
+      'card.number',
+      'hsa_fsa_card.cvc',
+      'hsa_fsa_card.exp_month',
+      'hsa_fsa_card.exp_year',
+    ]);
 
     const onlyHsa = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa });
     expect(onlyHsa.status).toBe(422);

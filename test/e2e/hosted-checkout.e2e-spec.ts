@@ -35,7 +35,10 @@ afterEach(async () => {
 });
 
 type Card = { number: string; exp_month: number; exp_year: number; cvc: string };
-const SPLIT: [string, string, number, number][] = [['THERM', 'Digital thermometer', 2000, 1], ['CANDY', 'Chocolate candy bar', 1000, 1]];
+const SPLIT: [string, string, number, number][] = [
+  ['THERM', 'Digital thermometer', 2000, 1],
+  ['CANDY', 'Chocolate candy bar', 1000, 1],
+];
 
 /** Creates a checkout returning to the local store and opens its page; collects CSP violations and dialogs. */
 async function openCheckout(items: [string, string, number, number][], viewport = { width: 1280, height: 900 }) {
@@ -97,7 +100,10 @@ test('split checkout paid with the HSA/FSA card and a regular card redirects to 
   const order = await api.get(`/api/v2/orders/${orderId}`);
   expect(order.status).toBe(200);
   expect(order.body).toMatchObject({ status: 'completed', payment_status: 'captured', checkout_id: session.checkout_id, amount: 3000 });
-  expect(order.body.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([['hsa_fsa_card', 2000], ['card', 1000]]);
+  expect(order.body.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([
+    ['hsa_fsa_card', 2000],
+    ['card', 1000],
+  ]);
   expect(problems).toEqual([]);
 });
 
@@ -185,7 +191,11 @@ test('an item needing a letter of medical necessity requires the questionnaire w
 });
 
 test('a mobile viewport (375×667) has one column and no horizontal scrolling', async () => {
-  const items: [string, string, number, number][] = [...SPLIT, ['VIT', 'Daily multivitamin', 1299, 2], ['LONG', 'Extra-long-product-name-without-any-spaces-that-could-push-the-layout-sideways', 999, 1]];
+  const items: [string, string, number, number][] = [
+    ...SPLIT,
+    ['VIT', 'Daily multivitamin', 1299, 2],
+    ['LONG', 'Extra-long-product-name-without-any-spaces-that-could-push-the-layout-sideways', 999, 1],
+  ];
   const { page, problems } = await openCheckout(items, { width: 375, height: 667 });
   const widths = (await page.evaluate('[document.documentElement.scrollWidth, document.documentElement.clientWidth]')) as number[];
   expect(widths[0]).toBeLessThanOrEqual(widths[1]);

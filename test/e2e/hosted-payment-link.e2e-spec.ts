@@ -13,7 +13,10 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   ({ t, api } = await startWithMerchant('Link page'));
-  for (const [merchant_product_id, name, price] of [['THERM', 'Digital thermometer', 2000], ['CANDY', 'Chocolate candy bar', 1000]] as const) {
+  for (const [merchant_product_id, name, price] of [
+    ['THERM', 'Digital thermometer', 2000],
+    ['CANDY', 'Chocolate candy bar', 1000],
+  ] as const) {
     expect((await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id })).status).toBe(201);
   }
   store = await startStore();
@@ -72,7 +75,14 @@ async function fillShipping(page: Page) {
 }
 
 test('a split link paid with an HSA/FSA card and a card lands on success_url; client_reference_id reaches the order', async () => {
-  const link = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }, { merchant_product_id: 'CANDY', quantity: 1 }], currency: 'USD', customer });
+  const link = await createLink({
+    products: [
+      { merchant_product_id: 'THERM', quantity: 1 },
+      { merchant_product_id: 'CANDY', quantity: 1 },
+    ],
+    currency: 'USD',
+    customer,
+  });
   const { page, problems, status } = await open(`${link.url}?client_reference_id=crm-7`);
   expect(status).toBe(200);
   expect(await text(page, '#split')).toContain('$20.00');
@@ -88,7 +98,10 @@ test('a split link paid with an HSA/FSA card and a card lands on success_url; cl
   const orderId = landed.searchParams.get('order_id')!;
   const order = (await api.get(`/api/v2/orders/${orderId}`)).body;
   expect(order).toMatchObject({ status: 'completed', payment_link_id: link.id, client_reference_id: 'crm-7', reference_id: null, amount: 3000 });
-  expect(order.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([['hsa_fsa_card', 2000], ['card', 1000]]);
+  expect(order.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([
+    ['hsa_fsa_card', 2000],
+    ['card', 1000],
+  ]);
   expect((await api.get(`/api/v2/payment-links/${link.id}`)).body).toMatchObject({ status: 'paid', order: { id: orderId, status: 'completed' } });
 
   const again = await open(link.url);
@@ -159,7 +172,8 @@ test('a link without a customer asks for the email in a styled field at least 44
   const name = (await page.locator('#customer-first_name').boundingBox())!;
   expect(email.height).toBeGreaterThanOrEqual(44);
   expect(email.height).toBe(name.height);
-  const style = (id: string) => page.evaluate(`(() => { const s = getComputedStyle(document.getElementById('${id}')); return [s.borderTopWidth, s.borderTopColor, s.borderRadius, s.paddingLeft]; })()`);
+  const style = (id: string) =>
+    page.evaluate(`(() => { const s = getComputedStyle(document.getElementById('${id}')); return [s.borderTopWidth, s.borderTopColor, s.borderRadius, s.paddingLeft]; })()`);
   expect(await style('customer-email')).toEqual(await style('customer-first_name'));
   expect(problems).toEqual([]);
 });

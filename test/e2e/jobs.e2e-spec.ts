@@ -9,7 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-
 test('Agenda on PostgreSQL runs a registered sweep, and stop() waits for it', async () => {
   const runs: Date[] = [];
   const sweep: Sweep = { name: 'test.sweep', every: '1 minute', run: async (_orm, now) => void runs.push(now) };

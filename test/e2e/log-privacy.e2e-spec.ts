@@ -32,7 +32,14 @@ test('query-string emails and receipt signatures are not logged; the requests ar
   child.stderr!.on('data', (d) => (output += d));
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 30_000;
-  while (Date.now() < until && !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
+  while (
+    Date.now() < until &&
+    !(await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 200));
   const api = client(base, key);
 
   const email = 'private.person@example.com';

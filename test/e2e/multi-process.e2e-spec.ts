@@ -18,7 +18,14 @@ beforeAll(async () => {
     stdio: 'ignore',
   });
   const until = Date.now() + 30_000;
-  while (Date.now() < until && !(await fetch(`${otherUrl}/healthz`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 200));
+  while (
+    Date.now() < until &&
+    !(await fetch(`${otherUrl}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 200));
 }, 60_000);
 
 afterAll(async () => {

@@ -23,7 +23,11 @@ const pgPort = () => freePort();
 // A failed test must not leave its server behind for the next one (same DATA_DIR).
 afterEach(async () => {
   if (!current) return;
-  for (const [pid, signal] of [[current.npm.pid!, 'SIGKILL'], [current.nodePid, 'SIGKILL'], [current.postgresPid, 'SIGQUIT']] as const) {
+  for (const [pid, signal] of [
+    [current.npm.pid!, 'SIGKILL'],
+    [current.nodePid, 'SIGKILL'],
+    [current.postgresPid, 'SIGQUIT'],
+  ] as const) {
     if (alive(pid)) process.kill(pid, signal);
   }
   current = undefined;
@@ -103,7 +107,10 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   const until = Date.now() + 150_000;
   let health = 0;
   while (Date.now() < until && health !== 200 && npm.exitCode === null) {
-    health = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+    health = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (health !== 200) await new Promise((r) => setTimeout(r, 300));
   }
   if (health !== 200) throw new Error(`npm start did not become healthy:\n${output}`);

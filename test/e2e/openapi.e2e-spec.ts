@@ -55,7 +55,9 @@ test('request types: fields with defaults are optional; components are not dupli
       const ref: string | undefined = op.requestBody?.content?.['application/json']?.schema?.$ref;
       if (!ref) continue;
       const schema = schemas[ref.split('/').pop()!];
-      const defaulted = Object.entries<any>(schema.properties ?? {}).filter(([, p]) => 'default' in p).map(([k]) => k);
+      const defaulted = Object.entries<any>(schema.properties ?? {})
+        .filter(([, p]) => 'default' in p)
+        .map(([k]) => k);
       for (const field of defaulted) expect([`${method} ${path}`, (schema.required ?? []).includes(field)]).toEqual([`${method} ${path}`, false]);
     }
   }
@@ -127,7 +129,11 @@ describe('real responses match their documented schemas', () => {
     expectDocumented('get', '/v2/subscriptions/{id}/invoices/{invoiceId}', await api.get(`/v2/subscriptions/${id}/invoices/${created.body.latest_invoice_id}`));
     expectDocumented('post', '/api/v2/test-helpers/subscriptions/{id}/dispute', await api.post(`/api/v2/test-helpers/subscriptions/${id}/dispute`, { stage: 'notification' }));
     expectDocumented('post', '/api/v2/subscriptions/{id}/cancel', await api.post(`/api/v2/subscriptions/${id}/cancel`, {}));
-    expectDocumented('post', '/api/v2/subscriptions', await api.post('/api/v2/subscriptions', { customer_id: 'cus_nope', payment_method_id: pm.id, amount_cents: 1, currency: 'USD', interval: 'daily' }));
+    expectDocumented(
+      'post',
+      '/api/v2/subscriptions',
+      await api.post('/api/v2/subscriptions', { customer_id: 'cus_nope', payment_method_id: pm.id, amount_cents: 1, currency: 'USD', interval: 'daily' }),
+    );
   });
 
   test('customers, payment methods and payment links (paid, cancelled)', async () => {

@@ -38,7 +38,7 @@ test('rotate-secret, payment-link cancel and subscription cancel answer 200 with
     for (const path of paths.slice(-3)) {
       const res = await bodiless[i](path);
       const text = await res.text();
-      expect([i, path, res.status, res.status === 200 ? "" : text]).toEqual([i, path, 200, ""]);
+      expect([i, path, res.status, res.status === 200 ? '' : text]).toEqual([i, path, 200, '']);
     }
   }
   // A body that is not an object is still refused.
@@ -47,7 +47,11 @@ test('rotate-secret, payment-link cancel and subscription cancel answer 200 with
 });
 
 test('the OpenAPI document marks those bodies optional and states no request-side defaults', () => {
-  for (const [path, method] of [['/api/v2/webhook-endpoints/{id}/rotate-secret', 'post'], ['/api/v2/payment-links/{id}/cancel', 'post'], ['/api/v2/subscriptions/{id}/cancel', 'post']]) {
+  for (const [path, method] of [
+    ['/api/v2/webhook-endpoints/{id}/rotate-secret', 'post'],
+    ['/api/v2/payment-links/{id}/cancel', 'post'],
+    ['/api/v2/subscriptions/{id}/cancel', 'post'],
+  ]) {
     expect([path, doc.paths[path][method].requestBody?.required ?? false]).toEqual([path, false]);
   }
   // Every request body and query parameter: no `default` (openapi-typescript would make the field required).

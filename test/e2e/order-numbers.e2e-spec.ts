@@ -22,8 +22,7 @@ async function pay(api: ReturnType<typeof client>, card = cards.visa): Promise<s
   return res.status === 200 ? res.body.order_number : (await api.get(`/api/v2/orders/${res.body.error.details.order_id}`)).body.order_number;
 }
 
-const numbersOf = async (api: ReturnType<typeof client>) =>
-  (await api.get('/api/v2/orders?limit=100')).body.data.map((o: { order_number: string }) => o.order_number).sort();
+const numbersOf = async (api: ReturnType<typeof client>) => (await api.get('/api/v2/orders?limit=100')).body.data.map((o: { order_number: string }) => o.order_number).sort();
 const book = (from: number, count: number) => Array.from({ length: count }, (_, i) => `ORD-${String(from + i).padStart(6, '0')}`);
 
 test("another merchant's orders never take numbers from a merchant's book", async () => {

@@ -12,10 +12,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 test('line_items[].product_id is the numeric catalog id or null, the same in REST, GraphQL and order events', async () => {
-  const session = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['X-CANDY', 'Candy', 300, 1]]))).body.data;
+  const session = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([
+        ['THERM', 'Thermometer', 2000, 1],
+        ['X-CANDY', 'Candy', 300, 1],
+      ]),
+    )
+  ).body.data;
   const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })).body;
   const rest = (await api.get(`/api/v2/orders/${order.id}`)).body.line_items.map((l: { product_id: unknown; merchant_product_id: unknown }) => [l.product_id, l.merchant_product_id]);
-  expect(rest).toEqual([[expect.any(Number), 'THERM'], [null, 'X-CANDY']]);
+  expect(rest).toEqual([
+    [expect.any(Number), 'THERM'],
+    [null, 'X-CANDY'],
+  ]);
   const graph = await api.graphql(`{ orders(first: 1) { nodes { lineItems { productId merchantProductId } } } }`);
   expect(graph.body.data.orders.nodes[0].lineItems.map((l: { productId: unknown; merchantProductId: unknown }) => [l.productId, l.merchantProductId])).toEqual(rest);
   const events = (await api.graphql('{ events(first: 10) { nodes { type data } } }')).body.data.events.nodes;

@@ -14,10 +14,16 @@ beforeAll(async () => {
   await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM' });
   await api.post('/api/v2/products', { name: 'Chocolate candy', price: 250, currency: 'USD', merchant_product_id: 'CANDY' });
   for (let i = 0; i < 6; i++) {
-    const body = checkoutBody([['THERM', 'Thermometer', 1999, 1], ['CANDY', 'Candy', 250, i + 1]], {
-      reference_id: `cart_${i}`,
-      customer: { email: i % 2 ? 'odd@example.com' : 'even@example.com', first_name: 'A', last_name: 'B' },
-    });
+    const body = checkoutBody(
+      [
+        ['THERM', 'Thermometer', 1999, 1],
+        ['CANDY', 'Candy', 250, i + 1],
+      ],
+      {
+        reference_id: `cart_${i}`,
+        customer: { email: i % 2 ? 'odd@example.com' : 'even@example.com', first_name: 'A', last_name: 'B' },
+      },
+    );
     const s = (await api.post('/api/v2/checkout', body)).body.data;
     const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, i === 5 ? { card: cards.declined } : { hsa_fsa_card: cards.hsa, card: cards.visa });
     orderIds.push(i === 5 ? paid.body.error.details.order_id : paid.body.id);
@@ -109,12 +115,19 @@ describe('GraphQL', () => {
     );
     expect(res.body.errors).toBeUndefined();
     const s = res.body.data.createCheckoutSession.checkoutSession;
-    expect(s).toMatchObject({ status: 'OPEN', type: 'SPLIT', amounts: { subtotal: 2299, hsaAmount: 1999, regularAmount: 300, total: 2299 }, billingInfo: { addressLine1: '1 Main St', city: 'Austin' } });
+    expect(s).toMatchObject({
+      status: 'OPEN',
+      type: 'SPLIT',
+      amounts: { subtotal: 2299, hsaAmount: 1999, regularAmount: 300, total: 2299 },
+      billingInfo: { addressLine1: '1 Main St', city: 'Austin' },
+    });
     expect(s.lineItems).toEqual([
       { merchantProductId: 'THERM', hsaFsaEligible: true, product: { productId: expect.any(Number), name: 'Digital thermometer' } },
       { merchantProductId: 'OTHER', hsaFsaEligible: false, product: null },
     ]);
-    const invalid = await api.graphql(`mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [], shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" }) { checkoutSession { id } } }`);
+    const invalid = await api.graphql(
+      `mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [], shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" }) { checkoutSession { id } } }`,
+    );
     expect(invalid.body.errors?.[0].extensions.code).toBe('validation_error');
     expect(invalid.body.errors?.[0].extensions.details.map((d: any) => d.field).sort()).toEqual(['customer.email', 'lineItems', 'shippingInfo.country', 'successUrl']);
   });
@@ -130,7 +143,10 @@ describe('GraphQL', () => {
     const nodes = res.body.data.orders.edges.map((e: any) => e.node);
     expect(nodes).toHaveLength(6);
     expect(nodes[5].lineItems[0].product).toEqual({ name: 'Digital thermometer', eligibility: { hsaFsaEligible: true } });
-    expect(nodes[1].payments).toEqual([{ paymentMethod: 'HSA_FSA_CARD', amount: 1999 }, { paymentMethod: 'CARD', amount: 1250 }]);
+    expect(nodes[1].payments).toEqual([
+      { paymentMethod: 'HSA_FSA_CARD', amount: 1999 },
+      { paymentMethod: 'CARD', amount: 1250 },
+    ]);
     // orders + products (with images) + payments + checkout sessions: no N+1 (the rate limit spends leased tokens).
     expect(statements).toBe(4);
   });

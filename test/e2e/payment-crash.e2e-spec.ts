@@ -62,7 +62,12 @@ async function startService(url: string): Promise<string> {
   });
   const base = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
-  while (!(await fetch(`${base}/healthz`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (Date.now() > until) throw new Error('service did not start');
     await sleep(100);
   }
@@ -72,7 +77,9 @@ async function startService(url: string): Promise<string> {
 /** Opens `n` sessions like `templateId` (a clone per row, in one statement). */
 async function cloneSessions(orm: MikroORM, templateId: string, n: number): Promise<string[]> {
   const conn = orm.em.fork().getConnection();
-  const columns = (await conn.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'checkout_sessions' and column_name not in ('id', 'reference_id')`)).map((c) => `"${c.column_name}"`);
+  const columns = (
+    await conn.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'checkout_sessions' and column_name not in ('id', 'reference_id')`)
+  ).map((c) => `"${c.column_name}"`);
   const rows = await conn.execute<{ id: string }[]>(
     `insert into checkout_sessions (id, reference_id, ${columns.join(', ')})
      select 'cs_crash' || md5(random()::text || g::text), 'cart_' || g, ${columns.map((c) => `s.${c}`).join(', ')}
@@ -113,7 +120,15 @@ test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the
   let base = await startService(db.url);
   const api = () => client(base, merchant.test_api_key);
   await api().post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
-  const template = (await api().post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))).body.data.checkout_id;
+  const template = (
+    await api().post(
+      '/api/v2/checkout',
+      checkoutBody([
+        ['THERM', 'Thermometer', 2000, 1],
+        ['CANDY', 'Candy', 1000, 1],
+      ]),
+    )
+  ).body.data.checkout_id;
   let reversed = 0;
   let answered = 0;
 

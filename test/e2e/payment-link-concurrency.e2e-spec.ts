@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const payer = { email: 'pat.lee@example.com', first_name: 'Pat', last_name: 'Lee' };
-const products = [{ merchant_product_id: 'THERM', quantity: 1 }, { merchant_product_id: 'CANDY', quantity: 1 }];
+const products = [
+  { merchant_product_id: 'THERM', quantity: 1 },
+  { merchant_product_id: 'CANDY', quantity: 1 },
+];
 
 // Each kind makes the prepare step lock something different: the link only; the link then the
 // checkout (the payer's details go on it); the link then the checkout (readied for a subscription).
@@ -33,7 +36,9 @@ describe.each(kinds)('50 concurrent pays of one %s', (_kind, linkBody, payExtra)
     const link = await api.post('/api/v2/payment-links', linkBody);
     expect(link.status).toBe(201);
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { card: cards.visa, client_reference_id: `try-${i}`, shipping_address: address, ...payExtra })),
+      Array.from({ length: 50 }, (_, i) =>
+        api.post(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, { card: cards.visa, client_reference_id: `try-${i}`, shipping_address: address, ...payExtra }),
+      ),
     );
     const answers = results.map((r) => (r.status === 200 ? '200' : `${r.status} ${r.body?.error?.code}`));
     const tally = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a]: (acc[a] ?? 0) + 1 }), {});

@@ -24,7 +24,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const customer = { email: 'Pat.Lee@example.com', first_name: 'Pat', last_name: 'Lee' };
-const split = { products: [{ merchant_product_id: 'THERM', quantity: 1 }, { merchant_product_id: 'CANDY', quantity: 1 }], currency: 'USD', customer };
+const split = {
+  products: [
+    { merchant_product_id: 'THERM', quantity: 1 },
+    { merchant_product_id: 'CANDY', quantity: 1 },
+  ],
+  currency: 'USD',
+  customer,
+};
 const create = async (body: object, via = api) => {
   const res = await via.post('/api/v2/payment-links', body);
   expect(res.status).toBe(201);
@@ -36,14 +43,33 @@ describe('creating payment links', () => {
     const before = Date.now();
     const link = await create({ ...split, success_url: 'https://shop.example.com/thanks', metadata: { campaign: 'email' } });
     expect(link).toEqual({
-      id: expect.stringMatching(/^plink_[0-9A-Za-z]{24}$/), object: 'payment_link', livemode: false, url: `${t.url}/pay/${link.id}`,
-      amount: 3000, currency: 'usd', description: null, payment_type: 'one_time', status: 'active', customer, customer_id: null, collect_shipping_address: true,
+      id: expect.stringMatching(/^plink_[0-9A-Za-z]{24}$/),
+      object: 'payment_link',
+      livemode: false,
+      url: `${t.url}/pay/${link.id}`,
+      amount: 3000,
+      currency: 'usd',
+      description: null,
+      payment_type: 'one_time',
+      status: 'active',
+      customer,
+      customer_id: null,
+      collect_shipping_address: true,
       products: [
         { merchant_product_id: 'THERM', name: 'Digital thermometer', quantity: 1, price: 2000, hsa_fsa_eligible: true, requires_lmn: false },
         { merchant_product_id: 'CANDY', name: 'Chocolate candy bar', quantity: 1, price: 1000, hsa_fsa_eligible: false, requires_lmn: false },
       ],
-      checkout_id: expect.stringMatching(/^cs_/), order: null, success_url: 'https://shop.example.com/thanks', cancel_url: null, metadata: { campaign: 'email' },
-      subscription: null, expires_at: expect.any(String), created_at: expect.any(String), paid_at: null, cancelled_at: null, cancellation_reason: null,
+      checkout_id: expect.stringMatching(/^cs_/),
+      order: null,
+      success_url: 'https://shop.example.com/thanks',
+      cancel_url: null,
+      metadata: { campaign: 'email' },
+      subscription: null,
+      expires_at: expect.any(String),
+      created_at: expect.any(String),
+      paid_at: null,
+      cancelled_at: null,
+      cancellation_reason: null,
     });
     const lifetime = new Date(link.expires_at).getTime() - before;
     expect(lifetime).toBeGreaterThanOrEqual(7 * 86400_000 - 1000);
@@ -53,8 +79,14 @@ describe('creating payment links', () => {
     const checkout = await api.get(`/api/v2/checkout/${link.checkout_id}`);
     expect(checkout.status).toBe(200);
     expect(checkout.body.data).toMatchObject({
-      checkout_id: link.checkout_id, status: 'open', type: 'split', payment_link_id: link.id, checkout_url: link.url, expires_at: link.expires_at,
-      amounts: { subtotal: 3000, hsa_amount: 2000, regular_amount: 1000, total: 3000 }, order: null,
+      checkout_id: link.checkout_id,
+      status: 'open',
+      type: 'split',
+      payment_link_id: link.id,
+      checkout_url: link.url,
+      expires_at: link.expires_at,
+      amounts: { subtotal: 3000, hsa_amount: 2000, regular_amount: 1000, total: 3000 },
+      order: null,
     });
   });
 
@@ -62,7 +94,11 @@ describe('creating payment links', () => {
     const link = await create({ amount: 4500, description: 'Consultation follow-up', currency: 'usd', expires_at: new Date(Date.now() + 3600_000).toISOString() });
     expect(link).toMatchObject({ amount: 4500, description: 'Consultation follow-up', products: [], customer: null });
     const checkout = (await api.get(`/api/v2/checkout/${link.checkout_id}`)).body.data;
-    expect(checkout).toMatchObject({ type: 'regular', amounts: { hsa_amount: 0, regular_amount: 4500, total: 4500 }, line_items: [{ name: 'Consultation follow-up', price: 4500, quantity: 1, hsa_fsa_eligible: false }] });
+    expect(checkout).toMatchObject({
+      type: 'regular',
+      amounts: { hsa_amount: 0, regular_amount: 4500, total: 4500 },
+      line_items: [{ name: 'Consultation follow-up', price: 4500, quantity: 1, hsa_fsa_eligible: false }],
+    });
   });
 
   test('bad inputs: each bad field in details', async () => {
@@ -72,7 +108,14 @@ describe('creating payment links', () => {
       return res.body.error;
     };
     const fields = (e: { details: { field: string }[] }) => e.details.map((d) => d.field).sort();
-    const unknown = await bad({ products: [{ merchant_product_id: 'THERM', quantity: 1 }, { merchant_product_id: 'NOPE', quantity: 1 }, { merchant_product_id: 'OLD', quantity: 2 }], currency: 'USD' });
+    const unknown = await bad({
+      products: [
+        { merchant_product_id: 'THERM', quantity: 1 },
+        { merchant_product_id: 'NOPE', quantity: 1 },
+        { merchant_product_id: 'OLD', quantity: 2 },
+      ],
+      currency: 'USD',
+    });
     expect(unknown).toMatchObject({ code: 'validation_error', param: 'products.1.merchant_product_id' });
     expect(unknown.details).toEqual([
       { field: 'products.1.merchant_product_id', message: "no product 'NOPE' in your catalog" },
@@ -121,9 +164,20 @@ describe('paying a link', () => {
     const paid = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, hsa_fsa_card: cards.hsa, card: cards.visa, client_reference_id: 'crm-42' });
     expect(paid.status).toBe(200);
     const order = paid.body;
-    expect(order).toMatchObject({ checkout_id: link.checkout_id, payment_link_id: link.id, client_reference_id: 'crm-42', reference_id: null, amount: 3000, status: 'completed', payment_status: 'captured' });
+    expect(order).toMatchObject({
+      checkout_id: link.checkout_id,
+      payment_link_id: link.id,
+      client_reference_id: 'crm-42',
+      reference_id: null,
+      amount: 3000,
+      status: 'completed',
+      payment_status: 'captured',
+    });
     expect(order.customer).toMatchObject({ email: customer.email, first_name: 'Pat' });
-    expect(order.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([['hsa_fsa_card', 2000], ['card', 1000]]);
+    expect(order.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([
+      ['hsa_fsa_card', 2000],
+      ['card', 1000],
+    ]);
 
     const after = (await api.get(`/api/v2/payment-links/${link.id}`)).body;
     expect(after).toMatchObject({ status: 'paid', paid_at: expect.any(String), order: { id: order.id, status: 'completed', paid_at: after.paid_at } });
@@ -134,7 +188,15 @@ describe('paying a link', () => {
       expect(e.data).toMatchObject({ payment_link_id: link.id, client_reference_id: 'crm-42', reference_id: null });
     }
     const [paidEvent] = await events('payment_link.paid', link.id);
-    expect(paidEvent.data).toMatchObject({ id: link.id, status: 'paid', order_id: order.id, client_reference_id: 'crm-42', amount: 3000, currency: 'usd', order: { id: order.id, status: 'completed' } });
+    expect(paidEvent.data).toMatchObject({
+      id: link.id,
+      status: 'paid',
+      order_id: order.id,
+      client_reference_id: 'crm-42',
+      amount: 3000,
+      currency: 'usd',
+      order: { id: order.id, status: 'completed' },
+    });
 
     const refund = await api.post('/api/v2/refunds', { order_id: order.id, amount: 1500, reason: 'customer_request' });
     expect(refund.status).toBe(201);
@@ -176,7 +238,9 @@ describe('paying a link', () => {
 
   test('20 concurrent pays of one link make one order', async () => {
     const link = await create(split);
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa, client_reference_id: `try-${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { shipping_address: address, card: cards.visa, client_reference_id: `try-${i}` })),
+    );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     // The others find the link paid, or its one payment attempt still open: never a second charge.
@@ -251,7 +315,10 @@ describe('cancel and expiry', () => {
     expect((await clocked.get(`/api/v2/payment-links/${link.id}`)).body.status).toBe('expired');
     expect((await clocked.get(`/api/v2/payment-links/${later.id}`)).body.status).toBe('active');
     expect(await events('payment_link.expired', link.id)).toHaveLength(1);
-    expect((await clocked.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, customer })).body.error).toMatchObject({ code: 'invalid_state', details: { status: 'expired' } });
+    expect((await clocked.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa, customer })).body.error).toMatchObject({
+      code: 'invalid_state',
+      details: { status: 'expired' },
+    });
     expect((await clocked.post(`/api/v2/payment-links/${link.id}/cancel`)).body.error).toMatchObject({ code: 'invalid_state', details: { status: 'expired' } });
     expect((await clocked.get('/api/v2/payment-links?status=expired')).body.data.map((l: { id: string }) => l.id)).toEqual([link.id]);
     expect((await clocked.get('/api/v2/payment-links?status=active')).body.data.map((l: { id: string }) => l.id)).toEqual([later.id]);
@@ -262,7 +329,8 @@ describe('listing', () => {
   test('newest first, keyset pages and every filter of the spec', async () => {
     const m = client(t.url, (await t.merchant('Lister')).test_api_key);
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await create({ amount: 100 + i, description: `L${i}`, currency: 'usd', customer: { ...customer, email: i % 2 ? 'odd@example.com' : 'even@example.com' } }, m)).id);
+    for (let i = 0; i < 5; i++)
+      ids.push((await create({ amount: 100 + i, description: `L${i}`, currency: 'usd', customer: { ...customer, email: i % 2 ? 'odd@example.com' : 'even@example.com' } }, m)).id);
     await m.post(`/api/v2/payment-links/${ids[1]}/cancel`);
     const first = await m.get('/api/v2/payment-links?limit=2');
     expect(first.body).toMatchObject({ object: 'list', has_more: true, next_cursor: ids[3] });
@@ -288,13 +356,24 @@ describe('GraphQL', () => {
     const m = await t.merchant('Graph');
     const gql = client(t.url, m.test_api_key);
     await gql.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
-    const stored = (await gql.graphql(`mutation { createCustomer(input: { email: "g@example.com", firstName: "G", lastName: "Q" }) { customer { id customerId } } }`)).body.data.createCustomer.customer;
+    const stored = (await gql.graphql(`mutation { createCustomer(input: { email: "g@example.com", firstName: "G", lastName: "Q" }) { customer { id customerId } } }`)).body.data.createCustomer
+      .customer;
     const createLink = (input: object) =>
-      gql.graphql(`mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { id paymentLinkId url amount status paymentType customer { email } products { merchantProductId hsaFsaEligible } expiresAt } } }`, { input });
+      gql.graphql(
+        `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { id paymentLinkId url amount status paymentType customer { email } products { merchantProductId hsaFsaEligible } expiresAt } } }`,
+        { input },
+      );
     const made = await createLink({ products: [{ merchantProductId: 'THERM', quantity: 2 }], currency: 'USD', customerId: stored.id, expiresAt: new Date(Date.now() + 86400_000).toISOString() });
     expect(made.body.errors).toBeUndefined();
     const link = made.body.data.createPaymentLink.paymentLink;
-    expect(link).toMatchObject({ paymentLinkId: expect.stringMatching(/^plink_/), amount: 4000, status: 'ACTIVE', paymentType: 'ONE_TIME', customer: { email: 'g@example.com' }, products: [{ merchantProductId: 'THERM', hsaFsaEligible: true }] });
+    expect(link).toMatchObject({
+      paymentLinkId: expect.stringMatching(/^plink_/),
+      amount: 4000,
+      status: 'ACTIVE',
+      paymentType: 'ONE_TIME',
+      customer: { email: 'g@example.com' },
+      products: [{ merchantProductId: 'THERM', hsaFsaEligible: true }],
+    });
     const invalid = await createLink({ amount: 0, currency: 'USD' });
     expect(invalid.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
     expect(invalid.body.errors?.[0].extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['amount', 'description']);
@@ -310,14 +389,24 @@ describe('GraphQL', () => {
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.paymentLinks.edges.map((e: { node: any }) => e.node);
     expect(nodes).toHaveLength(4);
-    expect(nodes[0]).toMatchObject({ status: 'PAID', amount: 502, order: { clientReferenceId: 'c2', paymentLink: { paymentLinkId: nodes[0].paymentLinkId } }, storedCustomer: { customerId: stored.customerId }, checkoutSession: { status: 'PAID' } });
+    expect(nodes[0]).toMatchObject({
+      status: 'PAID',
+      amount: 502,
+      order: { clientReferenceId: 'c2', paymentLink: { paymentLinkId: nodes[0].paymentLinkId } },
+      storedCustomer: { customerId: stored.customerId },
+      checkoutSession: { status: 'PAID' },
+    });
     // links + orders + customers + checkout sessions + the orders' links: no N+1 (the rate limit spends leased tokens).
     expect(statements).toBe(5);
 
     const filtered = await gql.graphql(`{ paymentLinks(first: 10, status: ACTIVE, customerEmail: "G@EXAMPLE.COM", paymentType: ONE_TIME) { nodes { paymentLinkId } } }`);
     expect(filtered.body.data.paymentLinks.nodes).toEqual([{ paymentLinkId: link.paymentLinkId }]);
-    const cancel = (input: object) => gql.graphql(`mutation($input: CancelPaymentLinkInput!) { cancelPaymentLink(input: $input) { paymentLink { status cancellationReason cancelledAt } } }`, { input });
-    expect((await cancel({ id: link.id, reason: 'x'.repeat(501) })).body.errors?.[0].extensions).toMatchObject({ code: 'validation_error', details: [{ field: 'reason', message: expect.any(String) }] });
+    const cancel = (input: object) =>
+      gql.graphql(`mutation($input: CancelPaymentLinkInput!) { cancelPaymentLink(input: $input) { paymentLink { status cancellationReason cancelledAt } } }`, { input });
+    expect((await cancel({ id: link.id, reason: 'x'.repeat(501) })).body.errors?.[0].extensions).toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'reason', message: expect.any(String) }],
+    });
     expect((await cancel({ id: link.id, reason: 'Typo' })).body.data.cancelPaymentLink.paymentLink).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Typo' });
     expect((await cancel({ id: link.id })).body.errors?.[0].extensions.code).toBe('invalid_state');
     const node = await gql.graphql(`query($id: ID!) { node(id: $id) { __typename ... on PaymentLink { status } } }`, { id: link.id });
@@ -338,7 +427,11 @@ describe('hosted link page (HTTP)', () => {
     expect(html).toContain(`action="/pay/${link.id}/pay?client_reference_id=cart-77"`);
     expect(html).toContain('https://shop.example.com/cart?payment_link_id=');
     expect(html).not.toContain('id="customer"');
-    const pay = await fetch(`${t.url}/pay/${link.id}/pay?client_reference_id=cart-77`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hsa_fsa_card: cards.hsa, card: cards.visa, shipping_address: address }) });
+    const pay = await fetch(`${t.url}/pay/${link.id}/pay?client_reference_id=cart-77`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hsa_fsa_card: cards.hsa, card: cards.visa, shipping_address: address }),
+    });
     expect(pay.status).toBe(200);
     const paid = (await pay.json()) as { order_id: string; redirect_url: string };
     expect(paid.redirect_url).toBe(`https://shop.example.com/thanks?payment_link_id=${link.id}&order_id=${paid.order_id}`);

@@ -11,7 +11,15 @@ async function openSessions(api: ReturnType<typeof client>, n: number): Promise<
   const ids: string[] = [];
   for (let i = 0; i < n; i += 20) {
     const batch = await Promise.all(
-      Array.from({ length: Math.min(20, n - i) }, () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1000, 1]]))),
+      Array.from({ length: Math.min(20, n - i) }, () =>
+        api.post(
+          '/api/v2/checkout',
+          checkoutBody([
+            ['THERM', 'Thermometer', 2000, 1],
+            ['CANDY', 'Candy', 1000, 1],
+          ]),
+        ),
+      ),
     );
     for (const res of batch) {
       expect(res.status).toBe(201);
@@ -76,7 +84,9 @@ describe('with the default pool (10)', () => {
     expect(Math.max(...health)).toBeLessThan(1000);
     const [orders] = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from orders where status = 'completed'`);
     expect(orders.n).toBe(paid);
-    console.log(`200 concurrent pays: ${paid} paid, ${200 - paid} shed with 429; slowest answer ${Math.round(Math.max(...pays.map((p) => p.ms)))} ms, slowest /healthz ${Math.round(Math.max(...health))} ms`);
+    console.log(
+      `200 concurrent pays: ${paid} paid, ${200 - paid} shed with 429; slowest answer ${Math.round(Math.max(...pays.map((p) => p.ms)))} ms, slowest /healthz ${Math.round(Math.max(...health))} ms`,
+    );
   });
 
   test('50 concurrent pays with one Idempotency-Key: one order, every answer 200 (the first or its replay) or 409 while it runs', async () => {
@@ -144,7 +154,7 @@ describe('routes that call the payment processor', () => {
   });
   afterAll(() => t.close());
 
-  test('with an Idempotency-Key they run outside the key\'s transaction (REST and GraphQL) and replay', async () => {
+  test("with an Idempotency-Key they run outside the key's transaction (REST and GraphQL) and replay", async () => {
     const api = await withProducts(t);
     const key = () => ({ 'idempotency-key': crypto.randomUUID() });
     const customer = await api.post('/api/v2/customers', { email: 'pat@example.com', first_name: 'Pat', last_name: 'Lee' }, key());
@@ -156,7 +166,11 @@ describe('routes that call the payment processor', () => {
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.id).toBe(pm.body.id);
-    const sub = await api.post('/api/v2/subscriptions', { customer_id: customer.body.id, payment_method_id: pm.body.id, amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM' }, key());
+    const sub = await api.post(
+      '/api/v2/subscriptions',
+      { customer_id: customer.body.id, payment_method_id: pm.body.id, amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM' },
+      key(),
+    );
     expect(sub.status).toBe(201);
     expect(sub.body.status).toBe('active');
     const globalId = (await api.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.data.customers.edges[0].node.id;
@@ -169,4 +183,3 @@ describe('routes that call the payment processor', () => {
     expect(gql.body.data.attachPaymentMethod.paymentMethod.last4).toBe('4444');
   });
 });
-

@@ -292,12 +292,10 @@ describe('rate limiting', () => {
       expect(ok).toBeGreaterThanOrEqual(40 - 2 * 3);
       const leaseStatements = sqlStatementCount() - before - ok; // each 200 read one page of products
       expect(leaseStatements).toBeLessThan(25);
-      const [row] = await t.orm.em.fork().getConnection().execute(
-        `select c.count from rate_limit_counters c join api_keys k on k.id = c.key where k.merchant_id = ? and k.mode = 'test'`,
-        [m.id],
-      );
+      const [row] = await t.orm.em.fork().getConnection().execute(`select c.count from rate_limit_counters c join api_keys k on k.id = c.key where k.merchant_id = ? and k.mode = 'test'`, [m.id]);
       expect(row.count).toBe(40); // spent to the last token, never beyond
     } finally {
       await Promise.all([one.close(), two.close()]);
     }
-  });});
+  });
+});

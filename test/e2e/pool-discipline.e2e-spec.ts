@@ -82,9 +82,13 @@ const rest: Record<string, () => Promise<Call[]>> = {
   refundCheckoutV1: async () => {
     const o = await make.order();
     const line = o.line_items[0];
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] }, key()));
+    return Array.from(
+      { length: CONCURRENCY },
+      () => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] }, key()),
+    );
   },
-  createCustomer: async () => Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
+  createCustomer: async () =>
+    Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
   updateCustomer: async () => {
     const c = await make.customer();
     return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/customers/${c.id}`, { first_name: `Pat${i}` }, key()));
@@ -101,7 +105,10 @@ const rest: Record<string, () => Promise<Call[]>> = {
   createSubscription: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
-    return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/subscriptions', { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }, key()));
+    return Array.from(
+      { length: CONCURRENCY },
+      () => () => api.post('/api/v2/subscriptions', { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }, key()),
+    );
   },
   updateSubscription: async () => {
     const { sub } = await make.subscription();
@@ -136,7 +143,10 @@ const rest: Record<string, () => Promise<Call[]>> = {
   },
   testPayPaymentLink: async () => {
     const l = await make.link();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } }, key()));
+    return Array.from(
+      { length: CONCURRENCY },
+      () => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } }, key()),
+    );
   },
   createWebhookEndpoint: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
   rotateWebhookEndpointSecret: async () => {
@@ -157,7 +167,8 @@ const key = () => (Math.random() < 0.5 ? { 'Idempotency-Key': randomUUID() } : u
 
 const gql = (query: string, variables: Record<string, unknown>) => () => api.graphql(query, variables);
 const graphql: Record<string, () => Promise<Call[]>> = {
-  createProduct: async () => Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateProductInput!) { createProduct(input: $i) { product { id } } }`, { i: { name: `G${i}`, price: 100, currency: 'USD' } })),
+  createProduct: async () =>
+    Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateProductInput!) { createProduct(input: $i) { product { id } } }`, { i: { name: `G${i}`, price: 100, currency: 'USD' } })),
   updateProduct: async () => {
     const id = toGlobalId('Product', (await make.product()).id);
     return Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($id: ID!, $i: UpdateProductInput!) { updateProduct(id: $id, input: $i) { product { id } } }`, { id, i: { price: 200 + i } }));
@@ -169,14 +180,23 @@ const graphql: Record<string, () => Promise<Call[]>> = {
   checkEligibility: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
   createCheckoutSession: async () => {
     const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
-    const input = { referenceId: body.reference_id, customer: { email: 'a@example.com', firstName: 'A', lastName: 'B' }, lineItems: [{ productId: 'THERM', name: 'Thermometer', price: 2000, quantity: 1, currency: 'USD' }], successUrl: body.success_url, failureUrl: body.failure_url };
+    const input = {
+      referenceId: body.reference_id,
+      customer: { email: 'a@example.com', firstName: 'A', lastName: 'B' },
+      lineItems: [{ productId: 'THERM', name: 'Thermometer', price: 2000, quantity: 1, currency: 'USD' }],
+      successUrl: body.success_url,
+      failureUrl: body.failure_url,
+    };
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, { i: input }));
   },
   createRefund: async () => {
     const orderId = toGlobalId('Order', (await make.order()).id);
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, { i: { orderId, amount: 100, reason: 'OTHER' } }));
   },
-  createCustomer: async () => Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } })),
+  createCustomer: async () =>
+    Array.from({ length: CONCURRENCY }, (_, i) =>
+      gql(`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } }),
+    ),
   updateCustomer: async () => {
     const id = toGlobalId('Customer', (await make.customer()).id);
     return Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { customer { id } } }`, { i: { id, firstName: `G${i}` } }));
@@ -199,7 +219,9 @@ const graphql: Record<string, () => Promise<Call[]>> = {
   },
   updateSubscription: async () => {
     const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
-    return Array.from({ length: CONCURRENCY }, (_, n) => gql(`mutation($i: UpdateSubscriptionInput!) { updateSubscription(input: $i) { subscription { id } } }`, { i: { id, cancelAtPeriodEnd: n % 2 === 0 } }));
+    return Array.from({ length: CONCURRENCY }, (_, n) =>
+      gql(`mutation($i: UpdateSubscriptionInput!) { updateSubscription(input: $i) { subscription { id } } }`, { i: { id, cancelAtPeriodEnd: n % 2 === 0 } }),
+    );
   },
   cancelSubscription: async () => {
     const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
@@ -217,12 +239,18 @@ const graphql: Record<string, () => Promise<Call[]>> = {
     const i = { id: toGlobalId('SubscriptionContract', sub.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id) };
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
   },
-  createPaymentLink: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`, { i: { amount: 1500, description: 'Visit', currency: 'USD' } })),
+  createPaymentLink: async () =>
+    Array.from({ length: CONCURRENCY }, () =>
+      gql(`mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`, { i: { amount: 1500, description: 'Visit', currency: 'USD' } }),
+    ),
   cancelPaymentLink: async () => {
     const id = toGlobalId('PaymentLink', (await make.link()).id);
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, { i: { id } }));
   },
-  createWebhookEndpoint: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`, { i: { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] } })),
+  createWebhookEndpoint: async () =>
+    Array.from({ length: CONCURRENCY }, () =>
+      gql(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`, { i: { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] } }),
+    ),
   rotateWebhookEndpointSecret: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }`, { i: { id } }));
@@ -265,7 +293,11 @@ function serverErrors(answers: ApiResponse[]): unknown[] {
 
 test('the REST table names every write operation of the OpenAPI document, the GraphQL table every mutation', async () => {
   const doc = (await api.get('/api/v2/openapi.json')).body;
-  const writes = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.entries(ops).filter(([m]) => m !== 'get').map(([, op]) => op.operationId));
+  const writes = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) =>
+    Object.entries(ops)
+      .filter(([m]) => m !== 'get')
+      .map(([, op]) => op.operationId),
+  );
   expect(writes.filter((id) => !(id in rest)).sort()).toEqual([]);
   const types = (await api.graphql(`{ __type(name: "Mutation") { fields { name } } }`)).body.data.__type.fields.map((f: { name: string }) => f.name);
   expect(types.filter((name: string) => !(name in graphql)).sort()).toEqual([]);

@@ -125,7 +125,15 @@ test('an operation costlier than the complexity limit is refused before it runs'
 });
 
 test('product(id) read from the read model is the object the mutation (through the ORM) returned; answers are Cache-Control: no-store', async () => {
-  const p = await create({ name: 'Knee brace', tagline: 'Support', price: 3499, currency: 'usd', merchantProductId: 'KNEE-1', images: ['https://cdn.example.com/k2.png', 'https://cdn.example.com/k1.png'], metadata: { b: [1, 'x'], size: 'M' } });
+  const p = await create({
+    name: 'Knee brace',
+    tagline: 'Support',
+    price: 3499,
+    currency: 'usd',
+    merchantProductId: 'KNEE-1',
+    images: ['https://cdn.example.com/k2.png', 'https://cdn.example.com/k1.png'],
+    metadata: { b: [1, 'x'], size: 'M' },
+  });
   const res = await api.graphql(`query($id: ID!) { product(id: $id) { ${PRODUCT_FIELDS} } }`, { id: p.id });
   expect(JSON.stringify(res.body.data.product)).toBe(JSON.stringify(p));
   expect(res.headers.get('cache-control')).toBe('no-store');

@@ -62,7 +62,14 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
   // Stored exactly as the API would have created them, eligibility included.
   const listed = await api.get('/api/v2/products?merchant_product_id=RX-1001');
   const tylenol = listed.body.data[0];
-  expect(tylenol).toMatchObject({ name: 'Tylenol Extra Strength Caplets, 100 ct', price: 1149, currency: 'USD', upc_code_or_gtin: '9520101000118', tagline: 'Fast pain relief, 500 mg', status: 'active' });
+  expect(tylenol).toMatchObject({
+    name: 'Tylenol Extra Strength Caplets, 100 ct',
+    price: 1149,
+    currency: 'USD',
+    upc_code_or_gtin: '9520101000118',
+    tagline: 'Fast pain relief, 500 mg',
+    status: 'active',
+  });
   expect(tylenol.images.map((i: any) => i.url)).toEqual(['https://images.example-pharmacy.com/rx-1001.jpg', 'https://images.example-pharmacy.com/rx-1001-back.jpg']);
   for (const mpid of ['RX-1001', 'VT-6001', 'GR-8001', 'FA-2004']) {
     const [p] = (await api.get(`/api/v2/products?merchant_product_id=${mpid}`)).body.data;
@@ -79,7 +86,9 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
   expect(await countProducts()).toBe(rows);
 
   // Two rows changed: one price, one name (eligibility decided again); product.updated for each.
-  const edited = lines.map((l) => l.replace('FA-2004,"Sterile gauze pads 4x4 in, 25 ct",649', 'FA-2004,"Sterile gauze pads 4x4 in, 25 ct",699').replace('GR-8001,Peppermint candy tin', 'GR-8001,Digital thermometer'));
+  const edited = lines.map((l) =>
+    l.replace('FA-2004,"Sterile gauze pads 4x4 in, 25 ct",649', 'FA-2004,"Sterile gauze pads 4x4 in, 25 ct",699').replace('GR-8001,Peppermint candy tin', 'GR-8001,Digital thermometer'),
+  );
   const path = await csvFile('edited.csv', `${edited.join('\n')}\n`);
   const third = JSON.parse((await cli(path, '--merchant', keys.id, '--json')).stdout);
   expect(third).toMatchObject({ created: 0, updated: 2, unchanged: rows - 2 });
@@ -90,7 +99,10 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
 
 test('a bad row (price -1) is reported with its line number and nothing is imported, unless --continue-on-error', async () => {
   const before = await countProducts();
-  const path = await csvFile('bad-row.csv', `${HEADER}\nNEW-1,Saline nasal spray,899,USD,,,,\nNEW-2,Cold pack,-1,USD,,,,\n"NEW-3","Ankle brace, universal",1999,usd,,,,\nNEW-4,Test strips,500,USD,9520206105191,,,\nNEW-5,Thermometer,12.99,USD,,,,\nNEW-1,Duplicate,100,USD,,,,\n`);
+  const path = await csvFile(
+    'bad-row.csv',
+    `${HEADER}\nNEW-1,Saline nasal spray,899,USD,,,,\nNEW-2,Cold pack,-1,USD,,,,\n"NEW-3","Ankle brace, universal",1999,usd,,,,\nNEW-4,Test strips,500,USD,9520206105191,,,\nNEW-5,Thermometer,12.99,USD,,,,\nNEW-1,Duplicate,100,USD,,,,\n`,
+  );
   const refused = await cli(path, '--merchant', keys.id);
   expect(refused.code).toBe(1);
   expect(refused.stdout).toContain('Nothing imported');
@@ -115,7 +127,9 @@ test('bad files are refused with a clear error before anything is written', asyn
   const before = await countProducts();
   const wrongHeader = await cli(await csvFile('header.csv', 'sku,title,price,currency\nA,B,100,USD\n'), '--merchant', keys.id);
   expect(wrongHeader.code).toBe(1);
-  expect(wrongHeader.stderr).toMatch(/wrong header row \(unknown columns 'sku', 'title'; missing 'merchant_product_id', 'name'\)\. Expected: merchant_product_id,name,price,currency,upc,tagline,status,image_urls/);
+  expect(wrongHeader.stderr).toMatch(
+    /wrong header row \(unknown columns 'sku', 'title'; missing 'merchant_product_id', 'name'\)\. Expected: merchant_product_id,name,price,currency,upc,tagline,status,image_urls/,
+  );
 
   const latin1 = Buffer.concat([Buffer.from(`${HEADER}\nL-1,Caf`), Buffer.from([0xe9]), Buffer.from(' thermometer,100,USD,,,,\n')]);
   const encoding = await cli(await csvFile('latin1.csv', latin1), '--merchant', keys.id);

@@ -18,7 +18,15 @@ const db = () => t.orm.em.fork().getConnection();
 
 /** A paid split order: 2000 on the HSA/FSA card, 1500 on the regular card. */
 async function paidSplitOrder(card = cards.visa, hsa = cards.hsa) {
-  const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1], ['CANDY', 'Candy', 1500, 1]]))).body.data;
+  const s = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([
+        ['THERM', 'Thermometer', 2000, 1],
+        ['CANDY', 'Candy', 1500, 1],
+      ]),
+    )
+  ).body.data;
   const res = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: hsa, card });
   expect(res.status).toBe(200);
   return res.body;
@@ -61,7 +69,19 @@ test('a full refund returns each payment exactly: pending, then succeeded by the
 
   const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [refund.id]);
   expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.succeeded']);
-  expect(events[0].data).toMatchObject({ id: refund.id, order_id: order.id, checkout_id: order.checkout_id, amount: 3500, currency: 'usd', reason: 'customer_request', reference_id: order.reference_id, payment_link_id: null, client_reference_id: null, customer: { email: 'Jane.Doe@example.com' }, initiated_at: expect.any(String) });
+  expect(events[0].data).toMatchObject({
+    id: refund.id,
+    order_id: order.id,
+    checkout_id: order.checkout_id,
+    amount: 3500,
+    currency: 'usd',
+    reason: 'customer_request',
+    reference_id: order.reference_id,
+    payment_link_id: null,
+    client_reference_id: null,
+    customer: { email: 'Jane.Doe@example.com' },
+    initiated_at: expect.any(String),
+  });
   expect(events[1].data).toMatchObject({ id: refund.id, order_status: 'refunded', payment_status: 'refunded', refunded_at: expect.any(String) });
 
   const again = await api.post('/api/v2/refunds', { order_id: order.id, reason: 'duplicate' });
@@ -114,10 +134,9 @@ test('many concurrent partial refunds never exceed the order total', async () =>
   const created = results.filter((r) => r.status === 201);
   expect(created).toHaveLength(11); // floor(3500 / 300)
   expect(results.filter((r) => r.status === 400).every((r) => r.body.error.code === 'invalid_amount')).toBe(true);
-  const [sums] = await db().execute(
-    `select sum(amount)::int as total, sum(hsa_amount)::int as hsa, sum(regular_amount)::int as regular from refunds where order_id = ? and status <> 'failed'`,
-    [order.id],
-  );
+  const [sums] = await db().execute(`select sum(amount)::int as total, sum(hsa_amount)::int as hsa, sum(regular_amount)::int as regular from refunds where order_id = ? and status <> 'failed'`, [
+    order.id,
+  ]);
   expect(sums.total).toBe(3300);
   expect(sums.hsa).toBeLessThanOrEqual(2000);
   expect(sums.regular).toBeLessThanOrEqual(1500);
@@ -135,7 +154,10 @@ test('a refused refund fails, gives its amount back, and a later refund can use 
     expect.objectContaining({ payment_method: 'hsa_fsa_card', amount: 2000, success: true, refund_id: res.body.data.refunds[0].refund_id, processor_refund_id: expect.stringMatching(/^re_/) }),
     expect.objectContaining({ payment_method: 'card', amount: 1500, success: false, refund_id: res.body.data.refunds[1].refund_id, processor_refund_id: null }),
   ]);
-  expect(res.body.data.refunds.map((p: any) => [typeof p.refund_id, p.success])).toEqual([['string', null], ['string', null]]);
+  expect(res.body.data.refunds.map((p: any) => [typeof p.refund_id, p.success])).toEqual([
+    ['string', null],
+    ['string', null],
+  ]);
   const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [failed.id]);
   expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.failed']);
   expect(events[1].data).toMatchObject({ failure_reason: 'card: refund_failed', failed_at: expect.any(String) });
@@ -186,7 +208,16 @@ test('v1: POST /v1/checkout/{id}/refund refunds lines of the paid checkout', asy
 });
 
 test('v1: a line is never refunded beyond its quantity or amount across requests (quantity and amount), concurrent requests included; unknown lines are named', async () => {
-  const s = (await api.post('/api/v2/checkout', checkoutBody([['CANDY', 'Candy', 100, 1], ['SOCKS', 'Socks', 500, 3], ['GUM', 'Gum', 2000, 1]]))).body.data;
+  const s = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([
+        ['CANDY', 'Candy', 100, 1],
+        ['SOCKS', 'Socks', 500, 3],
+        ['GUM', 'Gum', 2000, 1],
+      ]),
+    )
+  ).body.data;
   const order = (await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).body;
   const [candy, socks] = order.line_items;
   const refund = (items: { line_item_id: string; quantity: number; amount_cents: number }[]) => api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: items });
@@ -201,10 +232,16 @@ test('v1: a line is never refunded beyond its quantity or amount across requests
   }
   // Amount and quantity are each tallied: 3 socks at 500.
   expect((await refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 300 }])).status).toBe(201);
-  const overQuantity = await refund([{ line_item_id: socks.id, quantity: 2, amount_cents: 600 }, { line_item_id: socks.id, quantity: 1, amount_cents: 1 }]);
+  const overQuantity = await refund([
+    { line_item_id: socks.id, quantity: 2, amount_cents: 600 },
+    { line_item_id: socks.id, quantity: 1, amount_cents: 1 },
+  ]);
   expect(overQuantity.status).toBe(400);
   expect(overQuantity.body.error).toMatchObject({ code: 'invalid_amount', details: { field: 'quantity', requested: 3, maximum: 2 } });
-  const overMoney = await refund([{ line_item_id: socks.id, quantity: 2, amount_cents: 1000 }, { line_item_id: candy.id, quantity: 1, amount_cents: 1 }]);
+  const overMoney = await refund([
+    { line_item_id: socks.id, quantity: 2, amount_cents: 1000 },
+    { line_item_id: candy.id, quantity: 1, amount_cents: 1 },
+  ]);
   expect(overMoney.status).toBe(400); // the candy line is used up: nothing of this request is refunded
   // Concurrent requests for the two remaining socks: exactly two pass, under the order lock.
   const racing = await Promise.all(Array.from({ length: 6 }, () => refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 100 }])));
@@ -218,7 +255,15 @@ test('v1: a line is never refunded beyond its quantity or amount across requests
 });
 
 test('v1: a line whose refund failed at the processor can be refunded again', async () => {
-  const s = (await api.post('/api/v2/checkout', checkoutBody([['CANDY', 'Candy', 700, 1], ['GUM', 'Gum', 300, 1]]))).body.data;
+  const s = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([
+        ['CANDY', 'Candy', 700, 1],
+        ['GUM', 'Gum', 300, 1],
+      ]),
+    )
+  ).body.data;
   const order = (await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.refundFails })).body;
   const body = { line_items: [{ line_item_id: order.line_items[0].id, quantity: 1, amount_cents: 700 }] };
   expect((await api.post(`/v1/checkout/${order.checkout_id}/refund`, body)).status).toBe(201);
@@ -247,7 +292,10 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
   const conn = q.body.data.node.refunds;
   expect(conn.nodes).toEqual([{ amount: 100 }]);
   expect(conn.pageInfo.hasNextPage).toBe(true);
-  const next = await api.graphql(`query($id: ID!, $after: String) { node(id: $id) { ... on Order { refunds(first: 5, after: $after) { nodes { amount } pageInfo { hasNextPage } } } } }`, { id: gid.id, after: conn.pageInfo.endCursor });
+  const next = await api.graphql(`query($id: ID!, $after: String) { node(id: $id) { ... on Order { refunds(first: 5, after: $after) { nodes { amount } pageInfo { hasNextPage } } } } }`, {
+    id: gid.id,
+    after: conn.pageInfo.endCursor,
+  });
   expect(next.body.data.node.refunds).toEqual({ nodes: [{ amount: 700 }], pageInfo: { hasNextPage: false } });
   const all = await api.graphql(`query($o: ID) { refunds(first: 10, orderId: $o) { nodes { amount } } }`, { o: gid.id });
   expect(all.body.data.refunds.nodes).toEqual([{ amount: 100 }, { amount: 700 }]);

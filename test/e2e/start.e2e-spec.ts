@@ -35,7 +35,10 @@ describe('npm start (built service, embedded PostgreSQL)', () => {
     const started = Date.now();
     let health = 0;
     while (Date.now() - started < 60_000 && health !== 200) {
-      health = await fetch(`${base}/healthz`).then((r) => r.status, () => 0);
+      health = await fetch(`${base}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (health !== 200) await new Promise((r) => setTimeout(r, 250));
     }
     expect(health).toBe(200);

@@ -34,7 +34,14 @@ async function subscription(card: object = cards.visa) {
   const pm = await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card });
   const spare = await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.mastercard });
   expect([pm.status, spare.status]).toEqual([201, 201]);
-  const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.body.id, amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM' });
+  const res = await api.post('/api/v2/subscriptions', {
+    customer_id: customer.id,
+    payment_method_id: pm.body.id,
+    amount_cents: 1500,
+    currency: 'USD',
+    interval: 'monthly',
+    merchant_product_id: 'THERM',
+  });
   expect(res.status).toBe(201);
   return { sub: res.body, spare: spare.body.id as string };
 }
@@ -102,7 +109,11 @@ test('50 concurrent writes to one past_due subscription (REST and GraphQL cancel
   const { sub, spare } = await subscription(retryCard);
   expect(sub.status).toBe('past_due');
   const cancelGraphql = () =>
-    api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status } } }`, { input: { id: gid('SubscriptionContract', sub.id), reason: 'race' } }, { 'idempotency-key': randomUUID() });
+    api.graphql(
+      `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status } } }`,
+      { input: { id: gid('SubscriptionContract', sub.id), reason: 'race' } },
+      { 'idempotency-key': randomUUID() },
+    );
   const writes: (() => Promise<ApiResponse>)[] = [
     ...Array.from({ length: 15 }, () => () => cancel(sub.id, randomUUID())),
     ...Array.from({ length: 10 }, () => () => cancel(sub.id)),
@@ -242,7 +253,10 @@ describe('a charge in flight when the cancel commits', () => {
     expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body).toMatchObject({ status: 'cancelled', next_billing_date: null });
     await expectNothingKeptAfterCancel(sub.id);
     // Charged once under the attempt's key (the re-drive got the first answer), refunded once.
-    const [charges] = await db().execute<{ n: number }[]>(`select count(*)::int as n from processor_ledger where operation = 'charge' and ok and key in (select a.id from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?)`, [sub.id]);
+    const [charges] = await db().execute<{ n: number }[]>(
+      `select count(*)::int as n from processor_ledger where operation = 'charge' and ok and key in (select a.id from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?)`,
+      [sub.id],
+    );
     expect(charges.n).toBe(1);
   });
 });

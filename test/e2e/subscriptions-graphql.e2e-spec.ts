@@ -33,7 +33,15 @@ const create = (input: Record<string, unknown>) => api.graphql(`mutation($input:
 
 test('create, read with customer, payment method, latest invoice, invoices and events; update, cancel at period end, resume, cancel now', async () => {
   const { customer, pm } = await customerWithCard();
-  const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), merchantProductId: 'THERM', amountCents: 1500, currency: 'USD', interval: 'MONTHLY', metadata: { plan: 'basic' } });
+  const res = await create({
+    customerId: gid('Customer', customer.id),
+    paymentMethodId: gid('PaymentMethod', pm.id),
+    merchantProductId: 'THERM',
+    amountCents: 1500,
+    currency: 'USD',
+    interval: 'MONTHLY',
+    metadata: { plan: 'basic' },
+  });
   expect(res.body.errors).toBeUndefined();
   const sub = res.body.data.createSubscription.subscription;
   expect(sub).toMatchObject({
@@ -46,16 +54,30 @@ test('create, read with customer, payment method, latest invoice, invoices and e
     metadata: { plan: 'basic' },
     customer: { email: customer.email },
     paymentMethod: { brand: 'visa', last4: '4242', type: 'CARD' },
-    latestInvoice: { status: 'PAID', amount: 1500, amountPaid: 1500, orderId: expect.stringMatching(/^ord_/), pspReference: expect.stringMatching(/^ch_/), attempts: [{ attempt: 1, status: 'SUCCEEDED', disposition: null, refusalCode: null }] },
+    latestInvoice: {
+      status: 'PAID',
+      amount: 1500,
+      amountPaid: 1500,
+      orderId: expect.stringMatching(/^ord_/),
+      pspReference: expect.stringMatching(/^ch_/),
+      attempts: [{ attempt: 1, status: 'SUCCEEDED', disposition: null, refusalCode: null }],
+    },
   });
-  const read = await api.graphql(`query($id: ID!) { subscriptionContract(id: $id) { invoices(first: 5) { nodes { invoiceId periodStart } } events(first: 5) { nodes { type data } } } node(id: $id) { __typename } }`, { id: sub.id });
+  const read = await api.graphql(
+    `query($id: ID!) { subscriptionContract(id: $id) { invoices(first: 5) { nodes { invoiceId periodStart } } events(first: 5) { nodes { type data } } } node(id: $id) { __typename } }`,
+    { id: sub.id },
+  );
   expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([{ invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart }]);
   expect(read.body.data.subscriptionContract.events.nodes.map((e: any) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
   expect(read.body.data.node.__typename).toBe('SubscriptionContract');
 
-  const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, { input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } } });
+  const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, {
+    input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } },
+  });
   expect(updated.body.data.updateSubscription.subscription).toEqual({ amountCents: 1900, metadata: { plan: 'plus' } });
-  const scheduled = await api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status cancelAtPeriodEnd cancelledAt } } }`, { input: { id: sub.id, cancelAtPeriodEnd: true } });
+  const scheduled = await api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status cancelAtPeriodEnd cancelledAt } } }`, {
+    input: { id: sub.id, cancelAtPeriodEnd: true },
+  });
   expect(scheduled.body.data.cancelSubscription.subscription).toMatchObject({ status: 'ACTIVE', cancelAtPeriodEnd: true, cancelledAt: expect.any(String) });
   const resumed = await api.graphql(`mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { status cancelAtPeriodEnd } } }`, { input: { id: sub.id } });
   expect(resumed.body.data.resumeSubscription.subscription).toEqual({ status: 'ACTIVE', cancelAtPeriodEnd: false });
@@ -67,11 +89,22 @@ test('create, read with customer, payment method, latest invoice, invoices and e
 
 test('dispositions through GraphQL: action_required, then the card replaced by mutation rescues it', async () => {
   const { customer, pm } = await customerWithCard(expiredRenewalCard);
-  const sub = (await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 990, currency: 'USD', interval: 'WEEKLY' })).body.data.createSubscription.subscription;
-  expect(sub).toMatchObject({ status: 'ACTION_REQUIRED', nextBillingDate: null, latestInvoice: { status: 'OPEN', attempts: [{ status: 'FAILED', disposition: 'ACTION_REQUIRED', refusalCode: 'expired_card' }] } });
+  const sub = (await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 990, currency: 'USD', interval: 'WEEKLY' })).body.data
+    .createSubscription.subscription;
+  expect(sub).toMatchObject({
+    status: 'ACTION_REQUIRED',
+    nextBillingDate: null,
+    latestInvoice: { status: 'OPEN', attempts: [{ status: 'FAILED', disposition: 'ACTION_REQUIRED', refusalCode: 'expired_card' }] },
+  });
   const fresh = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.mastercard })).body;
-  const rescued = await api.graphql(`mutation($input: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $input) { subscription { ${FIELDS} } } }`, { input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) } });
-  expect(rescued.body.data.replaceSubscriptionPaymentMethod.subscription).toMatchObject({ status: 'ACTIVE', paymentMethod: { brand: 'mastercard' }, latestInvoice: { status: 'PAID', attempts: [{ status: 'FAILED' }, { status: 'SUCCEEDED' }] } });
+  const rescued = await api.graphql(`mutation($input: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $input) { subscription { ${FIELDS} } } }`, {
+    input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) },
+  });
+  expect(rescued.body.data.replaceSubscriptionPaymentMethod.subscription).toMatchObject({
+    status: 'ACTIVE',
+    paymentMethod: { brand: 'mastercard' },
+    latestInvoice: { status: 'PAID', attempts: [{ status: 'FAILED' }, { status: 'SUCCEEDED' }] },
+  });
 });
 
 test('the other rows through GraphQL: trialing then active on the test clock; retry → PAST_DUE → UNPAID; terminal → UNPAID; a dispute held and released', async () => {
@@ -81,7 +114,9 @@ test('the other rows through GraphQL: trialing then active on the test clock; re
     expect(res.body.errors).toBeUndefined();
     return res.body.data.createSubscription.subscription;
   };
-  const read = async (id: string) => (await api.graphql(`query($id: ID!) { subscriptionContract(id: $id) { status nextBillingDate latestInvoice { status attemptCount nextRetryAt attempts { disposition refusalCode } } } }`, { id })).body.data.subscriptionContract;
+  const read = async (id: string) =>
+    (await api.graphql(`query($id: ID!) { subscriptionContract(id: $id) { status nextBillingDate latestInvoice { status attemptCount nextRetryAt attempts { disposition refusalCode } } } }`, { id }))
+      .body.data.subscriptionContract;
   const trial = await make(cards.visa, { trialPeriodDays: 2 });
   expect(trial).toMatchObject({ status: 'TRIALING', trialPeriodDays: 2, latestInvoice: null });
   const retry = await make({ number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' });
@@ -114,7 +149,14 @@ test('errors carry the REST codes: customer_not_found, invalid_payment_method, v
 test('the subscriptions connection filters like REST and is batched: a page of 50 costs the statements of a page of 1', async () => {
   const { customer, pm } = await customerWithCard();
   for (let i = 0; i < 12; i++) {
-    const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 100 + i, currency: 'USD', interval: 'monthly', ...(i % 3 === 0 && { trial_period_days: 5 }) });
+    const res = await api.post('/api/v2/subscriptions', {
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      amount_cents: 100 + i,
+      currency: 'USD',
+      interval: 'monthly',
+      ...(i % 3 === 0 && { trial_period_days: 5 }),
+    });
     expect(res.status).toBe(201);
   }
   const query = `query($c: ID) { subscriptions(first: 50, customerId: $c) { edges { cursor node { subscriptionId status customer { email } paymentMethod { last4 } latestInvoice { status attempts { status } } invoices(first: 3) { nodes { invoiceId } } } } pageInfo { hasNextPage } } }`;

@@ -34,7 +34,15 @@ async function customerWithCard(card: object = testCards.visa) {
 
 async function subscribe(card: object = testCards.visa, extra: Record<string, unknown> = {}) {
   const { customer, pm } = await customerWithCard(card);
-  const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', ...extra });
+  const res = await api.post('/api/v2/subscriptions', {
+    customer_id: customer.id,
+    payment_method_id: pm.id,
+    amount_cents: 1500,
+    currency: 'USD',
+    interval: 'monthly',
+    merchant_product_id: 'THERM',
+    ...extra,
+  });
   expect(res.status).toBe(201);
   return { sub: res.body, customer, pm };
 }
@@ -82,13 +90,36 @@ test('without a trial the first cycle is charged at creation: active, a real rec
     card_brand: 'visa',
     card_last4: '4242',
     payment_method_type: 'card',
-    invoice: { invoice_id: expect.stringMatching(/^in_/), order_id: expect.stringMatching(/^ord_/), period_start: sub.current_period_start, period_end: sub.current_period_end, amount_paid: 1500, psp_reference: expect.stringMatching(/^ch_/) },
+    invoice: {
+      invoice_id: expect.stringMatching(/^in_/),
+      order_id: expect.stringMatching(/^ord_/),
+      period_start: sub.current_period_start,
+      period_end: sub.current_period_end,
+      amount_paid: 1500,
+      psp_reference: expect.stringMatching(/^ch_/),
+    },
   });
   const order = (await api.get(`/api/v2/orders/${renewed.invoice.order_id}`)).body;
-  expect(order).toMatchObject({ is_recurring: true, status: 'completed', payment_status: 'captured', amount: 1500, currency: 'usd', line_items: [{ name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true }] });
+  expect(order).toMatchObject({
+    is_recurring: true,
+    status: 'completed',
+    payment_status: 'captured',
+    amount: 1500,
+    currency: 'usd',
+    line_items: [{ name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true }],
+  });
   const invoice = await api.get(`/v2/subscriptions/${sub.id}/invoices/${renewed.invoice.invoice_id}`);
   expect(invoice.status).toBe(200);
-  expect(invoice.body).toMatchObject({ id: renewed.invoice.invoice_id, subscription_id: sub.id, amount: 1500, amount_paid: 1500, status: 'paid', order_id: order.id, psp_reference: renewed.invoice.psp_reference, attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }] });
+  expect(invoice.body).toMatchObject({
+    id: renewed.invoice.invoice_id,
+    subscription_id: sub.id,
+    amount: 1500,
+    amount_paid: 1500,
+    status: 'paid',
+    order_id: order.id,
+    psp_reference: renewed.invoice.psp_reference,
+    attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }],
+  });
   expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewed.invoice.invoice_id}`)).body.id).toBe(renewed.invoice.invoice_id);
 
   // The renewal order is refundable like any other.
@@ -170,7 +201,9 @@ describe('dispositions', () => {
     const [failed] = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
     expect(failed.data.failure).toMatchObject({ disposition: 'terminal', status: 'unpaid', refusal_code: 'stolen_card', attempt: 1, next_retry_at: null });
     await advance(60 * DAY);
-    expect(await db().execute(`select count(*)::int as n from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?`, [sub.id])).toEqual([{ n: 1 }]);
+    expect(await db().execute(`select count(*)::int as n from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?`, [sub.id])).toEqual([
+      { n: 1 },
+    ]);
   });
 
   test('a past_due subscription rescued by a new card: active, resumed then renewed', async () => {
@@ -231,7 +264,14 @@ describe('disputes', () => {
   test('notification changes nothing (billing_held false); confirmed holds billing; reversed (MANUAL_RELEASE) restores active', async () => {
     const { sub } = await subscribe();
     expect((await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' })).body.status).toBe('active');
-    expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'notification', billing_held: false, event_code: 'NOTIFICATION_OF_CHARGEBACK', amount: 1500, currency: 'USD', invoice_id: expect.stringMatching(/^in_/) });
+    expect((await lastDispute(sub.id)).dispute).toMatchObject({
+      stage: 'notification',
+      billing_held: false,
+      event_code: 'NOTIFICATION_OF_CHARGEBACK',
+      amount: 1500,
+      currency: 'USD',
+      invoice_id: expect.stringMatching(/^in_/),
+    });
     const held = await dispute(sub.id, { stage: 'confirmed', reason: 'fraudulent' });
     expect(held.body).toMatchObject({ status: 'disputed', next_billing_date: null });
     expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'confirmed', billing_held: true, event_code: 'CHARGEBACK', reason: 'fraudulent' });
@@ -336,7 +376,16 @@ describe('bad input', () => {
 describe('list and update', () => {
   test('keyset pages newest first with status, customer_id and created filters', async () => {
     const { sub: a, customer } = await subscribe();
-    const b = (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: (await api.get(`/api/v2/subscriptions/${a.id}`)).body.payment_method_id, amount_cents: 700, currency: 'USD', interval: 'daily', trial_period_days: 2 })).body;
+    const b = (
+      await api.post('/api/v2/subscriptions', {
+        customer_id: customer.id,
+        payment_method_id: (await api.get(`/api/v2/subscriptions/${a.id}`)).body.payment_method_id,
+        amount_cents: 700,
+        currency: 'USD',
+        interval: 'daily',
+        trial_period_days: 2,
+      })
+    ).body;
     const mine = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1`);
     expect(mine.body).toMatchObject({ data: [{ id: b.id }], has_more: true, next_cursor: b.id });
     const next = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1&starting_after=${b.id}`);

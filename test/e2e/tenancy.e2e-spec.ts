@@ -43,7 +43,12 @@ async function makeObjectsOfA(): Promise<void> {
   const customer = must(await api.post('/api/v2/customers', { email: `${CANARY}@example.com`, first_name: 'Canary', last_name: CANARY }), 'customer');
   const pm = must(await api.post(`/api/v2/customers/${customer.id ?? customer.data?.id}/payment-methods`, { card: cards.visa }), 'payment method');
   const sub = await api.post('/api/v2/subscriptions', {
-    customer_id: customer.id ?? customer.data?.id, merchant_product_id: 'CANARY', amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id ?? pm.data?.id,
+    customer_id: customer.id ?? customer.data?.id,
+    merchant_product_id: 'CANARY',
+    amount_cents: 999,
+    currency: 'USD',
+    interval: 'monthly',
+    payment_method_id: pm.id ?? pm.data?.id,
   });
   if (sub.status >= 300) console.log(`tenancy: no subscription fixture (${sub.status} ${JSON.stringify(sub.body)})`);
   await t.app.http.jobs.runDue(new Date()); // events become deliveries (to a closed port: attempts fail)
@@ -67,7 +72,11 @@ async function snapshotOfA(tables: string[]): Promise<Record<string, string>> {
 
 /** The table a path segment or GraphQL name denotes (`checkout` → checkout_sessions, `invoices` → subscription_invoices). */
 function tableFor(word: string, tables: string[]): string | undefined {
-  const w = word.replace(/([a-z])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase().replace(/_id$/, '');
+  const w = word
+    .replace(/([a-z])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toLowerCase()
+    .replace(/_id$/, '');
   const plural = w.endsWith('s') ? w : `${w}s`;
   return (
     tables.find((tb) => tb === w || tb === plural) ??
@@ -114,7 +123,13 @@ function example(schema: Schema | undefined, doc: Schema, name = '', depth = 0):
     case 'boolean':
       return false;
     case 'string':
-      return schema.format === 'uri' ? 'https://example.com/x' : schema.format === 'email' ? 'b@example.com' : schema.format === 'date-time' ? new Date().toISOString() : 'x'.repeat(Math.max(1, schema.minLength ?? 1));
+      return schema.format === 'uri'
+        ? 'https://example.com/x'
+        : schema.format === 'email'
+          ? 'b@example.com'
+          : schema.format === 'date-time'
+            ? new Date().toISOString()
+            : 'x'.repeat(Math.max(1, schema.minLength ?? 1));
     default:
       return undefined;
   }
@@ -167,13 +182,21 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
   const getRoutes = operations.filter((o) => o.method === 'GET');
   // (request ids and the expiry of signed receipt links differ from read to read)
   const readsOfA = async () =>
-    Promise.all(getRoutes.map(async (o) => JSON.stringify((await aTest.get(o.url)).body).replace(/req_[0-9A-Za-z]+/g, '<req>').replace(/expires=\d+&signature=[0-9a-f]+/g, '<signed>')));
+    Promise.all(
+      getRoutes.map(async (o) =>
+        JSON.stringify((await aTest.get(o.url)).body)
+          .replace(/req_[0-9A-Za-z]+/g, '<req>')
+          .replace(/expires=\d+&signature=[0-9a-f]+/g, '<signed>'),
+      ),
+    );
 
   // GraphQL: every query and mutation field with an argument (or input field) named id / *Id.
-  const schema = (await aTest.graphql(`{ __schema { queryType { name } mutationType { name } types { name kind enumValues { name } interfaces { name }
+  const schema = (
+    await aTest.graphql(`{ __schema { queryType { name } mutationType { name } types { name kind enumValues { name } interfaces { name }
       fields { name args { name defaultValue type { ...T } } type { ...T } }
       inputFields { name defaultValue type { ...T } } } } }
-    fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }`)).body.data.__schema;
+    fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }`)
+  ).body.data.__schema;
   const types = new Map<string, any>(schema.types.map((ty: any) => [ty.name, ty]));
   const named = (ty: any): any => (ty.ofType ? named(ty.ofType) : ty);
   const typeString = (ty: any): string => (ty.kind === 'NON_NULL' ? `${typeString(ty.ofType)}!` : ty.kind === 'LIST' ? `[${typeString(ty.ofType)}]` : ty.name);
@@ -203,15 +226,19 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
     return { Int: 1, Float: 1, Boolean: false, String: 'x', ID: 'x', DateTime: new Date().toISOString(), JSONObject: {}, JSON: {} }[ty.name as string] ?? 'x';
   };
   const fields: { op: 'query' | 'mutation'; name: string; ids: string[]; build: (id: string) => { query: string; variables: Record<string, unknown> } }[] = [];
-  for (const [op, root] of [['query', schema.queryType?.name], ['mutation', schema.mutationType?.name]] as const) {
+  for (const [op, root] of [
+    ['query', schema.queryType?.name],
+    ['mutation', schema.mutationType?.name],
+  ] as const) {
     for (const field of types.get(root)?.fields ?? []) {
       const takesId = field.args.some((arg: any) => idish(arg.name) || (named(arg.type).kind === 'INPUT_OBJECT' && types.get(named(arg.type).name).inputFields.some((f: any) => idish(f.name))));
       if (!takesId) continue;
       const used = field.args.filter((arg: any) => (arg.type.kind === 'NON_NULL' && arg.defaultValue == null) || idish(arg.name) || named(arg.type).kind === 'INPUT_OBJECT');
       // The kind of id it takes, from the argument's name (orderId) or the field's (order, disableWebhookEndpoint); else every kind.
-      const idArg = [...field.args.map((arg: any) => arg.name), ...field.args.flatMap((arg: any) => (named(arg.type).kind === 'INPUT_OBJECT' ? types.get(named(arg.type).name).inputFields.map((f: any) => f.name) : []))].find(
-        (n: string) => idish(n) && n !== 'id',
-      );
+      const idArg = [
+        ...field.args.map((arg: any) => arg.name),
+        ...field.args.flatMap((arg: any) => (named(arg.type).kind === 'INPUT_OBJECT' ? types.get(named(arg.type).name).inputFields.map((f: any) => f.name) : [])),
+      ].find((n: string) => idish(n) && n !== 'id');
       const table = tableFor(idArg ?? field.name, tables);
       const ids = table && idOf.has(table) ? [idOf.get(table)!] : allIdsOfA;
       const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind) ? ' { __typename }' : '';
@@ -255,7 +282,11 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
           graphqlCalls += 2;
           const codes = (real.body?.errors ?? []).map((e: any) => String(e.extensions?.code));
           if (codes.some((c: string) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
-          const view = (res: ApiResponse) => shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: any) => e.extensions?.code) } } as ApiResponse, [[id, fakeId], [raw, missingLike(raw)]]);
+          const view = (res: ApiResponse) =>
+            shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: any) => e.extensions?.code) } } as ApiResponse, [
+              [id, fakeId],
+              [raw, missingLike(raw)],
+            ]);
           if (view(real) !== view(fake) || JSON.stringify(real.body).toLowerCase().includes(CANARY)) {
             leaks.push(`${who} ${f.op} ${f.name}(${id}): ${JSON.stringify(real.body)} vs missing id ${JSON.stringify(fake.body)}`);
           }

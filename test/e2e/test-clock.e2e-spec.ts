@@ -27,7 +27,8 @@ const advance = async (seconds: number) => {
 test('advancing 3 days bills every due period of a daily subscription before answering', async () => {
   const customer = (await api.post('/api/v2/customers', { email: 'daily@example.com', first_name: 'Dee', last_name: 'Daily' })).body;
   const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
-  const sub = (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 700, currency: 'USD', interval: 'daily', merchant_product_id: 'THERM' })).body;
+  const sub = (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 700, currency: 'USD', interval: 'daily', merchant_product_id: 'THERM' }))
+    .body;
   expect(sub.id).toMatch(/^sub_/);
   await advance(1); // the first period, due at creation
   const paidBefore = (await api.get('/api/v2/orders?limit=100')).body.data.filter((o: { is_recurring: boolean }) => o.is_recurring).length;

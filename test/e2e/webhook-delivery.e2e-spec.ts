@@ -52,7 +52,12 @@ test('a committed event is POSTed with the envelope, the spec headers and a sign
   await runSweeps();
   const [hit] = await receiver.waitFor(1);
   expect(hit.path).toBe('/hooks');
-  expect(hit.body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'product.created', created_at: expect.any(String), data: expect.objectContaining({ id: product.body.id, name: 'Digital thermometer' }) });
+  expect(hit.body).toEqual({
+    id: expect.stringMatching(/^evt_/),
+    type: 'product.created',
+    created_at: expect.any(String),
+    data: expect.objectContaining({ id: product.body.id, name: 'Digital thermometer' }),
+  });
   expect(Object.keys(hit.body)).toEqual(['id', 'type', 'created_at', 'data']);
   expect(hit.headers['content-type']).toBe('application/json');
   expect(hit.headers['x-service-event']).toBe('product.created');
@@ -212,7 +217,7 @@ test('rotation: both secrets sign for 24 hours, then only the new one', async ()
   expect(verifyWebhook(after.rawBody, header2, [endpoint.secret, newSecret])).toBe(true);
 });
 
-test("disabling an endpoint dead-letters its queued deliveries; they are neither sent nor retryable", async () => {
+test('disabling an endpoint dead-letters its queued deliveries; they are neither sent nor retryable', async () => {
   const { api, endpoint, m } = await setup(() => 503);
   await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_a' });
   await runSweeps(); // first attempt fails: queued for a retry

@@ -33,7 +33,12 @@ async function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: 'ignore' });
   children.push(child);
   const until = Date.now() + 30_000;
-  while ((await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0)) !== 200) {
+  while (
+    (await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    )) !== 200
+  ) {
     if (Date.now() > until || child.exitCode !== null) throw new Error('worker did not start');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -71,7 +76,10 @@ test('killing a worker at any moment loses no event: every one is delivered at l
   expect(await sql(`select count(*)::int as n from events where merchant_id = ? and dispatched_at is null`, [m.id])).toEqual([{ n: 0 }]);
   const statuses = await sql(`select status, count(*)::int as n from webhook_deliveries where endpoint_id = ? group by status`, [endpoint.id]);
   expect(statuses).toEqual([{ status: 'succeeded', n: recorded.length }]);
-  const attempts = await sql(`select a.status, count(*)::int as n from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? group by a.status order by a.status`, [endpoint.id]);
+  const attempts = await sql(
+    `select a.status, count(*)::int as n from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? group by a.status order by a.status`,
+    [endpoint.id],
+  );
   // Sends cut off by a kill show up as `interrupted` attempts; none stays `sending`.
   expect((attempts as { status: string }[]).filter((a) => a.status === 'sending')).toEqual([]);
   console.log(`crash test: ${recorded.length} events, ${beforeRecovery} requests before recovery, ${receiver.received.length} in all; attempts ${JSON.stringify(attempts)}`);

@@ -87,10 +87,9 @@ test('delivery in live mode: URLs stored before the rule, rebinding names and ev
 
   expect(receiver.connections).toBe(0);
   expect(receiver.received).toHaveLength(0);
-  const attempts = await sql<{ status: string; error: string }>(
-    `select a.status, a.error from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`,
-    [m.id],
-  );
+  const attempts = await sql<{ status: string; error: string }>(`select a.status, a.error from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`, [
+    m.id,
+  ]);
   expect(attempts).toHaveLength(endpointIds.length);
   const eventHooks = await sql<{ status: string }>(`select a.status from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`, [other.id]);
   expect(eventHooks.filter((a) => a.status !== 'failed')).toEqual([]);

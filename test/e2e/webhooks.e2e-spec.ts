@@ -212,7 +212,9 @@ describe('GraphQL', () => {
     const orders = await g.graphql(`{ events(first: 2, types: ["order.completed", "order.failed"]) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`);
     expect(orders.body.data.events.nodes.map((e: { eventId: string }) => e.eventId)).toEqual([ids[3], ids[2]]);
     expect(orders.body.data.events.pageInfo.hasNextPage).toBe(true);
-    const rest = await g.graphql(`query($after: String) { events(first: 2, after: $after, types: ["order.completed", "order.failed"]) { nodes { eventId } } }`, { after: orders.body.data.events.pageInfo.endCursor });
+    const rest = await g.graphql(`query($after: String) { events(first: 2, after: $after, types: ["order.completed", "order.failed"]) { nodes { eventId } } }`, {
+      after: orders.body.data.events.pageInfo.endCursor,
+    });
     expect(rest.body.data.events.nodes.map((e: { eventId: string }) => e.eventId)).toEqual([ids[0]]);
     const node = await g.graphql(`query($id: ID!) { node(id: $id) { ... on Event { eventId type } } }`, { id: all.body.data.events.nodes[0].id });
     expect(node.body.data.node).toEqual({ eventId: ids[3], type: 'order.completed' });

@@ -19,17 +19,20 @@ export function collect<T = any>(client: Client, query: string, variables?: Reco
   const errors: unknown[] = [];
   let unsubscribe = () => undefined as void;
   const done = new Promise<void>((resolve) => {
-    unsubscribe = client.subscribe<T>({ query, variables }, {
-      next: (m) => {
-        if (m.errors) errors.push(m.errors);
-        if (m.data) messages.push(m.data as T);
+    unsubscribe = client.subscribe<T>(
+      { query, variables },
+      {
+        next: (m) => {
+          if (m.errors) errors.push(m.errors);
+          if (m.data) messages.push(m.data as T);
+        },
+        error: (err) => {
+          errors.push(err);
+          resolve();
+        },
+        complete: () => resolve(),
       },
-      error: (err) => {
-        errors.push(err);
-        resolve();
-      },
-      complete: () => resolve(),
-    });
+    );
   });
   return {
     messages,

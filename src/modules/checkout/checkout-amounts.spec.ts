@@ -5,7 +5,13 @@ const line = (price: number, quantity: number, hsaFsaEligible: boolean): PricedL
 describe('splitAmounts', () => {
   test('all eligible, no extras: the HSA/FSA card pays everything', () => {
     expect(splitAmounts([line(1000, 2, true)], { shipping: 0, tax: 0, discount: 0 })).toEqual({
-      subtotal: 2000, hsa_amount: 2000, regular_amount: 0, shipping: 0, tax: 0, discount: 0, total: 2000,
+      subtotal: 2000,
+      hsa_amount: 2000,
+      regular_amount: 0,
+      shipping: 0,
+      tax: 0,
+      discount: 0,
+      total: 2000,
     });
   });
 

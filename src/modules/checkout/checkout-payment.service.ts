@@ -45,7 +45,12 @@ export function planPayment(session: CheckoutSession, input: PayCheckoutInput, p
   }
   const hsaDetails = input.hsa_fsa_card && processor.inspect(input.hsa_fsa_card);
   const cardDetails = input.card && processor.inspect(input.card);
-  if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card') throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'This is a regular card, not an HSA/FSA card. Enter an HSA/FSA card here, or choose "One regular card" to pay the whole total with this card.');
+  if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card')
+    throw fieldError(
+      'invalid_payment_method',
+      'hsa_fsa_card',
+      'This is a regular card, not an HSA/FSA card. Enter an HSA/FSA card here, or choose "One regular card" to pay the whole total with this card.',
+    );
   if (input.hsa_fsa_card && input.card) {
     if (hsa === 0) throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'cannot be used: nothing in this checkout is HSA/FSA eligible');
     if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
@@ -67,7 +72,11 @@ function lmnApproval(session: CheckoutSession, input: PayCheckoutInput, parts: P
   if (!lmnItems.length || !parts.some((p) => p.details.type === 'hsa_fsa_card')) return null;
   if (!input.lmn) {
     const names = lmnItems.map((l) => l.name).join(', ');
-    throw fieldError('validation_error', 'lmn', `is required: ${names} ${lmnItems.length === 1 ? 'needs' : 'need'} a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire, or pay with a regular card)`);
+    throw fieldError(
+      'validation_error',
+      'lmn',
+      `is required: ${names} ${lmnItems.length === 1 ? 'needs' : 'need'} a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire, or pay with a regular card)`,
+    );
   }
   return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
 }
@@ -188,12 +197,17 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
     const tx = withEm(ctx, em);
     const session = await getCheckoutSession(tx, sessionId, true);
     const status = effectiveStatus(tx, session);
-    if (status === 'paid') throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
+    if (status === 'paid')
+      throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
     if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
     const now = tx.now();
     const parts = planPayment(session, input, processor, now);
     const lmn = lmnApproval(session, input, parts, now);
-    const journal = await PaymentJournal.open(tx, session.id, parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })));
+    const journal = await PaymentJournal.open(
+      tx,
+      session.id,
+      parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })),
+    );
     if (!journal) throw new DomainError('payment_in_progress', `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`, { param: 'checkout_id' });
     return { session, parts, lmn, journal, now };
   });

@@ -20,7 +20,10 @@ export const addressSchema = z
     city: text(100),
     state: text(100),
     postal_code: text(20),
-    country: z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as US').transform((c) => c.toUpperCase()),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code such as US')
+      .transform((c) => c.toUpperCase()),
   })
   .strict();
 
@@ -74,10 +77,12 @@ export const createCheckoutSchema = z
     const currencies = new Set(body.line_items.map((l) => l.currency));
     if (currencies.size > 1) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'all line items must share one currency' });
     body.line_items.forEach((l, i) => {
-      if (l.price * l.quantity > MAX_AMOUNT) issue.addIssue({ code: 'custom', path: ['line_items', i, 'quantity'], message: `price × quantity (${l.price * l.quantity}) must be at most ${MAX_AMOUNT} cents per line` });
+      if (l.price * l.quantity > MAX_AMOUNT)
+        issue.addIssue({ code: 'custom', path: ['line_items', i, 'quantity'], message: `price × quantity (${l.price * l.quantity}) must be at most ${MAX_AMOUNT} cents per line` });
     });
     const subtotal = body.line_items.reduce((s, l) => s + l.price * l.quantity, 0);
-    if (subtotal + body.shipping + body.tax > MAX_AMOUNT) issue.addIssue({ code: 'custom', path: ['line_items'], message: `the checkout total (subtotal + shipping + tax) must be at most ${MAX_AMOUNT} cents` });
+    if (subtotal + body.shipping + body.tax > MAX_AMOUNT)
+      issue.addIssue({ code: 'custom', path: ['line_items'], message: `the checkout total (subtotal + shipping + tax) must be at most ${MAX_AMOUNT} cents` });
     if (body.discount > subtotal) issue.addIssue({ code: 'custom', path: ['discount'], message: `must not exceed the subtotal (${subtotal})` });
     if (body.line_items.length && subtotal + body.shipping + body.tax - body.discount <= 0) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
     if (body.payment_type === 'subscription' && !body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is required when payment_type is subscription' });

@@ -16,9 +16,11 @@ import { createCheckoutSchema } from './checkout.schemas.js';
 /** Sessions can be paid for 24 hours. */
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-
 /** Matches line items to catalog products by merchant_product_id (one query); unmatched items pass through as regular. */
-async function matchLineItems(ctx: ServiceContext, items: { product_id: string; name: string; image_url?: string | null; price: number; quantity: number; currency: string }[]): Promise<CheckoutLineItem[]> {
+async function matchLineItems(
+  ctx: ServiceContext,
+  items: { product_id: string; name: string; image_url?: string | null; price: number; quantity: number; currency: string }[],
+): Promise<CheckoutLineItem[]> {
   const ids = [...new Set(items.map((i) => i.product_id))];
   const products = await ctx.em.find(Product, { ...scope(ctx), merchantProductId: { $in: ids }, status: { $ne: 'archived' } });
   const byRef = new Map(products.map((p) => [p.merchantProductId!, p]));
@@ -120,7 +122,11 @@ export function effectiveStatus(ctx: ServiceContext, session: CheckoutSession): 
  * terms; `customer` is the payer, for a session that named none; `address` is the payer's, the
  * session's (and so the order's) shipping and billing address.
  */
-export async function prepareSessionForPayment(ctx: ServiceContext, id: string, changes: { subscription?: CheckoutSession['subscription']; customer?: CheckoutCustomer; address?: Address }): Promise<void> {
+export async function prepareSessionForPayment(
+  ctx: ServiceContext,
+  id: string,
+  changes: { subscription?: CheckoutSession['subscription']; customer?: CheckoutCustomer; address?: Address },
+): Promise<void> {
   if (changes.subscription === undefined && !changes.customer && !changes.address) return;
   const session = await ctx.em.findOneOrFail(CheckoutSession, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (changes.subscription !== undefined && session.paymentType !== 'subscription') {

@@ -69,7 +69,17 @@ export class CheckoutSessionNode extends Node {
       type: s.type as ValueOf<typeof CheckoutTypeEnum>,
       customer: Object.assign(new CheckoutCustomerType(), { email: s.customer.email, firstName: s.customer.first_name, lastName: s.customer.last_name, phone: s.customer.phone ?? null }),
       lineItems: s.lineItems.map((l) =>
-        Object.assign(new CheckoutLineItemType(), { merchantProductId: l.product_id, name: l.name, imageUrl: l.image_url ?? null, price: l.price, quantity: l.quantity, currency: l.currency, hsaFsaEligible: l.hsa_fsa_eligible, requiresLmn: l.requires_lmn, matchedProductId: l.matched_product_id }),
+        Object.assign(new CheckoutLineItemType(), {
+          merchantProductId: l.product_id,
+          name: l.name,
+          imageUrl: l.image_url ?? null,
+          price: l.price,
+          quantity: l.quantity,
+          currency: l.currency,
+          hsaFsaEligible: l.hsa_fsa_eligible,
+          requiresLmn: l.requires_lmn,
+          matchedProductId: l.matched_product_id,
+        }),
       ),
       amounts: Amounts.from(s.amounts),
       currency: s.currency,
@@ -143,4 +153,3 @@ export class CreateCheckoutSessionInput {
 export class CreateCheckoutSessionPayload {
   @Field(() => CheckoutSessionNode) checkoutSession!: CheckoutSessionNode;
 }
-

@@ -28,9 +28,13 @@ export const payRouteOptions = {
       // Said to a shopper: what is limited is this checkout from this network, not an API key.
       errorResponseBuilder: (_req: FastifyRequest, context: { max: number; ttl: number }) => {
         const wait = Math.max(1, Math.ceil(context.ttl / 1000));
-        return new DomainError('rate_limit_exceeded', `Too many payment attempts for this checkout from your network (at most ${context.max} a minute). Nothing was charged; wait ${wait} seconds and try again.`, {
-          headers: { 'Retry-After': String(wait) },
-        });
+        return new DomainError(
+          'rate_limit_exceeded',
+          `Too many payment attempts for this checkout from your network (at most ${context.max} a minute). Nothing was charged; wait ${wait} seconds and try again.`,
+          {
+            headers: { 'Retry-After': String(wait) },
+          },
+        );
       },
     },
   },

@@ -30,7 +30,13 @@ const MAX_NAME_CHARS = 1000;
 const MAX_NAME_IN_MESSAGE = 120;
 
 const IRREGULAR: Record<string, string> = {
-  lens: 'lens', lenses: 'lens', teeth: 'tooth', feet: 'foot', women: 'woman', men: 'man', children: 'child',
+  lens: 'lens',
+  lenses: 'lens',
+  teeth: 'tooth',
+  feet: 'foot',
+  women: 'woman',
+  men: 'man',
+  children: 'child',
 };
 
 /** Folds a word to a crude singular; names and keywords go through the same function, so it only has to be consistent. */
@@ -52,19 +58,21 @@ function singular(word: string): string {
 
 /** Normalises a product name or keyword to space-separated singular lowercase words ("Band-Aids®" → "band aid"). */
 export function normalizeName(text: string): string {
-  return truncateCodePoints(text, MAX_NAME_CHARS)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/['’`]/g, '')
-    .replace(/&/g, ' and ')
-    // Split letters from digits so "SPF50", "KN95" and "B-12" all tokenise the same way.
-    .replace(/([a-z])(\d)/g, '$1 $2')
-    .replace(/(\d)([a-z])/g, '$1 $2')
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word !== '')
-    .map(singular)
-    .join(' ');
+  return (
+    truncateCodePoints(text, MAX_NAME_CHARS)
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/['’`]/g, '')
+      .replace(/&/g, ' and ')
+      // Split letters from digits so "SPF50", "KN95" and "B-12" all tokenise the same way.
+      .replace(/([a-z])(\d)/g, '$1 $2')
+      .replace(/(\d)([a-z])/g, '$1 $2')
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word !== '')
+      .map(singular)
+      .join(' ')
+  );
 }
 
 interface CompiledKeyword {
@@ -195,7 +203,10 @@ function decideByName(name: string): EligibilityResult {
     );
   }
   const { category, keyword } = match;
-  const matchedOn = keyword.text.split(' + ').map((part) => `"${part}"`).join(' + ');
+  const matchedOn = keyword.text
+    .split(' + ')
+    .map((part) => `"${part}"`)
+    .join(' + ');
   const spf = category.min_spf === undefined ? null : statedSpf(normalized);
   if (category.min_spf !== undefined && spf !== null && spf < category.min_spf) {
     return result(
@@ -205,12 +216,7 @@ function decideByName(name: string): EligibilityResult {
       `Not eligible: ${quoteName(name)} matches category '${category.label}' but states SPF ${spf}, below the SPF ${category.min_spf} minimum (${category.rationale}). Matched by name on ${matchedOn}.`,
     );
   }
-  return result(
-    category.status,
-    category.id,
-    'name',
-    `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}' (${category.rationale}). Matched by name on ${matchedOn}.`,
-  );
+  return result(category.status, category.id, 'name', `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}' (${category.rationale}). Matched by name on ${matchedOn}.`);
 }
 
 /** Prefixes a name-based decision with why the barcode did not decide it. */
@@ -242,10 +248,5 @@ export function checkEligibility(input: EligibilityInput): EligibilityResult {
   const category = entry ? CATEGORY_BY_ID.get(entry.category_id) : undefined;
   if (!entry || !category) return withBarcodeNote(`${display} is not in the eligibility list`, name);
 
-  return result(
-    category.status,
-    category.id,
-    'upc',
-    `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Basis: ${category.rationale}.`,
-  );
+  return result(category.status, category.id, 'upc', `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Basis: ${category.rationale}.`);
 }

@@ -43,7 +43,11 @@ describe('validateGtin: invalid codes', () => {
     expect(result.reason).toContain('characters other than digits');
   });
 
-  test.each([['12345', 5], ['1234567890', 10], ['123456789012345', 15]])('%s has the wrong length', (code, length) => {
+  test.each([
+    ['12345', 5],
+    ['1234567890', 10],
+    ['123456789012345', 15],
+  ])('%s has the wrong length', (code, length) => {
     const result = validateGtin(code);
     expect(result).toMatchObject({ valid: false, normalized: null, format: null });
     expect(result.reason).toBe(`Barcode has ${length} digits; expected 8 (EAN-8 or UPC-E), 12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14).`);

@@ -79,10 +79,10 @@ export function forgetAllPrincipals(): void {
 export async function advanceTestClock(ctx: ServiceContext, seconds: number): Promise<Date> {
   if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'The test clock exists only in test mode; use a glm_test_ key.');
   const ms = Math.round(seconds * 1000);
-  const [row] = await ctx.em.execute<{ offset: string }[]>(
-    'update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"',
-    [ms, ctx.principal.merchantId],
-  );
+  const [row] = await ctx.em.execute<{ offset: string }[]>('update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"', [
+    ms,
+    ctx.principal.merchantId,
+  ]);
   // Every API process forgets its cached principals of this merchant (NOTIFY fires on commit).
   await ctx.em.execute(`select pg_notify('${PRINCIPALS_CHANNEL}', ?)`, [ctx.principal.merchantId]);
   forgetMerchant(ctx.principal.merchantId);

@@ -38,7 +38,9 @@ export async function takeOrderNumbers(em: EntityManager, owners: OrderOwner[]):
      returning merchant_id, livemode, last_number`,
     [JSON.stringify(wanted)],
   );
-  const next = new Map(rows.map((r) => [key({ merchantId: r.merchant_id, livemode: r.livemode }), Number(r.last_number) - counts.get(key({ merchantId: r.merchant_id, livemode: r.livemode }))!.n + 1]));
+  const next = new Map(
+    rows.map((r) => [key({ merchantId: r.merchant_id, livemode: r.livemode }), Number(r.last_number) - counts.get(key({ merchantId: r.merchant_id, livemode: r.livemode }))!.n + 1]),
+  );
   return owners.map((o) => {
     const n = next.get(key(o))!;
     next.set(key(o), n + 1);

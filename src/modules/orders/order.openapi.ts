@@ -31,7 +31,14 @@ export const orderResponse = z
     amount: z.number().int(),
     currency: z.string(),
     receipt_url: z.string().nullable(),
-    customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable(), shipping_address: addressResponse.nullable(), billing_address: addressResponse.nullable() }),
+    customer: z.object({
+      email: z.string(),
+      first_name: z.string(),
+      last_name: z.string(),
+      phone: z.string().nullable(),
+      shipping_address: addressResponse.nullable(),
+      billing_address: addressResponse.nullable(),
+    }),
     line_items: z.array(
       z.object({
         id: z.string(),

@@ -5,7 +5,10 @@ import { receiptUrl } from './receipt.service.js';
 
 /** REST order objects for `orders`, with their payments (one query) and fresh receipt links. */
 export async function presentOrders(ctx: ServiceContext, orders: OrderRecord[]): Promise<OrderResource[]> {
-  const payments = await readPaymentsOf(ctx, orders.map((o) => o.id));
+  const payments = await readPaymentsOf(
+    ctx,
+    orders.map((o) => o.id),
+  );
   return Promise.all(orders.map(async (o) => toOrderResource(o, payments.get(o.id) ?? [], await receiptUrl(ctx, o))));
 }
 

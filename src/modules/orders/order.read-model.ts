@@ -17,9 +17,27 @@ import type { OrderFilters } from './order.schemas.js';
 /** An order as the read path returns it: the entity's fields, without the ORM. */
 export type OrderRecord = Pick<
   Order,
-  | 'id' | 'livemode' | 'orderNumber' | 'checkoutId' | 'referenceId' | 'paymentLinkId' | 'clientReferenceId' | 'status' | 'paymentStatus'
-  | 'isRecurring' | 'amount' | 'currency' | 'customer' | 'lineItems' | 'amounts' | 'statusHistory' | 'lmn' | 'failureReason' | 'metadata'
-  | 'createdAt' | 'completedAt'
+  | 'id'
+  | 'livemode'
+  | 'orderNumber'
+  | 'checkoutId'
+  | 'referenceId'
+  | 'paymentLinkId'
+  | 'clientReferenceId'
+  | 'status'
+  | 'paymentStatus'
+  | 'isRecurring'
+  | 'amount'
+  | 'currency'
+  | 'customer'
+  | 'lineItems'
+  | 'amounts'
+  | 'statusHistory'
+  | 'lmn'
+  | 'failureReason'
+  | 'metadata'
+  | 'createdAt'
+  | 'completedAt'
 >;
 
 /** A captured payment as the read path returns it. */

@@ -35,7 +35,11 @@ export class OrderResolver {
   }
 
   @Query(() => [RevenueDayType], { description: 'Revenue per UTC day for the last `days` days (today included), HSA/FSA vs regular, and refunds' })
-  async revenueByDay(@Arg('days', () => Int, { defaultValue: 30 }) days: number, @Arg('currency', () => String, { defaultValue: 'usd' }) currency: string, @Ctx() { ctx }: GraphContext): Promise<RevenueDayType[]> {
+  async revenueByDay(
+    @Arg('days', () => Int, { defaultValue: 30 }) days: number,
+    @Arg('currency', () => String, { defaultValue: 'usd' }) currency: string,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<RevenueDayType[]> {
     return revenueByDay(ctx, days, currency);
   }
 

@@ -11,8 +11,13 @@ const tags = ['Orders'];
 
 export const orderRoutes: RouteSpec[] = [
   {
-    method: 'GET', url: '/api/v2/orders', operationId: 'listOrders', summary: 'List orders, most recent first', tags,
-    querystring: listOrdersSchema, response: orderListResponse,
+    method: 'GET',
+    url: '/api/v2/orders',
+    operationId: 'listOrders',
+    summary: 'List orders, most recent first',
+    tags,
+    querystring: listOrdersSchema,
+    response: orderListResponse,
     handler: async (ctx, req) => {
       const { filters, page } = orders.parseListOrdersQuery(req.query);
       const result = await readOrderPage(ctx, filters, page, 'starting_after');
@@ -21,8 +26,13 @@ export const orderRoutes: RouteSpec[] = [
     },
   },
   {
-    method: 'GET', url: '/api/v2/orders/:id', operationId: 'getOrder', summary: 'Retrieve an order (with a fresh one-hour receipt_url)', tags,
-    params: z.object({ id: z.string() }), response: orderResponse,
+    method: 'GET',
+    url: '/api/v2/orders/:id',
+    operationId: 'getOrder',
+    summary: 'Retrieve an order (with a fresh one-hour receipt_url)',
+    tags,
+    params: z.object({ id: z.string() }),
+    response: orderResponse,
     handler: async (ctx, req) => presentOrder(ctx, await readOrder(ctx, (req.params as { id: string }).id)),
   },
 ];

@@ -73,7 +73,18 @@ export async function createOrder(ctx: ServiceContext, draft: OrderDraft): Promi
     updatedAt: draft.at,
   });
   const payments = (draft.payments ?? []).map((p) =>
-    ctx.em.create(Payment, { ...owner, orderId: order.id, paymentMethod: p.paymentMethod, brand: p.brand, last4: p.last4, amount: p.amount, currency: draft.currency, processorToken: p.processorToken, captureId: p.captureId, capturedAt: draft.at }),
+    ctx.em.create(Payment, {
+      ...owner,
+      orderId: order.id,
+      paymentMethod: p.paymentMethod,
+      brand: p.brand,
+      last4: p.last4,
+      amount: p.amount,
+      currency: draft.currency,
+      processorToken: p.processorToken,
+      captureId: p.captureId,
+      capturedAt: draft.at,
+    }),
   );
   return { order, payments };
 }

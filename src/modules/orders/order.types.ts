@@ -49,7 +49,15 @@ export class PaymentType {
   @Field(() => GraphQLISODateTime) capturedAt!: Date;
 
   static from(p: PaymentRecord): PaymentType {
-    return Object.assign(new PaymentType(), { paymentId: p.id, paymentMethod: p.paymentMethod as ValueOf<typeof PaymentMethodEnum>, brand: p.brand, last4: p.last4, amount: p.amount, refundedAmount: p.refundedAmount, capturedAt: p.capturedAt });
+    return Object.assign(new PaymentType(), {
+      paymentId: p.id,
+      paymentMethod: p.paymentMethod as ValueOf<typeof PaymentMethodEnum>,
+      brand: p.brand,
+      last4: p.last4,
+      amount: p.amount,
+      refundedAmount: p.refundedAmount,
+      capturedAt: p.capturedAt,
+    });
   }
 }
 
@@ -102,9 +110,26 @@ export class OrderNode extends Node {
       isRecurring: o.isRecurring,
       amount: o.amount,
       currency: o.currency,
-      customer: Object.assign(new OrderCustomerType(), { email: c.email, firstName: c.first_name, lastName: c.last_name, phone: c.phone, shippingAddress: AddressType.from(c.shipping_address), billingAddress: AddressType.from(c.billing_address) }),
+      customer: Object.assign(new OrderCustomerType(), {
+        email: c.email,
+        firstName: c.first_name,
+        lastName: c.last_name,
+        phone: c.phone,
+        shippingAddress: AddressType.from(c.shipping_address),
+        billingAddress: AddressType.from(c.billing_address),
+      }),
       lineItems: o.lineItems.map((l) =>
-        Object.assign(new OrderLineItemType(), { id: l.id, productId: l.product_id, merchantProductId: l.merchant_product_id, name: l.name, quantity: l.quantity, price: l.price, hsaFsaEligible: l.hsa_fsa_eligible, requiresLmn: l.requires_lmn, isRecurring: l.is_recurring }),
+        Object.assign(new OrderLineItemType(), {
+          id: l.id,
+          productId: l.product_id,
+          merchantProductId: l.merchant_product_id,
+          name: l.name,
+          quantity: l.quantity,
+          price: l.price,
+          hsaFsaEligible: l.hsa_fsa_eligible,
+          requiresLmn: l.requires_lmn,
+          isRecurring: l.is_recurring,
+        }),
       ),
       amounts: Amounts.from(o.amounts),
       statusHistory: o.statusHistory.map((h) => Object.assign(new StatusChangeType(), { status: h.status, timestamp: new Date(h.timestamp), reason: h.reason })),

@@ -54,7 +54,11 @@ function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): P
 
     doc.fontSize(20).text(merchant.name).moveDown(0.3);
     doc.fontSize(12).text(`Receipt for order ${order.orderNumber}`);
-    doc.fontSize(9).fillColor('#555').text(`Order ${order.id} · ${(order.completedAt ?? order.createdAt).toISOString().slice(0, 10)}${order.livemode ? '' : ' · TEST MODE'}`).fillColor('black');
+    doc
+      .fontSize(9)
+      .fillColor('#555')
+      .text(`Order ${order.id} · ${(order.completedAt ?? order.createdAt).toISOString().slice(0, 10)}${order.livemode ? '' : ' · TEST MODE'}`)
+      .fillColor('black');
     doc.moveDown();
     const c = order.customer;
     doc.fontSize(10).text(`Billed to: ${c.first_name} ${c.last_name} <${c.email}>`);
@@ -82,7 +86,9 @@ function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): P
     doc.moveDown();
     doc.fontSize(11).text('Payments', { underline: true }).fontSize(10);
     for (const p of payments) {
-      doc.text(`${p.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card'} ${p.brand} •••• ${p.last4}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`);
+      doc.text(
+        `${p.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card'} ${p.brand} •••• ${p.last4}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`,
+      );
     }
     if (order.lmn) doc.moveDown().text(`Letter of medical necessity approved ${order.lmn.approved_at.slice(0, 10)} for: ${order.lmn.condition}`);
     doc.end();

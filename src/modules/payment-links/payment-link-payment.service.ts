@@ -21,7 +21,8 @@ export interface LinkPayment {
 function assertPayable(ctx: ServiceContext, link: PaymentLink): void {
   const status = effectiveLinkStatus(ctx, link);
   if (status === 'paid') throw new DomainError('invalid_state', `Payment link ${link.id} is already paid (order ${link.orderId}).`, { param: 'id', details: { status, order_id: link.orderId } });
-  if (status === 'expired') throw new DomainError('invalid_state', `Payment link ${link.id} expired at ${link.expiresAt.toISOString()} and can no longer be paid.`, { param: 'id', details: { status } });
+  if (status === 'expired')
+    throw new DomainError('invalid_state', `Payment link ${link.id} expired at ${link.expiresAt.toISOString()} and can no longer be paid.`, { param: 'id', details: { status } });
   if (status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled and can no longer be paid.`, { param: 'id', details: { status } });
 }
 
@@ -56,7 +57,9 @@ export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, orde
  */
 export async function payPaymentLink(ctx: ServiceContext, id: string, body: unknown, queryReference?: string): Promise<LinkPayment> {
   const input = parseInput(payPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
-  const clientReferenceId = input.client_reference_id ?? (queryReference === undefined ? null : parseInput(z.object({ client_reference_id: clientReferenceIdSchema }), { client_reference_id: queryReference }).client_reference_id);
+  const clientReferenceId =
+    input.client_reference_id ??
+    (queryReference === undefined ? null : parseInput(z.object({ client_reference_id: clientReferenceIdSchema }), { client_reference_id: queryReference }).client_reference_id);
   const prepared = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const link = await getPaymentLink(tx, id, true);
@@ -85,18 +88,24 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
 
   let paidLink: PaymentLink | null = null;
   const { hsa_fsa_card, card, lmn } = input;
-  const outcome = await payCheckoutSession(ctx, prepared, { hsa_fsa_card, card, lmn }, {
-    clientReferenceId,
-    lockFirst: async (tx) => {
-      await getPaymentLink(tx, id, true);
+  const outcome = await payCheckoutSession(
+    ctx,
+    prepared,
+    { hsa_fsa_card, card, lmn },
+    {
+      clientReferenceId,
+      lockFirst: async (tx) => {
+        await getPaymentLink(tx, id, true);
+      },
+      onPaid: async (tx, { order }) => {
+        const link = await getPaymentLink(tx, id, true);
+        // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
+        if (link.status === 'cancelled')
+          throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });
+        markPaymentLinkPaid(tx, link, order);
+        paidLink = link;
+      },
     },
-    onPaid: async (tx, { order }) => {
-      const link = await getPaymentLink(tx, id, true);
-      // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
-      if (link.status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });
-      markPaymentLinkPaid(tx, link, order);
-      paidLink = link;
-    },
-  });
+  );
   return { link: paidLink ?? (await getPaymentLink(withEm(ctx, ctx.em.fork()), id)), outcome };
 }

@@ -21,7 +21,10 @@ export const paymentLinkResponse = z
     collect_shipping_address: z.boolean().describe('The page asks the payer for a shipping address'),
     products: z.array(z.object({ merchant_product_id: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int(), hsa_fsa_eligible: z.boolean(), requires_lmn: z.boolean() })),
     checkout_id: z.string().describe('The link’s checkout session (cs_…); GET /api/v2/checkout/{id} works for it'),
-    order: z.object({ id: z.string(), status: z.enum(ORDER_STATUSES).nullable(), paid_at: z.iso.datetime().nullable() }).nullable().describe('Set once paid'),
+    order: z
+      .object({ id: z.string(), status: z.enum(ORDER_STATUSES).nullable(), paid_at: z.iso.datetime().nullable() })
+      .nullable()
+      .describe('Set once paid'),
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),

@@ -13,15 +13,7 @@ import { orderLoader } from '../orders/order.loaders.js';
 import { OrderNode } from '../orders/order.types.js';
 import { paymentLinkLoader } from './payment-link.loaders.js';
 import * as links from './payment-link.service.js';
-import {
-  CancelPaymentLinkInput,
-  CancelPaymentLinkPayload,
-  CreatePaymentLinkInput,
-  CreatePaymentLinkPayload,
-  PaymentLinkConnection,
-  PaymentLinkNode,
-  PaymentLinksArgs,
-} from './payment-link.types.js';
+import { CancelPaymentLinkInput, CancelPaymentLinkPayload, CreatePaymentLinkInput, CreatePaymentLinkPayload, PaymentLinkConnection, PaymentLinkNode, PaymentLinksArgs } from './payment-link.types.js';
 
 const present = async (ctx: GraphContext['ctx'], id: string) => {
   const link = await links.getPaymentLink(ctx, id);

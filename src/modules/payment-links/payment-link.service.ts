@@ -28,9 +28,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-
-const invalid = (details: FieldError[]) =>
-  new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, { param: details[0].field, details });
+const invalid = (details: FieldError[]) => new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, { param: details[0].field, details });
 
 /** The link's products priced from the catalog; unknown, archived or inactive ones and a foreign currency are refused (422, one entry per product). */
 async function catalogProducts(ctx: ServiceContext, input: CreatePaymentLinkInput): Promise<PaymentLinkProduct[]> {
@@ -79,8 +77,30 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
   const now = ctx.now();
   const linkId = prefixedId('plink');
   const lineItems: CheckoutLineItem[] = products.length
-    ? products.map((p) => ({ product_id: p.merchant_product_id, name: p.name, image_url: null, price: p.price, quantity: p.quantity, currency: input.currency, matched_product_id: p.product_id, hsa_fsa_eligible: p.hsa_fsa_eligible, requires_lmn: p.requires_lmn }))
-    : [{ product_id: linkId, name: input.description!, image_url: null, price: input.amount!, quantity: 1, currency: input.currency, matched_product_id: null, hsa_fsa_eligible: false, requires_lmn: false }];
+    ? products.map((p) => ({
+        product_id: p.merchant_product_id,
+        name: p.name,
+        image_url: null,
+        price: p.price,
+        quantity: p.quantity,
+        currency: input.currency,
+        matched_product_id: p.product_id,
+        hsa_fsa_eligible: p.hsa_fsa_eligible,
+        requires_lmn: p.requires_lmn,
+      }))
+    : [
+        {
+          product_id: linkId,
+          name: input.description!,
+          image_url: null,
+          price: input.amount!,
+          quantity: 1,
+          currency: input.currency,
+          matched_product_id: null,
+          hsa_fsa_eligible: false,
+          requires_lmn: false,
+        },
+      ];
   const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
   const amounts = splitAmounts(priced, { shipping: 0, tax: 0, discount: 0 });
   const session = addCheckoutSession(ctx, now, {
@@ -169,7 +189,10 @@ export async function cancelPaymentLink(ctx: ServiceContext, id: string, body: u
     const link = await getPaymentLink(tx, id, true);
     const status = effectiveLinkStatus(tx, link);
     if (status !== 'active') {
-      throw new DomainError('invalid_state', `Payment link ${link.id} is ${status} and cannot be cancelled${status === 'paid' ? '; refund its order instead' : ''}.`, { param: 'id', details: { status } });
+      throw new DomainError('invalid_state', `Payment link ${link.id} is ${status} and cannot be cancelled${status === 'paid' ? '; refund its order instead' : ''}.`, {
+        param: 'id',
+        details: { status },
+      });
     }
     const now = tx.now();
     link.status = 'cancelled';

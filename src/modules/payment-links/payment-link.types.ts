@@ -74,13 +74,24 @@ export class PaymentLinkNode extends Node {
       paymentType: l.paymentType as ValueOf<typeof PaymentLinkTypeEnum>,
       status: status as ValueOf<typeof PaymentLinkStatusEnum>,
       customer: l.customer && Object.assign(new PaymentLinkCustomerType(), { email: l.customer.email, firstName: l.customer.first_name, lastName: l.customer.last_name }),
-      products: l.products.map((p) => Object.assign(new PaymentLinkProductType(), { merchantProductId: p.merchant_product_id, name: p.name, quantity: p.quantity, price: p.price, hsaFsaEligible: p.hsa_fsa_eligible, requiresLmn: p.requires_lmn })),
+      products: l.products.map((p) =>
+        Object.assign(new PaymentLinkProductType(), {
+          merchantProductId: p.merchant_product_id,
+          name: p.name,
+          quantity: p.quantity,
+          price: p.price,
+          hsaFsaEligible: p.hsa_fsa_eligible,
+          requiresLmn: p.requires_lmn,
+        }),
+      ),
       collectShippingAddress: l.collectShippingAddress,
       checkoutId: l.checkoutId,
       successUrl: l.successUrl,
       cancelUrl: l.cancelUrl,
       metadata: l.metadata,
-      subscription: l.subscription && Object.assign(new PaymentLinkSubscriptionType(), { interval: l.subscription.interval, intervalCount: l.subscription.interval_count, trialPeriodDays: l.subscription.trial_period_days }),
+      subscription:
+        l.subscription &&
+        Object.assign(new PaymentLinkSubscriptionType(), { interval: l.subscription.interval, intervalCount: l.subscription.interval_count, trialPeriodDays: l.subscription.trial_period_days }),
       expiresAt: l.expiresAt,
       createdAt: l.createdAt,
       paidAt: l.paidAt,

@@ -42,10 +42,13 @@ export class PaymentJournal {
    */
   static async openReversal(ctx: ServiceContext, subjectId: string, steps: AttemptStep[]): Promise<PaymentJournal> {
     const id = prefixedId('pa');
-    await ctx.em.execute(
-      `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'reversing', ?, now(), now())`,
-      [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(steps)],
-    );
+    await ctx.em.execute(`insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'reversing', ?, now(), now())`, [
+      id,
+      ctx.principal.merchantId,
+      ctx.principal.livemode,
+      subjectId,
+      JSON.stringify(steps),
+    ]);
     return new PaymentJournal(id, steps);
   }
 
@@ -70,10 +73,12 @@ export class PaymentJournal {
    * when reconciliation has already taken the attempt over (the caller must then roll back).
    */
   async settle(ctx: ServiceContext, status: Extract<AttemptStatus, 'succeeded' | 'failed'>, orderId: string): Promise<boolean> {
-    const res = await ctx.em.execute<{ id: string }[]>(
-      `update payment_attempts set status = ?, order_id = ?, steps = ?, updated_at = now() where id = ? and status = 'calling' returning id`,
-      [status, orderId, JSON.stringify(this.steps), this.id],
-    );
+    const res = await ctx.em.execute<{ id: string }[]>(`update payment_attempts set status = ?, order_id = ?, steps = ?, updated_at = now() where id = ? and status = 'calling' returning id`, [
+      status,
+      orderId,
+      JSON.stringify(this.steps),
+      this.id,
+    ]);
     return res.length === 1;
   }
 }

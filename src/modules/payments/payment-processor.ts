@@ -21,7 +21,7 @@ export interface Authorization extends CardDetails {
 /** How a refused later charge (a renewal) should be handled. */
 export type Disposition = 'retry' | 'action_required' | 'terminal';
 
-export type ChargeResult = ({ ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition });
+export type ChargeResult = { ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition };
 
 /** What the processor did for one idempotency key (reconciliation asks after a crash). */
 export interface ProcessorRecord {

@@ -52,7 +52,14 @@ export class SimulatedProcessor implements PaymentProcessor {
   }
 
   /** Records the call under `key` (once) and answers its first result. */
-  private async once<T extends { ok: boolean }>(key: string, operation: ProcessorRecord['operation'], target: string | null, amount: number, result: T, reference: (r: T) => string | null): Promise<T> {
+  private async once<T extends { ok: boolean }>(
+    key: string,
+    operation: ProcessorRecord['operation'],
+    target: string | null,
+    amount: number,
+    result: T,
+    reference: (r: T) => string | null,
+  ): Promise<T> {
     const inserted = await this.sql(
       `insert into processor_ledger (key, operation, target, amount, ok, reference, result, created_at) values (?, ?, ?, ?, ?, ?, ?, now())
        on conflict (key) do nothing returning key`,
@@ -94,7 +101,9 @@ export class SimulatedProcessor implements PaymentProcessor {
 
   refund(captureId: string, amount: number, key: string): Promise<ProcessorResult<{ refundId: string }>> {
     const flags = captureId.split('_')[1] ?? '';
-    const result: ProcessorResult<{ refundId: string }> = flags.includes('r') ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' } : { ok: true, refundId: prefixedId('re') };
+    const result: ProcessorResult<{ refundId: string }> = flags.includes('r')
+      ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' }
+      : { ok: true, refundId: prefixedId('re') };
     return this.once(key, 'refund', captureId, amount, result, (r) => (r.ok ? r.refundId : null));
   }
 

@@ -44,7 +44,22 @@ interface Candidate {
 }
 
 /** A stored product as the import compares it with a row. */
-type Existing = Pick<ProductRow, 'id' | 'merchant_product_id' | 'name' | 'tagline' | 'price' | 'currency' | 'upc_code_or_gtin' | 'status' | 'hsa_fsa_eligible' | 'requires_lmn' | 'eligibility_category' | 'eligibility_source' | 'eligibility_message'> & { images: string[] };
+type Existing = Pick<
+  ProductRow,
+  | 'id'
+  | 'merchant_product_id'
+  | 'name'
+  | 'tagline'
+  | 'price'
+  | 'currency'
+  | 'upc_code_or_gtin'
+  | 'status'
+  | 'hsa_fsa_eligible'
+  | 'requires_lmn'
+  | 'eligibility_category'
+  | 'eligibility_source'
+  | 'eligibility_message'
+> & { images: string[] };
 
 /** A CSV row as the body the products API takes (so the API's validation applies as is). */
 function toBody(cells: CsvRow['cells']): Record<string, unknown> {
@@ -79,12 +94,28 @@ export function validateCatalogRows(rows: CsvRow[], progress?: ImportProgress): 
     const mpid = row.cells.merchant_product_id || null;
     try {
       if (row.problem) throw new DomainError('invalid_request', `row ${row.problem}`);
-      if (!mpid) throw new DomainError('validation_error', 'Invalid request: merchant_product_id is required to import (it is the key rows are matched on)', { details: [{ field: 'merchant_product_id', message: 'is required to import (rows are matched on it)' }] });
+      if (!mpid)
+        throw new DomainError('validation_error', 'Invalid request: merchant_product_id is required to import (it is the key rows are matched on)', {
+          details: [{ field: 'merchant_product_id', message: 'is required to import (rows are matched on it)' }],
+        });
       const { input, upc } = parseNewProduct(toBody(row.cells));
       const earlier = seen.get(input.merchant_product_id!);
-      if (earlier !== undefined) throw new DomainError('validation_error', `Invalid request: merchant_product_id '${mpid}' is already on line ${earlier}`, { details: [{ field: 'merchant_product_id', message: `'${mpid}' is already on line ${earlier}` }] });
+      if (earlier !== undefined)
+        throw new DomainError('validation_error', `Invalid request: merchant_product_id '${mpid}' is already on line ${earlier}`, {
+          details: [{ field: 'merchant_product_id', message: `'${mpid}' is already on line ${earlier}` }],
+        });
       seen.set(input.merchant_product_id!, row.line);
-      candidates.push({ line: row.line, mpid: input.merchant_product_id!, name: input.name, tagline: input.tagline ?? null, price: input.price, currency: input.currency.toUpperCase(), upc, status: input.status, images: input.images });
+      candidates.push({
+        line: row.line,
+        mpid: input.merchant_product_id!,
+        name: input.name,
+        tagline: input.tagline ?? null,
+        price: input.price,
+        currency: input.currency.toUpperCase(),
+        upc,
+        status: input.status,
+        images: input.images,
+      });
     } catch (err) {
       rejected.push({ line: row.line, merchant_product_id: mpid, reason: reasonOf(err) });
     }
@@ -132,7 +163,14 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
       const recheck = !old || old.name !== c.name || old.upc_code_or_gtin !== c.upc;
       const eligibility: EligibilityResult = recheck
         ? runEngine({ name: c.name, upc_code_or_gtin: c.upc })
-        : { hsa_fsa_eligible: old.hsa_fsa_eligible, requires_lmn: old.requires_lmn, status: old.requires_lmn ? 'requires_lmn' : old.hsa_fsa_eligible ? 'eligible' : 'not_eligible', category: old.eligibility_category, source: old.eligibility_source as EligibilityResult['source'], message: old.eligibility_message };
+        : {
+            hsa_fsa_eligible: old.hsa_fsa_eligible,
+            requires_lmn: old.requires_lmn,
+            status: old.requires_lmn ? 'requires_lmn' : old.hsa_fsa_eligible ? 'eligible' : 'not_eligible',
+            category: old.eligibility_category,
+            source: old.eligibility_source as EligibilityResult['source'],
+            message: old.eligibility_message,
+          };
       report.eligibility[eligibility.status === 'eligible' ? 'eligible' : eligibility.status === 'requires_lmn' ? 'requires_lmn' : 'not_eligible']++;
       const imagesChanged = !old ? c.images.length > 0 : !sameImages(old.images, c.images);
       const same = old && !recheck && !imagesChanged && old.tagline === c.tagline && old.price === c.price && old.currency === c.currency && old.status === c.status;
@@ -162,7 +200,21 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
           now,
           now,
           JSON.stringify(
-            chunk.map(({ c, eligibility: e, recheck }) => ({ name: c.name, tagline: c.tagline, price: c.price, currency: c.currency, mpid: c.mpid, upc: c.upc, status: c.status, eligible: e.hsa_fsa_eligible, lmn: e.requires_lmn, category: e.category, source: e.source, message: e.message, recheck })),
+            chunk.map(({ c, eligibility: e, recheck }) => ({
+              name: c.name,
+              tagline: c.tagline,
+              price: c.price,
+              currency: c.currency,
+              mpid: c.mpid,
+              upc: c.upc,
+              status: c.status,
+              eligible: e.hsa_fsa_eligible,
+              lmn: e.requires_lmn,
+              category: e.category,
+              source: e.source,
+              message: e.message,
+              recheck,
+            })),
           ),
         ],
       );
@@ -183,7 +235,10 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
       }
       const unchangedImages = chunk.filter((x) => !x.imagesChanged && x.c.images.length).map((x) => byMpid.get(x.c.mpid)!.id);
       if (unchangedImages.length) {
-        const kept = await sql<{ id: number; product_id: number; url: string; position: number }>(`select id, product_id, url, position from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`, [JSON.stringify(unchangedImages)]);
+        const kept = await sql<{ id: number; product_id: number; url: string; position: number }>(
+          `select id, product_id, url, position from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`,
+          [JSON.stringify(unchangedImages)],
+        );
         for (const img of kept) images.set(img.product_id, [...(images.get(img.product_id) ?? []), img]);
       }
 
@@ -252,4 +307,3 @@ function fieldsOf(p: ProductRow, livemode: boolean, images: { id: number; url: s
     images,
   };
 }
-

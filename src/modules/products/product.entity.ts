@@ -6,7 +6,10 @@ export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 @Entity({ tableName: 'products' })
 @Index({ name: 'products_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'products_merchant_product_id_uq', expression: `create unique index "products_merchant_product_id_uq" on "products" ("merchant_id", "livemode", "merchant_product_id") where "status" <> 'archived'` })
+@Index({
+  name: 'products_merchant_product_id_uq',
+  expression: `create unique index "products_merchant_product_id_uq" on "products" ("merchant_id", "livemode", "merchant_product_id") where "status" <> 'archived'`,
+})
 export class Product extends MerchantScopedEntity {
   @PrimaryKey({ type: 'integer', autoincrement: true })
   id!: number;

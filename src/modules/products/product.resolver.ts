@@ -34,7 +34,13 @@ export class ProductResolver {
   async products(@Args() args: ProductsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<ProductNode>> {
     const page = toPageRequest(args, Number);
     const { status, hsaFsaEligible, merchantProductId, createdAfter, createdBefore } = args;
-    const filters = { status, hsa_fsa_eligible: hsaFsaEligible ?? undefined, merchant_product_id: merchantProductId ?? undefined, created_after: createdAfter ?? undefined, created_before: createdBefore ?? undefined };
+    const filters = {
+      status,
+      hsa_fsa_eligible: hsaFsaEligible ?? undefined,
+      merchant_product_id: merchantProductId ?? undefined,
+      created_after: createdAfter ?? undefined,
+      created_before: createdBefore ?? undefined,
+    };
     return toConnection(await products.listProducts(ctx, filters, page, 'after'), args, ProductNode.from);
   }
 
@@ -44,11 +50,7 @@ export class ProductResolver {
   }
 
   @Mutation(() => UpdateProductPayload, { description: 'Update a product; omitted fields are kept' })
-  async updateProduct(
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateProductInput) input: UpdateProductInput,
-    @Ctx() { ctx }: GraphContext,
-  ): Promise<UpdateProductPayload> {
+  async updateProduct(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateProductInput) input: UpdateProductInput, @Ctx() { ctx }: GraphContext): Promise<UpdateProductPayload> {
     return { product: ProductNode.from(await products.updateProduct(ctx, productId(id), toServiceInput(input))) };
   }
 

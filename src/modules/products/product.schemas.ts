@@ -4,9 +4,7 @@ import { PRODUCT_STATUSES } from './product.entity.js';
 
 /** The one validation definition of each products input; REST and GraphQL both go through these. */
 
-const imageUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .max(2048, 'must be at most 2048 characters');
+const imageUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
 
 const text255 = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 

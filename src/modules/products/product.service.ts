@@ -11,19 +11,10 @@ import { validateGtin } from '../eligibility/gtin.js';
 import { Product, ProductImage } from './product.entity.js';
 import { readProduct, readProductPage, type ProductRecord } from './product.read-model.js';
 import { productEligibility, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
-import {
-  checkEligibilitySchema,
-  createProductSchema,
-  listProductsSchema,
-  productIdSchema,
-  updateProductSchema,
-  type CreateProductInput,
-  type ProductFilters,
-} from './product.schemas.js';
+import { checkEligibilitySchema, createProductSchema, listProductsSchema, productIdSchema, updateProductSchema, type CreateProductInput, type ProductFilters } from './product.schemas.js';
 
 /** Highest accepted unit price (the one amount bound). */
 export const MAX_PRICE = MAX_AMOUNT;
-
 
 /** Price and currency are judged before anything else, with their own codes (contract). */
 function checkPriceAndCurrency(body: Record<string, unknown>): void {

@@ -40,7 +40,11 @@ export async function assertLinesRefundable(em: EntityManager, order: Order, lin
   }
   for (const [id, want] of requested) {
     const line = order.lineItems.find((l) => l.id === id);
-    if (!line) throw new DomainError('validation_error', `Invalid request: line item ${id} is not a line of order ${order.id}`, { param: 'line_items', details: [{ field: 'line_items', message: `line item ${id} is not a line of order ${order.id}` }] });
+    if (!line)
+      throw new DomainError('validation_error', `Invalid request: line item ${id} is not a line of order ${order.id}`, {
+        param: 'line_items',
+        details: [{ field: 'line_items', message: `line item ${id} is not a line of order ${order.id}` }],
+      });
     const before = done.get(id) ?? { quantity: 0, amount: 0 };
     const quantityLeft = line.quantity - before.quantity;
     if (want.quantity > quantityLeft) {

@@ -28,7 +28,11 @@ test('a partial refund is proportional, rounded down on the HSA/FSA side', () =>
 });
 
 test('three refunds of 1 cent on a split order alternate so the cumulative split stays proportional', () => {
-  expect(run(2000, 1500, [1, 1, 1])).toEqual([[0, 1], [1, 0], [0, 1]]);
+  expect(run(2000, 1500, [1, 1, 1])).toEqual([
+    [0, 1],
+    [1, 0],
+    [0, 1],
+  ]);
 });
 
 test('odd amounts then the remainder: each payment comes back exactly', () => {
@@ -39,8 +43,14 @@ test('odd amounts then the remainder: each payment comes back exactly', () => {
 });
 
 test('one-sided orders', () => {
-  expect(run(0, 500, [100, 400])).toEqual([[0, 100], [0, 400]]);
-  expect(run(500, 0, [100, 400])).toEqual([[100, 0], [400, 0]]);
+  expect(run(0, 500, [100, 400])).toEqual([
+    [0, 100],
+    [0, 400],
+  ]);
+  expect(run(500, 0, [100, 400])).toEqual([
+    [100, 0],
+    [400, 0],
+  ]);
 });
 
 test('after one side was given back (a failed part), the other side is never overdrawn', () => {

@@ -28,12 +28,16 @@ export async function refundCheckoutV1(ctx: ServiceContext, checkoutId: string, 
   if (details.length) throw new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, { param: details[0].field, details });
   const reason: RefundReason = (REFUND_REASONS as readonly string[]).includes(input.reason ?? '') ? (input.reason as RefundReason) : 'other';
   const amount = input.line_items.reduce((s, l) => s + l.amount_cents, 0);
-  const refund = await createRefund(ctx, {
-    order_id: order.id,
-    amount,
-    reason,
-    notes: input.reason && reason === 'other' ? input.reason : undefined,
-    metadata: { line_items: input.line_items.map((l) => `${l.line_item_id}:${l.quantity}:${l.amount_cents}`).join(',') },
-  }, input.line_items.map((l) => ({ line_item_id: l.line_item_id, quantity: l.quantity, amount: l.amount_cents })));
+  const refund = await createRefund(
+    ctx,
+    {
+      order_id: order.id,
+      amount,
+      reason,
+      notes: input.reason && reason === 'other' ? input.reason : undefined,
+      metadata: { line_items: input.line_items.map((l) => `${l.line_item_id}:${l.quantity}:${l.amount_cents}`).join(',') },
+    },
+    input.line_items.map((l) => ({ line_item_id: l.line_item_id, quantity: l.quantity, amount: l.amount_cents })),
+  );
   return { checkout_id: checkoutId, refund_id: refund.id, status: refund.status, refunded_amount_cents: refund.amount, currency: refund.currency, refunded_at: refund.createdAt.toISOString() };
 }

@@ -16,7 +16,16 @@ export const refundResponse = z
     notes: z.string().nullable(),
     status: z.enum(REFUND_STATUSES),
     refund_breakdown: z.object({ hsa_amount: z.number().int(), regular_amount: z.number().int() }),
-    refunds: z.array(z.object({ payment_id: z.string(), payment_method: z.string(), amount: z.number().int(), refund_id: z.string().describe('This payment’s refund (rp_…), set from creation'), processor_refund_id: z.string().nullable().describe('The processor’s reference, once processed'), success: z.boolean().nullable().describe('null only while the refund is pending') })),
+    refunds: z.array(
+      z.object({
+        payment_id: z.string(),
+        payment_method: z.string(),
+        amount: z.number().int(),
+        refund_id: z.string().describe('This payment’s refund (rp_…), set from creation'),
+        processor_refund_id: z.string().nullable().describe('The processor’s reference, once processed'),
+        success: z.boolean().nullable().describe('null only while the refund is pending'),
+      }),
+    ),
     failure_reason: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     created_at: z.iso.datetime(),

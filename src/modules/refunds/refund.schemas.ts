@@ -6,7 +6,13 @@ import { REFUND_REASONS } from './refund.entity.js';
 export const createRefundSchema = z
   .object({
     order_id: z.string().min(1).max(255),
-    amount: z.number().int('must be an integer number of cents').positive('must be positive').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`).optional().describe('Cents; omit to refund the whole remaining amount'),
+    amount: z
+      .number()
+      .int('must be an integer number of cents')
+      .positive('must be positive')
+      .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`)
+      .optional()
+      .describe('Cents; omit to refund the whole remaining amount'),
     reason: z.enum(REFUND_REASONS),
     notes: z.string().max(500, 'must be at most 500 characters').nullish(),
     metadata: metadataSchema.default({}),

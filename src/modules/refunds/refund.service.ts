@@ -16,7 +16,6 @@ import { createRefundSchema, listRefundsSchema, type RefundFilters } from './ref
 
 const REFUNDABLE = new Set(['captured', 'partially_refunded', 'refunded']);
 
-
 /** Cents of an order not yet refunded or being refunded. */
 function remainingOf(payments: Payment[]): number {
   return payments.reduce((sum, p) => sum + p.amount - p.refundedAmount, 0);
@@ -49,13 +48,12 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
     }
     const hsa = payments.find((p) => p.paymentMethod === 'hsa_fsa_card');
     const regular = payments.find((p) => p.paymentMethod === 'card');
-    const share = splitRefund(
-      amount,
-      { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 },
-      { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 },
-    );
+    const share = splitRefund(amount, { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 }, { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 });
     const parts: RefundPart[] = [];
-    for (const [payment, part] of [[hsa, share.hsa], [regular, share.regular]] as const) {
+    for (const [payment, part] of [
+      [hsa, share.hsa],
+      [regular, share.regular],
+    ] as const) {
       if (!payment || part === 0) continue;
       payment.refundedAmount += part;
       parts.push({ payment_id: payment.id, payment_method: payment.paymentMethod, amount: part, refund_id: prefixedId('rp'), processor_refund_id: null, success: null, failure_reason: null });

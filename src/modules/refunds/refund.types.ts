@@ -57,7 +57,16 @@ export class RefundNode extends Node {
       notes: r.notes,
       status: r.status as ValueOf<typeof RefundStatusEnum>,
       refundBreakdown: Object.assign(new RefundBreakdown(), { hsaAmount: r.hsaAmount, regularAmount: r.regularAmount }),
-      refunds: r.parts.map((p) => Object.assign(new RefundPartType(), { paymentId: p.payment_id, paymentMethod: p.payment_method as ValueOf<typeof PaymentMethodEnum>, amount: p.amount, refundId: p.refund_id, processorRefundId: p.processor_refund_id ?? null, success: p.success })),
+      refunds: r.parts.map((p) =>
+        Object.assign(new RefundPartType(), {
+          paymentId: p.payment_id,
+          paymentMethod: p.payment_method as ValueOf<typeof PaymentMethodEnum>,
+          amount: p.amount,
+          refundId: p.refund_id,
+          processorRefundId: p.processor_refund_id ?? null,
+          success: p.success,
+        }),
+      ),
       failureReason: r.failureReason,
       metadata: r.metadata,
       createdAt: r.createdAt,

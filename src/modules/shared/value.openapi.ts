@@ -14,5 +14,13 @@ export const addressResponse = z
   .meta({ id: 'Address' });
 
 export const amountsResponse = z
-  .object({ subtotal: z.number().int(), hsa_amount: z.number().int(), regular_amount: z.number().int(), shipping: z.number().int(), tax: z.number().int(), discount: z.number().int(), total: z.number().int() })
+  .object({
+    subtotal: z.number().int(),
+    hsa_amount: z.number().int(),
+    regular_amount: z.number().int(),
+    shipping: z.number().int(),
+    tax: z.number().int(),
+    discount: z.number().int(),
+    total: z.number().int(),
+  })
   .meta({ id: 'Amounts' });

@@ -63,10 +63,7 @@ export interface ChargeJob {
   byNewCard: boolean;
 }
 
-type ChargeOutcome =
-  | { job: ChargeJob; ok: true; captureId: string }
-  | { job: ChargeJob; ok: false; code: string; disposition: Disposition }
-  | { job: ChargeJob; ok: null; error: unknown };
+type ChargeOutcome = { job: ChargeJob; ok: true; captureId: string } | { job: ChargeJob; ok: false; code: string; disposition: Disposition } | { job: ChargeJob; ok: null; error: unknown };
 
 const noop = () => undefined;
 const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
@@ -120,7 +117,11 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
   const openIds = subs.map((s) => (s.status === 'cancelled' ? s.latestInvoiceId : s.openInvoiceId)).filter((id): id is string => !!id);
   const openInvoices = new Map((openIds.length ? await em.find(SubscriptionInvoice, { id: { $in: openIds } }) : []).map((i) => [i.id, i]));
   const inFlight = new Map((openIds.length ? await em.find(SubscriptionInvoiceAttempt, { invoiceId: { $in: openIds }, status: 'calling' }) : []).map((a) => [a.invoiceId, a]));
-  const parties = await loadParties(em, subs, [...inFlight.values()].map((a) => a.paymentMethodId));
+  const parties = await loadParties(
+    em,
+    subs,
+    [...inFlight.values()].map((a) => a.paymentMethodId),
+  );
   const jobs: ChargeJob[] = [];
   for (const sub of subs) {
     const offset = offsets.get(sub.id) ?? 0;
@@ -138,7 +139,17 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         continue;
       }
       sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-      jobs.push({ attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, amount: attempt.amount, currency: invoice.currency, token, byNewCard: false });
+      jobs.push({
+        attemptId: attempt.id,
+        subscriptionId: sub.id,
+        merchantId: sub.merchant.id,
+        livemode: sub.livemode,
+        clockOffsetMs: offset,
+        amount: attempt.amount,
+        currency: invoice.currency,
+        token,
+        byNewCard: false,
+      });
       continue;
     }
     if (sub.cancelAtPeriodEnd && now >= sub.currentPeriodEnd) {
@@ -193,7 +204,17 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
       });
     }
     sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-    jobs.push({ attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs: offset, amount: attempt.amount, currency: invoice.currency, token: pm.processorToken, byNewCard: !!opts.byNewCard });
+    jobs.push({
+      attemptId: attempt.id,
+      subscriptionId: sub.id,
+      merchantId: sub.merchant.id,
+      livemode: sub.livemode,
+      clockOffsetMs: offset,
+      amount: attempt.amount,
+      currency: invoice.currency,
+      token: pm.processorToken,
+      byNewCard: !!opts.byNewCard,
+    });
   }
   await em.flush();
   return jobs;
@@ -240,10 +261,17 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
     if (!attempts.size) return;
     const subs = new Map((await em.find(Subscription, { id: { $in: subIds } }, { refresh: true })).map((s) => [s.id, s]));
     const invoices = new Map((await em.find(SubscriptionInvoice, { id: { $in: [...new Set([...attempts.values()].map((a) => a.invoiceId))] } })).map((i) => [i.id, i]));
-    const parties = await loadParties(em, [...subs.values()], [...attempts.values()].map((a) => a.paymentMethodId));
+    const parties = await loadParties(
+      em,
+      [...subs.values()],
+      [...attempts.values()].map((a) => a.paymentMethodId),
+    );
     const voided = (o: ChargeOutcome) => invoices.get(attempts.get(o.job.attemptId)!.invoiceId)!.status === 'void';
     const paid = decided.filter((o) => o.ok && attempts.has(o.job.attemptId) && !voided(o));
-    const numbers = await takeOrderNumbers(em, paid.map((o) => o.job));
+    const numbers = await takeOrderNumbers(
+      em,
+      paid.map((o) => o.job),
+    );
     for (const outcome of decided) {
       const attempt = attempts.get(outcome.job.attemptId);
       if (!attempt) continue;
@@ -288,7 +316,14 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         Object.assign(invoice, { nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
         setBillingState(sub, decision.status, decision.nextRetryAt);
         recordSubscriptionEvent(ctx, 'subscription.payment_failed', sub, customer, pm, {
-          failure: { disposition: outcome.disposition, status: decision.status, refusal_code: outcome.code, attempt: attempt.attempt, max_attempts: MAX_ATTEMPTS, next_retry_at: decision.nextRetryAt?.toISOString() ?? null },
+          failure: {
+            disposition: outcome.disposition,
+            status: decision.status,
+            refusal_code: outcome.code,
+            attempt: attempt.attempt,
+            max_attempts: MAX_ATTEMPTS,
+            next_retry_at: decision.nextRetryAt?.toISOString() ?? null,
+          },
         });
       }
     }
@@ -297,7 +332,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
   // After the commit, with no transaction open: refund what was captured for voided cycles. A
   // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.
   for (const { journal, ctx } of reversals) {
-    await journal.reverse(ctx).catch((err: unknown) => log.error({ err, journal: journal.id }, 'reversal of a cancelled cycle\'s charge failed; the reconciliation sweep retries it'));
+    await journal.reverse(ctx).catch((err: unknown) => log.error({ err, journal: journal.id }, "reversal of a cancelled cycle's charge failed; the reconciliation sweep retries it"));
   }
 }
 

@@ -3,8 +3,7 @@ import { addMonths, periodAt, periodBoundary, periodContaining, trialEnd, type I
 
 const d = (iso: string) => new Date(iso);
 const iso = (date: Date) => date.toISOString();
-const boundaries = (anchor: string, interval: Interval, count: number, n: number) =>
-  Array.from({ length: n }, (_, i) => iso(periodBoundary(d(anchor), interval, count, i)));
+const boundaries = (anchor: string, interval: Interval, count: number, n: number) => Array.from({ length: n }, (_, i) => iso(periodBoundary(d(anchor), interval, count, i)));
 
 test('monthly from Jan 31 bills Feb 28 (29 in a leap year), then Mar 31, Apr 30: from the anchor, not chained', () => {
   expect(boundaries('2027-01-31T10:00:00.000Z', 'monthly', 1, 5)).toEqual([

@@ -24,7 +24,11 @@ export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: 
   // Nested in the caller's transaction when there is one (an idempotent request's): one connection per request.
   await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [id, ctx.principal.merchantId, ctx.principal.livemode]);
+    const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [
+      id,
+      ctx.principal.merchantId,
+      ctx.principal.livemode,
+    ]);
     if (!row) throw DomainError.notFound('subscription', id);
     const sub = await em.findOneOrFail(Subscription, id, { refresh: true });
     const [invoice] = await em.find(SubscriptionInvoice, { subscriptionId: sub.id, status: 'paid' }, { orderBy: { periodStart: 'desc' }, limit: 1 });
@@ -43,7 +47,15 @@ export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: 
     if (order) applyChargeback(order, input.stage, now, invoice.id, input.event_code ?? 'CHARGEBACK');
     const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);
     recordSubscriptionEvent(tx, 'subscription.disputed', sub, customer, pm, {
-      dispute: { invoice_id: invoice.id, stage: input.stage, billing_held: decision.billingHeld, event_code: input.event_code ?? 'CHARGEBACK', amount: invoice.amount, currency: invoice.currency, reason: input.reason ?? null },
+      dispute: {
+        invoice_id: invoice.id,
+        stage: input.stage,
+        billing_held: decision.billingHeld,
+        event_code: input.event_code ?? 'CHARGEBACK',
+        amount: invoice.amount,
+        currency: invoice.currency,
+        reason: input.reason ?? null,
+      },
     });
     await em.flush();
   });

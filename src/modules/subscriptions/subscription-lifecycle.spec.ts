@@ -1,4 +1,14 @@
-import { afterChargeFailure, afterChargeSuccess, applyDisputeStage, cancelDecision, isBillable, isRescuable, MAX_ATTEMPTS, SUBSCRIPTION_STATUSES, type DisputeSnapshot } from './subscription-lifecycle.js';
+import {
+  afterChargeFailure,
+  afterChargeSuccess,
+  applyDisputeStage,
+  cancelDecision,
+  isBillable,
+  isRescuable,
+  MAX_ATTEMPTS,
+  SUBSCRIPTION_STATUSES,
+  type DisputeSnapshot,
+} from './subscription-lifecycle.js';
 
 const at = new Date('2027-03-01T00:00:00.000Z');
 const plus = (days: number) => new Date(at.getTime() + days * 86_400_000);

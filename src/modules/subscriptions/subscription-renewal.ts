@@ -12,7 +12,14 @@ export function renewalOrderDraft(sub: Subscription, invoice: SubscriptionInvoic
     checkoutId: null,
     isRecurring: true,
     currency: invoice.currency.toLowerCase(),
-    customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '', phone: customer?.phone ?? null, shipping_address: null, billing_address: null },
+    customer: {
+      email: customer?.email ?? '',
+      first_name: customer?.firstName ?? '',
+      last_name: customer?.lastName ?? '',
+      phone: customer?.phone ?? null,
+      shipping_address: null,
+      billing_address: null,
+    },
     lineItems: [
       {
         id: `li_${invoice.id.slice(3, 15)}_1`,

@@ -10,7 +10,9 @@ export function paymentMethodByIdLoader(ctx: ServiceContext) {
 
 /** Invoices by id, batched per request. */
 export function invoiceByIdLoader(ctx: ServiceContext) {
-  return loader<string, SubscriptionInvoice | null>(ctx, 'subscriptionInvoice.byId', async (ids) => byKeys(ids, await ctx.em.find(SubscriptionInvoice, { id: { $in: [...ids] }, ...scope(ctx) }), (i) => i.id));
+  return loader<string, SubscriptionInvoice | null>(ctx, 'subscriptionInvoice.byId', async (ids) =>
+    byKeys(ids, await ctx.em.find(SubscriptionInvoice, { id: { $in: [...ids] }, ...scope(ctx) }), (i) => i.id),
+  );
 }
 
 /** Every invoice of subscriptions, batched per request. */

@@ -88,7 +88,11 @@ export class SubscriptionContractResolver {
   @Mutation(() => SubscriptionContractPayload, { description: 'Create a subscription (same rules as POST /api/v2/subscriptions)' })
   @Extensions({ ownTransactions: true }) // charges: never inside one transaction
   async createSubscription(@Arg('input', () => CreateSubscriptionInput) input: CreateSubscriptionInput, @Ctx() { ctx }: GraphContext): Promise<SubscriptionContractPayload> {
-    const body = { ...toServiceInput(input), customer_id: fromGlobalId(input.customerId, 'Customer', 'customerId'), payment_method_id: fromGlobalId(input.paymentMethodId, 'PaymentMethod', 'paymentMethodId') };
+    const body = {
+      ...toServiceInput(input),
+      customer_id: fromGlobalId(input.customerId, 'Customer', 'customerId'),
+      payment_method_id: fromGlobalId(input.paymentMethodId, 'PaymentMethod', 'paymentMethodId'),
+    };
     return payload(await subscriptions.createSubscription(ctx, body));
   }
 
@@ -109,16 +113,20 @@ export class SubscriptionContractResolver {
 
   @Mutation(() => SubscriptionContractPayload, { description: 'Replace the card; a past_due or action_required subscription is charged at once' })
   @Extensions({ ownTransactions: true }) // charges: never inside one transaction
-  async replaceSubscriptionPaymentMethod(@Arg('input', () => ReplaceSubscriptionPaymentMethodInput) input: ReplaceSubscriptionPaymentMethodInput, @Ctx() { ctx }: GraphContext): Promise<SubscriptionContractPayload> {
+  async replaceSubscriptionPaymentMethod(
+    @Arg('input', () => ReplaceSubscriptionPaymentMethodInput) input: ReplaceSubscriptionPaymentMethodInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<SubscriptionContractPayload> {
     const body = { payment_method_id: fromGlobalId(input.paymentMethodId, 'PaymentMethod', 'paymentMethodId') };
     return payload(await subscriptions.replacePaymentMethod(ctx, subId(input.id), body));
   }
 
   @Subscription(() => EventNode, {
-    description: "Live events of one subscription (over graphql-ws)",
+    description: 'Live events of one subscription (over graphql-ws)',
     topics: EVENTS_TOPIC,
     topicId: ({ context }: { context: GraphContext }) => scopeTopicId(context.ctx.principal),
-    filter: ({ payload: e, args }: { payload: LiveEvent; args: { id: string } }) => e.type.startsWith('subscription.') && (e.data as { subscription_id?: string }).subscription_id === fromGlobalId(args.id, 'SubscriptionContract'),
+    filter: ({ payload: e, args }: { payload: LiveEvent; args: { id: string } }) =>
+      e.type.startsWith('subscription.') && (e.data as { subscription_id?: string }).subscription_id === fromGlobalId(args.id, 'SubscriptionContract'),
   })
   subscriptionContractEvents(@Root() event: LiveEvent, @Arg('id', () => ID, { description: 'Global id of the subscription' }) _id: string): EventNode {
     return EventNode.fromLive(event);

@@ -73,7 +73,14 @@ export function subscriptionEventBody(s: Subscription, customer: Pick<Customer, 
 
 /** `subscription.renewed`'s `invoice`. */
 export function invoiceEventBody(inv: SubscriptionInvoice) {
-  return { invoice_id: inv.id, order_id: inv.orderId, period_start: iso(inv.periodStart), period_end: iso(inv.periodEnd), amount_paid: inv.status === 'paid' ? inv.amount : 0, psp_reference: inv.pspReference };
+  return {
+    invoice_id: inv.id,
+    order_id: inv.orderId,
+    period_start: iso(inv.periodStart),
+    period_end: iso(inv.periodEnd),
+    amount_paid: inv.status === 'paid' ? inv.amount : 0,
+    psp_reference: inv.pspReference,
+  };
 }
 
 /** The invoice (one cycle) with its attempts. */
@@ -96,7 +103,17 @@ export function toInvoiceResource(inv: SubscriptionInvoice, attempts: Subscripti
     paid_at: iso(inv.paidAt),
     attempts: attempts
       .sort((a, b) => a.attempt - b.attempt)
-      .map((a) => ({ id: a.id, attempt: a.attempt, status: a.status, amount: a.amount, payment_method_id: a.paymentMethodId, psp_reference: a.pspReference, disposition: a.disposition, refusal_code: a.refusalCode, created_at: iso(a.createdAt) })),
+      .map((a) => ({
+        id: a.id,
+        attempt: a.attempt,
+        status: a.status,
+        amount: a.amount,
+        payment_method_id: a.paymentMethodId,
+        psp_reference: a.pspReference,
+        disposition: a.disposition,
+        refusal_code: a.refusalCode,
+        created_at: iso(a.createdAt),
+      })),
     created_at: iso(inv.createdAt),
   };
 }

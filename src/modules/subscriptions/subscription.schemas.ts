@@ -11,7 +11,10 @@ export const createSubscriptionSchema = z
     product_id: z.number().int().positive().optional().describe('Numeric catalog product id'),
     merchant_product_id: z.string().min(1).max(255).optional().describe("The merchant's own product id (alternative to product_id)"),
     amount_cents: cents.describe('Recurring charge, cents'),
-    currency: z.string().refine(isIso4217, 'must be an ISO 4217 currency code').transform((c) => c.toUpperCase()),
+    currency: z
+      .string()
+      .refine(isIso4217, 'must be an ISO 4217 currency code')
+      .transform((c) => c.toUpperCase()),
     interval: z.enum(INTERVALS),
     interval_count: z.number().int().min(1, 'must be at least 1').max(365, 'must be at most 365').default(1),
     trial_period_days: z.number().int().min(0, 'must be 0 or more').max(730, 'must be at most 730').optional().describe('Free trial length in days'),

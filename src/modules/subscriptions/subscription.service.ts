@@ -14,7 +14,15 @@ import { endSubscription } from './subscription-ending.js';
 import { recordSubscriptionEvent } from './subscription-events.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 import { cancelDecision, isRescuable } from './subscription-lifecycle.js';
-import { cancelSubscriptionSchema, createSubscriptionSchema, listSubscriptionsSchema, replacePaymentMethodSchema, updateSubscriptionSchema, type CreateSubscriptionInput, type SubscriptionFilters } from './subscription.schemas.js';
+import {
+  cancelSubscriptionSchema,
+  createSubscriptionSchema,
+  listSubscriptionsSchema,
+  replacePaymentMethodSchema,
+  updateSubscriptionSchema,
+  type CreateSubscriptionInput,
+  type SubscriptionFilters,
+} from './subscription.schemas.js';
 
 const invalid = (field: string, message: string) => new DomainError('validation_error', `Invalid request: ${field} ${message}`, { param: field, details: [{ field, message }] });
 
@@ -38,7 +46,11 @@ async function resolveProduct(ctx: ServiceContext, input: Pick<CreateSubscriptio
 /** An HSA/FSA card may pay only for an HSA/FSA-eligible product (as in checkout). */
 function assertCardFits(pm: PaymentMethod, eligible: boolean, param = 'payment_method_id'): void {
   if (pm.type === 'hsa_fsa_card' && !eligible) {
-    throw new DomainError('invalid_payment_method', `Payment method ${pm.id} is an HSA/FSA card, which may pay only for an HSA/FSA-eligible product; this subscription's product is not eligible. Use a regular card.`, { param });
+    throw new DomainError(
+      'invalid_payment_method',
+      `Payment method ${pm.id} is an HSA/FSA card, which may pay only for an HSA/FSA-eligible product; this subscription's product is not eligible. Use a regular card.`,
+      { param },
+    );
   }
 }
 
@@ -53,7 +65,7 @@ function assertCardFits(pm: PaymentMethod, eligible: boolean, param = 'payment_m
 async function chargeAfterCommit(ctx: ServiceContext, prepare: (em: ServiceContext['em']) => Promise<ChargeJob[]>): Promise<void> {
   const jobs = await ctx.em.transactional(prepare);
   if (!jobs.length) return;
-  if (ctx.em.isInTransaction()) throw new Error('a subscription charge was prepared inside the caller\'s transaction; its route must run its own transactions (ownTransactions)');
+  if (ctx.em.isInTransaction()) throw new Error("a subscription charge was prepared inside the caller's transaction; its route must run its own transactions (ownTransactions)");
   await runCharges(ctx.em, jobs, ctx.log);
 }
 
@@ -139,9 +151,17 @@ export async function listSubscriptions(ctx: ServiceContext, filters: Subscripti
 }
 
 /** Runs `change` on the subscription locked in a short transaction; returns it re-read. */
-async function withLocked(ctx: ServiceContext, id: string, change: (tx: ServiceContext, sub: Subscription, parties: { customer: Customer | null; pm: PaymentMethod | null }) => Promise<ChargeJob[] | void>): Promise<Subscription> {
+async function withLocked(
+  ctx: ServiceContext,
+  id: string,
+  change: (tx: ServiceContext, sub: Subscription, parties: { customer: Customer | null; pm: PaymentMethod | null }) => Promise<ChargeJob[] | void>,
+): Promise<Subscription> {
   await chargeAfterCommit(ctx, async (em) => {
-    const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [id, ctx.principal.merchantId, ctx.principal.livemode]);
+    const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [
+      id,
+      ctx.principal.merchantId,
+      ctx.principal.livemode,
+    ]);
     if (!row) throw DomainError.notFound('subscription', id);
     const sub = await em.findOneOrFail(Subscription, id, { refresh: true });
     const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);

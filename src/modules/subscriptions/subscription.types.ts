@@ -10,7 +10,11 @@ import { DISPOSITIONS, DISPUTE_STAGES, SUBSCRIPTION_STATUSES } from './subscript
 
 export const SubscriptionStatusEnum = graphqlEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
 export const SubscriptionIntervalEnum = graphqlEnum('SubscriptionInterval', INTERVALS);
-export const SubscriptionInvoiceStatusEnum = graphqlEnum('SubscriptionInvoiceStatus', INVOICE_STATUSES, 'open: being collected; paid; uncollectible: retries exhausted or refused for good; void: the subscription ended first');
+export const SubscriptionInvoiceStatusEnum = graphqlEnum(
+  'SubscriptionInvoiceStatus',
+  INVOICE_STATUSES,
+  'open: being collected; paid; uncollectible: retries exhausted or refused for good; void: the subscription ended first',
+);
 export const InvoiceAttemptStatusEnum = graphqlEnum('SubscriptionInvoiceAttemptStatus', ATTEMPT_STATUSES);
 export const PaymentDispositionEnum = graphqlEnum('PaymentDisposition', DISPOSITIONS, 'What the service does after a refused cycle charge');
 export const DisputeStageEnum = graphqlEnum('DisputeStage', DISPUTE_STAGES);
@@ -29,8 +33,15 @@ export class SubscriptionInvoiceAttemptType {
 
   static from(a: SubscriptionInvoiceAttempt): SubscriptionInvoiceAttemptType {
     return Object.assign(new SubscriptionInvoiceAttemptType(), {
-      attemptId: a.id, attempt: a.attempt, status: a.status as ValueOf<typeof InvoiceAttemptStatusEnum>, amount: a.amount, paymentMethodId: a.paymentMethodId,
-      pspReference: a.pspReference, disposition: a.disposition as ValueOf<typeof PaymentDispositionEnum> | null, refusalCode: a.refusalCode, createdAt: a.createdAt,
+      attemptId: a.id,
+      attempt: a.attempt,
+      status: a.status as ValueOf<typeof InvoiceAttemptStatusEnum>,
+      amount: a.amount,
+      paymentMethodId: a.paymentMethodId,
+      pspReference: a.pspReference,
+      disposition: a.disposition as ValueOf<typeof PaymentDispositionEnum> | null,
+      refusalCode: a.refusalCode,
+      createdAt: a.createdAt,
     });
   }
 }
@@ -55,9 +66,22 @@ export class SubscriptionInvoiceNode extends Node {
 
   static from(i: SubscriptionInvoice): SubscriptionInvoiceNode {
     return Object.assign(new SubscriptionInvoiceNode(), {
-      id: toGlobalId('SubscriptionInvoice', i.id), invoiceId: i.id, livemode: i.livemode, subscriptionId: i.subscriptionId, periodStart: i.periodStart, periodEnd: i.periodEnd,
-      amount: i.amount, amountPaid: i.status === 'paid' ? i.amount : 0, currency: i.currency, status: i.status as ValueOf<typeof SubscriptionInvoiceStatusEnum>,
-      attemptCount: i.attemptCount, nextRetryAt: i.nextRetryAt, orderId: i.orderId, pspReference: i.pspReference, paidAt: i.paidAt, createdAt: i.createdAt,
+      id: toGlobalId('SubscriptionInvoice', i.id),
+      invoiceId: i.id,
+      livemode: i.livemode,
+      subscriptionId: i.subscriptionId,
+      periodStart: i.periodStart,
+      periodEnd: i.periodEnd,
+      amount: i.amount,
+      amountPaid: i.status === 'paid' ? i.amount : 0,
+      currency: i.currency,
+      status: i.status as ValueOf<typeof SubscriptionInvoiceStatusEnum>,
+      attemptCount: i.attemptCount,
+      nextRetryAt: i.nextRetryAt,
+      orderId: i.orderId,
+      pspReference: i.pspReference,
+      paidAt: i.paidAt,
+      createdAt: i.createdAt,
     });
   }
 }
@@ -93,11 +117,31 @@ export class SubscriptionContractNode extends Node {
 
   static from(s: Subscription): SubscriptionContractNode {
     return Object.assign(new SubscriptionContractNode(), {
-      id: toGlobalId('SubscriptionContract', s.id), subscriptionId: s.id, livemode: s.livemode, customerId: s.customerId, paymentMethodId: s.paymentMethodId,
-      status: s.status as ValueOf<typeof SubscriptionStatusEnum>, productId: s.productId, merchantProductId: s.merchantProductId, amountCents: s.amountCents, currency: s.currency,
-      interval: s.interval as ValueOf<typeof SubscriptionIntervalEnum>, intervalCount: s.intervalCount, trialPeriodDays: s.trialPeriodDays, trialEnd: s.trialEnd,
-      currentPeriodStart: s.currentPeriodStart, currentPeriodEnd: s.currentPeriodEnd, nextBillingDate: s.nextChargeAt, cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      cancelledAt: s.cancelledAt, cancellationReason: s.cancellationReason, endedAt: s.endedAt, metadata: s.metadata, createdAt: s.createdAt, updatedAt: s.updatedAt, latestInvoiceId: s.latestInvoiceId,
+      id: toGlobalId('SubscriptionContract', s.id),
+      subscriptionId: s.id,
+      livemode: s.livemode,
+      customerId: s.customerId,
+      paymentMethodId: s.paymentMethodId,
+      status: s.status as ValueOf<typeof SubscriptionStatusEnum>,
+      productId: s.productId,
+      merchantProductId: s.merchantProductId,
+      amountCents: s.amountCents,
+      currency: s.currency,
+      interval: s.interval as ValueOf<typeof SubscriptionIntervalEnum>,
+      intervalCount: s.intervalCount,
+      trialPeriodDays: s.trialPeriodDays,
+      trialEnd: s.trialEnd,
+      currentPeriodStart: s.currentPeriodStart,
+      currentPeriodEnd: s.currentPeriodEnd,
+      nextBillingDate: s.nextChargeAt,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      cancelledAt: s.cancelledAt,
+      cancellationReason: s.cancellationReason,
+      endedAt: s.endedAt,
+      metadata: s.metadata,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+      latestInvoiceId: s.latestInvoiceId,
     });
   }
 }

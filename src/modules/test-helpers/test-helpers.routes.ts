@@ -11,24 +11,44 @@ const tags = ['Test helpers'];
 /** The contract's test helpers (test mode only: live keys get 403 `test_mode_only`). */
 export const testHelperRoutes: RouteSpec[] = [
   {
-    method: 'POST', url: '/api/v2/test-helpers/checkout/:checkout_id/pay', operationId: 'testPayCheckout', summary: 'Pay a checkout as the hosted page does (split: both cards); returns the order', tags,
-    params: z.object({ checkout_id: z.string() }), body: payCheckoutSchema, response: orderResponse, ownTransactions: true,
+    method: 'POST',
+    url: '/api/v2/test-helpers/checkout/:checkout_id/pay',
+    operationId: 'testPayCheckout',
+    summary: 'Pay a checkout as the hosted page does (split: both cards); returns the order',
+    tags,
+    params: z.object({ checkout_id: z.string() }),
+    body: payCheckoutSchema,
+    response: orderResponse,
+    ownTransactions: true,
     handler: async (ctx, req) => {
       const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
       return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
     },
   },
   {
-    method: 'POST', url: '/api/v2/test-helpers/payment-links/:id/pay', operationId: 'testPayPaymentLink', summary: 'Pay a payment link as its hosted page does (client_reference_id lands on the order); returns the order', tags,
-    params: z.object({ id: z.string().describe('Payment link id (plink_…)') }), body: payPaymentLinkSchema, response: orderResponse, ownTransactions: true,
+    method: 'POST',
+    url: '/api/v2/test-helpers/payment-links/:id/pay',
+    operationId: 'testPayPaymentLink',
+    summary: 'Pay a payment link as its hosted page does (client_reference_id lands on the order); returns the order',
+    tags,
+    params: z.object({ id: z.string().describe('Payment link id (plink_…)') }),
+    body: payPaymentLinkSchema,
+    response: orderResponse,
+    ownTransactions: true,
     handler: async (ctx, req) => {
       const outcome = await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body);
       return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
     },
   },
   {
-    method: 'POST', url: '/api/v2/test-helpers/advance-clock', operationId: 'testAdvanceClock', summary: "Move this merchant's test clock forward and run every job now due; returns {now}", tags,
-    body: advanceClockSchema, response: z.object({ now: z.iso.datetime().describe("This merchant's test clock after the move") }), idempotent: false,
+    method: 'POST',
+    url: '/api/v2/test-helpers/advance-clock',
+    operationId: 'testAdvanceClock',
+    summary: "Move this merchant's test clock forward and run every job now due; returns {now}",
+    tags,
+    body: advanceClockSchema,
+    response: z.object({ now: z.iso.datetime().describe("This merchant's test clock after the move") }),
+    idempotent: false,
     handler: (ctx, req) => testAdvanceClock(ctx, req.body, () => req.server.jobs.runDue(new Date())),
   },
 ];

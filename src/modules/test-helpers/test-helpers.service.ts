@@ -11,7 +11,14 @@ function assertTestMode(ctx: ServiceContext): void {
   if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'Test helpers work only with a glm_test_ key.');
 }
 
-export const advanceClockSchema = z.object({ seconds: z.number().positive().max(10 * 365 * 86400) }).strict();
+export const advanceClockSchema = z
+  .object({
+    seconds: z
+      .number()
+      .positive()
+      .max(10 * 365 * 86400),
+  })
+  .strict();
 
 /** Pays a checkout as the hosted page would (test mode only); a payment link's checkout is paid as its link. */
 export async function testPayCheckout(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {

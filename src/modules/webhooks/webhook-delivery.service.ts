@@ -39,7 +39,6 @@ interface ClaimedDelivery {
   previous_secret: string | null;
 }
 
-
 /**
  * Claims up to `limit` due deliveries in one statement (one short transaction): picks pending rows
  * whose `next_attempt_at` has come on their mode's clock and whose lease is free, skipping rows
@@ -50,8 +49,11 @@ interface ClaimedDelivery {
 async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const attemptIds = Array.from({ length: limit }, () => prefixedId('wd'));
   const nowParam = '?::timestamptz';
-  return orm.em.fork().getConnection().execute<ClaimedDelivery[]>(
-    `with due as (
+  return orm.em
+    .fork()
+    .getConnection()
+    .execute<ClaimedDelivery[]>(
+      `with due as (
        select d.id from webhook_deliveries d
        where d.status = 'pending'
          and d.next_attempt_at <= ?::timestamptz + (select coalesce(max(test_clock_offset_ms), 0) from merchants) * interval '1 millisecond'
@@ -86,23 +88,29 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
      join events e on e.id = n.event_id
      join merchants m on m.id = n.merchant_id
      left join webhook_endpoints we on we.id = n.endpoint_id`,
-    [now.toISOString(), now.toISOString(), now.toISOString(), JSON.stringify(attemptIds)],
-  );
+      [now.toISOString(), now.toISOString(), now.toISOString(), JSON.stringify(attemptIds)],
+    );
 }
 
 /** Sends one claimed delivery. */
 async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptOutcome> {
   const body = JSON.stringify(toEventEnvelope({ id: claim.event_id, type: claim.event_type, createdAt: new Date(claim.event_created_at), data: claim.data }));
   const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret];
-  return postWebhook(claim.url, body, {
-    'content-type': 'application/json',
-    'user-agent': 'health-commerce-webhooks/1.0',
-    'x-service-signature': signWebhook(body, secrets),
-    'x-service-event': claim.event_type,
-    'x-service-delivery': claim.attempt_id,
-    // Deprecated (spec): receivers should verify the signature instead.
-    authorization: `Bearer ${claim.secret}`,
-  }, timeoutMs, claim.livemode);
+  return postWebhook(
+    claim.url,
+    body,
+    {
+      'content-type': 'application/json',
+      'user-agent': 'health-commerce-webhooks/1.0',
+      'x-service-signature': signWebhook(body, secrets),
+      'x-service-event': claim.event_type,
+      'x-service-delivery': claim.attempt_id,
+      // Deprecated (spec): receivers should verify the signature instead.
+      authorization: `Bearer ${claim.secret}`,
+    },
+    timeoutMs,
+    claim.livemode,
+  );
 }
 
 interface RecordedOutcome {
@@ -141,8 +149,11 @@ function outcomeRow(claim: ClaimedDelivery, outcome: AttemptOutcome): RecordedOu
  * stays so unless this attempt succeeded.
  */
 async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<void> {
-  await orm.em.fork().getConnection().execute(
-    `with o as (
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `with o as (
        select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, attempt_id text, attempt_count int, ok boolean, response_status int, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
      ), attempt as (
        update webhook_delivery_attempts a
@@ -156,8 +167,8 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
        next_attempt_at = case when o.ok then d.next_attempt_at else o.next_attempt_at end,
        locked_until = null, last_response_status = o.response_status, last_error = o.error, updated_at = now()
      from o where d.id = o.delivery_id and d.attempt_count = o.attempt_count`,
-    [JSON.stringify(rows)],
-  );
+      [JSON.stringify(rows)],
+    );
 }
 
 /** Batches outcomes: one statement in flight at a time carries everything queued meanwhile. */

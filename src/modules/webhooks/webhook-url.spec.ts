@@ -68,16 +68,17 @@ test.each([
 });
 
 function lookup(host: string, options: { all?: boolean; family?: number } = {}) {
-  return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[] }>((resolve) =>
-    pinnedLookup(host, options, (err, address) => resolve({ err, address })),
-  );
+  return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[] }>((resolve) => pinnedLookup(host, options, (err, address) => resolve({ err, address })));
 }
 
 test('the delivery lookup hands the socket only the vetted addresses, and refuses a private one', async () => {
   expect(await lookup('hooks.example.com')).toEqual({ err: null, address: '93.184.216.34' });
   expect(await lookup('dual.example.com', { all: true })).toEqual({
     err: null,
-    address: [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 }],
+    address: [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1:248:1893:25c8:1946', family: 6 },
+    ],
   });
   for (const host of ['localtest.me', 'mixed.attacker.example', 'nat64.attacker.example', 'mapped.attacker.example']) {
     const { err } = await lookup(host, { all: true });

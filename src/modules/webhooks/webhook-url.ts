@@ -30,7 +30,10 @@ const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
 /** The host of a URL, lower-case, without brackets or trailing dots (`localhost.` is `localhost`). */
 function hostOf(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase();
+  return url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
 }
 
 /**
@@ -132,13 +135,16 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
  * it vetted: the connection goes where the check looked, whatever DNS answers a moment later.
  */
 export function pinnedLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  vetHost(hostname.replace(/^\[|\]$/g, '').replace(/\.+$/, '').toLowerCase()).then(
+  vetHost(
+    hostname
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.+$/, '')
+      .toLowerCase(),
+  ).then(
     (vetted) => {
       if ('problem' in vetted) return callback(new AddressNotAllowedError(), '');
       const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
-      const all = vetted.addresses
-        .map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
-        .filter((a) => wanted === 0 || a.family === wanted);
+      const all = vetted.addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })).filter((a) => wanted === 0 || a.family === wanted);
       if (all.length === 0) return callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, all);
       callback(null, all[0].address, all[0].family);

@@ -62,7 +62,10 @@ export class WebhookEndpointResolver {
   }
 
   @Mutation(() => RotateWebhookEndpointSecretPayload, { description: 'Issue a new secret; the old one keeps signing beside it for 24 hours' })
-  async rotateWebhookEndpointSecret(@Arg('input', () => RotateWebhookEndpointSecretInput) input: RotateWebhookEndpointSecretInput, @Ctx() { ctx }: GraphContext): Promise<RotateWebhookEndpointSecretPayload> {
+  async rotateWebhookEndpointSecret(
+    @Arg('input', () => RotateWebhookEndpointSecretInput) input: RotateWebhookEndpointSecretInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<RotateWebhookEndpointSecretPayload> {
     const { endpoint, secret } = await webhooks.rotateWebhookEndpointSecret(ctx, endpointId(input.id));
     return { webhookEndpoint: WebhookEndpointNode.from(endpoint), secret };
   }

@@ -5,12 +5,7 @@ import { DomainError } from '../../platform/errors.js';
 import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
 import { WebhookDelivery, WebhookEndpoint, type WebhookDeliveryStatus } from './webhook.entity.js';
-import {
-  createWebhookEndpointSchema,
-  listWebhookDeliveriesSchema,
-  listWebhookEndpointsSchema,
-  rotateWebhookSecretSchema,
-} from './webhook.schemas.js';
+import { createWebhookEndpointSchema, listWebhookDeliveriesSchema, listWebhookEndpointsSchema, rotateWebhookSecretSchema } from './webhook.schemas.js';
 import { assertWebhookUrl } from './webhook-url.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -115,11 +110,7 @@ export async function listWebhookDeliveries(
 
 /** One delivery of the caller by its id, or by the `X-Service-Delivery` id of one of its attempts; 404 otherwise. */
 export async function getWebhookDelivery(ctx: ServiceContext, id: string): Promise<WebhookDelivery> {
-  const delivery = await ctx.em.findOne(
-    WebhookDelivery,
-    { ...scope(ctx), $or: [{ id }, { attempts: { id } }] },
-    { populate: ['attempts'] },
-  );
+  const delivery = await ctx.em.findOne(WebhookDelivery, { ...scope(ctx), $or: [{ id }, { attempts: { id } }] }, { populate: ['attempts'] });
   if (!delivery) throw DomainError.notFound('webhook delivery', id);
   return delivery;
 }

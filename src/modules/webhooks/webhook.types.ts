@@ -11,7 +11,11 @@ import { WEBHOOK_ATTEMPT_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_S
 
 export const WebhookEndpointStatusEnum = graphqlEnum('WebhookEndpointStatus', WEBHOOK_ENDPOINT_STATUSES);
 
-export const WebhookDeliveryStatusEnum = graphqlEnum('WebhookDeliveryStatus', WEBHOOK_DELIVERY_STATUSES, 'pending: awaiting its next attempt; succeeded: a 2xx was received; failed: every retry failed (replayable); dead_letter: its endpoint was disabled while queued');
+export const WebhookDeliveryStatusEnum = graphqlEnum(
+  'WebhookDeliveryStatus',
+  WEBHOOK_DELIVERY_STATUSES,
+  'pending: awaiting its next attempt; succeeded: a 2xx was received; failed: every retry failed (replayable); dead_letter: its endpoint was disabled while queued',
+);
 
 export const WebhookAttemptStatusEnum = graphqlEnum('WebhookAttemptStatus', WEBHOOK_ATTEMPT_STATUSES, 'interrupted: the worker stopped mid-send; the delivery was retried');
 
@@ -43,7 +47,10 @@ export const EventOrderEnum = graphqlEnum('EventOrder', EVENT_ORDERS, 'newest_fi
 @ArgsType()
 export class EventsArgs extends ConnectionArgs {
   @Field(() => [String], { nullable: true, description: 'Only these event types' }) types?: string[] | null;
-  @Field(() => EventOrderEnum, { nullable: true, description: 'NEWEST_FIRST (default) or OLDEST_FIRST: with `after` set to the last cursor seen (an edge cursor or a live event\'s `cursor`), every event committed since, once, in order' })
+  @Field(() => EventOrderEnum, {
+    nullable: true,
+    description: "NEWEST_FIRST (default) or OLDEST_FIRST: with `after` set to the last cursor seen (an edge cursor or a live event's `cursor`), every event committed since, once, in order",
+  })
   order?: ValueOf<typeof EventOrderEnum> | null;
 }
 

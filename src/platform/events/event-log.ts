@@ -84,7 +84,10 @@ export async function readEventLog(
     where.push('e.type in (select jsonb_array_elements_text(?::jsonb))');
     params.push(JSON.stringify(opts.types));
   }
-  for (const [bound, op] of [[opts.lower, '>'], [opts.upper, '<']] as const) {
+  for (const [bound, op] of [
+    [opts.lower, '>'],
+    [opts.upper, '<'],
+  ] as const) {
     if (!bound) continue;
     where.push(`(e.xid, e.seq) ${op} (?::xid8, ?::bigint)`);
     params.push(bound.xid, bound.seq);
@@ -98,7 +101,9 @@ export async function readEventLog(
 
 /** The cursors of some events by id (for events read without one). */
 export async function eventCursors(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
-  const rows = await em.getConnection().execute<Row[]>(`select e.id, e.xid::text as xid, e.seq::text as seq from events e where e.id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(ids)]);
+  const rows = await em
+    .getConnection()
+    .execute<Row[]>(`select e.id, e.xid::text as xid, e.seq::text as seq from events e where e.id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(ids)]);
   return new Map(rows.map((r) => [r.id, encodeEventCursor(r)]));
 }
 
@@ -113,10 +118,9 @@ export async function logHead(em: EntityManager): Promise<EventPosition> {
  * that newer events exist whose transaction cannot be placed yet (an older one is still running).
  */
 export async function readLogTail(em: EntityManager, from: EventPosition, limit: number): Promise<{ items: (LoggedEvent & { position: EventPosition })[]; heldBack: boolean }> {
-  const rows = await em.getConnection().execute<Row[]>(
-    `select ${COLUMNS}, ${SAFE} as safe from events e where (e.xid, e.seq) > (?::xid8, ?::bigint) order by e.xid, e.seq limit ?`,
-    [from.xid, from.seq, limit],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<Row[]>(`select ${COLUMNS}, ${SAFE} as safe from events e where (e.xid, e.seq) > (?::xid8, ?::bigint) order by e.xid, e.seq limit ?`, [from.xid, from.seq, limit]);
   const firstUnsafe = rows.findIndex((r) => !r.safe);
   const safe = firstUnsafe === -1 ? rows : rows.slice(0, firstUnsafe);
   return { items: safe.map((r) => ({ ...toLogged(r), position: { xid: r.xid, seq: r.seq } })), heldBack: firstUnsafe !== -1 };

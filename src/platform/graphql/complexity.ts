@@ -10,7 +10,7 @@ export const MAX_QUERY_COMPLEXITY = 20_000;
 
 // A connection's children are resolved once per item of the page it asks for.
 const connectionEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  const size = Number(args.first ?? args.last ?? (('first' in args || 'last' in args) ? 10 : NaN));
+  const size = Number(args.first ?? args.last ?? ('first' in args || 'last' in args ? 10 : NaN));
   return Number.isFinite(size) ? 1 + childComplexity * Math.max(1, size) : undefined;
 };
 

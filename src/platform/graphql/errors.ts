@@ -128,7 +128,8 @@ export function noNulInStrings(context: ValidationContext): ASTVisitor {
   return {
     [Kind.STRING](node) {
       if (node.value.includes('\u0000')) context.reportError(new GraphQLError('Strings may not contain the NUL character (U+0000).', { nodes: node }));
-      else if (hasLoneSurrogate(node.value)) context.reportError(new GraphQLError('A string holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.', { nodes: node }));
+      else if (hasLoneSurrogate(node.value))
+        context.reportError(new GraphQLError('A string holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.', { nodes: node }));
     },
   };
 }

@@ -25,7 +25,9 @@ const WAIT_FOR_FIRST_MS = 4000;
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -33,7 +35,9 @@ function canonicalJson(value: unknown): string {
 
 /** Fingerprint of one request (method, path with its query string, body): the same key sent with another request is refused. */
 export function requestFingerprint(method: string, url: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${url}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${url}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 /** Marks a failed execution inside the transaction, so the work rolls back and the key stays free. */

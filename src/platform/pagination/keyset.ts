@@ -59,14 +59,10 @@ export function pageOf<T>(rows: T[], page: PageRequest<unknown>): Page<T> {
 
 /** The cursors of `page` with the parameter names they were given as (to report one naming nothing). */
 export function pageCursors<Id>(page: PageRequest<Id>, afterParam: string, beforeParam = 'before'): [string, Id][] {
-  return [
-    ...(page.after !== undefined ? [[afterParam, page.after] as [string, Id]] : []),
-    ...(page.before !== undefined ? [[beforeParam, page.before] as [string, Id]] : []),
-  ];
+  return [...(page.after !== undefined ? [[afterParam, page.after] as [string, Id]] : []), ...(page.before !== undefined ? [[beforeParam, page.before] as [string, Id]] : [])];
 }
 
-const unknownCursor = (param: string, cursor: unknown) =>
-  new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
+const unknownCursor = (param: string, cursor: unknown) => new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
 
 /**
  * The page of `rows` a read model read from `table` with `keysetSql`. When the page is empty,
@@ -77,7 +73,11 @@ export async function readModelPage<T, Id>(ctx: ServiceContext, table: string, r
   const result = pageOf(rows, page);
   if (result.items.length === 0) {
     for (const [name, cursor] of pageCursors(page, cursorParam)) {
-      const found = await queryRows(ctx, { name: `${table}_exists`, text: `select 1 from ${table} where id = $1 and merchant_id = $2 and livemode = $3`, values: [cursor, ctx.principal.merchantId, ctx.principal.livemode] });
+      const found = await queryRows(ctx, {
+        name: `${table}_exists`,
+        text: `select 1 from ${table} where id = $1 and merchant_id = $2 and livemode = $3`,
+        values: [cursor, ctx.principal.merchantId, ctx.principal.livemode],
+      });
       if (!found.length) throw unknownCursor(name, cursor);
     }
   }

@@ -132,7 +132,10 @@ export class PgListener {
     if (!client) return false;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
-    const query = client.query('select 1').then(() => true, () => false);
+    const query = client.query('select 1').then(
+      () => true,
+      () => false,
+    );
     try {
       return await Promise.race([query, timeout]);
     } finally {

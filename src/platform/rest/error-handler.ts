@@ -88,7 +88,12 @@ function routeTable(app: FastifyInstance) {
   const routes: { url: string; pattern: RegExp; methods: Set<string> }[] = [];
   app.decorate('registeredRoutes', () => routes.flatMap((r) => [...r.methods].map((method) => ({ method, url: r.url }))));
   app.addHook('onRoute', (route) => {
-    const pattern = new RegExp(`^${route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+    const pattern = new RegExp(
+      `^${route.url
+        .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/:[^/]+/g, '[^/]+')
+        .replace(/\*/g, '.*')}$`,
+    );
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
     const known = routes.find((r) => r.pattern.source === pattern.source);
     if (known) methods.forEach((m) => known.methods.add(m));

@@ -31,8 +31,8 @@ function tidyComponents(doc: OpenApiDocument): OpenApiDocument {
   const schemas = doc.components?.schemas;
   if (!schemas) return doc;
   const used = refsOf(doc.paths);
-  for (const pending = [...used]; pending.length; ) {
-    for (const name of refsOf(schemas[pending.pop()!])) if (!used.has(name)) used.add(name), pending.push(name);
+  for (const pending = [...used]; pending.length;) {
+    for (const name of refsOf(schemas[pending.pop()!])) if (!used.has(name)) (used.add(name), pending.push(name));
   }
   const rename = new Map<string, string>();
   for (const name of used) if (name.endsWith('Input') && !used.has(name.slice(0, -5))) rename.set(name, name.slice(0, -5));
@@ -91,8 +91,8 @@ function requestSide(doc: OpenApiDocument): OpenApiDocument {
       op.requestBody!.required = requiresSomething(bodySchema, schemas);
     }
   }
-  for (const pending = [...requestRefs]; pending.length; ) {
-    for (const name of refsOf(schemas[pending.pop()!])) if (!requestRefs.has(name)) requestRefs.add(name), pending.push(name);
+  for (const pending = [...requestRefs]; pending.length;) {
+    for (const name of refsOf(schemas[pending.pop()!])) if (!requestRefs.has(name)) (requestRefs.add(name), pending.push(name));
   }
   for (const name of requestRefs) if (schemas[name]) schemas[name] = withoutDefaults(schemas[name]);
   return doc;
