@@ -76,6 +76,16 @@ export class DomainError extends Error {
   static notFound(what: string, id: string | number, param = 'id'): DomainError {
     return new DomainError('not_found', `No such ${what}: '${id}'`, { param });
   }
+
+  /** One bad field: `Invalid request: <field> <message>`, with `param` and one `details` entry naming it. */
+  static field(field: string, message: string, code: ErrorCode = 'validation_error'): DomainError {
+    return new DomainError(code, `Invalid request: ${field} ${message}`, { param: field, details: [{ field, message }] });
+  }
+
+  /** 403 `test_mode_only` for a live key on something that exists only in test mode. */
+  static testModeOnly(message = 'Test helpers work only with a glm_test_ key.'): DomainError {
+    return new DomainError('test_mode_only', message);
+  }
 }
 
 /** The answer while PostgreSQL cannot be reached (stopped, restarting, failing over): retry in a second. */

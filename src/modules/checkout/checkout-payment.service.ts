@@ -27,8 +27,7 @@ interface Part {
 
 export type PayOutcome = { ok: true; order: Order } | { ok: false; order: Order; error: DomainError };
 
-const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: string, message: string) =>
-  new DomainError(code, `Invalid request: ${field} ${message}`, { param: field, details: [{ field, message }] });
+const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: string, message: string) => DomainError.field(field, message, code);
 
 /**
  * Decides which card pays what. An HSA/FSA card pays only the eligible amount (and needs an

@@ -18,8 +18,7 @@ import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.
  */
 export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer, card: CardInput, param = 'card'): Promise<PaymentMethod> {
   if (!notExpired(card, ctx.now())) {
-    const field = `${param}.exp_year`;
-    throw new DomainError('validation_error', `Invalid request: ${field} the card has expired`, { param: field, details: [{ field, message: 'the card has expired' }] });
+    throw DomainError.field(`${param}.exp_year`, 'the card has expired');
   }
   const id = prefixedId('pm');
   const verified = await processorFor(ctx).verify(card, id);

@@ -77,7 +77,7 @@ export function forgetAllPrincipals(): void {
 
 /** Moves the caller's test-mode clock forward by `seconds`; returns the new test time. */
 export async function advanceTestClock(ctx: ServiceContext, seconds: number): Promise<Date> {
-  if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'The test clock exists only in test mode; use a glm_test_ key.');
+  if (ctx.principal.livemode) throw DomainError.testModeOnly('The test clock exists only in test mode; use a glm_test_ key.');
   const ms = Math.round(seconds * 1000);
   const [row] = await ctx.em.execute<{ offset: string }[]>('update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"', [
     ms,

@@ -2,7 +2,7 @@ import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
 import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
-import { keysetSql, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { keysetPageQuery, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { Payment } from '../payments/payment.entity.js';
 import type { Order } from './order.entity.js';
 import type { OrderFilters } from './order.schemas.js';
@@ -78,32 +78,23 @@ export async function readOrdersByIds(ctx: ServiceContext, ids: readonly string[
 
 /** The statement of a keyset page of orders; its text depends only on which filters are present (prepared once per shape). */
 export function orderPageQuery(merchantId: string, livemode: boolean, filters: OrderFilters, page: PageRequest<string>): QueryConfig {
-  const values: unknown[] = [merchantId, livemode];
-  const where = ['o.merchant_id = $1', 'o.livemode = $2'];
-  const shape: string[] = [];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  const filter = (column: string, value: unknown, letter: string, op = '=') => {
-    if (value === undefined) return;
-    where.push(`${column} ${op} ${param(value)}`);
-    shape.push(letter);
-  };
-  filter('o.status', filters.status, 's');
-  filter('o.payment_status', filters.payment_status, 'p');
-  filter('o.customer_email', filters.customer_email?.toLowerCase(), 'e');
-  filter('o.reference_id', filters.reference_id, 'r');
-  filter('o.created_at', filters.created_after, 'a', '>=');
-  filter('o.created_at', filters.created_before, 'b', '<=');
-  const keyset = keysetSql(page, 'o', (id) => `(select c.created_at, c.id from orders c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`);
-  where.push(...keyset.bounds);
-  if (page.after !== undefined) shape.push('A');
-  if (page.before !== undefined) shape.push('B');
-  if (page.fromEnd) shape.push('L');
-  const limit = param(keyset.limit);
-  return {
-    name: `order_page_${shape.join('') || 'all'}`,
-    text: `select ${ORDER_COLUMNS} from orders o where ${where.join(' and ')} order by ${keyset.orderBy} limit ${limit}`,
-    values,
-  };
+  return keysetPageQuery({
+    name: 'order_page',
+    table: 'orders',
+    alias: 'o',
+    columns: ORDER_COLUMNS,
+    merchantId,
+    livemode,
+    page,
+    filters: [
+      { column: 'o.status', value: filters.status, letter: 's' },
+      { column: 'o.payment_status', value: filters.payment_status, letter: 'p' },
+      { column: 'o.customer_email', value: filters.customer_email?.toLowerCase(), letter: 'e' },
+      { column: 'o.reference_id', value: filters.reference_id, letter: 'r' },
+      { column: 'o.created_at', value: filters.created_after, letter: 'a', op: '>=' },
+      { column: 'o.created_at', value: filters.created_before, letter: 'b', op: '<=' },
+    ],
+  });
 }
 
 /** A page of the caller's orders, newest first (the keyset rules of `paginate`; a cursor naming no order of the caller is 400). */

@@ -2,7 +2,7 @@ import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
 import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
-import { keysetSql, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { keysetPageQuery, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { ProductStatus } from './product.entity.js';
 import type { ProductFilters } from './product.schemas.js';
 
@@ -83,41 +83,24 @@ export function productsByIdsQuery(ids: readonly number[], merchantId: string, l
  * shape is prepared once per connection.
  */
 export function productPageQuery(merchantId: string, livemode: boolean, filters: ProductFilters, page: PageRequest<number>): QueryConfig {
-  const values: unknown[] = [merchantId, livemode];
-  const where = ['p.merchant_id = $1', 'p.livemode = $2'];
-  const shape: string[] = [];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  if (filters.status !== undefined) {
-    where.push(`p.status = ${param(filters.status)}`);
-    shape.push('s');
-  } else where.push(`p.status <> 'archived'`);
-  if (filters.hsa_fsa_eligible !== undefined) {
-    where.push(`p.hsa_fsa_eligible = ${param(filters.hsa_fsa_eligible)}`);
-    shape.push('e');
-  }
-  if (filters.merchant_product_id !== undefined) {
-    where.push(`p.merchant_product_id = ${param(filters.merchant_product_id)}`);
-    shape.push('m');
-  }
-  if (filters.created_after) {
-    where.push(`p.created_at >= ${param(filters.created_after)}`);
-    shape.push('a');
-  }
-  if (filters.created_before) {
-    where.push(`p.created_at <= ${param(filters.created_before)}`);
-    shape.push('b');
-  }
-  const keyset = keysetSql(page, 'p', (id) => `(select c.created_at, c.id from products c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`);
-  where.push(...keyset.bounds);
-  if (page.after !== undefined) shape.push('A');
-  if (page.before !== undefined) shape.push('B');
-  if (page.fromEnd) shape.push('L');
-  const limit = param(keyset.limit);
-  return {
-    name: `product_page_${shape.join('') || 'all'}`,
-    text: `select ${PRODUCT_COLUMNS} from products p where ${where.join(' and ')} order by ${keyset.orderBy} limit ${limit}`,
-    values,
-  };
+  return keysetPageQuery({
+    name: 'product_page',
+    table: 'products',
+    alias: 'p',
+    columns: PRODUCT_COLUMNS,
+    merchantId,
+    livemode,
+    page,
+    // Archived products are listed only when asked for by status.
+    always: filters.status === undefined ? [`p.status <> 'archived'`] : [],
+    filters: [
+      { column: 'p.status', value: filters.status, letter: 's' },
+      { column: 'p.hsa_fsa_eligible', value: filters.hsa_fsa_eligible, letter: 'e' },
+      { column: 'p.merchant_product_id', value: filters.merchant_product_id, letter: 'm' },
+      { column: 'p.created_at', value: filters.created_after || undefined, letter: 'a', op: '>=' },
+      { column: 'p.created_at', value: filters.created_before || undefined, letter: 'b', op: '<=' },
+    ],
+  });
 }
 
 const toRecord = (row: ProductRow) => withDates<ProductRecord>(row, ['eligibilityCheckedAt', 'createdAt', 'updatedAt']);

@@ -6,6 +6,7 @@ import { Order } from '../orders/order.entity.js';
 import { applyChargeback } from '../orders/order.service.js';
 import { recordSubscriptionEvent } from './subscription-events.js';
 import { periodContaining } from './subscription-calendar.js';
+import { lockSubscription } from './subscription-lock.js';
 import { Subscription, SubscriptionInvoice } from './subscription.entity.js';
 import { applyDisputeStage } from './subscription-lifecycle.js';
 import { disputeSchema } from './subscription.schemas.js';
@@ -19,18 +20,12 @@ import { getSubscription } from './subscription.service.js';
  * boundary of the original schedule. Records `subscription.disputed` with its `dispute`.
  */
 export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: unknown): Promise<Subscription> {
-  if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'Test helpers work only with a glm_test_ key.');
+  if (ctx.principal.livemode) throw DomainError.testModeOnly();
   const input = parseInput(disputeSchema, requireObject(body), 'validation_error', 'invalid_request');
   // Nested in the caller's transaction when there is one (an idempotent request's): one connection per request.
   await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [
-      id,
-      ctx.principal.merchantId,
-      ctx.principal.livemode,
-    ]);
-    if (!row) throw DomainError.notFound('subscription', id);
-    const sub = await em.findOneOrFail(Subscription, id, { refresh: true });
+    const sub = await lockSubscription(ctx, em, id);
     const [invoice] = await em.find(SubscriptionInvoice, { subscriptionId: sub.id, status: 'paid' }, { orderBy: { periodStart: 'desc' }, limit: 1 });
     if (!invoice) throw new DomainError('invalid_state', `Subscription ${sub.id} has no paid cycle to dispute.`, { param: 'id' });
     const now = tx.now();

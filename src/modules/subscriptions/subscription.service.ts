@@ -12,6 +12,7 @@ import { trialEnd } from './subscription-calendar.js';
 import { prepareCharges, runCharges, type ChargeJob } from './subscription-billing.js';
 import { endSubscription } from './subscription-ending.js';
 import { recordSubscriptionEvent } from './subscription-events.js';
+import { lockSubscription } from './subscription-lock.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 import { cancelDecision, isRescuable } from './subscription-lifecycle.js';
 import {
@@ -24,7 +25,7 @@ import {
   type SubscriptionFilters,
 } from './subscription.schemas.js';
 
-const invalid = (field: string, message: string) => new DomainError('validation_error', `Invalid request: ${field} ${message}`, { param: field, details: [{ field, message }] });
+const invalid = (field: string, message: string) => DomainError.field(field, message);
 
 /** The catalog product a subscription sells (by `product_id` or `merchant_product_id`), or null. */
 async function resolveProduct(ctx: ServiceContext, input: Pick<CreateSubscriptionInput, 'product_id' | 'merchant_product_id' | 'currency'>): Promise<Product | null> {
@@ -157,13 +158,7 @@ async function withLocked(
   change: (tx: ServiceContext, sub: Subscription, parties: { customer: Customer | null; pm: PaymentMethod | null }) => Promise<ChargeJob[] | void>,
 ): Promise<Subscription> {
   await chargeAfterCommit(ctx, async (em) => {
-    const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [
-      id,
-      ctx.principal.merchantId,
-      ctx.principal.livemode,
-    ]);
-    if (!row) throw DomainError.notFound('subscription', id);
-    const sub = await em.findOneOrFail(Subscription, id, { refresh: true });
+    const sub = await lockSubscription(ctx, em, id);
     const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);
     const jobs = (await change(withEm(ctx, em), sub, { customer, pm })) ?? [];
     sub.updatedAt = ctx.now();

@@ -8,7 +8,7 @@ import { payPaymentLink } from '../payment-links/payment-link-payment.service.js
 import { advanceTestClock } from '../merchants/merchant.service.js';
 
 function assertTestMode(ctx: ServiceContext): void {
-  if (ctx.principal.livemode) throw new DomainError('test_mode_only', 'Test helpers work only with a glm_test_ key.');
+  if (ctx.principal.livemode) throw DomainError.testModeOnly();
 }
 
 export const advanceClockSchema = z

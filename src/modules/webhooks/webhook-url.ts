@@ -116,7 +116,7 @@ export async function webhookUrlProblemResolved(raw: string, livemode: boolean):
 /** Refuses (422 `validation_error` on `param`) a webhook URL this mode may not deliver to; every registration path calls this. */
 export async function assertWebhookUrl(livemode: boolean, url: unknown, param: string): Promise<void> {
   const problem = typeof url === 'string' ? await webhookUrlProblemResolved(url, livemode) : 'must be a string';
-  if (problem) throw new DomainError('validation_error', `Invalid request: ${param} ${problem}`, { param, details: [{ field: param, message: problem }] });
+  if (problem) throw DomainError.field(param, problem);
 }
 
 /** The error a refused connection fails with (its message names no address). */

@@ -1,4 +1,5 @@
 import type { EntityClass, FilterQuery, FindOptions } from '@mikro-orm/core';
+import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../context.js';
 import { queryRows } from '../db/sql.js';
 import { DomainError } from '../errors.js';
@@ -48,6 +49,55 @@ export function keysetSql<Id>(page: PageRequest<Id>, alias: string, cursorRow: (
   if (page.before !== undefined) bounds.push(`(${alias}.created_at, ${alias}.id) > ${cursorRow(page.before)}`);
   const dir = page.fromEnd ? 'asc' : 'desc';
   return { bounds, orderBy: `${alias}.created_at ${dir}, ${alias}.id ${dir}`, limit: page.limit + 1 };
+}
+
+/** One optional condition of a page statement: when `value` is given, `column op $n`, and `letter` in the statement's name. */
+export interface PageFilter {
+  column: string;
+  value: unknown;
+  letter: string;
+  op?: string;
+}
+
+/**
+ * The statement of a keyset page of a merchant's rows of `table` (as `alias`), newest first by
+ * `(created_at, id)` (oldest first when reading backwards), one row more than the page; the cursor
+ * row is looked up in the same statement. Its text depends only on which filters are present
+ * (and on `always`, conditions the caller derives from those), so each shape is prepared once per
+ * connection under `<name>_<letters>`.
+ */
+export function keysetPageQuery<Id>(opts: {
+  name: string;
+  table: string;
+  alias: string;
+  columns: string;
+  merchantId: string;
+  livemode: boolean;
+  filters: PageFilter[];
+  always?: string[];
+  page: PageRequest<Id>;
+}): QueryConfig {
+  const { alias: a, page } = opts;
+  const values: unknown[] = [opts.merchantId, opts.livemode];
+  const where = [`${a}.merchant_id = $1`, `${a}.livemode = $2`, ...(opts.always ?? [])];
+  const shape: string[] = [];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  for (const f of opts.filters) {
+    if (f.value === undefined) continue;
+    where.push(`${f.column} ${f.op ?? '='} ${param(f.value)}`);
+    shape.push(f.letter);
+  }
+  const keyset = keysetSql(page, a, (id) => `(select c.created_at, c.id from ${opts.table} c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`);
+  where.push(...keyset.bounds);
+  if (page.after !== undefined) shape.push('A');
+  if (page.before !== undefined) shape.push('B');
+  if (page.fromEnd) shape.push('L');
+  const limit = param(keyset.limit);
+  return {
+    name: `${opts.name}_${shape.join('') || 'all'}`,
+    text: `select ${opts.columns} from ${opts.table} ${a} where ${where.join(' and ')} order by ${keyset.orderBy} limit ${limit}`,
+    values,
+  };
 }
 
 /** The page of rows read with `keysetSql` (newest first). */
