@@ -106,6 +106,12 @@ async function loadParties(em: EntityManager, subs: Subscription[], extraMethodI
   return { customers: new Map(customers.map((c) => [c.id, c])), methods: new Map(methods.map((m) => [m.id, m])) };
 }
 
+/** Leases `sub` to this charge (no other worker takes it meanwhile) and describes the charge of `attempt` on the card `token`. */
+function leaseCharge(sub: Subscription, attempt: SubscriptionInvoiceAttempt, currency: string, clockOffsetMs: number, token: string, byNewCard: boolean): ChargeJob {
+  sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
+  return { attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs, amount: attempt.amount, currency, token, byNewCard };
+}
+
 /**
  * Step 1 for subscriptions locked by the caller's transaction: ends those whose scheduled end
  * has come, opens the due cycle's invoice (or takes the open one), and writes the attempt
@@ -138,18 +144,7 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         sub.nextChargeAt = null;
         continue;
       }
-      sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-      jobs.push({
-        attemptId: attempt.id,
-        subscriptionId: sub.id,
-        merchantId: sub.merchant.id,
-        livemode: sub.livemode,
-        clockOffsetMs: offset,
-        amount: attempt.amount,
-        currency: invoice.currency,
-        token,
-        byNewCard: false,
-      });
+      jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, token, false));
       continue;
     }
     if (sub.cancelAtPeriodEnd && now >= sub.currentPeriodEnd) {
@@ -203,18 +198,7 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         updatedAt: now,
       });
     }
-    sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-    jobs.push({
-      attemptId: attempt.id,
-      subscriptionId: sub.id,
-      merchantId: sub.merchant.id,
-      livemode: sub.livemode,
-      clockOffsetMs: offset,
-      amount: attempt.amount,
-      currency: invoice.currency,
-      token: pm.processorToken,
-      byNewCard: !!opts.byNewCard,
-    });
+    jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, pm.processorToken, !!opts.byNewCard));
   }
   await em.flush();
   return jobs;
