@@ -1,3 +1,4 @@
+import { expireDueRows } from '../../platform/jobs/expiry.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
 import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
@@ -153,21 +154,7 @@ export async function hostedCheckoutContext(orm: MikroORM, id: string, token: st
 
 /** Marks open sessions past their expiry (by their merchant's clock) as expired; returns how many. */
 export async function expireDueSessions(orm: MikroORM, nowSql: (alias: string) => string, log: Log): Promise<number> {
-  const em = orm.em.fork();
-  return em.transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string; offset: string }[]>(
-      `update checkout_sessions s set status = 'expired', updated_at = now()
-       where s.id in (select c.id from checkout_sessions c where c.status = 'open' and c.expires_at <= ${nowSql('c')} order by c.expires_at limit 500 for update skip locked)
-       returning s.id, case when s.livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = s.merchant_id) end as "offset"`,
-    );
-    if (!rows.length) return 0;
-    const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
-    const sessions = await tx.find(CheckoutSession, { id: { $in: rows.map((r) => r.id) } });
-    for (const session of sessions) {
-      const ctx = withEm(systemContext(tx, session.merchant.id, session.livemode, offsets.get(session.id) ?? 0, log), tx);
-      recordEvent(ctx, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
-    }
-    await tx.flush();
-    return rows.length;
-  });
+  return expireDueRows(orm, { entity: CheckoutSession, table: 'checkout_sessions', status: 'open', nowSql, log }, (ctx, session) =>
+    recordEvent(ctx, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) }),
+  );
 }

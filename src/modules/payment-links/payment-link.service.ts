@@ -1,3 +1,4 @@
+import { expireDueRows } from '../../platform/jobs/expiry.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
@@ -213,22 +214,9 @@ export function webhookUrlOfLink(link: PaymentLink): string | null {
 
 /** Marks active links past their `expires_at` (by their merchant's clock) expired, with `payment_link.expired`; returns how many. */
 export async function expireDueLinks(orm: MikroORM, nowSql: (alias: string) => string, log: Log): Promise<number> {
-  return orm.em.fork().transactional(async (tx) => {
-    const rows = await tx.execute<{ id: string; offset: string }[]>(
-      `update payment_links l set status = 'expired', updated_at = now()
-       where l.id in (select p.id from payment_links p where p.status = 'active' and p.expires_at <= ${nowSql('p')} order by p.expires_at limit 500 for update skip locked)
-       returning l.id, case when l.livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = l.merchant_id) end as "offset"`,
-    );
-    if (!rows.length) return 0;
-    const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
-    const links = await tx.find(PaymentLink, { id: { $in: rows.map((r) => r.id) } });
-    for (const link of links) {
-      const ctx = withEm(systemContext(tx, link.merchant.id, link.livemode, offsets.get(link.id) ?? 0, log), tx);
-      recordEvent(ctx, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) });
-    }
-    await tx.flush();
-    return rows.length;
-  });
+  return expireDueRows(orm, { entity: PaymentLink, table: 'payment_links', status: 'active', nowSql, log }, (ctx, link) =>
+    recordEvent(ctx, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) }),
+  );
 }
 
 /**
