@@ -1,12 +1,36 @@
-/** A tiny JSON client over real HTTP (global fetch). */
-export interface ApiResponse<T = any> {
+// A tiny JSON client over real HTTP (global fetch).
+
+/**
+ * A parsed JSON body as the tests read it when they name no shape: the suites assert on it field by
+ * field (eslint.config.js turns the no-unsafe-* rules off in test/ for it). A test that keeps a value
+ * names its shape instead: `api.get<Order>(…)`, `ApiResponse<Page<Order>>`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the one untyped default: a response body is whatever JSON the server sent, and each assertion reads it
+export type Json = any;
+
+/** An invalid field, as REST's `error.details` and GraphQL's `extensions.details` list them. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** One entry of a GraphQL response's `errors`. */
+export interface GraphQLErrorBody {
+  message: string;
+  path?: string[];
+  /** `code` always; `param` and `details` (field errors, or a domain error's own object) when the error has them. */
+  extensions: { code: string; param?: string; details?: Json };
+}
+
+/** An answer: its status, its headers and its body parsed as JSON (the text when it is not JSON). */
+export interface ApiResponse<T = Json> {
   status: number;
   headers: Headers;
   body: T;
 }
 
 export function client(baseUrl: string, apiKey?: string) {
-  const request = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+  const request = async <T = Json>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -26,12 +50,12 @@ export function client(baseUrl: string, apiKey?: string) {
     return { status: res.status, headers: res.headers, body: parsed as T };
   };
   return {
-    get: <T = any>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body ?? {}, headers),
-    put: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PUT', path, body ?? {}, headers),
-    delete: <T = any>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
+    get: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
+    post: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body ?? {}, headers),
+    put: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PUT', path, body ?? {}, headers),
+    delete: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
     /** POST /graphql; returns `{ data, errors }`. */
-    graphql: async <T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>
-      request<{ data: T; errors?: { message: string; extensions: Record<string, any>; path?: string[] }[] }>('POST', '/graphql', { query, variables }, headers),
+    graphql: async <T = Json>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>
+      request<{ data: T; errors?: GraphQLErrorBody[] }>('POST', '/graphql', { query, variables }, headers),
   };
 }
