@@ -10,8 +10,8 @@ import { reverseAbandonedAttempts } from '../../src/modules/payments/payment-jou
 import { migrate } from '../../src/platform/db/database.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/platform/db/embedded-postgres.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { collect, untilLive, wsClient } from '../helpers/graphql-ws.js';
-import { client } from '../helpers/http.js';
+import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
+import { client, type ApiResponse } from '../helpers/http.js';
 import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
 
 /**
@@ -91,7 +91,7 @@ interface Answer {
 function load(merchant: CreatedMerchant) {
   const answers: Answer[] = [];
   let running = true;
-  const timed = async (service: string, kind: Answer['kind'], call: () => Promise<{ status: number; headers: Headers; body: any }>) => {
+  const timed = async (service: string, kind: Answer['kind'], call: () => Promise<ApiResponse>) => {
     const startedAt = Date.now();
     const res = await call().catch(() => ({ status: 0, headers: new Headers(), body: null }));
     const answer: Answer = {
@@ -165,6 +165,11 @@ let orm: MikroORM;
 let merchant: CreatedMerchant;
 const acknowledged = new Set<string>();
 
+/** A page of the event log, oldest first, as the stream check reads it. */
+interface EventLogPage {
+  events: { nodes: Pick<EventNode, 'eventId'>[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+}
+
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-restart-'));
   pgPort = await freePort();
@@ -191,9 +196,9 @@ describe.each([
 ] as const)('PostgreSQL stopped (%s) for %d ms under load', (mode, downMs) => {
   test('the processes stay up, answer 503 quickly while it is down, and recover by themselves', async () => {
     const live = wsClient(services[0].url, merchant.test_api_key);
-    const stream = collect(live, `subscription { events { eventId type cursor } }`);
+    const stream = collect<{ events: Pick<EventNode, 'eventId' | 'type' | 'cursor'> }>(live, `subscription { events { eventId type cursor } }`);
     await untilLive(stream, () => client(services[0].url, merchant.test_api_key).post('/api/v2/checkout', checkoutBody([['X', 'Probe', 100, 1]])));
-    const firstCursor = stream.messages[0].events.cursor as string;
+    const firstCursor = stream.messages[0].events.cursor;
 
     const traffic = load(merchant);
     const health = watchHealth();
@@ -244,7 +249,7 @@ describe.each([
     const api = client(services[0].url, merchant.test_api_key);
     const logged: string[] = [];
     for (let after: string | null = firstCursor; ;) {
-      const page: { body: { data: any } } = await api.graphql(
+      const page: ApiResponse<{ data: EventLogPage }> = await api.graphql<EventLogPage>(
         `query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`,
         { after },
       );
@@ -253,7 +258,7 @@ describe.each([
       after = page.body.data.events.pageInfo.endCursor;
     }
     await sleep(1500); // the stream's tail polls once a second
-    const streamed = stream.messages.map((m) => m.events.eventId as string).slice(1);
+    const streamed = stream.messages.map((m) => m.events.eventId).slice(1);
     expect(streamed.length).toBeGreaterThan(0);
     expect(streamed.slice(0, logged.length)).toEqual(logged.slice(0, streamed.length));
     expect(new Set(logged).size).toBe(logged.length);

@@ -1,7 +1,7 @@
 import { systemContext, type Log } from '../../src/platform/context.js';
 import { recordEvent } from '../../src/platform/events/events.service.js';
 import { recordTestEvent } from '../helpers/events.js';
-import { collect, untilLive, wsClient } from '../helpers/graphql-ws.js';
+import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -16,17 +16,24 @@ const LIVE = `subscription($types: [String!]) { events(types: $types) { eventId 
 const CATCH_UP = `query($after: String, $types: [String!], $first: Int) {
   events(after: $after, types: $types, first: $first, order: OLDEST_FIRST) { edges { cursor node { eventId type cursor data } } pageInfo { hasNextPage endCursor } }
 }`;
+/** An event as LIVE and CATCH_UP select it. */
+type Logged = Pick<EventNode, 'eventId' | 'type' | 'cursor' | 'data'>;
+interface CatchUpPage {
+  events: { edges: { cursor: string; node: Logged }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+}
+/** Event ids, as the `events` queries of the last test select them. */
+type EventIds = { events: { nodes: Pick<EventNode, 'eventId'>[] } };
 
 /** Every event after `after`, oldest first, paging `first` at a time, as a reconnecting client does. */
 async function catchUp(apiKey: string, after: string | null, first = 7, types?: string[]) {
   const api = client(t.url, apiKey);
-  const got: any[] = [];
+  const got: Logged[] = [];
   for (let cursor = after, pages = 0; ; pages++) {
-    const res = await api.graphql(CATCH_UP, { after: cursor, first, types });
+    const res = await api.graphql<CatchUpPage>(CATCH_UP, { after: cursor, first, types });
     expect(res.body.errors).toBeUndefined();
     const { edges, pageInfo } = res.body.data.events;
     for (const e of edges) expect(e.cursor).toBe(e.node.cursor);
-    got.push(...edges.map((e: any) => e.node));
+    got.push(...edges.map((e) => e.node));
     if (!pageInfo.hasNextPage) return got;
     cursor = pageInfo.endCursor;
     if (pages > 50) throw new Error('catch-up never ended');
@@ -37,7 +44,7 @@ test('drop the socket, cause 20 events, reconnect and catch up: all 20 once, in 
   const m = await t.merchant('Catch-up');
   const api = client(t.url, m.test_api_key);
   const first = wsClient(t.url, m.test_api_key);
-  const before = collect(first, LIVE);
+  const before = collect<{ events: Logged }>(first, LIVE);
   await untilLive(before, () => recordTestEvent(t, m.id, 'probe.ping'));
   const last = before.messages.at(-1)!.events;
   expect(typeof last.cursor).toBe('string');
@@ -49,13 +56,13 @@ test('drop the socket, cause 20 events, reconnect and catch up: all 20 once, in 
     const res = await api.post('/api/v2/products', { name, price: 500, currency: 'USD' });
     expect(res.status).toBe(201);
   }
-  const products = await api.graphql(`{ events(first: 3, types: ["product.created"]) { nodes { eventId } } }`);
-  caused.push(...products.body.data.events.nodes.map((n: any) => n.eventId).reverse());
+  const products = await api.graphql<EventIds>(`{ events(first: 3, types: ["product.created"]) { nodes { eventId } } }`);
+  caused.push(...products.body.data.events.nodes.map((n) => n.eventId).reverse());
   expect(caused).toHaveLength(20);
 
   // Reconnect: subscribe first, then read everything after the last cursor seen; live events also in the catch-up are dropped.
   const second = wsClient(t.url, m.test_api_key);
-  const after = collect(second, LIVE);
+  const after = collect<{ events: Logged }>(second, LIVE);
   const missed = await catchUp(m.test_api_key, last.cursor);
   expect(missed.map((e) => e.eventId)).toEqual(caused);
   expect(missed.slice(0, 17).map((e) => e.data.n)).toEqual([...Array(17).keys()]);
@@ -66,17 +73,17 @@ test('drop the socket, cause 20 events, reconnect and catch up: all 20 once, in 
   await new Promise((r) => setTimeout(r, 300));
   const live = after.messages[0].events;
   expect(caused).not.toContain(live.eventId);
-  expect(await catchUp(m.test_api_key, missed.at(-1).cursor).then((rest) => rest.map((e) => e.eventId))).toEqual(after.messages.map((x: any) => x.events.eventId));
-  expect(await catchUp(m.test_api_key, after.messages.at(-1).events.cursor)).toEqual([]);
+  expect(await catchUp(m.test_api_key, missed.at(-1)!.cursor).then((rest) => rest.map((e) => e.eventId))).toEqual(after.messages.map((x) => x.events.eventId));
+  expect(await catchUp(m.test_api_key, after.messages.at(-1)!.events.cursor)).toEqual([]);
   await second.dispose();
 });
 
 test('an event whose transaction is still open holds back later ones, so a cursor never skips it', async () => {
   const m = await t.merchant('Held back');
   const ws = wsClient(t.url, m.test_api_key);
-  const sub = collect(ws, LIVE, { types: ['order.completed', 'probe.ping'] });
+  const sub = collect<{ events: Logged }>(ws, LIVE, { types: ['order.completed', 'probe.ping'] });
   await untilLive(sub, () => recordTestEvent(t, m.id, 'probe.ping'));
-  const start = sub.messages.at(-1).events.cursor;
+  const start = sub.messages.at(-1)!.events.cursor;
   sub.messages.length = 0;
 
   const silent: Log = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
@@ -102,7 +109,7 @@ test('an event whose transaction is still open holds back later ones, so a curso
   release();
   await slow;
   await sub.waitFor(2);
-  expect(sub.messages.map((x: any) => x.events.eventId)).toEqual([slowId, fastId]);
+  expect(sub.messages.map((x) => x.events.eventId)).toEqual([slowId, fastId]);
   expect((await catchUp(m.test_api_key, start)).map((e) => e.eventId)).toEqual([slowId, fastId]);
   await ws.dispose();
 });
@@ -114,10 +121,12 @@ test('catch-up filters by type, pages newest first by default, and refuses a for
   const onlyA = await catchUp(m.test_api_key, null, 1, ['a.one']);
   expect(onlyA.map((e) => e.eventId)).toEqual([ids[0], ids[2]]);
   const api = client(t.url, m.test_api_key);
-  const newest = await api.graphql(`{ events(first: 2) { nodes { eventId } pageInfo { endCursor hasNextPage } } }`);
-  expect(newest.body.data.events.nodes.map((n: any) => n.eventId)).toEqual([ids[3], ids[2]]);
-  const older = await api.graphql(`query($after: String) { events(first: 5, after: $after) { nodes { eventId } } }`, { after: newest.body.data.events.pageInfo.endCursor });
-  expect(older.body.data.events.nodes.map((n: any) => n.eventId)).toEqual([ids[1], ids[0]]);
+  const newest = await api.graphql<EventIds & { events: { pageInfo: { endCursor: string | null; hasNextPage: boolean } } }>(
+    `{ events(first: 2) { nodes { eventId } pageInfo { endCursor hasNextPage } } }`,
+  );
+  expect(newest.body.data.events.nodes.map((n) => n.eventId)).toEqual([ids[3], ids[2]]);
+  const older = await api.graphql<EventIds>(`query($after: String) { events(first: 5, after: $after) { nodes { eventId } } }`, { after: newest.body.data.events.pageInfo.endCursor });
+  expect(older.body.data.events.nodes.map((n) => n.eventId)).toEqual([ids[1], ids[0]]);
   const bad = await api.graphql(CATCH_UP, { after: 'bm9wZQ' });
   expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_request', param: 'after' });
   // A cursor read through a delivery's event (no log cursor at hand) is loaded on demand.

@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
-import { collect, untilLive as untilLiveKeeping, wsClient } from '../helpers/graphql-ws.js';
+import { collect, untilLive as untilLiveKeeping, wsClient, type EventNode } from '../helpers/graphql-ws.js';
 
 const untilLive = (sub: ReturnType<typeof collect>, probe: () => Promise<unknown>) => untilLiveKeeping(sub, probe, { forget: true });
 import { client } from '../helpers/http.js';
@@ -15,6 +15,8 @@ afterAll(() => t.close());
 
 const EVENT = 'id eventId type livemode createdAt data';
 const ALL = `subscription($types: [String!]) { events(types: $types) { ${EVENT} } }`;
+/** A message of ALL. */
+type Streamed = { events: Omit<EventNode, 'cursor'> };
 
 /** Opens a raw socket with graphql-ws's subprotocol and returns the close code the server chose. */
 async function closeCodeFor(connectionParams: unknown): Promise<number> {
@@ -33,7 +35,7 @@ test('a connection without a valid API key is closed with 4401', async () => {
   expect(await closeCodeFor({ authorization: 'Bearer glm_test_00000000000000000000000000000000' })).toBe(4401);
   const closed: unknown[] = [];
   const anonymous = wsClient(t.url, undefined, { onClosed: (e) => closed.push(e) });
-  const sub = collect(anonymous, ALL);
+  const sub = collect<Streamed>(anonymous, ALL);
   await sub.done;
   expect((closed[0] as { code: number }).code).toBe(4401);
   expect(sub.messages).toEqual([]);
@@ -44,8 +46,8 @@ test('events streams committed events of the key’s merchant and mode, filtered
   const m = await t.merchant('Streamer');
   const other = await t.merchant('Other');
   const ws = wsClient(t.url, m.test_api_key);
-  const all = collect(ws, ALL);
-  const products = collect(ws, ALL, { types: ['product.created'] });
+  const all = collect<Streamed>(ws, ALL);
+  const products = collect<Streamed>(ws, ALL, { types: ['product.created'] });
   await untilLive(all, () => recordTestEvent(t, m.id, 'product.created', { probe: true }));
   await untilLive(products, () => recordTestEvent(t, m.id, 'product.created', { probe: true }));
   all.messages.length = 0;
@@ -64,23 +66,23 @@ test('events streams committed events of the key’s merchant and mode, filtered
   await products.waitFor(1);
   await new Promise((r) => setTimeout(r, 300));
   expect(all.messages).toHaveLength(2);
-  expect(products.messages.map((p: any) => p.events.type)).toEqual(['product.created']);
+  expect(products.messages.map((p) => p.events.type)).toEqual(['product.created']);
   await ws.dispose();
 });
 
 test('orderEvents and subscriptionEvents carry only their own prefix', async () => {
   const m = await t.merchant('Prefixes');
   const ws = wsClient(t.url, m.test_api_key);
-  const orders = collect(ws, `subscription { orderEvents { eventId type } }`);
-  const subs = collect(ws, `subscription { subscriptionEvents { eventId type } }`);
+  const orders = collect<{ orderEvents: Pick<EventNode, 'eventId' | 'type'> }>(ws, `subscription { orderEvents { eventId type } }`);
+  const subs = collect<{ subscriptionEvents: Pick<EventNode, 'eventId' | 'type'> }>(ws, `subscription { subscriptionEvents { eventId type } }`);
   await untilLive(orders, () => recordTestEvent(t, m.id, 'order.probe'));
   await untilLive(subs, () => recordTestEvent(t, m.id, 'subscription.probe'));
   for (const type of ['subscription.renewed', 'order.completed', 'product.created', 'refund.succeeded', 'order.failed']) await recordTestEvent(t, m.id, type);
   await orders.waitFor(2);
   await subs.waitFor(1);
   await new Promise((r) => setTimeout(r, 300));
-  expect(orders.messages.map((o: any) => o.orderEvents.type)).toEqual(['order.completed', 'order.failed']);
-  expect(subs.messages.map((s: any) => s.subscriptionEvents.type)).toEqual(['subscription.renewed']);
+  expect(orders.messages.map((o) => o.orderEvents.type)).toEqual(['order.completed', 'order.failed']);
+  expect(subs.messages.map((s) => s.subscriptionEvents.type)).toEqual(['subscription.renewed']);
   await ws.dispose();
 });
 
@@ -90,8 +92,8 @@ test('two API processes: each subscriber gets the events committed through the o
     const m = await t.merchant('Two processes');
     const wsOne = wsClient(t.url, m.test_api_key);
     const wsTwo = wsClient(second.url, m.test_api_key);
-    const one = collect(wsOne, ALL, { types: ['product.created'] });
-    const two = collect(wsTwo, ALL, { types: ['product.created'] });
+    const one = collect<Streamed>(wsOne, ALL, { types: ['product.created'] });
+    const two = collect<Streamed>(wsTwo, ALL, { types: ['product.created'] });
     await untilLive(one, () => recordTestEvent(t, m.id, 'product.created', { probe: 1 }));
     await untilLive(two, () => recordTestEvent(t, m.id, 'product.created', { probe: 2 }));
     one.messages.length = 0;
@@ -100,7 +102,7 @@ test('two API processes: each subscriber gets the events committed through the o
     const viaTwo = await client(second.url, m.test_api_key).post('/api/v2/products', { name: 'Via two', price: 100, currency: 'USD' });
     for (const sub of [one, two]) {
       const got = await sub.waitFor(2);
-      expect(got.map((e: any) => e.events.data.id).sort()).toEqual([viaOne.body.id, viaTwo.body.id].sort());
+      expect(got.map((e) => e.events.data.id).sort()).toEqual([viaOne.body.id, viaTwo.body.id].sort());
     }
     await Promise.all([wsOne.dispose(), wsTwo.dispose()]);
   } finally {
@@ -113,7 +115,7 @@ test('closing the app closes its websockets', async () => {
   const m = await t.merchant('Closing');
   const closed: unknown[] = [];
   const ws = wsClient(third.url, m.test_api_key, { onClosed: (e) => closed.push(e) });
-  const sub = collect(ws, ALL);
+  const sub = collect<Streamed>(ws, ALL);
   await untilLive(sub, () => recordTestEvent(t, m.id, 'product.created'));
   await third.close();
   await sub.done;
@@ -124,7 +126,7 @@ test('closing the app closes its websockets', async () => {
 test('an event too large for a NOTIFY payload is read back and streamed whole', async () => {
   const m = await t.merchant('Large');
   const ws = wsClient(t.url, m.test_api_key);
-  const sub = collect(ws, ALL, { types: ['order.completed', 'order.probe'] });
+  const sub = collect<Streamed>(ws, ALL, { types: ['order.completed', 'order.probe'] });
   await untilLive(sub, () => recordTestEvent(t, m.id, 'order.probe'));
   const note = 'x'.repeat(20_000);
   const id = await recordTestEvent(t, m.id, 'order.completed', { note });

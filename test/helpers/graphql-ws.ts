@@ -13,8 +13,19 @@ export function wsClient(baseUrl: string, apiKey?: string, extra: { onClosed?: (
   });
 }
 
-/** Subscribes and collects every `data` message; `done` resolves with the error or completion. */
-export function collect<T = any>(client: Client, query: string, variables?: Record<string, unknown>) {
+/** An `Event` of the graph, as the streams and the `events` query give it: pick the fields the query selects. */
+export interface EventNode {
+  id: string;
+  eventId: string;
+  type: string;
+  livemode: boolean;
+  createdAt: string;
+  cursor: string;
+  data: Record<string, unknown>;
+}
+
+/** Subscribes and collects every `data` message (name its shape: `collect<{ events: Pick<EventNode, 'type'> }>(…)`); `done` resolves with the error or completion. */
+export function collect<T = unknown>(client: Client, query: string, variables?: Record<string, unknown>) {
   const messages: T[] = [];
   const errors: unknown[] = [];
   let unsubscribe = () => undefined as void;
@@ -24,7 +35,7 @@ export function collect<T = any>(client: Client, query: string, variables?: Reco
       {
         next: (m) => {
           if (m.errors) errors.push(m.errors);
-          if (m.data) messages.push(m.data as T);
+          if (m.data) messages.push(m.data);
         },
         error: (err) => {
           errors.push(err);
