@@ -8,7 +8,7 @@ const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
 /** Records an event the way services do (`recordEvent` in a committed transaction); returns its id. */
 export async function recordTestEvent(t: TestApp, merchantId: string, type: string, data: Record<string, unknown> = {}, opts: { webhookUrl?: string; livemode?: boolean } = {}): Promise<string> {
   const ctx = systemContext(t.orm.em, merchantId, opts.livemode ?? false, 0, silent);
-  return ctx.em.transactional(async (em) => recordEvent({ ...ctx, em }, type, data, { webhookUrl: opts.webhookUrl }).id);
+  return ctx.em.transactional((em) => recordEvent({ ...ctx, em }, type, data, { webhookUrl: opts.webhookUrl }).id);
 }
 
 /** Records an event in a transaction that then fails: nothing may come of it. */

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /** One request a receiver got: the raw body as sent (before any JSON parsing) and its headers. */
@@ -18,25 +18,26 @@ export async function startReceiver(respond: Responder = () => 200) {
   const received: ReceivedWebhook[] = [];
   const sockets = new Set<Socket>();
   let responder = respond;
+  /** Records one request and answers it as the responder says. */
+  const answer = async (req: IncomingMessage, res: ServerResponse, rawBody: string) => {
+    let body: ReceivedWebhook['body'];
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      body = { id: '', type: '', created_at: '', data: {} };
+    }
+    const entry = { path: req.url ?? '/', headers: req.headers, rawBody, body, at: Date.now() };
+    const n = received.length;
+    received.push(entry);
+    const status = await responder(n, entry, res);
+    if (status === 'hang') return;
+    if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' });
+    res.end('ok');
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const rawBody = Buffer.concat(chunks).toString('utf8');
-      let body: ReceivedWebhook['body'];
-      try {
-        body = JSON.parse(rawBody);
-      } catch {
-        body = { id: '', type: '', created_at: '', data: {} };
-      }
-      const entry = { path: req.url ?? '/', headers: req.headers, rawBody, body, at: Date.now() };
-      const n = received.length;
-      received.push(entry);
-      const status = await responder(n, entry, res);
-      if (status === 'hang') return;
-      if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' });
-      res.end('ok');
-    });
+    req.on('end', () => void answer(req, res, Buffer.concat(chunks).toString('utf8')));
   });
   let connections = 0;
   server.on('connection', (s) => {
