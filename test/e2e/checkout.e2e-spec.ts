@@ -1,6 +1,6 @@
 import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type FieldError } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -22,6 +22,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.orm.em.fork().getConnection();
+
+/** A payment_attempts row (the columns the journal tests select). */
+interface PaymentAttemptRow {
+  id: string;
+  status: string;
+  order_id: string | null;
+  steps: { slot: string; payment_method: string; amount: number; authorization_id: string | null; capture_id: string | null }[];
+}
 
 describe('POST /api/v2/checkout', () => {
   test('an all-eligible cart is type eligible; the envelope carries the session', async () => {
@@ -47,7 +55,7 @@ describe('POST /api/v2/checkout', () => {
     expect(s.checkout_url).toMatch(new RegExp(`/checkout/${s.checkout_id}\\?token=[0-9A-Za-z]{32}$`));
     expect(s.billing_info).toEqual(s.shipping_info);
     expect(new Date(s.expires_at).getTime() - new Date(s.created_at).getTime()).toBe(24 * 3600 * 1000);
-    expect(s.line_items.map((l: any) => l.hsa_fsa_eligible)).toEqual([true, true]);
+    expect(s.line_items.map((l: { hsa_fsa_eligible: boolean }) => l.hsa_fsa_eligible)).toEqual([true, true]);
   });
 
   test('a mixed cart is split; shipping goes to the regular part; unmatched items are regular', async () => {
@@ -79,7 +87,7 @@ describe('POST /api/v2/checkout', () => {
     const missing = await api.post('/api/v2/checkout', { reference_id: 'x', line_items: [{ product_id: 'A', name: 'A', price: 100, quantity: 1 }] });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('bad_request');
-    expect(missing.body.error.details.map((d: any) => d.field).sort()).toEqual(['customer', 'failure_url', 'line_items.0.currency', 'shipping_info', 'success_url']);
+    expect(missing.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['customer', 'failure_url', 'line_items.0.currency', 'shipping_info', 'success_url']);
 
     const invalid = await api.post(
       '/api/v2/checkout',
@@ -91,7 +99,7 @@ describe('POST /api/v2/checkout', () => {
     );
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe('validation_error');
-    expect(invalid.body.error.details.map((d: any) => d.field).sort()).toEqual(
+    expect(invalid.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(
       ['billing_info.address_line_1', 'billing_info.country', 'customer.email', 'line_items', 'line_items.0.price', 'line_items.0.quantity', 'success_url'].sort(),
     );
   });
@@ -132,17 +140,20 @@ describe('paying a checkout', () => {
       customer: { email: 'Jane.Doe@example.com', shipping_address: { city: 'Austin' }, billing_address: { city: 'Austin' } },
       payment: { payment_method: 'hsa_fsa_card', last4: '0013', brand: 'visa', amount: 2000 },
     });
-    expect(order.payments.map((p: any) => [p.payment_method, p.amount])).toEqual([
+    expect(order.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([
       ['hsa_fsa_card', 2000],
       ['card', 1500],
     ]);
-    expect(order.status_history.map((h: any) => h.status)).toEqual(['pending', 'processing', 'completed']);
+    expect(order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'processing', 'completed']);
     expect(order.line_items[0]).toMatchObject({ id: expect.any(String), product_id: expect.any(Number), name: 'Thermometer', quantity: 1, price: 2000, hsa_fsa_eligible: true, is_recurring: false });
     expect(order.receipt_url).toMatch(/\/receipts\/ord_.*signature=/);
-    const events = await db().execute(`select type, data, webhook_url from events where data->>'id' = ? order by created_at, type`, [order.id]);
-    expect(events.map((e: any) => e.type).sort()).toEqual(['order.completed', 'order.created']);
+    const events = await db().execute<{ type: string; data: Record<string, unknown>; webhook_url: string | null }[]>(
+      `select type, data, webhook_url from events where data->>'id' = ? order by created_at, type`,
+      [order.id],
+    );
+    expect(events.map((e) => e.type).sort()).toEqual(['order.completed', 'order.created']);
     expect(events[0].webhook_url).toBe('http://127.0.0.1:9/hook');
-    const completed = events.find((e: any) => e.type === 'order.completed');
+    const completed = events.find((e) => e.type === 'order.completed');
     expect(completed?.data).toMatchObject({
       id: order.id,
       checkout_id: s.checkout_id,
@@ -179,8 +190,8 @@ describe('paying a checkout', () => {
     expect(failed.body).toMatchObject({ status: 'failed', payment_status: 'failed', payments: [], receipt_url: null, failure_reason: 'card: card_declined' });
     const captured = await db().execute(`select count(*)::int as n from payments where order_id in (select id from orders where checkout_id = ?)`, [s.checkout_id]);
     expect(captured[0].n).toBe(0);
-    const ev = await db().execute(`select type from events where data->>'id' = ?`, [failed.body.id]);
-    expect(ev.map((e: any) => e.type)).toEqual(['order.failed']);
+    const ev = await db().execute<{ type: string }[]>(`select type from events where data->>'id' = ?`, [failed.body.id]);
+    expect(ev.map((e) => e.type)).toEqual(['order.failed']);
     // The customer can try again with another card.
     expect((await pay(s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.mastercard })).status).toBe(200);
   });
@@ -246,7 +257,7 @@ describe('paying a checkout', () => {
     const refused = results.filter((r) => (r.status === 400 && r.body.error.code === 'invalid_state') || (r.status === 409 && r.body.error.code === 'payment_in_progress'));
     expect(refused).toHaveLength(9);
     const [ledger] = await db().execute(
-      `select count(*)::int as n from processor_ledger where operation = 'capture' and key like 'pa\_%' and split_part(key, '.', 1) in (select id from payment_attempts where subject_id = ?)`,
+      `select count(*)::int as n from processor_ledger where operation = 'capture' and key like 'pa_%' and split_part(key, '.', 1) in (select id from payment_attempts where subject_id = ?)`,
       [s.checkout_id],
     );
     expect(ledger.n).toBe(1);
@@ -290,7 +301,10 @@ describe('a capture failing after both holds succeeded', () => {
         calls.push(`refund ${amount}`);
         return real.refund(id, amount, key);
       },
-      void: async () => void calls.push('void'),
+      void: () => {
+        calls.push('void');
+        return Promise.resolve();
+      },
     });
     const previous = useTestModeProcessor(flaky);
     try {
@@ -329,8 +343,8 @@ describe('payment journal', () => {
     ).body.data;
     const declined = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.declined });
     const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
-    const attempts = await db().execute(`select id, status, order_id, steps from payment_attempts where subject_id = ? order by created_at`, [s.checkout_id]);
-    expect(attempts.map((a: any) => [a.status, a.order_id])).toEqual([
+    const attempts = await db().execute<PaymentAttemptRow[]>(`select id, status, order_id, steps from payment_attempts where subject_id = ? order by created_at`, [s.checkout_id]);
+    expect(attempts.map((a) => [a.status, a.order_id])).toEqual([
       ['failed', declined.body.error.details.order_id],
       ['succeeded', paid.body.id],
     ]);
@@ -339,11 +353,11 @@ describe('payment journal', () => {
       { slot: 'card', payment_method: 'card', amount: 1000, authorization_id: expect.any(String), capture_id: expect.any(String) },
     ]);
     // The processor's own books hold exactly the calls journaled under the attempts' keys.
-    const ledger = await db().execute(`select key, operation, ok, reference from processor_ledger where key like ? or key like ? order by created_at, key`, [
-      `${attempts[0].id}.%`,
-      `${attempts[1].id}.%`,
-    ]);
-    expect(ledger.map((l: any) => `${l.key.slice(l.key.indexOf('.') + 1)} ${l.operation} ${l.ok}`)).toEqual([
+    const ledger = await db().execute<{ key: string; operation: string; ok: boolean; reference: string | null }[]>(
+      `select key, operation, ok, reference from processor_ledger where key like ? or key like ? order by created_at, key`,
+      [`${attempts[0].id}.%`, `${attempts[1].id}.%`],
+    );
+    expect(ledger.map((l) => `${l.key.slice(l.key.indexOf('.') + 1)} ${l.operation} ${l.ok}`)).toEqual([
       '0.authorize authorize true',
       '1.authorize authorize false',
       '0.void void true',
@@ -354,10 +368,10 @@ describe('payment journal', () => {
     ]);
     expect(
       ledger
-        .filter((l: any) => l.operation === 'capture')
-        .map((l: any) => l.reference)
+        .filter((l) => l.operation === 'capture')
+        .map((l) => l.reference)
         .sort(),
-    ).toEqual(attempts[1].steps.map((st: any) => st.capture_id).sort());
+    ).toEqual(attempts[1].steps.map((st) => st.capture_id).sort());
   });
 
   test('an attempt whose order never commits (an error mid-payment) is reversed by the reconciliation sweep, even calls whose outcome was never written', async () => {
@@ -405,10 +419,10 @@ describe('payment journal', () => {
     }
     const [orders] = await db().execute(`select count(*)::int as n from orders where checkout_id = ?`, [checkoutId]);
     expect(orders.n).toBe(0);
-    const [attempt] = await db().execute(`select id, status, steps from payment_attempts where subject_id = ?`, [checkoutId]);
+    const [attempt] = await db().execute<PaymentAttemptRow[]>(`select id, status, steps from payment_attempts where subject_id = ?`, [checkoutId]);
     expect(attempt.status).toBe('calling');
     // Holds were journaled; neither capture id was (the request died first), yet both captures happened.
-    expect(attempt.steps.map((st: any) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([
+    expect(attempt.steps.map((st) => [Boolean(st.authorization_id), Boolean(st.capture_id)])).toEqual([
       [true, false],
       [true, false],
     ]);
