@@ -31,8 +31,8 @@ afterAll(() => t.close());
 function worker(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
   let out = '';
   const child = spawn(process.execPath, ['dist/bench/billing-worker.js'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, exited, output: () => out };
 }

@@ -21,7 +21,7 @@ let current: Started | undefined;
 const pgPort = () => freePort();
 
 // A failed test must not leave its server behind for the next one (same DATA_DIR).
-afterEach(async () => {
+afterEach(() => {
   if (!current) return;
   for (const [pid, signal] of [
     [current.npm.pid!, 'SIGKILL'],
@@ -102,8 +102,8 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(dbPort), ...env };
   delete childEnv.DATABASE_URL;
   const npm = spawn('npm', ['start'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  npm.stdout!.on('data', (d) => (output += d));
-  npm.stderr!.on('data', (d) => (output += d));
+  npm.stdout.on('data', (d) => (output += d));
+  npm.stderr.on('data', (d) => (output += d));
   const until = Date.now() + 150_000;
   let health = 0;
   while (Date.now() < until && health !== 200 && npm.exitCode === null) {
@@ -198,8 +198,8 @@ test('a start that fails once PostgreSQL is up (its HTTP port taken) exits non-z
     delete env.DATABASE_URL;
     let output = '';
     const npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    npm.stdout!.on('data', (d) => (output += d));
-    npm.stderr!.on('data', (d) => (output += d));
+    npm.stdout.on('data', (d) => (output += d));
+    npm.stderr.on('data', (d) => (output += d));
     const code = await new Promise<number | null>((resolve) => npm.once('exit', resolve));
     expect(output).toMatch(/EADDRINUSE/);
     expect(code).not.toBe(0);
