@@ -3,6 +3,7 @@ import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, is
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import type { JsonSchema, OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -18,7 +19,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 let t: TestApp;
 let key: string;
-let doc: any;
+let doc: OpenApiDocument;
 let schema: GraphQLSchema;
 const ids: string[] = [];
 const globalIds: string[] = [];
@@ -28,7 +29,7 @@ beforeAll(async () => {
   let api: ReturnType<typeof client>;
   ({ t, keys, api } = await startWithMerchant('Fuzz'));
   key = keys.test_api_key;
-  doc = (await api.get('/api/v2/openapi.json')).body;
+  doc = (await api.get<OpenApiDocument>('/api/v2/openapi.json')).body;
   schema = t.app.schema;
   // Real objects, so that fuzzed requests also reach the code behind a successful lookup.
   const product = (await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' })).body;
@@ -39,8 +40,10 @@ beforeAll(async () => {
   const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] })).body;
   const customer = (await api.post('/api/v2/customers', { email: 'fuzz@example.com', first_name: 'F', last_name: 'Z' })).body;
   ids.push(String(product.id), open.checkout_id, paidSession.checkout_id, order.id, refund.id, endpoint.id, customer.id, order.line_items[0].id);
-  const nodes = await api.graphql(`{ products(first: 1) { nodes { id } } orders(first: 1) { nodes { id } } refunds(first: 1) { nodes { id } } webhookEndpoints(first: 1) { nodes { id } } }`);
-  for (const conn of Object.values<any>(nodes.body.data ?? {})) globalIds.push(...conn.nodes.map((n: { id: string }) => n.id));
+  const nodes = await api.graphql<Record<string, { nodes: { id: string }[] }>>(
+    `{ products(first: 1) { nodes { id } } orders(first: 1) { nodes { id } } refunds(first: 1) { nodes { id } } webhookEndpoints(first: 1) { nodes { id } } }`,
+  );
+  for (const conn of Object.values(nodes.body.data ?? {})) globalIds.push(...conn.nodes.map((n: { id: string }) => n.id));
 });
 afterAll(() => t.close());
 
@@ -102,11 +105,12 @@ const junk = fc.oneof(
 );
 
 /** A value for a JSON schema of the OpenAPI document: mostly of the right shape, often not. */
-function fromSchema(s: any, depth = 0): fc.Arbitrary<unknown> {
+function fromSchema(s: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown> {
   if (!s || depth > 6) return junk;
-  if (s.$ref) return fc.constant(null).chain(() => fromSchema(doc.components.schemas[s.$ref.split('/').pop()], depth + 1));
+  const ref = s.$ref;
+  if (ref) return fc.constant(null).chain(() => fromSchema(doc.components.schemas[ref.split('/').pop()!], depth + 1));
   const typed = ((): fc.Arbitrary<unknown> => {
-    if (s.anyOf || s.oneOf) return fc.oneof(...(s.anyOf ?? s.oneOf).map((x: any) => fromSchema(x, depth + 1)));
+    if (s.anyOf || s.oneOf) return fc.oneof(...(s.anyOf ?? s.oneOf)!.map((x) => fromSchema(x, depth + 1)));
     if (s.enum) return fc.oneof(fc.constantFrom(...s.enum), anyString);
     if (s.const !== undefined) return fc.constant(s.const);
     const type = Array.isArray(s.type) ? s.type[0] : s.type;
@@ -126,7 +130,7 @@ function fromSchema(s: any, depth = 0): fc.Arbitrary<unknown> {
       case 'array':
         return fc.array(fromSchema(s.items, depth + 1), { maxLength: 4 });
       case 'object': {
-        const props = Object.fromEntries(Object.entries<any>(s.properties ?? {}).map(([k, v]) => [k, fromSchema(v, depth + 1)]));
+        const props = Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, fromSchema(v, depth + 1)]));
         const record = fc.record(props, { requiredKeys: [] });
         return fc.oneof({ weight: 4, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(record, fc.dictionary(anyString, junk, { maxKeys: 2 })).map(([a, b]) => ({ ...b, ...a })) });
       }
@@ -186,11 +190,11 @@ const pathValue = fc.oneof(
 
 function restOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
   const out: { op: string; arb: fc.Arbitrary<FuzzRequest> }[] = [];
-  for (const [template, ops] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(ops)) {
+  for (const [template, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
       const name = `${method.toUpperCase()} ${template}`;
       const pathParams = (template.match(/\{[^}]+\}/g) ?? []).map((p) => p.slice(1, -1));
-      const queryParams = (op.parameters ?? []).filter((p: any) => p.in === 'query');
+      const queryParams = (op.parameters ?? []).filter((p) => p.in === 'query');
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const path = fc.tuple(...pathParams.map(() => pathValue)).map((values: string[]) => {
         let i = 0;
@@ -198,7 +202,7 @@ function restOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
       });
       const query = fc
         .tuple(
-          fc.record(Object.fromEntries(queryParams.map((p: any) => [p.name, fromSchema(p.schema)])), { requiredKeys: [] }),
+          fc.record(Object.fromEntries(queryParams.map((p) => [p.name, fromSchema(p.schema)])), { requiredKeys: [] }),
           fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 1 }),
           fc.constantFrom('', '', '', '&limit=%zz', '&starting_after=%00', '&limit=1&limit=2'),
         )
@@ -326,16 +330,19 @@ function graphqlOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
 
 /* ---------- the property ---------- */
 
-const CODES = new Set(Object.keys(ERROR_STATUS));
+const CODES = new Set<unknown>(Object.keys(ERROR_STATUS));
 
 const timing = new Map<string, number>();
+
+/** A response body as the checks read it: whatever JSON came back, if any; no field is trusted before it is checked. */
+type Answer = { error?: { code?: unknown; message?: unknown }; errors?: { message?: unknown; extensions?: { code?: unknown } }[] } | undefined;
 
 async function send(r: FuzzRequest): Promise<string | null> {
   const started = performance.now();
   const res = await fetch(`${t.url}${r.path}`, { method: r.method, headers: { authorization: `Bearer ${key}`, ...r.headers }, body: r.body });
   const text = await res.text();
   timing.set(r.op, (timing.get(r.op) ?? 0) + performance.now() - started);
-  let body: any;
+  let body: Answer;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
@@ -349,14 +356,14 @@ async function send(r: FuzzRequest): Promise<string | null> {
       if (res.status >= 400 && !Array.isArray(body?.errors)) return 'GraphQL error without errors[]';
       for (const e of body?.errors ?? []) {
         if (typeof e.message !== 'string' || !CODES.has(e.extensions?.code)) return `GraphQL error code ${JSON.stringify(e.extensions?.code)}`;
-        if (e.extensions.code === 'internal_error') return 'GraphQL internal_error';
+        if (e.extensions!.code === 'internal_error') return 'GraphQL internal_error';
       }
       return null;
     }
     if (res.status >= 400) {
       const e = body?.error;
       if (!e || typeof e.message !== 'string' || !CODES.has(e.code)) return 'error body not in the spec shape';
-      if (Object.keys(body).length !== 1 || Object.keys(e).some((k) => !['code', 'message', 'param', 'details'].includes(k))) return 'extra fields in the error body';
+      if (Object.keys(body!).length !== 1 || Object.keys(e).some((k) => !['code', 'message', 'param', 'details'].includes(k))) return 'extra fields in the error body';
     }
     return null;
   })();

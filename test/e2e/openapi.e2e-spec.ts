@@ -3,6 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client, type ApiResponse } from '../helpers/http.js';
+import type { OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -11,11 +12,11 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  */
 let t: TestApp;
 let api: ReturnType<typeof client>;
-let doc: any;
+let doc: OpenApiDocument;
 
 beforeAll(async () => {
   ({ t, api } = await startWithMerchant('OpenAPI'));
-  doc = (await api.get('/api/v2/openapi.json')).body;
+  doc = (await api.get<OpenApiDocument>('/api/v2/openapi.json')).body;
 });
 afterAll(() => t.close());
 
@@ -39,23 +40,23 @@ test('every REST route the server registers is documented, with a 2xx response b
     const op = doc.paths[openapiPath(url)]?.[method.toLowerCase()];
     if (!op) missing.push(`${method} ${url} (not in the document)`);
     const success = op && Object.entries(op.responses ?? {}).find(([status]) => /^2\d\d$/.test(status));
-    const schema = success && (success[1] as any).content?.['application/json']?.schema;
+    const schema = success && success[1].content?.['application/json']?.schema;
     if (!schema || Object.keys(schema).length === 0) missing.push(`${method} ${url}`);
   }
   expect(missing).toEqual([]);
 });
 
 test('request types: fields with defaults are optional; components are not duplicated per direction', () => {
-  const schemas = doc.components.schemas as Record<string, any>;
+  const schemas = doc.components.schemas;
   expect(Object.keys(schemas).filter((n) => n.endsWith('Input'))).toEqual([]);
   const create = schemas.CreateProductRequest;
-  expect(create.required.sort()).toEqual(['currency', 'name', 'price']);
-  for (const [path, ops] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(ops)) {
+  expect(create.required!.sort()).toEqual(['currency', 'name', 'price']);
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
       const ref: string | undefined = op.requestBody?.content?.['application/json']?.schema?.$ref;
       if (!ref) continue;
       const schema = schemas[ref.split('/').pop()!];
-      const defaulted = Object.entries<any>(schema.properties ?? {})
+      const defaulted = Object.entries(schema.properties ?? {})
         .filter(([, p]) => 'default' in p)
         .map(([k]) => k);
       for (const field of defaulted) expect([`${method} ${path}`, (schema.required ?? []).includes(field)]).toEqual([`${method} ${path}`, false]);
@@ -65,11 +66,11 @@ test('request types: fields with defaults are optional; components are not dupli
 
 test('parameters are typed as the API reads them: product ids are integers, hsa_fsa_eligible a boolean', () => {
   for (const method of ['get', 'put', 'delete']) {
-    const id = doc.paths['/api/v2/products/{id}'][method].parameters.find((p: any) => p.name === 'id');
-    expect(id.schema.type).toBe('integer');
+    const id = doc.paths['/api/v2/products/{id}'][method].parameters!.find((p) => p.name === 'id');
+    expect(id!.schema.type).toBe('integer');
   }
-  const eligible = doc.paths['/api/v2/products'].get.parameters.find((p: any) => p.name === 'hsa_fsa_eligible');
-  expect(eligible.schema).toEqual({ type: 'boolean' });
+  const eligible = doc.paths['/api/v2/products'].get.parameters!.find((p) => p.name === 'hsa_fsa_eligible');
+  expect(eligible!.schema).toEqual({ type: 'boolean' });
 });
 
 describe('real responses match their documented schemas', () => {

@@ -1,6 +1,7 @@
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { cards } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import type { OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -11,12 +12,13 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 let t: TestApp;
 let api: ReturnType<typeof client>;
 let key: string;
-let doc: any;
+/** The document, as these tests read it and as openapi-typescript takes it. */
+let doc: OpenApiDocument & OpenAPI3;
 beforeAll(async () => {
   let keys;
   ({ t, keys, api } = await startWithMerchant('Optional bodies'));
   key = keys.test_api_key;
-  doc = (await api.get('/api/v2/openapi.json')).body;
+  doc = (await api.get<OpenApiDocument & OpenAPI3>('/api/v2/openapi.json')).body;
 });
 afterAll(() => t.close());
 
@@ -66,8 +68,8 @@ test('the OpenAPI document marks those bodies optional and states no request-sid
       }
     }
   };
-  for (const [path, ops] of Object.entries<any>(doc.paths)) {
-    for (const [method, op] of Object.entries<any>(ops)) {
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
       walk(op.requestBody, `${method} ${path} body`);
       walk(op.parameters, `${method} ${path} parameters`);
     }
