@@ -1,6 +1,7 @@
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client, type ApiResponse } from '../helpers/http.js';
+import { client, type ApiResponse, type GraphQLErrorBody } from '../helpers/http.js';
+import type { JsonSchema, OpenApiDocument } from '../helpers/openapi.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -25,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const sql = <T = any>(q: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(q, params);
+const sql = <T = Record<string, unknown>>(q: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(q, params);
 
 /** A's objects of every kind, made through the API as a merchant would (a kind a later module adds is found in the database). */
 async function makeObjectsOfA(): Promise<void> {
@@ -100,11 +101,35 @@ function shape(res: ApiResponse, ids: [string, string][]): string {
 }
 
 // --- minimal valid request bodies from the OpenAPI schemas, so a route gets past validation to its lookup
-type Schema = Record<string, any>;
-function example(schema: Schema | undefined, doc: Schema, name = '', depth = 0): unknown {
+// --- GraphQL introspection, as the query of the test selects it
+/** A type reference: a LIST or NON_NULL wrapper (name null, ofType set) or a named type (ofType null). */
+interface TypeRef {
+  kind: string;
+  name: string | null;
+  ofType: TypeRef | null;
+}
+interface InputValue {
+  name: string;
+  defaultValue: string | null;
+  type: TypeRef;
+}
+/** A named type: fields on objects and interfaces, inputFields on input objects, enumValues on enums (null elsewhere). */
+interface IntrospectedType {
+  name: string;
+  kind: string;
+  enumValues: { name: string }[] | null;
+  interfaces: { name: string }[] | null;
+  fields: { name: string; args: InputValue[]; type: TypeRef }[] | null;
+  inputFields: InputValue[] | null;
+}
+interface Introspection {
+  __schema: { queryType: { name: string } | null; mutationType: { name: string } | null; types: IntrospectedType[] };
+}
+
+function example(schema: JsonSchema | undefined, doc: OpenApiDocument, name = '', depth = 0): unknown {
   if (!schema || depth > 6) return undefined;
-  if (schema.$ref) return example(doc.components.schemas[schema.$ref.split('/').pop()], doc, name, depth + 1);
-  for (const k of ['anyOf', 'oneOf', 'allOf']) if (schema[k]) return example(schema[k].find((s: Schema) => s.type !== 'null') ?? schema[k][0], doc, name, depth + 1);
+  if (schema.$ref) return example(doc.components.schemas[schema.$ref.split('/').pop()!], doc, name, depth + 1);
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) if (schema[k]) return example(schema[k].find((s) => s.type !== 'null') ?? schema[k][0], doc, name, depth + 1);
   if (schema.enum) return schema.enum[0];
   if (schema.const !== undefined) return schema.const;
   const cardish: Record<string, unknown> = { number: cards.visa.number, cvc: '123', exp_month: 12, exp_year: 2030, email: 'b@example.com', currency: 'USD' };
@@ -148,10 +173,10 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
   const intruders = { 'merchant B test key': client(t.url, b.test_api_key), 'merchant A live key': client(t.url, a.live_api_key) };
 
   // REST: every operation with a path parameter, from the OpenAPI document.
-  const doc = (await aTest.get('/api/v2/openapi.json')).body;
+  const doc = (await aTest.get<OpenApiDocument>('/api/v2/openapi.json')).body;
   const operations: { method: string; path: string; url: string; ids: [string, string][]; fakeUrl: string; body: unknown }[] = [];
   const skipped: string[] = [];
-  for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+  for (const [path, item] of Object.entries(doc.paths)) {
     const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     if (!params.length) continue;
     for (const method of ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m])) {
@@ -192,38 +217,40 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
 
   // GraphQL: every query and mutation field with an argument (or input field) named id / *Id.
   const schema = (
-    await aTest.graphql(`{ __schema { queryType { name } mutationType { name } types { name kind enumValues { name } interfaces { name }
+    await aTest.graphql<Introspection>(`{ __schema { queryType { name } mutationType { name } types { name kind enumValues { name } interfaces { name }
       fields { name args { name defaultValue type { ...T } } type { ...T } }
       inputFields { name defaultValue type { ...T } } } } }
     fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }`)
   ).body.data.__schema;
-  const types = new Map<string, any>(schema.types.map((ty: any) => [ty.name, ty]));
-  const named = (ty: any): any => (ty.ofType ? named(ty.ofType) : ty);
-  const typeString = (ty: any): string => (ty.kind === 'NON_NULL' ? `${typeString(ty.ofType)}!` : ty.kind === 'LIST' ? `[${typeString(ty.ofType)}]` : ty.name);
+  const types = new Map<string | undefined, IntrospectedType>(schema.types.map((ty) => [ty.name, ty])); // (undefined: a root the schema lacks)
+  const named = (ty: TypeRef): TypeRef => (ty.ofType ? named(ty.ofType) : ty);
+  const typeString = (ty: TypeRef): string => (ty.kind === 'NON_NULL' ? `${typeString(ty.ofType!)}!` : ty.kind === 'LIST' ? `[${typeString(ty.ofType!)}]` : ty.name!);
+  /** The input fields of an INPUT_OBJECT type reference. */
+  const inputFieldsOf = (ty: TypeRef) => types.get(named(ty).name!)!.inputFields!;
   const idish = (name: string) => name === 'id' || /Id$/.test(name) || /_id$/.test(name);
-  const nodeTypes = schema.types.filter((ty: any) => ty.interfaces?.some((i: any) => i.name === 'Node')).map((ty: any) => ty.name as string);
+  const nodeTypes = schema.types.filter((ty) => ty.interfaces?.some((i) => i.name === 'Node')).map((ty) => ty.name);
   // Which Node type each of A's ids is (asked with A's own key, one aliased query).
   const globalOf = new Map<string, string>();
   if (nodeTypes.length) {
     const pairs = allIdsOfA.flatMap((id) => nodeTypes.map((ty: string) => ({ id, gid: toGlobalId(ty, id) })));
     const q = `{ ${pairs.map((p, i) => `n${i}: node(id: ${JSON.stringify(p.gid)}) { __typename }`).join(' ')} }`;
-    const found = (await aTest.graphql(q)).body.data ?? {};
+    const found = (await aTest.graphql<Record<string, { __typename: string } | null>>(q)).body.data ?? {};
     pairs.forEach((p, i) => found[`n${i}`] && globalOf.set(p.id, p.gid));
   }
-  const value = (ty: any, id: string | undefined, name: string, depth = 0): unknown => {
-    if (ty.kind === 'NON_NULL') return value(ty.ofType, id, name, depth);
-    if (ty.kind === 'LIST') return [value(ty.ofType, id, name, depth)];
+  const value = (ty: TypeRef, id: string | undefined, name: string, depth = 0): unknown => {
+    if (ty.kind === 'NON_NULL') return value(ty.ofType!, id, name, depth);
+    if (ty.kind === 'LIST') return [value(ty.ofType!, id, name, depth)];
     if (idish(name) && id !== undefined) return id;
     const hint: Record<string, unknown> = { number: cards.visa.number, cvc: '123', expMonth: 12, expYear: 2030, currency: 'USD', email: 'b@example.com', price: 100, amountCents: 100, quantity: 1 };
     if (name in hint && ty.kind === 'SCALAR') return hint[name];
-    const full = types.get(ty.name);
-    if (ty.kind === 'ENUM') return full.enumValues[0].name;
+    const full = types.get(ty.name!)!;
+    if (ty.kind === 'ENUM') return full.enumValues![0].name;
     if (ty.kind === 'INPUT_OBJECT') {
       const out: Record<string, unknown> = {};
-      for (const f of full.inputFields) if ((f.type.kind === 'NON_NULL' && f.defaultValue == null) || idish(f.name)) out[f.name] = value(f.type, id, f.name, depth + 1);
+      for (const f of full.inputFields!) if ((f.type.kind === 'NON_NULL' && f.defaultValue == null) || idish(f.name)) out[f.name] = value(f.type, id, f.name, depth + 1);
       return out;
     }
-    return { Int: 1, Float: 1, Boolean: false, String: 'x', ID: 'x', DateTime: new Date().toISOString(), JSONObject: {}, JSON: {} }[ty.name as string] ?? 'x';
+    return { Int: 1, Float: 1, Boolean: false, String: 'x', ID: 'x', DateTime: new Date().toISOString(), JSONObject: {}, JSON: {} }[ty.name!] ?? 'x';
   };
   const fields: { op: 'query' | 'mutation'; name: string; ids: string[]; build: (id: string) => { query: string; variables: Record<string, unknown> } }[] = [];
   for (const [op, root] of [
@@ -231,14 +258,13 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
     ['mutation', schema.mutationType?.name],
   ] as const) {
     for (const field of types.get(root)?.fields ?? []) {
-      const takesId = field.args.some((arg: any) => idish(arg.name) || (named(arg.type).kind === 'INPUT_OBJECT' && types.get(named(arg.type).name).inputFields.some((f: any) => idish(f.name))));
+      const takesId = field.args.some((arg) => idish(arg.name) || (named(arg.type).kind === 'INPUT_OBJECT' && inputFieldsOf(arg.type).some((f) => idish(f.name))));
       if (!takesId) continue;
-      const used = field.args.filter((arg: any) => (arg.type.kind === 'NON_NULL' && arg.defaultValue == null) || idish(arg.name) || named(arg.type).kind === 'INPUT_OBJECT');
+      const used = field.args.filter((arg) => (arg.type.kind === 'NON_NULL' && arg.defaultValue == null) || idish(arg.name) || named(arg.type).kind === 'INPUT_OBJECT');
       // The kind of id it takes, from the argument's name (orderId) or the field's (order, disableWebhookEndpoint); else every kind.
-      const idArg = [
-        ...field.args.map((arg: any) => arg.name),
-        ...field.args.flatMap((arg: any) => (named(arg.type).kind === 'INPUT_OBJECT' ? types.get(named(arg.type).name).inputFields.map((f: any) => f.name) : [])),
-      ].find((n: string) => idish(n) && n !== 'id');
+      const idArg = [...field.args.map((arg) => arg.name), ...field.args.flatMap((arg) => (named(arg.type).kind === 'INPUT_OBJECT' ? inputFieldsOf(arg.type).map((f) => f.name) : []))].find(
+        (n) => idish(n) && n !== 'id',
+      );
       const table = tableFor(idArg ?? field.name, tables);
       const ids = table && idOf.has(table) ? [idOf.get(table)!] : allIdsOfA;
       const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind) ? ' { __typename }' : '';
@@ -247,8 +273,8 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
         name: field.name,
         ids,
         build: (id) => ({
-          query: `${op}(${used.map((arg: any, i: number) => `$v${i}: ${typeString(arg.type)}`).join(', ')}) { ${field.name}(${used.map((arg: any, i: number) => `${arg.name}: $v${i}`).join(', ')})${selection} }`,
-          variables: Object.fromEntries(used.map((arg: any, i: number) => [`v${i}`, value(arg.type, id, arg.name)])),
+          query: `${op}(${used.map((arg, i) => `$v${i}: ${typeString(arg.type)}`).join(', ')}) { ${field.name}(${used.map((arg, i) => `${arg.name}: $v${i}`).join(', ')})${selection} }`,
+          variables: Object.fromEntries(used.map((arg, i) => [`v${i}`, value(arg.type, id, arg.name)])),
         }),
       });
     }
@@ -280,10 +306,10 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
           const real = await api.graphql(f.build(id).query, f.build(id).variables);
           const fake = await api.graphql(f.build(fakeId).query, f.build(fakeId).variables);
           graphqlCalls += 2;
-          const codes = (real.body?.errors ?? []).map((e: any) => String(e.extensions?.code));
-          if (codes.some((c: string) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
+          const codes = (real.body?.errors ?? []).map((e) => String(e.extensions?.code));
+          if (codes.some((c) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
           const view = (res: ApiResponse) =>
-            shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: any) => e.extensions?.code) } } as ApiResponse, [
+            shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: GraphQLErrorBody) => e.extensions?.code) } } as ApiResponse, [
               [id, fakeId],
               [raw, missingLike(raw)],
             ]);
