@@ -58,10 +58,12 @@ const make = {
 };
 
 type Call = () => Promise<ApiResponse>;
-/** Per write operation: builds what the 20 concurrent calls act on (one shared object: contention is the point), then the calls. */
-const rest: Record<string, () => Promise<Call[]>> = {
-  createProduct: async () => Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
-  checkEligibility: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }] }, key())),
+/** Builds what the 20 concurrent calls act on (one shared object: contention is the point), then the calls; at once when there is nothing to build. */
+type Round = () => Call[] | Promise<Call[]>;
+/** Per write operation, its round. */
+const rest: Record<string, Round> = {
+  createProduct: () => Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
+  checkEligibility: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }] }, key())),
   updateProduct: async () => {
     const p = await make.product();
     return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/products/${p.id}`, { price: 1000 + i }, key()));
@@ -70,7 +72,7 @@ const rest: Record<string, () => Promise<Call[]>> = {
     const p = await make.product();
     return Array.from({ length: CONCURRENCY }, () => () => api.delete(`/api/v2/products/${p.id}`, key()));
   },
-  createCheckout: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
+  createCheckout: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
   testPayCheckout: async () => {
     const c = await make.checkout();
     return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()));
@@ -87,7 +89,7 @@ const rest: Record<string, () => Promise<Call[]>> = {
       () => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] }, key()),
     );
   },
-  createCustomer: async () =>
+  createCustomer: () =>
     Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
   updateCustomer: async () => {
     const c = await make.customer();
@@ -136,7 +138,7 @@ const rest: Record<string, () => Promise<Call[]>> = {
     await make.subscription();
     return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 }));
   },
-  createPaymentLink: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key())),
+  createPaymentLink: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key())),
   cancelPaymentLink: async () => {
     const l = await make.link();
     return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/payment-links/${l.id}/cancel`, {}, key()));
@@ -148,7 +150,7 @@ const rest: Record<string, () => Promise<Call[]>> = {
       () => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } }, key()),
     );
   },
-  createWebhookEndpoint: async () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
+  createWebhookEndpoint: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
   rotateWebhookEndpointSecret: async () => {
     const e = await make.endpoint();
     return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-endpoints/${e.id}/rotate-secret`, {}, key()));
@@ -166,8 +168,8 @@ const rest: Record<string, () => Promise<Call[]>> = {
 const key = () => (Math.random() < 0.5 ? { 'Idempotency-Key': randomUUID() } : undefined);
 
 const gql = (query: string, variables: Record<string, unknown>) => () => api.graphql(query, variables);
-const graphql: Record<string, () => Promise<Call[]>> = {
-  createProduct: async () =>
+const graphql: Record<string, Round> = {
+  createProduct: () =>
     Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateProductInput!) { createProduct(input: $i) { product { id } } }`, { i: { name: `G${i}`, price: 100, currency: 'USD' } })),
   updateProduct: async () => {
     const id = toGlobalId('Product', (await make.product()).id);
@@ -177,8 +179,8 @@ const graphql: Record<string, () => Promise<Call[]>> = {
     const id = toGlobalId('Product', (await make.product()).id);
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($id: ID!) { archiveProduct(id: $id) { product { id } } }`, { id }));
   },
-  checkEligibility: async () => Array.from({ length: CONCURRENCY }, () => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
-  createCheckoutSession: async () => {
+  checkEligibility: () => Array.from({ length: CONCURRENCY }, () => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
+  createCheckoutSession: () => {
     const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
     const input = {
       referenceId: body.reference_id,
@@ -193,7 +195,7 @@ const graphql: Record<string, () => Promise<Call[]>> = {
     const orderId = toGlobalId('Order', (await make.order()).id);
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, { i: { orderId, amount: 100, reason: 'OTHER' } }));
   },
-  createCustomer: async () =>
+  createCustomer: () =>
     Array.from({ length: CONCURRENCY }, (_, i) =>
       gql(`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } }),
     ),
@@ -239,7 +241,7 @@ const graphql: Record<string, () => Promise<Call[]>> = {
     const i = { id: toGlobalId('SubscriptionContract', sub.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id) };
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
   },
-  createPaymentLink: async () =>
+  createPaymentLink: () =>
     Array.from({ length: CONCURRENCY }, () =>
       gql(`mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`, { i: { amount: 1500, description: 'Visit', currency: 'USD' } }),
     ),
@@ -247,7 +249,7 @@ const graphql: Record<string, () => Promise<Call[]>> = {
     const id = toGlobalId('PaymentLink', (await make.link()).id);
     return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, { i: { id } }));
   },
-  createWebhookEndpoint: async () =>
+  createWebhookEndpoint: () =>
     Array.from({ length: CONCURRENCY }, () =>
       gql(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`, { i: { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] } }),
     ),
