@@ -11,7 +11,14 @@ afterAll(() => t.close());
 
 test('Agenda on PostgreSQL runs a registered sweep, and stop() waits for it', async () => {
   const runs: Date[] = [];
-  const sweep: Sweep = { name: 'test.sweep', every: '1 minute', run: async (_orm, now) => void runs.push(now) };
+  const sweep: Sweep = {
+    name: 'test.sweep',
+    every: '1 minute',
+    run: (_orm, now) => {
+      runs.push(now);
+      return Promise.resolve();
+    },
+  };
   const runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep]);
   await runner.start();
   const until = Date.now() + 15_000;

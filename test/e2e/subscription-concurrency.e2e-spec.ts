@@ -190,9 +190,7 @@ describe('a charge in flight when the cancel commits', () => {
           await gate;
           return real.chargeToken(...args);
         },
-        refund: async () => {
-          throw new Error('processor unreachable');
-        },
+        refund: () => Promise.reject(new Error('processor unreachable')),
       }),
       async () => {
         const replacing = api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: spare });
