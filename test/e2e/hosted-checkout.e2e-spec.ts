@@ -197,7 +197,7 @@ test('a mobile viewport (375×667) has one column and no horizontal scrolling', 
     ['LONG', 'Extra-long-product-name-without-any-spaces-that-could-push-the-layout-sideways', 999, 1],
   ];
   const { page, problems } = await openCheckout(items, { width: 375, height: 667 });
-  const widths = (await page.evaluate('[document.documentElement.scrollWidth, document.documentElement.clientWidth]')) as number[];
+  const widths = await page.evaluate<number[]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
   expect(widths[0]).toBeLessThanOrEqual(widths[1]);
   const summary = (await page.locator('section.summary').boundingBox())!;
   const payment = (await page.locator('section[aria-labelledby="pay-title"]').boundingBox())!;
