@@ -29,7 +29,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const sql = <T = any>(query: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(query, params);
+const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(query, params);
 const runSweeps = () => t.app.http.jobs.runDue(new Date());
 
 test(`registration in live mode: ${HOSTILE_URLS.length} hostile URLs are refused as endpoints and as a checkout's metadata.webhook_url`, async () => {

@@ -181,10 +181,15 @@ describe('GraphQL', () => {
     for (let i = 0; i < 3; i++) await g.post('/api/v2/products', { name: `Bandages ${i}`, price: 500, currency: 'USD' });
     await t.app.http.jobs.runDue(new Date());
     const query = (n: number) => `{ webhookEndpoints(first: ${n}) { nodes { url webhookDeliveries(first: 2) { nodes { eventType attempts { attempt } } pageInfo { hasNextPage } } } } }`;
+    /** An endpoint as `query` selects it. */
+    interface EndpointNode {
+      url: string;
+      webhookDeliveries: { nodes: { eventType: string; attempts: { attempt: number }[] }[]; pageInfo: { hasNextPage: boolean } };
+    }
     const cost = async (n: number) => {
-      let nodes: any[] = [];
+      let nodes: EndpointNode[] = [];
       const statements = await statementsOf(async () => {
-        const res = await g.graphql(query(n));
+        const res = await g.graphql<{ webhookEndpoints: { nodes: EndpointNode[] } }>(query(n));
         expect(res.body.errors).toBeUndefined();
         nodes = res.body.data.webhookEndpoints.nodes;
       });
