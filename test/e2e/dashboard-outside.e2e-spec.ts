@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
@@ -101,10 +102,10 @@ test('axe-core: no scrollable region is out of keyboard reach, and no serious or
   const page = await open({ width: 1280, height: 900 }, { bypassCSP: true }); // axe is injected as a script
   await signIn(page);
   await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = (await page.evaluate(async () => {
-    const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v: { id: string; impact: string; nodes: unknown[] }) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-  })) as { id: string; impact: string }[];
+  const violations = await page.evaluate(async () => {
+    const result = await (window as typeof window & { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
   expect(violations.filter((v) => v.id === 'scrollable-region-focusable')).toEqual([]);
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
   // The activity list scrolls, and takes the focus by keyboard.

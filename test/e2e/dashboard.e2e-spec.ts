@@ -80,7 +80,7 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   expect(await context.cookies()).toEqual([]);
   expect(await page.evaluate(() => [sessionStorage.getItem('dashboard.apiKey'), localStorage.length])).toEqual([keys.test_api_key, 0]);
 
-  await page.evaluate(() => ((window as any).sameDocument = true));
+  await page.evaluate(() => ((window as typeof window & { sameDocument?: boolean }).sameDocument = true));
   const orderId = await payCheckout(t, [
     ['THERM', 'Digital thermometer', 2499, 1],
     ['CANDY', 'Chocolate candy bar', 399, 2],
@@ -89,7 +89,7 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   const row = page.locator(`tr[data-order-id="${orderId}"]`);
   await row.waitFor({ timeout: 1000 });
   expect(Date.now() - paidAt).toBeLessThan(1000);
-  expect(await page.evaluate(() => (window as any).sameDocument)).toBe(true); // no reload
+  expect(await page.evaluate(() => (window as typeof window & { sameDocument?: boolean }).sameDocument)).toBe(true); // no reload
   const cells = await row.locator('td').allTextContents();
   expect(cells.slice(2, 5)).toEqual(['$32.97', '$24.99', '$7.98']); // total, HSA/FSA, regular
 
@@ -136,7 +136,7 @@ test('a failed webhook delivery is replayed from the page', async () => {
   for (const seconds of [1, 60, 300, 1800, 7200, 21600]) expect((await api().post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
   const list = await api().get(`/api/v2/webhook-endpoints`);
   const deliveries = await api().get(`/api/v2/webhook-endpoints/${list.body.data[0].id}/deliveries`);
-  const failed = deliveries.body.data.find((d: any) => d.status === 'failed');
+  const failed = deliveries.body.data.find((d: { status: string }) => d.status === 'failed');
   expect(failed).toBeDefined();
   receiver.respondWith(() => 200);
   const received = receiver.received.length;
