@@ -1,5 +1,5 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type FieldError, type Page } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -33,17 +33,17 @@ afterAll(() => t.close());
 
 describe('GET /api/v2/orders', () => {
   test('lists newest first with cursor pagination', async () => {
-    const first = await api.get('/api/v2/orders?limit=4');
+    const first = await api.get<Page<{ id: string }>>('/api/v2/orders?limit=4');
     expect(first.status).toBe(200);
-    expect(first.body.data.map((o: any) => o.id)).toEqual([...orderIds].reverse().slice(0, 4));
+    expect(first.body.data.map((o) => o.id)).toEqual([...orderIds].reverse().slice(0, 4));
     expect(first.body).toMatchObject({ has_more: true, next_cursor: orderIds[2] });
-    const second = await api.get(`/api/v2/orders?limit=4&starting_after=${first.body.next_cursor}`);
-    expect(second.body.data.map((o: any) => o.id)).toEqual([orderIds[1], orderIds[0]]);
+    const second = await api.get<Page<{ id: string }>>(`/api/v2/orders?limit=4&starting_after=${first.body.next_cursor}`);
+    expect(second.body.data.map((o) => o.id)).toEqual([orderIds[1], orderIds[0]]);
     expect(second.body.has_more).toBe(false);
   });
 
   test('filters by status, payment_status, customer email, reference id and created range', async () => {
-    const ids = async (q: string) => (await api.get(`/api/v2/orders?${q}`)).body.data.map((o: any) => o.id);
+    const ids = async (q: string) => (await api.get<Page<{ id: string }>>(`/api/v2/orders?${q}`)).body.data.map((o) => o.id);
     expect(await ids('status=failed')).toEqual([orderIds[5]]);
     expect(await ids('payment_status=captured&limit=100')).toHaveLength(5);
     expect(await ids('customer_email=ODD@example.com')).toEqual([orderIds[5], orderIds[3], orderIds[1]]);
@@ -129,18 +129,18 @@ describe('GraphQL', () => {
       `mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [], shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" }) { checkoutSession { id } } }`,
     );
     expect(invalid.body.errors?.[0].extensions.code).toBe('validation_error');
-    expect(invalid.body.errors?.[0].extensions.details.map((d: any) => d.field).sort()).toEqual(['customer.email', 'lineItems', 'shippingInfo.country', 'successUrl']);
+    expect(invalid.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['customer.email', 'lineItems', 'shippingInfo.country', 'successUrl']);
   });
 
   test('a page of orders with line items, products, payments and sessions costs a constant number of statements', async () => {
     const query = `{ orders(first: 50) { edges { node { id orderNumber status amount
       lineItems { name quantity product { name eligibility { hsaFsaEligible } } }
       payments { paymentMethod amount } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
-    const res = await api.graphql(query);
+    const res = await api.graphql<{ orders: { edges: { node: { lineItems: { product: unknown }[]; payments: unknown[] } }[] } }>(query);
     const statements = await statementsOf(() => api.graphql(query));
     expect(await statementsOf(() => api.graphql(query.replace('first: 50', 'first: 1')))).toBe(statements);
     expect(res.body.errors).toBeUndefined();
-    const nodes = res.body.data.orders.edges.map((e: any) => e.node);
+    const nodes = res.body.data.orders.edges.map((e) => e.node);
     expect(nodes).toHaveLength(6);
     expect(nodes[5].lineItems[0].product).toEqual({ name: 'Digital thermometer', eligibility: { hsaFsaEligible: true } });
     expect(nodes[1].payments).toEqual([

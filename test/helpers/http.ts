@@ -14,6 +14,14 @@ export interface FieldError {
   message: string;
 }
 
+/** A REST list: one page of `data` and the cursor after it (a product id is a number, the other ids strings). */
+export interface Page<T, Cursor = string> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+  next_cursor: Cursor | null;
+}
+
 /** One entry of a GraphQL response's `errors`. */
 export interface GraphQLErrorBody {
   message: string;
