@@ -49,7 +49,7 @@ test('an unknown id is 200 with data.order null, its not_found error reachable, 
   const res = await api.graphql(`{ __typename ${lookups.map((f) => `${f}(id: "bm9wZQ") { id }`).join(' ')} }`);
   expect(res.status).toBe(200);
   expect(res.body.data).toEqual({ __typename: 'Query', ...Object.fromEntries(lookups.map((f) => [f, null])) });
-  expect(res.body.errors!.map((e: any) => e.extensions.code)).toEqual(lookups.map(() => 'not_found'));
+  expect(res.body.errors!.map((e) => e.extensions.code)).toEqual(lookups.map(() => 'not_found'));
 });
 
 test('a mutation refused by the service executed: 200, data null, the service code in extensions', async () => {

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
-import { client } from '../helpers/http.js';
+import { client, type Json } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -25,7 +25,8 @@ afterAll(() => t.close());
 interface Raw {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any;
+  /** Parsed JSON, or the text when it is not JSON (as ApiResponse's body). */
+  body: Json;
 }
 
 /** A request with the raw path as given (no URL normalisation, unlike fetch). */
