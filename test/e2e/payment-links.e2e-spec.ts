@@ -8,7 +8,8 @@ let t: TestApp;
 let keys: CreatedMerchant;
 let api: ReturnType<typeof client>;
 const db = () => t.orm.em.fork().getConnection();
-const events = (type: string, id: string) => db().execute<{ type: string; data: any }[]>(`select type, data from events where type = ? and data->>'id' = ? order by created_at`, [type, id]);
+const events = (type: string, id: string) =>
+  db().execute<{ type: string; data: Record<string, unknown> }[]>(`select type, data from events where type = ? and data->>'id' = ? order by created_at`, [type, id]);
 
 beforeAll(async () => {
   ({ t, keys, api } = await startWithMerchant('Links'));
@@ -383,11 +384,11 @@ describe('GraphQL', () => {
       expect((await gql.post(`/api/v2/test-helpers/payment-links/${l.paymentLinkId}/pay`, { shipping_address: address, card: cards.visa, client_reference_id: `c${i}` })).status).toBe(200);
     }
     const query = `{ paymentLinks(first: 50) { edges { node { paymentLinkId status amount order { orderId clientReferenceId paymentLink { paymentLinkId } } storedCustomer { customerId email } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
-    const res = await gql.graphql(query);
+    const res = await gql.graphql<{ paymentLinks: { edges: { node: { paymentLinkId: string } }[] } }>(query);
     const statements = await statementsOf(() => gql.graphql(query));
     expect(await statementsOf(() => gql.graphql(query.replace('first: 50', 'first: 1')))).toBe(statements);
     expect(res.body.errors).toBeUndefined();
-    const nodes = res.body.data.paymentLinks.edges.map((e: { node: any }) => e.node);
+    const nodes = res.body.data.paymentLinks.edges.map((e) => e.node);
     expect(nodes).toHaveLength(4);
     expect(nodes[0]).toMatchObject({
       status: 'PAID',

@@ -1,5 +1,5 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
-import { client } from '../helpers/http.js';
+import { client, type ApiResponse, type Page } from '../helpers/http.js';
 import { startTestApp, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -125,8 +125,8 @@ describe('pagination', () => {
     const seen: number[] = [];
     let cursor: number | null = null;
     do {
-      const page: any = await api.get(`/api/v2/products?limit=7${cursor ? `&starting_after=${cursor}` : ''}`);
-      seen.push(...page.body.data.map((p: { id: number }) => p.id));
+      const page: ApiResponse<Page<{ id: number }, number>> = await api.get(`/api/v2/products?limit=7${cursor ? `&starting_after=${cursor}` : ''}`);
+      seen.push(...page.body.data.map((p) => p.id));
       cursor = page.body.next_cursor;
       expect(page.body.has_more).toBe(cursor !== null);
     } while (cursor !== null);
@@ -158,10 +158,10 @@ describe('pagination', () => {
 
   test('filters: hsa_fsa_eligible, merchant_product_id, created range', async () => {
     await api.post('/api/v2/products', { name: 'Lipstick', price: 1500, currency: 'USD', merchant_product_id: 'LIP-1' });
-    const eligible = await api.get('/api/v2/products?hsa_fsa_eligible=true&limit=100');
-    expect(eligible.body.data.every((p: any) => p.eligibility.hsa_fsa_eligible)).toBe(true);
-    const notEligible = await api.get('/api/v2/products?hsa_fsa_eligible=false');
-    expect(notEligible.body.data.map((p: any) => p.name)).toEqual(['Lipstick']);
+    const eligible = await api.get<Page<{ name: string; eligibility: { hsa_fsa_eligible: boolean } }, number>>('/api/v2/products?hsa_fsa_eligible=true&limit=100');
+    expect(eligible.body.data.every((p) => p.eligibility.hsa_fsa_eligible)).toBe(true);
+    const notEligible = await api.get<Page<{ name: string }, number>>('/api/v2/products?hsa_fsa_eligible=false');
+    expect(notEligible.body.data.map((p) => p.name)).toEqual(['Lipstick']);
     const byRef = await api.get('/api/v2/products?merchant_product_id=LIP-1');
     expect(byRef.body.data).toHaveLength(1);
     const future = new Date(Date.now() + 60_000).toISOString();

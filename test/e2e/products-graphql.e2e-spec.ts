@@ -65,17 +65,20 @@ test('products connection: first/after and last/before over the same order, with
   const Q = `query($first: Int, $after: String, $last: Int, $before: String, $elig: Boolean) {
     products(first: $first, after: $after, last: $last, before: $before, hsaFsaEligible: $elig) {
       edges { cursor node { name } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
-  const p1 = (await m.graphql(Q, { first: 3 })).body.data.products;
-  expect(p1.edges.map((e: any) => e.node.name)).toEqual(newestFirst.slice(0, 3));
+  type Products = {
+    products: { edges: { cursor: string; node: { name: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } };
+  };
+  const p1 = (await m.graphql<Products>(Q, { first: 3 })).body.data.products;
+  expect(p1.edges.map((e) => e.node.name)).toEqual(newestFirst.slice(0, 3));
   expect(p1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
-  const p2 = (await m.graphql(Q, { first: 3, after: p1.pageInfo.endCursor })).body.data.products;
-  expect(p2.edges.map((e: any) => e.node.name)).toEqual(newestFirst.slice(3, 6));
+  const p2 = (await m.graphql<Products>(Q, { first: 3, after: p1.pageInfo.endCursor })).body.data.products;
+  expect(p2.edges.map((e) => e.node.name)).toEqual(newestFirst.slice(3, 6));
   expect(p2.pageInfo.hasPreviousPage).toBe(true);
-  const back = (await m.graphql(Q, { last: 2, before: p2.pageInfo.startCursor })).body.data.products;
-  expect(back.edges.map((e: any) => e.node.name)).toEqual(newestFirst.slice(1, 3));
+  const back = (await m.graphql<Products>(Q, { last: 2, before: p2.pageInfo.startCursor })).body.data.products;
+  expect(back.edges.map((e) => e.node.name)).toEqual(newestFirst.slice(1, 3));
   expect(back.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
-  const eligible = (await m.graphql(Q, { first: 10, elig: true })).body.data.products;
-  expect(eligible.edges.map((e: any) => e.node.name)).toEqual(newestFirst.filter((n) => n.startsWith('Sunscreen')));
+  const eligible = (await m.graphql<Products>(Q, { first: 10, elig: true })).body.data.products;
+  expect(eligible.edges.map((e) => e.node.name)).toEqual(newestFirst.filter((n) => n.startsWith('Sunscreen')));
   const bad = await m.graphql(Q, { first: 101 });
   expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_request', param: 'first' });
   const both = await m.graphql(Q, { first: 1, last: 1 });

@@ -70,7 +70,7 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
     tagline: 'Fast pain relief, 500 mg',
     status: 'active',
   });
-  expect(tylenol.images.map((i: any) => i.url)).toEqual(['https://images.example-pharmacy.com/rx-1001.jpg', 'https://images.example-pharmacy.com/rx-1001-back.jpg']);
+  expect(tylenol.images.map((i: { url: string }) => i.url)).toEqual(['https://images.example-pharmacy.com/rx-1001.jpg', 'https://images.example-pharmacy.com/rx-1001-back.jpg']);
   for (const mpid of ['RX-1001', 'VT-6001', 'GR-8001', 'FA-2004']) {
     const [p] = (await api.get(`/api/v2/products?merchant_product_id=${mpid}`)).body.data;
     const check = await api.post('/api/v2/products/check-eligibility', { name: p.name, ...(p.upc_code_or_gtin && { upc_code_or_gtin: p.upc_code_or_gtin }) });
@@ -117,7 +117,7 @@ test('a bad row (price -1) is reported with its line number and nothing is impor
 
   const partial = JSON.parse((await cli(path, '--merchant', keys.id, '--continue-on-error', '--json')).stdout);
   expect(partial).toMatchObject({ committed: true, created: 2, updated: 0 });
-  expect(partial.rejected.map((r: any) => r.line)).toEqual([3, 5, 6, 7]);
+  expect(partial.rejected.map((r: { line: number }) => r.line)).toEqual([3, 5, 6, 7]);
   expect(await countProducts()).toBe(before + 2);
   const [ankle] = (await api.get('/api/v2/products?merchant_product_id=NEW-3')).body.data;
   expect(ankle).toMatchObject({ name: 'Ankle brace, universal', currency: 'USD' });
