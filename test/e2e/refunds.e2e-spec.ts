@@ -1,5 +1,5 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type FieldError } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -15,6 +15,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.orm.em.fork().getConnection();
+
+/** One part of a refund: what it returns to one of the order's payments. */
+interface RefundPart {
+  payment_method: string;
+  amount: number;
+  success: boolean | null;
+  refund_id: string;
+  processor_refund_id: string | null;
+}
+/** An events row, as the tests select it. */
+interface EventRow {
+  type: string;
+  data: Record<string, unknown>;
+}
 
 /** A paid split order: 2000 on the HSA/FSA card, 1500 on the regular card. */
 async function paidSplitOrder(card = cards.visa, hsa = cards.hsa) {
@@ -58,17 +72,17 @@ test('a full refund returns each payment exactly: pending, then succeeded by the
   await processRefunds();
   const done = (await api.get(`/api/v2/refunds/${refund.id}`)).body.data;
   expect(done.status).toBe('succeeded');
-  expect(done.refunds.every((p: any) => p.success === true && /^re_/.test(p.processor_refund_id))).toBe(true);
+  expect(done.refunds.every((p: RefundPart) => p.success === true && /^re_/.test(String(p.processor_refund_id)))).toBe(true);
   // Each part keeps the string refund_id it was created with.
-  expect(done.refunds.map((p: any) => p.refund_id)).toEqual(refund.refunds.map((p: any) => p.refund_id));
-  expect(new Set(done.refunds.map((p: any) => p.refund_id)).size).toBe(2);
+  expect(done.refunds.map((p: RefundPart) => p.refund_id)).toEqual(refund.refunds.map((p: RefundPart) => p.refund_id));
+  expect(new Set(done.refunds.map((p: RefundPart) => p.refund_id)).size).toBe(2);
   const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
   expect(after).toMatchObject({ status: 'refunded', payment_status: 'refunded' });
   expect(after.status_history.at(-1)).toMatchObject({ status: 'refunded', reason: expect.stringContaining(refund.id) });
-  expect(after.payments.map((p: any) => p.refunded_amount)).toEqual([2000, 1500]);
+  expect(after.payments.map((p: { refunded_amount: number }) => p.refunded_amount)).toEqual([2000, 1500]);
 
-  const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [refund.id]);
-  expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.succeeded']);
+  const events = await db().execute<EventRow[]>(`select type, data from events where data->>'id' = ? order by created_at`, [refund.id]);
+  expect(events.map((e) => e.type)).toEqual(['refund.created', 'refund.succeeded']);
   expect(events[0].data).toMatchObject({
     id: refund.id,
     order_id: order.id,
@@ -141,7 +155,7 @@ test('many concurrent partial refunds never exceed the order total', async () =>
   expect(sums.hsa).toBeLessThanOrEqual(2000);
   expect(sums.regular).toBeLessThanOrEqual(1500);
   const payments = (await api.get(`/api/v2/orders/${order.id}`)).body.payments;
-  expect(payments.map((p: any) => p.refunded_amount)).toEqual([sums.hsa, sums.regular]);
+  expect(payments.map((p: { refunded_amount: number }) => p.refunded_amount)).toEqual([sums.hsa, sums.regular]);
 });
 
 test('a refused refund fails, gives its amount back, and a later refund can use it', async () => {
@@ -154,15 +168,15 @@ test('a refused refund fails, gives its amount back, and a later refund can use 
     expect.objectContaining({ payment_method: 'hsa_fsa_card', amount: 2000, success: true, refund_id: res.body.data.refunds[0].refund_id, processor_refund_id: expect.stringMatching(/^re_/) }),
     expect.objectContaining({ payment_method: 'card', amount: 1500, success: false, refund_id: res.body.data.refunds[1].refund_id, processor_refund_id: null }),
   ]);
-  expect(res.body.data.refunds.map((p: any) => [typeof p.refund_id, p.success])).toEqual([
+  expect(res.body.data.refunds.map((p: RefundPart) => [typeof p.refund_id, p.success])).toEqual([
     ['string', null],
     ['string', null],
   ]);
-  const events = await db().execute(`select type, data from events where data->>'id' = ? order by created_at`, [failed.id]);
-  expect(events.map((e: any) => e.type)).toEqual(['refund.created', 'refund.failed']);
+  const events = await db().execute<EventRow[]>(`select type, data from events where data->>'id' = ? order by created_at`, [failed.id]);
+  expect(events.map((e) => e.type)).toEqual(['refund.created', 'refund.failed']);
   expect(events[1].data).toMatchObject({ failure_reason: 'card: refund_failed', failed_at: expect.any(String) });
   const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
-  expect(after.payments.map((p: any) => p.refunded_amount)).toEqual([2000, 0]);
+  expect(after.payments.map((p: { refunded_amount: number }) => p.refunded_amount)).toEqual([2000, 0]);
   expect(after.payment_status).toBe('partially_refunded');
   // The 1500 given back can be refunded again (it will only be tried on the regular card).
   const retry = await api.post('/api/v2/refunds', { order_id: order.id, reason: 'other' });
@@ -181,7 +195,7 @@ test('invalid_state for an order not captured, not_found for an unknown one, val
   expect(missing.body.error).toMatchObject({ code: 'not_found', param: 'order_id' });
   const bad = await api.post('/api/v2/refunds', { order_id: failedOrder, reason: 'bored', notes: 'x'.repeat(501), amount: 0 });
   expect(bad.status).toBe(422);
-  expect(bad.body.error.details.map((d: any) => d.field).sort()).toEqual(['amount', 'notes', 'reason']);
+  expect(bad.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount', 'notes', 'reason']);
 });
 
 test('an Idempotency-Key replays the first refund', async () => {
