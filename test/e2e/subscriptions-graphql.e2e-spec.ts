@@ -1,7 +1,7 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { cards } from '../helpers/fixtures.js';
-import { collect, untilLive, wsClient } from '../helpers/graphql-ws.js';
-import { client } from '../helpers/http.js';
+import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
+import { client, type ApiResponse, type FieldError, type GraphQLErrorBody } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -68,7 +68,7 @@ test('create, read with customer, payment method, latest invoice, invoices and e
     { id: sub.id },
   );
   expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([{ invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart }]);
-  expect(read.body.data.subscriptionContract.events.nodes.map((e: any) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
+  expect(read.body.data.subscriptionContract.events.nodes.map((e: { type: string }) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
   expect(read.body.data.node.__typename).toBe('SubscriptionContract');
 
   const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, {
@@ -143,7 +143,7 @@ test('errors carry the REST codes: customer_not_found, invalid_payment_method, v
   expect(foreign.body.errors?.[0].extensions.code).toBe('invalid_payment_method');
   const bad = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 });
   expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
-  expect(bad.body.errors?.[0].extensions.details.map((d: any) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
+  expect(bad.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
 });
 
 test('the subscriptions connection filters like REST and is batched: a page of 50 costs the statements of a page of 1', async () => {
@@ -163,12 +163,13 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
   const variables = { c: gid('Customer', customer.id) };
   // The counter is per process: background sweeps (webhook fan-out of the events just made) only
   // add to it, so the least of three runs is the query's own cost.
+  type Subscriptions = { subscriptions: { edges: { cursor: string; node: unknown }[] } };
   const cost = async (q: string) => {
     let least = Infinity;
-    let res: any;
+    let res!: ApiResponse<{ data: Subscriptions; errors?: GraphQLErrorBody[] }>;
     for (let i = 0; i < 3; i++) {
       const before = sqlStatementCount();
-      res = await api.graphql(q, variables);
+      res = await api.graphql<Subscriptions>(q, variables);
       least = Math.min(least, sqlStatementCount() - before);
     }
     return { res, statements: least };
@@ -182,9 +183,12 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
   expect(one.body.data.subscriptions.edges).toHaveLength(1);
   expect(big.body.data.subscriptions.edges).toHaveLength(12);
   expect(big.body.data.subscriptions.edges[0].node).toMatchObject({ customer: { email: customer.email }, paymentMethod: { last4: '4242' } });
-  const trialing = await api.graphql(`query($c: ID) { subscriptions(first: 50, customerId: $c, status: TRIALING) { nodes { amountCents latestInvoice { status } } } }`, variables);
-  expect(trialing.body.data.subscriptions.nodes.map((n: any) => n.amountCents)).toEqual([109, 106, 103, 100]);
-  expect(trialing.body.data.subscriptions.nodes.every((n: any) => n.latestInvoice === null)).toBe(true);
+  const trialing = await api.graphql<{ subscriptions: { nodes: { amountCents: number; latestInvoice: { status: string } | null }[] } }>(
+    `query($c: ID) { subscriptions(first: 50, customerId: $c, status: TRIALING) { nodes { amountCents latestInvoice { status } } } }`,
+    variables,
+  );
+  expect(trialing.body.data.subscriptions.nodes.map((n) => n.amountCents)).toEqual([109, 106, 103, 100]);
+  expect(trialing.body.data.subscriptions.nodes.every((n) => n.latestInvoice === null)).toBe(true);
 });
 
 test('live events of one subscription over graphql-ws: its renewal arrives, another subscription does not', async () => {
@@ -193,15 +197,17 @@ test('live events of one subscription over graphql-ws: its renewal arrives, anot
   const mine = await mk();
   const other = await mk();
   const ws = wsClient(t.url, testKey);
-  const live = collect(ws, `subscription($id: ID!) { subscriptionContractEvents(id: $id) { type data } }`, { id: gid('SubscriptionContract', mine.id) });
+  const live = collect<{ subscriptionContractEvents: Pick<EventNode, 'type' | 'data'> }>(ws, `subscription($id: ID!) { subscriptionContractEvents(id: $id) { type data } }`, {
+    id: gid('SubscriptionContract', mine.id),
+  });
   await untilLive(live, () => api.post(`/api/v2/test-helpers/subscriptions/${mine.id}/dispute`, { stage: 'notification' }), { forget: true });
   await api.post('/api/v2/test-helpers/advance-clock', { seconds: DAY + 60 });
   const messages = await live.waitFor(1);
   await new Promise((r) => setTimeout(r, 300));
-  const received = live.messages.map((m: any) => m.subscriptionContractEvents);
-  expect(received.map((e: any) => e.type)).toEqual(['subscription.renewed']);
-  expect(received.every((e: any) => e.data.subscription_id === mine.id)).toBe(true);
-  expect(messages.some((m: any) => m.subscriptionContractEvents.data.subscription_id === other.id)).toBe(false);
+  const received = live.messages.map((m) => m.subscriptionContractEvents);
+  expect(received.map((e) => e.type)).toEqual(['subscription.renewed']);
+  expect(received.every((e) => e.data.subscription_id === mine.id)).toBe(true);
+  expect(messages.some((m) => m.subscriptionContractEvents.data.subscription_id === other.id)).toBe(false);
   live.unsubscribe();
   await ws.dispose();
 });

@@ -1,5 +1,5 @@
 import { cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type FieldError, type Page } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -23,6 +23,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const db = () => t.orm.em.fork().getConnection();
+
+/** A subscription event's payload, with what these tests read: a renewal's invoice, a refused charge's failure, a dispute. */
+interface SubscriptionEventData {
+  subscription_id: string;
+  status: string;
+  invoice?: { invoice_id: string; order_id: string; period_start: string; period_end: string; amount_paid: number; psp_reference: string };
+  failure?: { disposition: string; status: string; refusal_code: string; attempt: number; max_attempts: number; next_retry_at: string | null };
+  dispute?: Record<string, unknown>;
+}
 const advance = (seconds: number) => api.post('/api/v2/test-helpers/advance-clock', { seconds });
 
 async function customerWithCard(card: object = testCards.visa) {
@@ -48,7 +57,7 @@ async function subscribe(card: object = testCards.visa, extra: Record<string, un
 }
 
 async function eventsOf(subId: string) {
-  return db().execute<{ type: string; data: any }[]>(`select type, data from events where data->>'subscription_id' = ? order by created_at, id`, [subId]);
+  return db().execute<{ type: string; data: SubscriptionEventData }[]>(`select type, data from events where data->>'subscription_id' = ? order by created_at, id`, [subId]);
 }
 
 test('without a trial the first cycle is charged at creation: active, a real recurring order, subscription.renewed with the invoice', async () => {
@@ -99,7 +108,7 @@ test('without a trial the first cycle is charged at creation: active, a real rec
       psp_reference: expect.stringMatching(/^ch_/),
     },
   });
-  const order = (await api.get(`/api/v2/orders/${renewed.invoice.order_id}`)).body;
+  const order = (await api.get(`/api/v2/orders/${renewed.invoice!.order_id}`)).body;
   expect(order).toMatchObject({
     is_recurring: true,
     status: 'completed',
@@ -108,19 +117,19 @@ test('without a trial the first cycle is charged at creation: active, a real rec
     currency: 'usd',
     line_items: [{ name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true }],
   });
-  const invoice = await api.get(`/v2/subscriptions/${sub.id}/invoices/${renewed.invoice.invoice_id}`);
+  const invoice = await api.get(`/v2/subscriptions/${sub.id}/invoices/${renewed.invoice!.invoice_id}`);
   expect(invoice.status).toBe(200);
   expect(invoice.body).toMatchObject({
-    id: renewed.invoice.invoice_id,
+    id: renewed.invoice!.invoice_id,
     subscription_id: sub.id,
     amount: 1500,
     amount_paid: 1500,
     status: 'paid',
     order_id: order.id,
-    psp_reference: renewed.invoice.psp_reference,
+    psp_reference: renewed.invoice!.psp_reference,
     attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }],
   });
-  expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewed.invoice.invoice_id}`)).body.id).toBe(renewed.invoice.invoice_id);
+  expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewed.invoice!.invoice_id}`)).body.id).toBe(renewed.invoice!.invoice_id);
 
   // The renewal order is refundable like any other.
   const refund = await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'customer_request' });
@@ -138,7 +147,7 @@ test('with a trial: trialing, no charge until trial_end, then active with the fi
   expect(after).toMatchObject({ status: 'active', current_period_start: sub.trial_end });
   const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
   expect(renewed).toHaveLength(1);
-  expect(renewed[0].data.invoice.period_start).toBe(sub.trial_end);
+  expect(renewed[0].data.invoice!.period_start).toBe(sub.trial_end);
 });
 
 test('renewals follow the calendar from the anchor, each period charged once however often the sweep runs', async () => {
@@ -147,9 +156,12 @@ test('renewals follow the calendar from the anchor, each period charged once how
   for (let i = 0; i < 3; i++) await advance(14 * DAY);
   await t.app.http.jobs.runDue(new Date());
   await t.app.http.jobs.runDue(new Date());
-  const invoices = await db().execute(`select period_start, period_end, status from subscription_invoices where subscription_id = ? order by period_start`, [sub.id]);
-  expect(invoices.map((i: any) => (new Date(i.period_start).getTime() - start) / (DAY * 1000))).toEqual([0, 14, 28, 42]);
-  expect(invoices.every((i: any) => i.status === 'paid')).toBe(true);
+  const invoices = await db().execute<{ period_start: string; period_end: string; status: string }[]>(
+    `select period_start, period_end, status from subscription_invoices where subscription_id = ? order by period_start`,
+    [sub.id],
+  );
+  expect(invoices.map((i) => (new Date(i.period_start).getTime() - start) / (DAY * 1000))).toEqual([0, 14, 28, 42]);
+  expect(invoices.every((i) => i.status === 'paid')).toBe(true);
   const orders = await db().execute(`select count(*)::int as n from orders where metadata->>'subscription_id' = ?`, [sub.id]);
   expect(orders[0].n).toBe(4);
 });
@@ -167,13 +179,13 @@ describe('dispositions', () => {
     await advance(3 * DAY + 5);
     await advance(5 * DAY + 5);
     failed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
-    expect(failed.map((e) => [e.data.failure.attempt, e.data.failure.status, e.data.status])).toEqual([
+    expect(failed.map((e) => [e.data.failure!.attempt, e.data.failure!.status, e.data.status])).toEqual([
       [1, 'past_due', 'past_due'],
       [2, 'past_due', 'past_due'],
       [3, 'past_due', 'past_due'],
       [4, 'unpaid', 'unpaid'],
     ]);
-    expect(failed[3].data.failure.next_retry_at).toBeNull();
+    expect(failed[3].data.failure!.next_retry_at).toBeNull();
     const after = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
     expect(after).toMatchObject({ status: 'unpaid', next_billing_date: null });
     await advance(40 * DAY);
@@ -213,7 +225,7 @@ describe('dispositions', () => {
     expect(rescued.body.status).toBe('active');
     const events = await eventsOf(sub.id);
     expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
-    expect(events[3].data.invoice.amount_paid).toBe(1500);
+    expect(events[3].data.invoice!.amount_paid).toBe(1500);
   });
 });
 
@@ -306,7 +318,7 @@ describe('disputes', () => {
     await advance(4 * DAY + 60);
     const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
     expect(renewed).toHaveLength(2);
-    expect((new Date(renewed[1].data.invoice.period_start).getTime() - start) / (DAY * 1000)).toBe(21);
+    expect((new Date(renewed[1].data.invoice!.period_start).getTime() - start) / (DAY * 1000)).toBe(21);
   });
 
   test('a bad stage is a validation error; a subscription without a paid cycle cannot be disputed', async () => {
@@ -322,13 +334,13 @@ describe('bad input', () => {
     const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 0, currency: 'USD', interval: 'fortnightly', trial_period_days: -1 });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_error');
-    expect(res.body.error.details.map((d: any) => d.field).sort()).toEqual(['amount_cents', 'interval', 'trial_period_days']);
+    expect(res.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount_cents', 'interval', 'trial_period_days']);
     const negative = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: -100, currency: 'USD', interval: 'monthly' });
     expect(negative.body.error).toMatchObject({ code: 'validation_error', param: 'amount_cents' });
     const missing = await api.post('/api/v2/subscriptions', { customer_id: customer.id, currency: 'USD' });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('invalid_request');
-    expect(missing.body.error.details.map((d: any) => d.field).sort()).toEqual(['amount_cents', 'interval', 'payment_method_id']);
+    expect(missing.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount_cents', 'interval', 'payment_method_id']);
   });
 
   test('unknown or foreign customer: 404 customer_not_found; detached or foreign payment method: 400 invalid_payment_method', async () => {
@@ -390,10 +402,10 @@ describe('list and update', () => {
     expect(mine.body).toMatchObject({ data: [{ id: b.id }], has_more: true, next_cursor: b.id });
     const next = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1&starting_after=${b.id}`);
     expect(next.body).toMatchObject({ data: [{ id: a.id }], has_more: false, next_cursor: null });
-    const trialing = await api.get(`/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`);
-    expect(trialing.body.data.map((s: any) => s.id)).toEqual([b.id]);
-    const later = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at)}`);
-    expect(later.body.data.map((s: any) => s.id)).toEqual([b.id]);
+    const trialing = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`);
+    expect(trialing.body.data.map((s) => s.id)).toEqual([b.id]);
+    const later = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at)}`);
+    expect(later.body.data.map((s) => s.id)).toEqual([b.id]);
     expect((await api.get('/api/v2/subscriptions?status=bogus')).body.error.code).toBe('invalid_request');
   });
 
@@ -403,15 +415,15 @@ describe('list and update', () => {
     expect(res.body).toMatchObject({ amount_cents: 2500, metadata: { tier: 'plus' } });
     await advance(32 * DAY);
     const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
-    expect(renewed.map((e) => e.data.invoice.amount_paid)).toEqual([1500, 2500]);
+    expect(renewed.map((e) => e.data.invoice!.amount_paid)).toEqual([1500, 2500]);
     expect((await api.put(`/api/v2/subscriptions/${sub.id}`, { amount_cents: 0 })).status).toBe(422);
   });
 });
 
 test('events reach the merchant scope with signed delivery rows like every event', async () => {
   const { sub } = await subscribe();
-  const rows = await db().execute(`select merchant_id, livemode from events where data->>'subscription_id' = ?`, [sub.id]);
-  expect(rows.every((r: any) => r.merchant_id === merchantId && r.livemode === false)).toBe(true);
+  const rows = await db().execute<{ merchant_id: string; livemode: boolean }[]>(`select merchant_id, livemode from events where data->>'subscription_id' = ?`, [sub.id]);
+  expect(rows.every((r) => r.merchant_id === merchantId && r.livemode === false)).toBe(true);
 });
 
 describe('subscription checkout', () => {
@@ -437,7 +449,7 @@ describe('subscription checkout', () => {
     const sub = subs[0];
     expect(sub).toMatchObject({ status: 'active', amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', payment_method: { type: 'hsa_fsa_card', last4: '0013' } });
     const methods = (await api.get(`/api/v2/customers/${customers[0].id}/payment-methods`)).body.data;
-    expect(methods.map((m: any) => m.id)).toEqual([sub.payment_method_id]);
+    expect(methods.map((m: { id: string }) => m.id)).toEqual([sub.payment_method_id]);
     const invoice = (await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${sub.latest_invoice_id}`)).body;
     expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, amount_paid: 1500, attempt_count: 0, attempts: [], period_start: sub.current_period_start });
     const events = await eventsOf(sub.id);
@@ -447,7 +459,7 @@ describe('subscription checkout', () => {
     await advance(32 * DAY);
     const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
     expect(renewed).toHaveLength(2);
-    expect(renewed[1].data.invoice.period_start).toBe(sub.current_period_end);
-    expect(renewed[1].data.invoice.order_id).not.toBe(order.id);
+    expect(renewed[1].data.invoice!.period_start).toBe(sub.current_period_end);
+    expect(renewed[1].data.invoice!.order_id).not.toBe(order.id);
   });
 });
