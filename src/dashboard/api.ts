@@ -10,7 +10,7 @@ export class ApiError extends Error {
   }
 }
 
-export async function gql<T = any>(apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+export async function gql<T = unknown>(apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },

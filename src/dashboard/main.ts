@@ -59,7 +59,7 @@ function soon(name: string, fn: () => Promise<void>, ms = 120): void {
 class SignedOut extends Error {}
 
 /** A GraphQL call with the signed-in key; its answer is dropped if the key changed meanwhile (a sign-out). */
-async function query<T = any>(q: string, variables: Record<string, unknown> = {}): Promise<T> {
+async function query<T>(q: string, variables: Record<string, unknown> = {}): Promise<T> {
   const key = apiKey;
   if (!key) throw new SignedOut();
   const data = await gql<T>(key, q, variables);
@@ -95,7 +95,7 @@ async function signIn(key: string): Promise<void> {
   apiKey = key;
   sessionStorage.setItem(KEY_STORAGE, key);
   $('api-key').removeAttribute('aria-invalid');
-  ($('api-key') as HTMLInputElement).value = '';
+  $<HTMLInputElement>('api-key').value = '';
   const live = key.startsWith('glm_live_');
   const banner = $('mode-banner');
   banner.hidden = false;
@@ -289,8 +289,26 @@ async function refreshOrders(): Promise<void> {
   $('orders-empty').hidden = data.orders.nodes.length > 0;
 }
 
+/** The order panel's selection (openOrder). */
+interface OrderDetail {
+  orderId: string;
+  orderNumber: string;
+  status: string;
+  paymentStatus: string;
+  amount: number;
+  currency: string;
+  createdAt: string;
+  receiptUrl: string | null;
+  failureReason: string | null;
+  customer: { email: string; firstName: string; lastName: string };
+  amounts: { subtotal: number; hsaAmount: number; regularAmount: number; shipping: number; tax: number; discount: number; total: number };
+  lineItems: { name: string; quantity: number; price: number; hsaFsaEligible: boolean; requiresLmn: boolean }[];
+  payments: { paymentMethod: string; brand: string; last4: string; amount: number; refundedAmount: number; capturedAt: string }[];
+  refunds: { nodes: { refundId: string; amount: number; status: string; reason: string; createdAt: string }[] };
+}
+
 async function openOrder(id: string): Promise<void> {
-  const { order: o } = await query<{ order: any }>(
+  const { order: o } = await query<{ order: OrderDetail }>(
     `query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
        customer { email firstName lastName } amounts { subtotal hsaAmount regularAmount shipping tax discount total }
        lineItems { name quantity price hsaFsaEligible requiresLmn }
@@ -323,7 +341,7 @@ async function openOrder(id: string): Promise<void> {
         h(
           'tbody',
           {},
-          ...o.lineItems.map((l: any) =>
+          ...o.lineItems.map((l) =>
             h(
               'tr',
               {},
@@ -344,7 +362,7 @@ async function openOrder(id: string): Promise<void> {
     h(
       'ul',
       { class: 'list' },
-      ...o.payments.map((p: any) =>
+      ...o.payments.map((p) =>
         h(
           'li',
           {},
@@ -353,7 +371,7 @@ async function openOrder(id: string): Promise<void> {
       ),
     ),
     ...(o.refunds.nodes.length
-      ? [h('ul', { class: 'list' }, ...o.refunds.nodes.map((r: any) => h('li', {}, `Refund ${r.refundId}: ${money(r.amount, c)} ${lower(r.status)} (${lower(r.reason).replace(/_/g, ' ')})`)))]
+      ? [h('ul', { class: 'list' }, ...o.refunds.nodes.map((r) => h('li', {}, `Refund ${r.refundId}: ${money(r.amount, c)} ${lower(r.status)} (${lower(r.reason).replace(/_/g, ' ')})`)))]
       : []),
     o.receiptUrl
       ? h('p', {}, h('a', { href: o.receiptUrl, target: '_blank', rel: 'noopener noreferrer', id: 'receipt-link' }, 'Download the receipt (PDF)'))
@@ -399,9 +417,36 @@ async function refreshRevenue(): Promise<void> {
 
 // ---- payment links and subscriptions (when the graph has them) ---------------------------------
 
+/** A payment link as far as the graph has the wanted fields (discoverList): each may be missing. */
+interface LinkRow {
+  id?: string;
+  paymentLinkId?: string;
+  linkId?: string;
+  status?: string;
+  url?: string | null;
+  amount?: number | null;
+  amountCents?: number | null;
+  currency?: string | null;
+  description?: string | null;
+  createdAt?: string;
+}
+
+/** A subscription as far as the graph has the wanted fields (discoverList): each may be missing. */
+interface SubscriptionRow {
+  id?: string;
+  subscriptionId?: string;
+  status?: string;
+  amountCents?: number | null;
+  amount?: number | null;
+  currency?: string | null;
+  customerId?: string | null;
+  nextBillingDate?: string | null;
+  currentPeriodEnd?: string | null;
+}
+
 async function refreshLinks(): Promise<void> {
   if (!optional.links) return;
-  const data = await query<{ paymentLinks: { nodes: Record<string, any>[] } }>(`{ paymentLinks(first: 10) { nodes { ${optional.links.fields.join(' ')} } } }`);
+  const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(`{ paymentLinks(first: 10) { nodes { ${optional.links.fields.join(' ')} } } }`);
   $('payment-links').replaceChildren(
     ...data.paymentLinks.nodes.map((l) => {
       const cents = l.amount ?? l.amountCents;
@@ -422,16 +467,17 @@ async function refreshLinks(): Promise<void> {
 
 async function refreshSubscriptions(): Promise<void> {
   if (!optional.subs) return;
-  const data = await query<{ subscriptions: { nodes: Record<string, any>[] } }>(`{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`);
+  const data = await query<{ subscriptions: { nodes: SubscriptionRow[] } }>(`{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`);
   const needing = data.subscriptions.nodes.filter((s) => ATTENTION.includes(lower(String(s.status ?? ''))));
   $('subscriptions').replaceChildren(
     ...needing.map((s) => {
       const cents = s.amountCents ?? s.amount;
       const due = s.nextBillingDate ?? s.currentPeriodEnd;
+      const status = lower(s.status ?? ''); // one of ATTENTION (filtered above)
       return h(
         'li',
         {},
-        h('span', { class: `badge ${lower(s.status)}` }, lower(s.status).replace('_', ' ')),
+        h('span', { class: `badge ${status}` }, status.replace('_', ' ')),
         ' ',
         s.subscriptionId ?? s.id,
         cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '',
@@ -444,14 +490,34 @@ async function refreshSubscriptions(): Promise<void> {
 
 // ---- webhooks --------------------------------------------------------------------------------
 
+interface DeliveryRow {
+  id: string;
+  deliveryId: string;
+  eventType: string;
+  status: string;
+  attemptCount: number;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+}
+
+interface EndpointRow {
+  id: string;
+  endpointId: string;
+  url: string;
+  status: string;
+  events: string[];
+  webhookDeliveries: { nodes: DeliveryRow[] };
+}
+
 async function refreshWebhooks(): Promise<void> {
-  const data = await query<{ webhookEndpoints: { nodes: any[] } }>(
+  const data = await query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
     `{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
         webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus lastError lastAttemptAt } } } } }`,
   );
   const root = $('webhooks');
   // A pending delivery (e.g. just replayed) is sent by a background worker: look again shortly.
-  if (data.webhookEndpoints.nodes.some((e) => e.webhookDeliveries.nodes.some((d: any) => lower(d.status) === 'pending'))) soon('webhooks', refreshWebhooks, 1500);
+  if (data.webhookEndpoints.nodes.some((e) => e.webhookDeliveries.nodes.some((d) => lower(d.status) === 'pending'))) soon('webhooks', refreshWebhooks, 1500);
   if (!data.webhookEndpoints.nodes.length) return void root.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
   root.replaceChildren(
     ...data.webhookEndpoints.nodes.map((e) =>
@@ -470,7 +536,7 @@ async function refreshWebhooks(): Promise<void> {
             h(
               'tbody',
               {},
-              ...e.webhookDeliveries.nodes.map((d: any) => {
+              ...e.webhookDeliveries.nodes.map((d) => {
                 const status = lower(d.status);
                 const response = d.lastResponseStatus ? `HTTP ${d.lastResponseStatus}` : (d.lastError ?? '–');
                 return h(
@@ -522,12 +588,12 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
 
 $('sign-in-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  void signIn(($('api-key') as HTMLInputElement).value.trim());
+  void signIn($<HTMLInputElement>('api-key').value.trim());
 });
 $('sign-out').addEventListener('click', () => signOut());
 $('order-detail-close').addEventListener('click', () => {
   $('order-detail').hidden = true;
-  (document.querySelector('#orders tbody button') as HTMLElement | null)?.focus();
+  document.querySelector<HTMLElement>('#orders tbody button')?.focus();
 });
 const saved = sessionStorage.getItem(KEY_STORAGE);
 if (saved) void signIn(saved);
