@@ -1,4 +1,4 @@
-import type { NonEmptyArray } from 'type-graphql';
+import type { ClassType, NonEmptyArray } from 'type-graphql';
 import { NodeResolver } from '../platform/relay/node.js';
 import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
@@ -31,7 +31,7 @@ import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
 
 /** Every GraphQL resolver of the graph. */
-export const resolvers: NonEmptyArray<Function> = [
+export const resolvers: NonEmptyArray<ClassType> = [
   NodeResolver,
   ProductResolver,
   CheckoutResolver,

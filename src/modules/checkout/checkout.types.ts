@@ -65,8 +65,8 @@ export class CheckoutSessionNode extends Node {
       livemode: s.livemode,
       checkoutUrl: checkoutUrl(s),
       referenceId: s.referenceId,
-      status: status as ValueOf<typeof CheckoutStatusEnum>,
-      type: s.type as ValueOf<typeof CheckoutTypeEnum>,
+      status,
+      type: s.type,
       customer: Object.assign(new CheckoutCustomerType(), { email: s.customer.email, firstName: s.customer.first_name, lastName: s.customer.last_name, phone: s.customer.phone ?? null }),
       lineItems: s.lineItems.map((l) =>
         Object.assign(new CheckoutLineItemType(), {

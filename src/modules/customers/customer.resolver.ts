@@ -40,12 +40,12 @@ export class CustomerResolver {
   async customers(@Args() args: CustomersArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<CustomerNode>> {
     const page = toPageRequest(args, String);
     const filters = { email: args.email ?? undefined, created_after: args.createdAfter ?? undefined, created_before: args.createdBefore ?? undefined };
-    return toConnection(await customers.listCustomers(ctx, filters, page, args.last != null ? 'before' : 'after'), args, CustomerNode.from);
+    return toConnection(await customers.listCustomers(ctx, filters, page, args.last != null ? 'before' : 'after'), args, (c) => CustomerNode.from(c));
   }
 
   @FieldResolver(() => [PaymentMethodNode], { description: 'Attached payment methods, most recent first (batched across customers)' })
   async paymentMethods(@Root() customer: CustomerNode, @Ctx() { ctx }: GraphContext): Promise<PaymentMethodNode[]> {
-    return (await paymentMethodsLoader(ctx).load(customer.customerId)).map(PaymentMethodNode.from);
+    return (await paymentMethodsLoader(ctx).load(customer.customerId)).map((pm) => PaymentMethodNode.from(pm));
   }
 
   @FieldResolver(() => OrderConnection, { description: "Orders placed with this customer's email, most recent first (first pages batched across customers)" })
@@ -56,7 +56,7 @@ export class CustomerResolver {
       page.after === undefined && page.before === undefined
         ? await firstOrderPagesLoader(ctx).load(JSON.stringify({ email, limit: page.limit }))
         : await readOrderPage(ctx, { customer_email: email }, page, args.last != null ? 'before' : 'after');
-    return toConnection(result, args, OrderNode.from);
+    return toConnection(result, args, (o) => OrderNode.from(o));
   }
 
   @Mutation(() => CreateCustomerPayload, { description: 'Create a customer' })

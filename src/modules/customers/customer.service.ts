@@ -74,10 +74,14 @@ export async function updateCustomer(ctx: ServiceContext, id: string, body: unkn
  * becomes a stored customer. A phone longer than a customer keeps (32) is left out.
  */
 export async function findOrCreateCustomer(ctx: ServiceContext, who: CustomerDetails, at = ctx.now()): Promise<Customer> {
-  const [existing] = await ctx.em.find(Customer, { ...scope(ctx), [raw((alias) => `lower(${alias}.email)`)]: who.email.toLowerCase() } as FilterQuery<Customer>, {
-    orderBy: { createdAt: 'asc' },
-    limit: 1,
-  });
+  const [existing] = await ctx.em.find(
+    Customer,
+    { ...scope(ctx), [raw((alias) => `lower(${alias}.email)`)]: who.email.toLowerCase() },
+    {
+      orderBy: { createdAt: 'asc' },
+      limit: 1,
+    },
+  );
   if (existing) return existing;
   const phone = who.phone && who.phone.length <= 32 ? who.phone : null;
   return addCustomer(ctx, { email: who.email, first_name: who.first_name, last_name: who.last_name, phone }, at);

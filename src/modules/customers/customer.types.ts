@@ -56,7 +56,7 @@ export class PaymentMethodNode extends Node {
       paymentMethodId: pm.id,
       livemode: pm.livemode,
       customerId: pm.customer.id,
-      type: pm.type as ValueOf<typeof PaymentMethodEnum>,
+      type: pm.type,
       brand: pm.brand,
       last4: pm.last4,
       expMonth: pm.expMonth,

@@ -31,7 +31,7 @@ export class OrderResolver {
       created_after: args.createdAfter ?? undefined,
       created_before: args.createdBefore ?? undefined,
     };
-    return toConnection(await readOrderPage(ctx, filters, page, 'after'), args, OrderNode.from);
+    return toConnection(await readOrderPage(ctx, filters, page, 'after'), args, (o) => OrderNode.from(o));
   }
 
   @Query(() => [RevenueDayType], { description: 'Revenue per UTC day for the last `days` days (today included), HSA/FSA vs regular, and refunds' })
@@ -45,7 +45,7 @@ export class OrderResolver {
 
   @FieldResolver(() => [PaymentType], { description: 'Every captured payment (a split order has two)' })
   async payments(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<PaymentType[]> {
-    return (await paymentsLoader(ctx).load(order.orderId)).map(PaymentType.from);
+    return (await paymentsLoader(ctx).load(order.orderId)).map((p) => PaymentType.from(p));
   }
 
   @FieldResolver(() => PaymentType, { nullable: true, description: 'The HSA/FSA payment when there is one, else the card payment' })

@@ -51,7 +51,7 @@ export class PaymentType {
   static from(p: PaymentRecord): PaymentType {
     return Object.assign(new PaymentType(), {
       paymentId: p.id,
-      paymentMethod: p.paymentMethod as ValueOf<typeof PaymentMethodEnum>,
+      paymentMethod: p.paymentMethod,
       brand: p.brand,
       last4: p.last4,
       amount: p.amount,
@@ -105,8 +105,8 @@ export class OrderNode extends Node {
       referenceId: o.referenceId,
       paymentLinkId: o.paymentLinkId,
       clientReferenceId: o.clientReferenceId,
-      status: o.status as ValueOf<typeof OrderStatusEnum>,
-      paymentStatus: o.paymentStatus as ValueOf<typeof PaymentStatusEnum>,
+      status: o.status,
+      paymentStatus: o.paymentStatus,
       isRecurring: o.isRecurring,
       amount: o.amount,
       currency: o.currency,

@@ -8,7 +8,7 @@ import { prepareSessionForPayment } from '../checkout/checkout.service.js';
 import type { Order } from '../orders/order.entity.js';
 import type { PaymentLink } from './payment-link.entity.js';
 import { paymentLinkPaidPayload } from './payment-link.resource.js';
-import { clientReferenceIdSchema, payPaymentLinkSchema, type PayPaymentLinkInput } from './payment-link.schemas.js';
+import { clientReferenceIdSchema, payPaymentLinkSchema } from './payment-link.schemas.js';
 import { effectiveLinkStatus, getPaymentLink, webhookUrlOfLink } from './payment-link.service.js';
 
 /** A link and the outcome of paying it (a declined card is an outcome with a failed order, not an error). */

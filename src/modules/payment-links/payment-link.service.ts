@@ -13,7 +13,6 @@ import { addCheckoutSession, closeCheckoutSession } from '../checkout/checkout.s
 import { referencedCustomer } from '../customers/customer.service.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
-import type { Address } from '../shared/address.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { PaymentLink, type PaymentLinkCustomer, type PaymentLinkProduct, type PaymentLinkStatus } from './payment-link.entity.js';
 import { paymentLinkCancelledPayload, paymentLinkExpiredPayload, paymentLinkUrl } from './payment-link.resource.js';

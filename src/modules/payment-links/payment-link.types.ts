@@ -71,8 +71,8 @@ export class PaymentLinkNode extends Node {
       amount: l.amount,
       currency: l.currency,
       description: l.description,
-      paymentType: l.paymentType as ValueOf<typeof PaymentLinkTypeEnum>,
-      status: status as ValueOf<typeof PaymentLinkStatusEnum>,
+      paymentType: l.paymentType,
+      status,
       customer: l.customer && Object.assign(new PaymentLinkCustomerType(), { email: l.customer.email, firstName: l.customer.first_name, lastName: l.customer.last_name }),
       products: l.products.map((p) =>
         Object.assign(new PaymentLinkProductType(), {

@@ -41,7 +41,7 @@ export class ProductResolver {
       created_after: createdAfter ?? undefined,
       created_before: createdBefore ?? undefined,
     };
-    return toConnection(await products.listProducts(ctx, filters, page, 'after'), args, ProductNode.from);
+    return toConnection(await products.listProducts(ctx, filters, page, 'after'), args, (p) => ProductNode.from(p));
   }
 
   @Mutation(() => CreateProductPayload, { description: 'Create a product; eligibility is decided on create (emits product.created)' })

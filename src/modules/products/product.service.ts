@@ -1,5 +1,5 @@
 import { MAX_AMOUNT } from '../../platform/money.js';
-import { UniqueConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
@@ -23,6 +23,7 @@ function checkPriceAndCurrency(body: Record<string, unknown>): void {
     throw new DomainError('invalid_price', `price must be a positive integer number of cents, at most ${MAX_PRICE}`, { param: 'price' });
   }
   if (currency !== undefined && !(typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) && isIso4217(currency))) {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the raw value as given, whatever its JSON type (an object reads [object Object])
     throw new DomainError('invalid_currency', `currency '${String(currency)}' is not a supported ISO 4217 code`, { param: 'currency' });
   }
 }

@@ -30,9 +30,9 @@ export class Eligibility {
     return Object.assign(new Eligibility(), {
       hsaFsaEligible: result.hsa_fsa_eligible,
       requiresLmn: result.requires_lmn,
-      status: result.status as ValueOf<typeof EligibilityStatusEnum>,
+      status: result.status,
       category: result.category,
-      source: result.source as ValueOf<typeof EligibilitySourceEnum>,
+      source: result.source,
       message: result.message,
       checkedAt,
     });
@@ -77,7 +77,7 @@ export class ProductNode extends Node {
       currency: p.currency,
       merchantProductId: p.merchantProductId,
       upcCodeOrGtin: p.upcCodeOrGtin,
-      status: p.status as ValueOf<typeof ProductStatusEnum>,
+      status: p.status,
       eligibility: Eligibility.from(productEligibility(p), p.eligibilityCheckedAt),
       images: productImages(p).map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
       metadata: p.metadata,

@@ -22,7 +22,7 @@ export class RefundResolver {
   @Query(() => RefundConnection, { description: 'Refunds, most recent first' })
   async refunds(@Args() args: RefundsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<RefundNode>> {
     const filters = { order_id: args.orderId ? fromGlobalId(args.orderId, 'Order', 'orderId') : undefined, status: args.status };
-    return toConnection(await refunds.listRefunds(ctx, filters, toPageRequest(args, String), 'after'), args, RefundNode.from);
+    return toConnection(await refunds.listRefunds(ctx, filters, toPageRequest(args, String), 'after'), args, (r) => RefundNode.from(r));
   }
 
   @Mutation(() => CreateRefundPayload, { description: 'Refund an order in full or in part (same rules as POST /api/v2/refunds)' })
@@ -37,6 +37,6 @@ export class OrderRefundsResolver {
   @FieldResolver(() => RefundConnection, { description: "The order's refunds, newest first" })
   async refunds(@Root() order: OrderNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<RefundNode>> {
     const all = await refundsByOrderLoader(ctx).load(order.orderId);
-    return toConnection(paginateLoaded(all, toPageRequest(args, String)), args, RefundNode.from);
+    return toConnection(paginateLoaded(all, toPageRequest(args, String)), args, (r) => RefundNode.from(r));
   }
 }

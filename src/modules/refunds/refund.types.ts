@@ -53,14 +53,14 @@ export class RefundNode extends Node {
       orderId: r.orderId,
       amount: r.amount,
       currency: r.currency,
-      reason: r.reason as ValueOf<typeof RefundReasonEnum>,
+      reason: r.reason,
       notes: r.notes,
-      status: r.status as ValueOf<typeof RefundStatusEnum>,
+      status: r.status,
       refundBreakdown: Object.assign(new RefundBreakdown(), { hsaAmount: r.hsaAmount, regularAmount: r.regularAmount }),
       refunds: r.parts.map((p) =>
         Object.assign(new RefundPartType(), {
           paymentId: p.payment_id,
-          paymentMethod: p.payment_method as ValueOf<typeof PaymentMethodEnum>,
+          paymentMethod: p.payment_method,
           amount: p.amount,
           refundId: p.refund_id,
           processorRefundId: p.processor_refund_id ?? null,

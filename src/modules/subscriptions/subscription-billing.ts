@@ -206,7 +206,7 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
 
 /** Step 2: the processor calls, with no transaction open (a few at a time). */
 export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log: Log, concurrency = 32): Promise<ChargeOutcome[]> {
-  const outcomes: ChargeOutcome[] = new Array(jobs.length);
+  const outcomes = new Array<ChargeOutcome>(jobs.length);
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {

@@ -52,7 +52,7 @@ export class SubscriptionContractResolver {
       created_after: args.createdAfter ?? undefined,
       created_before: args.createdBefore ?? undefined,
     };
-    return toConnection(await subscriptions.listSubscriptions(ctx, filters, toPageRequest(args, String), args.last != null ? 'before' : 'after'), args, SubscriptionContractNode.from);
+    return toConnection(await subscriptions.listSubscriptions(ctx, filters, toPageRequest(args, String), args.last != null ? 'before' : 'after'), args, (s) => SubscriptionContractNode.from(s));
   }
 
   @FieldResolver(() => CustomerNode, { nullable: true, description: 'The customer (batched)' })
@@ -77,12 +77,12 @@ export class SubscriptionContractResolver {
   @FieldResolver(() => SubscriptionInvoiceConnection, { description: 'Its cycles, newest first (batched across subscriptions)' })
   async invoices(@Root() sub: SubscriptionContractNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<SubscriptionInvoiceNode>> {
     const all = await invoicesBySubscriptionLoader(ctx).load(sub.subscriptionId);
-    return toConnection(paginateLoaded(all, toPageRequest(args, String)), args, SubscriptionInvoiceNode.from);
+    return toConnection(paginateLoaded(all, toPageRequest(args, String)), args, (i) => SubscriptionInvoiceNode.from(i));
   }
 
   @FieldResolver(() => EventConnection, { description: 'Its subscription.* events, newest first' })
   async events(@Root() sub: SubscriptionContractNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<EventNode>> {
-    return toConnection(await subscriptions.listSubscriptionEvents(ctx, sub.subscriptionId, toPageRequest(args, String), args.last != null ? 'before' : 'after'), args, EventNode.from);
+    return toConnection(await subscriptions.listSubscriptionEvents(ctx, sub.subscriptionId, toPageRequest(args, String), args.last != null ? 'before' : 'after'), args, (e) => EventNode.from(e));
   }
 
   @Mutation(() => SubscriptionContractPayload, { description: 'Create a subscription (same rules as POST /api/v2/subscriptions)' })
@@ -137,6 +137,6 @@ export class SubscriptionContractResolver {
 export class SubscriptionInvoiceResolver {
   @FieldResolver(() => [SubscriptionInvoiceAttemptType], { description: 'Processor calls of this cycle, in order (batched)' })
   async attempts(@Root() invoice: SubscriptionInvoiceNode, @Ctx() { ctx }: GraphContext): Promise<SubscriptionInvoiceAttemptType[]> {
-    return (await attemptsByInvoiceLoader(ctx).load(invoice.invoiceId)).map(SubscriptionInvoiceAttemptType.from);
+    return (await attemptsByInvoiceLoader(ctx).load(invoice.invoiceId)).map((a) => SubscriptionInvoiceAttemptType.from(a));
   }
 }

@@ -263,5 +263,5 @@ export async function getInvoice(ctx: ServiceContext, subscriptionId: string, in
 
 /** A page of one subscription's `subscription.*` events, newest first. */
 export async function listSubscriptionEvents(ctx: ServiceContext, subscriptionId: string, page: PageRequest<string>, cursorParam = 'after'): Promise<Page<Event>> {
-  return paginate(ctx, Event, { ...scope(ctx), type: { $like: 'subscription.%' }, data: { subscription_id: subscriptionId } } as FilterQuery<Event>, page, { cursorParam });
+  return paginate(ctx, Event, { ...scope(ctx), type: { $like: 'subscription.%' }, data: { subscription_id: subscriptionId } }, page, { cursorParam });
 }

@@ -37,7 +37,7 @@ export class EventResolver {
       await listEvents(ctx, filters, { limit: pageSize(args), after: args.after ?? undefined, before: args.before ?? undefined, fromEnd: args.last != null }),
       args,
       (e) => e.cursor,
-      EventNode.fromLive,
+      (e) => EventNode.fromLive(e),
     );
   }
 

@@ -41,7 +41,7 @@ export class WebhookEndpointResolver {
   @Query(() => WebhookEndpointConnection, { description: 'Webhook endpoints, most recent first' })
   async webhookEndpoints(@Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<WebhookEndpointNode>> {
     const page = toPageRequest(args, String);
-    return toConnection(await webhooks.listWebhookEndpoints(ctx, page, 'after'), args, WebhookEndpointNode.from);
+    return toConnection(await webhooks.listWebhookEndpoints(ctx, page, 'after'), args, (e) => WebhookEndpointNode.from(e));
   }
 
   @FieldResolver(() => WebhookDeliveryConnection, { description: "This endpoint's deliveries with their attempts, most recent first (first pages are batched across endpoints)" })
@@ -52,7 +52,7 @@ export class WebhookEndpointResolver {
     const result = firstPage
       ? await firstDeliveryPagesLoader(ctx).load(JSON.stringify({ endpointId: endpoint.endpointId, status: filters.status ?? null, limit: page.limit }))
       : await webhooks.listWebhookDeliveries(ctx, endpoint.endpointId, filters, page, 'after');
-    return toConnection(result, args, WebhookDeliveryNode.from);
+    return toConnection(result, args, (d) => WebhookDeliveryNode.from(d));
   }
 
   @Mutation(() => CreateWebhookEndpointPayload, { description: 'Register an endpoint; the payload carries its secret, shown only here' })
