@@ -62,23 +62,28 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     return503OnClosing: true,
   });
   // Input is validated by the services (one definition shared with GraphQL); route schemas only document.
-  http.setValidatorCompiler(() => (data) => ({ value: data }));
+  http.setValidatorCompiler(() => (data: unknown) => ({ value: data }));
   http.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // While shutting down, answers close their connection so keep-alive clients let the server go.
   let closing = false;
-  http.addHook('preClose', async () => {
+  http.addHook('preClose', (done) => {
     closing = true;
+    done();
   });
-  http.addHook('onSend', async (req, reply) => {
+  http.addHook('onSend', (req, reply, _payload, done) => {
     reply.header('X-Request-Id', req.id);
     if (closing) reply.header('Connection', 'close');
+    done();
   });
 
   setPublicUrl(config.publicUrl);
   http.decorate('jobs', jobs);
   registerErrorHandling(http);
-  const health = new DatabaseHealth(orm.config.get('clientUrl')!, http.log);
-  http.addHook('onClose', async () => health.close());
+  const health = new DatabaseHealth(orm.config.get('clientUrl'), http.log);
+  http.addHook('onClose', (_instance, done) => {
+    health.close();
+    done();
+  });
   registerDatabaseGate(http, health);
   registerJsonBodyParser(http);
   registerInputGuards(http);
@@ -98,7 +103,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await registerOpenApi(http, config.publicUrl);
 
-  http.get('/metrics', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, async () => ({ sql_statements_total: sqlStatementCount() }));
+  http.get('/metrics', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () => ({ sql_statements_total: sqlStatementCount() }));
 
   registerReceiptRoutes(http, orm);
   registerHostedCheckout(http, orm);

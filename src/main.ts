@@ -24,6 +24,7 @@ async function main(): Promise<void> {
 
 /** Wiring only: migrations, demo merchant, HTTP (REST + GraphQL), jobs, graceful shutdown. */
 async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
+  // eslint-disable-next-line prefer-const -- read by onPoolViolation before the app (and its logger) exists: a const would be in its temporal dead zone
   let log: FastifyBaseLogger | undefined;
   const orm = await openOrm(db.url, config.DB_POOL_MAX, {
     poolGuard: config.DB_POOL_GUARD,

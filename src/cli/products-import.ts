@@ -81,7 +81,7 @@ export async function productsImport(args: string[], withOrm: <T>(fn: (orm: Mikr
     allowPositionals: true,
     options: { merchant: { type: 'string' }, mode: { type: 'string', default: 'test' }, 'continue-on-error': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
   });
-  if (positionals.length !== 1 || !['test', 'live'].includes(values.mode!)) throw new Error(`usage: ${IMPORT_USAGE}`);
+  if (positionals.length !== 1 || !['test', 'live'].includes(values.mode)) throw new Error(`usage: ${IMPORT_USAGE}`);
   const file = positionals[0];
   const livemode = values.mode === 'live';
   try {
@@ -91,7 +91,7 @@ export async function productsImport(args: string[], withOrm: <T>(fn: (orm: Mikr
       const ctx = systemContext(orm.em, merchant.id, livemode, Number(merchant.testClockOffsetMs), silent);
       const bar = progressReporter();
       try {
-        return { report: await importCatalog(ctx, rows, { continueOnError: values['continue-on-error']!, progress: bar.progress }), merchant };
+        return { report: await importCatalog(ctx, rows, { continueOnError: values['continue-on-error'], progress: bar.progress }), merchant };
       } finally {
         bar.stop();
       }

@@ -41,7 +41,7 @@ export interface ServiceContext {
   requestId: string;
   log: Log;
   /** Current time as the caller's mode sees it (the test clock in test mode). */
-  now(): Date;
+  now: () => Date;
   /** Per-request memo for DataLoaders (see `<x>.loaders.ts`). */
   loaders: Map<string, unknown>;
 }
@@ -72,7 +72,10 @@ export function createContext(em: EntityManager, principal: Principal, requestId
 export function lazyChildLog(parent: { child(bindings: Record<string, unknown>): Log }, bindings: Record<string, unknown>): Log {
   let child: Log | undefined;
   const get = () => (child ??= parent.child(bindings));
-  const forward = (level: keyof Log): LogFn => ((...args: unknown[]) => (get()[level] as (...a: unknown[]) => void)(...args)) as LogFn;
+  const forward =
+    (level: keyof Log): LogFn =>
+    (...args: Parameters<LogFn>) =>
+      get()[level](...args);
   return { info: forward('info'), warn: forward('warn'), error: forward('error'), debug: forward('debug') };
 }
 

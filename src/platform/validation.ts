@@ -78,4 +78,5 @@ export function requireObject(body: unknown, code: ErrorCode = 'invalid_request'
 }
 
 /** True when `value` contains a control character (ids and cursors never do; PostgreSQL text cannot hold U+0000). */
+// eslint-disable-next-line no-control-regex -- matching control characters is this function's purpose
 export const hasControlCharacter = (value: string): boolean => /[\u0000-\u001f\u007f]/.test(value);

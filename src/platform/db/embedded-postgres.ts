@@ -93,5 +93,5 @@ async function attachToRunning(databaseDir: string): Promise<EmbeddedDatabase | 
   } catch {
     return null; // a stale pid file: PostgreSQL itself cleans it up on start
   }
-  return { url: urlFor(port), stop: async () => undefined };
+  return { url: urlFor(port), stop: () => Promise.resolve() };
 }

@@ -10,12 +10,13 @@ export function noStoreCacheControl(): ApolloServerPlugin[] {
   return [
     ApolloServerPluginCacheControlDisabled(),
     {
-      async requestDidStart() {
-        return {
-          async willSendResponse({ response }) {
+      requestDidStart() {
+        return Promise.resolve({
+          willSendResponse({ response }) {
             response.http.headers.set('cache-control', 'no-store');
+            return Promise.resolve();
           },
-        };
+        });
       },
     },
   ];

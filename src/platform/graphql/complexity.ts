@@ -25,11 +25,12 @@ const costs = new WeakMap<DocumentNode, Map<string, number>>();
  */
 export function complexityLimit(schema: GraphQLSchema, max = MAX_QUERY_COMPLEXITY): ApolloServerPlugin<GraphContext> {
   return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document }) {
+    requestDidStart() {
+      return Promise.resolve({
+        // A refusal rejects the hook's promise (Apollo answers it as the request's error).
+        didResolveOperation({ request, document }) {
           let known = costs.get(document);
-          if (!known) costs.set(document, (known = new Map()));
+          if (!known) costs.set(document, (known = new Map<string, number>()));
           const key = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
           let complexity = known.get(key);
           if (complexity === undefined) {
@@ -43,19 +44,22 @@ export function complexityLimit(schema: GraphQLSchema, max = MAX_QUERY_COMPLEXIT
               });
             } catch (err) {
               // Costing coerces the variables first: a missing or mistyped variable is the client's mistake.
-              throw requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' }));
+              return Promise.reject(requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' })));
             }
             if (known.size < 100) known.set(key, complexity);
           }
           if (complexity > max) {
-            throw requestError(
-              new DomainError('query_too_complex', `This operation costs ${complexity}, above the limit of ${max}: ask for smaller pages or fewer nested connections.`, {
-                details: { complexity, maximum: max },
-              }),
+            return Promise.reject(
+              requestError(
+                new DomainError('query_too_complex', `This operation costs ${complexity}, above the limit of ${max}: ask for smaller pages or fewer nested connections.`, {
+                  details: { complexity, maximum: max },
+                }),
+              ),
             );
           }
+          return Promise.resolve();
         },
-      };
+      });
     },
   };
 }

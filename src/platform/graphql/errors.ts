@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, Kind, type ASTVisitor, type GraphQLFormattedError, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, type ASTVisitor, type GraphQLFormattedError, type ValidationContext } from 'graphql';
 import type { Log } from '../context.js';
 import { DomainError, ERROR_STATUS, toDomainError, type ErrorCode, type ErrorDetails } from '../errors.js';
 import { hasLoneSurrogate } from '../text.js';
@@ -103,22 +103,25 @@ export function requestError(error: DomainError): GraphQLError {
  */
 export function httpRequestRules(): ApolloServerPlugin {
   return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation }) {
-          if (operation?.operation === 'subscription') {
-            throw requestError(new DomainError('invalid_request', 'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.', { param: 'query' }));
+    requestDidStart() {
+      return Promise.resolve({
+        didResolveOperation({ operation }) {
+          if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
+            return Promise.reject(requestError(new DomainError('invalid_request', 'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.', { param: 'query' })));
           }
+          return Promise.resolve();
         },
-        async willSendResponse({ response }) {
-          if (response.body.kind !== 'single') return;
-          const { data, errors } = response.body.singleResult;
-          if (data !== undefined || !errors?.length) return; // executed: 200, whatever its data
-          const code = errors[0].extensions?.code;
-          const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
-          if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;
+        willSendResponse({ response }) {
+          const { body } = response;
+          // Never executed (no `data` entry, an error): its first error's status. Executed: 200, whatever its data.
+          if (body.kind === 'single' && body.singleResult.data === undefined && body.singleResult.errors?.length) {
+            const code = body.singleResult.errors[0].extensions?.code;
+            const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
+            if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;
+          }
+          return Promise.resolve();
         },
-      };
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { getOperationAST, parse, type GraphQLSchema } from 'graphql';
+import { getOperationAST, Kind, OperationTypeNode, parse, type GraphQLSchema } from 'graphql';
 import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
 import { contextOf } from '../rest/routes.js';
 import type { GraphContext } from './context.js';
@@ -15,9 +15,9 @@ function mutationOf(schema: GraphQLSchema, body: unknown): { ownTransactions: bo
   if (typeof query !== 'string') return null;
   try {
     const operation = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined);
-    if (operation?.operation !== 'mutation') return null;
+    if (operation?.operation !== OperationTypeNode.MUTATION) return null;
     const fields = schema.getMutationType()?.getFields() ?? {};
-    const ownTransactions = operation.selectionSet.selections.some((s) => s.kind === 'Field' && Boolean(fields[s.name.value]?.extensions?.ownTransactions));
+    const ownTransactions = operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && Boolean(fields[s.name.value]?.extensions?.ownTransactions));
     return { ownTransactions };
   } catch {
     return null; // Apollo reports the syntax error itself
@@ -37,7 +37,7 @@ export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer
     }
     const res = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '', body: req.body },
-      context: async () => ({ ctx }),
+      context: () => Promise.resolve({ ctx }),
     });
     let body = '';
     if (res.body.kind === 'complete') body = res.body.string;

@@ -112,14 +112,14 @@ export function pageCursors<Id>(page: PageRequest<Id>, afterParam: string, befor
   return [...(page.after !== undefined ? [[afterParam, page.after] as [string, Id]] : []), ...(page.before !== undefined ? [[beforeParam, page.before] as [string, Id]] : [])];
 }
 
-const unknownCursor = (param: string, cursor: unknown) => new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
+const unknownCursor = (param: string, cursor: string | number) => new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
 
 /**
  * The page of `rows` a read model read from `table` with `keysetSql`. When the page is empty,
  * each cursor must name a row of the caller in `table` (else 400 `invalid_request`): one
  * statement per cursor, only then.
  */
-export async function readModelPage<T, Id>(ctx: ServiceContext, table: string, rows: T[], page: PageRequest<Id>, cursorParam: string): Promise<Page<T>> {
+export async function readModelPage<T, Id extends string | number>(ctx: ServiceContext, table: string, rows: T[], page: PageRequest<Id>, cursorParam: string): Promise<Page<T>> {
   const result = pageOf(rows, page);
   if (result.items.length === 0) {
     for (const [name, cursor] of pageCursors(page, cursorParam)) {
@@ -154,7 +154,7 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
     return `(select c.created_at, c.id from "${meta.tableName}" c where c.id = ? and c.merchant_id = ? and c.livemode = ?)`;
   });
   if (sql.bounds.length) qb.andWhere(sql.bounds.join(' and '), params);
-  qb.orderBy({ createdAt: page.fromEnd ? 'asc' : 'desc', id: page.fromEnd ? 'asc' : 'desc' } as never).limit(sql.limit);
+  qb.orderBy({ createdAt: page.fromEnd ? 'asc' : 'desc', id: page.fromEnd ? 'asc' : 'desc' }).limit(sql.limit);
   const { items, hasMore } = pageOf((await qb.getResult()) as T[], page);
   if (items.length === 0) {
     for (const [param, cursor] of pageCursors(page, options.cursorParam, options.beforeParam)) {
@@ -162,7 +162,7 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
       if (!exists) throw unknownCursor(param, cursor);
     }
   }
-  if (options.populate && items.length) await ctx.em.populate(items, options.populate as never);
+  if (options.populate && items.length) await ctx.em.populate(items, options.populate);
   return { items, hasMore };
 }
 

@@ -29,16 +29,17 @@ export function scopeTopicId(principal: Pick<Principal, 'merchantId' | 'livemode
 export class EventPubSub implements PubSub {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  private static key(routingKey: string, id?: unknown): string {
-    return id === undefined || id === null ? routingKey : `${routingKey}:${String(id)}`;
+  /** The emitter event of a topic and id (a topic id is a string: `scopeTopicId`). */
+  private static key(routingKey: string, id?: string | null): string {
+    return id === undefined || id === null ? routingKey : `${routingKey}:${id}`;
   }
 
-  publish(routingKey: string, ...args: unknown[]): void {
-    const [id, payload] = args.length >= 2 ? args : [undefined, args[0]];
+  publish(routingKey: string, ...args: [id: string, payload: unknown] | [payload: unknown]): void {
+    const [id, payload] = args.length === 1 ? [undefined, args[0]] : args;
     this.emitter.emit(EventPubSub.key(routingKey, id), payload);
   }
 
-  subscribe(routingKey: string, dynamicId?: unknown): AsyncIterableIterator<unknown> {
+  subscribe(routingKey: string, dynamicId?: string): AsyncIterableIterator<unknown> {
     const events = on(this.emitter, EventPubSub.key(routingKey, dynamicId)) as AsyncIterableIterator<unknown[]>;
     // A plain iterator object, not an async generator: `return()` must end a pending `next()` at once.
     const iterator: AsyncIterableIterator<unknown> = {
@@ -60,7 +61,7 @@ export class EventPubSub implements PubSub {
   }
 
   /** Whether anyone in this process listens to `routingKey` / `id`. */
-  hasSubscribers(routingKey: string, id?: unknown): boolean {
+  hasSubscribers(routingKey: string, id?: string): boolean {
     return this.emitter.listenerCount(EventPubSub.key(routingKey, id)) > 0;
   }
 }

@@ -25,7 +25,7 @@ export async function startLiveEvents(
   orm: MikroORM,
   opts: { hintChannels?: string[]; onHint?: (channel: string) => void; channels?: Record<string, (payload: string) => void>; onConnect?: () => void } = {},
 ): Promise<LiveEvents> {
-  const listener = new PgListener(orm.config.get('clientUrl')!, http.log);
+  const listener = new PgListener(orm.config.get('clientUrl'), http.log);
   const pubSub = new EventPubSub();
   const stopBridge = bridgeEvents(listener, pubSub, orm, http.log);
   for (const channel of opts.hintChannels ?? []) listener.on(channel, () => opts.onHint?.(channel));

@@ -17,11 +17,13 @@ declare module 'fastify' {
  * fails to reach the database makes `health` probe it. Registered before authentication.
  */
 export function registerDatabaseGate(app: FastifyInstance, health: DatabaseHealth): void {
-  app.addHook('onRequest', async (req) => {
-    if (!health.available && !req.routeOptions.config?.withoutDatabase) throw databaseUnavailable();
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (!health.available && !req.routeOptions.config?.withoutDatabase) return done(databaseUnavailable());
+    done();
   });
-  app.addHook('onError', async (_req, _reply, err) => {
+  app.addHook('onError', (_req, _reply, err, done) => {
     if (isDatabaseUnavailable(err)) health.suspect(err);
+    done();
   });
 }
 
@@ -31,21 +33,25 @@ export function registerDatabaseGate(app: FastifyInstance, health: DatabaseHealt
  */
 export function databaseHealthPlugin(health: DatabaseHealth): ApolloServerPlugin {
   return {
-    async requestDidStart() {
+    requestDidStart() {
       let unavailable = false;
-      return {
-        async didEncounterErrors({ errors }) {
+      return Promise.resolve({
+        didEncounterErrors({ errors }) {
           const err = errors.map((e) => unwrapResolverError(e)).find(isDatabaseUnavailable);
-          if (!err) return;
-          unavailable = true;
-          health.suspect(err);
+          if (err) {
+            unavailable = true;
+            health.suspect(err);
+          }
+          return Promise.resolve();
         },
-        async willSendResponse({ response }) {
-          if (!unavailable) return;
-          response.http.headers.set('retry-after', '1');
-          if (response.body.kind === 'single' && response.body.singleResult.data == null) response.http.status = 503;
+        willSendResponse({ response }) {
+          if (unavailable) {
+            response.http.headers.set('retry-after', '1');
+            if (response.body.kind === 'single' && response.body.singleResult.data == null) response.http.status = 503;
+          }
+          return Promise.resolve();
         },
-      };
+      });
     },
   };
 }

@@ -85,7 +85,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(new DomainError('invalid_request', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
       return;
     }
-    parseJson(req, text, (err, value) => {
+    // Fastify's default parser answers through the callback and returns nothing (its type also admits a promise-returning parser).
+    void parseJson(req, text, (err, value) => {
       if (err) return done(err, undefined);
       const found = badTextPath(value);
       if (found) return done(found.bad === 'nul' ? nulError(found.path) : surrogateError(found.path), undefined);
@@ -99,13 +100,14 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
  * parameters holding U+0000 are refused (400 `invalid_request`). Runs on every route.
  */
 export function registerInputGuards(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req: FastifyRequest) => {
+  app.addHook('preValidation', (req: FastifyRequest, _reply, done) => {
     for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-      if (typeof value === 'string' && hasControlCharacter(value)) throw new DomainError('not_found', 'No such object: the id holds a control character.', { param: name });
+      if (typeof value === 'string' && hasControlCharacter(value)) return done(new DomainError('not_found', 'No such object: the id holds a control character.', { param: name }));
     }
     for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
-      const values = Array.isArray(value) ? value : [value];
-      if (name.includes(NUL) || values.some((v) => typeof v === 'string' && v.includes(NUL))) throw nulError(name.replaceAll(NUL, ''));
+      const values: unknown[] = Array.isArray(value) ? value : [value];
+      if (name.includes(NUL) || values.some((v) => typeof v === 'string' && v.includes(NUL))) return done(nulError(name.replaceAll(NUL, '')));
     }
+    done();
   });
 }

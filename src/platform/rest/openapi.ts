@@ -11,7 +11,7 @@ function refsOf(value: unknown, out = new Set<string>()): Set<string> {
   const stack = [value];
   while (stack.length) {
     const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
+    if (Array.isArray(v)) stack.push(...(v as unknown[]));
     else if (v && typeof v === 'object') {
       for (const [k, child] of Object.entries(v)) {
         if (k === '$ref' && typeof child === 'string' && child.startsWith(REF)) out.add(child.slice(REF.length));
@@ -32,13 +32,18 @@ function tidyComponents(doc: OpenApiDocument): OpenApiDocument {
   if (!schemas) return doc;
   const used = refsOf(doc.paths);
   for (const pending = [...used]; pending.length;) {
-    for (const name of refsOf(schemas[pending.pop()!])) if (!used.has(name)) (used.add(name), pending.push(name));
+    for (const name of refsOf(schemas[pending.pop()!])) {
+      if (!used.has(name)) {
+        used.add(name);
+        pending.push(name);
+      }
+    }
   }
   const rename = new Map<string, string>();
   for (const name of used) if (name.endsWith('Input') && !used.has(name.slice(0, -5))) rename.set(name, name.slice(0, -5));
   const kept: Record<string, unknown> = {};
   for (const name of [...used].sort()) kept[rename.get(name) ?? name] = schemas[name];
-  const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: kept } }, (key, value) =>
+  const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: kept } }, (key: string, value: unknown) =>
     key === '$ref' && typeof value === 'string' && rename.has(value.slice(REF.length)) ? REF + rename.get(value.slice(REF.length)) : value,
   );
   return JSON.parse(text) as OpenApiDocument;
@@ -51,7 +56,7 @@ function withoutDefaults(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(schema)) if (k !== 'default') out[k] = withoutDefaults(v);
   if ('default' in schema) {
-    const said = `Default: ${JSON.stringify((schema as { default: unknown }).default)}.`;
+    const said = `Default: ${JSON.stringify(schema.default)}.`;
     out.description = typeof out.description === 'string' ? `${out.description} ${said}` : said;
   }
   return out;
@@ -75,7 +80,7 @@ function requiresSomething(schema: unknown, schemas: Record<string, unknown>): b
  * the request type): the default is said in the description and applied by the service.
  */
 function requestSide(doc: OpenApiDocument): OpenApiDocument {
-  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  const schemas = doc.components?.schemas ?? {};
   const paths = (doc.paths ?? {}) as Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> }; parameters?: unknown[] }>>;
   const requestRefs = new Set<string>();
   for (const ops of Object.values(paths)) {
@@ -88,11 +93,16 @@ function requestSide(doc: OpenApiDocument): OpenApiDocument {
       for (const name of refsOf(op.requestBody)) requestRefs.add(name);
       const bodySchema = op.requestBody.content?.['application/json']?.schema;
       op.requestBody = withoutDefaults(op.requestBody) as typeof op.requestBody;
-      op.requestBody!.required = requiresSomething(bodySchema, schemas);
+      op.requestBody.required = requiresSomething(bodySchema, schemas);
     }
   }
   for (const pending = [...requestRefs]; pending.length;) {
-    for (const name of refsOf(schemas[pending.pop()!])) if (!requestRefs.has(name)) (requestRefs.add(name), pending.push(name));
+    for (const name of refsOf(schemas[pending.pop()!])) {
+      if (!requestRefs.has(name)) {
+        requestRefs.add(name);
+        pending.push(name);
+      }
+    }
   }
   for (const name of requestRefs) if (schemas[name]) schemas[name] = withoutDefaults(schemas[name]);
   return doc;
@@ -118,5 +128,5 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     transform: jsonSchemaTransform,
     transformObject: (input) => requestSide(tidyComponents(jsonSchemaTransformObject(input) as OpenApiDocument)) as ReturnType<typeof jsonSchemaTransformObject>,
   });
-  app.get('/api/v2/openapi.json', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/v2/openapi.json', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () => app.swagger());
 }
