@@ -212,8 +212,8 @@ const schema = new GraphQLSchema({
 });
 
 const app = Fastify();
-app.get('/healthz', async () => ({ status: 'ok' }));
-app.get('/metrics', async () => ({ sql_statements_total: statements }));
+app.get('/healthz', () => ({ status: 'ok' }));
+app.get('/metrics', () => ({ sql_statements_total: statements }));
 app.get('/api/v2/products/:id', async (req, reply) => {
   const [row] = await rows(productByIdQuery(Number((req.params as { id: string }).id), merchantId, false));
   return row ? resource(row) : reply.code(404).send({ error: { code: 'not_found' } });

@@ -23,7 +23,7 @@ const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 
 const dataDir = process.env.DATABASE_URL ? null : await mkdtemp(path.join(tmpdir(), 'commerce-billing-bench-'));
-const db = dataDir ? await startEmbeddedPostgres({ dataDir }) : { url: process.env.DATABASE_URL!, stop: async () => undefined };
+const db = dataDir ? await startEmbeddedPostgres({ dataDir }) : { url: process.env.DATABASE_URL!, stop: () => Promise.resolve() };
 const orm = await openOrm(db.url, 4);
 let failed = false;
 try {

@@ -64,7 +64,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
   let output = '';
   const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-  child.stdout!.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output += d));
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { ImportReport } from '../src/modules/products/product-import.service.js';
 import { formatTable, startService } from './common.js';
 
 const ROWS = 50_000;
@@ -35,7 +36,7 @@ function catalog(priceBump: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-function runImport(file: string, databaseUrl: string): Promise<{ ms: number; report: Record<string, any> }> {
+function runImport(file: string, databaseUrl: string): Promise<{ ms: number; report: ImportReport }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     execFile(
@@ -44,7 +45,7 @@ function runImport(file: string, databaseUrl: string): Promise<{ ms: number; rep
       { env: { ...process.env, DATABASE_URL: databaseUrl }, maxBuffer: 256 * 1024 * 1024 },
       (err, stdout, stderr) => {
         if (err) return reject(new Error(`import failed: ${stderr}`));
-        resolve({ ms: performance.now() - started, report: JSON.parse(stdout) });
+        resolve({ ms: performance.now() - started, report: JSON.parse(stdout) as ImportReport });
       },
     );
   });
