@@ -45,7 +45,8 @@ export async function readCatalogCsv(path: string): Promise<CsvRow[]> {
   }
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as never;
+    // csv-parse's types do not model `info: true`: each record then comes as `{ record, info }`.
+    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as unknown as typeof records;
   } catch (err) {
     throw new ImportFileError(`${path} is not valid CSV: ${(err as Error).message}`);
   }

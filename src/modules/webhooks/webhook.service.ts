@@ -105,7 +105,9 @@ export async function listWebhookDeliveries(
   const endpoint = await getWebhookEndpoint(ctx, endpointId);
   const where: FilterQuery<WebhookDelivery> = { ...scope(ctx), endpoint: endpoint.id };
   if (filters.status) where.status = filters.status;
-  return paginate(ctx, WebhookDelivery, where, page, { cursorParam, populate: ['attempts'] as never });
+  const found = await paginate(ctx, WebhookDelivery, where, page, { cursorParam });
+  if (found.items.length) await ctx.em.populate(found.items, ['attempts']);
+  return found;
 }
 
 /** One delivery of the caller by its id, or by the `X-Service-Delivery` id of one of its attempts; 404 otherwise. */

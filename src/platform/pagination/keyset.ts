@@ -1,4 +1,4 @@
-import type { EntityClass, FilterQuery, FindOptions } from '@mikro-orm/core';
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../context.js';
 import { queryRows } from '../db/sql.js';
@@ -144,7 +144,7 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
   entity: EntityClass<T>,
   where: FilterQuery<T>,
   page: PageRequest<Id>,
-  options: { cursorParam: string; beforeParam?: string; populate?: FindOptions<T>['populate'] },
+  options: { cursorParam: string; beforeParam?: string },
 ): Promise<Page<T>> {
   const meta = ctx.em.getMetadata().get(entity.name);
   const qb = ctx.em.createQueryBuilder(entity, 'e').select('*').where(where);
@@ -162,7 +162,6 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
       if (!exists) throw unknownCursor(param, cursor);
     }
   }
-  if (options.populate && items.length) await ctx.em.populate(items, options.populate);
   return { items, hasMore };
 }
 
