@@ -10,7 +10,7 @@
 import 'reflect-metadata';
 import { openOrm } from '../mikro-orm.config.js';
 import type { Log } from '../src/platform/context.js';
-import { useTestModeProcessor } from '../src/modules/payments/processor.js';
+import { useTestModeProcessor } from '../src/modules/payments/processor-registry.js';
 import { SimulatedProcessor } from '../src/modules/payments/simulated-processor.js';
 import { claimDue, runCharges, setBillingLeaseMs } from '../src/modules/subscriptions/subscription-billing.js';
 

@@ -1,4 +1,4 @@
-import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor.js';
+import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor-registry.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
 import { client, type FieldError } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor.js';
+import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor-registry.js';
 import type { SimulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
 import { cards } from '../helpers/fixtures.js';
 import { client, type ApiResponse } from '../helpers/http.js';

@@ -8,7 +8,7 @@ import { notExpired, type CardInput } from '../payments/card.js';
 import type { Authorization, CardDetails, PaymentProcessor } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
-import { processorFor } from '../payments/processor.js';
+import { processorFor } from '../payments/processor-registry.js';
 import type { LmnApproval, Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
 import { createOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';

@@ -6,7 +6,7 @@ import { paginate, type Page, type PageRequest } from '../../platform/pagination
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { notExpired, type CardInput } from '../payments/card.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
-import { processorFor } from '../payments/processor.js';
+import { processorFor } from '../payments/processor-registry.js';
 import { Customer, PaymentMethod } from './customer.entity.js';
 import { getCustomer } from './customer.service.js';
 import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.schemas.js';

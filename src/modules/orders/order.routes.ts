@@ -28,7 +28,7 @@ export const orderRoutes: RouteSpec[] = [
   {
     method: 'GET',
     url: '/api/v2/orders/:id',
-    operationId: 'getOrder',
+    operationId: 'getOrderEntity',
     summary: 'Retrieve an order (with a fresh one-hour receipt_url)',
     tags,
     params: z.object({ id: z.string() }),

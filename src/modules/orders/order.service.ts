@@ -90,7 +90,7 @@ export async function createOrder(ctx: ServiceContext, draft: OrderDraft): Promi
 }
 
 /** Loads one order of the caller, or 404 `not_found`. */
-export async function getOrder(ctx: ServiceContext, id: string): Promise<Order> {
+export async function getOrderEntity(ctx: ServiceContext, id: string): Promise<Order> {
   const order = await ctx.em.findOne(Order, { id, ...scope(ctx) });
   if (!order) throw DomainError.notFound('order', id);
   return order;

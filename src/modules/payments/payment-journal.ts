@@ -3,7 +3,7 @@ import { systemContext, type Log, type ServiceContext } from '../../platform/con
 import { prefixedId } from '../../platform/db/ids.js';
 import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import type { PaymentProcessor } from './payment-processor.js';
-import { processorFor } from './processor.js';
+import { processorFor } from './processor-registry.js';
 
 type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse';
 

@@ -19,7 +19,9 @@ export interface Authorization extends CardDetails {
 }
 
 /** How a refused later charge (a renewal) should be handled. */
-export type Disposition = 'retry' | 'action_required' | 'terminal';
+/** What a refusal means for retrying: later, after the customer acts, or never. */
+export const DISPOSITIONS = ['retry', 'action_required', 'terminal'] as const;
+export type Disposition = (typeof DISPOSITIONS)[number];
 
 export type ChargeResult = { ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition };
 

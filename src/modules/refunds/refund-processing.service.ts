@@ -6,7 +6,7 @@ import { webhookUrlForOrder } from '../checkout/checkout.service.js';
 import { Order } from '../orders/order.entity.js';
 import { applyRefundedTotal } from '../orders/order.service.js';
 import { Payment } from '../payments/payment.entity.js';
-import { processorFor } from '../payments/processor.js';
+import { processorFor } from '../payments/processor-registry.js';
 import { Refund } from './refund.entity.js';
 import { refundFailedPayload, refundSucceededPayload } from './refund.resource.js';
 

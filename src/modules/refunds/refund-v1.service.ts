@@ -2,7 +2,7 @@ import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { getCheckoutSession } from '../checkout/checkout.service.js';
-import { getOrder } from '../orders/order.service.js';
+import { getOrderEntity } from '../orders/order.service.js';
 import { REFUND_REASONS, type RefundReason } from './refund.entity.js';
 import { v1RefundSchema } from './refund.schemas.js';
 import { createRefund } from './refund.service.js';
@@ -17,7 +17,7 @@ export async function refundCheckoutV1(ctx: ServiceContext, checkoutId: string, 
   const input = parseInput(v1RefundSchema, body ?? {});
   const session = await getCheckoutSession(ctx, checkoutId);
   if (!session.orderId) throw new DomainError('invalid_state', `Checkout ${checkoutId} has not been paid.`, { param: 'checkout_id' });
-  const order = await getOrder(ctx, session.orderId);
+  const order = await getOrderEntity(ctx, session.orderId);
   const lines = new Map(order.lineItems.map((l) => [l.id, l]));
   const details = input.line_items.flatMap((item, i) => {
     const line = lines.get(item.line_item_id);

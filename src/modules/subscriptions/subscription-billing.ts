@@ -6,7 +6,7 @@ import { takeOrderNumbers } from '../orders/order-numbers.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
 import { createOrder } from '../orders/order.service.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
-import { processorFor } from '../payments/processor.js';
+import { processorFor } from '../payments/processor-registry.js';
 import { periodAt } from './subscription-calendar.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 import { afterChargeFailure, afterChargeSuccess, DISPOSITIONS, isBillable, MAX_ATTEMPTS, type Disposition, type SubscriptionStatus } from './subscription-lifecycle.js';

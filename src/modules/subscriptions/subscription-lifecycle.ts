@@ -4,11 +4,12 @@
  * apply these decisions; nothing here touches the database.
  */
 
+// A refusal's disposition is the processor's word (one type, in payments).
+import { DISPOSITIONS, type Disposition } from '../payments/payment-processor.js';
+export { DISPOSITIONS, type Disposition };
+
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'action_required', 'unpaid', 'disputed', 'cancelled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-export const DISPOSITIONS = ['retry', 'action_required', 'terminal'] as const;
-export type Disposition = (typeof DISPOSITIONS)[number];
 
 export const DISPUTE_STAGES = ['notification', 'confirmed', 'reversed'] as const;
 export type DisputeStage = (typeof DISPUTE_STAGES)[number];
