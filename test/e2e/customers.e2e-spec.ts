@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../src/platform/db/embedded-postgres.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
@@ -256,31 +255,15 @@ describe('customers (GraphQL)', () => {
 });
 
 describe('card numbers and cvcs are never kept', () => {
-  let child: ChildProcess;
-  let output = '';
+  let service: ServiceProcess | undefined;
   afterAll(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (service && service.child.exitCode === null) service.child.kill('SIGKILL');
   });
 
   test('not in any table, not in the logs (trace level, SQL included), not in idempotency records', async () => {
     // A second API process on the same database, logging everything, so its output can be searched.
-    const port = await freePort();
-    child = spawn(process.execPath, ['dist/src/main.js'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'trace', SQL_DEBUG: 'true', RATE_LIMIT_MAX: '100000' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (d) => (output += d));
-    child.stderr!.on('data', (d) => (output += d));
-    const base = `http://127.0.0.1:${port}`;
-    const until = Date.now() + 30_000;
-    while (
-      Date.now() < until &&
-      !(await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await new Promise((r) => setTimeout(r, 200));
+    service = await startServiceProcess({ RUN_JOBS: 'false', LOG_LEVEL: 'trace', SQL_DEBUG: 'true', RATE_LIMIT_MAX: '100000' }, { capture: true });
+    const base = service.url;
     const other = client(base, keys.test_api_key);
 
     const secret = { number: '5555555555554444', exp_month: 11, exp_year: 2031, cvc: '987' };
@@ -299,6 +282,7 @@ describe('card numbers and cvcs are never kept', () => {
     const declined = await other.post(`/api/v2/customers/${customer}/payment-methods`, { card: { ...cards.declined, cvc: declinedCvc } }, { 'idempotency-key': crypto.randomUUID() });
     expect(declined.status).toBe(400);
     await new Promise((r) => setTimeout(r, 300)); // let the child flush its log lines
+    const output = service.output();
     expect(output).toContain(customer); // the logs did record the requests…
     expect(output).toMatch(/insert into "payment_methods"/); // …and their SQL with its parameters
 

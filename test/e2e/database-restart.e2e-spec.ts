@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../sr
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
 import { client, type ApiResponse } from '../helpers/http.js';
+import { startServiceProcess } from '../helpers/service-process.js';
 import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
 
 /**
@@ -34,23 +35,12 @@ let db: EmbeddedDatabase;
 const services: { name: string; url: string; child: ChildProcess; exits: (number | null)[] }[] = [];
 
 async function startService(name: string, env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.RESTART_LOG ? 'error' : 'silent', RATE_LIMIT_MAX: '1000000', DB_POOL_MAX: '5', ...env },
-    stdio: ['ignore', process.env.RESTART_LOG ? 'inherit' : 'ignore', 'inherit'],
-  });
-  const service = { name, url: `http://127.0.0.1:${port}`, child, exits: [] as (number | null)[] };
-  child.on('exit', (code) => service.exits.push(code));
-  const until = Date.now() + 60_000;
-  while (
-    !(await fetch(`${service.url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  ) {
-    if (Date.now() > until) throw new Error(`${name} did not start`);
-    await sleep(100);
-  }
+  const started = await startServiceProcess(
+    { DATABASE_URL: db.url, LOG_LEVEL: process.env.RESTART_LOG ? 'error' : 'silent', RATE_LIMIT_MAX: '1000000', DB_POOL_MAX: '5', ...env },
+    { stdio: ['ignore', process.env.RESTART_LOG ? 'inherit' : 'ignore', 'inherit'], name },
+  );
+  const service = { name, url: started.url, child: started.child, exits: [] as (number | null)[] };
+  started.child.on('exit', (code) => service.exits.push(code));
   services.push(service);
   return service;
 }

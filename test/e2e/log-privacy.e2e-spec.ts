@@ -1,7 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../src/platform/db/embedded-postgres.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -10,36 +9,20 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  */
 let t: TestApp;
 let key: string;
-let child: ChildProcess;
-let output = '';
+let service: ServiceProcess | undefined;
 beforeAll(async () => {
   let keys;
   ({ t, keys } = await startWithMerchant('Quiet logs'));
   key = keys.test_api_key;
 });
 afterAll(async () => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
+  if (service && service.child.exitCode === null) service.child.kill('SIGKILL');
   await t.close();
 });
 
 test('query-string emails and receipt signatures are not logged; the requests are', async () => {
-  const port = await freePort();
-  child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '100000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 30_000;
-  while (
-    Date.now() < until &&
-    !(await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  )
-    await new Promise((r) => setTimeout(r, 200));
+  service = await startServiceProcess({ RUN_JOBS: 'false', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '100000' }, { capture: true });
+  const base = service.url;
   const api = client(base, key);
 
   const email = 'private.person@example.com';
@@ -52,6 +35,7 @@ test('query-string emails and receipt signatures are not logged; the requests ar
   const signature = receipt.searchParams.get('signature')!;
   expect((await fetch(`${base}${receipt.pathname}${receipt.search}`)).status).toBe(200);
   await new Promise((r) => setTimeout(r, 300)); // let the child flush its log lines
+  const output = service.output();
 
   expect(output).toContain('customer_email=[redacted]'); // the requests were logged…
   expect(output).toContain('limit=5');

@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../../src/platform/db/embedded-postgres.js';
+import type { ChildProcess } from 'node:child_process';
 import { checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import { startServiceProcess } from '../helpers/service-process.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** A second API process (the built service) on the same database, as behind a load balancer. */
@@ -11,21 +11,9 @@ let otherUrl: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const port = await freePort();
-  otherUrl = `http://127.0.0.1:${port}`;
-  other = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' },
-    stdio: 'ignore',
-  });
-  const until = Date.now() + 30_000;
-  while (
-    Date.now() < until &&
-    !(await fetch(`${otherUrl}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  )
-    await new Promise((r) => setTimeout(r, 200));
+  const started = await startServiceProcess({ RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' });
+  other = started.child;
+  otherUrl = started.url;
 }, 60_000);
 
 afterAll(async () => {

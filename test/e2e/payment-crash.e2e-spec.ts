@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { openOrm } from '../../mikro-orm.config.js';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/platform/db/embedded-postgres.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
+import { startServiceProcess } from '../helpers/service-process.js';
 import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
 
 /**
@@ -55,23 +56,9 @@ async function killDatabase(): Promise<void> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startService(url: string): Promise<string> {
-  const port = await freePort();
-  service = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', RUN_JOBS: 'false', LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000' },
-    stdio: 'ignore',
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  while (
-    !(await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  ) {
-    if (Date.now() > until) throw new Error('service did not start');
-    await sleep(100);
-  }
-  return base;
+  const started = await startServiceProcess({ DATABASE_URL: url, RUN_JOBS: 'false', LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000' });
+  service = started.child;
+  return started.url;
 }
 
 /** Opens `n` sessions like `templateId` (a clone per row, in one statement). */
