@@ -290,17 +290,9 @@ async function refreshOrders(): Promise<void> {
 }
 
 /** The order panel's selection (openOrder). */
-interface OrderDetail {
-  orderId: string;
-  orderNumber: string;
-  status: string;
-  paymentStatus: string;
-  amount: number;
-  currency: string;
-  createdAt: string;
+interface OrderDetail extends Omit<OrderRow, 'id' | 'amounts' | 'payments'> {
   receiptUrl: string | null;
   failureReason: string | null;
-  customer: { email: string; firstName: string; lastName: string };
   amounts: { subtotal: number; hsaAmount: number; regularAmount: number; shipping: number; tax: number; discount: number; total: number };
   lineItems: { name: string; quantity: number; price: number; hsaFsaEligible: boolean; requiresLmn: boolean }[];
   payments: { paymentMethod: string; brand: string; last4: string; amount: number; refundedAmount: number; capturedAt: string }[];
