@@ -6,7 +6,17 @@ function fieldOf(path: PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
+/**
+ * The issues of the union branch the input meant: the first branch whose own keys it used (no
+ * unknown field at the union's level), e.g. a test card object, not `{payment_method_data}`.
+ */
+function meantBranch(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[] {
+  const branch = issue.errors.find((issues) => !issues.some((i) => i.code === 'unrecognized_keys' && i.path.length === 0)) ?? issue.errors[0] ?? [];
+  return branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+}
+
 function describe(issue: z.core.$ZodIssue): FieldError[] {
+  if (issue.code === 'invalid_union' && issue.errors.length) return meantBranch(issue).flatMap(describe);
   const field = fieldOf(issue.path);
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => ({ field: field ? `${field}.${key}` : key, message: 'is not a recognised field' }));
@@ -34,7 +44,9 @@ export function parseInput<S extends z.ZodType>(
   const result = schema.safeParse(input ?? {}, { reportInput: true });
   if (result.success) return result.data;
   const details = fieldErrors(result.error);
-  const structural = result.error.issues.some((i) => i.code === 'invalid_type' || i.code === 'unrecognized_keys');
+  const structural = result.error.issues
+    .flatMap((i) => (i.code === 'invalid_union' && i.errors.length ? meantBranch(i) : [i]))
+    .some((i) => i.code === 'invalid_type' || i.code === 'unrecognized_keys');
   if (structural) code = structuralCode;
   const summary = details.map((d) => (d.field ? `${d.field} ${d.message}` : d.message)).join('; ');
   throw new DomainError(code, `Invalid request: ${summary}`, { param: details[0]?.field || undefined, details });

@@ -183,9 +183,21 @@ describe('payment methods (REST)', () => {
   test('live mode cannot verify cards without a processor (503), and never sees test methods', async () => {
     const live = client(t.url, keys.live_api_key);
     const liveCustomer = (await live.post('/api/v2/customers', jane)).body.id;
-    const res = await live.post(`/api/v2/customers/${liveCustomer}/payment-methods`, { card: cards.visa });
+    const encrypted = { type: 'scheme', encryptedCardNumber: 'adyenjs_0_1_25$abc', encryptedExpiryMonth: 'adyenjs_0_1_25$def', encryptedExpiryYear: 'adyenjs_0_1_25$ghi' };
+    const res = await live.post(`/api/v2/customers/${liveCustomer}/payment-methods`, { card: { payment_method_data: encrypted } });
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('service_unavailable');
+  });
+
+  test('live mode refuses a raw card number (400 invalid_request), even one that fails validation', async () => {
+    const live = client(t.url, keys.live_api_key);
+    const liveCustomer = (await live.post('/api/v2/customers', jane)).body.id;
+    for (const card of [cards.visa, { number: '4242', exp_month: 13 }]) {
+      const res = await live.post(`/api/v2/customers/${liveCustomer}/payment-methods`, { card });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'card' });
+      expect(JSON.stringify(res.body)).not.toContain(card.number);
+    }
   });
 });
 

@@ -4,8 +4,9 @@ import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { formatAmount } from '../../platform/money.js';
 import { parseInput } from '../../platform/validation.js';
-import { notExpired, type CardInput } from '../payments/card.js';
-import type { Authorization, CardDetails, PaymentProcessor } from '../payments/payment-processor.js';
+import { notExpired } from '../payments/card.js';
+import { paymentMethodOf, refuseRawCardInLiveMode, type PaymentMethodInput } from '../payments/payment-method-input.js';
+import { needsAction, type Authorization, type AuthorizeResult, type CardDetails, type PaymentProcessor, type ProcessorResult, type SplitPayment } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor-registry.js';
@@ -20,12 +21,27 @@ import { payCheckoutSchema, type PayCheckoutInput } from './checkout.schemas.js'
 type Slot = 'hsa_fsa_card' | 'card';
 interface Part {
   slot: Slot;
-  card: CardInput;
+  method: PaymentMethodInput;
   details: CardDetails;
   amount: number;
 }
 
-export type PayOutcome = { ok: true; order: Order } | { ok: false; order: Order; error: DomainError };
+/** A pay request's parts, and the regular card kept aside when the HSA/FSA card is expected to pay everything (a partial authorisation moves the rest to it). */
+interface PaymentPlan {
+  parts: Part[];
+  reserve: Part | null;
+}
+
+export type PayOutcome = { ok: true; order: Order } | { ok: false; order: Order; error: DomainError } | ActionOutcome;
+
+/** The shopper must act (3-D Secure, a redirect) before the payment goes on: `POST …/payments/details` continues it. */
+export interface ActionOutcome {
+  ok: false;
+  order: null;
+  action: Record<string, unknown>;
+  /** What a caller that cannot hand the action to the shopper answers (402 `authentication_required`). */
+  error: DomainError;
+}
 
 const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: string, message: string) => DomainError.field(field, message, code);
 
@@ -34,35 +50,38 @@ const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: 
  * approved letter of medical necessity for items that require one); the regular card pays the
  * rest, or everything when it is the only card.
  */
-export function planPayment(session: CheckoutSession, input: PayCheckoutInput, processor: PaymentProcessor, now: Date): Part[] {
+function planPayment(ctx: ServiceContext, session: CheckoutSession, input: PayCheckoutInput, processor: PaymentProcessor, now: Date): PaymentPlan {
   const { hsa_amount: hsa, regular_amount: regular, total } = session.amounts;
   const notEligible = `${formatAmount(regular, session.currency)} of this checkout ${regular === 1 ? 'is' : 'are'} not HSA/FSA eligible`;
-  const parts: Part[] = [];
+  const methods: Partial<Record<Slot, PaymentMethodInput>> = {};
   for (const slot of ['hsa_fsa_card', 'card'] as const) {
-    const card = input[slot];
-    if (card && !notExpired(card, now)) throw fieldError('validation_error', `${slot}.exp_year`, 'the card has expired');
+    const given = input[slot];
+    if (!given) continue;
+    const method = paymentMethodOf(given, ctx.principal.livemode, slot);
+    if (method.kind === 'card' && !notExpired(method.card, now)) throw fieldError('validation_error', `${slot}.exp_year`, 'the card has expired');
+    methods[slot] = method;
   }
-  const hsaDetails = input.hsa_fsa_card && processor.inspect(input.hsa_fsa_card);
-  const cardDetails = input.card && processor.inspect(input.card);
+  const hsaDetails = methods.hsa_fsa_card && processor.inspect(methods.hsa_fsa_card, 'hsa_fsa_card');
+  const cardDetails = methods.card && processor.inspect(methods.card, 'card');
   if (hsaDetails && hsaDetails.type !== 'hsa_fsa_card')
     throw fieldError(
       'invalid_payment_method',
       'hsa_fsa_card',
       'This is a regular card, not an HSA/FSA card. Enter an HSA/FSA card here, or choose "One regular card" to pay the whole total with this card.',
     );
-  if (input.hsa_fsa_card && input.card) {
+  const part = (slot: Slot, details: CardDetails, amount: number): Part => ({ slot, method: methods[slot]!, details, amount });
+  if (methods.hsa_fsa_card && methods.card) {
     if (hsa === 0) throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'cannot be used: nothing in this checkout is HSA/FSA eligible');
     if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
-    parts.push({ slot: 'hsa_fsa_card', card: input.hsa_fsa_card, details: hsaDetails!, amount: hsa });
-    if (regular > 0) parts.push({ slot: 'card', card: input.card, details: cardDetails!, amount: regular });
-  } else if (input.hsa_fsa_card) {
-    if (regular > 0) throw fieldError('validation_error', 'card', `is required: ${notEligible}`);
-    parts.push({ slot: 'hsa_fsa_card', card: input.hsa_fsa_card, details: hsaDetails!, amount: total });
-  } else {
-    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
-    parts.push({ slot: 'card', card: input.card!, details: cardDetails!, amount: total });
+    const card = part('card', cardDetails!, regular);
+    return regular > 0 ? { parts: [part('hsa_fsa_card', hsaDetails!, hsa), card], reserve: null } : { parts: [part('hsa_fsa_card', hsaDetails!, hsa)], reserve: card };
   }
-  return parts;
+  if (methods.hsa_fsa_card) {
+    if (regular > 0) throw fieldError('validation_error', 'card', `is required: ${notEligible}`);
+    return { parts: [part('hsa_fsa_card', hsaDetails!, total)], reserve: null };
+  }
+  if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
+  return { parts: [part('card', cardDetails!, total)], reserve: null };
 }
 
 /** An approved LMN when an HSA/FSA card pays for items that need one; otherwise null. */
@@ -105,7 +124,8 @@ export interface PaidCard {
   last4: string;
   token: string;
   captureId: string;
-  card: CardInput;
+  /** The card's expiry as entered (test cards) or as the processor reported it. */
+  expiry: { month: number; year: number };
 }
 
 /** A checkout just paid, as the work that runs in its order's transaction sees it. */
@@ -131,7 +151,7 @@ export function onCheckoutPaid(paymentType: CheckoutSession['paymentType'], hook
 }
 
 /** The order a payment of `session` makes (a payment-link order carries the link and the payer's reference instead of a reference_id). */
-function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = []): OrderDraft {
+function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = [], moved = 0): OrderDraft {
   const recurring = session.paymentType === 'subscription';
   return {
     at: now,
@@ -154,45 +174,101 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
       requires_lmn: l.requires_lmn,
       is_recurring: recurring,
     })),
-    amounts: session.amounts,
+    // A partial HSA/FSA authorisation moved `moved` cents to the regular card: the order shows the actual split.
+    amounts: { ...session.amounts, hsa_amount: session.amounts.hsa_amount - moved, regular_amount: session.amounts.regular_amount + moved },
     metadata: session.metadata,
     payments,
   };
 }
 
 /** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
-async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, code: string, message: string, opts: PayOptions): Promise<PayOutcome> {
+async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, refusal: Refusal, opts: PayOptions): Promise<PayOutcome & { order: Order }> {
+  const { code, message, processorCode } = refusal;
   const { order } = await createOrder(ctx, orderDraft(session, now, opts));
   order.failureReason = `${part.slot}: ${code}`;
   order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`, 'failed');
   recordEvent(ctx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
   await ctx.em.flush();
-  const error = new DomainError('card_declined', message, { param: part.slot, details: { decline_code: code, payment_method: part.details.type, order_id: order.id } });
+  const error = new DomainError('card_declined', message, {
+    param: part.slot,
+    details: { decline_code: code, payment_method: part.details.type, order_id: order.id, ...(processorCode ? { refusal_reason_code: processorCode } : {}) },
+  });
   return { ok: false, order, error };
 }
 
+/** A refusal as the payer sees it. */
+type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' | 'processorCode'>;
+
 /**
- * Pays an open session (hosted page, test helper, payment links): all parts are authorized, then
- * captured, or none is (a later decline voids the earlier holds). Three short steps, never two
- * database connections at once and never a transaction open while the processor works:
+ * Pays an open session (hosted page, test helper, payment links, `POST …/payments`): all parts
+ * are authorized, then captured, or none is (a later decline releases the earlier holds). Three
+ * short steps, never two database connections at once and never a transaction open while the
+ * processor works:
  *   1. a transaction locks the session, checks it, and commits the attempt's journal (`calling`);
  *      only one attempt per session can be open, so concurrent pays cannot both charge;
  *   2. the processor calls, each under the journal's idempotency key, outcomes written between;
  *   3. a transaction commits the order, its payments and events, and settles the journal.
  * A crash between 1 and 3 leaves a `calling` attempt that reconciliation reverses. A decline
- * records a failed order and `order.failed`, and is returned (not thrown).
+ * records a failed order and `order.failed`, and is returned (not thrown). An authorisation that
+ * needs the shopper (3-D Secure) parks the attempt with what is left to do and returns the
+ * processor's action; `continueCheckoutPayment` takes it up again.
+ *
+ * Two cards are one processor-side split (an Adyen order): the HSA/FSA card is authorised first,
+ * with partial authorisation allowed; what it could not cover moves to the regular card.
  */
 export async function payCheckoutSession(ctx: ServiceContext, sessionId: string, body: unknown, opts: PayOptions = {}): Promise<PayOutcome> {
+  refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(payCheckoutSchema, body ?? {});
-  const processor = processorFor(ctx);
-  return payments.run(() => pay(ctx, processor, sessionId, input, opts));
+  const processor = await processorFor(ctx);
+  return payments.run(() => startPayment(ctx, processor, sessionId, input, opts));
+}
+
+/** Continues a payment parked for the shopper with what the shopper's browser returned (`details`). */
+export async function continueCheckoutPayment(ctx: ServiceContext, sessionId: string, details: Record<string, unknown>): Promise<PayOutcome> {
+  const processor = await processorFor(ctx);
+  return payments.run(() => resumePayment(ctx, processor, sessionId, details));
 }
 
 /** Payments in flight per process; a burst beyond what can start within 2 s is answered 429 at once. */
 const payments = new AdmissionGate('payments', 8, 2000);
 
-async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
-  const { session, parts, lmn, journal, now } = await ctx.em.transactional(async (em) => {
+/** How long a payment waits for the shopper's 3-D Secure before reconciliation releases it. */
+const ACTION_MINUTES = 15;
+
+/** An authorised part. */
+interface Held {
+  i: number;
+  part: Part;
+  auth: Authorization;
+}
+
+/** One payment attempt in flight: what it charges and what the processor has answered so far. */
+interface Run {
+  sessionId: string;
+  currency: string;
+  total: number;
+  storeFor: string | null;
+  parts: Part[];
+  reserve: Part | null;
+  held: Held[];
+  split: SplitPayment | null;
+  /** Cents a partial HSA/FSA authorisation moved to the regular card. */
+  moved: number;
+  lmn: LmnApproval | null;
+  now: Date;
+  returnUrl: string | null;
+  browserInfo: Record<string, unknown> | null;
+  /** Rounds of `/details` so far (each round is a call of its own, under a key of its own). */
+  rounds: number;
+  journal: PaymentJournal;
+  opts: PayOptions;
+}
+
+/** What a parked attempt keeps (`payment_attempts.state`) to go on after the shopper acted. */
+type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now'> & { now: string; pending: number };
+
+async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
+  const run = await ctx.em.transactional(async (em): Promise<Run> => {
     const tx = withEm(ctx, em);
     const session = await getCheckoutSession(tx, sessionId, true);
     const status = effectiveStatus(tx, session);
@@ -200,7 +276,7 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
       throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
     if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
     const now = tx.now();
-    const parts = planPayment(session, input, processor, now);
+    const { parts, reserve } = planPayment(tx, session, input, processor, now);
     const lmn = lmnApproval(session, input, parts, now);
     const journal = await PaymentJournal.open(
       tx,
@@ -208,57 +284,174 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
       parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })),
     );
     if (!journal) throw new DomainError('payment_in_progress', `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`, { param: 'checkout_id' });
-    return { session, parts, lmn, journal, now };
+    return {
+      sessionId: session.id,
+      currency: session.currency,
+      total: session.amounts.total,
+      storeFor: session.paymentType === 'subscription' ? session.id : null,
+      parts,
+      reserve,
+      held: [],
+      split: null,
+      moved: 0,
+      lmn,
+      now,
+      returnUrl: input.return_url ?? null,
+      browserInfo: input.browser_info ?? null,
+      rounds: 0,
+      journal,
+      opts,
+    };
   });
-
-  const fail = (part: Part, code: string, message: string) =>
-    ctx.em.transactional(async (em) => {
-      const tx = withEm(ctx, em);
-      const outcome = await recordFailedPayment(tx, await getCheckoutSession(tx, sessionId, true), now, part, code, message, opts);
-      if (!(await journal.settle(tx, 'failed', outcome.order.id))) throw abandoned(session.id);
-      return outcome;
-    });
-
-  const held: { i: number; part: Part; auth: Authorization }[] = [];
-  for (const [i, part] of parts.entries()) {
-    const auth = await processor.authorize(part.card, part.amount, session.currency, journal.key(i, 'authorize'));
-    if (!auth.ok) {
-      for (const h of held) await processor.void(h.auth.authorizationId, journal.key(h.i, 'void'));
-      return fail(part, auth.code, `${auth.message} Nothing was charged.`);
-    }
-    journal.steps[i].authorization_id = auth.authorizationId;
-    held.push({ i, part, auth });
+  if (run.parts.length > 1 || run.reserve) {
+    const opened = await processor.openSplit(run.total, run.currency, run.journal.key(0, 'split'));
+    if (!opened.ok) return fail(ctx, run, run.parts[0], opened);
+    run.split = opened.split;
   }
-  await journal.record(ctx);
+  return authorizeFrom(ctx, processor, run, 0);
+}
 
+async function resumePayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, details: Record<string, unknown>): Promise<PayOutcome> {
+  const parked = await PaymentJournal.unpark<ParkedRun>(ctx, sessionId);
+  if (!parked)
+    throw new DomainError('invalid_state', `No payment of checkout ${sessionId} is waiting for the shopper (none started, or it expired after ${ACTION_MINUTES} minutes).`, { param: 'checkout_id' });
+  const { state, journal } = parked;
+  const run: Run = { ...state, now: new Date(state.now), journal, opts: {}, rounds: state.rounds + 1 };
+  const pending = run.parts[state.pending];
+  const result = await processor.details(details, `${journal.key(state.pending, 'details')}.${run.rounds}`);
+  return authorizeFrom(ctx, processor, run, state.pending, result.ok ? { ...result, type: pending.slot } : result);
+}
+
+/**
+ * Authorises the parts from `from` on (the first one's answer may be given: a `/details` result).
+ * A partial authorisation of the HSA/FSA card moves the rest to the regular card; a refusal
+ * releases every hold; a part that needs the shopper parks the attempt.
+ */
+async function authorizeFrom(ctx: ServiceContext, processor: PaymentProcessor, run: Run, from: number, first?: AuthorizeResult): Promise<PayOutcome> {
+  for (let i = from; i < run.parts.length; i++) {
+    const part = run.parts[i];
+    const auth =
+      i === from && first
+        ? first
+        : await processor.authorize({
+            method: part.method,
+            amount: part.amount,
+            currency: run.currency,
+            idempotencyKey: run.journal.key(i, 'authorize'),
+            slot: part.slot,
+            healthcare: part.slot === 'hsa_fsa_card' ? { total: part.amount } : null,
+            allowPartial: part.slot === 'hsa_fsa_card',
+            split: run.split,
+            storeFor: run.storeFor,
+            returnUrl: run.returnUrl,
+            browserInfo: run.browserInfo,
+          });
+    if (needsAction(auth)) return park(ctx, run, i, auth.action);
+    if (!auth.ok) {
+      await release(processor, run);
+      return fail(ctx, run, part, { ...auth, message: `${auth.message} Nothing was charged.` });
+    }
+    run.held.push({ i, part, auth });
+    run.journal.steps[i].authorization_id = auth.authorizationId;
+    const short = part.amount - auth.amount;
+    if (short > 0) {
+      const next = run.parts[i + 1] ?? takeReserve(run);
+      if (!next) {
+        await release(processor, run);
+        const covered = `${formatAmount(auth.amount, run.currency)} of ${formatAmount(part.amount, run.currency)}`;
+        return fail(ctx, run, part, { code: 'insufficient_funds', message: `The HSA/FSA card covers only ${covered}. Nothing was charged; add a regular card for the rest.` });
+      }
+      next.amount += short;
+      part.amount = auth.amount;
+      run.moved += short;
+      run.journal.steps[i].amount = part.amount;
+      run.journal.steps[i + 1].amount = next.amount;
+    }
+  }
+  await run.journal.record(ctx);
+  return captureAndSettle(ctx, processor, run);
+}
+
+/** The regular card kept aside becomes the last part (a partial HSA/FSA authorisation needs it). */
+function takeReserve(run: Run): Part | null {
+  const reserve = run.reserve;
+  if (!reserve) return null;
+  run.reserve = null;
+  reserve.amount = 0;
+  run.parts.push(reserve);
+  run.journal.steps.push({ slot: reserve.slot, payment_method: reserve.details.type, amount: 0, authorization_id: null, capture_id: null });
+  return reserve;
+}
+
+/** Releases every hold of the attempt: the split as a whole when there is one, else each hold. */
+async function release(processor: PaymentProcessor, run: Run): Promise<void> {
+  if (run.split) return processor.cancelSplit(run.split, run.journal.key(0, 'cancel_split'));
+  for (const h of run.held) await processor.void(h.auth.authorizationId, run.journal.key(h.i, 'void'));
+}
+
+/** Parks the attempt until the shopper acted; the caller hands `action` to the shopper's browser. */
+async function park(ctx: ServiceContext, run: Run, pending: number, action: Record<string, unknown>): Promise<ActionOutcome> {
+  const { journal, opts: _opts, now, ...rest } = run;
+  const state: ParkedRun = { ...rest, now: now.toISOString(), pending };
+  await journal.park(ctx, state, ACTION_MINUTES);
+  const error = new DomainError('card_declined', 'This card needs the shopper to authenticate (3-D Secure). Pay through POST /api/v2/checkout/{id}/payments, which hands the action to the shopper.', {
+    param: run.parts[pending].slot,
+    details: { decline_code: 'authentication_required' },
+  });
+  return { ok: false, order: null, action, error };
+}
+
+/** Records the failed order and settles the journal as failed, in one transaction. */
+function fail(ctx: ServiceContext, run: Run, part: Part, refusal: Refusal): Promise<PayOutcome> {
+  return ctx.em.transactional(async (em) => {
+    const tx = withEm(ctx, em);
+    const outcome = await recordFailedPayment(tx, await getCheckoutSession(tx, run.sessionId, true), run.now, part, refusal, run.opts);
+    if (!(await run.journal.settle(tx, 'failed', outcome.order.id))) throw abandoned(run.sessionId);
+    return outcome;
+  });
+}
+
+/** Expiry of a card whose processor did not report one: never counts as expired here (the processor's refusal decides). */
+const UNREPORTED_EXPIRY = { month: 12, year: 2099 };
+
+async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor, run: Run): Promise<PayOutcome> {
   // Capture every hold; should one capture fail, the parts already captured are refunded and
   // the remaining holds released, so the customer is charged all or nothing.
-  const captured: { i: number; part: Part; auth: Authorization; captureId: string }[] = [];
-  for (const [n, { i, part, auth }] of held.entries()) {
-    const capture = await processor.capture(auth.authorizationId, journal.key(i, 'capture'));
+  const captured: (Held & { captureId: string })[] = [];
+  for (const [n, held] of run.held.entries()) {
+    const capture = await processor.capture(held.auth.authorizationId, run.journal.key(held.i, 'capture'));
     if (!capture.ok) {
-      for (const c of captured) await processor.refund(c.captureId, c.part.amount, journal.key(c.i, 'reverse'));
-      for (const h of held.slice(n + 1)) await processor.void(h.auth.authorizationId, journal.key(h.i, 'void'));
-      return fail(part, capture.code, 'The payment could not be completed; nothing was charged.');
+      for (const c of captured) await processor.refund(c.captureId, c.part.amount, run.journal.key(c.i, 'reverse'));
+      for (const h of run.held.slice(n + 1)) await processor.void(h.auth.authorizationId, run.journal.key(h.i, 'void'));
+      return fail(ctx, run, held.part, { code: capture.code, message: 'The payment could not be completed; nothing was charged.' });
     }
-    journal.steps[i].capture_id = capture.captureId;
-    captured.push({ i, part, auth, captureId: capture.captureId });
+    run.journal.steps[held.i].capture_id = capture.captureId;
+    captured.push({ ...held, captureId: capture.captureId });
   }
 
+  const { opts, now } = run;
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
-    const paid = await getCheckoutSession(tx, sessionId, true);
+    const paid = await getCheckoutSession(tx, run.sessionId, true);
     const captures = captured.map(({ part, auth, captureId }) => ({ paymentMethod: auth.type, brand: auth.brand, last4: auth.last4, amount: part.amount, processorToken: auth.token, captureId }));
-    const { order, payments } = await createOrder(tx, orderDraft(paid, now, opts, captures));
+    const { order, payments } = await createOrder(tx, orderDraft(paid, now, opts, captures, run.moved));
     order.transition(now, 'processing', 'payment authorized', 'authorized');
-    order.lmn = lmn;
+    order.lmn = run.lmn;
     order.completedAt = now;
     order.transition(now, 'completed', 'payment captured', 'captured');
     paid.status = 'paid';
     paid.paidAt = now;
     paid.orderId = order.id;
-    const cards = captured.map(({ part, auth, captureId }) => ({ slot: part.slot, type: auth.type, brand: auth.brand, last4: auth.last4, token: auth.token, captureId, card: part.card }));
+    const cards = captured.map(({ part, auth, captureId }) => ({
+      slot: part.slot,
+      type: auth.type,
+      brand: auth.brand,
+      last4: auth.last4,
+      token: auth.token,
+      captureId,
+      expiry: auth.expiry ?? (part.method.kind === 'card' ? { month: part.method.card.exp_month, year: part.method.card.exp_year } : UNREPORTED_EXPIRY),
+    }));
     const done: PaidCheckout = { session: paid, order, payments, cards };
     await startedHook(paid.paymentType)?.(tx, done);
     const webhookUrl = webhookUrlOf(paid);
@@ -266,7 +459,7 @@ async function pay(ctx: ServiceContext, processor: PaymentProcessor, sessionId: 
     recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
     recordEvent(tx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl });
     await opts.onPaid?.(tx, done);
-    if (!(await journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
+    if (!(await run.journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
     await em.flush();
     return { ok: true as const, order };
   });

@@ -1,13 +1,26 @@
 import { z } from 'zod';
+import type { ServiceContext } from '../../platform/context.js';
 import { responseEnvelope } from '../../platform/rest/envelope.js';
-import type { RouteSpec } from '../../platform/rest/routes.js';
+import { HttpResult, type RouteSpec } from '../../platform/rest/routes.js';
+import { orderResponse } from '../orders/order.openapi.js';
+import { presentOrder } from '../orders/order.presenter.js';
 import { checkoutEnvelopeResponse, checkoutStatusEnvelopeResponse } from './checkout.openapi.js';
 import { toCheckoutResource } from './checkout.resource.js';
-import { createCheckoutSchema } from './checkout.schemas.js';
+import { checkoutPaymentDetailsSchema, checkoutPaymentsSchema, createCheckoutSchema } from './checkout.schemas.js';
+import type { PayOutcome } from './checkout-payment.service.js';
+import { payDetailsFromMerchantPage, payFromMerchantPage } from './merchant-page-payment.service.js';
 import * as checkout from './checkout.service.js';
 import { checkoutStatus } from './checkout-status.service.js';
 
 const tags = ['Checkout'];
+const checkoutParams = z.object({ checkout_id: z.string() });
+
+/** A pay outcome as the merchant's page gets it: the order (200), the shopper's action (202), or the decline. */
+async function payAnswer(ctx: ServiceContext, checkoutId: string, outcome: PayOutcome): Promise<unknown> {
+  if (outcome.ok) return presentOrder(ctx, outcome.order);
+  if (outcome.order === null) return new HttpResult(202, { checkout_id: checkoutId, status: 'action_required', action: outcome.action });
+  return new HttpResult(outcome.error.status, outcome.error.toBody());
+}
 
 export const checkoutRoutes: RouteSpec[] = [
   {
@@ -30,5 +43,35 @@ export const checkoutRoutes: RouteSpec[] = [
     params: z.object({ checkout_id: z.string() }),
     response: checkoutStatusEnvelopeResponse,
     handler: async (ctx, req) => responseEnvelope(ctx, await checkoutStatus(ctx, (req.params as { checkout_id: string }).checkout_id), 'Checkout session retrieved'),
+  },
+  {
+    method: 'POST',
+    url: '/api/v2/checkout/:checkout_id/payments',
+    operationId: 'payCheckout',
+    summary: "Pay a checkout from the merchant's own page (Adyen Web's payment_method_data); 200 the order, 202 an action (3-D Secure) to finish with /payments/details",
+    tags,
+    params: checkoutParams,
+    body: checkoutPaymentsSchema,
+    response: orderResponse,
+    ownTransactions: true,
+    handler: async (ctx, req) => {
+      const id = (req.params as { checkout_id: string }).checkout_id;
+      return payAnswer(ctx, id, await payFromMerchantPage(ctx, id, req.body));
+    },
+  },
+  {
+    method: 'POST',
+    url: '/api/v2/checkout/:checkout_id/payments/details',
+    operationId: 'payCheckoutDetails',
+    summary: "Finish a payment after the shopper's action (Adyen Web's onAdditionalDetails state.data.details)",
+    tags,
+    params: checkoutParams,
+    body: checkoutPaymentDetailsSchema,
+    response: orderResponse,
+    ownTransactions: true,
+    handler: async (ctx, req) => {
+      const id = (req.params as { checkout_id: string }).checkout_id;
+      return payAnswer(ctx, id, await payDetailsFromMerchantPage(ctx, id, req.body));
+    },
   },
 ];

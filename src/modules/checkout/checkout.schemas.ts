@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_AMOUNT } from '../../platform/money.js';
 import { isIso4217, metadataSchema } from '../../platform/validation.js';
-import { cardSchema } from '../payments/card.js';
+import { paymentSlotSchema } from '../payments/payment-method-input.js';
 
 /** The one validation definition of each checkout input (REST and GraphQL). */
 
@@ -100,15 +100,44 @@ export const lmnSchema = z
   })
   .strict();
 
+/** Where the shopper's browser returns after a redirect (3-D Secure); defaults to Adyen's own page. */
+const returnUrlSchema = z.url().max(1024).describe('Where the shopper returns after a redirect (3-D Secure); finish with POST …/payments/details');
+/** The shopper's browser, as Adyen Web reports it (`state.data.browserInfo`), for 3-D Secure 2. */
+const browserInfoSchema = z.record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()])).describe("The shopper's browser (Adyen Web's state.data.browserInfo), for 3-D Secure 2");
+
 export const payCheckoutSchema = z
   .object({
-    hsa_fsa_card: cardSchema.optional(),
-    card: cardSchema.optional(),
+    hsa_fsa_card: paymentSlotSchema.optional(),
+    card: paymentSlotSchema.optional(),
     lmn: lmnSchema.optional(),
+    return_url: returnUrlSchema.optional(),
+    browser_info: browserInfoSchema.optional(),
   })
   .strict()
   .refine((b) => b.hsa_fsa_card || b.card, { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] })
   .meta({ id: 'PayCheckoutRequest' });
+
+/**
+ * `POST /api/v2/checkout/{id}/payments` (contract): pay from the merchant's own page. Each slot is
+ * `{payment_method_data}` (Adyen Web's paymentMethod; both modes) or, in test mode, a test card.
+ */
+export const checkoutPaymentsSchema = z
+  .object({
+    hsa_fsa: paymentSlotSchema.optional().describe('The HSA/FSA card: pays the eligible amount (partial authorisation allowed)'),
+    card: paymentSlotSchema.optional().describe('The regular card: pays the rest, or everything alone'),
+    lmn: lmnSchema.optional(),
+    return_url: returnUrlSchema.optional(),
+    browser_info: browserInfoSchema.optional(),
+  })
+  .strict()
+  .refine((b) => b.hsa_fsa || b.card, { message: 'give a card, an hsa_fsa card, or both', path: ['card'] })
+  .meta({ id: 'CheckoutPaymentsRequest' });
+
+/** `POST /api/v2/checkout/{id}/payments/details`: what the shopper's browser returned after the action. */
+export const checkoutPaymentDetailsSchema = z
+  .object({ details: z.record(z.string(), z.unknown()).describe("Adyen Web's onAdditionalDetails state.data.details (threeDSResult, redirectResult, …)") })
+  .strict()
+  .meta({ id: 'CheckoutPaymentDetailsRequest' });
 
 export type CreateCheckoutInput = z.output<typeof createCheckoutSchema>;
 export type PayCheckoutInput = z.output<typeof payCheckoutSchema>;

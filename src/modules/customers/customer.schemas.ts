@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
-import { cardSchema } from '../payments/card.js';
+import { paymentSlotSchema } from '../payments/payment-method-input.js';
 
 /** The one validation definition of each customers input; REST and GraphQL both go through these. */
 
@@ -42,7 +42,9 @@ export const listCustomersSchema = z
 
 export const attachPaymentMethodSchema = z
   .object({
-    card: cardSchema.describe('Verified with a zero-amount authorization; only its token, brand, last4, expiry and type are kept'),
+    card: paymentSlotSchema.describe(
+      'A test card (test mode) or {payment_method_data} from Adyen Web. Verified with a zero-amount authorization; only its token, brand, last4, expiry and type are kept',
+    ),
   })
   .strict()
   .meta({ id: 'AttachPaymentMethodRequest' });

@@ -4,8 +4,9 @@ import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
-import { notExpired, type CardInput } from '../payments/card.js';
-import type { PaymentMethodType } from '../payments/payment-processor.js';
+import { notExpired } from '../payments/card.js';
+import { paymentMethodOf, refuseRawCardInLiveMode, type PaymentSlotInput } from '../payments/payment-method-input.js';
+import { needsAction, type PaymentMethodType } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { Customer, PaymentMethod } from './customer.entity.js';
 import { getCustomer } from './customer.service.js';
@@ -16,18 +17,21 @@ import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.
  * Only the processor's token, brand, last4, expiry and type are kept. A declined card is 400
  * `invalid_payment_method` with the processor's code and message; `param` names the card field.
  */
-export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer, card: CardInput, param = 'card'): Promise<PaymentMethod> {
-  if (!notExpired(card, ctx.now())) {
+export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer, slot: PaymentSlotInput, param = 'card'): Promise<PaymentMethod> {
+  const method = paymentMethodOf(slot, ctx.principal.livemode, param);
+  if (method.kind === 'card' && !notExpired(method.card, ctx.now())) {
     throw DomainError.field(`${param}.exp_year`, 'the card has expired');
   }
   const id = prefixedId('pm');
-  const verified = await processorFor(ctx).verify(card, id);
+  const verified = await (await processorFor(ctx)).verify(method, customer.id, id);
   if (!verified.ok) {
-    throw new DomainError('invalid_payment_method', `The card could not be verified: ${verified.message}`, { param, details: { decline_code: verified.code } });
+    const reason = needsAction(verified) ? 'it needs 3-D Secure, which this route cannot hand to the shopper; store it by paying a subscription checkout' : verified.message;
+    throw new DomainError('invalid_payment_method', `The card could not be verified: ${reason}`, { param, details: { decline_code: verified.code } });
   }
-  const method = storePaymentMethod(ctx, customer, { ...verified, exp_month: card.exp_month, exp_year: card.exp_year }, ctx.now(), id);
+  const expiry = verified.expiry ?? (method.kind === 'card' ? { month: method.card.exp_month, year: method.card.exp_year } : { month: 12, year: 2099 });
+  const stored = storePaymentMethod(ctx, customer, { ...verified, exp_month: expiry.month, exp_year: expiry.year }, ctx.now(), id);
   await ctx.em.flush();
-  return method;
+  return stored;
 }
 
 /** A card the processor tokenized: what a payment method keeps of it. */
@@ -62,6 +66,7 @@ export function storePaymentMethod(ctx: ServiceContext, customer: Customer, card
 
 /** `POST /customers/{id}/payment-methods`: verifies and stores a card for the customer. */
 export async function attachPaymentMethod(ctx: ServiceContext, customerId: string, body: unknown): Promise<PaymentMethod> {
+  refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(attachPaymentMethodSchema, requireObject(body, 'validation_error'));
   const customer = await getCustomer(ctx, customerId);
   return storeVerifiedCard(ctx, customer, input.card);

@@ -3,6 +3,7 @@ import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
+import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
 import { payCheckoutSession, type PayOutcome } from '../checkout/checkout-payment.service.js';
 import { prepareSessionForPayment } from '../checkout/checkout.service.js';
 import type { Order } from '../orders/order.entity.js';
@@ -56,6 +57,7 @@ export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, orde
  * there deadlocked concurrent pays (PostgreSQL aborts one transaction: a 500).
  */
 export async function payPaymentLink(ctx: ServiceContext, id: string, body: unknown, queryReference?: string): Promise<LinkPayment> {
+  refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(payPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
   const clientReferenceId =
     input.client_reference_id ??

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
 import { addressSchema, currencySchema, httpUrl, lmnSchema, text } from '../checkout/checkout.schemas.js';
-import { cardSchema } from '../payments/card.js';
+import { paymentSlotSchema } from '../payments/payment-method-input.js';
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
 import { INTERVALS } from '../subscriptions/subscription-calendar.js';
 
@@ -87,8 +87,8 @@ export const clientReferenceIdSchema = z
 
 export const payPaymentLinkSchema = z
   .object({
-    hsa_fsa_card: cardSchema.optional(),
-    card: cardSchema.optional(),
+    hsa_fsa_card: paymentSlotSchema.optional(),
+    card: paymentSlotSchema.optional(),
     lmn: lmnSchema.optional(),
     client_reference_id: clientReferenceIdSchema.optional(),
     customer: paymentLinkCustomerSchema.optional().describe('The payer, when the link names no customer'),

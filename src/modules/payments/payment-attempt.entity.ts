@@ -49,4 +49,12 @@ export class PaymentAttempt extends MerchantScopedEntity {
 
   @Property({ type: 'string', nullable: true })
   orderId: string | null = null;
+
+  /** Parked for the shopper (3-D Secure) until then: what is left to do is in `state`. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  awaitingUntil: Date | null = null;
+
+  /** A parked attempt's remaining work (see checkout-payment.service's ParkedRun). */
+  @Property({ type: 'json', nullable: true })
+  state: unknown = null;
 }

@@ -5,7 +5,7 @@ import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { processorFor } from './processor-registry.js';
 
-type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse';
+type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse' | 'details' | 'split' | 'cancel_split';
 
 /**
  * A payment attempt's journal (see PaymentAttempt). `open` runs inside the caller's short
@@ -54,8 +54,37 @@ export class PaymentJournal {
 
   /** Refunds and voids what this journal's steps did (keys of its own), then marks it `reversed`; `ctx` holds no transaction. */
   async reverse(ctx: ServiceContext): Promise<void> {
-    await reverseSteps(processorFor(ctx), this.id, this.steps, ctx.log);
+    await reverseSteps(await processorFor(ctx), this.id, this.steps, ctx.log);
     await ctx.em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ? and status = 'reversing'`, [this.id]);
+  }
+
+  /**
+   * Parks the attempt until the shopper acted (3-D Secure): writes its steps and `state` (what is
+   * left to do) and keeps it open for `minutes`; an attempt not taken up again by then is
+   * reversed by reconciliation. One autocommit statement; `ctx` holds no transaction.
+   */
+  async park(ctx: ServiceContext, state: unknown, minutes: number): Promise<void> {
+    await ctx.em
+      .getConnection()
+      .execute(`update payment_attempts set steps = ?, state = ?, awaiting_until = now() + make_interval(mins => ?), updated_at = now() where id = ? and status = 'calling'`, [
+        JSON.stringify(this.steps),
+        JSON.stringify(state),
+        minutes,
+        this.id,
+      ]);
+  }
+
+  /**
+   * Takes up the parked attempt of `subjectId` (one caller wins: the statement un-parks it), or
+   * null when none is parked or it waited too long.
+   */
+  static async unpark<S>(ctx: ServiceContext, subjectId: string): Promise<{ journal: PaymentJournal; state: S } | null> {
+    const [row] = await ctx.em.getConnection().execute<{ id: string; steps: AttemptStep[]; state: S }[]>(
+      `update payment_attempts set awaiting_until = null, updated_at = now()
+       where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling' and awaiting_until > now() returning id, steps, state`,
+      [subjectId, ctx.principal.merchantId, ctx.principal.livemode],
+    );
+    return row ? { journal: new PaymentJournal(row.id, row.steps), state: row.state } : null;
   }
 
   /** The processor idempotency key of `operation` on step `index`. */
@@ -99,13 +128,13 @@ export async function reverseAbandonedAttempts(orm: MikroORM, log: Log): Promise
     const [attempt] = await em.getConnection().execute<{ id: string; merchant_id: string; livemode: boolean; subject_id: string; steps: AttemptStep[] }[]>(
       `update payment_attempts set status = 'reversing', updated_at = now()
        where id = (select id from payment_attempts
-                   where (status = 'calling' and updated_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds')
+                   where (status = 'calling' and updated_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds' and (awaiting_until is null or awaiting_until < now()))
                       or (status = 'reversing' and updated_at < now() - interval '60 seconds')
                    order by updated_at limit 1 for update skip locked)
        returning id, merchant_id, livemode, subject_id, steps`,
     );
     if (!attempt) return reversed;
-    await reverseSteps(processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log)), attempt.id, attempt.steps, log);
+    await reverseSteps(await processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log)), attempt.id, attempt.steps, log);
     await em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
     log.warn({ attempt: attempt.id, subject: attempt.subject_id }, 'abandoned payment attempt reversed');
     reversed++;
@@ -128,6 +157,7 @@ async function reverseSteps(processor: PaymentProcessor, id: string, steps: Atte
       continue;
     }
     const held = await processor.lookup(key(i, 'authorize'));
-    if (held?.ok && held.reference) await processor.void(held.reference, key(i, 'void'));
+    const holdId = held?.ok && held.reference ? held.reference : step.authorization_id;
+    if (holdId) await processor.void(holdId, key(i, 'void'));
   }
 }

@@ -2,6 +2,8 @@ import { insideTransaction, type ServiceContext } from '../../platform/context.j
 import { DomainError } from '../../platform/errors.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { SimulatedProcessor } from './simulated-processor.js';
+import { AdyenCallLog } from './adyen/adyen-call-log.js';
+import { AdyenProcessor, type AdyenAccount, type AdyenSettings } from './adyen/adyen-processor.js';
 
 let testMode: PaymentProcessor | null = null;
 
@@ -18,13 +20,35 @@ export function simulatedProcessor(em: ServiceContext['em']): SimulatedProcessor
   return new SimulatedProcessor((sql, params) => connection.execute(sql, params));
 }
 
+/** How live mode reaches Adyen and finds a merchant's Adyen account (the module wiring registers it at start). */
+export interface LivePayments {
+  settings: AdyenSettings;
+  accountFor(ctx: ServiceContext): Promise<AdyenAccount | null>;
+}
+
+let live: LivePayments | null = null;
+
+/** Registers how live mode reaches Adyen (null: live payments answer 503). */
+export function useLivePayments(config: LivePayments | null): void {
+  live = config;
+}
+
 /**
- * The processor for the caller's mode: the simulated one in test mode. Refuses a caller inside
- * an open transaction: a processor call must never hold a database connection while it waits
- * (and the processor's own bookkeeping would need a second one).
+ * The processor for the caller's mode: the simulated one in test mode, Adyen with the merchant's
+ * own account in live mode (503 `service_unavailable` when the merchant configured none). Refuses a
+ * caller inside an open transaction: a processor call must never hold a database connection while
+ * it waits (and the processor's own bookkeeping needs one of its own).
  */
-export function processorFor(ctx: ServiceContext): PaymentProcessor {
+export async function processorFor(ctx: ServiceContext): Promise<PaymentProcessor> {
   if (ctx.em.isInTransaction() || insideTransaction.getStore()) throw new Error('the payment processor was called inside a database transaction');
   if (!ctx.principal.livemode) return testMode ?? simulatedProcessor(ctx.em);
-  throw new DomainError('service_unavailable', 'Live payments need a configured payment processor; none is configured on this deployment. Use a test key.');
+  const account = live ? await live.accountFor(ctx) : null;
+  if (!live || !account) {
+    throw new DomainError(
+      'service_unavailable',
+      'Live payments need a configured payment processor, and this merchant has none: configure its Adyen account (npm run cli -- processor set …), or use a test key.',
+    );
+  }
+  const connection = ctx.em.getConnection();
+  return new AdyenProcessor(account, live.settings, new AdyenCallLog((sql, params) => connection.execute(sql, params), ctx.principal.merchantId));
 }

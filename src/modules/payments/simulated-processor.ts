@@ -1,6 +1,20 @@
 import { prefixedId } from '../../platform/db/ids.js';
-import { cardBrand, type CardInput } from './card.js';
-import type { Authorization, CardDetails, ChargeResult, Disposition, PaymentMethodType, PaymentProcessor, ProcessorRecord, ProcessorResult } from './payment-processor.js';
+import { DomainError } from '../../platform/errors.js';
+import { cardBrand, cardSchema, type CardInput } from './card.js';
+import type { PaymentMethodInput } from './payment-method-input.js';
+import type {
+  AuthorizeRequest,
+  AuthorizeResult,
+  CardDetails,
+  ChargeResult,
+  Disposition,
+  PaymentMethodType,
+  PaymentProcessor,
+  ProcessorRecord,
+  ProcessorResult,
+  RefundResult,
+  SplitPayment,
+} from './payment-processor.js';
 
 interface TestCard {
   type: PaymentMethodType;
@@ -71,23 +85,70 @@ export class SimulatedProcessor implements PaymentProcessor {
     return first.result as T;
   }
 
-  inspect(card: CardInput): CardDetails {
+  /**
+   * The test card a payment method stands for: a card object, or Adyen Web's payment method data
+   * with Adyen's unencrypted test values (`encryptedCardNumber: "test_4242424242424242"`, …), so
+   * a page built on Adyen Web pays in test mode with the contract's test cards.
+   */
+  static cardOfMethod(method: PaymentMethodInput): CardInput {
+    if (method.kind === 'card') return method.card;
+    const d = method.data;
+    const plain = (v: string | undefined) => (v?.startsWith('test_') ? v.slice(5) : undefined);
+    const parsed = cardSchema.safeParse({
+      number: plain(d.encryptedCardNumber),
+      exp_month: Number(plain(d.encryptedExpiryMonth)),
+      exp_year: Number(plain(d.encryptedExpiryYear)),
+      cvc: plain(d.encryptedSecurityCode) ?? '000',
+    });
+    if (!parsed.success) {
+      throw new DomainError(
+        'invalid_payment_method',
+        'Test mode reads payment_method_data with Adyen\'s unencrypted test values (encryptedCardNumber "test_4242424242424242", encryptedExpiryMonth "test_03", encryptedExpiryYear "test_2030", encryptedSecurityCode "test_737"): use a test card.',
+      );
+    }
+    return parsed.data;
+  }
+
+  inspect(method: PaymentMethodInput): CardDetails {
+    const card = SimulatedProcessor.cardOfMethod(method);
     return { type: SimulatedProcessor.cardOf(card.number).type, brand: cardBrand(card.number), last4: card.number.slice(-4) };
   }
 
-  private hold(card: CardInput): ProcessorResult<Authorization> {
+  private hold(method: PaymentMethodInput, amount: number): AuthorizeResult {
+    const card = SimulatedProcessor.cardOfMethod(method);
     const test = SimulatedProcessor.cardOf(card.number);
     if (test.decline) return { ok: false, code: test.decline, message: DECLINE_MESSAGES[test.decline] ?? 'The card was declined.' };
     const flags = SimulatedProcessor.flags(test);
-    return { ok: true, ...this.inspect(card), authorizationId: prefixedId(`auth_${flags}`), token: prefixedId(`tok_${flags}`) };
+    return {
+      ok: true,
+      ...this.inspect(method),
+      amount,
+      expiry: { month: card.exp_month, year: card.exp_year },
+      authorizationId: prefixedId(`auth_${flags}`),
+      token: prefixedId(`tok_${flags}`),
+    };
   }
 
-  authorize(card: CardInput, amount: number, _currency: string, key: string): Promise<ProcessorResult<Authorization>> {
-    return this.once(key, 'authorize', null, amount, this.hold(card), (r) => (r.ok ? r.authorizationId : null));
+  authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    return this.once(request.idempotencyKey, 'authorize', null, request.amount, this.hold(request.method, request.amount), (r) => (r.ok ? r.authorizationId : null));
   }
 
-  verify(card: CardInput, key: string): Promise<ProcessorResult<Authorization>> {
-    return this.once(key, 'verify', null, 0, this.hold(card), (r) => (r.ok ? r.token : null));
+  /** The test cards never ask the shopper to act, so there is nothing to continue. */
+  details(): Promise<AuthorizeResult> {
+    return Promise.resolve({ ok: false, code: 'invalid_request', message: 'No payment of this checkout is waiting for the shopper (test cards never ask for 3-D Secure).' });
+  }
+
+  /** Test mode holds each card on its own: no processor-side grouping. */
+  openSplit(): Promise<ProcessorResult<{ split: SplitPayment | null }>> {
+    return Promise.resolve({ ok: true, split: null });
+  }
+
+  cancelSplit(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  verify(method: PaymentMethodInput, _shopperReference: string, key: string): Promise<AuthorizeResult> {
+    return this.once(key, 'verify', null, 0, this.hold(method, 0), (r) => (r.ok ? r.token : null));
   }
 
   capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
@@ -99,11 +160,9 @@ export class SimulatedProcessor implements PaymentProcessor {
     await this.once(key, 'void', authorizationId, 0, { ok: true }, () => null);
   }
 
-  refund(captureId: string, amount: number, key: string): Promise<ProcessorResult<{ refundId: string }>> {
+  refund(captureId: string, amount: number, key: string): Promise<RefundResult> {
     const flags = captureId.split('_')[1] ?? '';
-    const result: ProcessorResult<{ refundId: string }> = flags.includes('r')
-      ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' }
-      : { ok: true, refundId: prefixedId('re') };
+    const result: RefundResult = flags.includes('r') ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' } : { ok: true, refundId: prefixedId('re') };
     return this.once(key, 'refund', captureId, amount, result, (r) => (r.ok ? r.refundId : null));
   }
 

@@ -6,6 +6,7 @@ import { webhookUrlForOrder } from '../checkout/checkout.service.js';
 import { Order } from '../orders/order.entity.js';
 import { applyRefundedTotal } from '../orders/order.service.js';
 import { Payment } from '../payments/payment.entity.js';
+import type { RefundResult } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { Refund } from './refund.entity.js';
 import { refundFailedPayload, refundSucceededPayload } from './refund.resource.js';
@@ -36,14 +37,14 @@ export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50)
     if (!claimed) break;
     const refund = await em.findOneOrFail(Refund, claimed.id);
     const payments = new Map((await em.find(Payment, { orderId: refund.orderId })).map((p) => [p.id, p]));
-    const processor = processorFor(systemContext(em, refund.merchant.id, refund.livemode, Number(claimed.offset), log));
+    const processor = await processorFor(systemContext(em, refund.merchant.id, refund.livemode, Number(claimed.offset), log));
     const results = await Promise.all(refund.parts.map((part, i) => processor.refund(payments.get(part.payment_id)!.captureId, part.amount, `${refund.id}.${i}.refund`)));
     await recordOutcome(orm, claimed.id, Number(claimed.offset), results, log);
   }
   return processed;
 }
 
-async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: number, results: Awaited<ReturnType<ReturnType<typeof processorFor>['refund']>>[], log: Log): Promise<void> {
+async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: number, results: RefundResult[], log: Log): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const refund = await em.findOneOrFail(Refund, refundId);
     const order = await em.findOneOrFail(Order, refund.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });

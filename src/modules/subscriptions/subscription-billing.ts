@@ -213,7 +213,7 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
       const i = next++;
       const job = jobs[i];
       try {
-        const processor = processorFor(ctxFor(root, { merchant: { id: job.merchantId }, livemode: job.livemode }, job.clockOffsetMs, log));
+        const processor = await processorFor(ctxFor(root, { merchant: { id: job.merchantId }, livemode: job.livemode }, job.clockOffsetMs, log));
         const result = await processor.chargeToken(job.token, job.amount, job.currency.toLowerCase(), job.attemptId);
         if (result.ok) outcomes[i] = { job, ok: true, captureId: result.captureId };
         else outcomes[i] = { job, ok: false, code: result.code, disposition: result.disposition && DISPOSITIONS.includes(result.disposition) ? result.disposition : 'retry' };

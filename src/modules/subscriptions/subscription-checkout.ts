@@ -24,7 +24,7 @@ export async function startSubscriptionFromCheckout(ctx: ServiceContext, { sessi
   const interval: Interval = (INTERVALS as readonly string[]).includes(config.interval) ? (config.interval as Interval) : 'monthly';
   const customer = await findOrCreateCustomer(ctx, session.customer, now);
   const part = cards.find((p) => p.slot === 'card') ?? cards[0];
-  const pm = storePaymentMethod(ctx, customer, { ...part, exp_month: part.card.exp_month, exp_year: part.card.exp_year }, now);
+  const pm = storePaymentMethod(ctx, customer, { ...part, exp_month: part.expiry.month, exp_year: part.expiry.year }, now);
   const matched = session.lineItems.length === 1 ? session.lineItems[0] : null;
   const period = periodAt(now, interval, config.interval_count ?? 1, 0);
   const sub = ctx.em.create(Subscription, {

@@ -1,0 +1,30 @@
+import type { ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { parseInput, requireObject } from '../../platform/validation.js';
+import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
+import { continueCheckoutPayment, payCheckoutSession, type PayOutcome } from './checkout-payment.service.js';
+import { checkoutPaymentDetailsSchema, checkoutPaymentsSchema } from './checkout.schemas.js';
+import { getCheckoutSession } from './checkout.service.js';
+
+/**
+ * `POST /api/v2/checkout/{id}/payments` (contract): a merchant that renders Adyen Web on its own
+ * page pays the checkout with what Adyen Web produced (`payment_method_data`), in either mode; test
+ * mode also takes the contract's test cards. The outcome is the order, a decline, or the action the
+ * shopper must complete (3-D Secure) before `…/payments/details`.
+ */
+export async function payFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
+  refuseRawCardInLiveMode(body, ctx.principal.livemode);
+  const input = parseInput(checkoutPaymentsSchema, requireObject(body ?? {}, 'validation_error'));
+  const session = await getCheckoutSession(ctx, checkoutId);
+  if (session.paymentLinkId) {
+    throw new DomainError('invalid_request', `Checkout ${session.id} belongs to payment link ${session.paymentLinkId}: it is paid through the link's own page.`, { param: 'checkout_id' });
+  }
+  const { hsa_fsa, card, ...rest } = input;
+  return payCheckoutSession(ctx, session.id, { ...rest, hsa_fsa_card: hsa_fsa, card });
+}
+
+/** `POST /api/v2/checkout/{id}/payments/details`: continues a payment after the shopper's action. */
+export function payDetailsFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
+  const input = parseInput(checkoutPaymentDetailsSchema, requireObject(body ?? {}, 'validation_error'));
+  return continueCheckoutPayment(ctx, checkoutId, input.details);
+}

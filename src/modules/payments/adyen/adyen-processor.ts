@@ -1,0 +1,269 @@
+import adyen, { type Types } from '@adyen/api-library';
+import type { PaymentMethodData, PaymentMethodInput } from '../payment-method-input.js';
+import type {
+  AuthorizeRequest,
+  AuthorizeResult,
+  CardDetails,
+  ChargeResult,
+  HealthcareAmounts,
+  PaymentMethodType,
+  PaymentProcessor,
+  ProcessorRecord,
+  ProcessorResult,
+  RefundResult,
+  SplitPayment,
+} from '../payment-processor.js';
+import { AdyenCallLog } from './adyen-call-log.js';
+import { AdyenHttpClient, type AdyenRoutes } from './adyen-http-client.js';
+import { refusalOf } from './adyen-refusals.js';
+
+const { CheckoutAPI, Client, EnvironmentEnum, HttpClientException, Types: AdyenTypes } = adyen;
+type PaymentRequest = Types.checkout.PaymentRequest;
+type PaymentResponse = Types.checkout.PaymentResponse | Types.checkout.PaymentDetailsResponse;
+const { ShopperInteractionEnum, RecurringProcessingModelEnum, ChannelEnum } = AdyenTypes.checkout.PaymentRequest;
+
+/** A merchant's Adyen account, as `processor set` stored it (decrypted). */
+export interface AdyenAccount {
+  merchantAccount: string;
+  apiKey: string;
+  liveUrlPrefix: string | null;
+}
+
+export interface AdyenSettings extends AdyenRoutes {
+  environment: 'test' | 'live';
+}
+
+/** Where a shopper lands after a redirect when the caller gave no `return_url` (Adyen requires one). */
+const FALLBACK_RETURN_URL = 'https://checkout.adyen.com/';
+
+/**
+ * The IIAS amounts of an HSA/FSA authorisation, as `additionalData` entries named after Adyen's
+ * healthcare enhanced scheme data (`enhancedSchemeData.healthcare.*`, minor units). Checkout v72's
+ * `enhancedSchemeData` object has no healthcare member yet, so they travel in `additionalData`,
+ * which takes any string entry.
+ */
+function healthcareData(amounts: HealthcareAmounts): Record<string, string> {
+  const prefix = 'enhancedSchemeData.healthcare.';
+  const entries: [string, number | undefined][] = [
+    ['totalHealthcareValue', amounts.total],
+    ['prescriptionValue', amounts.prescription],
+    ['visionPrescriptionValue', amounts.vision],
+    ['otherMedicalValue', amounts.clinic],
+    ['dentalValue', amounts.dental],
+  ];
+  return Object.fromEntries(entries.filter(([, v]) => v !== undefined).map(([k, v]) => [prefix + k, String(v)]));
+}
+
+/** Adyen Web's payment method object as the library's type (the library serializes what it knows of it). */
+const paymentMethodOf = (data: PaymentMethodData) => data as unknown as Types.checkout.CardDetails;
+
+/** `shopperReference/storedPaymentMethodId`: the token a renewal charges. */
+const tokenOf = (shopperReference: string, storedId: string) => `${shopperReference}/${storedId}`;
+
+/**
+ * Live payments through Adyen's Checkout API v72 with `@adyen/api-library`. Every call sends Adyen's
+ * `Idempotency-Key` header with the journal's key, and uses that key as the payment's `reference`
+ * (so a notification about a call whose answer was lost still finds its key). Each answer is
+ * recorded (`AdyenCallLog`) before it is returned: `lookup` answers from those records.
+ *
+ * Authorisations hold (manual capture); captures, cancels and refunds are asynchronous at Adyen
+ * (`received`): a capture is taken as done (a CAPTURE_FAILED notification is reported), a refund
+ * stays pending until its REFUND / REFUND_FAILED notification.
+ */
+export class AdyenProcessor implements PaymentProcessor {
+  private readonly checkout: InstanceType<typeof CheckoutAPI>;
+
+  constructor(
+    private readonly account: AdyenAccount,
+    settings: AdyenSettings,
+    private readonly calls: AdyenCallLog,
+  ) {
+    const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
+    const client = new Client({ apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined }, new AdyenHttpClient(settings));
+    this.checkout = new CheckoutAPI(client);
+  }
+
+  /** Adyen reads the card; before it answers, the slot is all there is to go by. */
+  inspect(method: PaymentMethodInput, slot: PaymentMethodType): CardDetails {
+    const brand = method.kind === 'processor_data' ? (method.data.brand ?? 'card') : 'card';
+    return { type: slot, brand, last4: '' };
+  }
+
+  /** Runs one call; an answer of Adyen's that refuses the request (4xx but auth and rate limits) comes back as a refusal, anything else throws. */
+  private async call<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: string; message: string }> {
+    try {
+      return { ok: true, value: await fn() };
+    } catch (err) {
+      if (err instanceof HttpClientException && [400, 422].includes(err.statusCode)) {
+        const body = parseJson(err.responseBody);
+        const message = typeof body?.message === 'string' ? body.message : 'Adyen refused the request.';
+        return { ok: false, code: 'invalid_payment_method', message };
+      }
+      throw err;
+    }
+  }
+
+  /** What a `/payments` or `/payments/details` answer means for the checkout. */
+  private async outcome(key: string, operation: ProcessorRecord['operation'], slot: PaymentMethodType, requested: number, currency: string, res: PaymentResponse): Promise<AuthorizeResult> {
+    const code = res.resultCode ? String(res.resultCode) : undefined;
+    const data = res.additionalData ?? {};
+    const held = code === 'Authorised' || code === 'PartiallyAuthorised';
+    const amount = res.amount?.value ?? (data.authorisedAmountValue ? Number(data.authorisedAmountValue) : requested);
+    await this.calls.record({ key, operation, ok: held, pspReference: res.pspReference ?? null, target: null, amount, currency, result: res });
+    if (res.action) return { ok: false, code: 'action_required', message: 'The shopper must complete an action (3-D Secure or a redirect).', action: { ...res.action } };
+    if (!held) {
+      const refusal = refusalOf(res.refusalReasonCode, res.refusalReason ?? (code === 'Pending' || code === 'Received' ? 'No final result yet' : undefined));
+      return { ok: false, code: refusal.code, message: refusal.message, processorCode: refusal.processorCode };
+    }
+    const expiry = /^(\d{1,2})\/(\d{4})$/.exec(data.expiryDate ?? '');
+    const storedId = data['tokenization.storedPaymentMethodId'] ?? data['recurring.recurringDetailReference'];
+    const shopper = data['tokenization.shopperReference'] ?? data['recurring.shopperReference'];
+    return {
+      ok: true,
+      type: slot,
+      brand: data.paymentMethod ?? res.paymentMethod?.brand ?? 'card',
+      last4: data.cardSummary ?? '',
+      amount,
+      expiry: expiry ? { month: Number(expiry[1]), year: Number(expiry[2]) } : undefined,
+      authorizationId: res.pspReference!,
+      token: storedId && shopper ? tokenOf(shopper, storedId) : res.pspReference!,
+    };
+  }
+
+  private paymentRequest(key: string, amount: number, currency: string, method: PaymentMethodInput, extra: Partial<PaymentRequest>): PaymentRequest {
+    if (method.kind !== 'processor_data') throw new Error('Adyen takes payment_method_data, never a card number');
+    return {
+      merchantAccount: this.account.merchantAccount,
+      reference: key,
+      amount: { value: amount, currency: currency.toUpperCase() },
+      paymentMethod: paymentMethodOf(method.data),
+      returnUrl: FALLBACK_RETURN_URL,
+      channel: ChannelEnum.Web,
+      shopperInteraction: ShopperInteractionEnum.Ecommerce,
+      ...extra,
+      additionalData: { manualCapture: 'true', ...extra.additionalData },
+    };
+  }
+
+  async authorize(r: AuthorizeRequest): Promise<AuthorizeResult> {
+    const stored = r.method.kind === 'processor_data' && r.method.data.storedPaymentMethodId;
+    const request = this.paymentRequest(r.idempotencyKey, r.amount, r.currency, r.method, {
+      returnUrl: r.returnUrl ?? FALLBACK_RETURN_URL,
+      browserInfo: (r.browserInfo ?? undefined) as Types.checkout.BrowserInfo | undefined,
+      order: r.split ? { pspReference: r.split.reference, orderData: r.split.data } : undefined,
+      additionalData: { ...(r.healthcare ? healthcareData(r.healthcare) : {}), ...(r.allowPartial ? { allowPartialAuth: 'true' } : {}) },
+      ...(r.storeFor && !stored ? { storePaymentMethod: true, shopperReference: r.storeFor, recurringProcessingModel: RecurringProcessingModelEnum.Subscription } : {}),
+    });
+    const res = await this.call(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: r.idempotencyKey }));
+    if (!res.ok) return res;
+    return this.outcome(r.idempotencyKey, 'authorize', r.slot, r.amount, r.currency, res.value);
+  }
+
+  async details(details: Record<string, unknown>, key: string): Promise<AuthorizeResult> {
+    const res = await this.call(() => this.checkout.PaymentsApi.paymentsDetails({ details: details }, { idempotencyKey: key }));
+    if (!res.ok) return res;
+    const amount = res.value.amount;
+    // The slot is the caller's to restore; details answer for the card that asked the shopper to act.
+    return this.outcome(key, 'details', 'card', amount?.value ?? 0, amount?.currency ?? 'USD', res.value);
+  }
+
+  async openSplit(amount: number, currency: string, key: string): Promise<ProcessorResult<{ split: SplitPayment | null }>> {
+    const res = await this.call(() =>
+      this.checkout.OrdersApi.orders({ merchantAccount: this.account.merchantAccount, reference: key, amount: { value: amount, currency: currency.toUpperCase() } }, { idempotencyKey: key }),
+    );
+    if (!res.ok) return res;
+    const order = res.value;
+    await this.calls.record({ key, operation: 'split', ok: true, pspReference: order.pspReference ?? null, target: null, amount, currency, result: order });
+    return { ok: true, split: { reference: order.pspReference!, data: order.orderData } };
+  }
+
+  async cancelSplit(split: SplitPayment, key: string): Promise<void> {
+    const res = await this.checkout.OrdersApi.cancelOrder({ merchantAccount: this.account.merchantAccount, order: { pspReference: split.reference, orderData: split.data } }, { idempotencyKey: key });
+    await this.calls.record({ key, operation: 'cancel_split', ok: true, pspReference: res.pspReference, target: split.reference, amount: 0, currency: '', result: res });
+  }
+
+  async verify(method: PaymentMethodInput, shopperReference: string, key: string): Promise<AuthorizeResult> {
+    const request = this.paymentRequest(key, 0, 'USD', method, {
+      storePaymentMethod: true,
+      shopperReference,
+      recurringProcessingModel: RecurringProcessingModelEnum.Subscription,
+    });
+    const res = await this.call(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: key }));
+    if (!res.ok) return res;
+    return this.outcome(key, 'verify', 'card', 0, 'USD', res.value);
+  }
+
+  async capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
+    const held = await this.calls.payment(authorizationId);
+    if (!held) return { ok: false, code: 'processing_error', message: `No authorisation ${authorizationId} is known.` };
+    const res = await this.call(() =>
+      this.checkout.ModificationsApi.captureAuthorisedPayment(
+        authorizationId,
+        { merchantAccount: this.account.merchantAccount, reference: key, amount: { value: held.amount, currency: held.currency.toUpperCase() } },
+        { idempotencyKey: key },
+      ),
+    );
+    if (!res.ok) return res;
+    await this.calls.record({ key, operation: 'capture', ok: true, pspReference: res.value.pspReference, target: authorizationId, amount: held.amount, currency: held.currency, result: res.value });
+    // Refunds name the payment, not the capture: the payment's pspReference is the capture's id here.
+    return { ok: true, captureId: authorizationId };
+  }
+
+  async void(authorizationId: string, key: string): Promise<void> {
+    const res = await this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(authorizationId, { merchantAccount: this.account.merchantAccount, reference: key }, { idempotencyKey: key });
+    await this.calls.record({ key, operation: 'void', ok: true, pspReference: res.pspReference, target: authorizationId, amount: 0, currency: '', result: res });
+  }
+
+  async refund(captureId: string, amount: number, key: string): Promise<RefundResult> {
+    const paid = await this.calls.payment(captureId);
+    if (!paid) return { ok: false, code: 'refund_failed', message: `No payment ${captureId} is known.` };
+    const res = await this.call(() =>
+      this.checkout.ModificationsApi.refundCapturedPayment(
+        captureId,
+        { merchantAccount: this.account.merchantAccount, reference: key, amount: { value: amount, currency: paid.currency.toUpperCase() } },
+        { idempotencyKey: key },
+      ),
+    );
+    if (!res.ok) return { ok: false, code: 'refund_failed', message: res.message };
+    await this.calls.record({ key, operation: 'refund', ok: true, pspReference: res.value.pspReference, target: captureId, amount, currency: paid.currency, result: res.value });
+    return { ok: true, refundId: res.value.pspReference, pending: true };
+  }
+
+  async chargeToken(token: string, amount: number, currency: string, key: string): Promise<ChargeResult> {
+    const [shopperReference, storedPaymentMethodId] = token.split('/');
+    const request = this.paymentRequest(
+      key,
+      amount,
+      currency,
+      { kind: 'processor_data', data: { type: 'scheme', storedPaymentMethodId } },
+      {
+        shopperReference,
+        shopperInteraction: ShopperInteractionEnum.ContAuth,
+        recurringProcessingModel: RecurringProcessingModelEnum.Subscription,
+      },
+    );
+    const res = await this.call(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: key }));
+    if (!res.ok) return { ...res, disposition: 'action_required' };
+    const payment = res.value;
+    const held = String(payment.resultCode) === 'Authorised';
+    await this.calls.record({ key, operation: 'charge', ok: held, pspReference: payment.pspReference ?? null, target: null, amount, currency, result: payment });
+    if (held) {
+      const captured = await this.capture(payment.pspReference!, `${key}.capture`);
+      return captured.ok ? captured : { ...captured, disposition: 'retry' };
+    }
+    const refusal = refusalOf(payment.refusalReasonCode, payment.refusalReason);
+    return { ok: false, code: refusal.code, message: refusal.message, disposition: refusal.disposition };
+  }
+
+  lookup(key: string): Promise<ProcessorRecord | null> {
+    return this.calls.lookup(key);
+  }
+}
+
+function parseJson(text: string | undefined): Record<string, unknown> | null {
+  try {
+    return text ? (JSON.parse(text) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { DomainError } from '../../platform/errors.js';
+import { cardSchema, type CardInput } from './card.js';
+
+const encrypted = z.string().min(1).max(10_000);
+
+/**
+ * The `paymentMethod` object Adyen Web produces for a card (`state.data.paymentMethod`): the card's
+ * fields encrypted in the shopper's browser with the merchant's client key, or a stored card's id.
+ * Never a card number: only Adyen can read it.
+ */
+export const paymentMethodDataSchema = z
+  .looseObject({
+    type: z.literal('scheme', 'must be "scheme" (a card)'),
+    encryptedCardNumber: encrypted.optional(),
+    encryptedExpiryMonth: encrypted.optional(),
+    encryptedExpiryYear: encrypted.optional(),
+    encryptedSecurityCode: encrypted.optional(),
+    storedPaymentMethodId: z.string().min(1).max(64).optional(),
+    holderName: z.string().max(255).optional(),
+    brand: z.string().max(50).optional(),
+  })
+  .refine((d) => d.storedPaymentMethodId || (d.encryptedCardNumber && d.encryptedExpiryMonth && d.encryptedExpiryYear), {
+    message: 'needs encryptedCardNumber, encryptedExpiryMonth and encryptedExpiryYear (from Adyen Web), or a storedPaymentMethodId',
+  })
+  .meta({ id: 'PaymentMethodData' });
+
+export type PaymentMethodData = z.output<typeof paymentMethodDataSchema>;
+
+/** A slot of a pay request: the contract's test-card object (test mode), or `{payment_method_data}` (both modes). */
+export const paymentSlotSchema = z.union([cardSchema, z.object({ payment_method_data: paymentMethodDataSchema }).strict()]).meta({ id: 'PaymentSlot' });
+export type PaymentSlotInput = z.output<typeof paymentSlotSchema>;
+
+/** What pays for one part: a test card (test mode only) or the processor's own payment method data. */
+export type PaymentMethodInput = { kind: 'card'; card: CardInput } | { kind: 'processor_data'; data: PaymentMethodData };
+
+/**
+ * The payment method a slot names. A raw card number is refused in live mode (400
+ * `invalid_request`): live card data only ever reaches Adyen, encrypted in the shopper's browser.
+ * The refusal never repeats the number.
+ */
+export function paymentMethodOf(slot: PaymentSlotInput, livemode: boolean, param: string): PaymentMethodInput {
+  if ('payment_method_data' in slot) return { kind: 'processor_data', data: slot.payment_method_data };
+  if (livemode) {
+    throw new DomainError(
+      'invalid_request',
+      'Live mode never takes a card number: send payment_method_data, the paymentMethod object Adyen Web produces (encrypted card fields), or a storedPaymentMethodId.',
+      { param },
+    );
+  }
+  return { kind: 'card', card: slot };
+}
+
+/** The body fields that carry a card in the pay requests of either surface. */
+const CARD_FIELDS = ['card', 'hsa_fsa_card', 'hsa_fsa'] as const;
+
+/**
+ * Refuses a live-mode body holding a raw card number before anything reads, validates, stores or
+ * logs it (400 `invalid_request`, whatever else is wrong with the body).
+ */
+export function refuseRawCardInLiveMode(body: unknown, livemode: boolean): void {
+  if (!livemode || !body || typeof body !== 'object') return;
+  for (const field of CARD_FIELDS) {
+    const slot = (body as Record<string, unknown>)[field];
+    if (slot && typeof slot === 'object' && !('payment_method_data' in slot)) paymentMethodOf(slot as CardInput, true, field);
+  }
+}
