@@ -21,6 +21,7 @@ import { Migration20261124001400_subscription_attempt_reversed } from './Migrati
 import { Migration20261124002000_order_number_counters } from './Migration20261124002000_order_number_counters.js';
 import { Migration20261124002100_payment_link_addresses } from './Migration20261124002100_payment_link_addresses.js';
 import { Migration20261124003000_adyen_payments } from './Migration20261124003000_adyen_payments.js';
+import { Migration20261124003100_processor_notifications } from './Migration20261124003100_processor_notifications.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -45,4 +46,5 @@ export const migrationsList = [
   { name: 'Migration20261124002000_order_number_counters', class: Migration20261124002000_order_number_counters },
   { name: 'Migration20261124002100_payment_link_addresses', class: Migration20261124002100_payment_link_addresses },
   { name: 'Migration20261124003000_adyen_payments', class: Migration20261124003000_adyen_payments },
+  { name: 'Migration20261124003100_processor_notifications', class: Migration20261124003100_processor_notifications },
 ];

@@ -14,7 +14,10 @@ import { CheckoutLineItemResolver, CheckoutResolver, OrderCheckoutResolver } fro
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
-import { paymentReconciliationSweep } from './payments/payment.jobs.js';
+import { recordAuthorisation } from './payments/authorisation-events.js';
+import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
+import { onProcessorEvent } from './payments/processor-events.js';
+import { settleRefundPart } from './refunds/refund-processing.service.js';
 import { ProductResolver } from './products/product.resolver.js';
 import { productRoutes } from './products/product.routes.js';
 import { refundProcessingSweep } from './refunds/refund.jobs.js';
@@ -65,7 +68,22 @@ export const restRoutes: RouteSpec[] = [
 ];
 
 /** Every recurring sweep Agenda runs. */
-export const sweeps: Sweep[] = [housekeepingSweep, checkoutExpirySweep, paymentLinkExpirySweep, paymentReconciliationSweep, refundProcessingSweep, subscriptionBillingSweep, ...webhookSweeps]; // webhook sweeps last: they send what the others record
+export const sweeps: Sweep[] = [
+  housekeepingSweep,
+  checkoutExpirySweep,
+  paymentLinkExpirySweep,
+  paymentReconciliationSweep,
+  processorNotificationSweep,
+  refundProcessingSweep,
+  subscriptionBillingSweep,
+  ...webhookSweeps,
+]; // webhook sweeps last: they send what the others record
 
 // What a paid checkout starts, in its order's transaction: checkout knows the hook, not the module.
 onCheckoutPaid('subscription', startSubscriptionFromCheckout);
+
+// What processor notifications do, in the module each concerns.
+onProcessorEvent(['AUTHORISATION'], recordAuthorisation);
+onProcessorEvent(['REFUND', 'REFUND_FAILED'], async (tx, event) => {
+  if (event.merchantReference) await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
+});

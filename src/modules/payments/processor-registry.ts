@@ -3,6 +3,7 @@ import { DomainError } from '../../platform/errors.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { SimulatedProcessor } from './simulated-processor.js';
 import { AdyenCallLog } from './adyen/adyen-call-log.js';
+import type { NotificationAccounts } from './adyen/adyen-notifications.js';
 import { AdyenProcessor, type AdyenAccount, type AdyenSettings } from './adyen/adyen-processor.js';
 
 let testMode: PaymentProcessor | null = null;
@@ -24,6 +25,13 @@ export function simulatedProcessor(em: ServiceContext['em']): SimulatedProcessor
 export interface LivePayments {
   settings: AdyenSettings;
   accountFor(ctx: ServiceContext): Promise<AdyenAccount | null>;
+  /** The merchants an Adyen merchant account belongs to, with their HMAC keys (notifications). */
+  notificationAccounts: NotificationAccounts;
+}
+
+/** How live mode is configured, or null when it is not. */
+export function livePayments(): LivePayments | null {
+  return live;
 }
 
 let live: LivePayments | null = null;

@@ -79,6 +79,10 @@ export class Refund extends MerchantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   processedAt: Date | null = null;
 
+  /** Sent to a processor that settles refunds later (Adyen): waiting for its REFUND / REFUND_FAILED notification. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  submittedAt: Date | null = null;
+
   /** While a worker sends this refund to the processor (a lease: a crashed worker's claim lapses). */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   claimedUntil: Date | null = null;

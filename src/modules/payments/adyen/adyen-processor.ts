@@ -178,8 +178,11 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   async cancelSplit(split: SplitPayment, key: string): Promise<void> {
-    const res = await this.checkout.OrdersApi.cancelOrder({ merchantAccount: this.account.merchantAccount, order: { pspReference: split.reference, orderData: split.data } }, { idempotencyKey: key });
-    await this.calls.record({ key, operation: 'cancel_split', ok: true, pspReference: res.pspReference, target: split.reference, amount: 0, currency: '', result: res });
+    const res = await this.call(() =>
+      this.checkout.OrdersApi.cancelOrder({ merchantAccount: this.account.merchantAccount, order: { pspReference: split.reference, orderData: split.data } }, { idempotencyKey: key }),
+    );
+    const result = res.ok ? res.value : res;
+    await this.calls.record({ key, operation: 'cancel_split', ok: res.ok, pspReference: res.ok ? res.value.pspReference : null, target: split.reference, amount: 0, currency: '', result });
   }
 
   async verify(method: PaymentMethodInput, shopperReference: string, key: string): Promise<AuthorizeResult> {
@@ -209,9 +212,13 @@ export class AdyenProcessor implements PaymentProcessor {
     return { ok: true, captureId: authorizationId };
   }
 
+  /** Releases a hold; a hold Adyen no longer holds (already cancelled, captured or expired) is refused with 422 and counts as released. */
   async void(authorizationId: string, key: string): Promise<void> {
-    const res = await this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(authorizationId, { merchantAccount: this.account.merchantAccount, reference: key }, { idempotencyKey: key });
-    await this.calls.record({ key, operation: 'void', ok: true, pspReference: res.pspReference, target: authorizationId, amount: 0, currency: '', result: res });
+    const res = await this.call(() =>
+      this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(authorizationId, { merchantAccount: this.account.merchantAccount, reference: key }, { idempotencyKey: key }),
+    );
+    const result = res.ok ? res.value : res;
+    await this.calls.record({ key, operation: 'void', ok: res.ok, pspReference: res.ok ? res.value.pspReference : null, target: authorizationId, amount: 0, currency: '', result });
   }
 
   async refund(captureId: string, amount: number, key: string): Promise<RefundResult> {

@@ -1,0 +1,148 @@
+import adyen, { type Types } from '@adyen/api-library';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { systemContext, withEm, type Log } from '../../../platform/context.js';
+import { prefixedId } from '../../../platform/db/ids.js';
+import { DomainError } from '../../../platform/errors.js';
+import { logFailure } from '../../../platform/db/database-health.js';
+import { parseInput } from '../../../platform/validation.js';
+import { processorEventHandlers, type FollowUp, type ProcessorEvent } from '../processor-events.js';
+
+const hmac = new adyen.hmacValidator();
+
+const itemSchema = z.looseObject({
+  pspReference: z.string().min(1).max(64),
+  originalReference: z.string().max(64).optional(),
+  merchantAccountCode: z.string().min(1).max(80),
+  merchantReference: z.string().max(256).optional(),
+  eventCode: z.string().min(1).max(64),
+  eventDate: z.string().min(1).max(64),
+  success: z.enum(['true', 'false']),
+  reason: z.string().max(5000).optional(),
+  amount: z.object({ value: z.number().int(), currency: z.string().max(3) }),
+  additionalData: z.record(z.string(), z.string()).optional(),
+});
+
+/** Adyen's standard notification (Webhooks-v1 `NotificationRequest`). */
+export const adyenNotificationSchema = z
+  .looseObject({
+    live: z.enum(['true', 'false']),
+    notificationItems: z
+      .array(z.object({ NotificationRequestItem: itemSchema }))
+      .min(1)
+      .max(1000),
+  })
+  .meta({ id: 'AdyenNotificationRequest' });
+
+type Item = z.output<typeof itemSchema>;
+
+/** Which of our merchants an Adyen merchant account belongs to, with the HMAC key its notifications are signed with. */
+export type NotificationAccounts = (em: EntityManager, merchantAccount: string) => Promise<{ merchantId: string; hmacKey: string }[]>;
+
+/** Adyen's HMAC of the item, checked in constant time by the library; a missing or malformed signature is simply invalid. */
+function signedWith(item: Item, hmacKey: string): boolean {
+  try {
+    return hmac.validateHMAC(item as unknown as Types.notification.NotificationRequestItem, hmacKey);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `POST /processor-notifications/adyen`: verifies every item's HMAC with its merchant account's
+ * key before storing any (one bad or unsigned item, or an unknown merchant account, refuses the
+ * whole request with 401 and applies nothing), then stores each item raw, once per
+ * (`pspReference`, `eventCode`, `success`): a repeated item changes nothing. Applying them is the
+ * job's (`applyProcessorNotifications`), so Adyen is answered `[accepted]` at once.
+ */
+export async function receiveAdyenNotifications(em: EntityManager, body: unknown, accounts: NotificationAccounts | null): Promise<number> {
+  const input = parseInput(adyenNotificationSchema, body ?? {}, 'invalid_request');
+  const items = input.notificationItems.map((n) => n.NotificationRequestItem);
+  const known = new Map<string, Awaited<ReturnType<NotificationAccounts>>>();
+  const verified: { item: Item; merchantId: string }[] = [];
+  for (const item of items) {
+    if (!known.has(item.merchantAccountCode)) known.set(item.merchantAccountCode, accounts ? await accounts(em, item.merchantAccountCode) : []);
+    const account = known.get(item.merchantAccountCode)!.find((a) => signedWith(item, a.hmacKey));
+    if (!account) {
+      throw new DomainError('unauthorized', 'A notification item has a missing or invalid HMAC signature, or names a merchant account no merchant configured; none of the items was applied.');
+    }
+    verified.push({ item, merchantId: account.merchantId });
+  }
+  let stored = 0;
+  for (const { item, merchantId } of verified) {
+    const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
+    const rows = await em.getConnection().execute<{ id: string }[]>(
+      `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at)
+       values (?, ?, 'adyen', ?, ?, ?, ?, ?, ?, ?, now()) on conflict (provider, psp_reference, event_code, success) do nothing returning id`,
+      [prefixedId('pn'), merchantId, item.pspReference, item.eventCode, item.success === 'true', item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
+    );
+    stored += rows.length;
+  }
+  return stored;
+}
+
+interface StoredRow {
+  id: string;
+  merchant_id: string;
+  item: Item;
+  event_date: Date;
+}
+
+function eventOf(row: StoredRow): ProcessorEvent {
+  const item = row.item;
+  return {
+    id: row.id,
+    eventCode: item.eventCode,
+    success: item.success === 'true',
+    pspReference: item.pspReference,
+    originalReference: item.originalReference ?? null,
+    merchantReference: item.merchantReference ?? null,
+    amount: item.amount.value,
+    currency: item.amount.currency.toLowerCase(),
+    reason: item.reason ?? null,
+    eventDate: new Date(row.event_date),
+    additionalData: item.additionalData ?? {},
+  };
+}
+
+/**
+ * Applies stored notifications in the order Adyen dated them, each in its own transaction that
+ * marks it applied, then runs the follow-ups that call Adyen. A failure is retried with backoff;
+ * a claim (`claimed_until`) keeps two workers off one notification. Returns how many it applied.
+ */
+export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch = 200): Promise<number> {
+  let applied = 0;
+  for (; applied < batch; applied++) {
+    const em = orm.em.fork();
+    const [row] = await em.getConnection().execute<StoredRow[]>(
+      `update processor_notifications set claimed_until = now() + interval '60 seconds', attempts = attempts + 1
+       where id = (select id from processor_notifications where applied_at is null and (claimed_until is null or claimed_until < now())
+                   order by event_date, received_at limit 1 for update skip locked)
+       returning id, merchant_id, item, event_date`,
+    );
+    if (!row) break;
+    const event = eventOf(row);
+    try {
+      const followUps = await em.transactional(async (tx) => {
+        const ctx = withEm(systemContext(tx, row.merchant_id, true, 0, log), tx);
+        const work: FollowUp[] = [];
+        for (const handle of processorEventHandlers(event.eventCode)) {
+          const next = await handle(ctx, event);
+          if (next) work.push(next);
+        }
+        return work;
+      });
+      for (const work of followUps) await work(systemContext(orm.em.fork(), row.merchant_id, true, 0, log));
+      await em.getConnection().execute(`update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
+    } catch (err) {
+      logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: event.eventCode });
+      await em
+        .getConnection()
+        .execute(`update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`, [
+          err instanceof Error ? err.message.slice(0, 500) : 'error',
+          row.id,
+        ]);
+    }
+  }
+  return applied;
+}
