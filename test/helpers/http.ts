@@ -30,12 +30,28 @@ export interface GraphQLErrorBody {
   extensions: { code: string; param?: string; details?: Json };
 }
 
+/** A REST error answer's body (`error.details` lists field errors, or carries a domain error's own object). */
+export interface ErrorBody {
+  error: { code: string; message: string; param?: string; details?: Json };
+}
+
+/** The REST envelope around a created or fetched resource (checkout sessions, refunds, payment links). */
+export interface Envelope<T> {
+  success: boolean;
+  message?: string;
+  data: T;
+  metadata?: { request_id: string };
+}
+
 /** An answer: its status, its headers and its body parsed as JSON (the text when it is not JSON). */
 export interface ApiResponse<T = Json> {
   status: number;
   headers: Headers;
   body: T;
 }
+
+/** The JSON client `client()` returns. */
+export type Client = ReturnType<typeof client>;
 
 export function client(baseUrl: string, apiKey?: string) {
   const request = async <T = Json>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp, type App } from '../../src/app.js';
-import { client } from './http.js';
+import { client, type Client } from './http.js';
 import { loadConfig } from '../../src/config/config.js';
 import { openOrm } from '../../mikro-orm.config.js';
 import { JobRunner } from '../../src/platform/jobs/jobs.js';
@@ -49,10 +49,24 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { por
   };
 }
 
+/** A merchant and a client with its test key. */
+export interface MerchantClient {
+  keys: CreatedMerchant;
+  api: Client;
+}
+
+/**
+ * A new merchant of a started service, with its own data and its own test clock at zero: a scenario
+ * that advances the clock (or counts the merchant's rows) starts with one so nothing leaks between tests.
+ */
+export async function newMerchant(t: TestApp, name?: string): Promise<MerchantClient> {
+  const keys = await t.merchant(name);
+  return { keys, api: client(t.url, keys.test_api_key) };
+}
+
 /** The usual start of a test file: a fresh service on emptied tables, one merchant, a client with its test key. */
-export async function startWithMerchant(name?: string): Promise<{ t: TestApp; keys: CreatedMerchant; api: ReturnType<typeof client> }> {
+export async function startWithMerchant(name?: string): Promise<MerchantClient & { t: TestApp }> {
   const t = await startTestApp();
   await t.reset();
-  const keys = await t.merchant(name);
-  return { t, keys, api: client(t.url, keys.test_api_key) };
+  return { t, ...(await newMerchant(t, name)) };
 }
