@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cards } from '../helpers/fixtures.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import type { client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 
 /**
  * A billing worker process is SIGKILLed in the middle of a sweep (charges in flight at a slow
@@ -9,7 +10,7 @@ import type { client } from '../helpers/http.js';
  * invoice, one attempt, one capture, one order), none twice, none missed.
  */
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let merchantId: string;
 const N = 120;
 const db = () => t.orm.em.fork().getConnection();

@@ -1,5 +1,5 @@
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -8,7 +8,7 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  * cursor round trips that must give back the same list in the same order.
  */
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let orderId: string;
 
 beforeAll(async () => {

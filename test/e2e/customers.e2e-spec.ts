@@ -1,13 +1,13 @@
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 
 let t: TestApp;
 let keys: CreatedMerchant;
-let api: ReturnType<typeof client>;
+let api: Client;
 
 beforeAll(async () => {
   ({ t, keys, api } = await startWithMerchant('Customers'));

@@ -10,14 +10,14 @@ import type axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let t: TestApp;
 let key: string;
-let api: ReturnType<typeof client>;
+let api: Client;
 let browser: Browser;
 let orderNumber: string;
 const CUSTOMER = 'Quintessa Privatename';

@@ -1,5 +1,5 @@
 import { auditServer } from 'graphql-http';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -9,7 +9,7 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  */
 let t: TestApp;
 let key: string;
-let api: ReturnType<typeof client>;
+let api: Client;
 beforeAll(async () => {
   let keys;
   ({ t, keys, api } = await startWithMerchant('Over HTTP'));

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
-import { client, type Json } from '../helpers/http.js';
+import { client, type Json, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -11,7 +11,7 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  */
 let t: TestApp;
 let key: string;
-let api: ReturnType<typeof client>;
+let api: Client;
 let openapi: { paths: Record<string, Record<string, unknown>> };
 
 beforeAll(async () => {

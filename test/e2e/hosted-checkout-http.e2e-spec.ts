@@ -1,12 +1,12 @@
 /** The hosted checkout page's routes over plain HTTP: rendering, states, the pay call, escaping, headers. */
 import { escapeHtml } from '../../src/modules/checkout/hosted-page-html.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
-let anon: ReturnType<typeof client>;
+let api: Client;
+let anon: Client;
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -2,11 +2,11 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startStore, type StoreServer } from '../helpers/browser.js';
 import { cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let browser: Browser;
 let store: StoreServer;
 const contexts: BrowserContext[] = [];

@@ -1,6 +1,6 @@
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import type { OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
@@ -10,7 +10,7 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  * no `default` keyword, so generated request types require only what the server requires.
  */
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let key: string;
 /** The document, as these tests read it and as openapi-typescript takes it. */
 let doc: OpenApiDocument & OpenAPI3;

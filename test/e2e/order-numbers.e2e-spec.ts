@@ -1,5 +1,5 @@
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -7,22 +7,22 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
  * merchants do, gap-free under concurrency (a declined payment's failed order takes its number too).
  */
 let t: TestApp;
-let a: ReturnType<typeof client>;
-let b: ReturnType<typeof client>;
+let a: Client;
+let b: Client;
 beforeAll(async () => {
   ({ t, api: a } = await startWithMerchant('Merchant A'));
   b = client(t.url, (await t.merchant('Merchant B')).test_api_key);
 });
 afterAll(() => t.close());
 
-async function pay(api: ReturnType<typeof client>, card = cards.visa): Promise<string> {
+async function pay(api: Client, card = cards.visa): Promise<string> {
   const session = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]]))).body.data;
   const res = await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card });
   if (res.status !== 200 && res.status !== 402) throw new Error(JSON.stringify(res.body));
   return res.status === 200 ? res.body.order_number : (await api.get(`/api/v2/orders/${res.body.error.details.order_id}`)).body.order_number;
 }
 
-const numbersOf = async (api: ReturnType<typeof client>) => (await api.get('/api/v2/orders?limit=100')).body.data.map((o: { order_number: string }) => o.order_number).sort();
+const numbersOf = async (api: Client) => (await api.get('/api/v2/orders?limit=100')).body.data.map((o: { order_number: string }) => o.order_number).sort();
 const book = (from: number, count: number) => Array.from({ length: count }, (_, i) => `ORD-${String(from + i).padStart(6, '0')}`);
 
 test("another merchant's orders never take numbers from a merchant's book", async () => {

@@ -1,10 +1,10 @@
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /** An order's fields have one type on every surface: REST, GraphQL and the webhook/event payloads. */
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 beforeAll(async () => {
   ({ t, api } = await startWithMerchant('Payloads'));
   expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);

@@ -1,10 +1,10 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client, type FieldError, type Page } from '../helpers/http.js';
+import { client, type FieldError, type Page, type Client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 const orderIds: string[] = [];
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { address, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 // Concurrent pays of one payment link: the prepare step (the link's short transaction) and the
@@ -7,7 +7,7 @@ import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 // locks in one order, so PostgreSQL never has to break a deadlock (a 500) between them.
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 const db = () => t.orm.em.fork().getConnection();
 
 beforeAll(async () => {

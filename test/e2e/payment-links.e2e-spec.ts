@@ -1,12 +1,12 @@
 import { address, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 
 let t: TestApp;
 let keys: CreatedMerchant;
-let api: ReturnType<typeof client>;
+let api: Client;
 const db = () => t.orm.em.fork().getConnection();
 const events = (type: string, id: string) =>
   db().execute<{ type: string; data: Record<string, unknown> }[]>(`select type, data from events where type = ? and data->>'id' = ? order by created_at`, [type, id]);

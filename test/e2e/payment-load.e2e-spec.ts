@@ -1,5 +1,5 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * exhausted by payments waiting on themselves, and `/healthz` never waits behind the pool.
  */
 
-async function openSessions(api: ReturnType<typeof client>, n: number): Promise<string[]> {
+async function openSessions(api: Client, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 20) {
     const batch = await Promise.all(

@@ -1,9 +1,9 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
-import { client, type ApiResponse, type Page } from '../helpers/http.js';
+import { client, type ApiResponse, type Page, type Client } from '../helpers/http.js';
 import { startTestApp, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let keys: Awaited<ReturnType<TestApp['merchant']>>;
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client, type ApiResponse } from '../helpers/http.js';
+import { client, type ApiResponse, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -16,8 +16,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const CONCURRENCY = 20;
 let t: TestApp;
-let api: ReturnType<typeof client>;
-let other: ReturnType<typeof client>;
+let api: Client;
+let other: Client;
 
 beforeAll(async () => {
   t = await startTestApp({ DB_POOL_MAX: '2' });

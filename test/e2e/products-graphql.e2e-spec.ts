@@ -1,8 +1,8 @@
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 
 beforeAll(async () => {
   t = await startTestApp();

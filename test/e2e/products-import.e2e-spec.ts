@@ -3,12 +3,12 @@ import { mkdtemp, open, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
 let keys: CreatedMerchant;
-let api: ReturnType<typeof client>;
+let api: Client;
 let dir: string;
 beforeAll(async () => {
   ({ t, keys, api } = await startWithMerchant('Import Pharmacy'));

@@ -1,9 +1,9 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client, type FieldError } from '../helpers/http.js';
+import { client, type FieldError, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 
 beforeAll(async () => {
   t = await startTestApp();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor-registry.js';
 import type { SimulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
 import { cards } from '../helpers/fixtures.js';
-import { client, type ApiResponse } from '../helpers/http.js';
+import { client, type ApiResponse, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 // Concurrent writes to one subscription on a pool of two connections: a write path that asks for
@@ -11,8 +11,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 // money of a cycle it voided.
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
-let other: ReturnType<typeof client>;
+let api: Client;
+let other: Client;
 const DAY = 86_400;
 const retryCard = { number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' };
 const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`, 'utf8').toString('base64url');

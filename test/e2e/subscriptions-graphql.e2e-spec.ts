@@ -1,11 +1,11 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { cards } from '../helpers/fixtures.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
-import { client, type ApiResponse, type FieldError, type GraphQLErrorBody } from '../helpers/http.js';
+import { client, type ApiResponse, type FieldError, type GraphQLErrorBody, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let testKey: string;
 const DAY = 86_400;
 const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`, 'utf8').toString('base64url');

@@ -1,9 +1,9 @@
 import { cards } from '../helpers/fixtures.js';
-import { client, type FieldError, type Page } from '../helpers/http.js';
+import { client, type FieldError, type Page, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let merchantId: string;
 const DAY = 86_400;
 

@@ -1,5 +1,5 @@
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
@@ -10,7 +10,7 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
  * envelopes, webhook attempts).
  */
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 const DAY = 86_400;
 beforeAll(async () => {
   ({ t, api } = await startWithMerchant('Clockwork'));

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verifyWebhook } from '../../src/index.js';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -51,7 +51,7 @@ interface Delivery {
   attempts: { id: string; attempt: number; status: string; response_status: number | null }[];
 }
 
-async function deliveries(api: ReturnType<typeof client>, endpointId: string) {
+async function deliveries(api: Client, endpointId: string) {
   const res = await api.get<{ data: Delivery[] }>(`/api/v2/webhook-endpoints/${endpointId}/deliveries?limit=100`);
   expect(res.status).toBe(200);
   return res.body.data;

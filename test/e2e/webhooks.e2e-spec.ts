@@ -2,11 +2,11 @@ import { statementsOf } from '../helpers/sql.js';
 import { setWebhookResolver } from '../../src/modules/webhooks/webhook-url.js';
 import { stubDns } from '../fixtures/hostile-urls.js';
 import { recordTestEvent } from '../helpers/events.js';
-import { client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
-let api: ReturnType<typeof client>;
+let api: Client;
 let keys: Awaited<ReturnType<TestApp['merchant']>>;
 
 beforeAll(async () => {
