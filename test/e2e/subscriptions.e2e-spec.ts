@@ -1,7 +1,13 @@
-import { cards } from '../helpers/fixtures.js';
-import { client, type FieldError, type Page, type Client } from '../helpers/http.js';
-import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+import type { OrderResource } from '../../src/modules/orders/order.resource.js';
+import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
+import { cards, createProducts } from '../helpers/fixtures.js';
+import { client, type Client, type FieldError, type Page } from '../helpers/http.js';
+import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
+/**
+ * Every test bills on a merchant of its own (made in beforeEach): its test clock starts at zero and
+ * no row or clock offset of another scenario is in its way.
+ */
 let t: TestApp;
 let api: Client;
 let merchantId: string;
@@ -15,10 +21,17 @@ const testCards = {
 };
 
 beforeAll(async () => {
-  ({ t, api } = await startWithMerchant());
-  merchantId = (await t.orm.em.fork().getConnection().execute(`select id from merchants limit 1`))[0].id;
-  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1500, currency: 'USD', merchant_product_id: 'THERM' });
-  await api.post('/api/v2/products', { name: 'Chocolate candy', price: 900, currency: 'USD', merchant_product_id: 'CANDY' });
+  t = await startTestApp();
+  await t.reset();
+});
+beforeEach(async () => {
+  const merchant = await newMerchant(t, 'Subscriptions');
+  api = merchant.api;
+  merchantId = merchant.keys.id;
+  await createProducts(api, [
+    ['THERM', 'Digital thermometer', 1500],
+    ['CANDY', 'Chocolate candy', 900],
+  ]);
 });
 afterAll(() => t.close());
 
@@ -32,18 +45,35 @@ interface SubscriptionEventData {
   failure?: { disposition: string; status: string; refusal_code: string; attempt: number; max_attempts: number; next_retry_at: string | null };
   dispute?: Record<string, unknown>;
 }
-const advance = (seconds: number) => api.post('/api/v2/test-helpers/advance-clock', { seconds });
+interface CustomerBody {
+  id: string;
+  email: string;
+}
+interface PaymentMethodBody {
+  id: string;
+}
 
-async function customerWithCard(card: object = testCards.visa) {
-  const customer = (await api.post('/api/v2/customers', { email: `jane.${Math.random().toString(36).slice(2, 8)}@example.com`, first_name: 'Jane', last_name: 'Doe' })).body;
-  const pm = await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card });
+/** Moves this test's merchant clock and runs what fell due (answered 200). */
+const advance = async (seconds: number) => {
+  const res = await api.post('/api/v2/test-helpers/advance-clock', { seconds });
+  expect(res.status).toBe(200);
+};
+const getSubscription = async (id: string) => (await api.get<SubscriptionResource>(`/api/v2/subscriptions/${id}`)).body;
+const addCard = async (customerId: string, card: object) => (await api.post<PaymentMethodBody>(`/api/v2/customers/${customerId}/payment-methods`, { card })).body;
+const changeCard = (subId: string, paymentMethodId: string) => api.post<SubscriptionResource>(`/api/v2/subscriptions/${subId}/payment-method`, { payment_method_id: paymentMethodId });
+
+async function customerWithCard(card: object = testCards.visa): Promise<{ customer: CustomerBody; pm: PaymentMethodBody }> {
+  const email = `jane.${Math.random().toString(36).slice(2, 8)}@example.com`;
+  const customer = (await api.post<CustomerBody>('/api/v2/customers', { email, first_name: 'Jane', last_name: 'Doe' })).body;
+  const pm = await api.post<PaymentMethodBody>(`/api/v2/customers/${customer.id}/payment-methods`, { card });
   expect(pm.status).toBe(201);
   return { customer, pm: pm.body };
 }
 
+/** A monthly 15.00 THERM subscription (answered 201) for a new customer paying with `card`. */
 async function subscribe(card: object = testCards.visa, extra: Record<string, unknown> = {}) {
   const { customer, pm } = await customerWithCard(card);
-  const res = await api.post('/api/v2/subscriptions', {
+  const res = await api.post<SubscriptionResource>('/api/v2/subscriptions', {
     customer_id: customer.id,
     payment_method_id: pm.id,
     amount_cents: 1500,
@@ -57,102 +87,117 @@ async function subscribe(card: object = testCards.visa, extra: Record<string, un
 }
 
 async function eventsOf(subId: string) {
-  return db().execute<{ type: string; data: SubscriptionEventData }[]>(`select type, data from events where data->>'subscription_id' = ? order by created_at, id`, [subId]);
+  const sql = `select type, data from events where data->>'subscription_id' = ? order by created_at, id`;
+  return db().execute<{ type: string; data: SubscriptionEventData }[]>(sql, [subId]);
 }
+const eventsOfType = async (subId: string, type: string) => (await eventsOf(subId)).filter((e) => e.type === type);
+/** The invoice of the renewal recorded first (the first cycle's). */
+const firstInvoice = async (subId: string) => (await eventsOfType(subId, 'subscription.renewed'))[0].data.invoice!;
 
-test('without a trial the first cycle is charged at creation: active, a real recurring order, subscription.renewed with the invoice', async () => {
-  const { sub, customer, pm } = await subscribe();
-  expect(sub).toMatchObject({
-    id: expect.stringMatching(/^sub_/),
-    customer_id: customer.id,
-    status: 'active',
-    product_id: expect.any(Number),
-    merchant_product_id: 'THERM',
-    amount_cents: 1500,
-    currency: 'USD',
-    interval: 'monthly',
-    interval_count: 1,
-    trial_period_days: null,
-    trial_end: null,
-    cancel_at_period_end: false,
-    cancelled_at: null,
-    payment_method: { type: 'card', last4: '4242', brand: 'visa' },
-    metadata: {},
+describe('a subscription without a trial', () => {
+  test('is charged for its first cycle at creation and answered active', async () => {
+    const { sub, customer } = await subscribe();
+    expect(sub).toMatchObject({
+      id: expect.stringMatching(/^sub_/),
+      customer_id: customer.id,
+      status: 'active',
+      product_id: expect.any(Number),
+      merchant_product_id: 'THERM',
+      amount_cents: 1500,
+      currency: 'USD',
+      interval: 'monthly',
+      interval_count: 1,
+      trial_period_days: null,
+      trial_end: null,
+      cancel_at_period_end: false,
+      cancelled_at: null,
+      payment_method: { type: 'card', last4: '4242', brand: 'visa' },
+      metadata: {},
+    });
+    expect(sub.next_billing_date).toBe(sub.current_period_end);
   });
-  expect(sub.next_billing_date).toBe(sub.current_period_end);
-  const events = await eventsOf(sub.id);
-  expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.renewed']);
-  const renewed = events[1].data;
-  expect(renewed).toEqual({
-    subscription_id: sub.id,
-    plan_id: null,
-    status: 'active',
-    cancel_at_period_end: false,
-    customer_email: customer.email,
-    amount: 1500,
-    currency: 'USD',
-    interval: 'month',
-    interval_count: 1,
-    next_charge_at: sub.current_period_end,
-    current_period_end: sub.current_period_end,
-    canceled_at: null,
-    card_brand: 'visa',
-    card_last4: '4242',
-    payment_method_type: 'card',
-    invoice: {
-      invoice_id: expect.stringMatching(/^in_/),
-      order_id: expect.stringMatching(/^ord_/),
-      period_start: sub.current_period_start,
-      period_end: sub.current_period_end,
+
+  test('records subscription.created then subscription.renewed carrying the first invoice', async () => {
+    const { sub, customer } = await subscribe();
+    const events = await eventsOf(sub.id);
+    expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.renewed']);
+    expect(events[1].data).toEqual({
+      subscription_id: sub.id,
+      plan_id: null,
+      status: 'active',
+      cancel_at_period_end: false,
+      customer_email: customer.email,
+      amount: 1500,
+      currency: 'USD',
+      interval: 'month',
+      interval_count: 1,
+      next_charge_at: sub.current_period_end,
+      current_period_end: sub.current_period_end,
+      canceled_at: null,
+      card_brand: 'visa',
+      card_last4: '4242',
+      payment_method_type: 'card',
+      invoice: {
+        invoice_id: expect.stringMatching(/^in_/),
+        order_id: expect.stringMatching(/^ord_/),
+        period_start: sub.current_period_start,
+        period_end: sub.current_period_end,
+        amount_paid: 1500,
+        psp_reference: expect.stringMatching(/^ch_/),
+      },
+    });
+  });
+
+  test('makes the first charge a completed recurring order of the product', async () => {
+    const { sub } = await subscribe();
+    const orderId = (await firstInvoice(sub.id)).order_id;
+    const order = (await api.get<OrderResource>(`/api/v2/orders/${orderId}`)).body;
+    expect(order.id).toBe(orderId);
+    const line = { name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true };
+    expect(order).toMatchObject({ is_recurring: true, status: 'completed', payment_status: 'captured', amount: 1500, currency: 'usd', line_items: [line] });
+  });
+
+  test('serves the paid first invoice with its attempt, under /v2 and /api/v2', async () => {
+    const { sub, pm } = await subscribe();
+    const renewal = await firstInvoice(sub.id);
+    const invoice = await api.get(`/v2/subscriptions/${sub.id}/invoices/${renewal.invoice_id}`);
+    expect(invoice.status).toBe(200);
+    expect(invoice.body).toMatchObject({
+      id: renewal.invoice_id,
+      subscription_id: sub.id,
+      amount: 1500,
       amount_paid: 1500,
-      psp_reference: expect.stringMatching(/^ch_/),
-    },
+      status: 'paid',
+      order_id: renewal.order_id,
+      psp_reference: renewal.psp_reference,
+      attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }],
+    });
+    expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewal.invoice_id}`)).body.id).toBe(renewal.invoice_id);
   });
-  const order = (await api.get(`/api/v2/orders/${renewed.invoice!.order_id}`)).body;
-  expect(order).toMatchObject({
-    is_recurring: true,
-    status: 'completed',
-    payment_status: 'captured',
-    amount: 1500,
-    currency: 'usd',
-    line_items: [{ name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true }],
-  });
-  const invoice = await api.get(`/v2/subscriptions/${sub.id}/invoices/${renewed.invoice!.invoice_id}`);
-  expect(invoice.status).toBe(200);
-  expect(invoice.body).toMatchObject({
-    id: renewed.invoice!.invoice_id,
-    subscription_id: sub.id,
-    amount: 1500,
-    amount_paid: 1500,
-    status: 'paid',
-    order_id: order.id,
-    psp_reference: renewed.invoice!.psp_reference,
-    attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }],
-  });
-  expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewed.invoice!.invoice_id}`)).body.id).toBe(renewed.invoice!.invoice_id);
 
-  // The renewal order is refundable like any other.
-  const refund = await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'customer_request' });
-  expect(refund.status).toBe(201);
+  test('makes an order that is refundable like any other', async () => {
+    const { sub } = await subscribe();
+    const refund = await api.post('/api/v2/refunds', { order_id: (await firstInvoice(sub.id)).order_id, amount: 500, reason: 'customer_request' });
+    expect(refund.status).toBe(201);
+  });
 });
 
-test('with a trial: trialing, no charge until trial_end, then active with the first paid period starting at trial_end', async () => {
+test('a trial is not charged until trial_end, then the first paid period starts at trial_end', async () => {
   const { sub } = await subscribe(testCards.visa, { trial_period_days: 7 });
   expect(sub).toMatchObject({ status: 'trialing', trial_period_days: 7, next_billing_date: sub.trial_end, current_period_end: sub.trial_end });
   expect((await eventsOf(sub.id)).map((e) => e.type)).toEqual(['subscription.created']);
   await advance(6 * DAY);
-  expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body.status).toBe('trialing');
+  expect((await getSubscription(sub.id)).status).toBe('trialing');
   await advance(DAY + 60);
-  const after = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
-  expect(after).toMatchObject({ status: 'active', current_period_start: sub.trial_end });
-  const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+  expect(await getSubscription(sub.id)).toMatchObject({ status: 'active', current_period_start: sub.trial_end });
+  const renewed = await eventsOfType(sub.id, 'subscription.renewed');
   expect(renewed).toHaveLength(1);
   expect(renewed[0].data.invoice!.period_start).toBe(sub.trial_end);
 });
 
 test('renewals follow the calendar from the anchor, each period charged once however often the sweep runs', async () => {
   const { sub } = await subscribe(testCards.visa, { interval: 'weekly', interval_count: 2 });
-  const start = new Date(sub.current_period_start).getTime();
+  const start = new Date(sub.current_period_start!).getTime();
   for (let i = 0; i < 3; i++) await advance(14 * DAY);
   await t.app.http.jobs.runDue(new Date());
   await t.app.http.jobs.runDue(new Date());
@@ -162,66 +207,83 @@ test('renewals follow the calendar from the anchor, each period charged once how
   );
   expect(invoices.map((i) => (new Date(i.period_start).getTime() - start) / (DAY * 1000))).toEqual([0, 14, 28, 42]);
   expect(invoices.every((i) => i.status === 'paid')).toBe(true);
-  const orders = await db().execute(`select count(*)::int as n from orders where metadata->>'subscription_id' = ?`, [sub.id]);
+  const orders = await db().execute<{ n: number }[]>(`select count(*)::int as n from orders where metadata->>'subscription_id' = ?`, [sub.id]);
   expect(orders[0].n).toBe(4);
 });
 
 describe('dispositions', () => {
-  test('retry: past_due with attempt, max_attempts and next_retry_at; retried on the widening schedule; then unpaid with a final payment_failed', async () => {
-    const { sub } = await subscribe(testCards.renewalRetry);
-    expect(sub.status).toBe('past_due');
-    let failed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
-    expect(failed).toHaveLength(1);
-    expect(failed[0].data.failure).toEqual({ disposition: 'retry', status: 'past_due', refusal_code: 'insufficient_funds', attempt: 1, max_attempts: 4, next_retry_at: sub.next_billing_date });
-    const firstRetry = new Date(sub.next_billing_date).getTime() - new Date(sub.current_period_start).getTime();
-    expect(Math.round(firstRetry / 3_600_000)).toBe(24);
-    await advance(DAY + 5);
-    await advance(3 * DAY + 5);
-    await advance(5 * DAY + 5);
-    failed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
-    expect(failed.map((e) => [e.data.failure!.attempt, e.data.failure!.status, e.data.status])).toEqual([
-      [1, 'past_due', 'past_due'],
-      [2, 'past_due', 'past_due'],
-      [3, 'past_due', 'past_due'],
-      [4, 'unpaid', 'unpaid'],
-    ]);
-    expect(failed[3].data.failure!.next_retry_at).toBeNull();
-    const after = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
-    expect(after).toMatchObject({ status: 'unpaid', next_billing_date: null });
-    await advance(40 * DAY);
-    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed')).toHaveLength(4);
+  describe('retry (insufficient funds)', () => {
+    test('makes the subscription past_due with attempt, max_attempts and next_retry_at, first retried a day later', async () => {
+      const { sub } = await subscribe(testCards.renewalRetry);
+      expect(sub.status).toBe('past_due');
+      const failed = await eventsOfType(sub.id, 'subscription.payment_failed');
+      expect(failed).toHaveLength(1);
+      const failure = { disposition: 'retry', status: 'past_due', refusal_code: 'insufficient_funds', attempt: 1, max_attempts: 4, next_retry_at: sub.next_billing_date };
+      expect(failed[0].data.failure).toEqual(failure);
+      const firstRetry = new Date(sub.next_billing_date!).getTime() - new Date(sub.current_period_start!).getTime();
+      expect(Math.round(firstRetry / 3_600_000)).toBe(24);
+    });
+
+    test('retries on the widening schedule, then makes it unpaid with a final payment_failed', async () => {
+      const { sub } = await subscribe(testCards.renewalRetry);
+      await advance(DAY + 5);
+      await advance(3 * DAY + 5);
+      await advance(5 * DAY + 5);
+      const failed = await eventsOfType(sub.id, 'subscription.payment_failed');
+      expect(failed.map((e) => [e.data.failure!.attempt, e.data.failure!.status, e.data.status])).toEqual([
+        [1, 'past_due', 'past_due'],
+        [2, 'past_due', 'past_due'],
+        [3, 'past_due', 'past_due'],
+        [4, 'unpaid', 'unpaid'],
+      ]);
+      expect(failed[3].data.failure!.next_retry_at).toBeNull();
+      expect(await getSubscription(sub.id)).toMatchObject({ status: 'unpaid', next_billing_date: null });
+    });
+
+    test('never charges an unpaid subscription again', async () => {
+      const { sub } = await subscribe(testCards.renewalRetry);
+      for (const seconds of [DAY + 5, 3 * DAY + 5, 5 * DAY + 5]) await advance(seconds);
+      expect((await getSubscription(sub.id)).status).toBe('unpaid');
+      await advance(40 * DAY);
+      expect(await eventsOfType(sub.id, 'subscription.payment_failed')).toHaveLength(4);
+    });
   });
 
-  test('action_required: stops retrying; a new card rescues it at once (resumed then renewed)', async () => {
-    const { sub, customer } = await subscribe(testCards.renewalActionRequired);
-    expect(sub).toMatchObject({ status: 'action_required', next_billing_date: null });
-    const [failed] = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
-    expect(failed.data.failure).toMatchObject({ disposition: 'action_required', status: 'action_required', refusal_code: 'expired_card', attempt: 1, next_retry_at: null });
-    await advance(10 * DAY);
-    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed')).toHaveLength(1);
-    const newCard = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: testCards.mastercard })).body;
-    const rescued = await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: newCard.id });
-    expect(rescued.status).toBe(200);
-    expect(rescued.body).toMatchObject({ status: 'active', payment_method: { brand: 'mastercard', last4: '4444' } });
-    const types = (await eventsOf(sub.id)).map((e) => e.type);
-    expect(types.slice(-2)).toEqual(['subscription.resumed', 'subscription.renewed']);
+  describe('action_required (expired card)', () => {
+    test('stops billing: no next_billing_date and no retry', async () => {
+      const { sub } = await subscribe(testCards.renewalActionRequired);
+      expect(sub).toMatchObject({ status: 'action_required', next_billing_date: null });
+      const [failed] = await eventsOfType(sub.id, 'subscription.payment_failed');
+      expect(failed.data.failure).toMatchObject({ disposition: 'action_required', status: 'action_required', refusal_code: 'expired_card', attempt: 1, next_retry_at: null });
+      await advance(10 * DAY);
+      expect(await eventsOfType(sub.id, 'subscription.payment_failed')).toHaveLength(1);
+    });
+
+    test('is rescued at once by a new card: active, resumed then renewed', async () => {
+      const { sub, customer } = await subscribe(testCards.renewalActionRequired);
+      const newCard = await addCard(customer.id, testCards.mastercard);
+      const rescued = await changeCard(sub.id, newCard.id);
+      expect(rescued.status).toBe(200);
+      expect(rescued.body).toMatchObject({ status: 'active', payment_method: { brand: 'mastercard', last4: '4444' } });
+      const types = (await eventsOf(sub.id)).map((e) => e.type);
+      expect(types.slice(-2)).toEqual(['subscription.resumed', 'subscription.renewed']);
+    });
   });
 
-  test('terminal: unpaid at once, never retried', async () => {
+  test('terminal (stolen card) makes the subscription unpaid at once, never retried', async () => {
     const { sub } = await subscribe(testCards.renewalTerminal);
     expect(sub).toMatchObject({ status: 'unpaid', next_billing_date: null });
-    const [failed] = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
+    const [failed] = await eventsOfType(sub.id, 'subscription.payment_failed');
     expect(failed.data.failure).toMatchObject({ disposition: 'terminal', status: 'unpaid', refusal_code: 'stolen_card', attempt: 1, next_retry_at: null });
     await advance(60 * DAY);
-    expect(await db().execute(`select count(*)::int as n from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?`, [sub.id])).toEqual([
-      { n: 1 },
-    ]);
+    const attemptsSql = `select count(*)::int as n from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?`;
+    expect(await db().execute(attemptsSql, [sub.id])).toEqual([{ n: 1 }]);
   });
 
-  test('a past_due subscription rescued by a new card: active, resumed then renewed', async () => {
+  test('a past_due subscription rescued by a new card is active, resumed then renewed', async () => {
     const { sub, customer } = await subscribe(testCards.renewalRetry);
-    const newCard = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: testCards.visa })).body;
-    const rescued = await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: newCard.id });
+    const newCard = await addCard(customer.id, testCards.visa);
+    const rescued = await changeCard(sub.id, newCard.id);
     expect(rescued.body.status).toBe('active');
     const events = await eventsOf(sub.id);
     expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
@@ -230,37 +292,47 @@ describe('dispositions', () => {
 });
 
 describe('cancellation', () => {
-  test('cancel now: cancelled, cancelled_at, subscription.canceled, never charged again', async () => {
+  const cancel = (id: string, body: object) => api.post(`/api/v2/subscriptions/${id}/cancel`, body);
+
+  test('cancelling now answers cancelled with cancelled_at and records subscription.canceled', async () => {
     const { sub } = await subscribe();
-    const res = await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, { reason: 'moving away' });
+    const res = await cancel(sub.id, { reason: 'moving away' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: sub.id, status: 'cancelled', cancel_at_period_end: false, current_period_end: sub.current_period_end, cancelled_at: expect.any(String) });
     const events = await eventsOf(sub.id);
     expect(events.at(-1)).toMatchObject({ type: 'subscription.canceled', data: { status: 'cancelled', canceled_at: res.body.cancelled_at } });
+  });
+
+  test('a subscription cancelled now is never charged again', async () => {
+    const { sub } = await subscribe();
+    expect((await cancel(sub.id, {})).status).toBe(200);
     await advance(40 * DAY);
-    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed')).toHaveLength(1);
-    const again = await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, {});
+    expect(await eventsOfType(sub.id, 'subscription.renewed')).toHaveLength(1);
+  });
+
+  test('cancelling a cancelled subscription is refused (400 invalid_state)', async () => {
+    const { sub } = await subscribe();
+    expect((await cancel(sub.id, { reason: 'moving away' })).status).toBe(200);
+    const again = await cancel(sub.id, {});
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('invalid_state');
   });
 
   test('cancel at period end: billable until current_period_end, canceled fires only when it ends; no further charge', async () => {
     const { sub } = await subscribe();
-    const res = await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, { cancel_at_period_end: true });
+    const res = await cancel(sub.id, { cancel_at_period_end: true });
     expect(res.body).toMatchObject({ status: 'cancelled', cancel_at_period_end: true, current_period_end: sub.current_period_end });
-    const mid = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
-    expect(mid).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    expect(await getSubscription(sub.id)).toMatchObject({ status: 'active', cancel_at_period_end: true });
     expect((await eventsOf(sub.id)).map((e) => e.type)).not.toContain('subscription.canceled');
     await advance(32 * DAY);
-    const ended = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
-    expect(ended).toMatchObject({ status: 'cancelled', ended_at: sub.current_period_end });
+    expect(await getSubscription(sub.id)).toMatchObject({ status: 'cancelled', ended_at: sub.current_period_end });
     const types = (await eventsOf(sub.id)).map((e) => e.type);
     expect(types).toEqual(['subscription.created', 'subscription.renewed', 'subscription.canceled']);
   });
 
-  test('reversing a scheduled cancellation: subscription.resumed, and billing goes on', async () => {
+  test('reversing a scheduled cancellation records subscription.resumed, and billing goes on', async () => {
     const { sub } = await subscribe();
-    await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, { cancel_at_period_end: true });
+    await cancel(sub.id, { cancel_at_period_end: true });
     const resumed = await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: false });
     expect(resumed.body).toMatchObject({ status: 'active', cancel_at_period_end: false, cancelled_at: null, next_billing_date: sub.current_period_end });
     await advance(32 * DAY);
@@ -271,9 +343,9 @@ describe('cancellation', () => {
 
 describe('disputes', () => {
   const dispute = (id: string, body: object) => api.post(`/api/v2/test-helpers/subscriptions/${id}/dispute`, body);
-  const lastDispute = async (id: string) => (await eventsOf(id)).filter((e) => e.type === 'subscription.disputed').at(-1)!.data;
+  const lastDispute = async (id: string) => (await eventsOfType(id, 'subscription.disputed')).at(-1)!.data;
 
-  test('notification changes nothing (billing_held false); confirmed holds billing; reversed (MANUAL_RELEASE) restores active', async () => {
+  test('a chargeback notification changes nothing (billing_held false)', async () => {
     const { sub } = await subscribe();
     expect((await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' })).body.status).toBe('active');
     expect((await lastDispute(sub.id)).dispute).toMatchObject({
@@ -284,21 +356,32 @@ describe('disputes', () => {
       currency: 'USD',
       invoice_id: expect.stringMatching(/^in_/),
     });
+  });
+
+  test('a confirmed dispute holds billing (disputed, no next_billing_date)', async () => {
+    const { sub } = await subscribe();
+    await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' });
     const held = await dispute(sub.id, { stage: 'confirmed', reason: 'fraudulent' });
     expect(held.body).toMatchObject({ status: 'disputed', next_billing_date: null });
     expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'confirmed', billing_held: true, event_code: 'CHARGEBACK', reason: 'fraudulent' });
+  });
+
+  test('a reversed dispute (MANUAL_RELEASE) restores active billing', async () => {
+    const { sub } = await subscribe();
+    await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' });
+    await dispute(sub.id, { stage: 'confirmed', reason: 'fraudulent' });
     const released = await dispute(sub.id, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
     expect(released.body).toMatchObject({ status: 'active', next_billing_date: sub.current_period_end });
     expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'reversed', billing_held: false, event_code: 'MANUAL_RELEASE' });
   });
 
-  test('a hold mid-retry: reversed restores past_due with its next_retry_at, and retries go on', async () => {
+  test('a hold mid-retry, once reversed, restores past_due with its next_retry_at', async () => {
     const { sub, customer } = await subscribe();
     // Make the next renewal fail with `retry`: switch to the insufficient-funds renewal card.
-    const card = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: testCards.renewalRetry })).body;
-    await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: card.id });
+    const card = await addCard(customer.id, testCards.renewalRetry);
+    await changeCard(sub.id, card.id);
     await advance(32 * DAY);
-    const pastDue = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+    const pastDue = await getSubscription(sub.id);
     expect(pastDue.status).toBe('past_due');
     await dispute(sub.id, { stage: 'confirmed' });
     await advance(2 * 60 * 60);
@@ -310,124 +393,187 @@ describe('disputes', () => {
     const { sub } = await subscribe(testCards.visa, { interval: 'weekly' });
     await dispute(sub.id, { stage: 'confirmed' });
     await advance(17 * DAY);
-    expect((await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed')).toHaveLength(1);
+    expect(await eventsOfType(sub.id, 'subscription.renewed')).toHaveLength(1);
     const restored = (await dispute(sub.id, { stage: 'reversed' })).body;
-    const start = new Date(sub.current_period_start).getTime();
-    expect((new Date(restored.next_billing_date).getTime() - start) / (DAY * 1000)).toBe(21);
+    const start = new Date(sub.current_period_start!).getTime();
+    const daysFromStart = (iso: string) => (new Date(iso).getTime() - start) / (DAY * 1000);
+    expect(daysFromStart(restored.next_billing_date)).toBe(21);
     expect(restored.status).toBe('active');
     await advance(4 * DAY + 60);
-    const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+    const renewed = await eventsOfType(sub.id, 'subscription.renewed');
     expect(renewed).toHaveLength(2);
-    expect((new Date(renewed[1].data.invoice!.period_start).getTime() - start) / (DAY * 1000)).toBe(21);
+    expect(daysFromStart(renewed[1].data.invoice!.period_start)).toBe(21);
   });
 
-  test('a bad stage is a validation error; a subscription without a paid cycle cannot be disputed', async () => {
-    const { sub } = await subscribe(testCards.visa, { trial_period_days: 3 });
+  test('a bad stage is a validation error on stage', async () => {
+    const { sub } = await subscribe();
     expect((await dispute(sub.id, { stage: 'maybe' })).body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'stage' }] });
+  });
+
+  test('a subscription without a paid cycle cannot be disputed (invalid_state)', async () => {
+    const { sub } = await subscribe(testCards.visa, { trial_period_days: 3 });
     expect((await dispute(sub.id, { stage: 'confirmed' })).body.error.code).toBe('invalid_state');
   });
 });
 
 describe('bad input', () => {
-  test('unknown interval, zero or negative amount, trial days < 0: 422 with a details entry per field; missing fields 400', async () => {
+  const fieldsOf = (details: FieldError[]) => details.map((d) => d.field).sort();
+
+  test('unknown interval, zero amount and trial days < 0 are 422 with a details entry per field', async () => {
     const { customer, pm } = await customerWithCard();
-    const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 0, currency: 'USD', interval: 'fortnightly', trial_period_days: -1 });
+    const body = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 0, currency: 'USD', interval: 'fortnightly', trial_period_days: -1 };
+    const res = await api.post('/api/v2/subscriptions', body);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_error');
-    expect(res.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount_cents', 'interval', 'trial_period_days']);
+    expect(fieldsOf(res.body.error.details)).toEqual(['amount_cents', 'interval', 'trial_period_days']);
+  });
+
+  test('a negative amount is a validation error on amount_cents', async () => {
+    const { customer, pm } = await customerWithCard();
     const negative = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: -100, currency: 'USD', interval: 'monthly' });
     expect(negative.body.error).toMatchObject({ code: 'validation_error', param: 'amount_cents' });
+  });
+
+  test('missing fields are 400 invalid_request, each listed', async () => {
+    const { customer } = await customerWithCard();
     const missing = await api.post('/api/v2/subscriptions', { customer_id: customer.id, currency: 'USD' });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('invalid_request');
-    expect(missing.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount_cents', 'interval', 'payment_method_id']);
+    expect(fieldsOf(missing.body.error.details)).toEqual(['amount_cents', 'interval', 'payment_method_id']);
   });
 
-  test('unknown or foreign customer: 404 customer_not_found; detached or foreign payment method: 400 invalid_payment_method', async () => {
-    const { customer, pm } = await customerWithCard();
-    const other = await customerWithCard();
-    const base = { amount_cents: 1000, currency: 'USD', interval: 'monthly' };
+  const base = { amount_cents: 1000, currency: 'USD', interval: 'monthly' };
+
+  test('an unknown customer is 404 customer_not_found on customer_id', async () => {
+    const { pm } = await customerWithCard();
     const unknown = await api.post('/api/v2/subscriptions', { ...base, customer_id: 'cus_nope', payment_method_id: pm.id });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 'customer_not_found', param: 'customer_id' });
+  });
+
+  test("another merchant's customer is 404 customer_not_found", async () => {
+    const { customer, pm } = await customerWithCard();
     const otherMerchant = client(t.url, (await t.merchant('Other')).test_api_key);
     const foreign = await otherMerchant.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: pm.id });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('customer_not_found');
+  });
+
+  test("another customer's payment method is 400 invalid_payment_method on payment_method_id", async () => {
+    const { customer } = await customerWithCard();
+    const other = await customerWithCard();
     const notTheirs = await api.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: other.pm.id });
     expect(notTheirs.status).toBe(400);
     expect(notTheirs.body.error).toMatchObject({ code: 'invalid_payment_method', param: 'payment_method_id' });
+  });
+
+  test('a detached payment method is 400 invalid_payment_method', async () => {
+    const { customer, pm } = await customerWithCard();
     await api.delete(`/api/v2/customers/${customer.id}/payment-methods/${pm.id}`);
     const detached = await api.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: pm.id, trial_period_days: 14 });
     expect(detached.status).toBe(400);
     expect(detached.body.error.code).toBe('invalid_payment_method');
   });
 
-  test('an HSA/FSA card may pay only for an eligible product', async () => {
-    const { customer, pm } = await customerWithCard(testCards.hsa);
-    const base = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 900, currency: 'USD', interval: 'monthly' };
-    const candy = await api.post('/api/v2/subscriptions', { ...base, merchant_product_id: 'CANDY' });
-    expect(candy.status).toBe(400);
-    expect(candy.body.error.code).toBe('invalid_payment_method');
-    expect((await api.post('/api/v2/subscriptions', base)).body.error.code).toBe('invalid_payment_method');
-    const therm = await api.post('/api/v2/subscriptions', { ...base, merchant_product_id: 'THERM' });
-    expect(therm.status).toBe(201);
-    expect(therm.body).toMatchObject({ status: 'active', payment_method: { type: 'hsa_fsa_card' } });
+  describe('an HSA/FSA card', () => {
+    const hsaBase = async () => {
+      const { customer, pm } = await customerWithCard(testCards.hsa);
+      return { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 900, currency: 'USD', interval: 'monthly' };
+    };
+
+    test('cannot pay for an ineligible product or for no product (400 invalid_payment_method)', async () => {
+      const body = await hsaBase();
+      const candy = await api.post('/api/v2/subscriptions', { ...body, merchant_product_id: 'CANDY' });
+      expect(candy.status).toBe(400);
+      expect(candy.body.error.code).toBe('invalid_payment_method');
+      expect((await api.post('/api/v2/subscriptions', body)).body.error.code).toBe('invalid_payment_method');
+    });
+
+    test('pays for an eligible product', async () => {
+      const therm = await api.post('/api/v2/subscriptions', { ...(await hsaBase()), merchant_product_id: 'THERM' });
+      expect(therm.status).toBe(201);
+      expect(therm.body).toMatchObject({ status: 'active', payment_method: { type: 'hsa_fsa_card' } });
+    });
   });
 
-  test('unknown subscription and invoice ids are 404 not_found; another mode never sees them', async () => {
-    const { sub } = await subscribe();
+  test('an unknown subscription id is 404 not_found', async () => {
     expect((await api.get('/api/v2/subscriptions/sub_nope')).body.error.code).toBe('not_found');
+  });
+
+  test('an unknown invoice id is 404', async () => {
+    const { sub } = await subscribe();
     expect((await api.get(`/v2/subscriptions/${sub.id}/invoices/in_nope`)).status).toBe(404);
+  });
+
+  test('live mode never sees a test-mode subscription (404)', async () => {
+    const { sub } = await subscribe();
     const keys = await t.merchant('Live one');
     const live = client(t.url, keys.live_api_key);
     expect((await live.get(`/api/v2/subscriptions/${sub.id}`)).status).toBe(404);
   });
 });
 
-describe('list and update', () => {
-  test('keyset pages newest first with status, customer_id and created filters', async () => {
-    const { sub: a, customer } = await subscribe();
-    const b = (
-      await api.post('/api/v2/subscriptions', {
-        customer_id: customer.id,
-        payment_method_id: (await api.get(`/api/v2/subscriptions/${a.id}`)).body.payment_method_id,
-        amount_cents: 700,
-        currency: 'USD',
-        interval: 'daily',
-        trial_period_days: 2,
-      })
-    ).body;
+describe('list', () => {
+  /** A customer's monthly subscription `a`, then a trialing daily one `b` on the same card. */
+  async function twoSubscriptions() {
+    const { sub: a, customer, pm } = await subscribe();
+    const body = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 700, currency: 'USD', interval: 'daily', trial_period_days: 2 };
+    const b = (await api.post<SubscriptionResource>('/api/v2/subscriptions', body)).body;
+    return { a, b, customer };
+  }
+
+  test('pages newest first by keyset, filtered by customer_id', async () => {
+    const { a, b, customer } = await twoSubscriptions();
+    expect(a.payment_method_id).toBe(b.payment_method_id);
     const mine = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1`);
     expect(mine.body).toMatchObject({ data: [{ id: b.id }], has_more: true, next_cursor: b.id });
     const next = await api.get(`/api/v2/subscriptions?customer_id=${customer.id}&limit=1&starting_after=${b.id}`);
     expect(next.body).toMatchObject({ data: [{ id: a.id }], has_more: false, next_cursor: null });
-    const trialing = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`);
-    expect(trialing.body.data.map((s) => s.id)).toEqual([b.id]);
-    const later = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at)}`);
-    expect(later.body.data.map((s) => s.id)).toEqual([b.id]);
-    expect((await api.get('/api/v2/subscriptions?status=bogus')).body.error.code).toBe('invalid_request');
   });
 
-  test('PUT changes the amount from the next cycle on and replaces metadata', async () => {
+  test('filters by status', async () => {
+    const { b, customer } = await twoSubscriptions();
+    const trialing = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`);
+    expect(trialing.body.data.map((s) => s.id)).toEqual([b.id]);
+  });
+
+  test('filters by creation time', async () => {
+    const { b, customer } = await twoSubscriptions();
+    const later = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at!)}`);
+    expect(later.body.data.map((s) => s.id)).toEqual([b.id]);
+  });
+
+  test('refuses an unknown status filter (invalid_request)', async () => {
+    expect((await api.get('/api/v2/subscriptions?status=bogus')).body.error.code).toBe('invalid_request');
+  });
+});
+
+describe('PUT', () => {
+  test('changes the amount from the next cycle on and replaces metadata', async () => {
     const { sub } = await subscribe();
     const res = await api.put(`/api/v2/subscriptions/${sub.id}`, { amount_cents: 2500, metadata: { tier: 'plus' } });
     expect(res.body).toMatchObject({ amount_cents: 2500, metadata: { tier: 'plus' } });
     await advance(32 * DAY);
-    const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+    const renewed = await eventsOfType(sub.id, 'subscription.renewed');
     expect(renewed.map((e) => e.data.invoice!.amount_paid)).toEqual([1500, 2500]);
+  });
+
+  test('refuses a zero amount (422)', async () => {
+    const { sub } = await subscribe();
     expect((await api.put(`/api/v2/subscriptions/${sub.id}`, { amount_cents: 0 })).status).toBe(422);
   });
 });
 
-test('events reach the merchant scope with signed delivery rows like every event', async () => {
+test("subscription events are recorded in the merchant's test-mode scope like every event", async () => {
   const { sub } = await subscribe();
   const rows = await db().execute<{ merchant_id: string; livemode: boolean }[]>(`select merchant_id, livemode from events where data->>'subscription_id' = ?`, [sub.id]);
+  expect(rows.length).toBeGreaterThan(0);
   expect(rows.every((r) => r.merchant_id === merchantId && r.livemode === false)).toBe(true);
 });
 
-describe('subscription checkout', () => {
-  test('a paid payment_type subscription checkout creates the customer, the stored card and the subscription; its first invoice is the checkout order (no second charge)', async () => {
+describe('a paid payment_type subscription checkout', () => {
+  /** Opens and pays (HSA card) a monthly THERM subscription checkout for a new email; returns the order and the customer's subscription. */
+  async function paySubscriptionCheckout() {
     const email = `checkout.${Math.random().toString(36).slice(2, 8)}@example.com`;
     const body = {
       reference_id: 'cart_sub_1',
@@ -440,24 +586,36 @@ describe('subscription checkout', () => {
       subscription: { interval: 'monthly' },
     };
     const session = (await api.post('/api/v2/checkout', body)).body.data;
-    const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: testCards.hsa })).body;
-    expect(order).toMatchObject({ is_recurring: true, payment_status: 'captured', amount: 1500 });
-    const customers = (await api.get(`/api/v2/customers?email=${encodeURIComponent(email)}`)).body.data;
+    const order = (await api.post<OrderResource>(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: testCards.hsa })).body;
+    const customers = (await api.get<Page<CustomerBody>>(`/api/v2/customers?email=${encodeURIComponent(email)}`)).body.data;
     expect(customers).toHaveLength(1);
-    const subs = (await api.get(`/api/v2/subscriptions?customer_id=${customers[0].id}`)).body.data;
+    const subs = (await api.get<Page<SubscriptionResource>>(`/api/v2/subscriptions?customer_id=${customers[0].id}`)).body.data;
     expect(subs).toHaveLength(1);
-    const sub = subs[0];
-    expect(sub).toMatchObject({ status: 'active', amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', payment_method: { type: 'hsa_fsa_card', last4: '0013' } });
-    const methods = (await api.get(`/api/v2/customers/${customers[0].id}/payment-methods`)).body.data;
-    expect(methods.map((m: { id: string }) => m.id)).toEqual([sub.payment_method_id]);
+    return { order, customer: customers[0], sub: subs[0] };
+  }
+
+  test('answers a captured recurring order and creates the customer, the stored card and an active subscription', async () => {
+    const { order, customer, sub } = await paySubscriptionCheckout();
+    expect(order).toMatchObject({ is_recurring: true, payment_status: 'captured', amount: 1500 });
+    const card = { type: 'hsa_fsa_card', last4: '0013' };
+    expect(sub).toMatchObject({ status: 'active', amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', payment_method: card });
+    const methods = (await api.get<Page<PaymentMethodBody>>(`/api/v2/customers/${customer.id}/payment-methods`)).body.data;
+    expect(methods.map((m) => m.id)).toEqual([sub.payment_method_id]);
+  });
+
+  test('makes the checkout order the first invoice, with no second charge', async () => {
+    const { order, sub } = await paySubscriptionCheckout();
     const invoice = (await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${sub.latest_invoice_id}`)).body;
     expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, amount_paid: 1500, attempt_count: 0, attempts: [], period_start: sub.current_period_start });
     const events = await eventsOf(sub.id);
     expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.renewed']);
     expect(events[1].data.invoice).toMatchObject({ order_id: order.id, amount_paid: 1500 });
-    // One charge at checkout; the next cycle is charged to the stored card at the period end.
+  });
+
+  test('charges the next cycle to the stored card at the period end', async () => {
+    const { order, sub } = await paySubscriptionCheckout();
     await advance(32 * DAY);
-    const renewed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.renewed');
+    const renewed = await eventsOfType(sub.id, 'subscription.renewed');
     expect(renewed).toHaveLength(2);
     expect(renewed[1].data.invoice!.period_start).toBe(sub.current_period_end);
     expect(renewed[1].data.invoice!.order_id).not.toBe(order.id);
