@@ -1,8 +1,8 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
-import { cards } from '../helpers/fixtures.js';
+import { cards, createProducts } from '../helpers/fixtures.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
 import { client, type ApiResponse, type FieldError, type GraphQLErrorBody, type Client } from '../helpers/http.js';
-import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
 let api: Client;
@@ -12,10 +12,15 @@ const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`, 'utf8').t
 const expiredRenewalCard = { number: '4000000000000069', exp_month: 12, exp_year: 2035, cvc: '123' };
 
 beforeAll(async () => {
-  const started = await startWithMerchant();
-  ({ t, api } = started);
-  testKey = started.keys.test_api_key;
-  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1500, currency: 'USD', merchant_product_id: 'THERM' });
+  t = await startTestApp();
+  await t.reset();
+});
+// A merchant per test: its own rows and its own test clock (the scenarios below move it).
+beforeEach(async () => {
+  const merchant = await newMerchant(t, 'Subscriptions over GraphQL');
+  api = merchant.api;
+  testKey = merchant.keys.test_api_key;
+  await createProducts(api, [['THERM', 'Digital thermometer', 1500]]);
 });
 afterAll(() => t.close());
 
@@ -31,75 +36,101 @@ const FIELDS = `id subscriptionId status amountCents currency interval intervalC
 
 const create = (input: Record<string, unknown>) => api.graphql(`mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { ${FIELDS} } } }`, { input });
 
-test('create, read with customer, payment method, latest invoice, invoices and events; update, cancel at period end, resume, cancel now', async () => {
-  const { customer, pm } = await customerWithCard();
-  const res = await create({
-    customerId: gid('Customer', customer.id),
-    paymentMethodId: gid('PaymentMethod', pm.id),
-    merchantProductId: 'THERM',
-    amountCents: 1500,
-    currency: 'USD',
-    interval: 'MONTHLY',
-    metadata: { plan: 'basic' },
-  });
+/** A subscription created through GraphQL for a new customer paying with `card` (no errors); FIELDS selected. */
+async function created(card: object, input: Record<string, unknown>) {
+  const { customer, pm } = await customerWithCard(card);
+  const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), currency: 'USD', ...input });
   expect(res.body.errors).toBeUndefined();
-  const sub = res.body.data.createSubscription.subscription;
-  expect(sub).toMatchObject({
-    subscriptionId: expect.stringMatching(/^sub_/),
-    status: 'ACTIVE',
-    amountCents: 1500,
-    interval: 'MONTHLY',
-    intervalCount: 1,
-    cancelAtPeriodEnd: false,
-    metadata: { plan: 'basic' },
-    customer: { email: customer.email },
-    paymentMethod: { brand: 'visa', last4: '4242', type: 'CARD' },
-    latestInvoice: {
-      status: 'PAID',
-      amount: 1500,
-      amountPaid: 1500,
-      orderId: expect.stringMatching(/^ord_/),
-      pspReference: expect.stringMatching(/^ch_/),
-      attempts: [{ attempt: 1, status: 'SUCCEEDED', disposition: null, refusalCode: null }],
-    },
-  });
-  const read = await api.graphql(
-    `query($id: ID!) { subscriptionContract(id: $id) { invoices(first: 5) { nodes { invoiceId periodStart } } events(first: 5) { nodes { type data } } } node(id: $id) { __typename } }`,
-    { id: sub.id },
-  );
-  expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([{ invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart }]);
-  expect(read.body.data.subscriptionContract.events.nodes.map((e: { type: string }) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
-  expect(read.body.data.node.__typename).toBe('SubscriptionContract');
+  return { customer, sub: res.body.data.createSubscription.subscription };
+}
+const monthlyBasic = { merchantProductId: 'THERM', amountCents: 1500, interval: 'MONTHLY', metadata: { plan: 'basic' } };
+const cancelMutation = (fields: string) => `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { ${fields} } } }`;
+const resumeMutation = (fields: string) => `mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { ${fields} } } }`;
 
-  const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, {
-    input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } },
+describe('the subscription lifecycle through GraphQL', () => {
+  test('createSubscription answers the active subscription with its customer, payment method and paid latest invoice', async () => {
+    const { customer, sub } = await created(cards.visa, monthlyBasic);
+    expect(sub).toMatchObject({
+      subscriptionId: expect.stringMatching(/^sub_/),
+      status: 'ACTIVE',
+      amountCents: 1500,
+      interval: 'MONTHLY',
+      intervalCount: 1,
+      cancelAtPeriodEnd: false,
+      metadata: { plan: 'basic' },
+      customer: { email: customer.email },
+      paymentMethod: { brand: 'visa', last4: '4242', type: 'CARD' },
+      latestInvoice: {
+        status: 'PAID',
+        amount: 1500,
+        amountPaid: 1500,
+        orderId: expect.stringMatching(/^ord_/),
+        pspReference: expect.stringMatching(/^ch_/),
+        attempts: [{ attempt: 1, status: 'SUCCEEDED', disposition: null, refusalCode: null }],
+      },
+    });
   });
-  expect(updated.body.data.updateSubscription.subscription).toEqual({ amountCents: 1900, metadata: { plan: 'plus' } });
-  const scheduled = await api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status cancelAtPeriodEnd cancelledAt } } }`, {
-    input: { id: sub.id, cancelAtPeriodEnd: true },
+
+  test('a subscription contract lists its invoices and events, newest event first, and resolves as a node', async () => {
+    const { sub } = await created(cards.visa, monthlyBasic);
+    const read = await api.graphql(
+      `query($id: ID!) {
+        subscriptionContract(id: $id) { invoices(first: 5) { nodes { invoiceId periodStart } } events(first: 5) { nodes { type data } } }
+        node(id: $id) { __typename }
+      }`,
+      { id: sub.id },
+    );
+    expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([{ invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart }]);
+    expect(read.body.data.subscriptionContract.events.nodes.map((e: { type: string }) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
+    expect(read.body.data.node.__typename).toBe('SubscriptionContract');
   });
-  expect(scheduled.body.data.cancelSubscription.subscription).toMatchObject({ status: 'ACTIVE', cancelAtPeriodEnd: true, cancelledAt: expect.any(String) });
-  const resumed = await api.graphql(`mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { status cancelAtPeriodEnd } } }`, { input: { id: sub.id } });
-  expect(resumed.body.data.resumeSubscription.subscription).toEqual({ status: 'ACTIVE', cancelAtPeriodEnd: false });
-  const again = await api.graphql(`mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { status } } }`, { input: { id: sub.id } });
-  expect(again.body.errors?.[0].extensions.code).toBe('invalid_state');
-  const ended = await api.graphql(`mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status endedAt } } }`, { input: { id: sub.id, reason: 'done' } });
-  expect(ended.body.data.cancelSubscription.subscription).toMatchObject({ status: 'CANCELLED', endedAt: expect.any(String) });
+
+  test('updateSubscription changes the amount and replaces metadata', async () => {
+    const { sub } = await created(cards.visa, monthlyBasic);
+    const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, {
+      input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } },
+    });
+    expect(updated.body.data.updateSubscription.subscription).toEqual({ amountCents: 1900, metadata: { plan: 'plus' } });
+  });
+
+  test('cancelSubscription at period end keeps it active with cancelAtPeriodEnd and cancelledAt', async () => {
+    const { sub } = await created(cards.visa, monthlyBasic);
+    const scheduled = await api.graphql(cancelMutation('status cancelAtPeriodEnd cancelledAt'), { input: { id: sub.id, cancelAtPeriodEnd: true } });
+    expect(scheduled.body.data.cancelSubscription.subscription).toMatchObject({ status: 'ACTIVE', cancelAtPeriodEnd: true, cancelledAt: expect.any(String) });
+  });
+
+  test('resumeSubscription reverses a scheduled cancellation', async () => {
+    const { sub } = await created(cards.visa, monthlyBasic);
+    await api.graphql(cancelMutation('status'), { input: { id: sub.id, cancelAtPeriodEnd: true } });
+    const resumed = await api.graphql(resumeMutation('status cancelAtPeriodEnd'), { input: { id: sub.id } });
+    expect(resumed.body.data.resumeSubscription.subscription).toEqual({ status: 'ACTIVE', cancelAtPeriodEnd: false });
+  });
+
+  test('resumeSubscription refuses a subscription with nothing to resume (invalid_state)', async () => {
+    const { sub } = await created(cards.visa, monthlyBasic);
+    await api.graphql(cancelMutation('status'), { input: { id: sub.id, cancelAtPeriodEnd: true } });
+    await api.graphql(resumeMutation('status'), { input: { id: sub.id } });
+    const again = await api.graphql(resumeMutation('status'), { input: { id: sub.id } });
+    expect(again.body.errors?.[0].extensions.code).toBe('invalid_state');
+  });
+
+  test('cancelSubscription now ends it (CANCELLED with endedAt)', async () => {
+    const { sub } = await created(cards.visa, monthlyBasic);
+    const ended = await api.graphql(cancelMutation('status endedAt'), { input: { id: sub.id, reason: 'done' } });
+    expect(ended.body.data.cancelSubscription.subscription).toMatchObject({ status: 'CANCELLED', endedAt: expect.any(String) });
+  });
 });
 
-test('dispositions through GraphQL: action_required, then the card replaced by mutation rescues it', async () => {
-  const { customer, pm } = await customerWithCard(expiredRenewalCard);
-  const sub = (await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 990, currency: 'USD', interval: 'WEEKLY' })).body.data
-    .createSubscription.subscription;
+test('an action_required subscription is rescued by replacing its card through the mutation', async () => {
+  const { customer, sub } = await created(expiredRenewalCard, { amountCents: 990, interval: 'WEEKLY' });
   expect(sub).toMatchObject({
     status: 'ACTION_REQUIRED',
     nextBillingDate: null,
     latestInvoice: { status: 'OPEN', attempts: [{ status: 'FAILED', disposition: 'ACTION_REQUIRED', refusalCode: 'expired_card' }] },
   });
   const fresh = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.mastercard })).body;
-  const rescued = await api.graphql(`mutation($input: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $input) { subscription { ${FIELDS} } } }`, {
-    input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) },
-  });
+  const replace = `mutation($input: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $input) { subscription { ${FIELDS} } } }`;
+  const rescued = await api.graphql(replace, { input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) } });
   expect(rescued.body.data.replaceSubscriptionPaymentMethod.subscription).toMatchObject({
     status: 'ACTIVE',
     paymentMethod: { brand: 'mastercard' },
@@ -107,43 +138,73 @@ test('dispositions through GraphQL: action_required, then the card replaced by m
   });
 });
 
-test('the other rows through GraphQL: trialing then active on the test clock; retry → PAST_DUE → UNPAID; terminal → UNPAID; a dispute held and released', async () => {
-  const make = async (card: object, extra: Record<string, unknown> = {}) => {
-    const { customer, pm } = await customerWithCard(card);
-    const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 800, currency: 'USD', interval: 'DAILY', ...extra });
-    expect(res.body.errors).toBeUndefined();
-    return res.body.data.createSubscription.subscription;
+describe('the other states through GraphQL, on the test clock', () => {
+  const retryCard = { number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' };
+  const terminalCard = { number: '4111110000000039', exp_month: 12, exp_year: 2035, cvc: '123' };
+  const daily = async (card: object, extra: Record<string, unknown> = {}) => (await created(card, { amountCents: 800, interval: 'DAILY', ...extra })).sub;
+  const read = async (id: string) => {
+    const query = `query($id: ID!) {
+      subscriptionContract(id: $id) { status nextBillingDate latestInvoice { status attemptCount nextRetryAt attempts { disposition refusalCode } } }
+    }`;
+    return (await api.graphql(query, { id })).body.data.subscriptionContract;
   };
-  const read = async (id: string) =>
-    (await api.graphql(`query($id: ID!) { subscriptionContract(id: $id) { status nextBillingDate latestInvoice { status attemptCount nextRetryAt attempts { disposition refusalCode } } } }`, { id }))
-      .body.data.subscriptionContract;
-  const trial = await make(cards.visa, { trialPeriodDays: 2 });
-  expect(trial).toMatchObject({ status: 'TRIALING', trialPeriodDays: 2, latestInvoice: null });
-  const retry = await make({ number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' });
-  expect(retry).toMatchObject({ status: 'PAST_DUE', latestInvoice: { status: 'OPEN', attempts: [{ disposition: 'RETRY', refusalCode: 'insufficient_funds' }] } });
-  const terminal = await make({ number: '4111110000000039', exp_month: 12, exp_year: 2035, cvc: '123' }, { merchantProductId: 'THERM', amountCents: 1500 });
-  expect(terminal).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice: { status: 'UNCOLLECTIBLE', attempts: [{ disposition: 'TERMINAL', refusalCode: 'stolen_card' }] } });
-  for (const days of [1, 3, 5]) await api.post('/api/v2/test-helpers/advance-clock', { seconds: days * DAY + 60 });
-  expect(await read(trial.id)).toMatchObject({ status: 'ACTIVE', latestInvoice: { status: 'PAID' } });
-  expect(await read(retry.id)).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice: { status: 'UNCOLLECTIBLE', attemptCount: 4, nextRetryAt: null } });
-  expect((await read(terminal.id)).latestInvoice.attempts).toHaveLength(1);
-  const disputed = trial.subscriptionId;
-  await api.post(`/api/v2/test-helpers/subscriptions/${disputed}/dispute`, { stage: 'confirmed' });
-  expect((await read(trial.id)).status).toBe('DISPUTED');
-  await api.post(`/api/v2/test-helpers/subscriptions/${disputed}/dispute`, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
-  expect((await read(trial.id)).status).toBe('ACTIVE');
+  /** Moves the clock 1, 3 and 5 days (and a minute each): past a 2-day trial and every retry of a daily subscription. */
+  const advanceNineDays = async () => {
+    for (const days of [1, 3, 5]) expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: days * DAY + 60 })).status).toBe(200);
+  };
+
+  test('a trial is TRIALING without an invoice, then ACTIVE and paid', async () => {
+    const trial = await daily(cards.visa, { trialPeriodDays: 2 });
+    expect(trial).toMatchObject({ status: 'TRIALING', trialPeriodDays: 2, latestInvoice: null });
+    await advanceNineDays();
+    expect(await read(trial.id)).toMatchObject({ status: 'ACTIVE', latestInvoice: { status: 'PAID' } });
+  });
+
+  test('a retry refusal is PAST_DUE, then UNPAID and uncollectible after four attempts', async () => {
+    const retry = await daily(retryCard);
+    expect(retry).toMatchObject({ status: 'PAST_DUE', latestInvoice: { status: 'OPEN', attempts: [{ disposition: 'RETRY', refusalCode: 'insufficient_funds' }] } });
+    await advanceNineDays();
+    expect(await read(retry.id)).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice: { status: 'UNCOLLECTIBLE', attemptCount: 4, nextRetryAt: null } });
+  });
+
+  test('a terminal refusal is UNPAID and uncollectible at once, never retried', async () => {
+    const terminal = await daily(terminalCard, { merchantProductId: 'THERM', amountCents: 1500 });
+    const latestInvoice = { status: 'UNCOLLECTIBLE', attempts: [{ disposition: 'TERMINAL', refusalCode: 'stolen_card' }] };
+    expect(terminal).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice });
+    await advanceNineDays();
+    expect((await read(terminal.id)).latestInvoice.attempts).toHaveLength(1);
+  });
+
+  test('a confirmed dispute is DISPUTED and its release makes it ACTIVE again', async () => {
+    const sub = await daily(cards.visa);
+    await api.post(`/api/v2/test-helpers/subscriptions/${sub.subscriptionId}/dispute`, { stage: 'confirmed' });
+    expect((await read(sub.id)).status).toBe('DISPUTED');
+    await api.post(`/api/v2/test-helpers/subscriptions/${sub.subscriptionId}/dispute`, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
+    expect((await read(sub.id)).status).toBe('ACTIVE');
+  });
 });
 
-test('errors carry the REST codes: customer_not_found, invalid_payment_method, validation_error details', async () => {
-  const { customer, pm } = await customerWithCard();
-  const missing = await create({ customerId: gid('Customer', 'cus_nope'), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
-  expect(missing.body.errors?.[0].extensions.code).toBe('customer_not_found');
-  const other = await customerWithCard();
-  const foreign = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
-  expect(foreign.body.errors?.[0].extensions.code).toBe('invalid_payment_method');
-  const bad = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 });
-  expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
-  expect(bad.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
+describe('errors carry the REST codes', () => {
+  test('an unknown customer is customer_not_found', async () => {
+    const { pm } = await customerWithCard();
+    const missing = await create({ customerId: gid('Customer', 'cus_nope'), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
+    expect(missing.body.errors?.[0].extensions.code).toBe('customer_not_found');
+  });
+
+  test("another customer's payment method is invalid_payment_method", async () => {
+    const { customer } = await customerWithCard();
+    const other = await customerWithCard();
+    const foreign = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
+    expect(foreign.body.errors?.[0].extensions.code).toBe('invalid_payment_method');
+  });
+
+  test('invalid values are validation_error with a details entry per field', async () => {
+    const { customer, pm } = await customerWithCard();
+    const input = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 };
+    const bad = await create(input);
+    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
+    expect(bad.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
+  });
 });
 
 test('the subscriptions connection filters like REST and is batched: a page of 50 costs the statements of a page of 1', async () => {
