@@ -1,7 +1,7 @@
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { cards, createProducts } from '../helpers/fixtures.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
-import { client, type ApiResponse, type FieldError, type GraphQLErrorBody, type Client } from '../helpers/http.js';
+import { type ApiResponse, type FieldError, type GraphQLErrorBody, type Client } from '../helpers/http.js';
 import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
