@@ -1,6 +1,6 @@
-import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client, type FieldError, type Client } from '../helpers/http.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { cards, checkoutBody, createProducts, openCheckout, payCheckout } from '../helpers/fixtures.js';
+import type { FieldError, Client } from '../helpers/http.js';
+import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
 let api: Client;
@@ -8,9 +8,14 @@ let api: Client;
 beforeAll(async () => {
   t = await startTestApp();
   await t.reset();
-  api = client(t.url, (await t.merchant()).test_api_key);
-  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
-  await api.post('/api/v2/products', { name: 'Chocolate candy', price: 1500, currency: 'USD', merchant_product_id: 'CANDY' });
+});
+// A merchant per test: refunds are processed by moving its test clock, which must not carry into the next test.
+beforeEach(async () => {
+  ({ api } = await newMerchant(t));
+  await createProducts(api, [
+    ['THERM', 'Digital thermometer', 2000],
+    ['CANDY', 'Chocolate candy', 1500],
+  ]);
 });
 afterAll(() => t.close());
 
@@ -183,19 +188,32 @@ test('a refused refund fails, gives its amount back, and a later refund can use 
   expect(retry.body.data).toMatchObject({ amount: 1500, refund_breakdown: { hsa_amount: 0, regular_amount: 1500 } });
 });
 
-test('invalid_state for an order not captured, not_found for an unknown one, validation for bad input', async () => {
-  const s = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]))).body.data;
-  const declined = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.declined });
-  const failedOrder = declined.body.error.details.order_id;
-  const state = await api.post('/api/v2/refunds', { order_id: failedOrder, reason: 'other' });
-  expect(state.status).toBe(400);
-  expect(state.body.error.code).toBe('invalid_state');
-  const missing = await api.post('/api/v2/refunds', { order_id: 'ord_nope', reason: 'other' });
-  expect(missing.status).toBe(404);
-  expect(missing.body.error).toMatchObject({ code: 'not_found', param: 'order_id' });
-  const bad = await api.post('/api/v2/refunds', { order_id: failedOrder, reason: 'bored', notes: 'x'.repeat(501), amount: 0 });
-  expect(bad.status).toBe(422);
-  expect(bad.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount', 'notes', 'reason']);
+describe('refusals', () => {
+  /** The failed order of a declined thermometer checkout. */
+  async function failedOrderId(): Promise<string> {
+    const s = await openCheckout(api, [['THERM', 'Thermometer', 2000, 1]]);
+    const declined = await payCheckout(api, s.checkout_id, { card: cards.declined });
+    expect(declined.status).toBe(402);
+    return declined.body.error.details.order_id;
+  }
+
+  test('an order that was never captured cannot be refunded (400 invalid_state)', async () => {
+    const state = await api.post('/api/v2/refunds', { order_id: await failedOrderId(), reason: 'other' });
+    expect(state.status).toBe(400);
+    expect(state.body.error.code).toBe('invalid_state');
+  });
+
+  test('an unknown order is 404 not_found on order_id', async () => {
+    const missing = await api.post('/api/v2/refunds', { order_id: 'ord_nope', reason: 'other' });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ code: 'not_found', param: 'order_id' });
+  });
+
+  test('bad input is 422 with each invalid field listed', async () => {
+    const bad = await api.post('/api/v2/refunds', { order_id: await failedOrderId(), reason: 'bored', notes: 'x'.repeat(501), amount: 0 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: FieldError) => d.field).sort()).toEqual(['amount', 'notes', 'reason']);
+  });
 });
 
 test('an Idempotency-Key replays the first refund', async () => {
