@@ -153,9 +153,9 @@ test('many concurrent partial refunds never exceed the order total', async () =>
   const created = results.filter((r) => r.status === 201);
   expect(created).toHaveLength(11); // floor(3500 / 300)
   expect(results.filter((r) => r.status === 400).every((r) => r.body.error.code === 'invalid_amount')).toBe(true);
-  const [sums] = await db().execute(`select sum(amount)::int as total, sum(hsa_amount)::int as hsa, sum(regular_amount)::int as regular from refunds where order_id = ? and status <> 'failed'`, [
-    order.id,
-  ]);
+  const sumsSql = `select sum(amount)::int as total, sum(hsa_amount)::int as hsa, sum(regular_amount)::int as regular
+                   from refunds where order_id = ? and status <> 'failed'`;
+  const [sums] = await db().execute<{ total: number; hsa: number; regular: number }[]>(sumsSql, [order.id]);
   expect(sums.total).toBe(3300);
   expect(sums.hsa).toBeLessThanOrEqual(2000);
   expect(sums.regular).toBeLessThanOrEqual(1500);
@@ -170,7 +170,13 @@ test('a refused refund fails, gives its amount back, and a later refund can use 
   const failed = (await api.get(`/api/v2/refunds/${res.body.data.id}`)).body.data;
   expect(failed).toMatchObject({ status: 'failed', failure_reason: 'card: refund_failed' });
   expect(failed.refunds).toEqual([
-    expect.objectContaining({ payment_method: 'hsa_fsa_card', amount: 2000, success: true, refund_id: res.body.data.refunds[0].refund_id, processor_refund_id: expect.stringMatching(/^re_/) }),
+    expect.objectContaining({
+      payment_method: 'hsa_fsa_card',
+      amount: 2000,
+      success: true,
+      refund_id: res.body.data.refunds[0].refund_id,
+      processor_refund_id: expect.stringMatching(/^re_/),
+    }),
     expect.objectContaining({ payment_method: 'card', amount: 1500, success: false, refund_id: res.body.data.refunds[1].refund_id, processor_refund_id: null }),
   ]);
   expect(res.body.data.refunds.map((p: RefundPart) => [typeof p.refund_id, p.success])).toEqual([
@@ -310,9 +316,12 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
   const order = await paidSplitOrder();
   const gid = (await api.graphql(`{ orders(first: 1) { nodes { id orderId } } }`)).body.data.orders.nodes[0];
   expect(gid.orderId).toBe(order.id);
-  const M = `mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } refunds { refundId processorRefundId success } } } }`;
+  const M = `mutation($input: CreateRefundInput!) {
+    createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } refunds { refundId processorRefundId success } } }
+  }`;
   const created = await api.graphql(M, { input: { orderId: gid.id, amount: 700, reason: 'DAMAGED_PRODUCT' } });
-  expect(created.body.data.createRefund.refund).toMatchObject({ amount: 700, status: 'PENDING', reason: 'DAMAGED_PRODUCT', refundBreakdown: { hsaAmount: 400, regularAmount: 300 } });
+  const pending = { amount: 700, status: 'PENDING', reason: 'DAMAGED_PRODUCT', refundBreakdown: { hsaAmount: 400, regularAmount: 300 } };
+  expect(created.body.data.createRefund.refund).toMatchObject(pending);
   expect(created.body.data.createRefund.refund.refunds).toEqual([
     { refundId: expect.stringMatching(/^rp_/), processorRefundId: null, success: null },
     { refundId: expect.stringMatching(/^rp_/), processorRefundId: null, success: null },
@@ -324,10 +333,10 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
   const conn = q.body.data.node.refunds;
   expect(conn.nodes).toEqual([{ amount: 100 }]);
   expect(conn.pageInfo.hasNextPage).toBe(true);
-  const next = await api.graphql(`query($id: ID!, $after: String) { node(id: $id) { ... on Order { refunds(first: 5, after: $after) { nodes { amount } pageInfo { hasNextPage } } } } }`, {
-    id: gid.id,
-    after: conn.pageInfo.endCursor,
-  });
+  const refundsAfter = `query($id: ID!, $after: String) {
+    node(id: $id) { ... on Order { refunds(first: 5, after: $after) { nodes { amount } pageInfo { hasNextPage } } } }
+  }`;
+  const next = await api.graphql(refundsAfter, { id: gid.id, after: conn.pageInfo.endCursor });
   expect(next.body.data.node.refunds).toEqual({ nodes: [{ amount: 700 }], pageInfo: { hasNextPage: false } });
   const all = await api.graphql(`query($o: ID) { refunds(first: 10, orderId: $o) { nodes { amount } } }`, { o: gid.id });
   expect(all.body.data.refunds.nodes).toEqual([{ amount: 100 }, { amount: 700 }]);

@@ -1,3 +1,4 @@
+import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { cards, createProducts } from '../helpers/fixtures.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
@@ -30,11 +31,13 @@ async function customerWithCard(card: object = cards.visa) {
   return { customer, pm };
 }
 
-const FIELDS = `id subscriptionId status amountCents currency interval intervalCount trialPeriodDays trialEnd currentPeriodStart currentPeriodEnd nextBillingDate cancelAtPeriodEnd cancelledAt metadata
+const FIELDS = `id subscriptionId status amountCents currency interval intervalCount trialPeriodDays trialEnd
+  currentPeriodStart currentPeriodEnd nextBillingDate cancelAtPeriodEnd cancelledAt metadata
   customer { email } paymentMethod { brand last4 type }
   latestInvoice { invoiceId status amount amountPaid orderId pspReference attempts { attempt status disposition refusalCode } }`;
 
-const create = (input: Record<string, unknown>) => api.graphql(`mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { ${FIELDS} } } }`, { input });
+const CREATE = `mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { ${FIELDS} } } }`;
+const create = (input: Record<string, unknown>) => api.graphql(CREATE, { input });
 
 /** A subscription created through GraphQL for a new customer paying with `card` (no errors); FIELDS selected. */
 async function created(card: object, input: Record<string, unknown>) {
@@ -194,13 +197,15 @@ describe('errors carry the REST codes', () => {
   test("another customer's payment method is invalid_payment_method", async () => {
     const { customer } = await customerWithCard();
     const other = await customerWithCard();
-    const foreign = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
+    const input = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' };
+    const foreign = await create(input);
     expect(foreign.body.errors?.[0].extensions.code).toBe('invalid_payment_method');
   });
 
   test('invalid values are validation_error with a details entry per field', async () => {
     const { customer, pm } = await customerWithCard();
-    const input = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 };
+    const ids = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id) };
+    const input = { ...ids, amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 };
     const bad = await create(input);
     expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
     expect(bad.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
@@ -220,7 +225,14 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
     });
     expect(res.status).toBe(201);
   }
-  const query = `query($c: ID) { subscriptions(first: 50, customerId: $c) { edges { cursor node { subscriptionId status customer { email } paymentMethod { last4 } latestInvoice { status attempts { status } } invoices(first: 3) { nodes { invoiceId } } } } pageInfo { hasNextPage } } }`;
+  const query = `query($c: ID) {
+    subscriptions(first: 50, customerId: $c) {
+      edges { cursor node {
+        subscriptionId status customer { email } paymentMethod { last4 } latestInvoice { status attempts { status } } invoices(first: 3) { nodes { invoiceId } }
+      } }
+      pageInfo { hasNextPage }
+    }
+  }`;
   const variables = { c: gid('Customer', customer.id) };
   // The counter is per process: background sweeps (webhook fan-out of the events just made) only
   // add to it, so the least of three runs is the query's own cost.
@@ -254,7 +266,8 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
 
 test('live events of one subscription over graphql-ws: its renewal arrives, another subscription does not', async () => {
   const { customer, pm } = await customerWithCard();
-  const mk = async () => (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 500, currency: 'USD', interval: 'daily' })).body;
+  const daily = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 500, currency: 'USD', interval: 'daily' };
+  const mk = async () => (await api.post<SubscriptionResource>('/api/v2/subscriptions', daily)).body;
   const mine = await mk();
   const other = await mk();
   const ws = wsClient(t.url, testKey);

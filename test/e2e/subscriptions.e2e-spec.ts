@@ -60,7 +60,9 @@ const advance = async (seconds: number) => {
 };
 const getSubscription = async (id: string) => (await api.get<SubscriptionResource>(`/api/v2/subscriptions/${id}`)).body;
 const addCard = async (customerId: string, card: object) => (await api.post<PaymentMethodBody>(`/api/v2/customers/${customerId}/payment-methods`, { card })).body;
-const changeCard = (subId: string, paymentMethodId: string) => api.post<SubscriptionResource>(`/api/v2/subscriptions/${subId}/payment-method`, { payment_method_id: paymentMethodId });
+const changeCard = (subId: string, paymentMethodId: string) => {
+  return api.post<SubscriptionResource>(`/api/v2/subscriptions/${subId}/payment-method`, { payment_method_id: paymentMethodId });
+};
 
 async function customerWithCard(card: object = testCards.visa): Promise<{ customer: CustomerBody; pm: PaymentMethodBody }> {
   const email = `jane.${Math.random().toString(36).slice(2, 8)}@example.com`;
