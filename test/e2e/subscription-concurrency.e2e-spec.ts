@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor-registry.js';
 import type { SimulatedProcessor } from '../../src/modules/payments/simulated-processor.js';
-import { cards } from '../helpers/fixtures.js';
-import { client, type ApiResponse, type Client } from '../helpers/http.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { cards, createProducts } from '../helpers/fixtures.js';
+import type { ApiResponse, Client } from '../helpers/http.js';
+import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 // Concurrent writes to one subscription on a pool of two connections: a write path that asks for
 // a second pooled connection while it holds one freezes the whole service (every merchant) for
@@ -21,10 +21,13 @@ const db = () => t.orm.em.fork().getConnection();
 beforeAll(async () => {
   t = await startTestApp({ DB_POOL_MAX: '2' });
   await t.reset();
-  api = client(t.url, (await t.merchant('Subscriptions under load')).test_api_key);
-  other = client(t.url, (await t.merchant('Unrelated merchant')).test_api_key);
-  expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1500, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);
-  expect((await other.post('/api/v2/products', { name: 'Bandages', price: 500, currency: 'USD', merchant_product_id: 'BAND' })).status).toBe(201);
+  ({ api: other } = await newMerchant(t, 'Unrelated merchant'));
+  await createProducts(other, [['BAND', 'Bandages', 500]]);
+});
+// The merchant under load is new in every test: the scenarios move its test clock.
+beforeEach(async () => {
+  ({ api } = await newMerchant(t, 'Subscriptions under load'));
+  await createProducts(api, [['THERM', 'Digital thermometer', 1500]]);
 });
 afterAll(() => t.close());
 
