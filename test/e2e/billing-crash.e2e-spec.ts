@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cards } from '../helpers/fixtures.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
-import type { client } from '../helpers/http.js';
 import type { Client } from '../helpers/http.js';
 
 /**

@@ -10,7 +10,7 @@ import type axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client, type Client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

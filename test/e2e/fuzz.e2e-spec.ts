@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client, type Client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 import type { JsonSchema, OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 

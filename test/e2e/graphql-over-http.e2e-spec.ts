@@ -1,5 +1,5 @@
 import { auditServer } from 'graphql-http';
-import { client, type Client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**

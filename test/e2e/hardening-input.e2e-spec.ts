@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { createHash } from 'node:crypto';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
-import { client, type Json, type Client } from '../helpers/http.js';
+import type { Json, Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**

@@ -1,5 +1,5 @@
 import { checkoutBody } from '../helpers/fixtures.js';
-import { client, type Client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/platform/db/embedded-postgres.js';
 import { checkoutBody } from '../helpers/fixtures.js';
-import { client, type Client } from '../helpers/http.js';
+import { client } from '../helpers/http.js';
 
 /**
  * `npm start` exactly as a merchant runs it (issue 9, items 8 and 9): with debug and SQL logs on,

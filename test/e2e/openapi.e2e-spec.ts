@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client, type ApiResponse, type Client } from '../helpers/http.js';
+import type { ApiResponse, Client } from '../helpers/http.js';
 import type { OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 

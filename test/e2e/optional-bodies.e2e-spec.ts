@@ -1,6 +1,6 @@
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { cards } from '../helpers/fixtures.js';
-import { client, type Client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 import type { OpenApiDocument } from '../helpers/openapi.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 

@@ -1,5 +1,5 @@
 import { address, cards } from '../helpers/fixtures.js';
-import { client, type Client } from '../helpers/http.js';
+import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 // Concurrent pays of one payment link: the prepare step (the link's short transaction) and the
