@@ -5,11 +5,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
-import { resolvers, restRoutes } from './modules/index.js';
-import { registerHostedCheckout } from './modules/checkout/hosted-checkout.routes.js';
-import { registerHostedPaymentLinks } from './modules/payment-links/hosted-payment-link.routes.js';
+import { publicRoutes, resolvers, restRoutes } from './modules/index.js';
 import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
-import { registerReceiptRoutes } from './modules/orders/receipt.routes.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
@@ -21,7 +18,6 @@ import { complexityLimit } from './platform/graphql/complexity.js';
 import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
-import { registerDashboard } from './modules/dashboard/dashboard.routes.js';
 import { registerGraphqlWs, startLiveEvents } from './platform/pubsub/live-events.js';
 import { webhookDeliverySweep } from './modules/webhooks/webhook.jobs.js';
 import { DELIVERIES_CHANNEL } from './modules/webhooks/webhook.service.js';
@@ -32,6 +28,7 @@ import { DatabaseHealth } from './platform/db/database-health.js';
 import { registerInputGuards, registerJsonBodyParser } from './platform/rest/input-guards.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
+import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
 import { loggerOptions } from './platform/logging.js';
 
@@ -105,10 +102,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
 
   http.get('/metrics', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () => ({ sql_statements_total: sqlStatementCount() }));
 
-  registerReceiptRoutes(http, orm);
-  registerHostedCheckout(http, orm);
-  registerHostedPaymentLinks(http, orm);
-  registerDashboard(http);
+  registerPublicRoutes(http, orm, publicRoutes);
   registerRoutes(http, restRoutes);
 
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.

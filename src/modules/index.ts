@@ -2,7 +2,11 @@ import type { ClassType, NonEmptyArray } from 'type-graphql';
 import { NodeResolver } from '../platform/relay/node.js';
 import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
+import type { PublicRoute } from '../platform/rest/public-routes.js';
 import type { RouteSpec } from '../platform/rest/routes.js';
+import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
+import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
@@ -14,6 +18,7 @@ import { CheckoutLineItemResolver, CheckoutResolver, OrderCheckoutResolver } fro
 import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
+import { receiptRoutes } from './orders/receipt.routes.js';
 import { recordAuthorisation } from './payments/authorisation-events.js';
 import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
 import { onProcessorEvent } from './payments/processor-events.js';
@@ -66,6 +71,9 @@ export const restRoutes: RouteSpec[] = [
   ...customerRoutes,
   ...paymentLinkRoutes,
 ];
+
+/** Every route served without an API key: hosted pages, receipt links, the dashboard. */
+export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...receiptRoutes, ...dashboardRoutes];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [

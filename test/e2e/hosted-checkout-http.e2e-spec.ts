@@ -1,5 +1,5 @@
 /** The hosted checkout page's routes over plain HTTP: rendering, states, the pay call, escaping, headers. */
-import { escapeHtml } from '../../src/modules/checkout/hosted-page-html.js';
+import { escapeHtml } from '../../src/modules/hosted-pages/hosted-page-html.js';
 import { checkoutBody, cards } from '../helpers/fixtures.js';
 import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,11 +1,10 @@
 import { expireDueRows } from '../../platform/jobs/expiry.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
-import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
+import { scope, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
-import { Merchant } from '../merchants/merchant.entity.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { Product } from '../products/product.entity.js';
 import { checkoutType, splitAmounts } from './checkout-amounts.js';
@@ -136,20 +135,6 @@ export async function prepareSessionForPayment(
   }
   if (changes.customer) session.customer = changes.customer;
   if (changes.address) session.shippingInfo = session.billingInfo = changes.address;
-}
-
-/**
- * The context a hosted checkout page acts in: found by session id and the link's access token,
- * in the session's merchant and mode. A wrong token is as unknown as a wrong id.
- */
-export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<{ ctx: ServiceContext; session: CheckoutSession; merchantName: string }> {
-  if (typeof token !== 'string' || token.length < 16) throw DomainError.notFound('checkout session', id);
-  const em = orm.em.fork();
-  const session = await em.findOne(CheckoutSession, { id, accessToken: token });
-  if (!session) throw DomainError.notFound('checkout session', id);
-  const merchant = await em.findOneOrFail(Merchant, session.merchant.id);
-  const ctx = systemContext(em, merchant.id, session.livemode, Number(merchant.testClockOffsetMs), log);
-  return { ctx: withEm(ctx, em, requestId), session, merchantName: merchant.name };
 }
 
 /** Marks open sessions past their expiry (by their merchant's clock) as expired; returns how many. */

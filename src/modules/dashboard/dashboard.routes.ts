@@ -2,12 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { securePage } from '../../platform/rest/page-headers.js';
+import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { renderDashboardPage } from './dashboard-page.js';
-
-// Public: the page holds no data; its script asks for an API key and calls /graphql with it.
-const routeOptions = { config: { public: true, withoutDatabase: true }, schema: { hide: true } };
 
 /** Where `npm run build` put the bundle (dist/dashboard), whether we run from dist/ or from the sources (tests). */
 function bundleDir(): string {
@@ -33,18 +31,35 @@ function protect(req: FastifyRequest, reply: FastifyReply, nonce: string): Fasti
   return securePage(reply, csp);
 }
 
-/** `GET /dashboard`: the merchant dashboard (HTML shell), and its bundle under `/dashboard/`. */
-export function registerDashboard(http: FastifyInstance): void {
-  const dir = bundleDir();
-  http.get('/dashboard', routeOptions, async (req, reply) => {
+// Public, and served while the database is down: the page holds no data; its script asks for an
+// API key and calls /graphql with it.
+
+/** `GET /dashboard`: the merchant dashboard (HTML shell). */
+const shell: PublicRoute = {
+  method: 'GET',
+  url: '/dashboard',
+  withoutDatabase: true,
+  async handler(req, reply) {
     const nonce = randomBytes(18).toString('base64');
     return protect(req, reply, nonce).type('text/html; charset=utf-8').send(renderDashboardPage({ nonce }));
-  });
-  http.get<{ Params: { file: string } }>('/dashboard/:file', routeOptions, async (req, reply) => {
+  },
+};
+
+let bundle: string | undefined; // found at the first asset request
+
+/** `GET /dashboard/app.js`, `app.css`: its bundle. */
+const asset: PublicRoute<{ Params: { file: string } }> = {
+  method: 'GET',
+  url: '/dashboard/:file',
+  withoutDatabase: true,
+  async handler(req, reply) {
     const type = ASSETS[req.params.file];
     if (!type) return reply.code(404).type('text/plain').send('not found');
-    const body = await readFile(`${dir}${req.params.file}`).catch(() => null);
+    const body = await readFile(`${(bundle ??= bundleDir())}${req.params.file}`).catch(() => null);
     if (!body) return reply.code(503).type('text/plain').send('The dashboard is not built: run npm run build');
     return reply.type(type).header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(body);
-  });
-}
+  },
+};
+
+/** The merchant dashboard's routes. */
+export const dashboardRoutes: PublicRoute[] = [shell, asset];

@@ -1,17 +1,16 @@
 import { expireDueRows } from '../../platform/jobs/expiry.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { scope, systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
+import { scope, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError, type FieldError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { checkoutType, splitAmounts } from '../checkout/checkout-amounts.js';
-import { CheckoutSession, type CheckoutLineItem } from '../checkout/checkout-session.entity.js';
+import type { CheckoutLineItem } from '../checkout/checkout-session.entity.js';
 import { addCheckoutSession, closeCheckoutSession } from '../checkout/checkout.service.js';
 import { referencedCustomer } from '../customers/customer.service.js';
-import { Merchant } from '../merchants/merchant.entity.js';
 import { Product } from '../products/product.entity.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { PaymentLink, type PaymentLinkCustomer, type PaymentLinkProduct, type PaymentLinkStatus } from './payment-link.entity.js';
@@ -216,19 +215,4 @@ export async function expireDueLinks(orm: MikroORM, nowSql: (alias: string) => s
   return expireDueRows(orm, { entity: PaymentLink, table: 'payment_links', status: 'active', nowSql, log }, (ctx, link) =>
     recordEvent(ctx, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) }),
   );
-}
-
-/**
- * The context a payment link's hosted page acts in: found by the link id alone (the id in the
- * shared URL is the capability to pay), in the link's merchant and mode, with its checkout.
- */
-export async function hostedPaymentLinkContext(orm: MikroORM, id: string, requestId: string, log: Log): Promise<{ ctx: ServiceContext; link: PaymentLink; session: CheckoutSession }> {
-  if (!/^plink_[0-9A-Za-z]{24}$/.test(id)) throw DomainError.notFound('payment link', id);
-  const em = orm.em.fork();
-  const link = await em.findOne(PaymentLink, { id });
-  if (!link) throw DomainError.notFound('payment link', id);
-  const merchant = await em.findOneOrFail(Merchant, link.merchant.id);
-  const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId });
-  const ctx = systemContext(em, merchant.id, link.livemode, Number(merchant.testClockOffsetMs), log);
-  return { ctx: withEm(ctx, em, requestId), link, session };
 }

@@ -1,7 +1,7 @@
 import type { CheckoutSession } from '../checkout/checkout-session.entity.js';
-import { withQuery } from '../checkout/hosted-page-html.js';
-import { renderCheckoutPage, renderNoticePage, type PageOptions } from '../checkout/hosted-page.js';
-import type { PaymentLink, PaymentLinkStatus } from './payment-link.entity.js';
+import { withQuery } from './hosted-page-html.js';
+import { renderCheckoutPage, renderNoticePage, type PageOptions } from './hosted-page.js';
+import type { PaymentLink, PaymentLinkStatus } from '../payment-links/payment-link.entity.js';
 
 /** Where the payer goes after paying: the merchant's success_url (with the link and order ids), else the link's own page, which then says it is paid. */
 export function linkSuccessRedirect(link: PaymentLink, orderId: string, ownPage: string): string {

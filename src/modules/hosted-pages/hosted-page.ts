@@ -1,4 +1,4 @@
-import type { CheckoutLineItem, CheckoutSession, CheckoutStatus } from './checkout-session.entity.js';
+import type { CheckoutLineItem, CheckoutSession, CheckoutStatus } from '../checkout/checkout-session.entity.js';
 import { formatMoney, html, safeUrl, trusted, withQuery, type SafeHtml } from './hosted-page-html.js';
 import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
 import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
