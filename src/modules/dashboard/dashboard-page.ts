@@ -1,4 +1,4 @@
-/** The dashboard's HTML shell: everything else is drawn by the bundle (src/dashboard/). */
+/** The dashboard's HTML shell: everything else is drawn by the bundle (src/dashboard-app/). */
 export function renderDashboardPage({ nonce }: { nonce: string }): string {
   return `<!doctype html>
 <html lang="en">
