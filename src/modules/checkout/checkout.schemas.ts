@@ -13,6 +13,15 @@ export const currencySchema = z
   .refine((c) => /^[A-Za-z]{3}$/.test(c) && isIso4217(c), 'must be an ISO 4217 currency code')
   .transform((c) => c.toLowerCase());
 
+/** The terms of a subscription a checkout (or a payment link's checkout) starts when it is paid. */
+export const subscriptionTermsSchema = z
+  .object({
+    interval: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
+    interval_count: z.number().int().min(1).max(12).default(1),
+    trial_period_days: z.number().int().min(0).max(730).default(0),
+  })
+  .strict();
+
 export const addressSchema = z
   .object({
     address_line_1: text(),
@@ -63,14 +72,7 @@ export const createCheckoutSchema = z
     // metadata.webhook_url is checked by the service with the webhook endpoints' URL rule (it depends on the mode).
     metadata: metadataSchema.default({}),
     payment_type: z.enum(['one_time', 'subscription']).default('one_time'),
-    subscription: z
-      .object({
-        interval: z.enum(['daily', 'weekly', 'monthly', 'yearly']),
-        interval_count: z.number().int().min(1).max(12).default(1),
-        trial_period_days: z.number().int().min(0).max(730).default(0),
-      })
-      .strict()
-      .optional(),
+    subscription: subscriptionTermsSchema.optional(),
   })
   .strict()
   .superRefine((body, issue) => {

@@ -1,5 +1,6 @@
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { byKeys, loader } from '../../platform/graphql/loaders.js';
+import { newestPerParent, pageOf } from '../../platform/pagination/first-pages.js';
 import type { Page } from '../../platform/pagination/keyset.js';
 import { Order } from '../orders/order.entity.js';
 import { Customer, PaymentMethod } from './customer.entity.js';
@@ -28,19 +29,15 @@ export function firstOrderPagesLoader(ctx: ServiceContext) {
     const pages = new Map<string, Page<Order>>();
     for (const limit of new Set(parsed.map((p) => p.limit))) {
       const members = parsed.filter((p) => p.limit === limit);
-      const rows = await ctx.em.execute<Record<string, unknown>[]>(
-        `select * from (
-           select o.*, row_number() over (partition by o.customer_email order by o.created_at desc, o.id desc) as page_row
-           from orders o
-           where o.merchant_id = ? and o.livemode = ? and o.customer_email in (select jsonb_array_elements_text(?::jsonb))
-         ) ranked where page_row <= ? order by created_at desc, id desc`,
-        [ctx.principal.merchantId, ctx.principal.livemode, JSON.stringify([...new Set(members.map((m) => m.email))]), limit + 1],
-      );
-      const orders = rows.map(({ page_row: _row, ...row }) => ctx.em.map(Order, row));
-      for (const m of members) {
-        const own = orders.filter((o) => o.customerEmail === m.email);
-        pages.set(JSON.stringify(m), { items: own.slice(0, m.limit), hasMore: own.length > m.limit });
-      }
+      const orders = await newestPerParent(ctx, Order, { table: 'orders', parentColumn: 'customer_email', parents: [...new Set(members.map((m) => m.email))], limit });
+      for (const m of members)
+        pages.set(
+          JSON.stringify(m),
+          pageOf(
+            orders.filter((o) => o.customerEmail === m.email),
+            m.limit,
+          ),
+        );
     }
     return keys.map((k) => pages.get(k)!);
   });

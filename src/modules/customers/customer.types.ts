@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import type { ValueOf } from '../../platform/graphql/enums.js';
-import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { PaymentMethodEnum } from '../orders/order.types.js';
@@ -68,10 +68,8 @@ export class PaymentMethodNode extends Node {
 }
 
 @ArgsType()
-export class CustomersArgs extends ConnectionArgs {
+export class CustomersArgs extends CreatedRangeArgs {
   @Field(() => String, { nullable: true, description: 'Exact email, case-insensitive' }) email?: string | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date | null;
 }
 
 @InputType()

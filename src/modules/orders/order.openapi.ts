@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listSchema } from '../../platform/rest/envelope.js';
-import { addressResponse, amountsResponse } from '../shared/value.openapi.js';
+import { addressResponse, amountsResponse, pricedLineFields } from '../shared/value.openapi.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 
 /** Response shapes of the orders routes, for the OpenAPI document (what `toOrderResource` returns). */
@@ -43,12 +43,7 @@ export const orderResponse = z
       z.object({
         id: z.string(),
         product_id: z.number().int().nullable(),
-        merchant_product_id: z.string(),
-        name: z.string(),
-        quantity: z.number().int(),
-        price: z.number().int(),
-        hsa_fsa_eligible: z.boolean(),
-        requires_lmn: z.boolean(),
+        ...pricedLineFields,
         is_recurring: z.boolean(),
       }),
     ),

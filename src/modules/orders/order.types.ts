@@ -1,11 +1,11 @@
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graphql';
-import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
-import { AddressType, Amounts } from '../shared/value.types.js';
+import { AddressType, Amounts, PricedLineFields } from '../shared/value.types.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 import type { OrderRecord, PaymentRecord } from './order.read-model.js';
 
@@ -26,15 +26,9 @@ export class OrderCustomerType {
 }
 
 @ObjectType({ description: 'A line of the order, as it was at purchase' })
-export class OrderLineItemType {
+export class OrderLineItemType extends PricedLineFields {
   @Field() id!: string;
   @Field(() => Int, { nullable: true, description: 'Numeric id of the catalog product; null for a pass-through item' }) productId!: number | null;
-  @Field() merchantProductId!: string;
-  @Field() name!: string;
-  @Field(() => Int) quantity!: number;
-  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
-  @Field() hsaFsaEligible!: boolean;
-  @Field() requiresLmn!: boolean;
   @Field() isRecurring!: boolean;
 }
 
@@ -146,13 +140,11 @@ export class OrderNode extends Node {
 export const OrderConnection = connectionType('Order', OrderNode);
 
 @ArgsType()
-export class OrdersArgs extends ConnectionArgs {
+export class OrdersArgs extends CreatedRangeArgs {
   @Field(() => OrderStatusEnum, { nullable: true }) status?: ValueOf<typeof OrderStatusEnum>;
   @Field(() => PaymentStatusEnum, { nullable: true }) paymentStatus?: ValueOf<typeof PaymentStatusEnum>;
   @Field(() => String, { nullable: true }) customerEmail?: string;
   @Field(() => String, { nullable: true }) referenceId?: string;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date;
 }
 
 @ObjectType('RevenueDay', { description: 'Captured revenue of one UTC day in one currency (cents), HSA/FSA vs regular cards, and the refunds that succeeded that day' })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ORDER_STATUSES } from '../orders/order.entity.js';
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
 import { INTERVALS } from '../subscriptions/subscription-calendar.js';
+import { pricedLineFields } from '../shared/value.openapi.js';
 
 /** Response shapes of the payment links routes, for the OpenAPI document. */
 
@@ -19,7 +20,7 @@ export const paymentLinkResponse = z
     customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string() }).nullable(),
     customer_id: z.string().nullable().describe('The stored customer (cus_…) when the link was made with customer_id'),
     collect_shipping_address: z.boolean().describe('The page asks the payer for a shipping address'),
-    products: z.array(z.object({ merchant_product_id: z.string(), name: z.string(), quantity: z.number().int(), price: z.number().int(), hsa_fsa_eligible: z.boolean(), requires_lmn: z.boolean() })),
+    products: z.array(z.object(pricedLineFields)),
     checkout_id: z.string().describe('The link’s checkout session (cs_…); GET /api/v2/checkout/{id} works for it'),
     order: z
       .object({ id: z.string(), status: z.enum(ORDER_STATUSES).nullable(), paid_at: z.iso.datetime().nullable() })

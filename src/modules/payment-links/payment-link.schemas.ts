@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
-import { addressSchema, currencySchema, httpUrl, lmnSchema, text } from '../checkout/checkout.schemas.js';
+import { addressSchema, currencySchema, httpUrl, lmnSchema, subscriptionTermsSchema, text } from '../checkout/checkout.schemas.js';
 import { paymentSlotSchema } from '../payments/payment-method-input.js';
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
-import { INTERVALS } from '../subscriptions/subscription-calendar.js';
 
 /** The one validation definition of each payment links input; REST and GraphQL both go through these. */
 
@@ -51,15 +50,7 @@ export const createPaymentLinkSchema = z
     expires_at: timestamp.optional().describe(`Default ${DEFAULT_LINK_LIFETIME_DAYS} days from now; at most ${MAX_LINK_LIFETIME_DAYS} days from now`),
     metadata: metadataSchema.default({}).describe('Copied to the order; metadata.webhook_url receives the link’s order and refund events'),
     payment_type: z.enum(PAYMENT_LINK_TYPES).default('one_time'),
-    subscription: z
-      .object({
-        interval: z.enum(INTERVALS),
-        interval_count: z.number().int().min(1).max(12).default(1),
-        trial_period_days: z.number().int().min(0).max(730).default(0),
-      })
-      .strict()
-      .optional()
-      .describe('Required with payment_type subscription'),
+    subscription: subscriptionTermsSchema.optional().describe('Required with payment_type subscription'),
   })
   .strict()
   .superRefine((body, issue) => {

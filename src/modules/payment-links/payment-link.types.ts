@@ -1,12 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
-import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { SubscriptionIntervalEnum } from '../subscriptions/subscription.types.js';
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, type PaymentLink, type PaymentLinkStatus } from './payment-link.entity.js';
 import { paymentLinkUrl } from './payment-link.resource.js';
+import { PricedLineFields } from '../shared/value.types.js';
 
 export const PaymentLinkStatusEnum = graphqlEnum('PaymentLinkStatus', PAYMENT_LINK_STATUSES);
 export const PaymentLinkTypeEnum = graphqlEnum('PaymentLinkType', PAYMENT_LINK_TYPES);
@@ -19,14 +20,7 @@ export class PaymentLinkCustomerType {
 }
 
 @ObjectType({ description: 'A catalog product on a link, priced when the link was created' })
-export class PaymentLinkProductType {
-  @Field() merchantProductId!: string;
-  @Field() name!: string;
-  @Field(() => Int) quantity!: number;
-  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
-  @Field() hsaFsaEligible!: boolean;
-  @Field() requiresLmn!: boolean;
-}
+export class PaymentLinkProductType extends PricedLineFields {}
 
 @ObjectType({ description: 'Billing of a subscription link' })
 export class PaymentLinkSubscriptionType {
@@ -106,12 +100,10 @@ export class PaymentLinkNode extends Node {
 export const PaymentLinkConnection = connectionType('PaymentLink', PaymentLinkNode);
 
 @ArgsType()
-export class PaymentLinksArgs extends ConnectionArgs {
+export class PaymentLinksArgs extends CreatedRangeArgs {
   @Field(() => PaymentLinkStatusEnum, { nullable: true }) status?: ValueOf<typeof PaymentLinkStatusEnum> | null;
   @Field(() => String, { nullable: true, description: 'Case-insensitive' }) customerEmail?: string | null;
   @Field(() => PaymentLinkTypeEnum, { nullable: true }) paymentType?: ValueOf<typeof PaymentLinkTypeEnum> | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date | null;
 }
 
 @InputType()

@@ -2,7 +2,7 @@ import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { GraphQLISODateTime } from 'type-graphql';
-import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
@@ -90,40 +90,37 @@ export class ProductNode extends Node {
 export const ProductConnection = connectionType('Product', ProductNode);
 
 @ArgsType()
-export class ProductsArgs extends ConnectionArgs {
+export class ProductsArgs extends CreatedRangeArgs {
   @Field(() => ProductStatusEnum, { nullable: true, description: 'Archived products appear only when asked for' }) status?: ValueOf<typeof ProductStatusEnum>;
   @Field(() => Boolean, { nullable: true }) hsaFsaEligible?: boolean;
   @Field(() => String, { nullable: true }) merchantProductId?: string;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date;
+}
+
+/** The product fields both inputs take alike, each optional (the schema shows them only in the two inputs). */
+@InputType()
+abstract class ProductOptionalFields {
+  @Field(() => String, { nullable: true }) tagline?: string | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => String, { nullable: true }) merchantProductId?: string | null;
+  @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
 }
 
 @InputType()
-export class CreateProductInput {
+export class CreateProductInput extends ProductOptionalFields {
   @Field() name!: string;
-  @Field(() => String, { nullable: true }) tagline?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => Int) price!: number;
   @Field() currency!: string;
-  @Field(() => String, { nullable: true }) merchantProductId?: string | null;
-  @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
   @Field(() => [String], { nullable: true, description: 'Up to 10 image URLs; the first is primary' }) images?: string[];
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
 }
 
 @InputType({ description: 'Fields to change; omitted fields are kept, null clears an optional one' })
-export class UpdateProductInput {
+export class UpdateProductInput extends ProductOptionalFields {
   @Field(() => String, { nullable: true }) name?: string;
-  @Field(() => String, { nullable: true }) tagline?: string | null;
-  @Field(() => String, { nullable: true }) description?: string | null;
   @Field(() => Int, { nullable: true }) price?: number;
   @Field(() => String, { nullable: true }) currency?: string;
-  @Field(() => String, { nullable: true }) merchantProductId?: string | null;
-  @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
   @Field(() => [String], { nullable: true }) images?: string[];
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
 }
 
 @InputType()

@@ -24,3 +24,13 @@ export const amountsResponse = z
     total: z.number().int(),
   })
   .meta({ id: 'Amounts' });
+
+/** The fields of a catalog product priced into an order or onto a payment link (`PricedLineFields`). */
+export const pricedLineFields = {
+  merchant_product_id: z.string(),
+  name: z.string(),
+  quantity: z.number().int(),
+  price: z.number().int(),
+  hsa_fsa_eligible: z.boolean(),
+  requires_lmn: z.boolean(),
+};

@@ -34,3 +34,14 @@ export class AddressType {
     return Object.assign(new AddressType(), { addressLine1: a.address_line_1, addressLine2: a.address_line_2 ?? null, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country });
   }
 }
+
+/** A catalog product priced into an order or onto a payment link, with its HSA/FSA eligibility at that moment (the schema shows it only in its subclasses). */
+@ObjectType()
+export abstract class PricedLineFields {
+  @Field() merchantProductId!: string;
+  @Field() name!: string;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
+  @Field() hsaFsaEligible!: boolean;
+  @Field() requiresLmn!: boolean;
+}

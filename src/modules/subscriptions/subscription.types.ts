@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
-import { ConnectionArgs, connectionType } from '../../platform/relay/connection.js';
+import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { INTERVALS } from './subscription-calendar.js';
@@ -149,11 +149,9 @@ export class SubscriptionContractNode extends Node {
 export const SubscriptionContractConnection = connectionType('SubscriptionContract', SubscriptionContractNode);
 
 @ArgsType()
-export class SubscriptionsArgs extends ConnectionArgs {
+export class SubscriptionsArgs extends CreatedRangeArgs {
   @Field(() => SubscriptionStatusEnum, { nullable: true }) status?: ValueOf<typeof SubscriptionStatusEnum> | null;
   @Field(() => ID, { nullable: true, description: 'Only subscriptions of this customer (global id)' }) customerId?: string | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date | null;
 }
 
 @InputType()

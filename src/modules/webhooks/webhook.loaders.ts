@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { loader } from '../../platform/graphql/loaders.js';
+import { newestPerParent, pageOf } from '../../platform/pagination/first-pages.js';
 import type { Page } from '../../platform/pagination/keyset.js';
 import { WebhookDelivery, type WebhookDeliveryStatus } from './webhook.entity.js';
 
@@ -15,21 +16,22 @@ export function firstDeliveryPagesLoader(ctx: ServiceContext) {
     for (const group of new Set(parsed.map((p) => `${p.status}|${p.limit}`))) {
       const members = parsed.filter((p) => `${p.status}|${p.limit}` === group);
       const { status, limit } = members[0];
-      const rows = await ctx.em.execute<Record<string, unknown>[]>(
-        `select * from (
-           select d.*, row_number() over (partition by d.endpoint_id order by d.created_at desc, d.id desc) as page_row
-           from webhook_deliveries d
-           where d.merchant_id = ? and d.livemode = ? and d.endpoint_id in (select jsonb_array_elements_text(?::jsonb))
-             ${status ? 'and d.status = ?' : ''}
-         ) ranked where page_row <= ? order by created_at desc, id desc`,
-        [ctx.principal.merchantId, ctx.principal.livemode, JSON.stringify(members.map((m) => m.endpointId)), ...(status ? [status] : []), limit + 1],
-      );
-      const deliveries = rows.map(({ page_row: _row, ...row }) => ctx.em.map(WebhookDelivery, row));
+      const deliveries = await newestPerParent(ctx, WebhookDelivery, {
+        table: 'webhook_deliveries',
+        parentColumn: 'endpoint_id',
+        parents: members.map((m) => m.endpointId),
+        limit,
+        filter: status ? { sql: 't.status = ?', params: [status] } : undefined,
+      });
       if (deliveries.length) await ctx.em.populate(deliveries, ['attempts']);
-      for (const m of members) {
-        const own = deliveries.filter((d) => d.endpoint?.id === m.endpointId);
-        pages.set(JSON.stringify(m), { items: own.slice(0, m.limit), hasMore: own.length > m.limit });
-      }
+      for (const m of members)
+        pages.set(
+          JSON.stringify(m),
+          pageOf(
+            deliveries.filter((d) => d.endpoint?.id === m.endpointId),
+            m.limit,
+          ),
+        );
     }
     return keys.map((k) => pages.get(k)!);
   });

@@ -1,4 +1,4 @@
-import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType, type ClassType } from 'type-graphql';
 import { DomainError } from '../errors.js';
 import { hasControlCharacter } from '../validation.js';
 import type { Page, PageRequest } from '../pagination/keyset.js';
@@ -24,6 +24,13 @@ export class ConnectionArgs {
 
   @Field(() => String, { nullable: true })
   before?: string | null;
+}
+
+/** Connection arguments of a list that can also be narrowed to a window of creation time (every list of the graph). */
+@ArgsType()
+export class CreatedRangeArgs extends ConnectionArgs {
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdAfter?: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) createdBefore?: Date | null;
 }
 
 export interface Edge<T> {
