@@ -77,6 +77,14 @@ const rest: Record<string, Round> = {
     const c = await make.checkout();
     return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()));
   },
+  payCheckout: async () => {
+    const c = await make.checkout();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments`, { card: cards.visa }, key()));
+  },
+  payCheckoutDetails: async () => {
+    const c = await make.checkout();
+    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments/details`, { details: { redirectResult: 'x' } }, key()));
+  },
   createRefund: async () => {
     const o = await make.order();
     return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/refunds', { order_id: o.id, amount: 100, reason: 'other' }, key()));
