@@ -19,6 +19,7 @@ import { checkoutRoutes } from './checkout/checkout.routes.js';
 import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { receiptRoutes } from './orders/receipt.routes.js';
+import { processorNotificationRoutes } from './payments/adyen/adyen-notification.routes.js';
 import { recordAuthorisation } from './payments/authorisation-events.js';
 import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
 import { onProcessorEvent } from './payments/processor-events.js';
@@ -73,7 +74,7 @@ export const restRoutes: RouteSpec[] = [
 ];
 
 /** Every route served without an API key: hosted pages, receipt links, the dashboard. */
-export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...receiptRoutes, ...dashboardRoutes];
+export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...receiptRoutes, ...dashboardRoutes, ...processorNotificationRoutes];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [

@@ -31,6 +31,8 @@ export interface AdyenAccount {
 
 export interface AdyenSettings extends AdyenRoutes {
   environment: 'test' | 'live';
+  /** `user:password` Adyen must send with its notifications (Customer Area → Webhooks → Basic authentication), when set. */
+  notificationBasicAuth?: string | null;
 }
 
 /** Where a shopper lands after a redirect when the caller gave no `return_url` (Adyen requires one). */
