@@ -1,0 +1,176 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { freePort } from '../../../src/platform/db/embedded-postgres.js';
+
+/** A Prism proxy checking every request and answer against an Adyen OpenAPI document. */
+export interface PrismProxy {
+  /** Where the client sends its calls: the spec's server path included (`http://127.0.0.1:PORT/v72`). */
+  url: string;
+  /** Every request or response that broke the document (severity error), as `METHOD /path: where what`. */
+  violations(): string[];
+  /** Forgets the violations and warnings seen so far. */
+  clearViolations(): void;
+  /** What Prism only warns about (not counted as violations). */
+  warnings(): string[];
+  /** Prism's own log so far. */
+  output(): string;
+  close(): Promise<void>;
+}
+
+interface PrismViolation {
+  location?: string[];
+  severity?: string;
+  code?: string | number;
+  message?: string;
+}
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'proxy-connection']);
+
+/**
+ * Runs `prism proxy <specFile> <upstreamUrl> --errors` (node_modules/.bin/prism) on a free port
+ * and a small front in front of it.
+ *
+ * Why the front: Prism routes a request by its path against the document's `paths` only; the
+ * path of the document's server (`https://checkout-test.adyen.com/v72` → `/v72`) is ignored
+ * unless the request names the server in a `__server` query parameter, so `POST /v72/payments`
+ * answers 404 NO_PATH_MATCHED while `POST /payments` is matched. When forwarding, Prism appends
+ * the request path to the upstream URL. The front therefore takes calls at
+ * `http://127.0.0.1:PORT/v72/...` exactly as Adyen would, strips `/v72` and hands `/payments` to
+ * Prism, whose upstream is the stand-in's `checkoutUrl` (which ends in `/v72`). So the service
+ * is given `ADYEN_CHECKOUT_URL=<this url>` (e.g. `http://127.0.0.1:PORT/v72`), the same shape
+ * as Adyen's own base URL, and the adapter appends `/payments` etc. to it.
+ *
+ * The front also reads what Prism found: the `sl-violations` header Prism adds to every answer
+ * with a finding, and Prism's own error answers (`application/problem+json` with a
+ * `https://stoplight.io/prism/errors#…` type: 422 for a request that breaks the schema, which is
+ * then never forwarded; 500 VIOLATIONS for a response that does; 404 for an unknown route).
+ */
+export async function startPrismProxy(specFile: string, upstreamUrl: string): Promise<PrismProxy> {
+  const servers = (JSON.parse(readFileSync(specFile, 'utf8')) as { servers?: { url: string }[] }).servers;
+  const basePath = servers?.[0] ? new URL(servers[0].url).pathname.replace(/\/$/, '') : '';
+  const prismPort = await freePort();
+  const bin = path.resolve(process.cwd(), 'node_modules', '.bin', 'prism');
+  const child = spawn(bin, ['proxy', specFile, upstreamUrl, '--errors', '-p', String(prismPort), '-h', '127.0.0.1'], {
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`prism did not start within 60 s:\n${output}`)), 60_000);
+    const onData = () => {
+      if (/Prism is listening/.test(output)) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`prism exited (${code}) before listening:\n${output}`));
+    function cleanup() {
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+    }
+    function fail(e: Error) {
+      cleanup();
+      child.kill('SIGKILL');
+      reject(e);
+    }
+    child.stdout.on('data', onData);
+    child.on('exit', onExit);
+  });
+
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const prismUrl = `http://127.0.0.1:${prismPort}`;
+
+  /** Records what Prism said about one exchange. */
+  const record = (what: string, status: number, headers: Headers, body: string) => {
+    const header = headers.get('sl-violations');
+    if (header) {
+      for (const v of JSON.parse(header) as PrismViolation[]) {
+        const line = `${what}: ${(v.location ?? []).join('.')} ${v.message ?? ''}`.trim();
+        (v.severity === 'Error' ? errors : warnings).push(line);
+      }
+    }
+    if ((headers.get('content-type') ?? '').includes('application/problem+json')) {
+      let problem: { type?: string; title?: string; detail?: string; validation?: PrismViolation[] } = {};
+      try {
+        problem = JSON.parse(body) as typeof problem;
+      } catch {
+        // not JSON: reported as is below
+      }
+      const details = (problem.validation ?? []).map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`).join('; ');
+      const line = `${what}: ${status} ${problem.type ?? ''} ${problem.title ?? body} ${problem.detail ?? ''} ${details}`.trim();
+      if (!errors.some((e) => e.startsWith(`${what}:`)) || !header) errors.push(line);
+    }
+  };
+
+  const forward = async (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    const what = `${req.method} ${url.pathname}`;
+    if (!url.pathname.startsWith(`${basePath}/`)) {
+      errors.push(`${what}: outside the document's server path ${basePath}`);
+      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not under ${basePath}`);
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || HOP_BY_HOP.has(name)) continue;
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const target = `${prismUrl}${url.pathname.slice(basePath.length)}${url.search}`;
+    let answer: Response;
+    try {
+      answer = await fetch(target, { method: req.method, headers, body: raw.length > 0 ? raw.toString('utf8') : undefined, redirect: 'manual' });
+    } catch (e) {
+      errors.push(`${what}: prism unreachable: ${e instanceof Error ? e.message : String(e)}`);
+      res.writeHead(502).end();
+      return;
+    }
+    const body = await answer.text();
+    record(what, answer.status, answer.headers, body);
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name) && name !== 'content-encoding') out[name] = value;
+    });
+    res.writeHead(answer.status, out).end(body);
+  };
+
+  const sockets = new Set<Socket>();
+  const front = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void forward(req, res, Buffer.concat(chunks)));
+  });
+  front.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const address = front.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    url: `http://127.0.0.1:${port}${basePath}`,
+    violations: () => [...errors],
+    warnings: () => [...warnings],
+    clearViolations() {
+      errors.length = 0;
+      warnings.length = 0;
+    },
+    output: () => output,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => front.close(r));
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
