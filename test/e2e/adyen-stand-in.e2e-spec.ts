@@ -297,6 +297,16 @@ describe('Adyen stand-in behind Prism, driven by @adyen/api-library', () => {
     expect(harness.standIn.requests.at(-1)?.headers['idempotency-key']).toBe('journal-key-1');
     await harness.standIn.notifications.idle();
     expect(harness.standIn.notifications.sent.filter((d) => d.item.eventCode === 'AUTHORISATION' && d.item.pspReference === first.pspReference)).toHaveLength(1);
+
+    // An answer lost after Adyen acted (a crash, a timeout): the retry with the same key learns the outcome.
+    harness.standIn.interrupt({ path: '/payments', when: 'after' });
+    await expect(pay({ paymentMethod: card('4111111111111111'), reference: 'ord_lost' }, 'journal-key-2')).rejects.toThrow();
+    const lost = [...harness.standIn.payments.values()].find((p) => p.merchantReference === 'ord_lost')!;
+    expect(lost.status).toBe('authorised');
+    expect(harness.prism.checkout.upstreamFailures()).toEqual([expect.stringContaining('socket hang up')]);
+    const retried = await pay({ paymentMethod: card('4111111111111111'), reference: 'ord_lost' }, 'journal-key-2');
+    expect(retried.pspReference).toBe(lost.pspReference);
+    expect(harness.standIn.payments.size).toBe(before + 2);
   });
 
   it('answers 401 to a wrong API key', async () => {

@@ -11,6 +11,8 @@ export interface PrismProxy {
   url: string;
   /** Every request or response that broke the document (severity error), as `METHOD /path: where what`. */
   violations(): string[];
+  /** Calls Prism could not forward (the upstream dropped or refused the connection): Prism answered 500. */
+  upstreamFailures(): string[];
   /** Forgets the violations and warnings seen so far. */
   clearViolations(): void;
   /** What Prism only warns about (not counted as violations). */
@@ -85,6 +87,7 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
 
   const errors: string[] = [];
   const warnings: string[] = [];
+  const upstreamFailures: string[] = [];
   const prismUrl = `http://127.0.0.1:${prismPort}`;
 
   /** Records what Prism said about one exchange. */
@@ -105,7 +108,10 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
       }
       const details = (problem.validation ?? []).map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`).join('; ');
       const line = `${what}: ${status} ${problem.type ?? ''} ${problem.title ?? body} ${problem.detail ?? ''} ${details}`.trim();
-      if (!errors.some((e) => e.startsWith(`${what}:`)) || !header) errors.push(line);
+      // Prism's own findings are violations; an upstream that dropped the connection (FetchError,
+      // e.g. the stand-in's `interrupt`) reaches the client as a 500 and is no schema matter.
+      if (!(problem.type ?? '').startsWith('https://stoplight.io/prism/errors#')) upstreamFailures.push(line);
+      else if (!header) errors.push(line);
     }
   };
 
@@ -158,6 +164,7 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
     url: `http://127.0.0.1:${port}${basePath}`,
     violations: () => [...errors],
     warnings: () => [...warnings],
+    upstreamFailures: () => [...upstreamFailures],
     clearViolations() {
       errors.length = 0;
       warnings.length = 0;

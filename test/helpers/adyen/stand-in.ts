@@ -36,7 +36,11 @@ export interface RecordedRequest {
   at: number;
 }
 
-/** A fault for the next request whose path ends with `path`: lose it before or after it is processed. */
+/**
+ * A fault for the next request whose path ends with `path`: the connection drops before or after
+ * the request is processed. Behind Prism the client then gets Prism's 500 (FetchError), as it
+ * would get a 5xx or a timeout from Adyen: the outcome is unknown to it.
+ */
 export interface Interruption {
   path: string;
   /** `before`: the connection drops, nothing happens. `after`: processed (state, notifications), the answer is lost. */
