@@ -1,6 +1,7 @@
 import adyen from '@adyen/api-library';
 import { createServer, type Server } from 'node:http';
-import { plainHttpClient, startAdyen, type AdyenHarness, type NotificationItem } from '../helpers/adyen/index.js';
+import { AdyenHttpClient } from '../../src/modules/payments/adyen/adyen-http-client.js';
+import { startAdyen, type AdyenHarness, type NotificationItem } from '../helpers/adyen/index.js';
 
 // The stand-in for Adyen behind Prism, driven with Adyen's own Node library: what the library
 // sends and what the stand-in answers must both match Adyen's published documents.
@@ -63,19 +64,22 @@ async function startMerchantEndpoint() {
   };
 }
 
-/** The library's services, pointed at Prism (the library computes https://checkout-test.adyen.com/v72). */
+/**
+ * The library's services, their calls sent through Prism. The library computes Adyen's URLs itself
+ * (https://checkout-test.adyen.com/v72/..., .../ca/services/DisputeService/v30/...) and its own
+ * transport speaks https only; the service's transport (AdyenHttpClient) sends the same requests
+ * over fetch to the base URLs it is given, which is how the service reaches the stand-in.
+ */
 function libraryClients(apiKey: string, harness: AdyenHarness) {
-  const client = new adyen.Client({ apiKey, environment: adyen.EnvironmentEnum.TEST }, plainHttpClient());
+  const transport = new AdyenHttpClient({ checkoutUrl: harness.checkoutUrl, disputesUrl: harness.disputesUrl });
+  const client = new adyen.Client({ apiKey, environment: adyen.EnvironmentEnum.TEST }, transport);
   const checkout = new adyen.CheckoutAPI(client);
-  // Each getter builds a new service whose private baseUrl is computed from the environment: keep
-  // one instance of each and point it at Prism.
-  const at = <T>(service: T, baseUrl: string): T => Object.assign(service as object, { baseUrl }) as T;
   return {
-    payments: at(checkout.PaymentsApi, harness.checkoutUrl),
-    modifications: at(checkout.ModificationsApi, harness.checkoutUrl),
-    orders: at(checkout.OrdersApi, harness.checkoutUrl),
-    recurring: at(checkout.RecurringApi, harness.checkoutUrl),
-    disputes: at(new adyen.DisputesAPI(client).DisputesApi, harness.disputesUrl),
+    payments: checkout.PaymentsApi,
+    modifications: checkout.ModificationsApi,
+    orders: checkout.OrdersApi,
+    recurring: checkout.RecurringApi,
+    disputes: new adyen.DisputesAPI(client).DisputesApi,
   };
 }
 
@@ -150,7 +154,7 @@ describe('Adyen stand-in behind Prism, driven by @adyen/api-library', () => {
 
     await expect(pay({ paymentMethod: { ...card('4111111111111111'), encryptedCardNumber: '4111111111111111' } })).rejects.toMatchObject({
       statusCode: 422,
-      errorCode: '174',
+      responseBody: expect.stringContaining('"errorCode":"174"'),
     });
   });
 

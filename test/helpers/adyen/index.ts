@@ -4,7 +4,6 @@ import { startAdyenStandIn, type StandInOptions } from './stand-in.js';
 
 export * from './stand-in.js';
 export { startPrismProxy, type PrismProxy } from './prism.js';
-export { plainHttpClient } from './plain-http-client.js';
 export { adyenSpecPath } from './specs.js';
 
 /**
