@@ -23,9 +23,3 @@ export function adyenSpec(file: Parameters<typeof adyenSpecPath>[0]): Record<str
   }
   return doc as Record<string, unknown>;
 }
-
-/** The path of the document's first server URL (`/v72` for Checkout), which Prism does not match on. */
-export function specBasePath(file: Parameters<typeof adyenSpecPath>[0]): string {
-  const servers = adyenSpec(file).servers as { url: string }[] | undefined;
-  return servers?.[0] ? new URL(servers[0].url).pathname.replace(/\/$/, '') : '';
-}
