@@ -22,6 +22,7 @@ import { Migration20261124002000_order_number_counters } from './Migration202611
 import { Migration20261124002100_payment_link_addresses } from './Migration20261124002100_payment_link_addresses.js';
 import { Migration20261124003000_adyen_payments } from './Migration20261124003000_adyen_payments.js';
 import { Migration20261124003100_processor_notifications } from './Migration20261124003100_processor_notifications.js';
+import { Migration20261124143143_processor_accounts } from './Migration20261124143143_processor_accounts.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -47,4 +48,5 @@ export const migrationsList = [
   { name: 'Migration20261124002100_payment_link_addresses', class: Migration20261124002100_payment_link_addresses },
   { name: 'Migration20261124003000_adyen_payments', class: Migration20261124003000_adyen_payments },
   { name: 'Migration20261124003100_processor_notifications', class: Migration20261124003100_processor_notifications },
+  { name: 'Migration20261124143143_processor_accounts', class: Migration20261124143143_processor_accounts },
 ];

@@ -5,7 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
-import { publicRoutes, resolvers, restRoutes } from './modules/index.js';
+import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
 import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -74,6 +74,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
 
   setPublicUrl(config.publicUrl);
+  configureLivePayments(config);
   http.decorate('jobs', jobs);
   registerErrorHandling(http);
   const health = new DatabaseHealth(orm.config.get('clientUrl'), http.log);

@@ -4,7 +4,8 @@ import { loadConfig, type Config } from './config/config.js';
 import { migrate, resolveDatabase } from './platform/db/database.js';
 import { openOrm } from '../mikro-orm.config.js';
 import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
-import { sweeps } from './modules/index.js';
+import { configureLivePayments, sweeps } from './modules/index.js';
+import { checkStoredProcessorSecrets } from './modules/processor-accounts/processor-account.service.js';
 import { JobRunner } from './platform/jobs/jobs.js';
 import type { EmbeddedDatabase } from './platform/db/embedded-postgres.js';
 import { isDatabaseUnavailable } from './platform/db/database-health.js';
@@ -31,6 +32,9 @@ async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
     onPoolViolation: (err) => log?.error({ err }, 'a unit of work asked for a second pooled connection'),
   });
   const applied = await migrate(orm);
+  // Stored processor keys need the SECRETS_KEY that sealed them: without it live mode cannot pay.
+  configureLivePayments(config);
+  await checkStoredProcessorSecrets(orm.em);
   const jobs = new JobRunner(orm, db.url, sweeps);
   const app = await buildApp(config, orm, jobs);
   log = app.http.log;

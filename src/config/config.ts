@@ -1,31 +1,57 @@
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/** An optional variable: set to an empty string, it is unset. */
+const optional = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (v === '' ? undefined : v), inner.optional());
+const noTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** Every setting comes from the environment, parsed and validated once here. */
-const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().url().optional(),
-  DATA_DIR: z.string().default('.data'),
-  /** Port of the embedded PostgreSQL (only without DATABASE_URL). */
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  PUBLIC_URL: z.string().url().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  GRAPHQL_INTROSPECTION: bool.default(true),
-  /** Requests allowed per API key per window (REST and GraphQL together). */
-  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
-  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(1000),
-  /** Connections per process to PostgreSQL. */
-  DB_POOL_MAX: z.coerce.number().int().positive().default(10),
-  /**
-   * A unit of work that asks for a second pooled connection while its transaction holds one:
-   * `log` it (default), `throw` (tests), or `off`.
-   */
-  DB_POOL_GUARD: z.enum(['throw', 'log', 'off']).default('log'),
-  /** Run Agenda job processing in this process (API-only replicas set false). */
-  RUN_JOBS: bool.default(true),
-});
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+    HOST: z.string().default('0.0.0.0'),
+    DATABASE_URL: z.string().url().optional(),
+    DATA_DIR: z.string().default('.data'),
+    /** Port of the embedded PostgreSQL (only without DATABASE_URL). */
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+    PUBLIC_URL: z.string().url().optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    GRAPHQL_INTROSPECTION: bool.default(true),
+    /** Requests allowed per API key per window (REST and GraphQL together). */
+    RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
+    RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(1000),
+    /** Connections per process to PostgreSQL. */
+    DB_POOL_MAX: z.coerce.number().int().positive().default(10),
+    /**
+     * A unit of work that asks for a second pooled connection while its transaction holds one:
+     * `log` it (default), `throw` (tests), or `off`.
+     */
+    DB_POOL_GUARD: z.enum(['throw', 'log', 'off']).default('log'),
+    /** Run Agenda job processing in this process (API-only replicas set false). */
+    RUN_JOBS: bool.default(true),
+    /**
+     * Key of the secrets stored at rest (merchants' processor API and HMAC keys): 32 bytes as 64
+     * hex characters (`openssl rand -hex 32`). Optional until a processor configuration is stored;
+     * from then on the service refuses to start without the key that stored it. Empty is unset.
+     */
+    SECRETS_KEY: optional(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32')),
+    /** Adyen platform live-mode payments go to: `test` (Adyen's test platform) or `live`. */
+    ADYEN_ENVIRONMENT: z.enum(['test', 'live'], 'must be test or live').default('test'),
+    /** Base URL of Adyen's Checkout API instead of the environment's (a local stand-in in tests), e.g. `http://127.0.0.1:9000/v72`. */
+    ADYEN_CHECKOUT_URL: optional(z.url('must be a URL').transform(noTrailingSlash)),
+    /** Base URL of Adyen's Disputes API instead of the environment's (our addition beside ADYEN_CHECKOUT_URL). */
+    ADYEN_DISPUTES_URL: optional(z.url('must be a URL').transform(noTrailingSlash)),
+    /**
+     * `user:password` Adyen sends with its notifications (Customer Area → Developers → Webhooks →
+     * Basic authentication): when set, `POST /processor-notifications/adyen` answers 401 without it.
+     */
+    ADYEN_NOTIFICATION_BASIC_AUTH: optional(z.string().regex(/^[^:]+:.+$/, 'must be user:password')),
+  })
+  .superRefine((c, ctx) => {
+    // Live mode stores and reads merchants' processor keys sealed with SECRETS_KEY: no key, no start.
+    if (c.ADYEN_ENVIRONMENT === 'live' && !c.SECRETS_KEY)
+      ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required when ADYEN_ENVIRONMENT is live (generate one with: openssl rand -hex 32)' });
+  });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string };
 

@@ -11,6 +11,7 @@ import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './webh
 import { Customer, PaymentMethod } from './customers/customer.entity.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscriptions/subscription.entity.js';
 import { PaymentLink } from './payment-links/payment-link.entity.js';
+import { ProcessorAccount } from './processor-accounts/processor-account.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
@@ -36,4 +37,5 @@ export const entities = [
   SubscriptionInvoice,
   SubscriptionInvoiceAttempt,
   PaymentLink,
+  ProcessorAccount,
 ];

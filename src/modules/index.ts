@@ -1,4 +1,5 @@
 import type { ClassType, NonEmptyArray } from 'type-graphql';
+import type { Config } from '../config/config.js';
 import { NodeResolver } from '../platform/relay/node.js';
 import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
@@ -23,7 +24,11 @@ import { processorNotificationRoutes } from './payments/adyen/adyen-notification
 import { recordAuthorisation } from './payments/authorisation-events.js';
 import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
 import { onProcessorEvent } from './payments/processor-events.js';
+import { useLivePayments } from './payments/processor-registry.js';
 import { settleRefundPart } from './refunds/refund-processing.service.js';
+import { adyenAccountsByMerchantAccount, adyenCredentialsFor, configureProcessorAccounts } from './processor-accounts/processor-account.service.js';
+import { ProcessorConfigurationResolver } from './processor-accounts/processor-account.resolver.js';
+import { processorAccountRoutes } from './processor-accounts/processor-account.routes.js';
 import { ProductResolver } from './products/product.resolver.js';
 import { productRoutes } from './products/product.routes.js';
 import { refundProcessingSweep } from './refunds/refund.jobs.js';
@@ -58,6 +63,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   SubscriptionInvoiceResolver,
   PaymentLinkResolver,
   OrderPaymentLinkResolver,
+  ProcessorConfigurationResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`). */
@@ -71,6 +77,7 @@ export const restRoutes: RouteSpec[] = [
   ...webhookRoutes,
   ...customerRoutes,
   ...paymentLinkRoutes,
+  ...processorAccountRoutes,
 ];
 
 /** Every route served without an API key: hosted pages, receipt links, the dashboard. */
@@ -96,3 +103,22 @@ onProcessorEvent(['AUTHORISATION'], recordAuthorisation);
 onProcessorEvent(['REFUND', 'REFUND_FAILED'], async (tx, event) => {
   if (event.merchantReference) await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
 });
+
+/**
+ * Live mode (`glm_live_` keys) pays through Adyen with each merchant's own stored account
+ * (processor-accounts), on the platform and base URLs the configuration names.
+ */
+export function configureLivePayments(config: Config): void {
+  configureProcessorAccounts(config);
+  useLivePayments({
+    settings: {
+      environment: config.ADYEN_ENVIRONMENT,
+      checkoutUrl: config.ADYEN_CHECKOUT_URL,
+      disputesUrl: config.ADYEN_DISPUTES_URL,
+      notificationBasicAuth: config.ADYEN_NOTIFICATION_BASIC_AUTH,
+    },
+    accountFor: (ctx) => adyenCredentialsFor(ctx.em, ctx.principal.merchantId),
+    notificationAccounts: async (em, merchantAccount) =>
+      (await adyenAccountsByMerchantAccount(em, merchantAccount)).map(({ merchantId, credentials }) => ({ merchantId, hmacKey: credentials.hmacKey })),
+  });
+}

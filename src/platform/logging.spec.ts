@@ -28,3 +28,22 @@ test('secret keys are redacted at any depth', () => {
   expect(line).toContain('hello');
   expect(line).not.toMatch(/4242424242424242|"123"|a@b\.co|whsec_x|glm_live_x/);
 });
+
+test("a merchant's processor keys are redacted, whichever way they are spelled", () => {
+  let line = '';
+  const sink = new Writable({ write: (chunk, _e, cb) => ((line += chunk), cb()) });
+  const log = pino(loggerOptions('info'), sink);
+  const apiKey = 'AQEyhmfxK4nLbxZGw0m-api-key-plaintext';
+  const hmacKey = '44782def547aaa06c910c43932b1eb0c71fc68d9d0c057550c48ec2acf6ba056';
+  log.info(
+    {
+      input: { api_key: apiKey, hmac_key: hmacKey },
+      account: { apiKey, hmacKey, credentials: { apiKey, hmacKey } },
+      config: { SECRETS_KEY: 'ab'.repeat(32), secretsKey: 'cd'.repeat(32) },
+      item: { additionalData: { hmacSignature: 'c2lnbmF0dXJl' } },
+    },
+    'processor set',
+  );
+  expect(line).toContain('processor set');
+  expect(line).not.toMatch(new RegExp(`${apiKey}|${hmacKey}|abababab|cdcdcdcd|c2lnbmF0dXJl`));
+});
