@@ -20,11 +20,30 @@ export async function payFromMerchantPage(ctx: ServiceContext, checkoutId: strin
     throw new DomainError('invalid_request', `Checkout ${session.id} belongs to payment link ${session.paymentLinkId}: it is paid through the link's own page.`, { param: 'checkout_id' });
   }
   const { hsa_fsa, card, ...rest } = input;
-  return payCheckoutSession(ctx, session.id, { ...rest, hsa_fsa_card: hsa_fsa, card });
+  return namedAsSent(() => payCheckoutSession(ctx, session.id, { ...rest, hsa_fsa_card: hsa_fsa, card }));
 }
 
 /** `POST /api/v2/checkout/{id}/payments/details`: continues a payment after the shopper's action. */
 export function payDetailsFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
   const input = parseInput(checkoutPaymentDetailsSchema, requireObject(body ?? {}, 'validation_error'));
-  return continueCheckoutPayment(ctx, checkoutId, input.details);
+  return namedAsSent(() => continueCheckoutPayment(ctx, checkoutId, input.details));
+}
+
+const ENGINE_NAME = 'hsa_fsa_card';
+const ROUTE_NAME = 'hsa_fsa';
+
+/** An error about the HSA/FSA card names the field this route's body calls it by (`hsa_fsa`). */
+function asSent(err: DomainError): DomainError {
+  if (!err.param?.startsWith(ENGINE_NAME)) return err;
+  const rename = (s: string) => (s.startsWith(ENGINE_NAME) ? ROUTE_NAME + s.slice(ENGINE_NAME.length) : s);
+  return new DomainError(err.code, rename(err.message), { param: rename(err.param), details: err.details, headers: err.headers });
+}
+
+async function namedAsSent(pay: () => Promise<PayOutcome>): Promise<PayOutcome> {
+  try {
+    const outcome = await pay();
+    return outcome.ok ? outcome : { ...outcome, error: asSent(outcome.error) };
+  } catch (err) {
+    throw err instanceof DomainError ? asSent(err) : err;
+  }
 }
