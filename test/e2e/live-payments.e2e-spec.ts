@@ -47,7 +47,7 @@ describe('a split checkout paid with a glm_live_ key through POST /api/v2/checko
   });
 });
 
-const pay = (checkoutId: string, body: unknown) => m.live.post<OrderResource & ErrorBody & ActionRequired>(`/api/v2/checkout/${checkoutId}/payments`, body);
+const pay = (checkoutId: string, body: unknown) => m.live.post<OrderResource & ErrorBody & Omit<ActionRequired, 'status'>>(`/api/v2/checkout/${checkoutId}/payments`, body);
 const details = (checkoutId: string, body: unknown) => m.live.post<OrderResource & ErrorBody>(`/api/v2/checkout/${checkoutId}/payments/details`, body);
 
 interface ActionRequired {

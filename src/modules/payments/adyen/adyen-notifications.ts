@@ -86,9 +86,31 @@ interface StoredRow {
   merchant_id: string;
   item: Item;
   event_date: Date;
+  attempts: number;
 }
 
-function eventOf(row: StoredRow): ProcessorEvent {
+/** Notifications about a modification we asked for (its pspReference is the one our call got back). */
+const MODIFICATIONS = new Set(['CAPTURE', 'CAPTURE_FAILED', 'CANCELLATION', 'CANCEL_OR_REFUND', 'REFUND', 'REFUND_FAILED']);
+/** How many tries a modification's notification waits for our own record of the call (its answer may still be on its way). */
+const AWAIT_CALL_RECORD_ATTEMPTS = 5;
+
+/**
+ * The reference our call sent (its idempotency key), found by the pspReference Adyen gave the
+ * modification: Adyen's `merchantReference` on a modification's notification may be the payment's.
+ * A modification notification that outruns the answer to our call is retried (thrown) a few times.
+ */
+async function ourReference(em: EntityManager, row: StoredRow): Promise<string | null> {
+  const [call] = await em
+    .getConnection()
+    .execute<{ key: string }[]>(`select key from processor_calls where psp_reference = ? and merchant_id = ? order by created_at limit 1`, [row.item.pspReference, row.merchant_id]);
+  if (call) return call.key;
+  if (MODIFICATIONS.has(row.item.eventCode) && row.attempts < AWAIT_CALL_RECORD_ATTEMPTS) {
+    throw new Error(`no recorded call has pspReference ${row.item.pspReference} yet`);
+  }
+  return row.item.merchantReference ?? null;
+}
+
+function eventOf(row: StoredRow, merchantReference: string | null): ProcessorEvent {
   const item = row.item;
   return {
     id: row.id,
@@ -96,7 +118,7 @@ function eventOf(row: StoredRow): ProcessorEvent {
     success: item.success === 'true',
     pspReference: item.pspReference,
     originalReference: item.originalReference ?? null,
-    merchantReference: item.merchantReference ?? null,
+    merchantReference,
     amount: item.amount.value,
     currency: item.amount.currency.toLowerCase(),
     reason: item.reason ?? null,
@@ -118,11 +140,11 @@ export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch
       `update processor_notifications set claimed_until = now() + interval '60 seconds', attempts = attempts + 1
        where id = (select id from processor_notifications where applied_at is null and (claimed_until is null or claimed_until < now())
                    order by event_date, received_at limit 1 for update skip locked)
-       returning id, merchant_id, item, event_date`,
+       returning id, merchant_id, item, event_date, attempts`,
     );
     if (!row) break;
-    const event = eventOf(row);
     try {
+      const event = eventOf(row, await ourReference(em, row));
       const followUps = await em.transactional(async (tx) => {
         const ctx = withEm(systemContext(tx, row.merchant_id, true, 0, log), tx);
         const work: FollowUp[] = [];
@@ -135,7 +157,7 @@ export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch
       for (const work of followUps) await work(systemContext(orm.em.fork(), row.merchant_id, true, 0, log));
       await em.getConnection().execute(`update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
     } catch (err) {
-      logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: event.eventCode });
+      logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: row.item.eventCode });
       await em
         .getConnection()
         .execute(`update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`, [
