@@ -51,8 +51,7 @@ async function settle(): Promise<void> {
 const readRefund = async (id: string) => (await m.live.get<Envelope<RefundResource>>(`/api/v2/refunds/${id}`)).body.data;
 const eventTypes = async (): Promise<string[]> =>
   (await m.t.orm.em.getConnection().execute<{ type: string }[]>(`select type from events where merchant_id = ? and livemode order by created_at, id`, [m.keys.id])).map((r) => r.type);
-const storedNotifications = async (): Promise<number> =>
-  Number((await m.t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from processor_notifications`))[0].n);
+const storedNotifications = async (): Promise<number> => Number((await m.t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from processor_notifications`))[0].n);
 
 describe('refunds end with the REFUND / REFUND_FAILED notification', () => {
   test('REST: a refund is pending until REFUND arrives, then succeeded, each part carrying the Adyen refund pspReference', async () => {
@@ -80,7 +79,7 @@ describe('refunds end with the REFUND / REFUND_FAILED notification', () => {
       input: { orderId: toGlobalId('Order', order.id), amount: 1700, reason: 'OTHER' },
     });
     expect(created.body.errors).toBeUndefined();
-    const id = created.body.data!.createRefund.refund.refundId;
+    const id = created.body.data.createRefund.refund.refundId;
     await settle();
     const query = `query($id: ID!) { refund(id: $id) { status failureReason refunds { success processorRefundId } } }`;
     const failed = (await m.live.graphql<{ refund: { status: string; failureReason: string | null } }>(query, { id: toGlobalId('Refund', id) })).body;

@@ -95,7 +95,7 @@ describe('a declined card in live mode', () => {
 });
 
 describe('3-D Secure in live mode', () => {
-  test('a challenge comes back as 202 with Adyen\'s action, and /payments/details with the threeDSResult answers the order', async () => {
+  test("a challenge comes back as 202 with Adyen's action, and /payments/details with the threeDSResult answers the order", async () => {
     const checkout = await openCheckout(m.live, [['mug', 'Coffee Mug', 1700, 1]]);
     const challenged = await pay(checkout.checkout_id, { card: adyenCard('4212345678901237'), return_url: 'https://shop.example.com/return' });
     expect(challenged.status).toBe(202);
