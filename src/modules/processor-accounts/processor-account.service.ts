@@ -47,11 +47,14 @@ let settings: Settings = { secretsKey: null, environment: 'test' };
 // CLI) is seen within CACHE_MS. A merchant without a configuration is never cached.
 const CACHE_MS = 2_000;
 const cache = new Map<string, { credentials: AdyenCredentials; until: number }>();
+// Adyen merchant account → the merchants configured with it (notifications), for as long.
+const byMerchantAccount = new Map<string, { accounts: { merchantId: string; credentials: AdyenCredentials }[]; until: number }>();
 
 /** Sets this process's SECRETS_KEY and ADYEN_ENVIRONMENT (from the configuration, when the app or a command starts). */
 export function configureProcessorAccounts(config: { SECRETS_KEY?: string; ADYEN_ENVIRONMENT: AdyenEnvironment }): void {
   settings = { secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null, environment: config.ADYEN_ENVIRONMENT };
   cache.clear();
+  byMerchantAccount.clear();
 }
 
 /** The Adyen platform this process's live mode uses. */
@@ -135,6 +138,7 @@ export async function setProcessorAccount(em: EntityManager, merchantId: string,
   });
   const saved = await em.upsert(ProcessorAccount, account, { onConflictFields: ['merchant'], onConflictExcludeFields: ['id', 'createdAt'] });
   cache.delete(merchantId);
+  byMerchantAccount.clear();
   return toView(saved);
 }
 
@@ -170,10 +174,15 @@ export async function adyenCredentialsFor(em: EntityManager, merchantId: string)
 
 /** Every merchant configured with Adyen merchant account `merchantAccount` (notifications name it), with its credentials. */
 export async function adyenAccountsByMerchantAccount(em: EntityManager, merchantAccount: string): Promise<{ merchantId: string; credentials: AdyenCredentials }[]> {
-  const accounts = await em.fork().find(ProcessorAccount, { merchantAccount, provider: 'adyen' }, { orderBy: { createdAt: 'asc' } });
-  if (!accounts.length) return [];
+  const hit = byMerchantAccount.get(merchantAccount);
+  if (hit && hit.until > Date.now()) return hit.accounts;
+  const rows = await em.fork().find(ProcessorAccount, { merchantAccount, provider: 'adyen' }, { orderBy: { createdAt: 'asc' } });
+  if (!rows.length) return [];
   const key = secretsKey();
-  return accounts.map((account) => ({ merchantId: account.merchant.id, credentials: open(account, key) }));
+  const accounts = rows.map((account) => ({ merchantId: account.merchant.id, credentials: open(account, key) }));
+  if (byMerchantAccount.size > 10_000) byMerchantAccount.clear();
+  byMerchantAccount.set(merchantAccount, { accounts, until: Date.now() + CACHE_MS });
+  return accounts;
 }
 
 /**

@@ -53,7 +53,8 @@ function signedWith(item: Item, hmacKey: string): boolean {
  * key before storing any (one bad or unsigned item, or an unknown merchant account, refuses the
  * whole request with 401 and applies nothing), then stores each item raw, once per
  * (`pspReference`, `eventCode`, `success`): a repeated item changes nothing. Applying them is the
- * job's (`applyProcessorNotifications`), so Adyen is answered `[accepted]` at once.
+ * job's (`applyProcessorNotifications`), so Adyen is answered `[accepted]` at once. Returns how many
+ * were stored for the job (an event nothing handles is stored as applied).
  */
 export async function receiveAdyenNotifications(em: EntityManager, body: unknown, accounts: NotificationAccounts | null): Promise<number> {
   const input = parseInput(adyenNotificationSchema, body ?? {}, 'invalid_request');
@@ -68,15 +69,25 @@ export async function receiveAdyenNotifications(em: EntityManager, body: unknown
     }
     verified.push({ item, merchantId: account.merchantId });
   }
-  let stored = 0;
+  let stored = 0; // stored for the job to apply
   for (const { item, merchantId } of verified) {
     const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
-    const rows = await em.getConnection().execute<{ id: string }[]>(
-      `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at)
-       values (?, ?, 'adyen', ?, ?, ?, ?, ?, ?, ?, now()) on conflict (provider, psp_reference, event_code, success) do nothing returning id`,
-      [prefixedId('pn'), merchantId, item.pspReference, item.eventCode, item.success === 'true', item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
+    // Kept as applied: an event nothing handles (ORDER_OPENED, CAPTURE...), and an AUTHORISATION
+    // that tells what the answer to our call, recorded under its key, already said.
+    const handled = processorEventHandlers(item.eventCode).length > 0;
+    const known = `exists (select 1 from processor_calls c where c.key = ? and c.merchant_id = ? and c.psp_reference = ? and c.ok = ?)`;
+    const appliedAt = !handled ? 'now()' : item.eventCode === 'AUTHORISATION' && item.merchantReference ? `case when ${known} then now() end` : 'null';
+    const success = item.success === 'true';
+    const rows = await em.getConnection().execute<{ id: string; applied: boolean }[]>(
+      `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at, applied_at)
+       values (?, ?, 'adyen', ?, ?, ?, ?, ?, ?, ?, now(), ${appliedAt}) on conflict (provider, psp_reference, event_code, success) do nothing
+       returning id, applied_at is not null as applied`,
+      [
+        ...[prefixedId('pn'), merchantId, item.pspReference, item.eventCode, success, item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
+        ...(appliedAt.startsWith('case') ? [item.merchantReference, merchantId, item.pspReference, success] : []),
+      ],
     );
-    stored += rows.length;
+    stored += rows.filter((r) => !r.applied).length;
   }
   return stored;
 }

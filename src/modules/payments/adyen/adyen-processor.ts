@@ -62,6 +62,23 @@ const paymentMethodOf = (data: PaymentMethodData) => data as unknown as Types.ch
 /** `shopperReference/storedPaymentMethodId`: the token a renewal charges. */
 const tokenOf = (shopperReference: string, storedId: string) => `${shopperReference}/${storedId}`;
 
+// The library's clients, per merchant account and settings: built once, not on every request.
+const checkoutApis = new WeakMap<AdyenSettings, Map<string, InstanceType<typeof CheckoutAPI>>>();
+
+function checkoutApiFor(account: AdyenAccount, settings: AdyenSettings): InstanceType<typeof CheckoutAPI> {
+  let bySettings = checkoutApis.get(settings);
+  if (!bySettings) checkoutApis.set(settings, (bySettings = new Map()));
+  const id = `${account.apiKey}\u0000${account.liveUrlPrefix ?? ''}`;
+  let api = bySettings.get(id);
+  if (!api) {
+    const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
+    api = new CheckoutAPI(new Client({ apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined }, new AdyenHttpClient(settings)));
+    if (bySettings.size > 10_000) bySettings.clear();
+    bySettings.set(id, api);
+  }
+  return api;
+}
+
 /**
  * Live payments through Adyen's Checkout API v72 with `@adyen/api-library`. Every call sends Adyen's
  * `Idempotency-Key` header with the journal's key, and uses that key as the payment's `reference`
@@ -80,9 +97,7 @@ export class AdyenProcessor implements PaymentProcessor {
     settings: AdyenSettings,
     private readonly calls: AdyenCallLog,
   ) {
-    const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
-    const client = new Client({ apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined }, new AdyenHttpClient(settings));
-    this.checkout = new CheckoutAPI(client);
+    this.checkout = checkoutApiFor(account, settings);
   }
 
   /** Adyen reads the card; before it answers, the slot is all there is to go by. */
