@@ -67,7 +67,7 @@ const checkoutApis = new WeakMap<AdyenSettings, Map<string, InstanceType<typeof 
 
 function checkoutApiFor(account: AdyenAccount, settings: AdyenSettings): InstanceType<typeof CheckoutAPI> {
   let bySettings = checkoutApis.get(settings);
-  if (!bySettings) checkoutApis.set(settings, (bySettings = new Map()));
+  if (!bySettings) checkoutApis.set(settings, (bySettings = new Map<string, InstanceType<typeof CheckoutAPI>>()));
   const id = `${account.apiKey}\u0000${account.liveUrlPrefix ?? ''}`;
   let api = bySettings.get(id);
   if (!api) {
