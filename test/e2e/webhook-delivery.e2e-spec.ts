@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verifyWebhook } from '../../src/index.js';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
-import { client, type Client } from '../helpers/http.js';
+import { client, type Client, type ErrorBody, type Page } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
@@ -30,19 +30,28 @@ function matchingSignatures(rawBody: string, header: string, secret: string): nu
   return parts.filter(([k, v]) => k === 'v1' && Buffer.from(v, 'hex').length === expected.length && timingSafeEqual(Buffer.from(v, 'hex'), expected)).length;
 }
 
+/** A webhook endpoint as its creation answers it (the only time the secret is shown). */
+interface Endpoint {
+  id: string;
+  secret: string;
+}
+
+/** A receiver answering as `respond` says, a new merchant (with its own test clock at zero) and an endpoint of it pointing at the receiver. */
 async function setup(respond?: Parameters<typeof startReceiver>[0], events: string[] = ['*']) {
   receiver = await startReceiver(respond);
   const m = await t.merchant();
   const api = client(t.url, m.test_api_key);
-  const created = await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events });
+  const created = await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events });
   expect(created.status).toBe(201);
-  return { m, api, endpoint: created.body as { id: string; secret: string } };
+  return { m, api, endpoint: created.body };
 }
 
 /** A delivery as the endpoint's list gives it (the fields these tests read). */
 interface Delivery {
   id: string;
   status: string;
+  event_id: string;
+  event_type: string;
   attempt_count: number;
   last_response_status: number | null;
   last_error: string | null;
@@ -51,48 +60,87 @@ interface Delivery {
   attempts: { id: string; attempt: number; status: string; response_status: number | null }[];
 }
 
-async function deliveries(api: Client, endpointId: string) {
-  const res = await api.get<{ data: Delivery[] }>(`/api/v2/webhook-endpoints/${endpointId}/deliveries?limit=100`);
+async function deliveries(api: Client, endpointId: string, query = 'limit=100') {
+  const res = await api.get<Page<Delivery>>(`/api/v2/webhook-endpoints/${endpointId}/deliveries?${query}`);
   expect(res.status).toBe(200);
   return res.body.data;
 }
 
-test('a committed event is POSTed with the envelope, the spec headers and a signature an independent HMAC accepts', async () => {
+/** Moves the merchant's test clock (its due deliveries are sent on the way). */
+async function advance(api: Client, seconds: number) {
+  expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+}
+
+/** The retry schedule after the first attempt, in seconds: 1 min, 5 min, 30 min, 2 h, 6 h. */
+const schedule = [60, 300, 1800, 7200, 21600];
+
+/** A product.created delivered once to a receiver answering 200, as the receiver got it. */
+async function deliveredProduct() {
   const { m, api, endpoint } = await setup();
-  const product = await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD' });
+  const product = await api.post<{ id: number }>('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD' });
   expect(receiver.received).toHaveLength(0); // nothing is sent from inside the request
   await runSweeps();
   const [hit] = await receiver.waitFor(1);
+  return { m, api, endpoint, product: product.body, hit, header: String(hit.headers['x-service-signature']) };
+}
+
+/** An event whose every attempt the receiver answers 500, taken through the whole schedule: its delivery has failed (a dead letter). */
+async function failedDelivery() {
+  const { api, endpoint, m } = await setup(() => 500);
+  const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_retry' });
+  await runSweeps();
+  for (const seconds of schedule) await advance(api, seconds);
+  const [delivery] = await deliveries(api, endpoint.id);
+  expect(delivery).toMatchObject({ status: 'failed', attempt_count: 6 });
+  return { api, endpoint, eventId, delivery };
+}
+
+test('a committed event is POSTed with the envelope and the spec headers', async () => {
+  const { endpoint, product, hit, header } = await deliveredProduct();
   expect(hit.path).toBe('/hooks');
   expect(hit.body).toEqual({
     id: expect.stringMatching(/^evt_/),
     type: 'product.created',
     created_at: expect.any(String),
-    data: expect.objectContaining({ id: product.body.id, name: 'Digital thermometer' }),
+    data: expect.objectContaining({ id: product.id, name: 'Digital thermometer' }),
   });
   expect(Object.keys(hit.body)).toEqual(['id', 'type', 'created_at', 'data']);
   expect(hit.headers['content-type']).toBe('application/json');
   expect(hit.headers['x-service-event']).toBe('product.created');
   expect(hit.headers['x-service-delivery']).toMatch(/^wd_[0-9A-Za-z]{24}$/);
   expect(hit.headers.authorization).toBe(`Bearer ${endpoint.secret}`);
-  const header = String(hit.headers['x-service-signature']);
   expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   expect(Math.abs(Number(/t=(\d+)/.exec(header)![1]) - Date.now() / 1000)).toBeLessThan(30);
+});
+
+test("the signature is the endpoint's: an independent HMAC and verifyWebhook accept it, and not for a changed body", async () => {
+  const { m, endpoint, hit, header } = await deliveredProduct();
   expect(matchingSignatures(hit.rawBody, header, endpoint.secret)).toBe(1);
   expect(matchingSignatures(hit.rawBody, header, m.webhook_secret)).toBe(0);
   expect(verifyWebhook(hit.rawBody, header, endpoint.secret)).toBe(true);
   expect(verifyWebhook(hit.rawBody.replace('thermometer', 'thermometre'), header, endpoint.secret)).toBe(false);
+});
 
+test('a delivered event is listed as succeeded with its one attempt, and is not sent again', async () => {
+  const { api, endpoint, hit } = await deliveredProduct();
   const [delivery] = await deliveries(api, endpoint.id);
-  expect(delivery).toMatchObject({ status: 'succeeded', attempt_count: 1, event_type: 'product.created', event_id: hit.body.id, last_response_status: 200, next_attempt_at: null });
-  expect(delivery.attempts).toEqual([expect.objectContaining({ id: hit.headers['x-service-delivery'], attempt: 1, status: 'succeeded', response_status: 200 })]);
+  expect(delivery).toMatchObject({
+    status: 'succeeded',
+    attempt_count: 1,
+    event_type: 'product.created',
+    event_id: hit.body.id,
+    last_response_status: 200,
+    next_attempt_at: null,
+  });
+  const attempt = { id: hit.headers['x-service-delivery'], attempt: 1, status: 'succeeded', response_status: 200 };
+  expect(delivery.attempts).toEqual([expect.objectContaining(attempt)]);
   await runSweeps();
   expect(receiver.received).toHaveLength(1);
 });
 
 test('only subscribed types, only this merchant and mode; "*" gets everything', async () => {
   const { m, api, endpoint } = await setup(undefined, ['order.completed']);
-  const all = await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/all`, events: ['*'] });
+  const all = await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/all`, events: ['*'] });
   const other = await t.merchant('Other');
   await client(t.url, other.test_api_key).post('/api/v2/webhook-endpoints', { url: `${receiver.url}/other`, events: ['*'] });
   await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' });
@@ -107,50 +155,59 @@ test('only subscribed types, only this merchant and mode; "*" gets everything', 
   expect(await deliveries(api, all.body.id)).toHaveLength(2);
 });
 
-test('retries at 1 min, 5 min, 30 min, 2 h and 6 h on the test clock, then fails (dead letter) and the retry route replays it', async () => {
+test('a failing delivery is retried at 1 min, 5 min, 30 min, 2 h and 6 h on the test clock, then fails (dead letter)', async () => {
   const { api, endpoint, m } = await setup(() => 500);
   const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_retry' });
-  const advance = async (seconds: number) => expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
   await runSweeps();
   expect(receiver.received).toHaveLength(1);
   let [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_response_status: 500, last_error: 'HTTP 500' });
   expect(new Date(d.next_attempt_at!).getTime() - new Date(d.last_attempt_at!).getTime()).toBe(60_000);
 
-  const schedule = [60, 300, 1800, 7200, 21600];
   for (const [i, seconds] of schedule.entries()) {
-    await advance(seconds - 15);
+    await advance(api, seconds - 15);
     expect(receiver.received).toHaveLength(i + 1); // not yet due
-    await advance(15);
+    await advance(api, 15);
     expect(receiver.received).toHaveLength(i + 2);
   }
   [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'failed', attempt_count: 6, next_attempt_at: null });
-  expect(d.attempts.map((a: { status: string }) => a.status)).toEqual(Array(6).fill('failed'));
+  expect(d.attempts.map((a) => a.status)).toEqual(Array(6).fill('failed'));
   const ids = receiver.received.map((r) => r.headers['x-service-delivery']);
   expect(new Set(ids).size).toBe(6); // a new X-Service-Delivery per attempt
-  expect(d.attempts.map((a: { id: string }) => a.id)).toEqual(ids);
+  expect(d.attempts.map((a) => a.id)).toEqual(ids);
   expect(new Set(receiver.received.map((r) => r.body.id))).toEqual(new Set([eventId]));
-  await advance(86_400);
+  await advance(api, 86_400);
   expect(receiver.received).toHaveLength(6);
+}, 30_000);
 
-  const failedList = await api.get(`/api/v2/webhook-endpoints/${endpoint.id}/deliveries?status=failed`);
-  expect(failedList.body.data.map((x: { id: string }) => x.id)).toEqual([d.id]);
+test('failed deliveries are listed by ?status=failed', async () => {
+  const { api, endpoint, delivery } = await failedDelivery();
+  expect((await deliveries(api, endpoint.id, 'status=failed')).map((x) => x.id)).toEqual([delivery.id]);
+});
 
+test('the retry route queues a failed delivery again; the next sweep sends it', async () => {
+  const { api, endpoint, delivery } = await failedDelivery();
   receiver.respondWith(() => 204);
-  const retried = await api.post(`/api/v2/webhook-deliveries/${d.id}/retry`);
+  const retried = await api.post<Delivery>(`/api/v2/webhook-deliveries/${delivery.id}/retry`);
   expect(retried.status).toBe(200);
-  expect(retried.body).toMatchObject({ id: d.id, status: 'pending' });
+  expect(retried.body).toMatchObject({ id: delivery.id, status: 'pending' });
   expect(receiver.received).toHaveLength(6); // the route only queues it
   await runSweeps();
   expect(receiver.received).toHaveLength(7);
-  [d] = await deliveries(api, endpoint.id);
+  const [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'succeeded', attempt_count: 7, last_response_status: 204 });
-  const again = await api.post(`/api/v2/webhook-deliveries/${d.id}/retry`);
+}, 30_000);
+
+test('a succeeded delivery cannot be retried (400 invalid_state); an unknown one is 404', async () => {
+  const { api, endpoint } = await deliveredProduct();
+  const [d] = await deliveries(api, endpoint.id);
+  expect(d.status).toBe('succeeded');
+  const again = await api.post<ErrorBody>(`/api/v2/webhook-deliveries/${d.id}/retry`);
   expect(again.status).toBe(400);
   expect(again.body.error.code).toBe('invalid_state');
   expect((await api.post('/api/v2/webhook-deliveries/wd_nope/retry')).status).toBe(404);
-}, 30_000);
+});
 
 test('a redirect is a failure (never followed) and is retried', async () => {
   const { api, endpoint, m } = await setup((n, _req, res) => {
@@ -163,7 +220,7 @@ test('a redirect is a failure (never followed) and is retried', async () => {
   let [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'pending', last_response_status: 302 });
   expect(d.last_error).toMatch(/redirect/);
-  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 60 });
+  await advance(api, 60);
   [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'succeeded', attempt_count: 2 });
   expect(receiver.received.map((r) => r.path)).toEqual(['/hooks', '/hooks']);
@@ -179,7 +236,7 @@ test('a receiver that hangs past the 10 s timeout fails that attempt; the retry 
   expect(took).toBeLessThan(15_000);
   let [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'pending', last_response_status: null, last_error: 'timed out after 10000 ms' });
-  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 60 });
+  await advance(api, 60);
   [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'succeeded', attempt_count: 2 });
   expect(receiver.received[0].body.id).toBe(receiver.received[1].body.id);
@@ -190,7 +247,7 @@ test('an unreachable receiver is a network error and is retried', async () => {
   const m = await t.merchant();
   const api = client(t.url, m.test_api_key);
   await receiver.close();
-  const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/gone`, events: ['*'] })).body;
+  const endpoint = (await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/gone`, events: ['*'] })).body;
   await recordTestEvent(t, m.id, 'order.completed', {});
   await runSweeps();
   const [d] = await deliveries(api, endpoint.id);
@@ -198,17 +255,25 @@ test('an unreachable receiver is a network error and is retried', async () => {
   expect(d.last_error).toMatch(/^network error/);
 });
 
-test('rotation: both secrets sign for 24 hours, then only the new one', async () => {
+/** An endpoint (receiver answering 200) whose secret was just rotated; `newSecret` is the one the rotation answered. */
+async function rotated() {
   const { api, endpoint, m } = await setup();
-  const rotated = await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`);
-  expect(rotated.status).toBe(200);
-  const newSecret: string = rotated.body.secret;
+  const res = await api.post<Endpoint & { previous_secret_expires_at: string }>(`/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`);
+  expect(res.status).toBe(200);
+  return { api, endpoint, m, res, newSecret: res.body.secret };
+}
+
+test('rotate-secret answers a new secret, the old one expiring in 24 hours; reads never show a secret', async () => {
+  const { api, endpoint, res, newSecret } = await rotated();
   expect(newSecret).toMatch(/^whsec_/);
   expect(newSecret).not.toBe(endpoint.secret);
-  const expires = new Date(rotated.body.previous_secret_expires_at).getTime();
+  const expires = new Date(res.body.previous_secret_expires_at).getTime();
   expect(Math.abs(expires - Date.now() - 86_400_000)).toBeLessThan(60_000);
-  expect((await api.get(`/api/v2/webhook-endpoints/${endpoint.id}`)).body.secret).toBeUndefined();
+  expect((await api.get<Partial<Endpoint>>(`/api/v2/webhook-endpoints/${endpoint.id}`)).body.secret).toBeUndefined();
+});
 
+test('for 24 hours after a rotation both secrets sign; the new one is the bearer token', async () => {
+  const { endpoint, m, newSecret } = await rotated();
   await recordTestEvent(t, m.id, 'order.completed', { n: 1 });
   await runSweeps();
   const [during] = await receiver.waitFor(1);
@@ -217,16 +282,19 @@ test('rotation: both secrets sign for 24 hours, then only the new one', async ()
   expect(matchingSignatures(during.rawBody, header, newSecret)).toBe(1);
   expect(matchingSignatures(during.rawBody, header, endpoint.secret)).toBe(1);
   expect(during.headers.authorization).toBe(`Bearer ${newSecret}`);
+});
 
-  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 86_400 + 1 });
+test('24 hours after a rotation only the new secret signs', async () => {
+  const { api, endpoint, m, newSecret } = await rotated();
+  await advance(api, 86_400 + 1);
   await recordTestEvent(t, m.id, 'order.completed', { n: 2 });
   await runSweeps();
-  const after = (await receiver.waitFor(2))[1];
-  const header2 = String(after.headers['x-service-signature']);
-  expect(header2.match(/v1=/g)).toHaveLength(1);
-  expect(matchingSignatures(after.rawBody, header2, newSecret)).toBe(1);
-  expect(matchingSignatures(after.rawBody, header2, endpoint.secret)).toBe(0);
-  expect(verifyWebhook(after.rawBody, header2, [endpoint.secret, newSecret])).toBe(true);
+  const [after] = await receiver.waitFor(1);
+  const header = String(after.headers['x-service-signature']);
+  expect(header.match(/v1=/g)).toHaveLength(1);
+  expect(matchingSignatures(after.rawBody, header, newSecret)).toBe(1);
+  expect(matchingSignatures(after.rawBody, header, endpoint.secret)).toBe(0);
+  expect(verifyWebhook(after.rawBody, header, [endpoint.secret, newSecret])).toBe(true);
 });
 
 test('disabling an endpoint dead-letters its queued deliveries; they are neither sent nor retryable', async () => {
@@ -236,21 +304,18 @@ test('disabling an endpoint dead-letters its queued deliveries; they are neither
   await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_b' });
   const disabled = await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/disable`);
   expect(disabled.body).toMatchObject({ id: endpoint.id, status: 'disabled', disabled_at: expect.any(String) });
-  await api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 });
+  await advance(api, 3600);
   expect(receiver.received).toHaveLength(1);
   const list = await deliveries(api, endpoint.id);
   expect(list.map((d) => d.status)).toEqual(['dead_letter']); // ord_b got no delivery: the endpoint was disabled first
   expect(list[0].last_error).toMatch(/endpoint disabled/);
-  const retry = await api.post(`/api/v2/webhook-deliveries/${list[0].id}/retry`);
+  const retry = await api.post<ErrorBody>(`/api/v2/webhook-deliveries/${list[0].id}/retry`);
   expect(retry.status).toBe(400);
   expect(retry.body.error.code).toBe('invalid_state');
 });
 
 test("an event's webhook_url (a checkout's metadata.webhook_url) gets it, signed with the merchant's webhook secret", async () => {
-  receiver = await startReceiver();
-  const m = await t.merchant();
-  const api = client(t.url, m.test_api_key);
-  const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/endpoint`, events: ['order.completed'] })).body;
+  const { m, api, endpoint } = await setup(undefined, ['order.completed']);
   const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_url' }, { webhookUrl: `${receiver.url}/checkout-hook` });
   await runSweeps();
   await receiver.waitFor(2);
@@ -259,16 +324,18 @@ test("an event's webhook_url (a checkout's metadata.webhook_url) gets it, signed
   expect(hook.body.id).toBe(eventId);
   expect(matchingSignatures(hook.rawBody, String(hook.headers['x-service-signature']), m.webhook_secret)).toBe(1);
   expect(hook.headers.authorization).toBe(`Bearer ${m.webhook_secret}`);
-  const viaEndpoint = byPath['/endpoint'];
+  const viaEndpoint = byPath['/hooks'];
   expect(matchingSignatures(viaEndpoint.rawBody, String(viaEndpoint.headers['x-service-signature']), endpoint.secret)).toBe(1);
   const [row] = await sql(`select status, endpoint_id from webhook_deliveries where event_id = ? and endpoint_id is null`, [eventId]);
   expect(row).toEqual({ status: 'succeeded', endpoint_id: null });
   // The delivery can be found (and replayed) by the X-Service-Delivery id the receiver saw.
-  const retried = await api.post(`/api/v2/webhook-deliveries/${String(hook.headers['x-service-delivery'])}/retry`);
+  const retried = await api.post<ErrorBody>(`/api/v2/webhook-deliveries/${String(hook.headers['x-service-delivery'])}/retry`);
   expect(retried.status).toBe(400);
   expect(retried.body.error.code).toBe('invalid_state');
+});
 
-  // A live event's webhook_url must be public https: a local one is refused, not called.
+test("a live event's webhook_url must be public https: a local one is refused, not called", async () => {
+  const { m } = await setup(undefined, ['order.completed']);
   const live = await recordTestEvent(t, m.id, 'order.completed', {}, { livemode: true, webhookUrl: `${receiver.url}/live-hook` });
   await runSweeps();
   expect(await sql(`select id from webhook_deliveries where event_id = ?`, [live])).toEqual([]);
@@ -291,12 +358,17 @@ test('two workers sweeping together send every delivery exactly once', async () 
     const ids = new Set<string>();
     for (let i = 0; i < 120; i++) ids.add(await recordTestEvent(t, m.id, 'order.completed', { i }));
     const now = new Date();
-    await Promise.all([t.app.http.jobs.runDue(now), other.app.http.jobs.runDue(now), t.app.http.jobs.runDue(now), other.app.http.jobs.runDue(now)]);
+    const workers = [t, other, t, other];
+    await Promise.all(workers.map((w) => w.app.http.jobs.runDue(now)));
     await receiver.waitFor(120);
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.received).toHaveLength(120);
     expect(new Set(receiver.received.map((r) => r.body.id))).toEqual(ids);
-    const [counts] = await sql(`select count(*)::int as deliveries, sum(attempt_count)::int as attempts from webhook_deliveries d join events e on e.id = d.event_id where e.merchant_id = ?`, [m.id]);
+    const [counts] = await sql(
+      `select count(*)::int as deliveries, sum(attempt_count)::int as attempts
+         from webhook_deliveries d join events e on e.id = d.event_id where e.merchant_id = ?`,
+      [m.id],
+    );
     expect(counts).toEqual({ deliveries: 120, attempts: 120 });
   } finally {
     await other.close();
