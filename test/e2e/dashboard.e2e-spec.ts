@@ -2,9 +2,11 @@
 /** The merchant dashboard in a real headless browser (Debian Chromium via playwright-core). */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
-import { address, checkoutBody, cards } from '../helpers/fixtures.js';
-import { client } from '../helpers/http.js';
-import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import type { CheckoutResource } from '../../src/modules/checkout/checkout.resource.js';
+import type { OrderResource } from '../../src/modules/orders/order.resource.js';
+import { address, checkoutBody, cards, createProducts } from '../helpers/fixtures.js';
+import { client, type Envelope, type Page as ListPage } from '../helpers/http.js';
+import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 
@@ -36,10 +38,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   page = await context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) cspProblems.push(m.text());
-  });
-  page.on('pageerror', (err) => cspProblems.push(`page error: ${err.message}`));
+  watchCsp(page);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -48,11 +47,20 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function payCheckout(via: TestApp, items: [string, string, number, number][]): Promise<string> {
-  const http = client(via.url, keys.test_api_key);
-  const created = await http.post('/api/v2/checkout', checkoutBody(items));
+/** Records what a page reports of the Content Security Policy (and its errors) into `cspProblems`. */
+function watchCsp(p: Page) {
+  p.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) cspProblems.push(m.text());
+  });
+  p.on('pageerror', (err) => cspProblems.push(`page error: ${err.message}`));
+}
+
+/** Pays a new checkout of `items` through `via` (split on the HSA/FSA and the regular card); the order's id. */
+async function payCheckout(via: TestApp, items: [string, string, number, number][], apiKey = keys.test_api_key): Promise<string> {
+  const http = client(via.url, apiKey);
+  const created = await http.post<Envelope<CheckoutResource>>('/api/v2/checkout', checkoutBody(items));
   expect(created.status).toBe(201);
-  const paid = await http.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+  const paid = await http.post<OrderResource>(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
   expect(paid.status).toBe(200);
   return paid.body.id;
 }
@@ -132,27 +140,48 @@ test('the service restarts while the page is open: every event caused while it w
 }, 90_000);
 
 test('a failed webhook delivery is replayed from the page', async () => {
-  // Every attempt answers 500 until the schedule is exhausted: the deliveries fail (dead letters).
-  for (const seconds of [1, 60, 300, 1800, 7200, 21600]) expect((await api().post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
-  const list = await api().get(`/api/v2/webhook-endpoints`);
-  const deliveries = await api().get(`/api/v2/webhook-endpoints/${list.body.data[0].id}/deliveries`);
-  const failed = deliveries.body.data.find((d: { status: string }) => d.status === 'failed');
-  expect(failed).toBeDefined();
-  receiver.respondWith(() => 200);
-  const received = receiver.received.length;
+  // A merchant, receiver and page of its own: this test moves its merchant's test clock through the whole retry schedule.
+  const { keys: own, api: ownApi } = await newMerchant(t, 'Replay Pharmacy');
+  const failing = await startReceiver(() => 500);
+  const ownContext = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  try {
+    await createProducts(ownApi, [['THERM', 'Digital thermometer', 2499]]);
+    const hooks = { url: `${failing.url}/hooks`, events: ['order.completed'], description: 'fulfilment' };
+    expect((await ownApi.post('/api/v2/webhook-endpoints', hooks)).status).toBe(201);
+    const ownPage = await ownContext.newPage();
+    watchCsp(ownPage);
+    await ownPage.goto(`${t.url}/dashboard`);
+    await ownPage.getByLabel('API key').fill(own.test_api_key);
+    await ownPage.keyboard.press('Enter');
+    await ownPage.waitForFunction(() => document.body.dataset.connection === 'live');
+    await payCheckout(t, [['THERM', 'Digital thermometer', 2499, 1]], own.test_api_key);
 
-  // Any event refreshes the panel; the failed delivery is listed with its attempts and last response.
-  expect((await api().post('/api/v2/products', { name: 'Cold pack', price: 300, currency: 'USD' })).status).toBe(201);
-  const row = page.locator(`tr[data-delivery-id="${failed.id}"]`);
-  await page.locator(`tr[data-delivery-id="${failed.id}"][data-status="failed"]`).waitFor({ timeout: 10_000 });
-  expect(await row.locator('td').allTextContents()).toEqual(['order.completed', 'failed', '6', 'HTTP 500', expect.any(String), 'Replay']);
-  await row.getByRole('button', { name: /Replay order.completed delivery/ }).focus();
-  await page.keyboard.press('Enter');
-  await page.waitForFunction((id) => document.getElementById('webhooks-status')!.textContent === `Delivery ${id} queued to be sent again now (pending).`, failed.id);
-  expect((await api().post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
-  await page.locator(`tr[data-delivery-id="${failed.id}"][data-status="succeeded"]`).waitFor({ timeout: 10_000 });
-  expect(await row.locator('td').allTextContents()).toEqual(['order.completed', 'succeeded', '7', 'HTTP 200', expect.any(String), '']);
-  expect(receiver.received.length).toBe(received + 1);
+    // Every attempt answers 500 until the schedule is exhausted: the deliveries fail (dead letters).
+    for (const seconds of [1, 60, 300, 1800, 7200, 21600]) expect((await ownApi.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+    const list = await ownApi.get<ListPage<{ id: string }>>(`/api/v2/webhook-endpoints`);
+    const deliveries = await ownApi.get<ListPage<{ id: string; status: string }>>(`/api/v2/webhook-endpoints/${list.body.data[0].id}/deliveries`);
+    const failed = deliveries.body.data.find((d) => d.status === 'failed')!;
+    expect(failed).toBeDefined();
+    failing.respondWith(() => 200);
+    const received = failing.received.length;
+
+    // Any event refreshes the panel; the failed delivery is listed with its attempts and last response.
+    expect((await ownApi.post('/api/v2/products', { name: 'Cold pack', price: 300, currency: 'USD' })).status).toBe(201);
+    const row = ownPage.locator(`tr[data-delivery-id="${failed.id}"]`);
+    await ownPage.locator(`tr[data-delivery-id="${failed.id}"][data-status="failed"]`).waitFor({ timeout: 10_000 });
+    expect(await row.locator('td').allTextContents()).toEqual(['order.completed', 'failed', '6', 'HTTP 500', expect.any(String), 'Replay']);
+    await row.getByRole('button', { name: /Replay order.completed delivery/ }).focus();
+    await ownPage.keyboard.press('Enter');
+    const queued = `Delivery ${failed.id} queued to be sent again now (pending).`;
+    await ownPage.waitForFunction((text) => document.getElementById('webhooks-status')!.textContent === text, queued);
+    expect((await ownApi.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
+    await ownPage.locator(`tr[data-delivery-id="${failed.id}"][data-status="succeeded"]`).waitFor({ timeout: 10_000 });
+    expect(await row.locator('td').allTextContents()).toEqual(['order.completed', 'succeeded', '7', 'HTTP 200', expect.any(String), '']);
+    expect(failing.received.length).toBe(received + 1);
+  } finally {
+    await ownContext.close();
+    await failing.close();
+  }
 }, 90_000);
 
 test('payment links are listed with their status, updated live when one is paid', async () => {
