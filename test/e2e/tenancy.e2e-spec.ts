@@ -160,8 +160,13 @@ function example(schema: JsonSchema | undefined, doc: OpenApiDocument, name = ''
   }
 }
 
-test('no route or GraphQL field taking an id reveals or changes another merchant’s or the other mode’s objects', async () => {
+/**
+ * What the probes need, found once (read-only): A's objects and their ids per table, the REST
+ * operations with ids in their paths, A's reads of them, and the GraphQL fields taking ids.
+ */
+async function discover() {
   await makeObjectsOfA();
+
   const tables = await scopedTables();
   const idOf = new Map<string, string>();
   for (const table of tables) {
@@ -241,7 +246,10 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
     if (ty.kind === 'NON_NULL') return value(ty.ofType!, id, name, depth);
     if (ty.kind === 'LIST') return [value(ty.ofType!, id, name, depth)];
     if (idish(name) && id !== undefined) return id;
-    const hint: Record<string, unknown> = { number: cards.visa.number, cvc: '123', expMonth: 12, expYear: 2030, currency: 'USD', email: 'b@example.com', price: 100, amountCents: 100, quantity: 1 };
+    const hint: Record<string, unknown> = {
+      ...{ number: cards.visa.number, cvc: '123', expMonth: 12, expYear: 2030 },
+      ...{ currency: 'USD', email: 'b@example.com', price: 100, amountCents: 100, quantity: 1 },
+    };
     if (name in hint && ty.kind === 'SCALAR') return hint[name];
     const full = types.get(ty.name!)!;
     if (ty.kind === 'ENUM') return full.enumValues![0].name;
@@ -262,78 +270,110 @@ test('no route or GraphQL field taking an id reveals or changes another merchant
       if (!takesId) continue;
       const used = field.args.filter((arg) => (arg.type.kind === 'NON_NULL' && arg.defaultValue == null) || idish(arg.name) || named(arg.type).kind === 'INPUT_OBJECT');
       // The kind of id it takes, from the argument's name (orderId) or the field's (order, disableWebhookEndpoint); else every kind.
-      const idArg = [...field.args.map((arg) => arg.name), ...field.args.flatMap((arg) => (named(arg.type).kind === 'INPUT_OBJECT' ? inputFieldsOf(arg.type).map((f) => f.name) : []))].find(
-        (n) => idish(n) && n !== 'id',
-      );
+      const inputNames = field.args.flatMap((arg) => (named(arg.type).kind === 'INPUT_OBJECT' ? inputFieldsOf(arg.type).map((f) => f.name) : []));
+      const idArg = [...field.args.map((arg) => arg.name), ...inputNames].find((n) => idish(n) && n !== 'id');
       const table = tableFor(idArg ?? field.name, tables);
       const ids = table && idOf.has(table) ? [idOf.get(table)!] : allIdsOfA;
       const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind) ? ' { __typename }' : '';
+      const declared = used.map((arg, i) => `$v${i}: ${typeString(arg.type)}`).join(', ');
+      const passed = used.map((arg, i) => `${arg.name}: $v${i}`).join(', ');
       fields.push({
         op,
         name: field.name,
         ids,
         build: (id) => ({
-          query: `${op}(${used.map((arg, i) => `$v${i}: ${typeString(arg.type)}`).join(', ')}) { ${field.name}(${used.map((arg, i) => `${arg.name}: $v${i}`).join(', ')})${selection} }`,
+          query: `${op}(${declared}) { ${field.name}(${passed})${selection} }`,
           variables: Object.fromEntries(used.map((arg, i) => [`v${i}`, value(arg.type, id, arg.name)])),
         }),
       });
     }
   }
 
-  const before = await snapshotOfA(tables);
-  const readsBefore = await readsOfA();
+  return { tables, idOf, allIdsOfA, intruders, operations, skipped, readsOfA, fields, globalOf };
+}
+
+let world: Awaited<ReturnType<typeof discover>>;
+beforeAll(async () => {
+  world = await discover();
+}, 120_000);
+
+/** Runs `probe` and checks that A's rows and A's reads are the same after it as before (zero changes). */
+async function expectNoChangeToA(probe: () => Promise<void>): Promise<void> {
+  const before = await snapshotOfA(world.tables);
+  const readsBefore = await world.readsOfA();
+  await probe();
+  expect(await snapshotOfA(world.tables)).toEqual(before);
+  expect(await world.readsOfA()).toEqual(readsBefore);
+}
+
+test('A owns an object of every kind, and the probes cover the routes and fields that take ids', () => {
+  const { operations, fields, idOf, allIdsOfA, skipped } = world;
+  console.log(
+    `tenancy: ${operations.length} REST operations with ids, ${fields.length} GraphQL fields taking ids, ` +
+      `${allIdsOfA.length} kinds of A's objects (${[...idOf.keys()].join(', ')}); ` +
+      `skipped ${skipped.length}${skipped.length ? `: ${skipped.join('; ')}` : ''}`,
+  );
+  // Coverage that must not silently shrink.
+  expect(operations.length).toBeGreaterThanOrEqual(15);
+  expect(fields.length).toBeGreaterThanOrEqual(5);
+  const kinds = ['products', 'checkout_sessions', 'orders', 'refunds', 'webhook_endpoints', 'webhook_deliveries', 'events'];
+  for (const kind of kinds) expect([kind, idOf.has(kind)]).toEqual([kind, true]);
+});
+
+test('no REST route with an id reveals or changes another merchant’s or the other mode’s objects', async () => {
   const leaks: string[] = [];
-  let restCalls = 0;
-  let graphqlCalls = 0;
   let strictNotFound = 0;
-  const unreached = new Set<string>(); // GraphQL fields answered with something else than not_found (input refused before the lookup)
-  for (const [who, api] of Object.entries(intruders)) {
-    for (const o of operations) {
-      const send = (url: string) => (o.method === 'GET' ? api.get(url) : o.method === 'DELETE' ? api.delete(url) : o.method === 'PUT' ? api.put(url, o.body ?? {}) : api.post(url, o.body ?? {}));
-      const real = await send(o.url);
-      const fake = await send(o.fakeUrl);
-      restCalls += 2;
-      if (real.status === 404 && real.body?.error?.code === 'not_found') strictNotFound++;
-      else if (real.status < 300) leaks.push(`${who} ${o.method} ${o.path}: ${real.status}`);
-      const text = JSON.stringify(real.body).toLowerCase();
-      if (shape(real, o.ids) !== shape(fake, o.ids) || text.includes(CANARY)) leaks.push(`${who} ${o.method} ${o.path}: ${real.status} ${JSON.stringify(real.body)} vs missing id ${fake.status}`);
+  await expectNoChangeToA(async () => {
+    for (const [who, api] of Object.entries(world.intruders)) {
+      for (const o of world.operations) {
+        const body = o.body ?? {};
+        const send = (url: string) => (o.method === 'GET' ? api.get(url) : o.method === 'DELETE' ? api.delete(url) : o.method === 'PUT' ? api.put(url, body) : api.post(url, body));
+        const real = await send(o.url);
+        const fake = await send(o.fakeUrl);
+        if (real.status === 404 && real.body?.error?.code === 'not_found') strictNotFound++;
+        else if (real.status < 300) leaks.push(`${who} ${o.method} ${o.path}: ${real.status}`);
+        const text = JSON.stringify(real.body).toLowerCase();
+        if (shape(real, o.ids) !== shape(fake, o.ids) || text.includes(CANARY)) {
+          leaks.push(`${who} ${o.method} ${o.path}: ${real.status} ${JSON.stringify(real.body)} vs missing id ${fake.status}`);
+        }
+      }
     }
-    // Every field with each of A's ids (raw and global), against the same call with an id of nobody.
-    for (const f of fields) {
-      for (const raw of f.ids) {
-        for (const id of [raw, globalOf.get(raw)].filter((x): x is string => !!x)) {
-          const fakeId = globalOf.get(raw) === id ? toGlobalId(Buffer.from(id, 'base64url').toString().split(':')[0], missingLike(raw)) : missingLike(raw);
-          const real = await api.graphql(f.build(id).query, f.build(id).variables);
-          const fake = await api.graphql(f.build(fakeId).query, f.build(fakeId).variables);
-          graphqlCalls += 2;
-          const codes = (real.body?.errors ?? []).map((e) => String(e.extensions?.code));
-          if (codes.some((c) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
-          const view = (res: ApiResponse) =>
-            shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: GraphQLErrorBody) => e.extensions?.code) } } as ApiResponse, [
-              [id, fakeId],
-              [raw, missingLike(raw)],
-            ]);
-          if (view(real) !== view(fake) || JSON.stringify(real.body).toLowerCase().includes(CANARY)) {
-            leaks.push(`${who} ${f.op} ${f.name}(${id}): ${JSON.stringify(real.body)} vs missing id ${JSON.stringify(fake.body)}`);
+  });
+  const tries = world.operations.length * Object.keys(world.intruders).length;
+  console.log(`tenancy: REST ${tries} tries, ${strictNotFound} answered 404 not_found, the others the same 4xx as for a missing id`);
+  expect(leaks).toEqual([]);
+}, 240_000);
+
+test('no GraphQL field taking an id reveals or changes another merchant’s or the other mode’s objects', async () => {
+  const { globalOf } = world;
+  const leaks: string[] = [];
+  let graphqlCalls = 0;
+  const unreached = new Set<string>(); // GraphQL fields answered with something else than not_found (input refused before the lookup)
+  await expectNoChangeToA(async () => {
+    for (const [who, api] of Object.entries(world.intruders)) {
+      // Every field with each of A's ids (raw and global), against the same call with an id of nobody.
+      for (const f of world.fields) {
+        for (const raw of f.ids) {
+          for (const id of [raw, globalOf.get(raw)].filter((x): x is string => !!x)) {
+            const fakeId = globalOf.get(raw) === id ? toGlobalId(Buffer.from(id, 'base64url').toString().split(':')[0], missingLike(raw)) : missingLike(raw);
+            const real = await api.graphql(f.build(id).query, f.build(id).variables);
+            const fake = await api.graphql(f.build(fakeId).query, f.build(fakeId).variables);
+            graphqlCalls += 2;
+            const codes = (real.body?.errors ?? []).map((e) => String(e.extensions?.code));
+            if (codes.some((c) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
+            const view = (res: ApiResponse) =>
+              shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: GraphQLErrorBody) => e.extensions?.code) } } as ApiResponse, [
+                [id, fakeId],
+                [raw, missingLike(raw)],
+              ]);
+            if (view(real) !== view(fake) || JSON.stringify(real.body).toLowerCase().includes(CANARY)) {
+              leaks.push(`${who} ${f.op} ${f.name}(${id}): ${JSON.stringify(real.body)} vs missing id ${JSON.stringify(fake.body)}`);
+            }
           }
         }
       }
     }
-  }
-  const after = await snapshotOfA(tables);
-  const readsAfter = await readsOfA();
-
-  console.log(
-    `tenancy: ${operations.length} REST operations with ids (${restCalls / 2} tries, ${strictNotFound} answered 404 not_found, the others the same 4xx as for a missing id), ` +
-      `${fields.length} GraphQL fields taking ids (${graphqlCalls} calls), ${allIdsOfA.length} kinds of A's objects (${[...idOf.keys()].join(', ')}); ` +
-      `skipped ${skipped.length}${skipped.length ? `: ${skipped.join('; ')}` : ''}; ` +
-      `GraphQL fields answered with other errors than not_found: ${[...unreached].join('; ') || 'none'}`,
-  );
+  });
+  console.log(`tenancy: GraphQL ${graphqlCalls} calls; fields answered with other errors than not_found: ${[...unreached].join('; ') || 'none'}`);
   expect(leaks).toEqual([]);
-  expect(after).toEqual(before);
-  expect(readsAfter).toEqual(readsBefore);
-  // Coverage that must not silently shrink.
-  expect(operations.length).toBeGreaterThanOrEqual(15);
-  expect(fields.length).toBeGreaterThanOrEqual(5);
-  for (const kind of ['products', 'checkout_sessions', 'orders', 'refunds', 'webhook_endpoints', 'webhook_deliveries', 'events']) expect([kind, idOf.has(kind)]).toEqual([kind, true]);
-}, 300_000);
+}, 240_000);
