@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
-import { client, type ApiResponse, type Client } from '../helpers/http.js';
+import { client, type ApiResponse, type Client, type GraphQLErrorBody } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -35,7 +35,10 @@ const must = (res: ApiResponse, what: string) => {
 
 /** Fresh objects for one round of a route (each call makes its own, so concurrent rounds do not share). */
 const make = {
-  product: async () => must(await api.post('/api/v2/products', { name: 'Thermometer', price: 2000, currency: 'USD', merchant_product_id: `T${randomUUID().slice(0, 8)}` }), 'product'),
+  product: async () => {
+    const body = { name: 'Thermometer', price: 2000, currency: 'USD', merchant_product_id: `T${randomUUID().slice(0, 8)}` };
+    return must(await api.post('/api/v2/products', body), 'product');
+  },
   checkout: async () => must(await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]])), 'checkout'),
   order: async () => must(await api.post(`/api/v2/test-helpers/checkout/${(await make.checkout()).checkout_id}/pay`, { card: cards.visa }), 'order'),
   customer: async () => must(await api.post('/api/v2/customers', { email: `c${randomUUID().slice(0, 8)}@example.com`, first_name: 'Pat', last_name: 'Doe' }), 'customer'),
@@ -43,7 +46,8 @@ const make = {
   subscription: async () => {
     const customer = await make.customer();
     const pm = await make.paymentMethod(customer.id);
-    const sub = must(await api.post('/api/v2/subscriptions', { customer_id: customer.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }), 'subscription');
+    const body = { customer_id: customer.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id };
+    const sub = must(await api.post('/api/v2/subscriptions', body), 'subscription');
     return { sub, customer, pm };
   },
   link: async () => must(await api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }), 'payment link'),
@@ -58,118 +62,112 @@ const make = {
 };
 
 type Call = () => Promise<ApiResponse>;
+/** CONCURRENCY calls at once, the i-th made by `call(i)`. */
+const round = (call: (i: number) => Call): Call[] => Array.from({ length: CONCURRENCY }, (_, i) => call(i));
 /** Builds what the 20 concurrent calls act on (one shared object: contention is the point), then the calls; at once when there is nothing to build. */
 type Round = () => Call[] | Promise<Call[]>;
 /** Per write operation, its round. */
 const rest: Record<string, Round> = {
-  createProduct: () => Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
-  checkEligibility: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }] }, key())),
+  createProduct: () => round((i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
+  checkEligibility: () => round(() => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }] }, key())),
   updateProduct: async () => {
     const p = await make.product();
-    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/products/${p.id}`, { price: 1000 + i }, key()));
+    return round((i) => () => api.put(`/api/v2/products/${p.id}`, { price: 1000 + i }, key()));
   },
   archiveProduct: async () => {
     const p = await make.product();
-    return Array.from({ length: CONCURRENCY }, () => () => api.delete(`/api/v2/products/${p.id}`, key()));
+    return round(() => () => api.delete(`/api/v2/products/${p.id}`, key()));
   },
-  createCheckout: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
+  createCheckout: () => round(() => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
   testPayCheckout: async () => {
     const c = await make.checkout();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()));
+    return round(() => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()));
   },
   payCheckout: async () => {
     const c = await make.checkout();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments`, { card: cards.visa }, key()));
+    return round(() => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments`, { card: cards.visa }, key()));
   },
   payCheckoutDetails: async () => {
     const c = await make.checkout();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments/details`, { details: { redirectResult: 'x' } }, key()));
+    return round(() => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments/details`, { details: { redirectResult: 'x' } }, key()));
   },
   createRefund: async () => {
     const o = await make.order();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/refunds', { order_id: o.id, amount: 100, reason: 'other' }, key()));
+    return round(() => () => api.post('/api/v2/refunds', { order_id: o.id, amount: 100, reason: 'other' }, key()));
   },
   refundCheckoutV1: async () => {
     const o = await make.order();
     const line = o.line_items[0];
-    return Array.from(
-      { length: CONCURRENCY },
-      () => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] }, key()),
-    );
+    const body = { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] };
+    return round(() => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, body, key()));
   },
-  createCustomer: () =>
-    Array.from({ length: CONCURRENCY }, (_, i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
+  createCustomer: () => round((i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
   updateCustomer: async () => {
     const c = await make.customer();
-    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/customers/${c.id}`, { first_name: `Pat${i}` }, key()));
+    return round((i) => () => api.put(`/api/v2/customers/${c.id}`, { first_name: `Pat${i}` }, key()));
   },
   attachPaymentMethod: async () => {
     const c = await make.customer();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/customers/${c.id}/payment-methods`, { card: cards.visa }, key()));
+    return round(() => () => api.post(`/api/v2/customers/${c.id}/payment-methods`, { card: cards.visa }, key()));
   },
   detachPaymentMethod: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
-    return Array.from({ length: CONCURRENCY }, () => () => api.delete(`/api/v2/customers/${c.id}/payment-methods/${pm.id}`, key()));
+    return round(() => () => api.delete(`/api/v2/customers/${c.id}/payment-methods/${pm.id}`, key()));
   },
   createSubscription: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
-    return Array.from(
-      { length: CONCURRENCY },
-      () => () => api.post('/api/v2/subscriptions', { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }, key()),
-    );
+    return round(() => () => api.post('/api/v2/subscriptions', { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }, key()));
   },
   updateSubscription: async () => {
     const { sub } = await make.subscription();
-    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: i % 2 === 0, metadata: { i: String(i) } }, key()));
+    return round((i) => () => api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: i % 2 === 0, metadata: { i: String(i) } }, key()));
   },
   cancelSubscription: async () => {
     const { sub } = await make.subscription();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/subscriptions/${sub.id}/cancel`, {}, key()));
+    return round(() => () => api.post(`/api/v2/subscriptions/${sub.id}/cancel`, {}, key()));
   },
   resumeSubscription: async () => {
     const { sub } = await make.subscription();
     must(await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: true }), 'scheduled cancellation');
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/subscriptions/${sub.id}/resume`, {}, key()));
+    return round(() => () => api.post(`/api/v2/subscriptions/${sub.id}/resume`, {}, key()));
   },
   replaceSubscriptionPaymentMethod: async () => {
     const { sub, customer } = await make.subscription();
     const pm = await make.paymentMethod(customer.id);
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: pm.id }, key()));
+    return round(() => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: pm.id }, key()));
   },
   testDisputeSubscription: async () => {
     const { sub } = await make.subscription();
-    return Array.from({ length: CONCURRENCY }, (_, i) => () => api.post(`/api/v2/test-helpers/subscriptions/${sub.id}/dispute`, { stage: i % 2 ? 'notification' : 'confirmed' }, key()));
+    return round((i) => () => api.post(`/api/v2/test-helpers/subscriptions/${sub.id}/dispute`, { stage: i % 2 ? 'notification' : 'confirmed' }, key()));
   },
   testAdvanceClock: async () => {
     await make.subscription();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 }));
+    return round(() => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 }));
   },
-  createPaymentLink: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key())),
+  createPaymentLink: () => round(() => () => api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key())),
   cancelPaymentLink: async () => {
     const l = await make.link();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/payment-links/${l.id}/cancel`, {}, key()));
+    return round(() => () => api.post(`/api/v2/payment-links/${l.id}/cancel`, {}, key()));
   },
   testPayPaymentLink: async () => {
     const l = await make.link();
-    return Array.from(
-      { length: CONCURRENCY },
-      () => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } }, key()),
-    );
+    const body = { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } };
+    return round(() => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, body, key()));
   },
-  createWebhookEndpoint: () => Array.from({ length: CONCURRENCY }, () => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
+  createWebhookEndpoint: () => round(() => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
   rotateWebhookEndpointSecret: async () => {
     const e = await make.endpoint();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-endpoints/${e.id}/rotate-secret`, {}, key()));
+    return round(() => () => api.post(`/api/v2/webhook-endpoints/${e.id}/rotate-secret`, {}, key()));
   },
   disableWebhookEndpoint: async () => {
     const e = await make.endpoint();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-endpoints/${e.id}/disable`, {}, key()));
+    return round(() => () => api.post(`/api/v2/webhook-endpoints/${e.id}/disable`, {}, key()));
   },
   retryWebhookDelivery: async () => {
     const d = await make.delivery();
-    return Array.from({ length: CONCURRENCY }, () => () => api.post(`/api/v2/webhook-deliveries/${d.id}/retry`, {}, key()));
+    return round(() => () => api.post(`/api/v2/webhook-deliveries/${d.id}/retry`, {}, key()));
   },
 };
 
@@ -177,17 +175,19 @@ const key = () => (Math.random() < 0.5 ? { 'Idempotency-Key': randomUUID() } : u
 
 const gql = (query: string, variables: Record<string, unknown>) => () => api.graphql(query, variables);
 const graphql: Record<string, Round> = {
-  createProduct: () =>
-    Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: CreateProductInput!) { createProduct(input: $i) { product { id } } }`, { i: { name: `G${i}`, price: 100, currency: 'USD' } })),
+  createProduct: () => {
+    const mutation = `mutation($i: CreateProductInput!) { createProduct(input: $i) { product { id } } }`;
+    return round((i) => gql(mutation, { i: { name: `G${i}`, price: 100, currency: 'USD' } }));
+  },
   updateProduct: async () => {
     const id = toGlobalId('Product', (await make.product()).id);
-    return Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($id: ID!, $i: UpdateProductInput!) { updateProduct(id: $id, input: $i) { product { id } } }`, { id, i: { price: 200 + i } }));
+    return round((i) => gql(`mutation($id: ID!, $i: UpdateProductInput!) { updateProduct(id: $id, input: $i) { product { id } } }`, { id, i: { price: 200 + i } }));
   },
   archiveProduct: async () => {
     const id = toGlobalId('Product', (await make.product()).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($id: ID!) { archiveProduct(id: $id) { product { id } } }`, { id }));
+    return round(() => gql(`mutation($id: ID!) { archiveProduct(id: $id) { product { id } } }`, { id }));
   },
-  checkEligibility: () => Array.from({ length: CONCURRENCY }, () => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
+  checkEligibility: () => round(() => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
   createCheckoutSession: () => {
     const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
     const input = {
@@ -197,35 +197,35 @@ const graphql: Record<string, Round> = {
       successUrl: body.success_url,
       failureUrl: body.failure_url,
     };
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, { i: input }));
+    return round(() => gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, { i: input }));
   },
   createRefund: async () => {
     const orderId = toGlobalId('Order', (await make.order()).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, { i: { orderId, amount: 100, reason: 'OTHER' } }));
+    return round(() => gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, { i: { orderId, amount: 100, reason: 'OTHER' } }));
   },
-  createCustomer: () =>
-    Array.from({ length: CONCURRENCY }, (_, i) =>
-      gql(`mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } }),
-    ),
+  createCustomer: () => {
+    const mutation = `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`;
+    return round((i) => gql(mutation, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } }));
+  },
   updateCustomer: async () => {
     const id = toGlobalId('Customer', (await make.customer()).id);
-    return Array.from({ length: CONCURRENCY }, (_, i) => gql(`mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { customer { id } } }`, { i: { id, firstName: `G${i}` } }));
+    return round((i) => gql(`mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { customer { id } } }`, { i: { id, firstName: `G${i}` } }));
   },
   attachPaymentMethod: async () => {
     const customerId = toGlobalId('Customer', (await make.customer()).id);
     const card = { number: cards.visa.number, expMonth: 12, expYear: 2030, cvc: '123' };
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: AttachPaymentMethodInput!) { attachPaymentMethod(input: $i) { paymentMethod { id } } }`, { i: { customerId, card } }));
+    return round(() => gql(`mutation($i: AttachPaymentMethodInput!) { attachPaymentMethod(input: $i) { paymentMethod { id } } }`, { i: { customerId, card } }));
   },
   detachPaymentMethod: async () => {
     const c = await make.customer();
     const id = toGlobalId('PaymentMethod', (await make.paymentMethod(c.id)).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: DetachPaymentMethodInput!) { detachPaymentMethod(input: $i) { __typename } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: DetachPaymentMethodInput!) { detachPaymentMethod(input: $i) { __typename } }`, { i: { id } }));
   },
   createSubscription: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
     const i = { customerId: toGlobalId('Customer', c.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id), amountCents: 999, currency: 'USD', interval: 'MONTHLY' };
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CreateSubscriptionInput!) { createSubscription(input: $i) { subscription { id } } }`, { i }));
+    return round(() => gql(`mutation($i: CreateSubscriptionInput!) { createSubscription(input: $i) { subscription { id } } }`, { i }));
   },
   updateSubscription: async () => {
     const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
@@ -235,43 +235,43 @@ const graphql: Record<string, Round> = {
   },
   cancelSubscription: async () => {
     const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CancelSubscriptionInput!) { cancelSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: CancelSubscriptionInput!) { cancelSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
   },
   resumeSubscription: async () => {
     const { sub } = await make.subscription();
     must(await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: true }), 'scheduled cancellation');
     const id = toGlobalId('SubscriptionContract', sub.id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: ResumeSubscriptionInput!) { resumeSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: ResumeSubscriptionInput!) { resumeSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
   },
   replaceSubscriptionPaymentMethod: async () => {
     const { sub, customer } = await make.subscription();
     const pm = await make.paymentMethod(customer.id);
     const i = { id: toGlobalId('SubscriptionContract', sub.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id) };
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
+    return round(() => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
   },
-  createPaymentLink: () =>
-    Array.from({ length: CONCURRENCY }, () =>
-      gql(`mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`, { i: { amount: 1500, description: 'Visit', currency: 'USD' } }),
-    ),
+  createPaymentLink: () => {
+    const mutation = `mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`;
+    return round(() => gql(mutation, { i: { amount: 1500, description: 'Visit', currency: 'USD' } }));
+  },
   cancelPaymentLink: async () => {
     const id = toGlobalId('PaymentLink', (await make.link()).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, { i: { id } }));
   },
-  createWebhookEndpoint: () =>
-    Array.from({ length: CONCURRENCY }, () =>
-      gql(`mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`, { i: { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] } }),
-    ),
+  createWebhookEndpoint: () => {
+    const mutation = `mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`;
+    return round(() => gql(mutation, { i: { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] } }));
+  },
   rotateWebhookEndpointSecret: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }`, { i: { id } }));
   },
   disableWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: DisableWebhookEndpointInput!) { disableWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: DisableWebhookEndpointInput!) { disableWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
   },
   retryWebhookDelivery: async () => {
     const id = toGlobalId('WebhookDelivery', (await make.delivery()).id);
-    return Array.from({ length: CONCURRENCY }, () => gql(`mutation($i: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $i) { __typename } }`, { i: { id } }));
+    return round(() => gql(`mutation($i: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $i) { __typename } }`, { i: { id } }));
   },
 };
 
@@ -296,7 +296,8 @@ async function drive(calls: Call[]): Promise<{ answers: ApiResponse[]; slowestRe
 /** 5xx answers, and GraphQL errors that are not the spec's 4xx codes (internal_error is the guard's masked throw). */
 function serverErrors(answers: ApiResponse[]): unknown[] {
   return answers.flatMap((a) => {
-    const gqlInternal = (a.body?.errors ?? []).filter((e: { extensions?: { code?: string } }) => e.extensions?.code === 'internal_error' || e.extensions?.code === 'service_unavailable');
+    const failed = (e: GraphQLErrorBody) => e.extensions?.code === 'internal_error' || e.extensions?.code === 'service_unavailable';
+    const gqlInternal = ((a.body?.errors ?? []) as GraphQLErrorBody[]).filter(failed);
     return a.status >= 500 || gqlInternal.length ? [{ status: a.status, body: a.body }] : [];
   });
 }
