@@ -73,7 +73,8 @@ test('SIGKILL mid-sweep, restart: every due period charged exactly once', async 
             (select count(*)::int from subscription_invoices i where i.subscription_id = s.id) as invoices,
             (select count(*)::int from subscription_invoices i where i.subscription_id = s.id and i.status = 'paid') as paid,
             (select count(*)::int from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = s.id) as attempts,
-            (select count(distinct a.psp_reference)::int from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = s.id and a.status = 'succeeded') as captures,
+            (select count(distinct a.psp_reference)::int from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id
+              where i.subscription_id = s.id and a.status = 'succeeded') as captures,
             (select count(*)::int from orders o where o.metadata->>'subscription_id' = s.id) as orders
      from subscriptions s where s.merchant_id = ?`,
     [merchantId],

@@ -255,7 +255,8 @@ describe.each([
     expect(logged.filter((id) => !streamed.includes(id))).toEqual([]);
     await live.dispose();
     console.log(
-      `restart (${mode}, ${downMs} ms down, stop took ${goneAt - stopAt} ms): ${traffic.answers.length} answers, ${whileDown.length} while down, ${failures.length} 503s, ${logged.length} events streamed`,
+      `restart (${mode}, ${downMs} ms down, stop took ${goneAt - stopAt} ms): ${traffic.answers.length} answers, ` +
+        `${whileDown.length} while down, ${failures.length} 503s, ${logged.length} events streamed`,
     );
   }, 120_000);
 });

@@ -126,7 +126,9 @@ describe('GraphQL', () => {
       { merchantProductId: 'OTHER', hsaFsaEligible: false, product: null },
     ]);
     const invalid = await api.graphql(
-      `mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [], shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" }) { checkoutSession { id } } }`,
+      `mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [],
+        shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" })
+        { checkoutSession { id } } }`,
     );
     expect(invalid.body.errors?.[0].extensions.code).toBe('validation_error');
     expect(invalid.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['customer.email', 'lineItems', 'shippingInfo.country', 'successUrl']);

@@ -101,7 +101,16 @@ test('a bad row (price -1) is reported with its line number and nothing is impor
   const before = await countProducts();
   const path = await csvFile(
     'bad-row.csv',
-    `${HEADER}\nNEW-1,Saline nasal spray,899,USD,,,,\nNEW-2,Cold pack,-1,USD,,,,\n"NEW-3","Ankle brace, universal",1999,usd,,,,\nNEW-4,Test strips,500,USD,9520206105191,,,\nNEW-5,Thermometer,12.99,USD,,,,\nNEW-1,Duplicate,100,USD,,,,\n`,
+    [
+      HEADER,
+      'NEW-1,Saline nasal spray,899,USD,,,,',
+      'NEW-2,Cold pack,-1,USD,,,,',
+      '"NEW-3","Ankle brace, universal",1999,usd,,,,',
+      'NEW-4,Test strips,500,USD,9520206105191,,,',
+      'NEW-5,Thermometer,12.99,USD,,,,',
+      'NEW-1,Duplicate,100,USD,,,,',
+      '',
+    ].join('\n'),
   );
   const refused = await cli(path, '--merchant', keys.id);
   expect(refused.code).toBe(1);

@@ -108,7 +108,8 @@ test('50 concurrent cancels of one subscription, with and without Idempotency-Ke
   await expectNothingKeptAfterCancel(sub.id);
 }, 150_000);
 
-test('50 concurrent writes to one past_due subscription (REST and GraphQL cancels, card replacements, advance-clock): one cancel wins, never 5xx, an unrelated merchant is served meanwhile', async () => {
+// REST and GraphQL cancels, card replacements and advance-clock, all at once.
+test('50 concurrent writes to one past_due subscription: one cancel wins, never 5xx, an unrelated merchant is served meanwhile', async () => {
   const { sub, spare } = await subscription(retryCard);
   expect(sub.status).toBe('past_due');
   const cancelGraphql = () =>
@@ -255,7 +256,8 @@ describe('a charge in flight when the cancel commits', () => {
     await expectNothingKeptAfterCancel(sub.id);
     // Charged once under the attempt's key (the re-drive got the first answer), refunded once.
     const [charges] = await db().execute<{ n: number }[]>(
-      `select count(*)::int as n from processor_ledger where operation = 'charge' and ok and key in (select a.id from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?)`,
+      `select count(*)::int as n from processor_ledger where operation = 'charge' and ok and key in (
+         select a.id from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?)`,
       [sub.id],
     );
     expect(charges.n).toBe(1);
