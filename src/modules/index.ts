@@ -13,6 +13,7 @@ import { customerRoutes } from './customers/customer.routes.js';
 import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
 import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
+import { failOrderOfFailedCapture } from './checkout/capture-failure.service.js';
 import { onCheckoutPaid } from './checkout/checkout-payment.service.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
 import { CheckoutLineItemResolver, CheckoutResolver, OrderCheckoutResolver } from './checkout/checkout.resolver.js';
@@ -100,6 +101,7 @@ onCheckoutPaid('subscription', startSubscriptionFromCheckout);
 
 // What processor notifications do, in the module each concerns.
 onProcessorEvent(['AUTHORISATION'], recordAuthorisation);
+onProcessorEvent(['CAPTURE_FAILED'], failOrderOfFailedCapture);
 onProcessorEvent(['REFUND', 'REFUND_FAILED'], async (tx, event) => {
   if (event.merchantReference) await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
 });

@@ -90,6 +90,22 @@ describe('refunds end with the REFUND / REFUND_FAILED notification', () => {
   });
 });
 
+describe('CAPTURE_FAILED', () => {
+  test('fails the order Adyen could not capture, with order.failed, once however often it is repeated', async () => {
+    m.adyen.standIn.notifications.hold();
+    const order = await paidSplitOrder('4000000000000259'); // captures answer `received`, then CAPTURE_FAILED
+    expect(order).toMatchObject({ status: 'completed', payment_status: 'captured' });
+    await m.adyen.standIn.notifications.release({ duplicate: true });
+    await settle();
+    const failed = (await m.live.get<OrderResource>(`/api/v2/orders/${order.id}`)).body;
+    expect(failed).toMatchObject({ status: 'failed', payment_status: 'failed', failure_reason: 'card: capture_failed' });
+    const orderFailed = await m.t.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'order.failed' and data->>'id' = ?`, [order.id]);
+    expect(orderFailed[0].n).toBe(1);
+  });
+});
+
 describe('a forged notification', () => {
   test('with a wrong signature is 401 and changes nothing: the refund stays pending, nothing is stored', async () => {
     const order = await paidSplitOrder();
