@@ -99,9 +99,7 @@ describe('CAPTURE_FAILED', () => {
     await settle();
     const failed = (await m.live.get<OrderResource>(`/api/v2/orders/${order.id}`)).body;
     expect(failed).toMatchObject({ status: 'failed', payment_status: 'failed', failure_reason: 'card: capture_failed' });
-    const orderFailed = await m.t.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'order.failed' and data->>'id' = ?`, [order.id]);
+    const orderFailed = await m.t.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'order.failed' and data->>'id' = ?`, [order.id]);
     expect(orderFailed[0].n).toBe(1);
   });
 });
