@@ -10,6 +10,7 @@ import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
 import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
+import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
 import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
 import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
@@ -24,6 +25,7 @@ import { receiptRoutes } from './orders/receipt.routes.js';
 import { processorNotificationRoutes } from './payments/adyen/adyen-notification.routes.js';
 import { recordAuthorisation } from './payments/authorisation-events.js';
 import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
+import { tokenOf } from './payments/adyen/adyen-processor.js';
 import { onProcessorEvent } from './payments/processor-events.js';
 import { useLivePayments } from './payments/processor-registry.js';
 import { settleRefundPart } from './refunds/refund-processing.service.js';
@@ -102,6 +104,9 @@ onCheckoutPaid('subscription', startSubscriptionFromCheckout);
 // What processor notifications do, in the module each concerns.
 onProcessorEvent(['AUTHORISATION'], recordAuthorisation);
 onProcessorEvent(['CAPTURE_FAILED'], failOrderOfFailedCapture);
+onProcessorEvent(['recurring.token.disabled'], async (tx, event) => {
+  if (event.merchantReference && event.originalReference) await detachPaymentMethodsByToken(tx, tokenOf(event.merchantReference, event.originalReference));
+});
 onProcessorEvent(['REFUND', 'REFUND_FAILED'], async (tx, event) => {
   if (event.merchantReference) await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
 });

@@ -1,6 +1,7 @@
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
 import { createProducts } from '../helpers/fixtures.js';
-import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
+import type { TokenWebhook } from '../helpers/adyen/notifications.js';
+import { ADYEN_MERCHANT_ACCOUNT, adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
 
 /**
  * Subscriptions in live mode: the card is stored with a zero-amount verification at Adyen
@@ -95,4 +96,31 @@ test("a renewal Adyen refuses is subscription.payment_failed with Adyen's refusa
   const failed = (await eventsOf(sub.id)).filter((e) => e.type === 'subscription.payment_failed');
   expect(failed).toHaveLength(1);
   expect(failed[0].data.failure).toMatchObject({ disposition: 'action_required', refusal_code: 'expired_card' });
+});
+
+describe("Adyen's tokenization webhooks", () => {
+  const disabled = (token: { id: string; shopperReference: string }): TokenWebhook => ({
+    type: 'recurring.token.disabled',
+    eventId: `QFQTPCQ8HXSKGK${Math.floor(Math.random() * 90 + 10)}`,
+    environment: 'test',
+    createdAt: new Date().toISOString(),
+    data: { merchantAccount: ADYEN_MERCHANT_ACCOUNT, shopperReference: token.shopperReference, storedPaymentMethodId: token.id, type: 'visa' },
+  });
+  const paymentMethod = async (customerId: string, id: string) => (await m.live.get<{ detached_at: string | null }>(`/api/v2/customers/${customerId}/payment-methods/${id}`)).body;
+
+  test('recurring.token.disabled detaches the stored card holding that token; a forged one is 401 and changes nothing', async () => {
+    const { sub, pm } = await subscribe('4111111111111111');
+    const token = [...m.adyen.standIn.tokens.values()].at(-1)!; // the one this subscription's card was stored as
+    const customerId = sub.customer_id;
+
+    const forged = await m.adyen.standIn.notifications.sendTokenWebhook(disabled(token), { forged: true });
+    expect(forged.status).toBe(401);
+    await m.t.app.http.jobs.runDue(new Date());
+    expect((await paymentMethod(customerId, pm.id)).detached_at).toBeNull();
+
+    const genuine = await m.adyen.standIn.notifications.sendTokenWebhook(disabled(token));
+    expect(genuine.status).toBe(200);
+    await m.t.app.http.jobs.runDue(new Date());
+    expect((await paymentMethod(customerId, pm.id)).detached_at).not.toBeNull();
+  });
 });

@@ -125,3 +125,14 @@ export async function detachPaymentMethod(ctx: ServiceContext, id: string, custo
   }
   return method;
 }
+
+/**
+ * The processor disabled a stored card (Adyen's `recurring.token.disabled`: deleted, or disabled
+ * by a third party): every payment method holding that token is detached, so nothing charges it
+ * again (a subscription on it asks for a new card at its next charge).
+ */
+export async function detachPaymentMethodsByToken(ctx: ServiceContext, processorToken: string): Promise<void> {
+  const methods = await ctx.em.find(PaymentMethod, { processorToken, detachedAt: null, ...scope(ctx) });
+  for (const method of methods) Object.assign(method, { detachedAt: ctx.now(), updatedAt: ctx.now() });
+  await ctx.em.flush();
+}

@@ -66,6 +66,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * the text, then a refusal of U+0000 and of lone surrogates anywhere in the value. Each answers
  * 400 `invalid_request`, naming the field when there is one.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The JSON body as received (UTF-8 text), for signatures computed over the exact bytes. */
+    rawBody?: string;
+  }
+}
+
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -90,6 +97,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       if (err) return done(err, undefined);
       const found = badTextPath(value);
       if (found) return done(found.bad === 'nul' ? nulError(found.path) : surrogateError(found.path), undefined);
+      req.rawBody = text; // what a signature over the exact bytes is checked against (Adyen's tokenization webhooks)
       done(null, value);
     });
   });

@@ -111,6 +111,34 @@ class WebhookSchemas {
 
 const hmac = new adyen.hmacValidator();
 
+/** A tokenization webhook (TokenizationNotification-v1.json): one event per request, signed in the `hmacsignature` header. */
+export interface TokenWebhook {
+  type: 'recurring.token.created' | 'recurring.token.disabled' | 'recurring.token.updated' | 'recurring.token.alreadyExisting';
+  eventId: string;
+  environment: 'test' | 'live';
+  createdAt: string;
+  data: { merchantAccount: string; shopperReference: string; storedPaymentMethodId: string; type: string };
+}
+
+/** Validates tokenization webhooks against TokenizationNotification-v1.json, per type. */
+class TokenWebhookSchemas {
+  private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  private readonly doc = adyenSpec('TokenizationNotification-v1.json') as {
+    webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }>;
+  };
+
+  constructor() {
+    this.ajv.addSchema({ ...this.doc, $id: 'tokenization' });
+  }
+
+  check(body: TokenWebhook): string[] {
+    const webhook = this.doc.webhooks[body.type];
+    if (!webhook) return [`TokenizationNotification-v1.json has no webhook ${body.type}`];
+    const validate = this.ajv.getSchema(`tokenization${webhook.post.requestBody.content['application/json'].schema.$ref}`)!;
+    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  }
+}
+
 /**
  * Adyen's standard notifications: each item is signed with Adyen's HMAC algorithm (computed by
  * the library's own HmacValidator), checked against Webhooks-v1.json before it leaves (a
@@ -121,6 +149,7 @@ export class Notifier {
   /** Every POST made, in order. */
   readonly sent: Delivery[] = [];
   private readonly schemas = new WebhookSchemas();
+  private readonly tokenSchemas = new TokenWebhookSchemas();
   private target?: NotifyTarget;
   private held = false;
   private readonly heldItems: NotificationItem[] = [];
@@ -193,6 +222,20 @@ export class Notifier {
     const forged = { ...item, additionalData };
     await this.idle();
     return this.post(target, forged, 1, true);
+  }
+
+  /**
+   * Sends a tokenization webhook now (checked against its schema, signed with the target's HMAC
+   * key over the exact body; `forged`: with another key) and resolves with what the target answered.
+   */
+  async sendTokenWebhook(webhook: TokenWebhook, opts: { forged?: boolean } = {}): Promise<{ status: number; body: string }> {
+    const errors = this.tokenSchemas.check(webhook);
+    if (errors.length > 0) throw new Error(`the stand-in's ${webhook.type} webhook breaks TokenizationNotification-v1.json:\n${errors.join('\n')}`);
+    const target = this.requireTarget();
+    const body = JSON.stringify(webhook);
+    const signature = hmac.calculateHmacSignature(body, opts.forged ? 'ff'.repeat(32) : target.hmacKeyHex);
+    const res = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json', hmacsignature: signature }, body });
+    return { status: res.status, body: await res.text() };
   }
 
   /** Resolves when everything queued so far was delivered (or given up). */

@@ -3,7 +3,9 @@ import { DomainError } from '../../../platform/errors.js';
 import type { PublicRoute } from '../../../platform/rest/public-routes.js';
 import { processorNotificationSweep } from '../payment.jobs.js';
 import { livePayments } from '../processor-registry.js';
-import { receiveAdyenNotifications } from './adyen-notifications.js';
+import { receiveAdyenNotifications, receiveAdyenTokenWebhook } from './adyen-notifications.js';
+
+const headerOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Constant-time check of the Basic auth Adyen sends when the notification's credentials are configured. */
 function basicAuthMatches(header: string | undefined, expected: string): boolean {
@@ -27,7 +29,12 @@ export const processorNotificationRoutes: PublicRoute[] = [
       if (basicAuth && !basicAuthMatches(req.headers.authorization, basicAuth)) {
         throw new DomainError('unauthorized', 'Notification credentials (Basic auth) are missing or wrong.');
       }
-      const stored = await receiveAdyenNotifications(orm.em.fork(), req.body, live?.notificationAccounts ?? null);
+      const accounts = live?.notificationAccounts ?? null;
+      const body = req.body as { type?: unknown } | undefined;
+      const stored =
+        typeof body?.type === 'string' && body.type.startsWith('recurring.token.')
+          ? await receiveAdyenTokenWebhook(orm.em.fork(), body, req.rawBody, headerOf(req.headers.hmacsignature), accounts)
+          : await receiveAdyenNotifications(orm.em.fork(), req.body, accounts);
       if (stored) req.server.jobs.kick(processorNotificationSweep.name);
       return reply.code(200).type('text/plain; charset=utf-8').send('[accepted]');
     },

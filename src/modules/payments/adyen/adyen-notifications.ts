@@ -36,6 +36,20 @@ export const adyenNotificationSchema = z
 
 type Item = z.output<typeof itemSchema>;
 
+/** Adyen's tokenization webhook (`recurring.token.*`, TokenizationNotification-v1): one event per request, signed in a header. */
+export const adyenTokenWebhookSchema = z.looseObject({
+  type: z.string().regex(/^recurring\.token\.[A-Za-z]+$/),
+  eventId: z.string().min(1).max(64),
+  environment: z.enum(['test', 'live']),
+  createdAt: z.string().min(1).max(64),
+  data: z.looseObject({
+    merchantAccount: z.string().min(1).max(80),
+    shopperReference: z.string().min(1).max(256),
+    storedPaymentMethodId: z.string().min(1).max(64),
+    type: z.string().max(64),
+  }),
+});
+
 /** Which of our merchants an Adyen merchant account belongs to, with the HMAC key its notifications are signed with. */
 export type NotificationAccounts = (em: EntityManager, merchantAccount: string) => Promise<{ merchantId: string; hmacKey: string }[]>;
 
@@ -69,6 +83,11 @@ export async function receiveAdyenNotifications(em: EntityManager, body: unknown
     }
     verified.push({ item, merchantId: account.merchantId });
   }
+  return storeItems(em, verified);
+}
+
+/** Stores verified items once each; returns how many the job has to apply. */
+async function storeItems(em: EntityManager, verified: { item: Item; merchantId: string }[]): Promise<number> {
   let stored = 0; // stored for the job to apply
   for (const { item, merchantId } of verified) {
     const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
@@ -90,6 +109,37 @@ export async function receiveAdyenNotifications(em: EntityManager, body: unknown
     stored += rows.filter((r) => !r.applied).length;
   }
   return stored;
+}
+
+/**
+ * A tokenization webhook (`recurring.token.created`, `.disabled`...): its `hmacsignature` header
+ * (HMAC-SHA256 of the exact body with the merchant account's HMAC key, checked by the library) is
+ * verified, then it is stored like a standard item (event code = its type, pspReference = its
+ * eventId, merchantReference = the shopper reference, originalReference = the token) and applied
+ * by the same job. A bad or missing signature, or an unknown merchant account: 401, nothing stored.
+ */
+export async function receiveAdyenTokenWebhook(em: EntityManager, body: unknown, rawBody: string | undefined, signature: string | undefined, accounts: NotificationAccounts | null): Promise<number> {
+  const input = parseInput(adyenTokenWebhookSchema, body, 'invalid_request');
+  const candidates = accounts ? await accounts(em, input.data.merchantAccount) : [];
+  const account = candidates.find((a) => {
+    try {
+      return !!signature && rawBody !== undefined && hmac.validateHMACSignature(a.hmacKey, signature, rawBody);
+    } catch {
+      return false;
+    }
+  });
+  if (!account) throw new DomainError('unauthorized', 'The tokenization webhook has a missing or invalid HMAC signature, or names a merchant account no merchant configured; it was not applied.');
+  const item: Item = {
+    pspReference: input.eventId,
+    originalReference: input.data.storedPaymentMethodId,
+    merchantAccountCode: input.data.merchantAccount,
+    merchantReference: input.data.shopperReference,
+    eventCode: input.type,
+    eventDate: input.createdAt,
+    success: 'true',
+    amount: { value: 0, currency: '' },
+  };
+  return storeItems(em, [{ item, merchantId: account.merchantId }]);
 }
 
 interface StoredRow {

@@ -60,7 +60,7 @@ function healthcareData(amounts: HealthcareAmounts): Record<string, string> {
 const paymentMethodOf = (data: PaymentMethodData) => data as unknown as Types.checkout.CardDetails;
 
 /** `shopperReference/storedPaymentMethodId`: the token a renewal charges. */
-const tokenOf = (shopperReference: string, storedId: string) => `${shopperReference}/${storedId}`;
+export const tokenOf = (shopperReference: string, storedId: string) => `${shopperReference}/${storedId}`;
 
 // The library's clients, per merchant account and settings: built once, not on every request.
 const checkoutApis = new WeakMap<AdyenSettings, Map<string, InstanceType<typeof CheckoutAPI>>>();
