@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import type { ErrorBody } from '../helpers/http.js';
 import { createProducts, openCheckout } from '../helpers/fixtures.js';
@@ -44,6 +45,23 @@ describe('a split checkout paid with a glm_live_ key through POST /api/v2/checko
     expect(hsa).toMatchObject({ amountRequested: { value: 3998 }, amountAuthorised: { value: 2000 }, captured: 2000, resultCode: 'PartiallyAuthorised' });
     expect(hsa.requestAdditionalData).toMatchObject({ allowPartialAuth: 'true', 'enhancedSchemeData.healthcare.totalHealthcareValue': '3998' });
     expect(regular).toMatchObject({ amountRequested: { value: 3698 }, amountAuthorised: { value: 3698 }, captured: 3698, resultCode: 'Authorised' });
+    // The order's payments carry Adyen's pspReferences, over REST and GraphQL alike.
+    expect(res.body.payments.map((p) => [p.payment_method, p.amount, p.psp_reference])).toEqual([
+      ['hsa_fsa_card', 2000, hsa.pspReference],
+      ['card', 3698, regular.pspReference],
+    ]);
+    const gql = await m.live.graphql<{ order: { paymentStatus: string; amounts: { hsaAmount: number }; payments: { pspReference: string; amount: number }[] } }>(
+      `query($id: ID!) { order(id: $id) { paymentStatus amounts { hsaAmount } payments { pspReference amount } } }`,
+      { id: toGlobalId('Order', res.body.id) },
+    );
+    expect(gql.body.data?.order).toEqual({
+      paymentStatus: 'CAPTURED',
+      amounts: { hsaAmount: 2000 },
+      payments: [
+        { pspReference: hsa.pspReference, amount: 2000 },
+        { pspReference: regular.pspReference, amount: 3698 },
+      ],
+    });
   });
 });
 

@@ -13,6 +13,7 @@ const payment = z.object({
   amount: z.number().int(),
   refunded_amount: z.number().int(),
   captured_at: z.iso.datetime(),
+  psp_reference: z.string().describe("The processor's reference of the captured payment (Adyen's pspReference in live mode)"),
 });
 
 export const orderResponse = z

@@ -41,7 +41,7 @@ export type OrderRecord = Pick<
 >;
 
 /** A captured payment as the read path returns it. */
-export type PaymentRecord = Pick<Payment, 'id' | 'orderId' | 'paymentMethod' | 'brand' | 'last4' | 'amount' | 'refundedAmount' | 'capturedAt'>;
+export type PaymentRecord = Pick<Payment, 'id' | 'orderId' | 'paymentMethod' | 'brand' | 'last4' | 'amount' | 'refundedAmount' | 'capturedAt' | 'captureId'>;
 
 const ORDER_COLUMNS = `o.id, o.livemode, o.order_number as "orderNumber", o.checkout_id as "checkoutId", o.reference_id as "referenceId",
   o.payment_link_id as "paymentLinkId", o.client_reference_id as "clientReferenceId", o.status, o.payment_status as "paymentStatus",
@@ -49,7 +49,7 @@ const ORDER_COLUMNS = `o.id, o.livemode, o.order_number as "orderNumber", o.chec
   o.lmn, o.failure_reason as "failureReason", o.metadata, ${epochMs('o.created_at')} as "createdAt", ${epochMs('o.completed_at')} as "completedAt"`;
 
 const PAYMENT_COLUMNS = `p.id, p.order_id as "orderId", p.payment_method as "paymentMethod", p.brand, p.last4, p.amount,
-  p.refunded_amount as "refundedAmount", ${epochMs('p.captured_at')} as "capturedAt"`;
+  p.refunded_amount as "refundedAmount", ${epochMs('p.captured_at')} as "capturedAt", p.capture_id as "captureId"`;
 
 type OrderRow = EpochRow<OrderRecord, 'createdAt' | 'completedAt'>;
 const toOrder = (row: OrderRow) => withDates<OrderRecord>(row, ['createdAt', 'completedAt']);

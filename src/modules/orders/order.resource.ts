@@ -15,6 +15,7 @@ function toPaymentResource(p: PaymentRecord) {
     amount: p.amount,
     refunded_amount: p.refundedAmount,
     captured_at: p.capturedAt.toISOString(),
+    psp_reference: p.captureId,
   };
 }
 

@@ -41,6 +41,7 @@ export class PaymentType {
   @Field(() => Int) amount!: number;
   @Field(() => Int) refundedAmount!: number;
   @Field(() => GraphQLISODateTime) capturedAt!: Date;
+  @Field({ description: "The processor's reference of the captured payment (Adyen's pspReference in live mode)" }) pspReference!: string;
 
   static from(p: PaymentRecord): PaymentType {
     return Object.assign(new PaymentType(), {
@@ -51,6 +52,7 @@ export class PaymentType {
       amount: p.amount,
       refundedAmount: p.refundedAmount,
       capturedAt: p.capturedAt,
+      pspReference: p.captureId,
     });
   }
 }
