@@ -23,6 +23,7 @@ import { Migration20261124002100_payment_link_addresses } from './Migration20261
 import { Migration20261124003000_adyen_payments } from './Migration20261124003000_adyen_payments.js';
 import { Migration20261124003100_processor_notifications } from './Migration20261124003100_processor_notifications.js';
 import { Migration20261124143143_processor_accounts } from './Migration20261124143143_processor_accounts.js';
+import { Migration20261125000100_disputes } from './Migration20261125000100_disputes.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -49,4 +50,5 @@ export const migrationsList = [
   { name: 'Migration20261124003000_adyen_payments', class: Migration20261124003000_adyen_payments },
   { name: 'Migration20261124003100_processor_notifications', class: Migration20261124003100_processor_notifications },
   { name: 'Migration20261124143143_processor_accounts', class: Migration20261124143143_processor_accounts },
+  { name: 'Migration20261125000100_disputes', class: Migration20261125000100_disputes },
 ];

@@ -12,6 +12,7 @@ import { Customer, PaymentMethod } from './customers/customer.entity.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscriptions/subscription.entity.js';
 import { PaymentLink } from './payment-links/payment-link.entity.js';
 import { ProcessorAccount } from './processor-accounts/processor-account.entity.js';
+import { Dispute } from './disputes/dispute.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
@@ -38,4 +39,5 @@ export const entities = [
   SubscriptionInvoiceAttempt,
   PaymentLink,
   ProcessorAccount,
+  Dispute,
 ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listSchema } from '../../platform/rest/envelope.js';
 import { addressResponse, amountsResponse, pricedLineFields } from '../shared/value.openapi.js';
+import { DISPUTE_STAGES } from '../payments/payment-processor.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 
 /** Response shapes of the orders routes, for the OpenAPI document (what `toOrderResource` returns). */
@@ -15,6 +16,25 @@ const payment = z.object({
   captured_at: z.iso.datetime(),
   psp_reference: z.string().describe("The processor's reference of the captured payment (Adyen's pspReference in live mode)"),
 });
+
+export const disputeResponse = z
+  .object({
+    id: z.string().describe('dp_…'),
+    object: z.literal('dispute'),
+    order_id: z.string(),
+    stage: z.enum(DISPUTE_STAGES).describe('`notification` (opened, no money moved), `confirmed` (money taken back), `reversed` (resolved in the merchant\'s favour)'),
+    amount: z.number().int().describe('Cents disputed'),
+    currency: z.string(),
+    reason: z.string().nullable(),
+    event_code: z.string().describe("The processor's event code of the latest notification, e.g. CHARGEBACK"),
+    defense_due_at: z.iso.datetime().nullable().describe('When the defence period ends, when the processor sent it'),
+    accepted_at: z.iso.datetime().nullable(),
+    defended_at: z.iso.datetime().nullable(),
+    defense_reason_code: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Dispute' });
 
 export const orderResponse = z
   .object({
@@ -55,6 +75,7 @@ export const orderResponse = z
     failure_reason: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     status_history: z.array(z.object({ status: z.string(), timestamp: z.string(), reason: z.string() })),
+    dispute: disputeResponse.nullable().describe('The latest dispute (chargeback) of the order, or null'),
     created_at: z.iso.datetime(),
     completed_at: z.iso.datetime().nullable(),
   })

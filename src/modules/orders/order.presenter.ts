@@ -1,15 +1,14 @@
 import type { ServiceContext } from '../../platform/context.js';
-import { readPaymentsOf, type OrderRecord } from './order.read-model.js';
+import { readDisputesOf, readPaymentsOf, type OrderRecord } from './order.read-model.js';
 import { toOrderResource, type OrderResource } from './order.resource.js';
 import { receiptUrl } from './receipt.service.js';
 
-/** REST order objects for `orders`, with their payments (one query) and fresh receipt links. */
+/** REST order objects for `orders`, with their payments and disputes (one query each) and fresh receipt links. */
 export async function presentOrders(ctx: ServiceContext, orders: OrderRecord[]): Promise<OrderResource[]> {
-  const payments = await readPaymentsOf(
-    ctx,
-    orders.map((o) => o.id),
-  );
-  return Promise.all(orders.map(async (o) => toOrderResource(o, payments.get(o.id) ?? [], await receiptUrl(ctx, o))));
+  const ids = orders.map((o) => o.id);
+  const payments = await readPaymentsOf(ctx, ids);
+  const disputes = await readDisputesOf(ctx, ids);
+  return Promise.all(orders.map(async (o) => toOrderResource(o, payments.get(o.id) ?? [], disputes.get(o.id) ?? null, await receiptUrl(ctx, o))));
 }
 
 export async function presentOrder(ctx: ServiceContext, order: OrderRecord): Promise<OrderResource> {

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../platform/context.js';
 import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
 import { keysetPageQuery, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import type { DisputeStage } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
 import type { Order } from './order.entity.js';
 import type { OrderFilters } from './order.schemas.js';
@@ -42,6 +43,23 @@ export type OrderRecord = Pick<
 
 /** A captured payment as the read path returns it. */
 export type PaymentRecord = Pick<Payment, 'id' | 'orderId' | 'paymentMethod' | 'brand' | 'last4' | 'amount' | 'refundedAmount' | 'capturedAt' | 'captureId'>;
+
+/** An order's dispute (table `disputes`, written by the disputes module) as the read path returns it. */
+export interface OrderDisputeRecord {
+  id: string;
+  orderId: string;
+  stage: DisputeStage;
+  amount: number;
+  currency: string;
+  reason: string | null;
+  eventCode: string;
+  defenseDueAt: Date | null;
+  acceptedAt: Date | null;
+  defendedAt: Date | null;
+  defenseReasonCode: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
 
 const ORDER_COLUMNS = `o.id, o.livemode, o.order_number as "orderNumber", o.checkout_id as "checkoutId", o.reference_id as "referenceId",
   o.payment_link_id as "paymentLinkId", o.client_reference_id as "clientReferenceId", o.status, o.payment_status as "paymentStatus",
@@ -119,5 +137,27 @@ export async function readPaymentsOf(ctx: ServiceContext, orderIds: readonly str
   if (!orderIds.length) return byOrder;
   const rows = await queryRows<EpochRow<PaymentRecord, 'capturedAt'>>(ctx, paymentsOfOrdersQuery(orderIds, ctx.principal.merchantId, ctx.principal.livemode));
   for (const row of rows) byOrder.get(row.orderId)?.push(withDates<PaymentRecord>(row, ['capturedAt']));
+  return byOrder;
+}
+
+const DISPUTE_DATES = ['defenseDueAt', 'acceptedAt', 'defendedAt', 'createdAt', 'updatedAt'] as const;
+
+/**
+ * The dispute of each of the caller's orders `orderIds` that has one: the latest opened (a split
+ * order's two payments may each be disputed).
+ */
+export async function readDisputesOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, OrderDisputeRecord>> {
+  const byOrder = new Map<string, OrderDisputeRecord>();
+  if (!orderIds.length) return byOrder;
+  const rows = await queryRows<EpochRow<OrderDisputeRecord, (typeof DISPUTE_DATES)[number]>>(ctx, {
+    name: 'disputes_of_orders',
+    text: `select distinct on (d.order_id) d.id, d.order_id as "orderId", d.stage, d.amount, d.currency, d.reason, d.event_code as "eventCode",
+             ${epochMs('d.defense_due_at')} as "defenseDueAt", ${epochMs('d.accepted_at')} as "acceptedAt", ${epochMs('d.defended_at')} as "defendedAt",
+             d.defense_reason_code as "defenseReasonCode", ${epochMs('d.created_at')} as "createdAt", ${epochMs('d.updated_at')} as "updatedAt"
+           from disputes d where d.order_id = any($1::text[]) and d.merchant_id = $2 and d.livemode = $3
+           order by d.order_id, d.created_at desc, d.id desc`,
+    values: [orderIds, ctx.principal.merchantId, ctx.principal.livemode],
+  });
+  for (const row of rows) byOrder.set(row.orderId, withDates<OrderDisputeRecord>(row, DISPUTE_DATES));
   return byOrder;
 }

@@ -5,10 +5,10 @@ import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
 import { productLoader } from '../products/product.loaders.js';
 import { ProductNode } from '../products/product.types.js';
-import { paymentsLoader } from './order.loaders.js';
+import { disputeLoader, paymentsLoader } from './order.loaders.js';
 import { readOrder, readOrderPage } from './order.read-model.js';
 import { revenueByDay } from './order-stats.service.js';
-import { OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType, RevenueDayType } from './order.types.js';
+import { DisputeType, OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType, RevenueDayType } from './order.types.js';
 import { receiptUrl } from './receipt.service.js';
 
 registerNodeType('Order', async (ctx, id) => OrderNode.from(await readOrder(ctx, id)));
@@ -53,6 +53,12 @@ export class OrderResolver {
     const payments = await paymentsLoader(ctx).load(order.orderId);
     const primary = payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
     return primary ? PaymentType.from(primary) : null;
+  }
+
+  @FieldResolver(() => DisputeType, { nullable: true, description: 'The latest dispute (chargeback) of the order, or null' })
+  async dispute(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<DisputeType | null> {
+    const dispute = await disputeLoader(ctx).load(order.orderId);
+    return dispute ? DisputeType.from(dispute) : null;
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Signed link to the PDF receipt, valid one hour' })

@@ -1,5 +1,5 @@
 import type { Order } from './order.entity.js';
-import type { OrderRecord, PaymentRecord } from './order.read-model.js';
+import type { OrderDisputeRecord, OrderRecord, PaymentRecord } from './order.read-model.js';
 
 /** The `payment` object of the spec: the HSA/FSA payment when there is one, else the card. */
 function primaryPayment(payments: PaymentRecord[]): PaymentRecord | undefined {
@@ -19,8 +19,30 @@ function toPaymentResource(p: PaymentRecord) {
   };
 }
 
-/** The spec's Order object. `payments` must be the order's payments; `receiptUrl` a fresh signed link or null. */
-export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], receiptUrl: string | null) {
+/** An order's dispute (`GET /api/v2/orders/{id}/dispute`, and the order's `dispute`). */
+export function toDisputeResource(d: OrderDisputeRecord) {
+  return {
+    id: d.id,
+    object: 'dispute' as const,
+    order_id: d.orderId,
+    stage: d.stage,
+    amount: d.amount,
+    currency: d.currency,
+    reason: d.reason,
+    event_code: d.eventCode,
+    defense_due_at: d.defenseDueAt?.toISOString() ?? null,
+    accepted_at: d.acceptedAt?.toISOString() ?? null,
+    defended_at: d.defendedAt?.toISOString() ?? null,
+    defense_reason_code: d.defenseReasonCode,
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+export type DisputeResource = ReturnType<typeof toDisputeResource>;
+
+/** The spec's Order object. `payments` must be the order's payments; `dispute` its dispute, if any; `receiptUrl` a fresh signed link or null. */
+export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], dispute: OrderDisputeRecord | null, receiptUrl: string | null) {
   const primary = primaryPayment(payments);
   return {
     id: order.id,
@@ -46,6 +68,7 @@ export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], r
     failure_reason: order.failureReason,
     metadata: order.metadata,
     status_history: order.statusHistory,
+    dispute: dispute ? toDisputeResource(dispute) : null,
     created_at: order.createdAt.toISOString(),
     completed_at: order.completedAt?.toISOString() ?? null,
   };

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination/keyset.js';
@@ -5,7 +6,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { SplitAmounts } from '../shared/amounts.js';
-import { Order, type OrderCustomer, type OrderLineItem } from './order.entity.js';
+import { Order, type OrderCustomer, type OrderLineItem, type OrderStatus } from './order.entity.js';
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 
@@ -107,20 +108,48 @@ export function parseListOrdersQuery(query: unknown) {
  * `payment_status` is `partially_refunded` below the order amount and `refunded` at it; the
  * fulfilment `status` becomes `refunded` only when the whole order is refunded, so a partial
  * refund leaves it as it was (e.g. `completed`). A status change is recorded in `status_history`.
+ * A disputed order stays `disputed`: the dispute's end applies the refunded total (`applyDisputeToOrder`).
  */
 export function applyRefundedTotal(order: Order, refundedTotal: number, at: Date, reason: string): void {
-  if (refundedTotal <= 0) return;
+  if (refundedTotal <= 0 || order.paymentStatus === 'disputed') return;
   const full = refundedTotal >= order.amount;
   if (full && order.status !== 'refunded') order.transition(at, 'refunded', reason, 'refunded');
   else order.paymentStatus = full ? 'refunded' : 'partially_refunded';
 }
 
+/** Cents of an order refunded for good: the succeeded parts of its settled refunds (as refund processing counts them). */
+async function settledRefundTotal(em: EntityManager, orderId: string): Promise<number> {
+  const [row] = await em.execute<{ total: string }[]>(
+    `select coalesce(sum((p->>'amount')::int), 0) as total from refunds r cross join lateral jsonb_array_elements(r.parts) p
+      where r.order_id = ? and r.status in ('succeeded', 'failed') and (p->>'success')::boolean is true`,
+    [orderId],
+  );
+  return Number(row?.total ?? 0);
+}
+
 /**
- * The one rule for a chargeback on a paid order (`what` names the charge, e.g. a subscription
- * cycle): `confirmed` makes it `disputed`, `reversed` restores it (`completed`, `captured`),
- * anything else changes nothing; each change is recorded in `status_history`.
+ * The one rule for disputes (chargebacks) on a paid order (`what` names the disputed charge, e.g.
+ * a payment or a subscription cycle): while one is open (stage `notification` or `confirmed`) the
+ * order is `disputed` (status and payment status); once none is (`reversed`), it is what it
+ * would be without the dispute: the status it had before (its status history) and the payment
+ * status its settled refunds give (`captured`, `partially_refunded` or `refunded`). Each change is
+ * recorded in `status_history`; a stage that changes nothing records nothing.
  */
-export function applyChargeback(order: Order, stage: string, at: Date, what: string, eventCode: string): void {
-  if (stage === 'confirmed' && order.paymentStatus !== 'disputed') order.transition(at, 'disputed', `chargeback on ${what}: ${eventCode}`, 'disputed');
-  if (stage === 'reversed' && order.paymentStatus === 'disputed') order.transition(at, 'completed', `dispute on ${what} reversed: ${eventCode}`, 'captured');
+export async function applyDisputeToOrder(em: EntityManager, order: Order, open: boolean, at: Date, what: string, eventCode: string): Promise<void> {
+  if (open) {
+    if (order.paymentStatus !== 'disputed') order.transition(at, 'disputed', `chargeback on ${what}: ${eventCode}`, 'disputed');
+    return;
+  }
+  if (order.paymentStatus !== 'disputed') return;
+  let before: OrderStatus = 'completed';
+  for (let i = order.statusHistory.length - 1; i >= 0; i--) {
+    const status = order.statusHistory[i].status as OrderStatus;
+    if (status !== 'disputed') {
+      before = status;
+      break;
+    }
+  }
+  const reason = `dispute on ${what} reversed: ${eventCode}`;
+  order.transition(at, before, reason, 'captured');
+  applyRefundedTotal(order, await settledRefundTotal(em, order.id), at, reason);
 }

@@ -4,16 +4,18 @@ import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from 'type-graph
 import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import { PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
+import { DISPUTE_STAGES, PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
 import { AddressType, Amounts, PricedLineFields } from '../shared/value.types.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
-import type { OrderRecord, PaymentRecord } from './order.read-model.js';
+import type { OrderDisputeRecord, OrderRecord, PaymentRecord } from './order.read-model.js';
 
 export const OrderStatusEnum = graphqlEnum('OrderStatus', ORDER_STATUSES, 'Fulfilment status');
 
 export const PaymentStatusEnum = graphqlEnum('PaymentStatus', PAYMENT_STATUSES);
 
 export const PaymentMethodEnum = graphqlEnum('PaymentMethodType', PAYMENT_METHOD_TYPES);
+
+export const DisputeStageEnum = graphqlEnum('DisputeStage', DISPUTE_STAGES, "A dispute's stage: opened (no money moved), confirmed (money taken back), reversed (won)");
 
 @ObjectType()
 export class OrderCustomerType {
@@ -53,6 +55,39 @@ export class PaymentType {
       refundedAmount: p.refundedAmount,
       capturedAt: p.capturedAt,
       pspReference: p.captureId,
+    });
+  }
+}
+
+@ObjectType('Dispute', { description: "A cardholder's dispute (chargeback) of the order's payment, as the processor reported it" })
+export class DisputeType {
+  @Field({ description: 'The REST id (dp_…)' }) disputeId!: string;
+  @Field(() => DisputeStageEnum) stage!: ValueOf<typeof DisputeStageEnum>;
+  @Field(() => Int, { description: 'Cents disputed' }) amount!: number;
+  @Field({ description: 'Lowercase ISO code' }) currency!: string;
+  @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field({ description: "The processor's event code of the latest notification, e.g. CHARGEBACK" }) eventCode!: string;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the defence period ends, when the processor sent it' }) defenseDueAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) acceptedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) defendedAt!: Date | null;
+  @Field(() => String, { nullable: true }) defenseReasonCode!: string | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime) updatedAt!: Date;
+
+  static from(d: OrderDisputeRecord): DisputeType {
+    return Object.assign(new DisputeType(), {
+      disputeId: d.id,
+      stage: d.stage,
+      amount: d.amount,
+      currency: d.currency,
+      reason: d.reason,
+      eventCode: d.eventCode,
+      defenseDueAt: d.defenseDueAt,
+      acceptedAt: d.acceptedAt,
+      defendedAt: d.defendedAt,
+      defenseReasonCode: d.defenseReasonCode,
+      createdAt: d.createdAt,
+      updatedAt: d.updatedAt,
     });
   }
 }

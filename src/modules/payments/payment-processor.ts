@@ -78,6 +78,13 @@ export interface AuthorizeRequest {
 export const DISPOSITIONS = ['retry', 'action_required', 'terminal'] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
 
+/**
+ * The stage of a dispute (chargeback) as the spec names it: `notification` (opened, no money
+ * moved), `confirmed` (money taken back), `reversed` (resolved in the merchant's favour).
+ */
+export const DISPUTE_STAGES = ['notification', 'confirmed', 'reversed'] as const;
+export type DisputeStage = (typeof DISPUTE_STAGES)[number];
+
 export type ChargeResult = { ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition };
 
 /** A refund the processor took: settled at once, or (`pending`) settled later by its notification. */
@@ -85,7 +92,7 @@ export type RefundResult = ProcessorResult<{ refundId: string; pending?: boolean
 
 /** What the processor did for one idempotency key (reconciliation asks after a crash). */
 export interface ProcessorRecord {
-  operation: 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'verify' | 'details' | 'split' | 'cancel_split';
+  operation: 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'verify' | 'details' | 'split' | 'cancel_split' | 'accept_dispute' | 'defend_dispute';
   ok: boolean;
   /** The id the call created (authorization, capture, refund), when it succeeded. */
   reference: string | null;
@@ -121,6 +128,10 @@ export interface PaymentProcessor {
   refund(captureId: string, amount: number, idempotencyKey: string): Promise<RefundResult>;
   /** Charges a stored card token (subscription renewals); a refusal carries its disposition. */
   chargeToken(token: string, amount: number, currency: string, idempotencyKey: string): Promise<ChargeResult>;
+  /** Accepts a dispute (the chargeback stands, no defence), named by the dispute's own reference. */
+  acceptDispute(disputePspReference: string, idempotencyKey: string): Promise<ProcessorResult<object>>;
+  /** Defends a dispute with one of the processor's defence reason codes (documents may follow). */
+  defendDispute(disputePspReference: string, defenseReasonCode: string, idempotencyKey: string): Promise<ProcessorResult<object>>;
   /** What was done under `idempotencyKey`, or null if the processor never saw that key. */
   lookup(idempotencyKey: string): Promise<ProcessorRecord | null>;
 }

@@ -175,6 +175,16 @@ export class SimulatedProcessor implements PaymentProcessor {
     return this.once(key, 'charge', token, amount, result, (r) => (r.ok ? r.captureId : null));
   }
 
+  /** Test mode has no card network: a dispute is accepted at once. */
+  acceptDispute(disputePspReference: string, key: string): Promise<ProcessorResult<object>> {
+    return this.once(key, 'accept_dispute', disputePspReference, 0, { ok: true }, () => null);
+  }
+
+  /** Test mode has no card network: a dispute is defended at once (the reason code is kept in the ledger's result). */
+  defendDispute(disputePspReference: string, defenseReasonCode: string, key: string): Promise<ProcessorResult<object>> {
+    return this.once(key, 'defend_dispute', disputePspReference, 0, { ok: true, defenseReasonCode }, () => null);
+  }
+
   async lookup(key: string): Promise<ProcessorRecord | null> {
     const [row] = await this.sql(`select operation, ok, reference from processor_ledger where key = ?`, [key]);
     return row ? { operation: row.operation as ProcessorRecord['operation'], ok: Boolean(row.ok), reference: (row.reference as string | null) ?? null } : null;

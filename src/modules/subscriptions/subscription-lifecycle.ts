@@ -4,15 +4,12 @@
  * apply these decisions; nothing here touches the database.
  */
 
-// A refusal's disposition is the processor's word (one type, in payments).
-import { DISPOSITIONS, type Disposition } from '../payments/payment-processor.js';
-export { DISPOSITIONS, type Disposition };
+// A refusal's disposition and a dispute's stage are the processor's words (one type each, in payments).
+import { DISPOSITIONS, DISPUTE_STAGES, type Disposition, type DisputeStage } from '../payments/payment-processor.js';
+export { DISPOSITIONS, DISPUTE_STAGES, type Disposition, type DisputeStage };
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'action_required', 'unpaid', 'disputed', 'cancelled'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-export const DISPUTE_STAGES = ['notification', 'confirmed', 'reversed'] as const;
-export type DisputeStage = (typeof DISPUTE_STAGES)[number];
 
 const HOUR = 3_600_000;
 /**

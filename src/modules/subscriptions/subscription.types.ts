@@ -6,7 +6,7 @@ import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { INTERVALS } from './subscription-calendar.js';
 import { ATTEMPT_STATUSES, INVOICE_STATUSES, type Subscription, type SubscriptionInvoice, type SubscriptionInvoiceAttempt } from './subscription.entity.js';
-import { DISPOSITIONS, DISPUTE_STAGES, SUBSCRIPTION_STATUSES } from './subscription-lifecycle.js';
+import { DISPOSITIONS, SUBSCRIPTION_STATUSES } from './subscription-lifecycle.js';
 
 export const SubscriptionStatusEnum = graphqlEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
 export const SubscriptionIntervalEnum = graphqlEnum('SubscriptionInterval', INTERVALS);
@@ -17,7 +17,6 @@ export const SubscriptionInvoiceStatusEnum = graphqlEnum(
 );
 export const InvoiceAttemptStatusEnum = graphqlEnum('SubscriptionInvoiceAttemptStatus', ATTEMPT_STATUSES);
 export const PaymentDispositionEnum = graphqlEnum('PaymentDisposition', DISPOSITIONS, 'What the service does after a refused cycle charge');
-export const DisputeStageEnum = graphqlEnum('DisputeStage', DISPUTE_STAGES);
 
 @ObjectType('SubscriptionInvoiceAttempt', { description: 'One processor call of a cycle' })
 export class SubscriptionInvoiceAttemptType {

@@ -17,7 +17,7 @@ import { AdyenCallLog } from './adyen-call-log.js';
 import { AdyenHttpClient, type AdyenRoutes } from './adyen-http-client.js';
 import { refusalOf } from './adyen-refusals.js';
 
-const { CheckoutAPI, Client, EnvironmentEnum, HttpClientException, Types: AdyenTypes } = adyen;
+const { CheckoutAPI, Client, DisputesAPI, EnvironmentEnum, HttpClientException, Types: AdyenTypes } = adyen;
 type PaymentRequest = Types.checkout.PaymentRequest;
 type PaymentResponse = Types.checkout.PaymentResponse | Types.checkout.PaymentDetailsResponse;
 const { ShopperInteractionEnum, RecurringProcessingModelEnum, ChannelEnum } = AdyenTypes.checkout.PaymentRequest;
@@ -63,20 +63,25 @@ const paymentMethodOf = (data: PaymentMethodData) => data as unknown as Types.ch
 export const tokenOf = (shopperReference: string, storedId: string) => `${shopperReference}/${storedId}`;
 
 // The library's clients, per merchant account and settings: built once, not on every request.
-const checkoutApis = new WeakMap<AdyenSettings, Map<string, InstanceType<typeof CheckoutAPI>>>();
+interface AdyenApis {
+  checkout: InstanceType<typeof CheckoutAPI>;
+  disputes: InstanceType<typeof DisputesAPI>['DisputesApi'];
+}
+const adyenApis = new WeakMap<AdyenSettings, Map<string, AdyenApis>>();
 
-function checkoutApiFor(account: AdyenAccount, settings: AdyenSettings): InstanceType<typeof CheckoutAPI> {
-  let bySettings = checkoutApis.get(settings);
-  if (!bySettings) checkoutApis.set(settings, (bySettings = new Map<string, InstanceType<typeof CheckoutAPI>>()));
+function adyenApisFor(account: AdyenAccount, settings: AdyenSettings): AdyenApis {
+  let bySettings = adyenApis.get(settings);
+  if (!bySettings) adyenApis.set(settings, (bySettings = new Map<string, AdyenApis>()));
   const id = `${account.apiKey}\u0000${account.liveUrlPrefix ?? ''}`;
-  let api = bySettings.get(id);
-  if (!api) {
+  let apis = bySettings.get(id);
+  if (!apis) {
     const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
-    api = new CheckoutAPI(new Client({ apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined }, new AdyenHttpClient(settings)));
+    const client = new Client({ apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined }, new AdyenHttpClient(settings));
+    apis = { checkout: new CheckoutAPI(client), disputes: new DisputesAPI(client).DisputesApi };
     if (bySettings.size > 10_000) bySettings.clear();
-    bySettings.set(id, api);
+    bySettings.set(id, apis);
   }
-  return api;
+  return apis;
 }
 
 /**
@@ -91,13 +96,16 @@ function checkoutApiFor(account: AdyenAccount, settings: AdyenSettings): Instanc
  */
 export class AdyenProcessor implements PaymentProcessor {
   private readonly checkout: InstanceType<typeof CheckoutAPI>;
+  private readonly disputes: InstanceType<typeof DisputesAPI>['DisputesApi'];
 
   constructor(
     private readonly account: AdyenAccount,
     settings: AdyenSettings,
     private readonly calls: AdyenCallLog,
   ) {
-    this.checkout = checkoutApiFor(account, settings);
+    const apis = adyenApisFor(account, settings);
+    this.checkout = apis.checkout;
+    this.disputes = apis.disputes;
   }
 
   /** Adyen reads the card; before it answers, the slot is all there is to go by. */
@@ -277,6 +285,36 @@ export class AdyenProcessor implements PaymentProcessor {
     }
     const refusal = refusalOf(payment.refusalReasonCode, payment.refusalReason);
     return { ok: false, code: refusal.code, message: refusal.message, disposition: refusal.disposition };
+  }
+
+  /**
+   * One Disputes API call (DisputeService v30), recorded like every call. Adyen answers a refusal
+   * either as an error status or as `disputeServiceResult.success: false` with its `errorMessage`.
+   */
+  private async disputeCall(
+    key: string,
+    operation: 'accept_dispute' | 'defend_dispute',
+    disputePspReference: string,
+    send: () => Promise<{ disputeServiceResult: { success: boolean; errorMessage?: string } }>,
+  ): Promise<ProcessorResult<object>> {
+    const res = await this.call(send);
+    const result = res.ok ? res.value.disputeServiceResult : null;
+    const ok = result?.success === true;
+    await this.calls.record({ key, operation, ok, pspReference: null, target: disputePspReference, amount: 0, currency: '', result: res.ok ? res.value : res });
+    if (ok) return { ok: true };
+    return { ok: false, code: 'dispute_refused', message: (res.ok ? result?.errorMessage : res.message) ?? 'Adyen refused the request.' };
+  }
+
+  acceptDispute(disputePspReference: string, key: string): Promise<ProcessorResult<object>> {
+    return this.disputeCall(key, 'accept_dispute', disputePspReference, () =>
+      this.disputes.acceptDispute({ merchantAccountCode: this.account.merchantAccount, disputePspReference }, { idempotencyKey: key }),
+    );
+  }
+
+  defendDispute(disputePspReference: string, defenseReasonCode: string, key: string): Promise<ProcessorResult<object>> {
+    return this.disputeCall(key, 'defend_dispute', disputePspReference, () =>
+      this.disputes.defendDispute({ merchantAccountCode: this.account.merchantAccount, disputePspReference, defenseReasonCode }, { idempotencyKey: key }),
+    );
   }
 
   lookup(key: string): Promise<ProcessorRecord | null> {

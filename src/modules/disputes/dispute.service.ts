@@ -1,0 +1,158 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { scope, systemContext, withEm, type ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import { parseInput, requireObject } from '../../platform/validation.js';
+import { Merchant } from '../merchants/merchant.entity.js';
+import { Order } from '../orders/order.entity.js';
+import { readDisputesOf, readOrder, type OrderDisputeRecord } from '../orders/order.read-model.js';
+import { applyDisputeToOrder } from '../orders/order.service.js';
+import { Payment } from '../payments/payment.entity.js';
+import type { ProcessorEvent } from '../payments/processor-events.js';
+import { processorFor } from '../payments/processor-registry.js';
+import { applyCycleDispute, lockCycleOfOrder } from '../subscriptions/subscription-dispute.service.js';
+import { CHARGEBACK_EVENT_CODES, disputeStateOf, isChargebackEventCode, isOpen, type ChargebackNotification } from './dispute-stage.js';
+import { Dispute } from './dispute.entity.js';
+import { defendDisputeSchema } from './dispute.schemas.js';
+
+/**
+ * Disputes (chargebacks) of captured payments: written here from the processor's notifications
+ * and the merchant's accept / defend; read through the orders read model (`readDisputesOf`).
+ */
+
+interface StoredChargeback {
+  event_code: string;
+  event_date: Date;
+  psp_reference: string;
+  item: { amount?: { value?: number; currency?: string }; reason?: string; additionalData?: Record<string, string> };
+}
+
+/** Every stored chargeback notification of one disputed payment, applied or not (the dispute's state is theirs together). */
+async function chargebackNotificationsOf(em: EntityManager, merchantId: string, paymentPspReference: string): Promise<ChargebackNotification[]> {
+  const rows = await em.execute<StoredChargeback[]>(
+    `select event_code, event_date, psp_reference, item from processor_notifications
+      where merchant_id = ? and original_reference = ? and success and event_code in (${CHARGEBACK_EVENT_CODES.map(() => '?').join(', ')})`,
+    [merchantId, paymentPspReference, ...CHARGEBACK_EVENT_CODES],
+  );
+  return rows.flatMap((row) =>
+    isChargebackEventCode(row.event_code)
+      ? [
+          {
+            eventCode: row.event_code,
+            eventDate: new Date(row.event_date),
+            pspReference: row.psp_reference,
+            amount: row.item.amount?.value ?? 0,
+            currency: (row.item.amount?.currency ?? '').toLowerCase(),
+            reason: row.item.reason || null,
+            defensePeriodEndsAt: row.item.additionalData?.defensePeriodEndsAt ?? null,
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * `tx` in the mode of the payment a notification is about: processor notifications are applied
+ * as live mode's, the test helper's concern test-mode payments (on the merchant's test clock).
+ */
+async function inModeOf(tx: ServiceContext, livemode: boolean): Promise<ServiceContext> {
+  if (tx.principal.livemode === livemode) return tx;
+  const { merchantId } = tx.principal;
+  const offset = livemode ? 0 : Number((await tx.em.findOneOrFail(Merchant, merchantId)).testClockOffsetMs);
+  return withEm(systemContext(tx.em, merchantId, livemode, offset, tx.log, tx.requestId), tx.em);
+}
+
+/**
+ * Applies a chargeback notification (`NOTIFICATION_OF_CHARGEBACK`, `CHARGEBACK`,
+ * `CHARGEBACK_REVERSED`, `SECOND_CHARGEBACK`) in the transaction that marks it applied. The
+ * dispute's state comes from ALL the payment's stored chargeback notifications (the latest by
+ * event date, then stage), never from this one alone: repeated and out-of-order notifications end
+ * in the same state. When its stage changes, the order follows (`disputed` while open, restored
+ * when reversed) and, for a subscription cycle's order, the subscription (billing held on
+ * `confirmed`, restored on `reversed`, `subscription.disputed`). A notification about a payment
+ * this merchant does not have changes nothing.
+ */
+export async function applyChargebackNotification(tx: ServiceContext, event: ProcessorEvent): Promise<void> {
+  if (!event.originalReference) return;
+  const em = tx.em;
+  const candidates = await em.find(Payment, { merchant: tx.principal.merchantId, captureId: event.originalReference });
+  const payment = candidates.find((p) => p.livemode === tx.principal.livemode) ?? candidates[0];
+  if (!payment) {
+    tx.log.warn({ notification: event.id, event_code: event.eventCode, original_reference: event.originalReference }, 'chargeback of a payment this merchant does not have: ignored');
+    return;
+  }
+  const ctx = await inModeOf(tx, payment.livemode);
+  // Lock order: a cycle's subscription before its order; notifications of one order wait for each other here.
+  const cycle = await lockCycleOfOrder(ctx, em, payment.orderId);
+  const order = await em.findOneOrFail(Order, { id: payment.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const state = disputeStateOf(await chargebackNotificationsOf(em, ctx.principal.merchantId, payment.captureId));
+  if (!state) return;
+  const now = ctx.now();
+  const existing = await em.findOne(Dispute, { paymentId: payment.id });
+  const figures = {
+    stage: state.stage,
+    amount: state.amount,
+    currency: state.currency || payment.currency,
+    reason: state.reason,
+    eventCode: state.eventCode,
+    pspReference: state.pspReference,
+    defenseDueAt: state.defenseDueAt,
+    updatedAt: now,
+  };
+  const dispute = existing
+    ? Object.assign(existing, figures)
+    : em.create(Dispute, { ...scope(ctx), orderId: order.id, paymentId: payment.id, paymentPspReference: payment.captureId, ...figures, createdAt: now });
+  if (existing?.stage !== state.stage) {
+    const others = await em.find(Dispute, { orderId: order.id, id: { $ne: dispute.id } });
+    const open = isOpen(state.stage) || others.some((d) => isOpen(d.stage));
+    await applyDisputeToOrder(em, order, open, now, `payment ${payment.id}`, state.eventCode);
+    if (cycle) await applyCycleDispute(ctx, cycle, { stage: state.stage, eventCode: state.eventCode, amount: state.amount, currency: figures.currency, reason: state.reason });
+  }
+  await em.flush();
+}
+
+/** The caller's order's dispute (its latest), or 404 `not_found`: no such order, or an order never disputed. */
+export async function getOrderDispute(ctx: ServiceContext, orderId: string): Promise<OrderDisputeRecord> {
+  const dispute = (await readDisputesOf(ctx, [orderId])).get(orderId);
+  if (dispute) return dispute;
+  await readOrder(ctx, orderId); // 404 for the order itself
+  throw new DomainError('not_found', `Order ${orderId} has no dispute.`, { param: 'id' });
+}
+
+/**
+ * Tells the processor the merchant accepts or defends the order's dispute, then records it. The
+ * call runs outside any transaction under a key of the dispute and the action, so a retry after a
+ * lost answer is answered by the processor's first result. A dispute already accepted, or
+ * already defended when defending, or reversed, is 400 `invalid_state`.
+ */
+async function actOnDispute(ctx: ServiceContext, orderId: string, action: 'accept' | 'defend', defenseReasonCode: string | null): Promise<OrderDisputeRecord> {
+  const current = await getOrderDispute(ctx, orderId);
+  const refuse = (why: string) => new DomainError('invalid_state', `Dispute ${current.id} of order ${orderId} ${why}.`, { param: 'id' });
+  if (current.acceptedAt) throw refuse('is already accepted');
+  if (action === 'defend' && current.defendedAt) throw refuse('is already defended');
+  if (current.stage === 'reversed') throw refuse('is reversed: it was resolved in your favour');
+  const { pspReference } = await ctx.em.findOneOrFail(Dispute, current.id);
+  const processor = await processorFor(ctx);
+  const key = `${current.id}.${action}`;
+  const result = defenseReasonCode === null ? await processor.acceptDispute(pspReference, key) : await processor.defendDispute(pspReference, defenseReasonCode, key);
+  if (!result.ok) throw new DomainError('invalid_state', `The processor refused to ${action} dispute ${current.id}: ${result.message}`, { param: 'id' });
+  await ctx.em.transactional(async (em) => {
+    const dispute = await em.findOneOrFail(Dispute, current.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const now = ctx.now();
+    if (action === 'accept') dispute.acceptedAt ??= now;
+    else if (!dispute.defendedAt) Object.assign(dispute, { defendedAt: now, defenseReasonCode });
+    dispute.updatedAt = now;
+  });
+  return getOrderDispute(ctx, orderId);
+}
+
+/** Accepts the order's dispute at the processor (the chargeback stands); records `accepted_at`. */
+export function acceptDispute(ctx: ServiceContext, orderId: string): Promise<OrderDisputeRecord> {
+  return actOnDispute(ctx, orderId, 'accept', null);
+}
+
+/** Defends the order's dispute at the processor with `defense_reason_code`; records `defended_at` and the code. */
+export function defendDispute(ctx: ServiceContext, orderId: string, body: unknown): Promise<OrderDisputeRecord> {
+  const input = parseInput(defendDisputeSchema, requireObject(body));
+  return actOnDispute(ctx, orderId, 'defend', input.defense_reason_code);
+}
