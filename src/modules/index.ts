@@ -19,6 +19,10 @@ import { onCheckoutPaid } from './checkout/checkout-payment.service.js';
 import { checkoutExpirySweep } from './checkout/checkout.jobs.js';
 import { CheckoutLineItemResolver, CheckoutResolver, OrderCheckoutResolver } from './checkout/checkout.resolver.js';
 import { checkoutRoutes } from './checkout/checkout.routes.js';
+import { CHARGEBACK_EVENT_CODES } from './disputes/dispute-stage.js';
+import { DisputeResolver } from './disputes/dispute.resolver.js';
+import { disputeRoutes } from './disputes/dispute.routes.js';
+import { applyChargebackNotification } from './disputes/dispute.service.js';
 import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js';
 import { orderRoutes } from './orders/order.routes.js';
 import { receiptRoutes } from './orders/receipt.routes.js';
@@ -56,6 +60,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   OrderResolver,
   OrderCheckoutResolver,
   OrderLineItemResolver,
+  DisputeResolver,
   RefundResolver,
   OrderRefundsResolver,
   WebhookEndpointResolver,
@@ -74,6 +79,7 @@ export const restRoutes: RouteSpec[] = [
   ...productRoutes,
   ...checkoutRoutes,
   ...orderRoutes,
+  ...disputeRoutes,
   ...refundRoutes,
   ...testHelperRoutes,
   ...subscriptionRoutes,
@@ -110,6 +116,7 @@ onProcessorEvent(['recurring.token.disabled'], async (tx, event) => {
 onProcessorEvent(['REFUND', 'REFUND_FAILED'], async (tx, event) => {
   if (event.merchantReference) await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
 });
+onProcessorEvent([...CHARGEBACK_EVENT_CODES], applyChargebackNotification);
 
 /**
  * Live mode (`glm_live_` keys) pays through Adyen with each merchant's own stored account

@@ -17,6 +17,12 @@ const STAGE_OF: Record<ChargebackEventCode, DisputeStage> = {
   SECOND_CHARGEBACK: 'confirmed',
 };
 
+/** The stage a chargeback event code puts a dispute in. */
+export const stageOf = (code: ChargebackEventCode): DisputeStage => STAGE_OF[code];
+
+/** The first event code of `stage` (the one a processor sends for it unless it disputes again). */
+export const eventCodeOf = (stage: DisputeStage): ChargebackEventCode => CHARGEBACK_EVENT_CODES.find((c) => STAGE_OF[c] === stage)!;
+
 export const isChargebackEventCode = (code: string): code is ChargebackEventCode => (CHARGEBACK_EVENT_CODES as readonly string[]).includes(code);
 
 /** One stored chargeback notification of a payment. */
@@ -53,9 +59,7 @@ export const isOpen = (stage: DisputeStage): boolean => stage !== 'reversed';
  */
 export function inDisputeOrder(notifications: readonly ChargebackNotification[]): ChargebackNotification[] {
   const rank = (n: ChargebackNotification) => CHARGEBACK_EVENT_CODES.indexOf(n.eventCode);
-  return [...notifications].sort(
-    (a, b) => a.eventDate.getTime() - b.eventDate.getTime() || rank(a) - rank(b) || (a.pspReference < b.pspReference ? -1 : a.pspReference > b.pspReference ? 1 : 0),
-  );
+  return [...notifications].sort((a, b) => a.eventDate.getTime() - b.eventDate.getTime() || rank(a) - rank(b) || (a.pspReference < b.pspReference ? -1 : a.pspReference > b.pspReference ? 1 : 0));
 }
 
 /** The dispute's state from all its notifications (null when there are none). */

@@ -5,15 +5,17 @@ import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Order } from '../orders/order.entity.js';
-import { readDisputesOf, readOrder, type OrderDisputeRecord } from '../orders/order.read-model.js';
+import { readDisputesOf, readOrder, type OrderDisputeRecord, type OrderRecord } from '../orders/order.read-model.js';
+import { primaryPayment } from '../orders/order.resource.js';
 import { applyDisputeToOrder } from '../orders/order.service.js';
 import { Payment } from '../payments/payment.entity.js';
+import { applyNotificationNow, storeNotificationItem } from '../payments/adyen/adyen-notifications.js';
 import type { ProcessorEvent } from '../payments/processor-events.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { applyCycleDispute, lockCycleOfOrder } from '../subscriptions/subscription-dispute.service.js';
-import { CHARGEBACK_EVENT_CODES, disputeStateOf, isChargebackEventCode, isOpen, type ChargebackNotification } from './dispute-stage.js';
+import { CHARGEBACK_EVENT_CODES, disputeStateOf, eventCodeOf, isChargebackEventCode, isOpen, type ChargebackNotification } from './dispute-stage.js';
 import { Dispute } from './dispute.entity.js';
-import { defendDisputeSchema } from './dispute.schemas.js';
+import { defendDisputeSchema, testDisputeOrderSchema } from './dispute.schemas.js';
 
 /**
  * Disputes (chargebacks) of captured payments: written here from the processor's notifications
@@ -155,4 +157,33 @@ export function acceptDispute(ctx: ServiceContext, orderId: string): Promise<Ord
 export function defendDispute(ctx: ServiceContext, orderId: string, body: unknown): Promise<OrderDisputeRecord> {
   const input = parseInput(defendDisputeSchema, requireObject(body));
   return actOnDispute(ctx, orderId, 'defend', input.defense_reason_code);
+}
+
+/**
+ * The processor's chargeback notification for the order's payment (its HSA/FSA payment when it
+ * has one), test mode only: stored and applied exactly as a real one is (`applyChargebackNotification`
+ * through the notification job's path), so a repeated stage (same event code) changes nothing and
+ * an earlier `event_date` never overrides a later notification. Answers the order.
+ */
+export async function testDisputeOrder(ctx: ServiceContext, orderId: string, body: unknown): Promise<OrderRecord> {
+  if (ctx.principal.livemode) throw DomainError.testModeOnly();
+  const input = parseInput(testDisputeOrderSchema, requireObject(body));
+  await readOrder(ctx, orderId); // 404 for an order this key cannot see
+  const payment = primaryPayment(await ctx.em.find(Payment, { orderId, ...scope(ctx) }, { orderBy: { capturedAt: 'asc' } }));
+  if (!payment) throw new DomainError('invalid_state', `Order ${orderId} has no captured payment to dispute.`, { param: 'id' });
+  const additionalData: Record<string, string> = input.defense_period_ends_at ? { defensePeriodEndsAt: input.defense_period_ends_at, defendable: 'true' } : {};
+  const stored = await storeNotificationItem(ctx.em, ctx.principal.merchantId, 'simulated', {
+    // One dispute per payment: every notification of it carries the dispute's own reference, as Adyen's do.
+    pspReference: `dsp_${payment.id}`,
+    originalReference: payment.captureId,
+    merchantAccountCode: 'test',
+    eventCode: input.event_code ?? eventCodeOf(input.stage),
+    eventDate: input.event_date ?? ctx.now().toISOString(),
+    success: 'true',
+    ...(input.reason !== undefined && { reason: input.reason }),
+    amount: { value: input.amount ?? payment.amount, currency: payment.currency.toUpperCase() },
+    additionalData,
+  });
+  if (stored && !stored.applied) await applyNotificationNow(ctx.em, stored.id, ctx.log);
+  return readOrder(ctx, orderId);
 }

@@ -22,7 +22,7 @@ export const disputeResponse = z
     id: z.string().describe('dp_…'),
     object: z.literal('dispute'),
     order_id: z.string(),
-    stage: z.enum(DISPUTE_STAGES).describe('`notification` (opened, no money moved), `confirmed` (money taken back), `reversed` (resolved in the merchant\'s favour)'),
+    stage: z.enum(DISPUTE_STAGES).describe("`notification` (opened, no money moved), `confirmed` (money taken back), `reversed` (resolved in the merchant's favour)"),
     amount: z.number().int().describe('Cents disputed'),
     currency: z.string(),
     reason: z.string().nullable(),

@@ -2,7 +2,7 @@ import type { Order } from './order.entity.js';
 import type { OrderDisputeRecord, OrderRecord, PaymentRecord } from './order.read-model.js';
 
 /** The `payment` object of the spec: the HSA/FSA payment when there is one, else the card. */
-function primaryPayment(payments: PaymentRecord[]): PaymentRecord | undefined {
+export function primaryPayment<P extends Pick<PaymentRecord, 'paymentMethod'>>(payments: P[]): P | undefined {
   return payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
 }
 

@@ -89,25 +89,7 @@ export async function receiveAdyenNotifications(em: EntityManager, body: unknown
 /** Stores verified items once each; returns how many the job has to apply. */
 async function storeItems(em: EntityManager, verified: { item: Item; merchantId: string }[]): Promise<number> {
   let stored = 0; // stored for the job to apply
-  for (const { item, merchantId } of verified) {
-    const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
-    // Kept as applied: an event nothing handles (ORDER_OPENED, CAPTURE...), and an AUTHORISATION
-    // that tells what the answer to our call, recorded under its key, already said.
-    const handled = processorEventHandlers(item.eventCode).length > 0;
-    const known = `exists (select 1 from processor_calls c where c.key = ? and c.merchant_id = ? and c.psp_reference = ? and c.ok = ?)`;
-    const appliedAt = !handled ? 'now()' : item.eventCode === 'AUTHORISATION' && item.merchantReference ? `case when ${known} then now() end` : 'null';
-    const success = item.success === 'true';
-    const rows = await em.getConnection().execute<{ id: string; applied: boolean }[]>(
-      `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at, applied_at)
-       values (?, ?, 'adyen', ?, ?, ?, ?, ?, ?, ?, now(), ${appliedAt}) on conflict (provider, psp_reference, event_code, success) do nothing
-       returning id, applied_at is not null as applied`,
-      [
-        ...[prefixedId('pn'), merchantId, item.pspReference, item.eventCode, success, item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
-        ...(appliedAt.startsWith('case') ? [item.merchantReference, merchantId, item.pspReference, success] : []),
-      ],
-    );
-    stored += rows.filter((r) => !r.applied).length;
-  }
+  for (const { item, merchantId } of verified) if ((await storeNotificationItem(em, merchantId, 'adyen', item))?.applied === false) stored++;
   return stored;
 }
 
@@ -140,6 +122,34 @@ export async function receiveAdyenTokenWebhook(em: EntityManager, body: unknown,
     amount: { value: 0, currency: '' },
   };
   return storeItems(em, [{ item, merchantId: account.merchantId }]);
+}
+
+/** One item of Adyen's standard notification, as stored. */
+export type NotificationItem = Item;
+
+/**
+ * Stores one verified item raw, once per (`provider`, `pspReference`, `eventCode`, `success`):
+ * null when it was stored before (a repeat changes nothing), else its id and whether it was kept
+ * as applied already: an event nothing handles (ORDER_OPENED, CAPTURE...), and an AUTHORISATION
+ * that tells what the answer to our call, recorded under its key, already said. `simulated` is
+ * test mode's processor (its test helpers speak Adyen's notification shape).
+ */
+export async function storeNotificationItem(em: EntityManager, merchantId: string, provider: 'adyen' | 'simulated', item: Item): Promise<{ id: string; applied: boolean } | null> {
+  const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
+  const handled = processorEventHandlers(item.eventCode).length > 0;
+  const known = `exists (select 1 from processor_calls c where c.key = ? and c.merchant_id = ? and c.psp_reference = ? and c.ok = ?)`;
+  const appliedAt = !handled ? 'now()' : item.eventCode === 'AUTHORISATION' && item.merchantReference ? `case when ${known} then now() end` : 'null';
+  const success = item.success === 'true';
+  const [row] = await em.getConnection().execute<{ id: string; applied: boolean }[]>(
+    `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at, applied_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), ${appliedAt}) on conflict (provider, psp_reference, event_code, success) do nothing
+     returning id, applied_at is not null as applied`,
+    [
+      ...[prefixedId('pn'), merchantId, provider, item.pspReference, item.eventCode, success, item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
+      ...(appliedAt.startsWith('case') ? [item.merchantReference, merchantId, item.pspReference, success] : []),
+    ],
+  );
+  return row ?? null;
 }
 
 interface StoredRow {
@@ -188,6 +198,39 @@ function eventOf(row: StoredRow, merchantReference: string | null): ProcessorEve
   };
 }
 
+const CLAIM = `update processor_notifications set claimed_until = now() + interval '60 seconds', attempts = attempts + 1`;
+
+/**
+ * Applies one claimed notification in its own transaction that marks it applied, then runs the
+ * follow-ups that call the processor; a failure is logged and retried with backoff. False when it failed.
+ */
+async function applyClaimed(em: EntityManager, row: StoredRow, log: Log): Promise<boolean> {
+  try {
+    const event = eventOf(row, await ourReference(em, row));
+    const followUps = await em.transactional(async (tx) => {
+      const ctx = withEm(systemContext(tx, row.merchant_id, true, 0, log), tx);
+      const work: FollowUp[] = [];
+      for (const handle of processorEventHandlers(event.eventCode)) {
+        const next = await handle(ctx, event);
+        if (next) work.push(next);
+      }
+      return work;
+    });
+    for (const work of followUps) await work(systemContext(em.fork(), row.merchant_id, true, 0, log));
+    await em.getConnection().execute(`update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
+    return true;
+  } catch (err) {
+    logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: row.item.eventCode });
+    await em
+      .getConnection()
+      .execute(`update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`, [
+        err instanceof Error ? err.message.slice(0, 500) : 'error',
+        row.id,
+      ]);
+    return false;
+  }
+}
+
 /**
  * Applies stored notifications in the order Adyen dated them, each in its own transaction that
  * marks it applied, then runs the follow-ups that call Adyen. A failure is retried with backoff;
@@ -198,34 +241,27 @@ export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch
   for (; applied < batch; applied++) {
     const em = orm.em.fork();
     const [row] = await em.getConnection().execute<StoredRow[]>(
-      `update processor_notifications set claimed_until = now() + interval '60 seconds', attempts = attempts + 1
+      `${CLAIM}
        where id = (select id from processor_notifications where applied_at is null and (claimed_until is null or claimed_until < now())
                    order by event_date, received_at limit 1 for update skip locked)
        returning id, merchant_id, item, event_date, attempts`,
     );
     if (!row) break;
-    try {
-      const event = eventOf(row, await ourReference(em, row));
-      const followUps = await em.transactional(async (tx) => {
-        const ctx = withEm(systemContext(tx, row.merchant_id, true, 0, log), tx);
-        const work: FollowUp[] = [];
-        for (const handle of processorEventHandlers(event.eventCode)) {
-          const next = await handle(ctx, event);
-          if (next) work.push(next);
-        }
-        return work;
-      });
-      for (const work of followUps) await work(systemContext(orm.em.fork(), row.merchant_id, true, 0, log));
-      await em.getConnection().execute(`update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
-    } catch (err) {
-      logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: row.item.eventCode });
-      await em
-        .getConnection()
-        .execute(`update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`, [
-          err instanceof Error ? err.message.slice(0, 500) : 'error',
-          row.id,
-        ]);
-    }
+    await applyClaimed(em, row, log);
   }
   return applied;
+}
+
+/**
+ * Applies the stored notification `id` now, as the job would (test helpers: the request sees its
+ * effect); nothing when it is applied already or another worker holds it. Throws what applying threw.
+ */
+export async function applyNotificationNow(em: EntityManager, id: string, log: Log): Promise<void> {
+  const [row] = await em
+    .getConnection()
+    .execute<StoredRow[]>(`${CLAIM} where id = ? and applied_at is null and (claimed_until is null or claimed_until < now()) returning id, merchant_id, item, event_date, attempts`, [id]);
+  if (row && !(await applyClaimed(em, row, log))) {
+    const [failed] = await em.getConnection().execute<{ last_error: string | null }[]>(`select last_error from processor_notifications where id = ?`, [id]);
+    throw new Error(`notification ${id} could not be applied: ${failed?.last_error ?? 'unknown error'}`);
+  }
 }
