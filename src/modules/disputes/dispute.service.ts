@@ -91,6 +91,7 @@ export async function applyChargebackNotification(tx: ServiceContext, event: Pro
   if (!state) return;
   const now = ctx.now();
   const existing = await em.findOne(Dispute, { paymentId: payment.id });
+  const priorStage = existing?.stage ?? null;
   const figures = {
     stage: state.stage,
     amount: state.amount,
@@ -104,11 +105,12 @@ export async function applyChargebackNotification(tx: ServiceContext, event: Pro
   const dispute = existing
     ? Object.assign(existing, figures)
     : em.create(Dispute, { ...scope(ctx), orderId: order.id, paymentId: payment.id, paymentPspReference: payment.captureId, ...figures, createdAt: now });
-  if (existing?.stage !== state.stage) {
+  if (priorStage !== state.stage) {
     const others = await em.find(Dispute, { orderId: order.id, id: { $ne: dispute.id } });
     const open = isOpen(state.stage) || others.some((d) => isOpen(d.stage));
     await applyDisputeToOrder(em, order, open, now, `payment ${payment.id}`, state.eventCode);
-    if (cycle) await applyCycleDispute(ctx, cycle, { stage: state.stage, eventCode: state.eventCode, amount: state.amount, currency: figures.currency, reason: state.reason });
+    // The cycle's figures speak the subscription's currency code, as the subscription's own events do.
+    if (cycle) await applyCycleDispute(ctx, cycle, { stage: state.stage, eventCode: state.eventCode, amount: state.amount, currency: cycle.invoice.currency, reason: state.reason });
   }
   await em.flush();
 }
