@@ -11,7 +11,7 @@ export class Migration20261125000100_disputes extends Migration {
       "merchant_id" varchar(255) not null, "livemode" boolean not null, "order_id" varchar(255) not null, "payment_id" varchar(255) not null,
       "payment_psp_reference" varchar(255) not null, "psp_reference" varchar(255) not null,
       "stage" text check ("stage" in ('notification', 'confirmed', 'reversed')) not null, "amount" int not null, "currency" varchar(3) not null,
-      "reason" text null, "event_code" varchar(255) not null, "defense_due_at" timestamptz null,
+      "reason" text null, "event_code" varchar(255) not null, "defense_due_at" timestamptz null, "defendable" boolean null,
       "accepted_at" timestamptz null, "defended_at" timestamptz null, "defense_reason_code" varchar(255) null,
       constraint "disputes_pkey" primary key ("id"));`);
     this.addSql(`alter table "disputes" add constraint "disputes_merchant_id_foreign" foreign key ("merchant_id") references "merchants" ("id") on update cascade on delete cascade;`);

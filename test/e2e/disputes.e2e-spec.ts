@@ -1,6 +1,11 @@
+import adyen from '@adyen/api-library';
 import type { DisputeResource, OrderResource } from '../../src/modules/orders/order.resource.js';
+import { AdyenCallLog } from '../../src/modules/payments/adyen/adyen-call-log.js';
+import { AdyenHttpClient } from '../../src/modules/payments/adyen/adyen-http-client.js';
+import { AdyenProcessor } from '../../src/modules/payments/adyen/adyen-processor.js';
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
+import { startAdyen, type AdyenHarness } from '../helpers/adyen/index.js';
 import { client, type Client, type FieldError } from '../helpers/http.js';
 import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -12,6 +17,7 @@ import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js'
 let t: TestApp;
 let api: Client;
 let liveApi: Client;
+let merchantId: string;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -22,6 +28,7 @@ beforeEach(async () => {
   const merchant = await newMerchant(t, 'Disputes');
   api = merchant.api;
   liveApi = client(t.url, merchant.keys.live_api_key);
+  merchantId = merchant.keys.id;
   await createProducts(api, [
     ['THERM', 'Digital thermometer', 2000],
     ['CANDY', 'Chocolate candy', 1500],
@@ -43,7 +50,7 @@ const getOrder = async (id: string) => (await api.get<OrderResource>(`/api/v2/or
 const orderGid = (id: string) => Buffer.from(`Order:${id}`, 'utf8').toString('base64url');
 const at = (day: number) => new Date(Date.UTC(2030, 0, day)).toISOString();
 
-const DISPUTE_FIELDS = 'disputeId stage amount currency reason eventCode defenseDueAt acceptedAt defendedAt defenseReasonCode';
+const DISPUTE_FIELDS = 'disputeId stage amount currency reason eventCode defenseDueAt defendable acceptedAt defendedAt defenseReasonCode';
 
 /** The order through GraphQL: its statuses and its dispute. */
 async function graphOrder(id: string) {
@@ -67,7 +74,7 @@ describe('a dispute opens, is confirmed and is reversed', () => {
     const order = await paidCardOrder();
     expect(order).toMatchObject({ status: 'completed', payment_status: 'captured', dispute: null });
 
-    const res = await dispute(order.id, { stage: 'notification', reason: 'Fraud', defense_period_ends_at: '2030-02-01T00:00:00+01:00' });
+    const res = await dispute(order.id, { stage: 'notification', reason: 'Fraud', defense_period_ends_at: '2030-02-01T00:00:00+01:00', defendable: true });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: order.id, status: 'disputed', payment_status: 'disputed' });
     const expected = {
@@ -80,6 +87,7 @@ describe('a dispute opens, is confirmed and is reversed', () => {
       reason: 'Fraud',
       event_code: 'NOTIFICATION_OF_CHARGEBACK',
       defense_due_at: '2030-01-31T23:00:00.000Z',
+      defendable: true,
       accepted_at: null,
       defended_at: null,
       defense_reason_code: null,
@@ -104,6 +112,7 @@ describe('a dispute opens, is confirmed and is reversed', () => {
         reason: 'Fraud',
         eventCode: 'NOTIFICATION_OF_CHARGEBACK',
         defenseDueAt: '2030-01-31T23:00:00.000Z',
+        defendable: true,
         acceptedAt: null,
         defendedAt: null,
         defenseReasonCode: null,
@@ -205,6 +214,15 @@ describe('accept and defend', () => {
     expect(defended.status).toBe(200);
     expect(defended.body).toMatchObject({ stage: 'confirmed', defended_at: expect.any(String), defense_reason_code: 'GoodsOrServicesProvided', accepted_at: null });
     expect((await api.post(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'Other' })).body.error.code).toBe('invalid_state');
+  });
+
+  test('a dispute the processor says cannot be defended is not defended, but can be accepted', async () => {
+    const order = await paidCardOrder();
+    expect((await dispute(order.id, { stage: 'confirmed', defendable: false })).body.dispute).toMatchObject({ defendable: false });
+    const defend = await api.post(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'GoodsOrServicesProvided' });
+    expect(defend.status).toBe(400);
+    expect(defend.body.error).toMatchObject({ code: 'invalid_state', param: 'id' });
+    expect((await api.post(`/api/v2/orders/${order.id}/dispute/accept`)).status).toBe(200);
   });
 
   test('GraphQL: defendDispute and acceptDispute answer the dispute and its order; a reversed dispute is invalid_state', async () => {
@@ -310,5 +328,48 @@ describe("a subscription cycle's order", () => {
       ['active', 'reversed', false, 'CHARGEBACK_REVERSED'],
     ]);
     expect(events[1].dispute).toMatchObject({ amount: 1500, reason: 'fraudulent', invoice_id: expect.stringMatching(/^in_/) });
+  });
+});
+
+describe('live: the Adyen adapter accepts and defends through DisputeService v30 (stand-in behind Prism)', () => {
+  const API_KEY = 'AQE_test_key';
+  const MERCHANT = 'HealthCommerceECOM';
+  let harness: AdyenHarness;
+  beforeAll(async () => {
+    harness = await startAdyen({ apiKey: API_KEY, merchantAccount: MERCHANT });
+  }, 60_000);
+  afterAll(() => harness?.close());
+
+  test('accept and defend send what Adyen documents; a refusal comes back as one, with its message', async () => {
+    const routes = { checkoutUrl: harness.checkoutUrl, disputesUrl: harness.disputesUrl };
+    const sql = (text: string, params: unknown[]) => db().execute<Record<string, unknown>[]>(text, params);
+    const processor = new AdyenProcessor({ merchantAccount: MERCHANT, apiKey: API_KEY, liveUrlPrefix: null }, { environment: 'test', ...routes }, new AdyenCallLog(sql, merchantId));
+    // Captured payments at the stand-in, made with the library itself.
+    const checkout = new adyen.CheckoutAPI(new adyen.Client({ apiKey: API_KEY, environment: adyen.EnvironmentEnum.TEST }, new AdyenHttpClient(routes)));
+    const capturedPayment = async (reference: string) => {
+      const paymentMethod = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
+      const amount = { currency: 'USD', value: 5000 };
+      const auth = await checkout.PaymentsApi.payments({ amount, merchantAccount: MERCHANT, reference, returnUrl: 'https://shop.example/return', paymentMethod } as never);
+      await checkout.ModificationsApi.captureAuthorisedPayment(auth.pspReference!, { merchantAccount: MERCHANT, amount });
+      return auth.pspReference!;
+    };
+
+    const first = harness.standIn.dispute(await capturedPayment('ord_a'), 'NOTIFICATION_OF_CHARGEBACK');
+    expect(await processor.acceptDispute(first.pspReference, 'dp_a.accept')).toEqual({ ok: true });
+    expect(harness.standIn.disputes.get(first.pspReference)?.status).toBe('Accepted');
+
+    const second = harness.standIn.dispute(await capturedPayment('ord_b'), 'CHARGEBACK');
+    const refused = await processor.defendDispute(second.pspReference, 'GoodsOrServicesProvided', 'dp_b.defend');
+    expect(refused).toEqual({ ok: false, code: 'dispute_refused', message: 'Required defense documents are missing' });
+    expect(await processor.defendDispute(second.pspReference, 'AdditionalInformation', 'dp_b.defend2')).toEqual({ ok: true });
+    expect(harness.standIn.disputes.get(second.pspReference)).toMatchObject({ status: 'Responded', defenseReasonCode: 'AdditionalInformation' });
+
+    const calls = await db().execute<{ key: string; operation: string; ok: boolean }[]>(`select key, operation, ok from processor_calls where merchant_id = ? order by created_at, key`, [merchantId]);
+    expect(calls).toEqual([
+      { key: 'dp_a.accept', operation: 'accept_dispute', ok: true },
+      { key: 'dp_b.defend', operation: 'defend_dispute', ok: false },
+      { key: 'dp_b.defend2', operation: 'defend_dispute', ok: true },
+    ]);
+    expect(harness.violations()).toEqual([]);
   });
 });

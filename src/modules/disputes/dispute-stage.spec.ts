@@ -49,3 +49,11 @@ test('the defence deadline is the latest one sent, kept when later notifications
   expect(state?.defenseDueAt?.toISOString()).toBe('2026-01-22T09:00:00.000Z');
   expect(disputeStateOf([n('CHARGEBACK', 2, { defensePeriodEndsAt: 'not a date' })])?.defenseDueAt).toBeNull();
 });
+
+test('defendable is what the latest notification that said so said, null when none did', () => {
+  const noc = n('NOTIFICATION_OF_CHARGEBACK', 1, { defendable: 'true' });
+  const chargeback = n('CHARGEBACK', 2, { defendable: 'false' });
+  for (const order of permutations([noc, chargeback, n('CHARGEBACK_REVERSED', 3)])) expect(disputeStateOf(order)?.defendable).toBe(false);
+  expect(disputeStateOf([noc, n('CHARGEBACK', 2)])?.defendable).toBe(true);
+  expect(disputeStateOf([n('CHARGEBACK', 2)])?.defendable).toBeNull();
+});

@@ -36,6 +36,8 @@ export interface ChargebackNotification {
   reason: string | null;
   /** Adyen's `additionalData.defensePeriodEndsAt`, when sent. */
   defensePeriodEndsAt: string | null;
+  /** Adyen's `additionalData.defendable` (`true` / `false`), when sent. */
+  defendable?: string | null;
 }
 
 /** What the notifications say of the dispute: the latest one's stage and figures. */
@@ -48,6 +50,8 @@ export interface DisputeState {
   reason: string | null;
   /** The latest defence deadline any of them sent. */
   defenseDueAt: Date | null;
+  /** Whether it can be defended, as the latest notification that said so said (null: none did). */
+  defendable: boolean | null;
 }
 
 /** Whether a stage keeps the dispute open (the order `disputed`). */
@@ -68,9 +72,11 @@ export function disputeStateOf(notifications: readonly ChargebackNotification[])
   const latest = ordered.at(-1);
   if (!latest) return null;
   let defenseDueAt: Date | null = null;
+  let defendable: boolean | null = null;
   for (const n of ordered) {
     const due = n.defensePeriodEndsAt ? new Date(n.defensePeriodEndsAt) : null;
     if (due && !Number.isNaN(due.getTime())) defenseDueAt = due;
+    if (n.defendable === 'true' || n.defendable === 'false') defendable = n.defendable === 'true';
   }
   return {
     stage: STAGE_OF[latest.eventCode],
@@ -80,5 +86,6 @@ export function disputeStateOf(notifications: readonly ChargebackNotification[])
     currency: latest.currency,
     reason: latest.reason,
     defenseDueAt,
+    defendable,
   };
 }

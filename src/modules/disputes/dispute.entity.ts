@@ -51,6 +51,10 @@ export class Dispute extends MerchantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   defenseDueAt: Date | null = null;
 
+  /** Whether the processor lets the merchant defend it (Adyen's `additionalData.defendable`), when sent. */
+  @Property({ type: 'boolean', nullable: true })
+  defendable: boolean | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   acceptedAt: Date | null = null;
 

@@ -26,6 +26,7 @@ export const testDisputeOrderSchema = z
     amount: z.number().int().positive().optional().describe('Cents disputed (by default the payment amount)'),
     event_date: z.iso.datetime({ offset: true }).optional().describe("When the processor dated the notification (by default now, on this merchant's test clock)"),
     defense_period_ends_at: z.iso.datetime({ offset: true }).optional().describe('The defence deadline the notification carries'),
+    defendable: z.boolean().optional().describe('Whether the notification says the dispute can be defended'),
   })
   .strict()
   .superRefine((body, issue) => {

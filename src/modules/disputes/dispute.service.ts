@@ -47,6 +47,7 @@ async function chargebackNotificationsOf(em: EntityManager, merchantId: string, 
             currency: (row.item.amount?.currency ?? '').toLowerCase(),
             reason: row.item.reason || null,
             defensePeriodEndsAt: row.item.additionalData?.defensePeriodEndsAt ?? null,
+            defendable: row.item.additionalData?.defendable ?? null,
           },
         ]
       : [],
@@ -100,6 +101,7 @@ export async function applyChargebackNotification(tx: ServiceContext, event: Pro
     eventCode: state.eventCode,
     pspReference: state.pspReference,
     defenseDueAt: state.defenseDueAt,
+    defendable: state.defendable,
     updatedAt: now,
   };
   const dispute = existing
@@ -135,6 +137,7 @@ async function actOnDispute(ctx: ServiceContext, orderId: string, action: 'accep
   if (current.acceptedAt) throw refuse('is already accepted');
   if (action === 'defend' && current.defendedAt) throw refuse('is already defended');
   if (current.stage === 'reversed') throw refuse('is reversed: it was resolved in your favour');
+  if (action === 'defend' && current.defendable === false) throw refuse('cannot be defended (the processor says so)');
   const { pspReference } = await ctx.em.findOneOrFail(Dispute, current.id);
   const processor = await processorFor(ctx);
   const key = `${current.id}.${action}`;
@@ -173,7 +176,10 @@ export async function testDisputeOrder(ctx: ServiceContext, orderId: string, bod
   await readOrder(ctx, orderId); // 404 for an order this key cannot see
   const payment = primaryPayment(await ctx.em.find(Payment, { orderId, ...scope(ctx) }, { orderBy: { capturedAt: 'asc' } }));
   if (!payment) throw new DomainError('invalid_state', `Order ${orderId} has no captured payment to dispute.`, { param: 'id' });
-  const additionalData: Record<string, string> = input.defense_period_ends_at ? { defensePeriodEndsAt: input.defense_period_ends_at, defendable: 'true' } : {};
+  const additionalData: Record<string, string> = {
+    ...(input.defense_period_ends_at && { defensePeriodEndsAt: input.defense_period_ends_at }),
+    ...(input.defendable !== undefined && { defendable: String(input.defendable) }),
+  };
   const stored = await storeNotificationItem(ctx.em, ctx.principal.merchantId, 'simulated', {
     // One dispute per payment: every notification of it carries the dispute's own reference, as Adyen's do.
     pspReference: `dsp_${payment.id}`,

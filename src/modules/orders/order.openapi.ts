@@ -28,6 +28,7 @@ export const disputeResponse = z
     reason: z.string().nullable(),
     event_code: z.string().describe("The processor's event code of the latest notification, e.g. CHARGEBACK"),
     defense_due_at: z.iso.datetime().nullable().describe('When the defence period ends, when the processor sent it'),
+    defendable: z.boolean().nullable().describe('Whether the processor lets the merchant defend it; null when it did not say'),
     accepted_at: z.iso.datetime().nullable(),
     defended_at: z.iso.datetime().nullable(),
     defense_reason_code: z.string().nullable(),

@@ -54,6 +54,7 @@ export interface OrderDisputeRecord {
   reason: string | null;
   eventCode: string;
   defenseDueAt: Date | null;
+  defendable: boolean | null;
   acceptedAt: Date | null;
   defendedAt: Date | null;
   defenseReasonCode: string | null;
@@ -152,7 +153,7 @@ export async function readDisputesOf(ctx: ServiceContext, orderIds: readonly str
   const rows = await queryRows<EpochRow<OrderDisputeRecord, (typeof DISPUTE_DATES)[number]>>(ctx, {
     name: 'disputes_of_orders',
     text: `select distinct on (d.order_id) d.id, d.order_id as "orderId", d.stage, d.amount, d.currency, d.reason, d.event_code as "eventCode",
-             ${epochMs('d.defense_due_at')} as "defenseDueAt", ${epochMs('d.accepted_at')} as "acceptedAt", ${epochMs('d.defended_at')} as "defendedAt",
+             ${epochMs('d.defense_due_at')} as "defenseDueAt", d.defendable, ${epochMs('d.accepted_at')} as "acceptedAt", ${epochMs('d.defended_at')} as "defendedAt",
              d.defense_reason_code as "defenseReasonCode", ${epochMs('d.created_at')} as "createdAt", ${epochMs('d.updated_at')} as "updatedAt"
            from disputes d where d.order_id = any($1::text[]) and d.merchant_id = $2 and d.livemode = $3
            order by d.order_id, d.created_at desc, d.id desc`,

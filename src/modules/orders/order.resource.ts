@@ -31,6 +31,7 @@ export function toDisputeResource(d: OrderDisputeRecord) {
     reason: d.reason,
     event_code: d.eventCode,
     defense_due_at: d.defenseDueAt?.toISOString() ?? null,
+    defendable: d.defendable,
     accepted_at: d.acceptedAt?.toISOString() ?? null,
     defended_at: d.defendedAt?.toISOString() ?? null,
     defense_reason_code: d.defenseReasonCode,

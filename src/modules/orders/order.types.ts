@@ -68,6 +68,7 @@ export class DisputeType {
   @Field(() => String, { nullable: true }) reason!: string | null;
   @Field({ description: "The processor's event code of the latest notification, e.g. CHARGEBACK" }) eventCode!: string;
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the defence period ends, when the processor sent it' }) defenseDueAt!: Date | null;
+  @Field(() => Boolean, { nullable: true, description: 'Whether the processor lets the merchant defend it; null when it did not say' }) defendable!: boolean | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) acceptedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) defendedAt!: Date | null;
   @Field(() => String, { nullable: true }) defenseReasonCode!: string | null;
@@ -83,6 +84,7 @@ export class DisputeType {
       reason: d.reason,
       eventCode: d.eventCode,
       defenseDueAt: d.defenseDueAt,
+      defendable: d.defendable,
       acceptedAt: d.acceptedAt,
       defendedAt: d.defendedAt,
       defenseReasonCode: d.defenseReasonCode,
