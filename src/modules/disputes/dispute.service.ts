@@ -11,6 +11,7 @@ import { applyDisputeToOrder } from '../orders/order.service.js';
 import { Payment } from '../payments/payment.entity.js';
 import { applyNotificationNow, storeNotificationItem } from '../payments/adyen/adyen-notifications.js';
 import type { ProcessorEvent } from '../payments/processor-events.js';
+import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { applyCycleDispute, lockCycleOfOrder } from '../subscriptions/subscription-dispute.service.js';
 import { CHARGEBACK_EVENT_CODES, disputeStateOf, eventCodeOf, isChargebackEventCode, isOpen, type ChargebackNotification } from './dispute-stage.js';
@@ -126,10 +127,25 @@ export async function getOrderDispute(ctx: ServiceContext, orderId: string): Pro
 }
 
 /**
+ * The idempotency key of the next call under `base`: a key the processor refused keeps that
+ * answer for good, so a retry after a refusal (e.g. documents supplied since) takes the next one
+ * (`base.1`, `base.2`…); a key it never answered (a lost answer) is asked again and gets the first
+ * answer; `done` when one succeeded already (its answer was lost before we recorded it).
+ */
+async function nextCallKey(processor: PaymentProcessor, base: string): Promise<{ key: string; done: boolean }> {
+  for (let n = 0; ; n++) {
+    const key = n ? `${base}.${n}` : base;
+    const seen = await processor.lookup(key);
+    if (!seen || seen.ok) return { key, done: Boolean(seen?.ok) };
+  }
+}
+
+/**
  * Tells the processor the merchant accepts or defends the order's dispute, then records it. The
- * call runs outside any transaction under a key of the dispute and the action, so a retry after a
- * lost answer is answered by the processor's first result. A dispute already accepted, or
- * already defended when defending, or reversed, is 400 `invalid_state`.
+ * call runs outside any transaction under a key of the dispute and the action (`nextCallKey`), so
+ * a retry after a lost answer is answered by the processor's first result. A dispute already
+ * accepted, already defended or not defendable when defending, or reversed, is 400
+ * `invalid_state`; so is the processor's refusal (with its message).
  */
 async function actOnDispute(ctx: ServiceContext, orderId: string, action: 'accept' | 'defend', defenseReasonCode: string | null): Promise<OrderDisputeRecord> {
   const current = await getOrderDispute(ctx, orderId);
@@ -140,8 +156,8 @@ async function actOnDispute(ctx: ServiceContext, orderId: string, action: 'accep
   if (action === 'defend' && current.defendable === false) throw refuse('cannot be defended (the processor says so)');
   const { pspReference } = await ctx.em.findOneOrFail(Dispute, current.id);
   const processor = await processorFor(ctx);
-  const key = `${current.id}.${action}`;
-  const result = defenseReasonCode === null ? await processor.acceptDispute(pspReference, key) : await processor.defendDispute(pspReference, defenseReasonCode, key);
+  const { key, done } = await nextCallKey(processor, defenseReasonCode === null ? `${current.id}.accept` : `${current.id}.defend.${defenseReasonCode}`);
+  const result = done ? { ok: true as const } : defenseReasonCode === null ? await processor.acceptDispute(pspReference, key) : await processor.defendDispute(pspReference, defenseReasonCode, key);
   if (!result.ok) throw new DomainError('invalid_state', `The processor refused to ${action} dispute ${current.id}: ${result.message}`, { param: 'id' });
   await ctx.em.transactional(async (em) => {
     const dispute = await em.findOneOrFail(Dispute, current.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
