@@ -5,6 +5,8 @@ import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from './payment-processo
 
 /** One captured card payment of an order (a split order has two). */
 @Entity({ tableName: 'payments' })
+// Chargeback notifications name the disputed payment by its capture reference.
+@Index({ name: 'payments_capture_id_idx', properties: ['captureId'] })
 export class Payment extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('pay');

@@ -126,6 +126,8 @@ export class Subscription extends MerchantScopedEntity {
 /** One billing cycle. Unique per (subscription, period start): a period is charged at most once. */
 @Entity({ tableName: 'subscription_invoices' })
 @Unique({ name: 'subscription_invoices_period_uq', properties: ['subscriptionId', 'periodStart'] })
+// A disputed order finds its cycle by the order id.
+@Index({ name: 'subscription_invoices_order_idx', expression: `create index "subscription_invoices_order_idx" on "subscription_invoices" ("order_id") where "order_id" is not null` })
 export class SubscriptionInvoice extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('in');
