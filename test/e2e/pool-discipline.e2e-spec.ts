@@ -50,6 +50,12 @@ const make = {
     const sub = must(await api.post('/api/v2/subscriptions', body), 'subscription');
     return { sub, customer, pm };
   },
+  /** A paid order with a confirmed chargeback (through the test helper that stores and applies the notification). */
+  disputedOrder: async () => {
+    const order = await make.order();
+    must(await api.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'confirmed' }), 'dispute');
+    return order;
+  },
   link: async () => must(await api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }), 'payment link'),
   endpoint: async () => must(await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }), 'webhook endpoint'),
   delivery: async () => {
@@ -94,6 +100,18 @@ const rest: Record<string, Round> = {
   createRefund: async () => {
     const o = await make.order();
     return round(() => () => api.post('/api/v2/refunds', { order_id: o.id, amount: 100, reason: 'other' }, key()));
+  },
+  acceptOrderDispute: async () => {
+    const o = await make.disputedOrder();
+    return round(() => () => api.post(`/api/v2/orders/${o.id}/dispute/accept`, {}, key()));
+  },
+  defendOrderDispute: async () => {
+    const o = await make.disputedOrder();
+    return round(() => () => api.post(`/api/v2/orders/${o.id}/dispute/defend`, { defense_reason_code: 'SupplyDefenseMaterial' }, key()));
+  },
+  testDisputeOrder: async () => {
+    const o = await make.order();
+    return round((i) => () => api.post(`/api/v2/test-helpers/orders/${o.id}/dispute`, { stage: i % 2 ? 'confirmed' : 'notification' }, key()));
   },
   refundCheckoutV1: async () => {
     const o = await make.order();
@@ -198,6 +216,14 @@ const graphql: Record<string, Round> = {
       failureUrl: body.failure_url,
     };
     return round(() => gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, { i: input }));
+  },
+  acceptDispute: async () => {
+    const orderId = toGlobalId('Order', (await make.disputedOrder()).id);
+    return round(() => gql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } } }`, { id: orderId }));
+  },
+  defendDispute: async () => {
+    const orderId = toGlobalId('Order', (await make.disputedOrder()).id);
+    return round(() => gql(`mutation($id: ID!) { defendDispute(orderId: $id, defenseReasonCode: "SupplyDefenseMaterial") { dispute { stage } } }`, { id: orderId }));
   },
   createRefund: async () => {
     const orderId = toGlobalId('Order', (await make.order()).id);
