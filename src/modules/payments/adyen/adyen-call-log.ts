@@ -36,9 +36,16 @@ export class AdyenCallLog {
     );
   }
 
+  /**
+   * What the call under `key` did. A capture's reference is the payment's pspReference (its
+   * `target`), as `capture` answers it and `refund` takes it, not the capture modification's own.
+   */
   async lookup(key: string): Promise<ProcessorRecord | null> {
-    const [row] = await this.sql(`select operation, ok, psp_reference from processor_calls where key = ?`, [key]);
-    return row ? { operation: row.operation as ProcessorRecord['operation'], ok: Boolean(row.ok), reference: (row.psp_reference as string | null) ?? null } : null;
+    const [row] = await this.sql(`select operation, ok, psp_reference, target from processor_calls where key = ?`, [key]);
+    if (!row) return null;
+    const operation = row.operation as ProcessorRecord['operation'];
+    const reference = (operation === 'capture' ? row.target : row.psp_reference) as string | null;
+    return { operation, ok: Boolean(row.ok), reference: reference ?? null };
   }
 
   /** The amount and currency an authorisation held (captures and refunds must name them). */
