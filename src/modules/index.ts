@@ -27,7 +27,7 @@ import { OrderLineItemResolver, OrderResolver } from './orders/order.resolver.js
 import { orderRoutes } from './orders/order.routes.js';
 import { receiptRoutes } from './orders/receipt.routes.js';
 import { processorNotificationRoutes } from './payments/adyen/adyen-notification.routes.js';
-import { recordAuthorisation } from './payments/authorisation-events.js';
+import { recordAuthorisation, recordCapture } from './payments/authorisation-events.js';
 import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
 import { tokenOf } from './payments/adyen/adyen-processor.js';
 import { onProcessorEvent } from './payments/processor-events.js';
@@ -109,6 +109,7 @@ onCheckoutPaid('subscription', startSubscriptionFromCheckout);
 
 // What processor notifications do, in the module each concerns.
 onProcessorEvent(['AUTHORISATION'], recordAuthorisation);
+onProcessorEvent(['CAPTURE'], recordCapture);
 onProcessorEvent(['CAPTURE_FAILED'], failOrderOfFailedCapture);
 onProcessorEvent(['recurring.token.disabled'], async (tx, event) => {
   if (event.merchantReference && event.originalReference) await detachPaymentMethodsByToken(tx, tokenOf(event.merchantReference, event.originalReference));

@@ -130,7 +130,7 @@ export type NotificationItem = Item;
 /**
  * Stores one verified item raw, once per (`provider`, `pspReference`, `eventCode`, `success`):
  * null when it was stored before (a repeat changes nothing), else its id and whether it was kept
- * as applied already: an event nothing handles (ORDER_OPENED, CAPTURE...), and an AUTHORISATION
+ * as applied already: an event nothing handles (ORDER_OPENED, ORDER_CLOSED...), and an AUTHORISATION
  * that tells what the answer to our call, recorded under its key, already said. `simulated` is
  * test mode's processor (its test helpers speak Adyen's notification shape).
  */
@@ -160,8 +160,12 @@ interface StoredRow {
   attempts: number;
 }
 
-/** Notifications about a modification we asked for (its pspReference is the one our call got back). */
-const MODIFICATIONS = new Set(['CAPTURE', 'CAPTURE_FAILED', 'CANCELLATION', 'CANCEL_OR_REFUND', 'REFUND', 'REFUND_FAILED']);
+/**
+ * Notifications about a modification we asked for (its pspReference is the one our call got back).
+ * Not CAPTURE: it is matched by its payment (`originalReference`), so it never waits for our record
+ * of the capture, which a crash between Adyen's answer and the record never writes.
+ */
+const MODIFICATIONS = new Set(['CAPTURE_FAILED', 'CANCELLATION', 'CANCEL_OR_REFUND', 'REFUND', 'REFUND_FAILED']);
 /** How many tries a modification's notification waits for our own record of the call (its answer may still be on its way). */
 const AWAIT_CALL_RECORD_ATTEMPTS = 5;
 
