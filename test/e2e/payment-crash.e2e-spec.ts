@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { createMerchant } from '../../src/modules/merchants/merchant.service.js';
 import { reverseAbandonedAttempts } from '../../src/modules/payments/payment-journal.js';
 import { migrate } from '../../src/platform/db/database.js';
@@ -13,6 +11,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../sr
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startServiceProcess } from '../helpers/service-process.js';
+import { ageOpenAttempts, cloneSessions, killDatabase as killPostgres } from '../helpers/crash.js';
 import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
 
 /**
@@ -37,21 +36,7 @@ async function startDatabase(): Promise<void> {
   db = await startEmbeddedPostgres({ dataDir, port: pgPort });
 }
 
-async function killDatabase(): Promise<void> {
-  const pid = Number((await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  process.kill(pid, 'SIGKILL');
-  // Backends notice their postmaster is gone and exit; only then can a new one start.
-  const until = Date.now() + 15_000;
-  while (Date.now() < until) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      break;
-    }
-    await sleep(100);
-  }
-  await sleep(1000);
-}
+const killDatabase = () => killPostgres(dataDir);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -61,26 +46,11 @@ async function startService(url: string): Promise<string> {
   return started.url;
 }
 
-/** Opens `n` sessions like `templateId` (a clone per row, in one statement). */
-async function cloneSessions(orm: MikroORM, templateId: string, n: number): Promise<string[]> {
-  const conn = orm.em.fork().getConnection();
-  const columns = (
-    await conn.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'checkout_sessions' and column_name not in ('id', 'reference_id')`)
-  ).map((c) => `"${c.column_name}"`);
-  const rows = await conn.execute<{ id: string }[]>(
-    `insert into checkout_sessions (id, reference_id, ${columns.join(', ')})
-     select 'cs_crash' || md5(random()::text || g::text), 'cart_' || g, ${columns.map((c) => `s.${c}`).join(', ')}
-     from checkout_sessions s, generate_series(1, ?) g where s.id = ? returning id`,
-    [n, templateId],
-  );
-  return rows.map((r) => r.id);
-}
-
 /** Ages open attempts past the abandonment threshold and runs reconciliation, as the sweep would two minutes later. */
 async function reconcile(url: string): Promise<number> {
   const orm = await openOrm(url, 2);
   try {
-    await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
+    await ageOpenAttempts(orm);
     return await reverseAbandonedAttempts(orm, quiet);
   } finally {
     await orm.close();
