@@ -2,20 +2,10 @@ import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import { cards, checkoutBody, createProducts, openCheckout } from '../helpers/fixtures.js';
 import { client, type ErrorBody } from '../helpers/http.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { adyenCard as adyenTestCard } from '../helpers/live-mode.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 import type { Client } from '../helpers/http.js';
-
-/** Adyen Web's payment method object with Adyen's unencrypted test values (what test mode reads). */
-const adyenTestCard = (number: string) => ({
-  payment_method_data: {
-    type: 'scheme',
-    encryptedCardNumber: `test_${number}`,
-    encryptedExpiryMonth: 'test_03',
-    encryptedExpiryYear: 'test_2030',
-    encryptedSecurityCode: 'test_737',
-  },
-});
 
 let t: TestApp;
 let keys: CreatedMerchant;

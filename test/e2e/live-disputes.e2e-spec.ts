@@ -1,7 +1,7 @@
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
-import { createProducts, openCheckout } from '../helpers/fixtures.js';
+import { openCheckout } from '../helpers/fixtures.js';
 import type { ErrorBody } from '../helpers/http.js';
 import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
 
@@ -13,8 +13,7 @@ import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js
 let m: LiveMode;
 
 beforeAll(async () => {
-  m = await startLiveMode();
-  await createProducts(m.live, [
+  m = await startLiveMode([
     ['thermo', 'Digital Thermometer', 1999],
     ['THERM', 'Digital thermometer', 1500],
   ]);

@@ -3,7 +3,7 @@ import type { RefundResource } from '../../src/modules/refunds/refund.resource.j
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { NotificationItem } from '../helpers/adyen/index.js';
 import { Notifier } from '../helpers/adyen/notifications.js';
-import { createProducts, openCheckout } from '../helpers/fixtures.js';
+import { openCheckout } from '../helpers/fixtures.js';
 import type { Envelope, ErrorBody } from '../helpers/http.js';
 import { ADYEN_HMAC_KEY, adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
 
@@ -15,8 +15,7 @@ import { ADYEN_HMAC_KEY, adyenCard, startLiveMode, type LiveMode } from '../help
 let m: LiveMode;
 
 beforeAll(async () => {
-  m = await startLiveMode();
-  await createProducts(m.live, [
+  m = await startLiveMode([
     ['thermo', 'Digital Thermometer', 1999],
     ['mug', 'Coffee Mug', 1700],
   ]);

@@ -1,7 +1,7 @@
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import type { ErrorBody } from '../helpers/http.js';
-import { createProducts, openCheckout } from '../helpers/fixtures.js';
+import { openCheckout } from '../helpers/fixtures.js';
 import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
 
 /**
@@ -11,8 +11,7 @@ import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js
 let m: LiveMode;
 
 beforeAll(async () => {
-  m = await startLiveMode();
-  await createProducts(m.live, [
+  m = await startLiveMode([
     ['thermo', 'Digital Thermometer', 1999],
     ['mug', 'Coffee Mug', 1700],
   ]);

@@ -1,5 +1,4 @@
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
-import { createProducts } from '../helpers/fixtures.js';
 import type { TokenWebhook } from '../helpers/adyen/notifications.js';
 import { ADYEN_MERCHANT_ACCOUNT, adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
 
@@ -11,8 +10,7 @@ import { ADYEN_MERCHANT_ACCOUNT, adyenCard, startLiveMode, type LiveMode } from 
 let m: LiveMode;
 
 beforeAll(async () => {
-  m = await startLiveMode();
-  await createProducts(m.live, [['THERM', 'Digital thermometer', 1500]]);
+  m = await startLiveMode([['THERM', 'Digital thermometer', 1500]]);
 });
 afterEach(() => {
   expect(m.adyen.violations()).toEqual([]);

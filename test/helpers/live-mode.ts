@@ -1,6 +1,7 @@
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 import { setProcessorAccount } from '../../src/modules/processor-accounts/processor-account.service.js';
 import { startAdyen, type AdyenHarness } from './adyen/index.js';
+import { createProducts, type ProductRow } from './fixtures.js';
 import { client, type Client } from './http.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
@@ -33,19 +34,22 @@ export interface LiveMode {
 /**
  * A service in live mode against the Adyen stand-in behind Prism: one merchant whose Adyen account
  * is configured (as `processor set` stores it), the stand-in sending its signed notifications to
- * the service's `/processor-notifications/adyen`. Assert `adyen.violations()` is empty.
+ * the service's `/processor-notifications/adyen`, with the live catalog `products`. Assert
+ * `adyen.violations()` is empty.
  */
-export async function startLiveMode(env: Record<string, string> = {}): Promise<LiveMode> {
+export async function startLiveMode(products: readonly ProductRow[] = [], env: Record<string, string> = {}): Promise<LiveMode> {
   const adyen = await startAdyen({ apiKey: ADYEN_API_KEY, merchantAccount: ADYEN_MERCHANT_ACCOUNT });
   const t = await startTestApp({ SECRETS_KEY: LIVE_SECRETS_KEY, ADYEN_CHECKOUT_URL: adyen.checkoutUrl, ADYEN_DISPUTES_URL: adyen.disputesUrl, ...env });
   await t.reset();
   const keys = await t.merchant('Live Pharmacy');
   await configureAdyen(t, keys.id);
   adyen.standIn.notifyTo(`${t.url}/processor-notifications/adyen`, { hmacKeyHex: ADYEN_HMAC_KEY });
+  const live = client(t.url, keys.live_api_key);
+  await createProducts(live, products);
   return {
     t,
     keys,
-    live: client(t.url, keys.live_api_key),
+    live,
     adyen,
     close: async () => {
       await adyen.close();
