@@ -126,7 +126,7 @@ async function main(): Promise<void> {
       '--hmac-key',
       HMAC_KEY,
     ]);
-    adyen.notifyTo(`${service.base}/processor-notifications/adyen`, { hmacKeyHex: HMAC_KEY });
+    if (!process.env.BENCH_NO_NOTIFICATIONS) adyen.notifyTo(`${service.base}/processor-notifications/adyen`, { hmacKeyHex: HMAC_KEY });
     const keys: Record<Mode, string> = { test: merchant.test_api_key, live: merchant.live_api_key };
     for (const mode of ['test', 'live'] as const) {
       for (const [id, name, price] of [
@@ -154,7 +154,7 @@ async function main(): Promise<void> {
         );
       }
     }
-    await adyen.notifications.idle();
+    if (!process.env.BENCH_NO_NOTIFICATIONS) await adyen.notifications.idle();
     const cpu = (mode: Mode) => median(runs[mode].map((r) => r.cpuPerFlow));
     const ratio = cpu('live') / cpu('test');
     const rows = MODES.map((mode) => [

@@ -15,6 +15,15 @@ export interface AdyenCall {
   result: unknown;
 }
 
+const HOLDS = new Set<string>(['authorize', 'details', 'charge']);
+// What an authorisation held never changes: this process remembers the ones it recorded, so the
+// capture that follows in the same flow needs no read (bounded; a miss reads processor_calls).
+const held = new Map<string, { amount: number; currency: string }>();
+function remember(id: string, value: { amount: number; currency: string }): void {
+  if (held.size >= 10_000) held.clear();
+  held.set(id, value);
+}
+
 /**
  * What Adyen told us, per idempotency key (table `processor_calls`): the answer to each call, and
  * the AUTHORISATION notifications of calls whose answer never reached us. `lookup` (reconciliation)
@@ -28,6 +37,7 @@ export class AdyenCallLog {
   ) {}
 
   async record(call: AdyenCall): Promise<void> {
+    if (call.ok && call.pspReference && HOLDS.has(call.operation)) remember(`${this.merchantId}:${call.pspReference}`, { amount: call.amount, currency: call.currency });
     await this.sql(
       `insert into processor_calls (key, merchant_id, operation, ok, psp_reference, target, amount, currency, result, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now())
@@ -50,6 +60,8 @@ export class AdyenCallLog {
 
   /** The amount and currency an authorisation held (captures and refunds must name them). */
   async payment(pspReference: string): Promise<{ amount: number; currency: string } | null> {
+    const known = held.get(`${this.merchantId}:${pspReference}`);
+    if (known) return known;
     const [row] = await this.sql(
       `select amount, currency from processor_calls where psp_reference = ? and merchant_id = ? and operation in ('authorize', 'details', 'charge') and ok order by created_at limit 1`,
       [pspReference, this.merchantId],

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import adyen, { type Config } from '@adyen/api-library';
 import type { IRequest } from '@adyen/api-library/lib/src/typings/requestOptions.js';
 
@@ -39,9 +41,37 @@ export class AdyenHttpClient {
     if (config.apiKey) headers['x-api-key'] = config.apiKey;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     const method = options.method ?? 'POST';
-    const res = await fetch(url, { method, headers, body: method === 'GET' || method === 'DELETE' ? undefined : json.toString(), signal: AbortSignal.timeout(this.timeoutMs) });
-    const body = await res.text();
-    if (res.ok) return body;
-    throw new HttpClientException({ message: `HTTP Exception: ${res.status}. ${res.statusText}`, statusCode: res.status, responseBody: body });
+    const payload = method === 'GET' || method === 'DELETE' ? undefined : json.toString();
+    const res = await send(url, method, headers, payload, this.timeoutMs);
+    if (res.status >= 200 && res.status < 300) return res.body;
+    throw new HttpClientException({ message: `HTTP Exception: ${res.status}. ${res.statusMessage}`, statusCode: res.status, responseBody: res.body });
   }
+}
+
+// Kept-alive connections to Adyen (or a stand-in), shared by every merchant's client.
+const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+
+/** One request with Node's http(s) client (lighter than fetch per call); a timeout or a dropped connection rejects. */
+function send(url: URL, method: string, headers: Record<string, string>, payload: string | undefined, timeoutMs: number): Promise<{ status: number; statusMessage: string; body: string }> {
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method,
+        headers: payload === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(payload)) },
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url.host} within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

@@ -130,26 +130,41 @@ export type NotificationItem = Item;
 /**
  * Stores one verified item raw, once per (`provider`, `pspReference`, `eventCode`, `success`):
  * null when it was stored before (a repeat changes nothing), else its id and whether it was kept
- * as applied already: an event nothing handles (ORDER_OPENED, ORDER_CLOSED...), and an AUTHORISATION
- * that tells what the answer to our call, recorded under its key, already said. `simulated` is
- * test mode's processor (its test helpers speak Adyen's notification shape).
+ * as applied already: an event nothing handles (ORDER_OPENED, ORDER_CLOSED...), and a successful
+ * AUTHORISATION or CAPTURE that tells what the answer to our call, recorded under its key, already
+ * said (reconciliation finds that record). `simulated` is test mode's processor (its test helpers
+ * speak Adyen's notification shape).
  */
 export async function storeNotificationItem(em: EntityManager, merchantId: string, provider: 'adyen' | 'simulated', item: Item): Promise<{ id: string; applied: boolean } | null> {
   const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
   const handled = processorEventHandlers(item.eventCode).length > 0;
-  const known = `exists (select 1 from processor_calls c where c.key = ? and c.merchant_id = ? and c.psp_reference = ? and c.ok = ?)`;
-  const appliedAt = !handled ? 'now()' : item.eventCode === 'AUTHORISATION' && item.merchantReference ? `case when ${known} then now() end` : 'null';
   const success = item.success === 'true';
+  const known = alreadyRecorded(merchantId, item);
+  const appliedAt = !handled ? 'now()' : known ? `case when ${known.sql} then now() end` : 'null';
   const [row] = await em.getConnection().execute<{ id: string; applied: boolean }[]>(
     `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at, applied_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), ${appliedAt}) on conflict (provider, psp_reference, event_code, success) do nothing
      returning id, applied_at is not null as applied`,
     [
       ...[prefixedId('pn'), merchantId, provider, item.pspReference, item.eventCode, success, item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
-      ...(appliedAt.startsWith('case') ? [item.merchantReference, merchantId, item.pspReference, success] : []),
+      ...(handled && known ? known.params : []),
     ],
   );
   return row ?? null;
+}
+
+/** The condition under which an item only repeats the recorded answer to one of our calls, or null. */
+function alreadyRecorded(merchantId: string, item: Item): { sql: string; params: unknown[] } | null {
+  if (item.success !== 'true') return null;
+  if (item.eventCode === 'AUTHORISATION' && item.merchantReference) {
+    const sql = `exists (select 1 from processor_calls c where c.key = ? and c.merchant_id = ? and c.psp_reference = ? and c.ok)`;
+    return { sql, params: [item.merchantReference, merchantId, item.pspReference] };
+  }
+  if (item.eventCode === 'CAPTURE') {
+    const sql = `exists (select 1 from processor_calls c where c.psp_reference = ? and c.merchant_id = ? and c.operation = 'capture' and c.ok)`;
+    return { sql, params: [item.pspReference, merchantId] };
+  }
+  return null;
 }
 
 interface StoredRow {
