@@ -3,25 +3,17 @@ import type { SubscriptionResource } from '../../src/modules/subscriptions/subsc
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import { openCheckout } from '../helpers/fixtures.js';
 import type { ErrorBody } from '../helpers/http.js';
-import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
+import { adyenCard, useLiveMode } from '../helpers/live-mode.js';
 
 /**
  * Chargebacks in live mode, driven by the stand-in's signed dispute notifications
  * (NOTIFICATION_OF_CHARGEBACK, CHARGEBACK, CHARGEBACK_REVERSED), and accept / defend through
  * Adyen's DisputeService v30 (Prism checking every call against DisputeService-v30.json).
  */
-let m: LiveMode;
-
-beforeAll(async () => {
-  m = await startLiveMode([
-    ['thermo', 'Digital Thermometer', 1999],
-    ['THERM', 'Digital thermometer', 1500],
-  ]);
-});
-afterEach(() => {
-  expect(m.adyen.violations()).toEqual([]);
-});
-afterAll(() => m.close());
+const m = useLiveMode([
+  ['thermo', 'Digital Thermometer', 1999],
+  ['THERM', 'Digital thermometer', 1500],
+]);
 
 interface DisputeBody {
   stage: string;

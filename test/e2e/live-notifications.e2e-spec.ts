@@ -5,25 +5,17 @@ import type { NotificationItem } from '../helpers/adyen/index.js';
 import { Notifier } from '../helpers/adyen/notifications.js';
 import { openCheckout } from '../helpers/fixtures.js';
 import type { Envelope, ErrorBody } from '../helpers/http.js';
-import { ADYEN_HMAC_KEY, adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
+import { ADYEN_HMAC_KEY, adyenCard, useLiveMode } from '../helpers/live-mode.js';
 
 /**
  * Adyen's notifications in live mode (CONTRACT: `POST /processor-notifications/adyen`): signed
  * items from the stand-in end refunds; forged ones change nothing; repeated and reordered ones
  * leave the same final state.
  */
-let m: LiveMode;
-
-beforeAll(async () => {
-  m = await startLiveMode([
-    ['thermo', 'Digital Thermometer', 1999],
-    ['mug', 'Coffee Mug', 1700],
-  ]);
-});
-afterEach(() => {
-  expect(m.adyen.violations()).toEqual([]);
-});
-afterAll(() => m.close());
+const m = useLiveMode([
+  ['thermo', 'Digital Thermometer', 1999],
+  ['mug', 'Coffee Mug', 1700],
+]);
 
 const split: [string, string, number, number][] = [
   ['thermo', 'Digital Thermometer', 1999, 1],

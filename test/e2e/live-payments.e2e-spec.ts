@@ -2,24 +2,16 @@ import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import type { ErrorBody } from '../helpers/http.js';
 import { openCheckout } from '../helpers/fixtures.js';
-import { adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
+import { adyenCard, useLiveMode } from '../helpers/live-mode.js';
 
 /**
  * Live mode through Adyen (CONTRACT "Live mode: Adyen is the card processor"): every call the
  * service makes goes through Prism checking it against CheckoutService-v72.json to the stand-in.
  */
-let m: LiveMode;
-
-beforeAll(async () => {
-  m = await startLiveMode([
-    ['thermo', 'Digital Thermometer', 1999],
-    ['mug', 'Coffee Mug', 1700],
-  ]);
-});
-afterEach(() => {
-  expect(m.adyen.violations()).toEqual([]);
-});
-afterAll(() => m.close());
+const m = useLiveMode([
+  ['thermo', 'Digital Thermometer', 1999],
+  ['mug', 'Coffee Mug', 1700],
+]);
 
 const thermosAndMug: [string, string, number, number][] = [
   ['thermo', 'Digital Thermometer', 1999, 2],

@@ -1,21 +1,13 @@
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
 import type { TokenWebhook } from '../helpers/adyen/notifications.js';
-import { ADYEN_MERCHANT_ACCOUNT, adyenCard, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
+import { ADYEN_MERCHANT_ACCOUNT, adyenCard, useLiveMode } from '../helpers/live-mode.js';
 
 /**
  * Subscriptions in live mode: the card is stored with a zero-amount verification at Adyen
  * (storePaymentMethod, shopperReference, recurringProcessingModel Subscription) and every cycle
  * is a merchant-initiated charge of the token (shopperInteraction ContAuth).
  */
-let m: LiveMode;
-
-beforeAll(async () => {
-  m = await startLiveMode([['THERM', 'Digital thermometer', 1500]]);
-});
-afterEach(() => {
-  expect(m.adyen.violations()).toEqual([]);
-});
-afterAll(() => m.close());
+const m = useLiveMode([['THERM', 'Digital thermometer', 1500]]);
 
 const db = () => m.t.orm.em.getConnection();
 

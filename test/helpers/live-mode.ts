@@ -68,3 +68,37 @@ export async function configureAdyen(t: TestApp, merchantId: string, merchantAcc
     hmac_key: ADYEN_HMAC_KEY,
   });
 }
+
+/**
+ * A test file's live mode (`startLiveMode` in `beforeAll`, closed in `afterAll`), asserting after
+ * every test that Prism saw no schema violation. Read its fields inside tests.
+ */
+export function useLiveMode(products: readonly ProductRow[] = []): LiveMode {
+  let started: LiveMode | undefined;
+  beforeAll(async () => {
+    started = await startLiveMode(products);
+  });
+  afterEach(() => {
+    expect(running().adyen.violations()).toEqual([]);
+  });
+  afterAll(() => started?.close());
+  const running = (): LiveMode => {
+    if (!started) throw new Error('live mode is read before beforeAll started it');
+    return started;
+  };
+  return {
+    get t() {
+      return running().t;
+    },
+    get keys() {
+      return running().keys;
+    },
+    get live() {
+      return running().live;
+    },
+    get adyen() {
+      return running().adyen;
+    },
+    close: () => running().close(),
+  };
+}
