@@ -5,7 +5,8 @@ import { recordEvent } from '../../platform/events/events.service.js';
 import { formatAmount } from '../../platform/money.js';
 import { parseInput } from '../../platform/validation.js';
 import { notExpired } from '../payments/card.js';
-import { paymentMethodOf, refuseRawCardInLiveMode, type PaymentMethodInput } from '../payments/payment-method-input.js';
+import { parkedMethod, paymentMethodOf, refuseRawCardInLiveMode, unparkedMethod, type ParkedMethod, type PaymentMethodInput } from '../payments/payment-method-input.js';
+import { openAtRest, sealAtRest } from '../processor-accounts/processor-account.service.js';
 import { needsAction, type Authorization, type AuthorizeResult, type CardDetails, type PaymentProcessor, type ProcessorResult, type SplitPayment } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
@@ -264,8 +265,51 @@ interface Run {
   opts: PayOptions;
 }
 
-/** What a parked attempt keeps (`payment_attempts.state`) to go on after the shopper acted. */
-type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now'> & { now: string; pending: number };
+/** A part as a parked attempt keeps it. */
+type ParkedPart = Omit<Part, 'method'> & { method: ParkedMethod };
+
+/**
+ * What a parked attempt keeps (`payment_attempts.state`) to go on after the shopper acted: the
+ * parts' methods as `parkedMethod` keeps them (nothing of a card already sent, the encrypted
+ * fields of one still to send sealed with SECRETS_KEY for this checkout).
+ */
+type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now' | 'parts' | 'reserve' | 'held'> & {
+  now: string;
+  pending: number;
+  parts: ParkedPart[];
+  reserve: ParkedPart | null;
+  held: (Omit<Held, 'part'> & { part: ParkedPart })[];
+};
+
+const parkedWhere = (sessionId: string) => `payment_attempts.state:${sessionId}`;
+
+function toParked(run: Run, pending: number): ParkedRun {
+  const { journal: _journal, opts: _opts, now, parts, reserve, held, ...rest } = run;
+  const keep = (part: Part, sent: boolean): ParkedPart => ({ ...part, method: parkedMethod(part.method, sent, (plain) => sealAtRest(plain, parkedWhere(run.sessionId))) });
+  return {
+    ...rest,
+    now: now.toISOString(),
+    pending,
+    parts: parts.map((part, i) => keep(part, i <= pending)),
+    reserve: reserve && keep(reserve, false),
+    held: held.map((h) => ({ ...h, part: keep(h.part, true) })),
+  };
+}
+
+function fromParked(state: ParkedRun, journal: PaymentJournal): Run {
+  const open = (part: ParkedPart): Part => ({ ...part, method: unparkedMethod(part.method, (sealed) => openAtRest(sealed, parkedWhere(state.sessionId))) });
+  const { pending: _pending, ...rest } = state;
+  return {
+    ...rest,
+    now: new Date(state.now),
+    parts: state.parts.map(open),
+    reserve: state.reserve && open(state.reserve),
+    held: state.held.map((h) => ({ ...h, part: open(h.part) })),
+    journal,
+    opts: {},
+    rounds: state.rounds + 1,
+  };
+}
 
 async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
   const run = await ctx.em.transactional(async (em): Promise<Run> => {
@@ -316,7 +360,7 @@ async function resumePayment(ctx: ServiceContext, processor: PaymentProcessor, s
   if (!parked)
     throw new DomainError('invalid_state', `No payment of checkout ${sessionId} is waiting for the shopper (none started, or it expired after ${ACTION_MINUTES} minutes).`, { param: 'checkout_id' });
   const { state, journal } = parked;
-  const run: Run = { ...state, now: new Date(state.now), journal, opts: {}, rounds: state.rounds + 1 };
+  const run = fromParked(state, journal);
   const pending = run.parts[state.pending];
   const result = await processor.details(details, `${journal.key(state.pending, 'details')}.${run.rounds}`);
   return authorizeFrom(ctx, processor, run, state.pending, result.ok ? { ...result, type: pending.slot } : result);
@@ -391,9 +435,7 @@ async function release(processor: PaymentProcessor, run: Run): Promise<void> {
 
 /** Parks the attempt until the shopper acted; the caller hands `action` to the shopper's browser. */
 async function park(ctx: ServiceContext, run: Run, pending: number, action: Record<string, unknown>): Promise<ActionOutcome> {
-  const { journal, opts: _opts, now, ...rest } = run;
-  const state: ParkedRun = { ...rest, now: now.toISOString(), pending };
-  await journal.park(ctx, state, ACTION_MINUTES);
+  await run.journal.park(ctx, toParked(run, pending), ACTION_MINUTES);
   const error = new DomainError('card_declined', 'This card needs the shopper to authenticate (3-D Secure). Pay through POST /api/v2/checkout/{id}/payments, which hands the action to the shopper.', {
     param: run.parts[pending].slot,
     details: { decline_code: 'authentication_required' },

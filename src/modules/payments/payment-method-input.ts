@@ -34,6 +34,28 @@ export type PaymentSlotInput = z.output<typeof paymentSlotSchema>;
 /** What pays for one part: a test card (test mode only) or the processor's own payment method data. */
 export type PaymentMethodInput = { kind: 'card'; card: CardInput } | { kind: 'processor_data'; data: PaymentMethodData };
 
+/** A payment method as a parked payment keeps it in its table row (see `parkedMethod`). */
+export type ParkedMethod = PaymentMethodInput | { kind: 'sealed'; sealed: string };
+
+/**
+ * What a payment parked for the shopper (3-D Secure) keeps of a method in its row: once sent to
+ * the processor, nothing of Adyen Web's encrypted fields (the processor holds the payment); still
+ * to send, those fields sealed by `seal` (with SECRETS_KEY), or as they are when it cannot seal
+ * (no key: test mode only). Test cards are test mode's and stay as they are.
+ */
+export function parkedMethod(method: PaymentMethodInput, sent: boolean, seal: (plain: string) => string | null): ParkedMethod {
+  if (method.kind !== 'processor_data') return method;
+  const { type, brand } = method.data;
+  if (sent) return { kind: 'processor_data', data: { type, ...(brand ? { brand } : {}) } };
+  const sealed = seal(JSON.stringify(method.data));
+  return sealed === null ? method : { kind: 'sealed', sealed };
+}
+
+/** The method `parkedMethod` kept, opened again with `open`. */
+export function unparkedMethod(method: ParkedMethod, open: (sealed: string) => string): PaymentMethodInput {
+  return method.kind === 'sealed' ? { kind: 'processor_data', data: JSON.parse(open(method.sealed)) as PaymentMethodData } : method;
+}
+
 /**
  * The payment method a slot names. A raw card number is refused in live mode (400
  * `invalid_request`): live card data only ever reaches Adyen, encrypted in the shopper's browser.

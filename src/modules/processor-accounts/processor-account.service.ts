@@ -74,6 +74,20 @@ function secretsKey(): Buffer {
   return settings.secretsKey;
 }
 
+/**
+ * Seals `plain` with this process's SECRETS_KEY for the row and column `where` names (a value that
+ * must wait in a table, such as Adyen Web's encrypted card fields of a payment parked for 3-D
+ * Secure); null when no key is set, which only test mode allows.
+ */
+export function sealAtRest(plain: string, where: string): string | null {
+  return settings.secretsKey ? sealSecret(plain, settings.secretsKey, where) : null;
+}
+
+/** Opens what `sealAtRest` sealed for `where`. */
+export function openAtRest(sealed: string, where: string): string {
+  return openSecret(sealed, secretsKey(), where);
+}
+
 function toView(account: ProcessorAccount): ProcessorConfigurationView {
   return {
     provider: account.provider,

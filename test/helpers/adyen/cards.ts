@@ -60,6 +60,7 @@ export const ADYEN_TEST_CARDS: Record<string, AdyenTestCard> = {
   // 3-D Secure 2: a challenge (`action.type: threeDS2`), or a redirect (`action.type: redirect`).
   '4212345678901237': { brand: 'visa', fundingSource: 'CREDIT', threeDS: 'challenge' },
   '4917610000000000': { brand: 'visa', fundingSource: 'CREDIT', threeDS: 'redirect' },
+  '4111110000000062': { brand: 'visa', fundingSource: 'PREPAID', hsaFsa: true, threeDS: 'challenge' },
   // Refunds accepted (`received`), then REFUND_FAILED.
   '4000000000005126': { brand: 'visa', fundingSource: 'CREDIT', refundFails: true },
   '4111110000000047': { brand: 'visa', fundingSource: 'PREPAID', hsaFsa: true, refundFails: true },
