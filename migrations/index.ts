@@ -24,6 +24,7 @@ import { Migration20261124003000_adyen_payments } from './Migration2026112400300
 import { Migration20261124003100_processor_notifications } from './Migration20261124003100_processor_notifications.js';
 import { Migration20261124143143_processor_accounts } from './Migration20261124143143_processor_accounts.js';
 import { Migration20261125000100_disputes } from './Migration20261125000100_disputes.js';
+import { Migration20261126000100_payment_method_setup_links } from './Migration20261126000100_payment_method_setup_links.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -51,4 +52,5 @@ export const migrationsList = [
   { name: 'Migration20261124003100_processor_notifications', class: Migration20261124003100_processor_notifications },
   { name: 'Migration20261124143143_processor_accounts', class: Migration20261124143143_processor_accounts },
   { name: 'Migration20261125000100_disputes', class: Migration20261125000100_disputes },
+  { name: 'Migration20261126000100_payment_method_setup_links', class: Migration20261126000100_payment_method_setup_links },
 ];

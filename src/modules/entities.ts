@@ -9,6 +9,7 @@ import { Refund } from './refunds/refund.entity.js';
 import { Event } from '../platform/events/event.entity.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './webhooks/webhook.entity.js';
 import { Customer, PaymentMethod } from './customers/customer.entity.js';
+import { PaymentMethodSetupLink } from './customers/payment-method-setup-link.entity.js';
 import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscriptions/subscription.entity.js';
 import { PaymentLink } from './payment-links/payment-link.entity.js';
 import { ProcessorAccount } from './processor-accounts/processor-account.entity.js';
@@ -34,6 +35,7 @@ export const entities = [
   WebhookDeliveryAttempt,
   Customer,
   PaymentMethod,
+  PaymentMethodSetupLink,
   Subscription,
   SubscriptionInvoice,
   SubscriptionInvoiceAttempt,

@@ -6,11 +6,13 @@ import type { Sweep } from '../platform/jobs/jobs.js';
 import type { PublicRoute } from '../platform/rest/public-routes.js';
 import type { RouteSpec } from '../platform/rest/routes.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
+import { hostedCardSetupRoutes } from './hosted-pages/hosted-card-setup.routes.js';
 import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
 import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
+import { onCardUpdateLinkUsed } from './customers/payment-method-setup-link.service.js';
 import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
 import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
@@ -45,6 +47,7 @@ import { startSubscriptionFromCheckout } from './subscriptions/subscription-chec
 import { subscriptionBillingSweep } from './subscriptions/subscription.jobs.js';
 import { SubscriptionContractResolver, SubscriptionInvoiceResolver } from './subscriptions/subscription.resolver.js';
 import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
+import { replacePaymentMethod } from './subscriptions/subscription.service.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 import { EventResolver } from './webhooks/event.resolver.js';
 import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver.js';
@@ -90,7 +93,7 @@ export const restRoutes: RouteSpec[] = [
 ];
 
 /** Every route served without an API key: hosted pages, receipt links, the dashboard. */
-export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...receiptRoutes, ...dashboardRoutes, ...processorNotificationRoutes];
+export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...hostedCardSetupRoutes, ...receiptRoutes, ...dashboardRoutes, ...processorNotificationRoutes];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [
@@ -106,6 +109,11 @@ export const sweeps: Sweep[] = [
 
 // What a paid checkout starts, in its order's transaction: checkout knows the hook, not the module.
 onCheckoutPaid('subscription', startSubscriptionFromCheckout);
+
+// A card entered on a card-update link replaces its subscription's card as the payment-method route does; the link is used in that change's transaction.
+onCardUpdateLinkUsed(async (ctx, subscriptionId, paymentMethodId, consume) => {
+  await replacePaymentMethod(ctx, subscriptionId, { payment_method_id: paymentMethodId }, { inTransaction: consume });
+});
 
 // What processor notifications do, in the module each concerns.
 onProcessorEvent(['AUTHORISATION'], recordAuthorisation);

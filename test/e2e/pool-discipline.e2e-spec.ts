@@ -133,6 +133,10 @@ const rest: Record<string, Round> = {
     const pm = await make.paymentMethod(c.id);
     return round(() => () => api.delete(`/api/v2/customers/${c.id}/payment-methods/${pm.id}`, key()));
   },
+  createPaymentMethodSetupLink: async () => {
+    const c = await make.customer();
+    return round(() => () => api.post(`/api/v2/customers/${c.id}/payment-method-setup-links`, undefined, key()));
+  },
   createSubscription: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
@@ -155,6 +159,10 @@ const rest: Record<string, Round> = {
     const { sub, customer } = await make.subscription();
     const pm = await make.paymentMethod(customer.id);
     return round(() => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: pm.id }, key()));
+  },
+  createSubscriptionCardUpdateLink: async () => {
+    const { sub } = await make.subscription();
+    return round(() => () => api.post(`/api/v2/subscriptions/${sub.id}/card-update-link`, undefined, key()));
   },
   testDisputeSubscription: async () => {
     const { sub } = await make.subscription();
@@ -274,6 +282,14 @@ const graphql: Record<string, Round> = {
     const pm = await make.paymentMethod(customer.id);
     const i = { id: toGlobalId('SubscriptionContract', sub.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id) };
     return round(() => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
+  },
+  createCardUpdateLink: async () => {
+    const i = { subscriptionId: toGlobalId('SubscriptionContract', (await make.subscription()).sub.id) };
+    return round(() => gql(`mutation($i: CreateCardUpdateLinkInput!) { createCardUpdateLink(input: $i) { setupLink { id } } }`, { i }));
+  },
+  createPaymentMethodSetupLink: async () => {
+    const i = { customerId: toGlobalId('Customer', (await make.customer()).id) };
+    return round(() => gql(`mutation($i: CreatePaymentMethodSetupLinkInput!) { createPaymentMethodSetupLink(input: $i) { setupLink { id } } }`, { i }));
   },
   createPaymentLink: () => {
     const mutation = `mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`;

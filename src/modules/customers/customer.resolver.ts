@@ -13,19 +13,24 @@ import {
   AttachPaymentMethodPayload,
   CreateCustomerInput,
   CreateCustomerPayload,
+  CreatePaymentMethodSetupLinkInput,
   CustomerConnection,
   CustomerNode,
   CustomersArgs,
   DetachPaymentMethodInput,
   DetachPaymentMethodPayload,
   PaymentMethodNode,
+  PaymentMethodSetupLinkNode,
+  PaymentMethodSetupLinkPayload,
   UpdateCustomerInput,
   UpdateCustomerPayload,
 } from './customer.types.js';
 import * as methods from './payment-method.service.js';
+import * as setupLinks from './payment-method-setup-link.service.js';
 
 registerNodeType('Customer', async (ctx, id) => CustomerNode.from(await customers.getCustomer(ctx, id)));
 registerNodeType('PaymentMethod', async (ctx, id) => PaymentMethodNode.from(await methods.getPaymentMethod(ctx, id)));
+registerNodeType('PaymentMethodSetupLink', async (ctx, id) => PaymentMethodSetupLinkNode.from(await setupLinks.getSetupLink(ctx, id), ctx.now()));
 
 const customerId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Customer', param);
 
@@ -74,6 +79,14 @@ export class CustomerResolver {
   async attachPaymentMethod(@Arg('input', () => AttachPaymentMethodInput) input: AttachPaymentMethodInput, @Ctx() { ctx }: GraphContext): Promise<AttachPaymentMethodPayload> {
     const body = toServiceInputDeep({ card: input.card }) as Record<string, unknown>;
     return { paymentMethod: PaymentMethodNode.from(await methods.attachPaymentMethod(ctx, customerId(input.customerId, 'customerId'), body)) };
+  }
+
+  @Mutation(() => PaymentMethodSetupLinkPayload, { description: 'A one-time hosted page (24 h) where the shopper enters a card; it is verified and stored for the customer (payment_method.attached)' })
+  async createPaymentMethodSetupLink(
+    @Arg('input', () => CreatePaymentMethodSetupLinkInput) input: CreatePaymentMethodSetupLinkInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<PaymentMethodSetupLinkPayload> {
+    return { setupLink: PaymentMethodSetupLinkNode.from(await setupLinks.createSetupLink(ctx, customerId(input.customerId, 'customerId')), ctx.now()) };
   }
 
   @Mutation(() => DetachPaymentMethodPayload, { description: 'Detach a payment method: no longer listed or charged' })

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
-import { customerListResponse, customerResponse, paymentMethodListResponse, paymentMethodResponse } from './customer.openapi.js';
-import { toCustomerResource, toPaymentMethodResource } from './customer.resource.js';
+import { customerListResponse, customerResponse, paymentMethodListResponse, paymentMethodResponse, setupLinkResponse } from './customer.openapi.js';
+import { toCustomerResource, toPaymentMethodResource, toSetupLinkResource } from './customer.resource.js';
 import { attachPaymentMethodSchema, createCustomerSchema, listCustomersSchema, listPaymentMethodsSchema, updateCustomerSchema } from './customer.schemas.js';
 import * as customers from './customer.service.js';
 import * as methods from './payment-method.service.js';
+import * as setupLinks from './payment-method-setup-link.service.js';
 
 const customerParams = z.object({ id: z.string().describe('Customer id (cus_…)') });
 const methodParams = z.object({ id: z.string().describe('Customer id (cus_…)'), payment_method_id: z.string().describe('Payment method id (pm_…)') });
@@ -71,6 +72,17 @@ export const customerRoutes: RouteSpec[] = [
     status: 201,
     ownTransactions: true,
     handler: async (ctx, req) => toPaymentMethodResource(await methods.attachPaymentMethod(ctx, params(req).id, req.body)),
+  },
+  {
+    method: 'POST',
+    url: '/api/v2/customers/:id/payment-method-setup-links',
+    operationId: 'createPaymentMethodSetupLink',
+    summary: 'A one-time hosted page (24 h) where the shopper enters a card; it is verified and stored for the customer (payment_method.attached)',
+    tags,
+    params: customerParams,
+    response: setupLinkResponse,
+    status: 201,
+    handler: async (ctx, req) => toSetupLinkResource(await setupLinks.createSetupLink(ctx, params(req).id), ctx.now()),
   },
   {
     method: 'GET',

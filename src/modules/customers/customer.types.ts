@@ -1,11 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import type { ValueOf } from '../../platform/graphql/enums.js';
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { PaymentMethodEnum } from '../orders/order.types.js';
 import type { Customer, PaymentMethod } from './customer.entity.js';
+import { setupLinkUrl } from './customer.resource.js';
+import { SETUP_LINK_STATUSES, setupLinkStatusAt, type PaymentMethodSetupLink } from './payment-method-setup-link.entity.js';
 
 @ObjectType('Customer', { implements: Node, description: 'A customer of the merchant, with stored cards' })
 export class CustomerNode extends Node {
@@ -128,4 +130,49 @@ export class AttachPaymentMethodPayload {
 @ObjectType()
 export class DetachPaymentMethodPayload {
   @Field(() => PaymentMethodNode) paymentMethod!: PaymentMethodNode;
+}
+
+export const SetupLinkStatusEnum = graphqlEnum('PaymentMethodSetupLinkStatus', SETUP_LINK_STATUSES);
+
+@ObjectType('PaymentMethodSetupLink', {
+  implements: Node,
+  description: "A one-time hosted page (24 h) where the shopper enters a card for a customer; with subscriptionId, a card-update link whose card replaces that subscription's",
+})
+export class PaymentMethodSetupLinkNode extends Node {
+  @Field({ description: 'The REST id (pmsl_…)' }) setupLinkId!: string;
+  @Field() livemode!: boolean;
+  @Field({ description: 'The REST id of the customer the card is stored for (cus_…)' }) customerId!: string;
+  @Field(() => String, { nullable: true, description: 'A card-update link: the REST id of the subscription it updates (sub_…)' }) subscriptionId!: string | null;
+  @Field({ description: 'The hosted page to send the shopper to (with its access token)' }) url!: string;
+  @Field(() => SetupLinkStatusEnum, { description: 'As of now (an open link past expiresAt is expired)' }) status!: ValueOf<typeof SetupLinkStatusEnum>;
+  @Field(() => GraphQLISODateTime) expiresAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) usedAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'The REST id of the card stored through the link (pm_…), once used' }) paymentMethodId!: string | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+
+  static from(link: PaymentMethodSetupLink, now: Date): PaymentMethodSetupLinkNode {
+    return Object.assign(new PaymentMethodSetupLinkNode(), {
+      id: toGlobalId('PaymentMethodSetupLink', link.id),
+      setupLinkId: link.id,
+      livemode: link.livemode,
+      customerId: link.customerId,
+      subscriptionId: link.subscriptionId,
+      url: setupLinkUrl(link),
+      status: setupLinkStatusAt(link, now),
+      expiresAt: link.expiresAt,
+      usedAt: link.usedAt,
+      paymentMethodId: link.paymentMethodId,
+      createdAt: link.createdAt,
+    });
+  }
+}
+
+@InputType()
+export class CreatePaymentMethodSetupLinkInput {
+  @Field(() => ID, { description: 'Global id of the customer' }) customerId!: string;
+}
+
+@ObjectType()
+export class PaymentMethodSetupLinkPayload {
+  @Field(() => PaymentMethodSetupLinkNode) setupLink!: PaymentMethodSetupLinkNode;
 }

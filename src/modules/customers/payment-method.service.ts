@@ -8,7 +8,9 @@ import { notExpired } from '../payments/card.js';
 import { paymentMethodOf, refuseRawCardInLiveMode, type PaymentSlotInput } from '../payments/payment-method-input.js';
 import { needsAction, type PaymentMethodType } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
+import { recordEvent } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from './customer.entity.js';
+import { toPaymentMethodResource } from './customer.resource.js';
 import { getCustomer } from './customer.service.js';
 import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.schemas.js';
 
@@ -18,6 +20,18 @@ import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.
  * `invalid_payment_method` with the processor's code and message; `param` names the card field.
  */
 export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer, slot: PaymentSlotInput, param = 'card'): Promise<PaymentMethod> {
+  const verified = await verifyCard(ctx, customer, slot, param);
+  const stored = storePaymentMethod(ctx, customer, verified.card, ctx.now(), verified.id);
+  await ctx.em.flush();
+  return stored;
+}
+
+/**
+ * The zero-amount verification of `storeVerifiedCard`, storing nothing: the card as the processor
+ * tokenized it and the payment method id it was verified under (its shopper reference). Call it
+ * with no transaction open.
+ */
+export async function verifyCard(ctx: ServiceContext, customer: Customer, slot: PaymentSlotInput, param = 'card'): Promise<{ id: string; card: TokenizedCard }> {
   const method = paymentMethodOf(slot, ctx.principal.livemode, param);
   if (method.kind === 'card' && !notExpired(method.card, ctx.now())) {
     throw DomainError.field(`${param}.exp_year`, 'the card has expired');
@@ -29,9 +43,7 @@ export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer,
     throw new DomainError('invalid_payment_method', `The card could not be verified: ${reason}`, { param, details: { decline_code: verified.code } });
   }
   const expiry = verified.expiry ?? (method.kind === 'card' ? { month: method.card.exp_month, year: method.card.exp_year } : { month: 12, year: 2099 });
-  const stored = storePaymentMethod(ctx, customer, { ...verified, exp_month: expiry.month, exp_year: expiry.year }, ctx.now(), id);
-  await ctx.em.flush();
-  return stored;
+  return { id, card: { type: verified.type, brand: verified.brand, last4: verified.last4, token: verified.token, exp_month: expiry.month, exp_year: expiry.year } };
 }
 
 /** A card the processor tokenized: what a payment method keeps of it. */
@@ -46,10 +58,11 @@ export interface TokenizedCard {
 
 /**
  * Stores a card the processor already answered for (verified, or captured by a paid checkout) as a
- * payment method of `customer`, in the caller's unit of work: the one place one is built.
+ * payment method of `customer`, in the caller's unit of work: the one place one is built, so
+ * `payment_method.attached` is recorded with every one.
  */
 export function storePaymentMethod(ctx: ServiceContext, customer: Customer, card: TokenizedCard, at: Date, id = prefixedId('pm')): PaymentMethod {
-  return ctx.em.create(PaymentMethod, {
+  const method = ctx.em.create(PaymentMethod, {
     id,
     ...scope(ctx),
     customer,
@@ -62,6 +75,8 @@ export function storePaymentMethod(ctx: ServiceContext, customer: Customer, card
     createdAt: at,
     updatedAt: at,
   });
+  recordEvent(ctx, 'payment_method.attached', toPaymentMethodResource(method));
+  return method;
 }
 
 /** `POST /customers/{id}/payment-methods`: verifies and stores a card for the customer. */

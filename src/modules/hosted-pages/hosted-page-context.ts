@@ -1,7 +1,9 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { CheckoutSession } from '../checkout/checkout-session.entity.js';
+import { PaymentMethodSetupLink } from '../customers/payment-method-setup-link.entity.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { PaymentLink } from '../payment-links/payment-link.entity.js';
 
@@ -18,16 +20,27 @@ async function contextOf(em: EntityManager, owner: { merchant: { id: string }; l
   return { ctx: withEm(ctx, em, requestId), merchantName: merchant.name };
 }
 
-/**
- * The context a hosted checkout page acts in: found by session id and the link's access token,
- * in the session's merchant and mode. A wrong token is as unknown as a wrong id.
- */
-export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { session: CheckoutSession }> {
-  if (typeof token !== 'string' || token.length < 16) throw DomainError.notFound('checkout session', id);
+/** A row a hosted page finds by id and the access token in its URL. */
+interface TokenOwner {
+  id: string;
+  accessToken: string;
+  merchant: { id: string };
+  livemode: boolean;
+}
+
+/** The context of the `entity` row with this id and access token, or 404 as `what`: a wrong token is as unknown as a wrong id. */
+async function tokenContext<T extends TokenOwner>(orm: MikroORM, entity: EntityName<T>, what: string, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { row: T }> {
+  if (typeof token !== 'string' || token.length < 16) throw DomainError.notFound(what, id);
   const em = orm.em.fork();
-  const session = await em.findOne(CheckoutSession, { id, accessToken: token });
-  if (!session) throw DomainError.notFound('checkout session', id);
-  return { ...(await contextOf(em, session, requestId, log)), session };
+  const row = await em.findOne(entity, { id, accessToken: token } as FilterQuery<T>);
+  if (!row) throw DomainError.notFound(what, id);
+  return { ...(await contextOf(em, row, requestId, log)), row };
+}
+
+/** The context a hosted checkout page acts in: found by session id and the link's access token, in the session's merchant and mode. */
+export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { session: CheckoutSession }> {
+  const { row: session, ...page } = await tokenContext(orm, CheckoutSession, 'checkout session', id, token, requestId, log);
+  return { ...page, session };
 }
 
 /**
@@ -42,4 +55,10 @@ export async function hostedPaymentLinkContext(orm: MikroORM, id: string, reques
   const page = await contextOf(em, link, requestId, log);
   const session = await em.findOneOrFail(CheckoutSession, { id: link.checkoutId });
   return { ...page, link, session };
+}
+
+/** The context a card setup (or card-update) link's page acts in: found by link id and its access token, in the link's merchant and mode. */
+export async function hostedSetupLinkContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { link: PaymentMethodSetupLink }> {
+  const { row: link, ...page } = await tokenContext(orm, PaymentMethodSetupLink, 'payment method setup link', id, token, requestId, log);
+  return { ...page, link };
 }

@@ -7,7 +7,7 @@ import { sendError } from '../../platform/rest/error-handler.js';
 import { securePage } from '../../platform/rest/page-headers.js';
 import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { HttpResult } from '../../platform/rest/routes.js';
-import { renderErrorPage, renderNotFoundPage } from './hosted-page.js';
+import { renderErrorPage, renderNotFoundPage, type PageOptions } from './hosted-page.js';
 
 /** Headers of every hosted-page answer: no caching, no framing, no referrer (the URL holds the token). */
 export function protect(reply: FastifyReply, nonce?: string): FastifyReply {
@@ -17,23 +17,26 @@ export function protect(reply: FastifyReply, nonce?: string): FastifyReply {
   return securePage(reply, csp);
 }
 
-/** The hosted page of a not-found or failed lookup, never JSON and never a stack. */
-export function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string): FastifyReply {
+/** The hosted page of a not-found or failed lookup (`notFound` renders the first), never JSON and never a stack. */
+export function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string, notFound: (opts: PageOptions) => string = renderNotFoundPage): FastifyReply {
   const { error, unexpected } = toDomainError(err);
   if (unexpected) req.log.error({ err }, 'hosted checkout page failed');
-  if (error.code === 'not_found') return reply.code(404).send(renderNotFoundPage({ nonce }));
+  if (error.code === 'not_found') return reply.code(404).send(notFound({ nonce }));
   return reply.code(unexpected ? 500 : error.status).send(renderErrorPage({ nonce, requestId: req.id }));
 }
 
-/** The handler of a page: the HTML `render` builds (its inline style and script carry `nonce`), or the error page. */
-export function pageHandler<G extends RouteGenericInterface>(render: (req: FastifyRequest<G>, orm: MikroORM, nonce: string) => Promise<string>): PublicRoute<G>['handler'] {
+/** The handler of a page: the HTML `render` builds (its inline style and script carry `nonce`), or the error page (`notFound` for an unknown id or token). */
+export function pageHandler<G extends RouteGenericInterface>(
+  render: (req: FastifyRequest<G>, orm: MikroORM, nonce: string) => Promise<string>,
+  notFound?: (opts: PageOptions) => string,
+): PublicRoute<G>['handler'] {
   return async (req, reply, orm) => {
     const nonce = randomBytes(18).toString('base64');
     protect(reply, nonce).type('text/html; charset=utf-8');
     try {
       return reply.send(await render(req, orm, nonce));
     } catch (err) {
-      return sendErrorPage(req, reply, err, nonce);
+      return sendErrorPage(req, reply, err, nonce, notFound);
     }
   };
 }

@@ -245,7 +245,7 @@ export const HOSTED_PAGE_SCRIPT = `
     var local = [];
     var body = payload(local);
     if (local.length) return showErrors(local);
-    setBusy(true, 'Processing payment\\u2026');
+    setBusy(true, form.getAttribute('data-busy-text') || 'Processing payment\\u2026');
     fetch(form.getAttribute('action'), {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
@@ -256,7 +256,7 @@ export const HOSTED_PAGE_SCRIPT = `
       return res.json().catch(function () { return {}; }).then(function (data) { return { ok: res.ok, data: data || {} }; });
     }).then(function (result) {
       if (result.ok && result.data.redirect_url) {
-        setBusy(true, 'Payment complete. Redirecting\\u2026');
+        setBusy(true, form.getAttribute('data-done-text') || 'Payment complete. Redirecting\\u2026');
         window.location.assign(result.data.redirect_url);
         return;
       }

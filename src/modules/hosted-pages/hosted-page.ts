@@ -17,8 +17,8 @@ export interface PageOptions {
   merchantName?: string;
 }
 
-/** The whole document around `body`: viewport, inline CSS (and the script when given). */
-function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: boolean; livemode?: boolean }): string {
+/** The whole document around `body`: viewport, inline CSS, and the script (`true`: the checkout page's; a string: that script). */
+export function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: boolean | string; livemode?: boolean }): string {
   const merchant = opts.merchantName?.trim();
   return html`<!doctype html>
 <html lang="en">
@@ -35,7 +35,7 @@ function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: bo
 ${opts.livemode === false ? html`<p class="test-banner"><strong>Test mode:</strong> no real payment is made. Try card 4242 4242 4242 4242 or HSA/FSA card 4111 1100 0000 0013, any future expiry and any 3-digit CVC.</p>` : ''}
 ${body}
 </main>
-${opts.script ? html`<script nonce="${opts.nonce}">${trusted(HOSTED_PAGE_SCRIPT)}</script>` : ''}
+${opts.script ? html`<script nonce="${opts.nonce}">${trusted(opts.script === true ? HOSTED_PAGE_SCRIPT : opts.script)}</script>` : ''}
 </body>
 </html>
 `.value;
@@ -233,7 +233,7 @@ ${input('country', 'Country (2-letter code)', 'country', { maxlength: 2, value: 
 }
 
 /** One card's fieldset: number, expiry month and year, CVC; `slot` is the API field (`card`, `hsa_fsa_card`). */
-function cardFieldset(slot: 'card' | 'hsa_fsa_card', title: string, amount: string, visible: boolean, amounts?: { split: string; full: string }): SafeHtml {
+export function cardFieldset(slot: 'card' | 'hsa_fsa_card', title: string, amount: string, visible: boolean, amounts?: { split: string; full: string }): SafeHtml {
   const input = (field: string, label: string, attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string }) => {
     const id = `${slot}-${field}`;
     return html`<div class="field">

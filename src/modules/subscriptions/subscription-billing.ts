@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
+import { setupLinkUrl } from '../customers/customer.resource.js';
+import { addSetupLink } from '../customers/payment-method-setup-link.service.js';
 import { takeOrderNumbers } from '../orders/order-numbers.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
 import { createOrder } from '../orders/order.service.js';
@@ -299,6 +301,8 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         if (invoice.status === 'void' || sub.status === 'cancelled') continue; // ended meanwhile: the cycle stays void
         Object.assign(invoice, { nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
         setBillingState(sub, decision.status, decision.nextRetryAt);
+        // The card is the problem: the event carries a fresh card-update link for the shopper.
+        const cardUpdate = outcome.disposition === 'action_required' ? { card_update_url: setupLinkUrl(addSetupLink(ctx, sub.customerId, sub.id)) } : {};
         recordSubscriptionEvent(ctx, 'subscription.payment_failed', sub, customer, pm, {
           failure: {
             disposition: outcome.disposition,
@@ -308,6 +312,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
             max_attempts: MAX_ATTEMPTS,
             next_retry_at: decision.nextRetryAt?.toISOString() ?? null,
           },
+          ...cardUpdate,
         });
       }
     }

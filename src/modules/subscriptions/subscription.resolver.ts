@@ -8,12 +8,13 @@ import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } fro
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
 import { customerLoader } from '../customers/customer.loaders.js';
-import { CustomerNode, PaymentMethodNode } from '../customers/customer.types.js';
+import { CustomerNode, PaymentMethodNode, PaymentMethodSetupLinkNode, PaymentMethodSetupLinkPayload } from '../customers/customer.types.js';
 import { EventConnection, EventNode } from '../webhooks/webhook.types.js';
 import { attemptsByInvoiceLoader, invoiceByIdLoader, invoicesBySubscriptionLoader, paymentMethodByIdLoader } from './subscription.loaders.js';
 import * as subscriptions from './subscription.service.js';
 import {
   CancelSubscriptionInput,
+  CreateCardUpdateLinkInput,
   CreateSubscriptionInput,
   ReplaceSubscriptionPaymentMethodInput,
   ResumeSubscriptionInput,
@@ -119,6 +120,13 @@ export class SubscriptionContractResolver {
   ): Promise<SubscriptionContractPayload> {
     const body = { payment_method_id: fromGlobalId(input.paymentMethodId, 'PaymentMethod', 'paymentMethodId') };
     return payload(await subscriptions.replacePaymentMethod(ctx, subId(input.id), body));
+  }
+
+  @Mutation(() => PaymentMethodSetupLinkPayload, {
+    description: "A one-time hosted page (24 h) where the shopper enters a new card: it replaces the subscription's, and a past_due or action_required subscription is charged at once",
+  })
+  async createCardUpdateLink(@Arg('input', () => CreateCardUpdateLinkInput) input: CreateCardUpdateLinkInput, @Ctx() { ctx }: GraphContext): Promise<PaymentMethodSetupLinkPayload> {
+    return { setupLink: PaymentMethodSetupLinkNode.from(await subscriptions.createCardUpdateLink(ctx, subId(input.subscriptionId, 'subscriptionId')), ctx.now()) };
   }
 
   @Subscription(() => EventNode, {

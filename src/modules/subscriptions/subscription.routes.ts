@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
+import { setupLinkResponse } from '../customers/customer.openapi.js';
+import { toSetupLinkResource } from '../customers/customer.resource.js';
 import { subscriptionDisputeRoute } from './subscription-dispute.routes.js';
 import { cancelResponse, invoiceResponse, subscriptionListResponse, subscriptionResponse } from './subscription.openapi.js';
 import { presentSubscription, presentSubscriptions } from './subscription.presenter.js';
@@ -107,6 +109,17 @@ export const subscriptionRoutes: RouteSpec[] = [
     response: subscriptionResponse,
     ownTransactions: true,
     handler: async (ctx, req) => presentSubscription(ctx, await subscriptions.replacePaymentMethod(ctx, idOf(req), req.body)),
+  },
+  {
+    method: 'POST',
+    url: '/api/v2/subscriptions/:id/card-update-link',
+    operationId: 'createSubscriptionCardUpdateLink',
+    summary: "A one-time hosted page (24 h) where the shopper enters a new card: it replaces the subscription's, and a past_due or action_required subscription is charged at once",
+    tags,
+    params: idParams,
+    response: setupLinkResponse,
+    status: 201,
+    handler: async (ctx, req) => toSetupLinkResource(await subscriptions.createCardUpdateLink(ctx, idOf(req)), ctx.now()),
   },
   invoiceRoute('/api/v2/subscriptions/:id/invoices/:invoiceId', 'getSubscriptionInvoice'),
   invoiceRoute('/v2/subscriptions/:id/invoices/:invoiceId', 'getSubscriptionInvoiceV2'),

@@ -7,6 +7,8 @@ import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { referencedCustomer } from '../customers/customer.service.js';
 import { usablePaymentMethod } from '../customers/payment-method.service.js';
+import type { PaymentMethodSetupLink } from '../customers/payment-method-setup-link.entity.js';
+import { addSetupLink } from '../customers/payment-method-setup-link.service.js';
 import { Product } from '../products/product.entity.js';
 import { trialEnd } from './subscription-calendar.js';
 import { prepareCharges, runCharges, type ChargeJob } from './subscription-billing.js';
@@ -234,24 +236,44 @@ export async function resumeSubscription(ctx: ServiceContext, id: string): Promi
   return withLocked(ctx, id, (tx, sub, { customer, pm }) => resumeLocked(tx, sub, customer, pm));
 }
 
+/** Whether a new card can still help `sub`: an ended subscription takes none (400 `invalid_state`). */
+function assertCardReplaceable(sub: Subscription): void {
+  if (sub.status === 'cancelled') throw new DomainError('invalid_state', `Subscription ${sub.id} has ended.`, { param: 'id' });
+}
+
 /**
  * `POST /subscriptions/{id}/payment-method`: replaces the card. A `past_due` or
  * `action_required` subscription is rescued at once: its open cycle is charged on the new card
- * (success: `active`, `subscription.resumed` then `subscription.renewed`).
+ * (success: `active`, `subscription.resumed` then `subscription.renewed`). `inTransaction` runs
+ * in the transaction that takes the card, once it is accepted (a card-update link is used there).
  */
-export async function replacePaymentMethod(ctx: ServiceContext, id: string, body: unknown): Promise<Subscription> {
+export async function replacePaymentMethod(ctx: ServiceContext, id: string, body: unknown, opts: { inTransaction?: (tx: ServiceContext) => Promise<void> } = {}): Promise<Subscription> {
   const input = parseInput(replacePaymentMethodSchema, requireObject(body), 'validation_error', 'invalid_request');
   return withLocked(ctx, id, async (tx, sub) => {
-    if (sub.status === 'cancelled') throw new DomainError('invalid_state', `Subscription ${sub.id} has ended.`, { param: 'id' });
+    assertCardReplaceable(sub);
     const pm = await usablePaymentMethod(tx, input.payment_method_id, sub.customerId);
     assertCardFits(pm, sub.hsaFsaEligible);
     if (sub.billingLeaseUntil && sub.billingLeaseUntil > new Date()) {
       throw new DomainError('invalid_state', `A charge of subscription ${sub.id} is in progress; retry in a moment.`, { param: 'id' });
     }
+    await opts.inTransaction?.(tx);
     sub.paymentMethodId = pm.id;
     if (!isRescuable(sub.status) || !sub.openInvoiceId) return [];
     return prepareCharges(tx.em, [sub], new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log, { byNewCard: true });
   });
+}
+
+/**
+ * `POST /subscriptions/{id}/card-update-link`: a one-time page (24 h) where the shopper enters a
+ * new card, which then replaces the subscription's as `replacePaymentMethod` does (rescuing a
+ * failing one). Refused as that route refuses a subscription no card can help.
+ */
+export async function createCardUpdateLink(ctx: ServiceContext, id: string): Promise<PaymentMethodSetupLink> {
+  const sub = await getSubscription(ctx, id);
+  assertCardReplaceable(sub);
+  const link = addSetupLink(ctx, sub.customerId, sub.id);
+  await ctx.em.flush();
+  return link;
 }
 
 /** One cycle of a subscription with its attempts, or 404 `not_found`. */

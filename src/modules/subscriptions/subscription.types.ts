@@ -188,6 +188,11 @@ export class ResumeSubscriptionInput {
 }
 
 @InputType()
+export class CreateCardUpdateLinkInput {
+  @Field(() => ID, { description: 'Global id of the subscription' }) subscriptionId!: string;
+}
+
+@InputType()
 export class ReplaceSubscriptionPaymentMethodInput {
   @Field(() => ID) id!: string;
   @Field(() => ID, { description: 'Global id of the new payment method' }) paymentMethodId!: string;

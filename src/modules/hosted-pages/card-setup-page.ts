@@ -1,0 +1,111 @@
+import type { PaymentMethod } from '../customers/customer.entity.js';
+import type { PaymentMethodSetupLink, SetupLinkStatus } from '../customers/payment-method-setup-link.entity.js';
+import { EVENT_INTERVAL } from '../subscriptions/subscription-calendar.js';
+import { isRescuable } from '../subscriptions/subscription-lifecycle.js';
+import type { Subscription } from '../subscriptions/subscription.entity.js';
+import { formatMoney, html, type SafeHtml } from './hosted-page-html.js';
+import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
+import { cardFieldset, layout, renderNoticePage, type PageOptions } from './hosted-page.js';
+
+/**
+ * The page of a card setup link and of a card-update link (`/card-setup/{id}?token=…`): one card,
+ * verified and stored for the customer (and, on a card-update link, taken by its subscription).
+ * The card entry is one replaceable piece (`CardEntry`): the contract's simulated card form in test
+ * mode; live mode's Adyen Web component plugs in there (until then live mode shows a notice).
+ */
+
+/** What the page shows besides the link: its subscription (a card-update link) and, once used, the card stored. */
+export interface CardSetupView {
+  link: PaymentMethodSetupLink;
+  status: SetupLinkStatus;
+  subscription: Subscription | null;
+  paymentMethod: PaymentMethod | null;
+}
+
+/** The card entry: the markup that takes the card and the script that posts it to `submitUrl` as `{card}`. */
+export interface CardEntry {
+  markup: SafeHtml;
+  script: string | null;
+}
+
+/** Test mode: the simulated card form (the checkout page's card fields and script), posting `{card: {number, exp_month, exp_year, cvc}}`. */
+function testCardEntry(submitUrl: string, buttonLabel: string, cardNote: string): CardEntry {
+  const markup = html`<form id="pay-form" method="post" action="${submitUrl}" novalidate data-busy-text="Saving your card…" data-done-text="Card saved. Loading…">
+<noscript><p class="error-summary">This page needs JavaScript to save your card. Turn it on and reload the page.</p></noscript>
+<div id="form-error" class="error-summary" role="alert" aria-live="assertive"></div>
+${cardFieldset('card', 'Card', cardNote, true)}
+<button type="submit" class="pay" id="pay-button">${buttonLabel}</button>
+<p id="pay-status" class="status" role="status" aria-live="polite"></p>
+</form>`;
+  return { markup, script: HOSTED_PAGE_SCRIPT };
+}
+
+/** Live mode: Adyen Web's secured fields belong here; until that module is wired in, the page says card entry is unavailable. */
+function liveCardEntry(): CardEntry {
+  const markup = html`<p class="error-summary" id="card-entry-unavailable">Card entry on this page is not available yet. Nothing was charged. Please contact the store to update your card.</p>`;
+  return { markup, script: null };
+}
+
+/** The card entry for the link's mode. */
+export function cardEntry(livemode: boolean, submitUrl: string, buttonLabel: string, cardNote: string): CardEntry {
+  return livemode ? liveCardEntry() : testCardEntry(submitUrl, buttonLabel, cardNote);
+}
+
+/** The 404 page for an unknown link or a wrong token (the two look the same). */
+export function renderSetupLinkNotFoundPage(opts: PageOptions): string {
+  return renderNoticePage({
+    ...opts,
+    title: 'Link not found',
+    message: 'This link to save a card is not valid. Check that you opened the complete link the store sent you, or ask the store for a new one.',
+  });
+}
+
+const every = (sub: Subscription) =>
+  `${formatMoney(sub.amountCents, sub.currency)} every ${sub.intervalCount > 1 ? `${sub.intervalCount} ${EVENT_INTERVAL[sub.interval]}s` : EVENT_INTERVAL[sub.interval]}`;
+
+/** The subscription a card-update link is for, and what the new card does to it. */
+function subscriptionSummary(sub: Subscription): SafeHtml {
+  const due = isRescuable(sub.status);
+  return html`<h2 id="subscription-title">Your subscription</h2>
+<dl class="amounts" id="subscription">
+<dt>Plan</dt><dd>${sub.description}</dd>
+<dt>Price</dt><dd>${every(sub)}</dd>
+<dt>Status</dt><dd>${due ? 'Payment failed: the card needs updating' : 'Active'}</dd>
+</dl>
+<p>${due ? 'Enter a new card. The payment that failed is charged to it right away, and later payments use it too.' : 'Enter a new card. Later payments use it.'}</p>`;
+}
+
+/** What a used link says: the card stored and, on a card-update link, where the subscription stands. */
+function usedMessage(view: CardSetupView): string {
+  const card = view.paymentMethod ? `The card ending ${view.paymentMethod.last4} is saved.` : 'Your card is saved.';
+  if (!view.subscription) return `${card} This link works only once, so there is nothing more to do here.`;
+  const standing =
+    view.subscription.status === 'active' || view.subscription.status === 'trialing'
+      ? 'Your subscription uses it from now on and is active.'
+      : `Your subscription uses it from now on, but the payment due could not be taken yet (status: ${view.subscription.status.replace('_', ' ')}). The store will be in touch.`;
+  return `${card} ${standing} This link works only once.`;
+}
+
+/** The page of a link in each state: the card entry while open, a notice once used or expired. */
+export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { submitUrl: string }): string {
+  const { link, status, subscription } = view;
+  const common = { ...opts, livemode: link.livemode };
+  if (status === 'used') return renderNoticePage({ ...common, title: subscription ? 'Your card is updated' : 'Your card is saved', message: usedMessage(view) });
+  if (status === 'expired') {
+    return renderNoticePage({
+      ...common,
+      title: 'This link has expired',
+      message: `Links to save a card work for 24 hours; this one expired on ${link.expiresAt.toUTCString()}. Nothing was charged. Ask the store for a new link.`,
+    });
+  }
+  const title = subscription ? 'Update your card' : 'Save a card';
+  const entry = subscription
+    ? cardEntry(link.livemode, opts.submitUrl, isRescuable(subscription.status) ? 'Save card and pay' : 'Save card', isRescuable(subscription.status) ? 'pays what is due now' : 'for later payments')
+    : cardEntry(link.livemode, opts.submitUrl, 'Save card', 'verified, not charged');
+  const body = html`<h1>${title}</h1>
+<section class="panel notice" aria-labelledby="${subscription ? 'subscription-title' : 'setup-intro'}">
+${subscription ? subscriptionSummary(subscription) : html`<p id="setup-intro">${opts.merchantName?.trim() || 'The store'} asks you to save a card for later payments. The card is checked now; nothing is charged.</p>`}
+${entry.markup}
+</section>`;
+  return layout(title, body, { nonce: opts.nonce, livemode: link.livemode, merchantName: opts.merchantName, script: entry.script ?? false });
+}
