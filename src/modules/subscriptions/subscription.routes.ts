@@ -114,7 +114,8 @@ export const subscriptionRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/subscriptions/:id/card-update-link',
     operationId: 'createSubscriptionCardUpdateLink',
-    summary: "A one-time hosted page (24 h) where the shopper enters a new card: it replaces the subscription's, and a past_due or action_required subscription is charged at once",
+    summary:
+      "A one-time hosted page (24 h) where the shopper enters a new card: it replaces the subscription's, and a past_due or action_required subscription is charged at once. subscription.payment_failed with disposition action_required carries a fresh one as card_update_url",
     tags,
     params: idParams,
     response: setupLinkResponse,
