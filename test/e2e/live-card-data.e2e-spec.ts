@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { submitPathOf } from '../helpers/card-links.js';
 import { cards, openCheckout } from '../helpers/fixtures.js';
 import { client, type Client } from '../helpers/http.js';
 import { adyenCard, LIVE_SECRETS_KEY, startLiveMode, type LiveMode } from '../helpers/live-mode.js';
@@ -99,8 +100,21 @@ async function liveFlows(): Promise<void> {
   const sub = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.body.id, amount_cents: 1500, currency: 'USD', interval: 'monthly' }, idem());
   expect(sub.status).toBe(201);
 
-  // A raw card sent with a live key is refused, wherever it is sent.
+  // A card setup link and a subscription's card-update link, used through their page's submit call.
   const raw = { number: PANS.raw, exp_month: 12, exp_year: 2030, cvc: '123' };
+  const shopper = client(service.url);
+  const submit = async (url: string, body: object) => {
+    const res = await shopper.post(submitPathOf(url), body);
+    answers.push(JSON.stringify(res.body));
+    return res;
+  };
+  const setup = await api.post<{ url: string }>(`/api/v2/customers/${customer.id}/payment-method-setup-links`, undefined, idem());
+  expect((await submit(setup.body.url, { card: raw })).status).toBe(400);
+  expect((await submit(setup.body.url, { card: adyenCard(PANS.visa) })).status).toBe(200);
+  const update = await api.post<{ url: string }>(`/api/v2/subscriptions/${(sub.body as { id: string }).id}/card-update-link`, undefined, idem());
+  expect((await submit(update.body.url, { card: adyenCard(PANS.waiting) })).status).toBe(200);
+
+  // A raw card sent with a live key is refused, wherever it is sent.
   const refusedCheckout = await openCheckout(api, [['mug', 'Coffee Mug', 1700, 1]]);
   expect((await api.post(`/api/v2/checkout/${refusedCheckout.checkout_id}/payments`, { card: raw }, idem())).status).toBe(400);
   expect((await api.post(`/api/v2/checkout/${refusedCheckout.checkout_id}/payments`, { card: { payment_method_data: raw } }, idem())).status).toBe(422); // not Adyen Web's shape
@@ -121,7 +135,7 @@ async function everyRow(orm: MikroORM): Promise<Map<string, string>> {
   return rows;
 }
 
-test('after live payments, 3-D Secure, a stored card, a subscription and refused raw cards, no log line, table or answer holds a card number', async () => {
+test('after live payments, 3-D Secure, a stored card, a subscription, card setup and card-update links and refused raw cards, no log line, table or answer holds a card number', async () => {
   await liveFlows();
   await new Promise((r) => setTimeout(r, 300)); // let the service flush its log lines
   const output = service.output();
