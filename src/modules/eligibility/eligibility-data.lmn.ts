@@ -5,7 +5,7 @@
 import type { EligibilityCategory } from './eligibility.types.js';
 
 // Skin-care and hair-care forms of vitamins and supplements ("vitamin C serum") are cosmetics, not supplements.
-const TOPICAL_FORMS = ['serum', 'cream', 'lotion', 'moisturizer', 'shampoo', 'conditioner', 'body wash', 'face wash', 'cleanser', 'toner', 'skin care', 'lip', 'mask', 'water'];
+const TOPICAL_FORMS = ['serum', 'cream', 'lotion', 'vitamin e oil', 'moisturizer', 'shampoo', 'conditioner', 'body wash', 'face wash', 'cleanser', 'toner', 'skin care', 'lip', 'mask', 'water'];
 
 // Supplements sold for animals are pet products, never a qualified medical expense for the account holder.
 const PET_TERMS = ['pet', 'dog', 'puppy', 'kitten', 'for cats'];
@@ -21,6 +21,16 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'vitamin',
       'multivitamin',
       'multi vitamin',
+      'multi gummy',
+      'multi + gummies',
+      'iron tablet',
+      'slow release iron',
+      'ferrous sulfate',
+      'zinc + tablet',
+      'zinc + capsule',
+      'magnesium + tablet',
+      'magnesium + capsule',
+      'selenium',
       'prenatal',
       'prenatal vitamin',
       'vitamin d',
@@ -69,6 +79,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'azo cranberry',
       'digestive enzyme',
       'milk thistle',
+      'alpha lipoic acid',
       'immune support',
       'greens powder',
     ],
@@ -104,7 +115,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Massage devices',
     status: 'requires_lmn',
     keywords: ['massager', 'massage gun', 'massage chair', 'massage cushion', 'percussion massager', 'shiatsu', 'theragun', 'hypervolt'],
-    rationale: 'Dual-purpose comfort item (IRS Pub. 502: personal-use items): eligible only when a practitioner prescribes it for a diagnosed condition',
+    rationale: 'IRS Pub. 502: a dual-purpose comfort item is medical care only when a practitioner prescribes it for a diagnosed condition (letter of medical necessity)',
   },
   {
     id: 'air-purifiers',
@@ -112,7 +123,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: ['air purifier', 'air cleaner', 'hepa purifier', 'purifier filter'],
     negative_keywords: ['vacuum', 'furnace', 'water'],
-    rationale: 'Dual-purpose household appliance: eligible only with an LMN for a diagnosed condition such as asthma or allergies (IRS Pub. 502: equipment whose main purpose is medical care)',
+    rationale:
+      'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed condition such as asthma or allergies is required',
   },
   {
     id: 'humidifiers',
@@ -120,11 +132,11 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: ['humidifier', 'dehumidifier', 'cool mist', 'warm mist', 'steam vaporizer', 'vaporizer'],
     negative_keywords: ['herb', 'wax', 'cannabis', 'vape'],
-    rationale: 'Dual-purpose household appliance: eligible only with an LMN for a diagnosed respiratory condition (IRS Pub. 502: equipment whose main purpose is medical care)',
+    rationale: 'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',
   },
   {
     id: 'orthopedic-shoes-bedding',
-    label: 'Orthopedic shoes, pillows & mattresses',
+    label: 'Orthopedic shoes, bedding & weighted blankets',
     status: 'requires_lmn',
     keywords: [
       'orthopedic + shoe',
@@ -136,7 +148,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'wedge pillow',
       'orthopedic + mattress',
       'adjustable bed',
+      'weighted blanket',
     ],
-    rationale: 'Ordinary-use items (footwear, bedding) qualify only when a practitioner prescribes them for a condition; an LMN is required (IRS Pub. 502: personal-use items)',
+    rationale: 'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
   },
 ];

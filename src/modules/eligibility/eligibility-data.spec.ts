@@ -1,11 +1,12 @@
 import { ELIGIBILITY_CATEGORIES, UPC_TABLE } from './eligibility-data.js';
 import { checkEligibility, normalizeName } from './eligibility.engine.js';
 import { validateGtin } from './gtin.js';
+import { ELIGIBILITY_STATUSES, RULE_SOURCES } from './eligibility.types.js';
 
 describe('eligibility categories', () => {
   test('there are at least 40 categories covering every status', () => {
     expect(ELIGIBILITY_CATEGORIES.length).toBeGreaterThanOrEqual(40);
-    for (const status of ['eligible', 'requires_lmn', 'not_eligible'] as const) {
+    for (const status of ELIGIBILITY_STATUSES) {
       expect(ELIGIBILITY_CATEGORIES.some((c) => c.status === status)).toBe(true);
     }
   });
@@ -24,6 +25,16 @@ describe('eligibility categories', () => {
       expect(normalizeName(phrase)).not.toBe('');
       expect(phrase).not.toContain('+');
     }
+  });
+
+  // The message a merchant forwards names the rule and where it comes from.
+  test.each(ELIGIBILITY_CATEGORIES.map((c) => [c.id, c.rationale] as const))('%s cites its source first', (_id, rationale) => {
+    expect(RULE_SOURCES.some((source) => rationale.startsWith(source))).toBe(true);
+  });
+
+  test.each(ELIGIBILITY_CATEGORIES.filter((c) => c.confirm).map((c) => [c.id, c] as const))('%s sends unconfirmed names to a review category', (_id, category) => {
+    expect(category.status).toBe('eligible');
+    expect(ELIGIBILITY_CATEGORIES.find((c) => c.id === category.confirm?.review_category)?.status).toBe('requires_review');
   });
 });
 

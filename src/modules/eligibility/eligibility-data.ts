@@ -1,15 +1,17 @@
 /**
  * The curated HSA/FSA eligibility data set: categories with keywords and rationale (in the spirit of
- * IRS Publication 502 and the IIAS/SIGIS eligible product list) plus a barcode table.
+ * IRS Publication 502, the CARES Act 2020, IRS Ann. 2021-7 and plan administrators' published lists) plus a
+ * barcode table. Measured on test/fixtures/eligibility/labelled-names.csv (`npm run bench`).
  * Order matters only for ties between equally specific phrases of the same status: earlier wins.
  */
 import { MEDICINE_CATEGORIES } from './eligibility-data.medicines.js';
 import { SUPPLY_CATEGORIES } from './eligibility-data.supplies.js';
 import { LMN_CATEGORIES } from './eligibility-data.lmn.js';
 import { INELIGIBLE_CATEGORIES } from './eligibility-data.ineligible.js';
+import { REVIEW_CATEGORIES } from './eligibility-data.review.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
 export { UPC_TABLE } from './eligibility-data.upc.js';
 
-export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [...MEDICINE_CATEGORIES, ...SUPPLY_CATEGORIES, ...LMN_CATEGORIES, ...INELIGIBLE_CATEGORIES];
+export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [...MEDICINE_CATEGORIES, ...SUPPLY_CATEGORIES, ...LMN_CATEGORIES, ...REVIEW_CATEGORIES, ...INELIGIBLE_CATEGORIES];

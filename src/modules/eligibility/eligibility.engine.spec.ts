@@ -1,4 +1,4 @@
-import { checkEligibility, type EligibilityStatus } from './eligibility.engine.js';
+import { checkEligibility, storedStatus, type EligibilityStatus } from './eligibility.engine.js';
 
 type LabelledCase = [name: string, status: EligibilityStatus, category: string | null];
 
@@ -123,7 +123,9 @@ const LABELLED: LabelledCase[] = [
   ['Mueller Hinged Knee Brace', 'eligible', 'braces-supports'],
   ['Futuro Wrist Splint, Right Hand', 'eligible', 'braces-supports'],
   ['KT Tape Pro Kinesiology Tape', 'eligible', 'braces-supports'],
-  ['Copper Fit Compression Socks, Unisex', 'eligible', 'compression-hosiery'],
+  // No compression grade (mmHg) in the name: sports and comfort socks are sold the same way.
+  ['Copper Fit Compression Socks, Unisex', 'requires_review', 'unclear-medical-purpose'],
+  ['Jobst Relief 20-30 mmHg Knee High Compression Socks', 'eligible', 'compression-hosiery'],
   ["Dr. Scholl's Plantar Fasciitis Pain Relief Orthotics", 'eligible', 'orthotics-foot-care'],
   ['Powerstep Pinnacle Arch Support Insoles', 'eligible', 'orthotics-foot-care'],
   ['Sunbeam XpressHeat Heating Pad, King Size', 'eligible', 'hot-cold-therapy'],
@@ -180,8 +182,9 @@ const LABELLED: LabelledCase[] = [
   ['Maybelline Great Lash Mascara', 'not_eligible', 'cosmetics'],
   ["L'Oreal Paris Colour Riche Lipstick", 'not_eligible', 'cosmetics'],
   ["Fenty Beauty Pro Filt'r Foundation", 'not_eligible', 'cosmetics'],
-  ['Tinted Moisturizer with SPF 30', 'not_eligible', 'cosmetics'],
-  ['IT Cosmetics CC+ Cream SPF 50', 'not_eligible', 'cosmetics'],
+  // A cosmetic with SPF is eligible only when sold as a broad-spectrum sunscreen: the label decides, not the name.
+  ['Tinted Moisturizer with SPF 30', 'requires_review', 'cosmetics-with-spf'],
+  ['IT Cosmetics CC+ Cream SPF 50', 'requires_review', 'cosmetics-with-spf'],
   ['Essie Nail Polish, Ballet Slippers', 'not_eligible', 'cosmetics'],
   ['Banana Boat Deep Tanning Oil SPF 4', 'not_eligible', 'cosmetics'],
   ['CeraVe Daily Moisturizing Lotion', 'not_eligible', 'skin-care'],
@@ -258,7 +261,7 @@ describe('checkEligibility by name: labelled product list', () => {
     expect(result.status).toBe(status);
     expect(result.category).toBe(category);
     expect(result.source).toBe(category === null ? 'none' : 'name');
-    expect(result.hsa_fsa_eligible).toBe(status !== 'not_eligible');
+    expect(result.hsa_fsa_eligible).toBe(status === 'eligible' || status === 'requires_lmn');
     expect(result.requires_lmn).toBe(status === 'requires_lmn');
   });
 
@@ -274,13 +277,40 @@ describe('checkEligibility by name: messages and edge cases', () => {
   test('explains an eligible match with category, basis and matched phrase', () => {
     const result = checkEligibility({ name: 'Digital Oral Thermometer' });
     expect(result.message).toBe(
-      "Eligible: 'Digital Oral Thermometer' matches category 'Thermometers' (IRS Pub. 502: diagnostic devices used to diagnose and treat illness). Matched by name on \"oral thermometer\".",
+      "Eligible: 'Digital Oral Thermometer' matches category 'Thermometers'. Rule: IRS Pub. 502: diagnostic devices used to diagnose and treat illness. Matched by name on \"oral thermometer\".",
     );
   });
 
   test('explains a Letter of Medical Necessity decision', () => {
     const result = checkEligibility({ name: 'Centrum Adults Multivitamin' });
     expect(result.message).toMatch(/^Eligible only with a Letter of Medical Necessity: 'Centrum Adults Multivitamin' matches category 'Vitamins & minerals'/);
+  });
+
+  test('an OTC medicine names the CARES Act as its rule', () => {
+    expect(checkEligibility({ name: 'Advil Ibuprofen Tablets 200 mg, 100 ct' }).message).toContain('Rule: CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription');
+  });
+
+  test('a name that cannot decide is requires_review, not payable, and says what the name does not state', () => {
+    const result = checkEligibility({ name: 'Supergoop! Glowscreen SPF 40' });
+    expect(result).toMatchObject({ status: 'requires_review', category: 'cosmetics-with-spf', source: 'name', hsa_fsa_eligible: false, requires_lmn: false });
+    expect(result.message).toMatch(
+      /^Needs review \(not eligible until checked\): 'Supergoop! Glowscreen SPF 40' matches category 'Sunscreen \(SPF 15\+, broad spectrum\)' but does not state that it is a broad-spectrum sunscreen\. Rule: Plan administrators' eligibility lists: /,
+    );
+  });
+
+  test('a CBD or pet product is not eligible whatever medical words it carries', () => {
+    expect(checkEligibility({ name: 'Medterra CBD Pain Relief Cream 500 mg' })).toMatchObject({ status: 'not_eligible', category: 'cannabis-cbd' });
+    expect(checkEligibility({ name: 'Joint Pain Relief Chews for Dogs' })).toMatchObject({ status: 'not_eligible', category: 'pet-supplies' });
+  });
+
+  test.each([
+    [true, false, 'thermometers', 'eligible'],
+    [true, true, 'vitamins-minerals', 'requires_lmn'],
+    [false, false, 'cosmetics-with-spf', 'requires_review'],
+    [false, false, 'sunscreen', 'not_eligible'],
+    [false, false, null, 'not_eligible'],
+  ] as const)('a stored decision (eligible %s, lmn %s, category %s) reads back as %s', (eligible, lmn, category, status) => {
+    expect(storedStatus(eligible, lmn, category)).toBe(status);
   });
 
   test('a sunscreen below SPF 15 is not eligible and says why', () => {
@@ -297,7 +327,8 @@ describe('checkEligibility by name: messages and edge cases', () => {
       status: 'not_eligible',
       category: null,
       source: 'none',
-      message: "Not eligible: no HSA/FSA-eligible category was recognised in 'Bluetooth Wireless Headphones'. A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.",
+      message:
+        "Not eligible: no HSA/FSA-eligible category was recognised in 'Bluetooth Wireless Headphones' (IRS Pub. 502: only medical care qualifies). A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.",
     });
   });
 
@@ -349,7 +380,7 @@ describe('checkEligibility by UPC/GTIN', () => {
       category: 'vitamins-minerals',
       source: 'upc',
       message:
-        "EAN 9 520301 200141 is listed as 'Centrum Adults Multivitamin Tablets, 200 ct' (Vitamins & minerals): eligible only with a Letter of Medical Necessity. Basis: IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition.",
+        "EAN 9 520301 200141 is listed as 'Centrum Adults Multivitamin Tablets, 200 ct' (Vitamins & minerals): eligible only with a Letter of Medical Necessity. Rule: IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition.",
     });
   });
 

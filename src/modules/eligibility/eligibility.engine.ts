@@ -15,7 +15,7 @@ export interface EligibilityInput {
 }
 
 export interface EligibilityResult {
-  /** True for 'eligible' and for 'requires_lmn' (eligible once a letter of medical necessity is approved). */
+  /** True for 'eligible' and for 'requires_lmn' (eligible once a letter of medical necessity is approved); false for 'requires_review' until a person decides. */
   hsa_fsa_eligible: boolean;
   requires_lmn: boolean;
   status: EligibilityStatus;
@@ -88,6 +88,8 @@ interface CompiledCategory {
   category: EligibilityCategory;
   keywords: CompiledKeyword[];
   negatives: string[];
+  /** `confirm.phrases`, padded like `negatives`. */
+  confirms: string[] | null;
 }
 
 const pad = (phrase: string): string => ` ${phrase} `;
@@ -103,7 +105,9 @@ const COMPILED: readonly CompiledCategory[] = ELIGIBILITY_CATEGORIES.map((catego
   category,
   keywords: category.keywords.map(compileKeyword),
   negatives: (category.negative_keywords ?? []).map((negative) => pad(normalizeName(negative))),
+  confirms: category.confirm ? category.confirm.phrases.map((phrase) => pad(normalizeName(phrase))) : null,
 }));
+const COMPILED_BY_ID = new Map(COMPILED.map((compiled) => [compiled.category.id, compiled]));
 
 const CATEGORY_BY_ID = new Map(ELIGIBILITY_CATEGORIES.map((category) => [category.id, category]));
 const UPC_BY_GTIN = new Map<string, UpcEntry>();
@@ -114,7 +118,7 @@ for (const entry of UPC_TABLE) {
 }
 
 // On a tie in specificity and evidence the more cautious answer wins: a generic "candy" beats a generic "bandage".
-const CAUTION: Record<EligibilityStatus, number> = { eligible: 0, requires_lmn: 1, not_eligible: 2 };
+const CAUTION: Record<EligibilityStatus, number> = { eligible: 0, requires_lmn: 1, requires_review: 2, not_eligible: 3 };
 
 interface NameMatch {
   category: EligibilityCategory;
@@ -124,8 +128,9 @@ interface NameMatch {
   evidence: number;
 }
 
-/** Ranks matches: longest phrase first, then total matched words, then caution; earlier data wins a full tie. */
+/** Ranks matches: a decisive category first, then longest phrase, then total matched words, then caution; earlier data wins a full tie. */
 function beats(a: NameMatch, b: NameMatch): boolean {
+  if (Boolean(a.category.decisive) !== Boolean(b.category.decisive)) return Boolean(a.category.decisive);
   if (a.keyword.weight !== b.keyword.weight) return a.keyword.weight > b.keyword.weight;
   if (a.evidence !== b.evidence) return a.evidence > b.evidence;
   return CAUTION[a.category.status] > CAUTION[b.category.status];
@@ -159,16 +164,29 @@ const VERDICT: Record<EligibilityStatus, string> = {
   eligible: 'eligible',
   requires_lmn: 'eligible only with a Letter of Medical Necessity',
   not_eligible: 'not eligible',
+  requires_review: 'to be reviewed against the product label',
 };
 
 const PREFIX: Record<EligibilityStatus, string> = {
   eligible: 'Eligible',
   requires_lmn: 'Eligible only with a Letter of Medical Necessity',
   not_eligible: 'Not eligible',
+  requires_review: 'Needs review (not eligible until checked)',
 };
 
 function result(status: EligibilityStatus, category: string | null, source: EligibilityResult['source'], message: string): EligibilityResult {
-  return { hsa_fsa_eligible: status !== 'not_eligible', requires_lmn: status === 'requires_lmn', status, category, source, message };
+  const payable = status === 'eligible' || status === 'requires_lmn';
+  return { hsa_fsa_eligible: payable, requires_lmn: status === 'requires_lmn', status, category, source, message };
+}
+
+/**
+ * The status of a stored decision: the products table keeps the two flags and the category, and a
+ * `requires_review` decision is the one that is neither eligible nor LMN under a review category.
+ */
+export function storedStatus(hsaFsaEligible: boolean, requiresLmn: boolean, category: string | null): EligibilityStatus {
+  if (requiresLmn) return 'requires_lmn';
+  if (hsaFsaEligible) return 'eligible';
+  return category !== null && CATEGORY_BY_ID.get(category)?.status === 'requires_review' ? 'requires_review' : 'not_eligible';
 }
 
 function quoteName(name: string): string {
@@ -199,24 +217,34 @@ function decideByName(name: string): EligibilityResult {
       'not_eligible',
       null,
       'none',
-      `Not eligible: no HSA/FSA-eligible category was recognised in ${quoteName(name)}. A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.`,
+      `Not eligible: no HSA/FSA-eligible category was recognised in ${quoteName(name)} (IRS Pub. 502: only medical care qualifies). A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.`,
     );
   }
   const { category, keyword } = match;
-  const matchedOn = keyword.text
+  const matchedOn = `Matched by name on ${keyword.text
     .split(' + ')
     .map((part) => `"${part}"`)
-    .join(' + ');
+    .join(' + ')}.`;
   const spf = category.min_spf === undefined ? null : statedSpf(normalized);
   if (category.min_spf !== undefined && spf !== null && spf < category.min_spf) {
     return result(
       'not_eligible',
       category.id,
       'name',
-      `Not eligible: ${quoteName(name)} matches category '${category.label}' but states SPF ${spf}, below the SPF ${category.min_spf} minimum (${category.rationale}). Matched by name on ${matchedOn}.`,
+      `Not eligible: ${quoteName(name)} matches category '${category.label}' but states SPF ${spf}, below the SPF ${category.min_spf} minimum. Rule: ${category.rationale}. ${matchedOn}`,
     );
   }
-  return result(category.status, category.id, 'name', `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}' (${category.rationale}). Matched by name on ${matchedOn}.`);
+  const confirms = COMPILED_BY_ID.get(category.id)?.confirms;
+  const review = category.confirm && CATEGORY_BY_ID.get(category.confirm.review_category);
+  if (confirms && review && !confirms.some((phrase) => pad(normalized).includes(phrase))) {
+    return result(
+      'requires_review',
+      review.id,
+      'name',
+      `${PREFIX.requires_review}: ${quoteName(name)} matches category '${category.label}' but does not state ${category.confirm?.missing}. Rule: ${review.rationale}. ${matchedOn}`,
+    );
+  }
+  return result(category.status, category.id, 'name', `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}'. Rule: ${category.rationale}. ${matchedOn}`);
 }
 
 /** Prefixes a name-based decision with why the barcode did not decide it. */
@@ -248,5 +276,5 @@ export function checkEligibility(input: EligibilityInput): EligibilityResult {
   const category = entry ? CATEGORY_BY_ID.get(entry.category_id) : undefined;
   if (!entry || !category) return withBarcodeNote(`${display} is not in the eligibility list`, name);
 
-  return result(category.status, category.id, 'upc', `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Basis: ${category.rationale}.`);
+  return result(category.status, category.id, 'upc', `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Rule: ${category.rationale}.`);
 }

@@ -1,6 +1,15 @@
 /** Shared types for the HSA/FSA eligibility data and engine. */
 
-export type EligibilityStatus = 'eligible' | 'requires_lmn' | 'not_eligible';
+/**
+ * `requires_review`: the name alone cannot decide (a cosmetic that states an SPF, a product whose medical grade or
+ * Drug Facts panel the name does not show); a person checks the label. Never payable by HSA/FSA card until then.
+ */
+export type EligibilityStatus = 'eligible' | 'requires_lmn' | 'not_eligible' | 'requires_review';
+
+export const ELIGIBILITY_STATUSES = ['eligible', 'requires_lmn', 'not_eligible', 'requires_review'] as const satisfies readonly EligibilityStatus[];
+
+/** The public sources a category's rule cites; every rationale starts with one of them. */
+export const RULE_SOURCES = ['IRS Pub. 502', 'CARES Act 2020', 'IRS Ann. 2021-7', 'IRS Ann. 2011-14', "Plan administrators' eligibility lists"] as const;
 
 export interface EligibilityCategory {
   id: string;
@@ -13,10 +22,18 @@ export interface EligibilityCategory {
   keywords: readonly string[];
   /** Phrases that rule this category out even when one of its keywords matched. */
   negative_keywords?: readonly string[];
-  /** Short basis for the decision, shown to the user. */
+  /** The rule behind the decision, shown to the user: starts with its source (one of RULE_SOURCES), e.g. "IRS Pub. 502: …". */
   rationale: string;
   /** Sunscreen only: a name stating an SPF below this value is not eligible. */
   min_spf?: number;
+  /**
+   * An eligible category whose keywords also fit non-medical products: the name must also state one of
+   * `phrases` (a medical grade, a drug form), or the answer is `requires_review` under `review_category`
+   * (a category of that status), saying the name does not state `missing`.
+   */
+  confirm?: { phrases: readonly string[]; missing: string; review_category: string };
+  /** A match decides whatever else matched (CBD, pet products): no other category's phrase can outweigh it. */
+  decisive?: boolean;
 }
 
 export interface UpcEntry {

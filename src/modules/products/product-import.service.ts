@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
-import { checkEligibility as runEngine, type EligibilityResult } from '../eligibility/eligibility.engine.js';
+import { checkEligibility as runEngine, storedStatus, type EligibilityResult } from '../eligibility/eligibility.engine.js';
 import type { CsvRow } from './product-import.csv.js';
 import type { ProductStatus } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
@@ -166,7 +166,7 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
         : {
             hsa_fsa_eligible: old.hsa_fsa_eligible,
             requires_lmn: old.requires_lmn,
-            status: old.requires_lmn ? 'requires_lmn' : old.hsa_fsa_eligible ? 'eligible' : 'not_eligible',
+            status: storedStatus(old.hsa_fsa_eligible, old.requires_lmn, old.eligibility_category),
             category: old.eligibility_category,
             source: old.eligibility_source as EligibilityResult['source'],
             message: old.eligibility_message,

@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
 import { PRODUCT_STATUSES } from './product.entity.js';
 
 /** Response shapes of the products routes, for the OpenAPI document. */
 
 const eligibility = z.object({
-  hsa_fsa_eligible: z.boolean(),
+  hsa_fsa_eligible: z.boolean().describe('True for eligible and requires_lmn'),
   requires_lmn: z.boolean().describe('Eligible only with an approved letter of medical necessity'),
-  status: z.enum(['eligible', 'requires_lmn', 'not_eligible']),
+  status: z.enum(ELIGIBILITY_STATUSES).describe('requires_review: the name alone cannot decide (e.g. a tinted moisturizer with SPF); not payable by HSA/FSA card until a person checks the label'),
   category: z.string().nullable(),
   source: z.enum(['upc', 'name', 'none']),
-  message: z.string(),
+  message: z.string().describe('The decision, the rule behind it and its source (e.g. "Rule: CARES Act 2020 (§3702): …")'),
   checked_at: z.iso.datetime(),
 });
 

@@ -1,4 +1,4 @@
-import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
+import { storedStatus, type EligibilityResult } from '../eligibility/eligibility.engine.js';
 import type { Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
 
@@ -30,7 +30,7 @@ export function productEligibility(product: Product | ProductRecord): Eligibilit
   return {
     hsa_fsa_eligible: product.hsaFsaEligible,
     requires_lmn: product.requiresLmn,
-    status: product.requiresLmn ? 'requires_lmn' : product.hsaFsaEligible ? 'eligible' : 'not_eligible',
+    status: storedStatus(product.hsaFsaEligible, product.requiresLmn, product.eligibilityCategory),
     category: product.eligibilityCategory,
     source: product.eligibilitySource as EligibilityResult['source'],
     message: product.eligibilityMessage,

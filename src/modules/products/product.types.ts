@@ -6,13 +6,18 @@ import { connectionType, CreatedRangeArgs } from '../../platform/relay/connectio
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
+import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
 import { PRODUCT_STATUSES, type Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
 import { productEligibility, productImages } from './product.resource.js';
 
 export const ProductStatusEnum = graphqlEnum('ProductStatus', PRODUCT_STATUSES, 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)');
 
-export const EligibilityStatusEnum = graphqlEnum('EligibilityStatus', ['eligible', 'requires_lmn', 'not_eligible'] as const);
+export const EligibilityStatusEnum = graphqlEnum(
+  'EligibilityStatus',
+  ELIGIBILITY_STATUSES,
+  'requires_review: the name alone cannot decide (e.g. a tinted moisturizer with SPF); not payable by HSA/FSA card until a person checks the label',
+);
 
 export const EligibilitySourceEnum = graphqlEnum('EligibilitySource', ['upc', 'name', 'none'] as const, 'What the decision was based on');
 

@@ -1,0 +1,55 @@
+/**
+ * Products whose name cannot decide: the same words describe an eligible product and one that is not, and
+ * what separates them (a Drug Facts panel, a medical grade, the contents of a set) is on the label, not in
+ * the name. The answer is `requires_review`, so a person checks the label; never a guess of `eligible`.
+ */
+import type { EligibilityCategory } from './eligibility.types.js';
+
+export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
+  {
+    id: 'cosmetics-with-spf',
+    label: 'Cosmetics that state an SPF',
+    status: 'requires_review',
+    keywords: ['tinted moisturizer + spf', 'tinted + spf', 'skin tint + spf', 'bb cream + spf', 'cc cream + spf', 'tinted sunscreen'],
+    rationale:
+      "Plan administrators' eligibility lists: a cosmetic that states an SPF is eligible only when it is sold as a broad-spectrum sunscreen of SPF 15+ (Drug Facts panel), which the name does not show",
+  },
+  {
+    id: 'medicated-or-everyday',
+    label: 'Medicated or everyday care (dandruff shampoo, medicated lip balm, petroleum jelly, Epsom salt, electrolytes)',
+    status: 'requires_review',
+    keywords: [
+      'dandruff shampoo',
+      'dandruff',
+      'lip balm + medicated',
+      'lip ointment + medicated',
+      'carmex',
+      'blistex',
+      'petroleum jelly',
+      'vaseline',
+      'healing ointment',
+      'skin protectant',
+      'epsom salt',
+      'electrolyte solution',
+      'pedialyte',
+      'hydration multiplier',
+      'electrolyte + drink mix',
+    ],
+    rationale:
+      'CARES Act 2020: an over-the-counter drug (one with a Drug Facts panel) is eligible without a prescription, but this kind of product is also sold as everyday hygiene or food, and the name does not show which',
+  },
+  {
+    id: 'unclear-medical-purpose',
+    label: 'Items whose medical purpose the name does not show',
+    status: 'requires_review',
+    keywords: ['anti snoring', 'snoring', 'ear plug', 'earplug'],
+    rationale: 'IRS Pub. 502: an item is medical care only when it is primarily for a medical condition; this one is also sold for comfort, and the name does not say which',
+  },
+  {
+    id: 'gift-sets',
+    label: 'Gift sets & baskets',
+    status: 'requires_review',
+    keywords: ['gift set', 'gift basket', 'gift box'],
+    rationale: 'IRS Pub. 502: each item of a set must qualify on its own, and a gift set mixes items its name does not list',
+  },
+];
