@@ -1,0 +1,111 @@
+/**
+ * Measures the name classifier on a labelled set of product names (test/fixtures/eligibility/labelled-names.csv):
+ * accuracy, the confusion matrix, precision and recall per status, and every costly miss (a false `eligible`).
+ * `npm run bench` prints it; the labelled-set spec holds the engine to it.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { checkEligibility } from './eligibility.engine.js';
+import { ELIGIBILITY_STATUSES, type EligibilityStatus } from './eligibility.types.js';
+
+export interface LabelledName {
+  name: string;
+  expected: EligibilityStatus;
+  /** The public rule behind the label, and where it is published. */
+  rule: string;
+  source: string;
+}
+
+export interface Miss {
+  name: string;
+  expected: EligibilityStatus;
+  actual: EligibilityStatus;
+  category: string | null;
+}
+
+export interface ClassFigures {
+  /** Of the names the engine gave this status, the share that carry it; null when it gave none. */
+  precision: number | null;
+  /** Of the names labelled with this status, the share the engine found; null when none is labelled so. */
+  recall: number | null;
+  support: number;
+}
+
+export interface Evaluation {
+  total: number;
+  correct: number;
+  accuracy: number;
+  /** confusion[expected][actual]: how many names labelled `expected` the engine answered `actual`. */
+  confusion: Record<EligibilityStatus, Record<EligibilityStatus, number>>;
+  perClass: Record<EligibilityStatus, ClassFigures>;
+  misses: Miss[];
+  /** Names labelled `requires_lmn`, `not_eligible` or `requires_review` that the engine called `eligible`. */
+  falseEligible: Miss[];
+}
+
+const isStatus = (value: string): value is EligibilityStatus => (ELIGIBILITY_STATUSES as readonly string[]).includes(value);
+
+/** Reads the labelled set (CSV with the header `name,expected,rule,source`); throws on an unknown label or an empty field. */
+export function readLabelledNames(file: string): LabelledName[] {
+  const rows = parse<Record<string, string>>(readFileSync(file), { columns: true, skip_empty_lines: true });
+  return rows.map((row, i) => {
+    const { name, expected, rule, source } = row;
+    if (!name || !rule || !source || !isStatus(expected)) throw new Error(`${file} line ${i + 2}: needs a name, a status of ${ELIGIBILITY_STATUSES.join('/')}, a rule and a source`);
+    return { name, expected, rule, source };
+  });
+}
+
+function byStatus<T>(make: (status: EligibilityStatus) => T): Record<EligibilityStatus, T> {
+  return Object.fromEntries(ELIGIBILITY_STATUSES.map((status) => [status, make(status)])) as Record<EligibilityStatus, T>;
+}
+
+const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
+
+/** Runs the engine on every name (by name only) and compares its status with the label. */
+export function evaluate(cases: readonly LabelledName[]): Evaluation {
+  const confusion = byStatus(() => byStatus(() => 0));
+  const misses: Miss[] = [];
+  for (const { name, expected } of cases) {
+    const { status: actual, category } = checkEligibility({ name });
+    confusion[expected][actual]++;
+    if (actual !== expected) misses.push({ name, expected, actual, category });
+  }
+  const correct = cases.length - misses.length;
+  const perClass = byStatus((status) => {
+    const labelled = ELIGIBILITY_STATUSES.reduce((sum, actual) => sum + confusion[status][actual], 0);
+    const answered = ELIGIBILITY_STATUSES.reduce((sum, expected) => sum + confusion[expected][status], 0);
+    return { precision: ratio(confusion[status][status], answered), recall: ratio(confusion[status][status], labelled), support: labelled };
+  });
+  return {
+    total: cases.length,
+    correct,
+    accuracy: cases.length === 0 ? 0 : correct / cases.length,
+    confusion,
+    perClass,
+    misses,
+    falseEligible: misses.filter((miss) => miss.actual === 'eligible'),
+  };
+}
+
+const percent = (value: number | null): string => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
+
+function markdownTable(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+/** The figures as Markdown tables (they read in a terminal and paste into the README): the confusion matrix, then precision and recall per status. */
+export function formatEvaluation(evaluation: Evaluation): string {
+  const { confusion, perClass } = evaluation;
+  const matrix = markdownTable(
+    ['labelled \\ answered', ...ELIGIBILITY_STATUSES, 'total'],
+    ELIGIBILITY_STATUSES.map((expected) => [expected, ...ELIGIBILITY_STATUSES.map((actual) => String(confusion[expected][actual])), String(perClass[expected].support)]),
+  );
+  const classes = markdownTable(
+    ['status', 'precision', 'recall', 'names'],
+    ELIGIBILITY_STATUSES.map((status) => [status, percent(perClass[status].precision), percent(perClass[status].recall), String(perClass[status].support)]),
+  );
+  const summary = `accuracy ${evaluation.correct}/${evaluation.total} = ${percent(evaluation.accuracy)}; false eligible: ${evaluation.falseEligible.length}`;
+  const misses = evaluation.misses.map((m) => `  ${m.expected} answered ${m.actual} (${m.category ?? 'no category'}): ${m.name}`);
+  return [summary, '', matrix, '', classes, ...(misses.length ? ['', 'misses:', ...misses] : [])].join('\n');
+}
