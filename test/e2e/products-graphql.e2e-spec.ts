@@ -100,6 +100,20 @@ test('updateProduct, archiveProduct and checkEligibility', async () => {
   const byName = await api.graphql(`mutation { checkEligibility(input: { name: "Fish oil capsules" }) { eligibility { requiresLmn status } product { id } } }`);
   expect(byName.body.data.checkEligibility).toEqual({ eligibility: { requiresLmn: true, status: 'REQUIRES_LMN' }, product: null });
 
+  const batch = await api.graphql(`mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { eligibility { status hsaFsaEligible message } product { productId } } }`, {
+    items: [{ productId: p.id }, { name: 'BB Cream SPF 35, Medium' }, { upcCodeOrGtin: '9520409308060' }],
+  });
+  expect(batch.body.errors).toBeUndefined();
+  expect(batch.body.data.checkEligibilityBatch).toMatchObject([
+    { eligibility: { status: 'ELIGIBLE', hsaFsaEligible: true }, product: { productId: p.productId } },
+    { eligibility: { status: 'REQUIRES_REVIEW', hsaFsaEligible: false, message: expect.stringContaining('Rule: ') }, product: null },
+    { eligibility: { status: 'NOT_ELIGIBLE' }, product: null },
+  ]);
+  const tooMany = await api.graphql(`mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { eligibility { status } } }`, {
+    items: Array.from({ length: 101 }, () => ({ name: 'Bandages' })),
+  });
+  expect(tooMany.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error', param: 'items' });
+
   const archived = await api.graphql(`mutation($id: ID!) { archiveProduct(id: $id) { product { status } } }`, { id: p.id });
   expect(archived.body.data.archiveProduct.product.status).toBe('ARCHIVED');
 });

@@ -191,6 +191,71 @@ describe('POST /api/v2/products/check-eligibility', () => {
     const badUpc = await api.post('/api/v2/products/check-eligibility', { upc_code_or_gtin: '12345' });
     expect(badUpc.status).toBe(422);
   });
+
+  test('the message names the rule and its source; a name that cannot decide is requires_review, not payable', async () => {
+    const advil = await api.post('/api/v2/products/check-eligibility', { name: 'Advil Ibuprofen Tablets 200 mg, 100 ct' });
+    expect(advil.body.message).toContain('Rule: CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription');
+    const tinted = await api.post('/api/v2/products/check-eligibility', { name: 'Tinted Moisturizer with SPF 30, Light' });
+    expect(tinted.body).toMatchObject({ status: 'requires_review', hsa_fsa_eligible: false, requires_lmn: false, category: 'cosmetics-with-spf' });
+    expect(tinted.body.message).toMatch(/^Needs review \(not eligible until checked\): .*Rule: Plan administrators' eligibility lists: /);
+
+    // Stored, it reads back as requires_review, and it is not in the eligible list.
+    const product = (await api.post('/api/v2/products', { name: 'Tinted Moisturizer with SPF 30, Light', price: 2400, currency: 'USD' })).body;
+    expect(product.eligibility).toMatchObject({ status: 'requires_review', hsa_fsa_eligible: false });
+    expect((await api.get(`/api/v2/products/${product.id}`)).body.eligibility.status).toBe('requires_review');
+    const eligible = (await api.get('/api/v2/products?hsa_fsa_eligible=true&limit=100')).body.data.map((p: { id: number }) => p.id);
+    expect(eligible).not.toContain(product.id);
+  });
+
+  test('checks up to 100 names, barcodes or products in one call, answered in order in the list envelope', async () => {
+    const stored = (await api.post('/api/v2/products', { name: 'Reading glasses +2.00', price: 1299, currency: 'USD' })).body;
+    const res = await api.post('/api/v2/products/check-eligibility', {
+      items: [{ name: 'KN95 Face Masks, 20 Pack' }, { upc_code_or_gtin: '9520301200141' }, { product_id: stored.id }, { name: 'Oral-B Pro 1000 Electric Toothbrush' }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'list', has_more: false, next_cursor: null });
+    expect(res.body.data.map((c: { status: string; source: string }) => [c.status, c.source])).toEqual([
+      ['eligible', 'name'],
+      ['requires_lmn', 'upc'],
+      ['eligible', 'name'],
+      ['not_eligible', 'name'],
+    ]);
+    expect(res.body.data[2]).toMatchObject({ product_id: stored.id, name: 'Reading glasses +2.00', message: stored.eligibility.message });
+    expect(res.body.data[1]).toMatchObject({ upc_code_or_gtin: '9520301200141', product_id: null, name: null });
+
+    const hundred = await api.post('/api/v2/products/check-eligibility', { items: Array.from({ length: 100 }, (_, i) => ({ name: `Adhesive bandages #${i}` })) });
+    expect(hundred.status).toBe(200);
+    expect(hundred.body.data).toHaveLength(100);
+    expect(hundred.body.data[99]).toMatchObject({ name: 'Adhesive bandages #99', status: 'eligible' });
+  });
+
+  test('a batch of 101, an empty batch, a bad item or an unknown product is refused with the item named', async () => {
+    const tooMany = await api.post('/api/v2/products/check-eligibility', { items: Array.from({ length: 101 }, () => ({ name: 'Bandages' })) });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error).toMatchObject({ code: 'validation_error', param: 'items', details: [{ field: 'items', message: 'at most 100 items per call' }] });
+
+    const empty = await api.post('/api/v2/products/check-eligibility', { items: [] });
+    expect(empty.status).toBe(422);
+    expect(empty.body.error.details).toEqual([{ field: 'items', message: 'give at least one item' }]);
+
+    const badUpc = await api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Bandages' }, { upc_code_or_gtin: '036000291453' }] });
+    expect(badUpc.status).toBe(422);
+    expect(badUpc.body.error).toMatchObject({ code: 'validation_error', param: 'items.1.upc_code_or_gtin' });
+
+    const unknownField = await api.post('/api/v2/products/check-eligibility', { items: [{ title: 'Bandages' }] });
+    expect(unknownField.status).toBe(422);
+    expect(unknownField.body.error.details).toContainEqual({ field: 'items.0.title', message: 'is not a recognised field' });
+
+    const missing = await api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Bandages' }, { product_id: 999999 }] });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ code: 'not_found', param: 'items.1.product_id' });
+  });
+
+  test('the OpenAPI document shows both request forms and both answers', async () => {
+    const doc = (await api.get('/api/v2/openapi.json')).body;
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['CheckEligibilityRequest', 'CheckEligibilityBatchRequest', 'EligibilityCheck', 'EligibilityCheckList']));
+    expect(doc.components.schemas.CheckEligibilityBatchRequest.properties.items.maxItems).toBe(100);
+  });
 });
 
 describe('reads from the read model', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listSchema } from '../../platform/rest/envelope.js';
 import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
 import { PRODUCT_STATUSES } from './product.entity.js';
 
@@ -45,3 +46,6 @@ export const productListResponse = z.object({
 export const eligibilityCheckResponse = eligibility
   .extend({ product_id: z.number().int().nullable(), name: z.string().nullable(), upc_code_or_gtin: z.string().nullable() })
   .meta({ id: 'EligibilityCheck' });
+
+/** One check, or the list of checks of a batch (`items`), in the order asked. */
+export const eligibilityCheckAnswer = z.union([eligibilityCheckResponse, listSchema(eligibilityCheckResponse, z.null()).meta({ id: 'EligibilityCheckList' })]);

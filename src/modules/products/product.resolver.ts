@@ -4,6 +4,7 @@ import { toServiceInput } from '../../platform/graphql/input.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
+import { productLoader } from './product.loaders.js';
 import * as products from './product.service.js';
 import {
   ArchiveProductPayload,
@@ -22,6 +23,12 @@ import {
 registerNodeType('Product', async (ctx, id) => ProductNode.from(await products.findProduct(ctx, id)));
 
 const productId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Product', param);
+
+/** A check's input in the service's (REST) shape: the product's global id becomes its numeric id. */
+function eligibilityQuery(input: CheckEligibilityInput, param = 'productId') {
+  const id = input.productId != null ? Number(productId(input.productId, param)) : undefined;
+  return { ...toServiceInput(input, ['productId']), ...(id !== undefined && { product_id: id }) };
+}
 
 @Resolver(() => ProductNode)
 export class ProductResolver {
@@ -61,9 +68,20 @@ export class ProductResolver {
 
   @Mutation(() => CheckEligibilityPayload, { description: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product; saves nothing' })
   async checkEligibility(@Arg('input', () => CheckEligibilityInput) input: CheckEligibilityInput, @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityPayload> {
-    const id = input.productId != null ? Number(productId(input.productId, 'productId')) : undefined;
-    const result = await products.checkEligibility(ctx, { ...toServiceInput(input, ['productId']), ...(id !== undefined && { product_id: id }) });
+    const result = await products.checkEligibility(ctx, eligibilityQuery(input));
     const product = result.product_id !== null ? ProductNode.from(await products.getProduct(ctx, result.product_id)) : null;
     return { eligibility: Eligibility.from(result, new Date(result.checked_at)), product };
+  }
+
+  @Mutation(() => [CheckEligibilityPayload], { description: 'Check up to 100 names, UPC/GTINs or stored products in one call, answered in the order given; saves nothing' })
+  async checkEligibilityBatch(@Arg('items', () => [CheckEligibilityInput]) items: CheckEligibilityInput[], @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityPayload[]> {
+    const results = await products.checkEligibilityBatch(ctx, { items: items.map((item, i) => eligibilityQuery(item, `items.${i}.productId`)) });
+    const loader = productLoader(ctx);
+    return Promise.all(
+      results.map(async (result) => {
+        const product = result.product_id !== null ? await loader.load(result.product_id) : null;
+        return { eligibility: Eligibility.from(result, new Date(result.checked_at)), product: product && ProductNode.from(product) };
+      }),
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
-import { productResponse, eligibilityCheckResponse, productListResponse } from './product.openapi.js';
+import { productResponse, eligibilityCheckAnswer, productListResponse } from './product.openapi.js';
 import { toProductResource } from './product.resource.js';
-import { checkEligibilitySchema, createProductSchema, listProductsSchema, updateProductSchema } from './product.schemas.js';
+import { checkEligibilityRequestSchema, createProductSchema, listProductsSchema, updateProductSchema } from './product.schemas.js';
 import * as products from './product.service.js';
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).describe('Numeric product id') });
@@ -40,11 +40,11 @@ export const productRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/products/check-eligibility',
     operationId: 'checkEligibility',
-    summary: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product',
+    summary: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product, or of up to 100 of them under `items` (a list answer); saves nothing',
     tags,
-    body: checkEligibilitySchema,
-    response: eligibilityCheckResponse,
-    handler: (ctx, req) => products.checkEligibility(ctx, req.body),
+    body: checkEligibilityRequestSchema,
+    response: eligibilityCheckAnswer,
+    handler: (ctx, req) => products.checkEligibilityRequest(ctx, req.body),
   },
   {
     method: 'GET',

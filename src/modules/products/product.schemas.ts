@@ -75,7 +75,25 @@ export const checkEligibilitySchema = z
   })
   .meta({ id: 'CheckEligibilityRequest' });
 
+/** Most checks in one `check-eligibility` call. */
+export const MAX_ELIGIBILITY_BATCH = 100;
+
+export const checkEligibilityBatchSchema = z
+  .object({
+    items: z
+      .array(checkEligibilitySchema)
+      .min(1, 'give at least one item')
+      .max(MAX_ELIGIBILITY_BATCH, `at most ${MAX_ELIGIBILITY_BATCH} items per call`)
+      .describe('Names, barcodes or product ids to check, each in the single form; answered in the same order'),
+  })
+  .strict()
+  .meta({ id: 'CheckEligibilityBatchRequest' });
+
+/** The body of `POST /products/check-eligibility` (documentation): one check, or up to 100 under `items`. */
+export const checkEligibilityRequestSchema = z.union([checkEligibilitySchema, checkEligibilityBatchSchema]);
+
 export type CreateProductInput = z.output<typeof createProductSchema>;
 export type UpdateProductInput = z.output<typeof updateProductSchema>;
+export type EligibilityQuery = z.output<typeof checkEligibilitySchema>;
 export type ListProductsQuery = z.output<typeof listProductsSchema>;
 export type ProductFilters = Omit<ListProductsQuery, 'limit' | 'starting_after'>;

@@ -11,7 +11,17 @@ import { validateGtin } from '../eligibility/gtin.js';
 import { Product, ProductImage } from './product.entity.js';
 import { readProduct, readProductPage, type ProductRecord } from './product.read-model.js';
 import { productEligibility, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
-import { checkEligibilitySchema, createProductSchema, listProductsSchema, productIdSchema, updateProductSchema, type CreateProductInput, type ProductFilters } from './product.schemas.js';
+import {
+  checkEligibilityBatchSchema,
+  checkEligibilitySchema,
+  createProductSchema,
+  listProductsSchema,
+  productIdSchema,
+  updateProductSchema,
+  type CreateProductInput,
+  type EligibilityQuery,
+  type ProductFilters,
+} from './product.schemas.js';
 
 /** Highest accepted unit price (the one amount bound). */
 export const MAX_PRICE = MAX_AMOUNT;
@@ -28,16 +38,13 @@ function checkPriceAndCurrency(body: Record<string, unknown>): void {
   }
 }
 
-/** Validates a UPC/GTIN and returns its digits, or throws 422 naming what is wrong. */
-function cleanGtin(code: string | null | undefined): string | null {
+/** Validates a UPC/GTIN and returns its digits, or throws 422 naming what is wrong (as `field`). */
+function cleanGtin(code: string | null | undefined, field = 'upc_code_or_gtin'): string | null {
   if (code === undefined || code === null || code === '') return null;
   const check = validateGtin(code);
   if (!check.valid) {
     const message = check.reason ?? 'is not a valid UPC/GTIN';
-    throw new DomainError('validation_error', `Invalid request: upc_code_or_gtin ${message}`, {
-      param: 'upc_code_or_gtin',
-      details: [{ field: 'upc_code_or_gtin', message }],
-    });
+    throw DomainError.field(field, message);
   }
   return code.replace(/[\s-]/g, '');
 }
@@ -197,20 +204,38 @@ export async function listProducts(ctx: ServiceContext, filters: ProductFilters,
 
 export type EligibilityCheck = EligibilityResource & { product_id: number | null; upc_code_or_gtin: string | null; name: string | null };
 
+/** One check: the stored decision of `product` when only its id was given, else the engine on the given (or stored) name and UPC. */
+function checkOne(ctx: ServiceContext, input: EligibilityQuery, product: Product | undefined, field = ''): EligibilityCheck {
+  if (product && input.name === undefined && input.upc_code_or_gtin === undefined) {
+    return { ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt), product_id: product.id, name: product.name, upc_code_or_gtin: product.upcCodeOrGtin };
+  }
+  const name = input.name ?? product?.name;
+  const upc = cleanGtin(input.upc_code_or_gtin ?? product?.upcCodeOrGtin, `${field}upc_code_or_gtin`);
+  const result = runEngine({ name: name ?? null, upc_code_or_gtin: upc });
+  return { ...toEligibilityResource(result, ctx.now()), product_id: input.product_id ?? null, name: name ?? null, upc_code_or_gtin: upc };
+}
+
 /** Checks eligibility of a name and/or UPC/GTIN, or of a stored product, without saving anything. */
 export async function checkEligibility(ctx: ServiceContext, body: unknown): Promise<EligibilityCheck> {
   const input = parseInput(checkEligibilitySchema, requireObject(body));
-  if (input.product_id !== undefined && input.name === undefined && input.upc_code_or_gtin === undefined) {
-    const product = await getProduct(ctx, input.product_id);
-    return { ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt), product_id: product.id, name: product.name, upc_code_or_gtin: product.upcCodeOrGtin };
-  }
-  let { name, upc_code_or_gtin: upcInput } = input;
-  if (input.product_id !== undefined) {
-    const product = await getProduct(ctx, input.product_id);
-    name ??= product.name;
-    upcInput ??= product.upcCodeOrGtin ?? undefined;
-  }
-  const upc = cleanGtin(upcInput);
-  const result = runEngine({ name: name ?? null, upc_code_or_gtin: upc });
-  return { ...toEligibilityResource(result, ctx.now()), product_id: input.product_id ?? null, name: name ?? null, upc_code_or_gtin: upc };
+  return checkOne(ctx, input, input.product_id === undefined ? undefined : await getProduct(ctx, input.product_id));
+}
+
+/** Checks up to 100 items (`{items: [...]}`, each in the single form) in the order given, reading the products named by id in one query; saves nothing. */
+export async function checkEligibilityBatch(ctx: ServiceContext, body: unknown): Promise<EligibilityCheck[]> {
+  const { items } = parseInput(checkEligibilityBatchSchema, requireObject(body));
+  const ids = [...new Set(items.flatMap((item) => item.product_id ?? []))];
+  const products = new Map((ids.length ? await ctx.em.find(Product, { id: { $in: ids }, ...scope(ctx) }) : []).map((p) => [p.id, p]));
+  return items.map((item, i) => {
+    const product = item.product_id === undefined ? undefined : products.get(item.product_id);
+    if (item.product_id !== undefined && !product) throw DomainError.notFound('product', item.product_id, `items.${i}.product_id`);
+    return checkOne(ctx, item, product, `items.${i}.`);
+  });
+}
+
+/** `POST /products/check-eligibility`: a list of checks when the body has `items`, else the single check. */
+export async function checkEligibilityRequest(ctx: ServiceContext, body: unknown) {
+  const object = requireObject(body);
+  if (!('items' in object)) return checkEligibility(ctx, object);
+  return { object: 'list' as const, data: await checkEligibilityBatch(ctx, object), has_more: false, next_cursor: null };
 }
