@@ -75,7 +75,10 @@ type Round = () => Call[] | Promise<Call[]>;
 /** Per write operation, its round. */
 const rest: Record<string, Round> = {
   createProduct: () => round((i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
-  checkEligibility: () => round(() => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }] }, key())),
+  checkEligibility: async () => {
+    const p = await make.product();
+    return round(() => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }, { product_id: p.id }] }, key()));
+  },
   updateProduct: async () => {
     const p = await make.product();
     return round((i) => () => api.put(`/api/v2/products/${p.id}`, { price: 1000 + i }, key()));
@@ -213,7 +216,8 @@ const graphql: Record<string, Round> = {
     const id = toGlobalId('Product', (await make.product()).id);
     return round(() => gql(`mutation($id: ID!) { archiveProduct(id: $id) { product { id } } }`, { id }));
   },
-  checkEligibility: () => round(() => gql(`mutation { checkEligibility(input: { items: [{ name: "Digital thermometer" }] }) { __typename } }`, {})),
+  checkEligibility: () => round(() => gql(`mutation { checkEligibility(input: { name: "Digital thermometer" }) { __typename } }`, {})),
+  checkEligibilityBatch: () => round(() => gql(`mutation { checkEligibilityBatch(items: [{ name: "Digital thermometer" }, { upcCodeOrGtin: "9520301200141" }]) { __typename } }`, {})),
   createCheckoutSession: () => {
     const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
     const input = {
