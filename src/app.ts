@@ -89,15 +89,22 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   await http.register(rateLimit, {
     hook: 'preHandler',
     store: postgresRateLimitStore(orm),
-    max: config.RATE_LIMIT_MAX,
-    timeWindow: config.RATE_LIMIT_WINDOW_MS,
+    max: (req) => req.ctx?.principal.rateLimit?.max ?? config.RATE_LIMIT_MAX,
+    timeWindow: (req) => req.ctx?.principal.rateLimit?.windowMs ?? config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (req) => req.ctx?.principal.keyId ?? req.ip,
     // Public pages are not limited per key; those that need a limit (paying) declare their own.
     allowList: (req) => Boolean(req.routeOptions.config?.public) && !req.routeOptions.config?.rateLimit,
-    errorResponseBuilder: (_req, context) =>
-      new DomainError('rate_limit_exceeded', `Too many requests: at most ${context.max} per ${context.after} per API key. Retry after ${Math.ceil(context.ttl / 1000)} s.`, {
-        headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
-      }),
+    errorResponseBuilder: (req, context) => {
+      const wait = Math.max(1, Math.ceil(context.ttl / 1000));
+      const own = req.ctx?.principal.rateLimit;
+      return new DomainError(
+        'rate_limit_exceeded',
+        own ? own.message(context.max, wait) : `Too many requests: at most ${context.max} per ${context.after} per API key. Retry after ${Math.ceil(context.ttl / 1000)} s.`,
+        {
+          headers: { 'Retry-After': String(wait) },
+        },
+      );
+    },
   });
   await registerOpenApi(http, config.publicUrl);
 

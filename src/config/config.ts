@@ -37,6 +37,11 @@ const schema = z
     SECRETS_KEY: optional(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32')),
     /** Adyen platform live-mode payments go to: `test` (Adyen's test platform) or `live`. */
     ADYEN_ENVIRONMENT: z.enum(['test', 'live'], 'must be test or live').default('test'),
+    /**
+     * Adyen Web's environment on the live-mode hosted pages: the live region of the merchant
+     * accounts (`live`, `live-us`, `live-au`, `live-apse`, `live-in`, `live-nea`). Default: ADYEN_ENVIRONMENT.
+     */
+    ADYEN_WEB_ENVIRONMENT: optional(z.enum(['test', 'live', 'live-us', 'live-au', 'live-apse', 'live-in', 'live-nea'], 'must be test, live or live-<region>')),
     /** Base URL of Adyen's Checkout API instead of the environment's (a local stand-in in tests), e.g. `http://127.0.0.1:9000/v72`. */
     ADYEN_CHECKOUT_URL: optional(z.url('must be a URL').transform(noTrailingSlash)),
     /** Base URL of Adyen's Disputes API instead of the environment's (our addition beside ADYEN_CHECKOUT_URL). */
@@ -51,6 +56,12 @@ const schema = z
     // Live mode stores and reads merchants' processor keys sealed with SECRETS_KEY: no key, no start.
     if (c.ADYEN_ENVIRONMENT === 'live' && !c.SECRETS_KEY)
       ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required when ADYEN_ENVIRONMENT is live (generate one with: openssl rand -hex 32)' });
+    if (c.ADYEN_WEB_ENVIRONMENT && (c.ADYEN_WEB_ENVIRONMENT === 'test') !== (c.ADYEN_ENVIRONMENT === 'test'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ADYEN_WEB_ENVIRONMENT'],
+        message: `must be ${c.ADYEN_ENVIRONMENT === 'test' ? 'test' : 'live or live-<region>'} when ADYEN_ENVIRONMENT is ${c.ADYEN_ENVIRONMENT}`,
+      });
   });
 
 export type Config = z.infer<typeof schema> & { publicUrl: string };

@@ -9,6 +9,7 @@ import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { hostedCardSetupRoutes } from './hosted-pages/hosted-card-setup.routes.js';
 import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
 import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
+import { cardEntryAssets } from './hosted-pages/card-entry-page.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
@@ -93,7 +94,7 @@ export const restRoutes: RouteSpec[] = [
 ];
 
 /** Every route served without an API key: hosted pages, receipt links, the dashboard. */
-export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...hostedCardSetupRoutes, ...receiptRoutes, ...dashboardRoutes, ...processorNotificationRoutes];
+export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...hostedCardSetupRoutes, cardEntryAssets, ...receiptRoutes, ...dashboardRoutes, ...processorNotificationRoutes];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [

@@ -18,7 +18,16 @@ export interface Principal {
   clockOffsetMs: number;
   /** Stable id of the API key used, for rate limiting and logs. */
   keyId: string;
+  /** A request limit of its own instead of the per-key one (a hosted page's token: payment attempts per page and network). */
+  rateLimit?: { max: number; windowMs: number; message(max: number, waitSeconds: number): string };
 }
+
+/**
+ * Authorises a request by a hosted page's capability instead of an API key (a checkout page's
+ * `?token=`), for the one resource its URL names; null when the request carries none. A
+ * capability that does not match throws (404 `not_found`, as an unknown id).
+ */
+export type PageAuthorizer = (em: EntityManager, request: { params: unknown; query: unknown; ip: string }) => Promise<Principal | null>;
 
 /**
  * Resolves `Authorization: Bearer <key>` to the caller or throws 401 `unauthorized`. The

@@ -184,7 +184,7 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
 
 /** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
 async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, refusal: Refusal, opts: PayOptions): Promise<PayOutcome & { order: Order }> {
-  const { code, message, processorCode } = refusal;
+  const { code, message, processorCode, authorizedAmount } = refusal;
   const { order } = await createOrder(ctx, orderDraft(session, now, opts));
   order.failureReason = `${part.slot}: ${code}`;
   order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`, 'failed');
@@ -192,13 +192,19 @@ async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession
   await ctx.em.flush();
   const error = new DomainError('card_declined', message, {
     param: part.slot,
-    details: { decline_code: code, payment_method: part.details.type, order_id: order.id, ...(processorCode ? { refusal_reason_code: processorCode } : {}) },
+    details: {
+      decline_code: code,
+      payment_method: part.details.type,
+      order_id: order.id,
+      ...(processorCode ? { refusal_reason_code: processorCode } : {}),
+      ...(authorizedAmount !== undefined ? { authorized_amount: authorizedAmount } : {}),
+    },
   });
   return { ok: false, order, error };
 }
 
-/** A refusal as the payer sees it. */
-type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' | 'processorCode'>;
+/** A refusal as the payer sees it; `authorizedAmount` is what an HSA/FSA card could cover when it was only partly authorised. */
+type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' | 'processorCode'> & { authorizedAmount?: number };
 
 /**
  * Pays an open session (hosted page, test helper, payment links, `POST …/payments`): all parts
@@ -224,10 +230,13 @@ export async function payCheckoutSession(ctx: ServiceContext, sessionId: string,
   return payments.run(() => startPayment(ctx, processor, sessionId, input, opts));
 }
 
-/** Continues a payment parked for the shopper with what the shopper's browser returned (`details`). */
-export async function continueCheckoutPayment(ctx: ServiceContext, sessionId: string, details: Record<string, unknown>): Promise<PayOutcome> {
+/**
+ * Continues a payment parked for the shopper with what the shopper's browser returned (`details`);
+ * `hooks` are the owner's, as the payment started with them (a payment link's lock and paid mark).
+ */
+export async function continueCheckoutPayment(ctx: ServiceContext, sessionId: string, details: Record<string, unknown>, hooks: Omit<PayOptions, 'clientReferenceId'> = {}): Promise<PayOutcome> {
   const processor = await processorFor(ctx);
-  return payments.run(() => resumePayment(ctx, processor, sessionId, details));
+  return payments.run(() => resumePayment(ctx, processor, sessionId, details, hooks));
 }
 
 /** Payments in flight per process; a burst beyond what can start within 2 s is answered 429 at once. */
@@ -275,6 +284,7 @@ type ParkedPart = Omit<Part, 'method'> & { method: ParkedMethod };
  */
 type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now' | 'parts' | 'reserve' | 'held'> & {
   now: string;
+  clientReferenceId?: string | null;
   pending: number;
   parts: ParkedPart[];
   reserve: ParkedPart | null;
@@ -284,11 +294,12 @@ type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now' | 'parts' | 'reserve' | 'h
 const parkedWhere = (sessionId: string) => `payment_attempts.state:${sessionId}`;
 
 function toParked(run: Run, pending: number): ParkedRun {
-  const { journal: _journal, opts: _opts, now, parts, reserve, held, ...rest } = run;
+  const { journal: _journal, opts, now, parts, reserve, held, ...rest } = run;
   const keep = (part: Part, sent: boolean): ParkedPart => ({ ...part, method: parkedMethod(part.method, sent, (plain) => sealAtRest(plain, parkedWhere(run.sessionId))) });
   return {
     ...rest,
     now: now.toISOString(),
+    clientReferenceId: opts.clientReferenceId ?? null,
     pending,
     parts: parts.map((part, i) => keep(part, i <= pending)),
     reserve: reserve && keep(reserve, false),
@@ -296,9 +307,9 @@ function toParked(run: Run, pending: number): ParkedRun {
   };
 }
 
-function fromParked(state: ParkedRun, journal: PaymentJournal): Run {
+function fromParked(state: ParkedRun, journal: PaymentJournal, hooks: Omit<PayOptions, 'clientReferenceId'>): Run {
   const open = (part: ParkedPart): Part => ({ ...part, method: unparkedMethod(part.method, (sealed) => openAtRest(sealed, parkedWhere(state.sessionId))) });
-  const { pending: _pending, ...rest } = state;
+  const { pending: _pending, clientReferenceId, ...rest } = state;
   return {
     ...rest,
     now: new Date(state.now),
@@ -306,7 +317,7 @@ function fromParked(state: ParkedRun, journal: PaymentJournal): Run {
     reserve: state.reserve && open(state.reserve),
     held: state.held.map((h) => ({ ...h, part: open(h.part) })),
     journal,
-    opts: {},
+    opts: { ...hooks, clientReferenceId },
     rounds: state.rounds + 1,
   };
 }
@@ -355,12 +366,12 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, se
   return authorizeFrom(ctx, processor, run, 0);
 }
 
-async function resumePayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, details: Record<string, unknown>): Promise<PayOutcome> {
+async function resumePayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, details: Record<string, unknown>, hooks: Omit<PayOptions, 'clientReferenceId'>): Promise<PayOutcome> {
   const parked = await PaymentJournal.unpark<ParkedRun>(ctx, sessionId);
   if (!parked)
     throw new DomainError('invalid_state', `No payment of checkout ${sessionId} is waiting for the shopper (none started, or it expired after ${ACTION_MINUTES} minutes).`, { param: 'checkout_id' });
   const { state, journal } = parked;
-  const run = fromParked(state, journal);
+  const run = fromParked(state, journal, hooks);
   const pending = run.parts[state.pending];
   const result = await processor.details(details, `${journal.key(state.pending, 'details')}.${run.rounds}`);
   return authorizeFrom(ctx, processor, run, state.pending, result.ok ? { ...result, type: pending.slot } : result);
@@ -403,7 +414,11 @@ async function authorizeFrom(ctx: ServiceContext, processor: PaymentProcessor, r
       if (!next) {
         await release(processor, run);
         const covered = `${formatAmount(auth.amount, run.currency)} of ${formatAmount(part.amount, run.currency)}`;
-        return fail(ctx, run, part, { code: 'insufficient_funds', message: `The HSA/FSA card covers only ${covered}. Nothing was charged; add a regular card for the rest.` });
+        return fail(ctx, run, part, {
+          code: 'insufficient_funds',
+          message: `The HSA/FSA card covers only ${covered}. Nothing was charged; add a regular card for the rest.`,
+          authorizedAmount: auth.amount,
+        });
       }
       next.amount += short;
       part.amount = auth.amount;

@@ -11,6 +11,7 @@ import type { PayOutcome } from './checkout-payment.service.js';
 import { payDetailsFromMerchantPage, payFromMerchantPage } from './merchant-page-payment.service.js';
 import * as checkout from './checkout.service.js';
 import { checkoutStatus } from './checkout-status.service.js';
+import { checkoutPageToken } from './checkout-page-token.js';
 
 const tags = ['Checkout'];
 const checkoutParams = z.object({ checkout_id: z.string() });
@@ -48,12 +49,14 @@ export const checkoutRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/checkout/:checkout_id/payments',
     operationId: 'payCheckout',
-    summary: "Pay a checkout from the merchant's own page (Adyen Web's payment_method_data); 200 the order, 202 an action (3-D Secure) to finish with /payments/details",
+    summary:
+      "Pay a checkout from the merchant's own page (Adyen Web's payment_method_data); 200 the order, 202 an action (3-D Secure) to finish with /payments/details. The hosted page calls it with ?token= (its checkout_url token) instead of an API key",
     tags,
     params: checkoutParams,
     body: checkoutPaymentsSchema,
     response: orderResponse,
     ownTransactions: true,
+    pageAuth: checkoutPageToken,
     handler: async (ctx, req) => {
       const id = (req.params as { checkout_id: string }).checkout_id;
       return payAnswer(ctx, id, await payFromMerchantPage(ctx, id, req.body));
@@ -69,6 +72,7 @@ export const checkoutRoutes: RouteSpec[] = [
     body: checkoutPaymentDetailsSchema,
     response: orderResponse,
     ownTransactions: true,
+    pageAuth: checkoutPageToken,
     handler: async (ctx, req) => {
       const id = (req.params as { checkout_id: string }).checkout_id;
       return payAnswer(ctx, id, await payDetailsFromMerchantPage(ctx, id, req.body));

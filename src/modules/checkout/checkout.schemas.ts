@@ -107,16 +107,25 @@ const returnUrlSchema = z.url().max(1024).describe('Where the shopper returns af
 /** The shopper's browser, as Adyen Web reports it (`state.data.browserInfo`), for 3-D Secure 2. */
 const browserInfoSchema = z.record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()])).describe("The shopper's browser (Adyen Web's state.data.browserInfo), for 3-D Secure 2");
 
+/** The fields of a hosted page's pay request (a payment link's adds the payer's). */
+export const payCheckoutFields = {
+  hsa_fsa_card: paymentSlotSchema.optional(),
+  card: paymentSlotSchema.optional(),
+  lmn: lmnSchema.optional(),
+  return_url: returnUrlSchema.optional(),
+  browser_info: browserInfoSchema.optional(),
+};
+
+/** A pay request names at least one card. */
+export const oneCardAtLeast: [(b: { hsa_fsa_card?: unknown; card?: unknown }) => boolean, { message: string; path: string[] }] = [
+  (b) => Boolean(b.hsa_fsa_card || b.card),
+  { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] },
+];
+
 export const payCheckoutSchema = z
-  .object({
-    hsa_fsa_card: paymentSlotSchema.optional(),
-    card: paymentSlotSchema.optional(),
-    lmn: lmnSchema.optional(),
-    return_url: returnUrlSchema.optional(),
-    browser_info: browserInfoSchema.optional(),
-  })
+  .object(payCheckoutFields)
   .strict()
-  .refine((b) => b.hsa_fsa_card || b.card, { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] })
+  .refine(...oneCardAtLeast)
   .meta({ id: 'PayCheckoutRequest' });
 
 /**

@@ -3,6 +3,7 @@ import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
 import { continueCheckoutPayment, payCheckoutSession, type PayOutcome } from './checkout-payment.service.js';
+import type { CheckoutSession } from './checkout-session.entity.js';
 import { checkoutPaymentDetailsSchema, checkoutPaymentsSchema } from './checkout.schemas.js';
 import { getCheckoutSession } from './checkout.service.js';
 
@@ -15,18 +16,25 @@ import { getCheckoutSession } from './checkout.service.js';
 export async function payFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(checkoutPaymentsSchema, requireObject(body ?? {}, 'validation_error'));
-  const session = await getCheckoutSession(ctx, checkoutId);
-  if (session.paymentLinkId) {
-    throw new DomainError('invalid_request', `Checkout ${session.id} belongs to payment link ${session.paymentLinkId}: it is paid through the link's own page.`, { param: 'checkout_id' });
-  }
+  const session = await notOfALink(ctx, checkoutId);
   const { hsa_fsa, card, ...rest } = input;
   return namedAsSent(() => payCheckoutSession(ctx, session.id, { ...rest, hsa_fsa_card: hsa_fsa, card }));
 }
 
 /** `POST /api/v2/checkout/{id}/payments/details`: continues a payment after the shopper's action. */
-export function payDetailsFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
+export async function payDetailsFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
   const input = parseInput(checkoutPaymentDetailsSchema, requireObject(body ?? {}, 'validation_error'));
+  await notOfALink(ctx, checkoutId);
   return namedAsSent(() => continueCheckoutPayment(ctx, checkoutId, input.details));
+}
+
+/** The session, unless a payment link owns it: a link is paid (and its 3-D Secure finished) through the link's own page, which keeps the link's rules. */
+async function notOfALink(ctx: ServiceContext, checkoutId: string): Promise<CheckoutSession> {
+  const session = await getCheckoutSession(ctx, checkoutId);
+  if (session.paymentLinkId) {
+    throw new DomainError('invalid_request', `Checkout ${session.id} belongs to payment link ${session.paymentLinkId}: it is paid through the link's own page.`, { param: 'checkout_id' });
+  }
+  return session;
 }
 
 const ENGINE_NAME = 'hsa_fsa_card';

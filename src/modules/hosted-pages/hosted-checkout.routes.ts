@@ -2,6 +2,7 @@ import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { HttpResult } from '../../platform/rest/routes.js';
 import { payCheckoutSession } from '../checkout/checkout-payment.service.js';
 import { effectiveStatus } from '../checkout/checkout.service.js';
+import { adyenWebSetup } from './card-entry-page.js';
 import { hostedCheckoutContext } from './hosted-page-context.js';
 import { withQuery } from './hosted-page-html.js';
 import { pageHandler, payHandler, payRateLimit } from './hosted-page-http.js';
@@ -14,14 +15,30 @@ interface HostedRoute {
 
 const tokenOf = (query: HostedRoute['Querystring']): string => (typeof query.token === 'string' ? query.token : '');
 
-/** The hosted checkout page at `checkout_url` (`GET /checkout/:id?token=…`). */
+/**
+ * The hosted checkout page at `checkout_url` (`GET /checkout/:id?token=…`). Test mode pays test
+ * cards through `/checkout/:id/pay`; live mode takes cards in Adyen Web and pays through the
+ * contract's `POST /api/v2/checkout/{id}/payments` (and `/payments/details`), authorised by the
+ * page's token.
+ */
 const checkoutPage: PublicRoute<HostedRoute> = {
   method: 'GET',
   url: '/checkout/:id',
   handler: pageHandler(async (req, orm, nonce) => {
     const { ctx, session, merchantName } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
-    const payUrl = `/checkout/${encodeURIComponent(session.id)}/pay?token=${encodeURIComponent(tokenOf(req.query))}`;
-    return renderCheckoutPage(session, effectiveStatus(ctx, session), { nonce, payUrl, merchantName });
+    const status = effectiveStatus(ctx, session);
+    const id = encodeURIComponent(session.id);
+    const token = encodeURIComponent(tokenOf(req.query));
+    if (!session.livemode || status !== 'open') return renderCheckoutPage(session, status, { nonce, payUrl: `/checkout/${id}/pay?token=${token}`, merchantName });
+    const adyen = await adyenWebSetup(ctx);
+    const pay = {
+      url: `/api/v2/checkout/${id}/payments?token=${token}`,
+      detailsUrl: `/api/v2/checkout/${id}/payments/details?token=${token}`,
+      hsaField: 'hsa_fsa' as const,
+      successUrl: withQuery(session.successUrl, { checkout_id: session.id }),
+      failureUrl: withQuery(session.failureUrl, { checkout_id: session.id }),
+    };
+    return { html: renderCheckoutPage(session, status, { nonce, payUrl: pay.url, merchantName, cardEntry: { adyen, pay } }), adyenWeb: adyen.environment };
   }),
 };
 

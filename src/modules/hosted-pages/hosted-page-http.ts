@@ -7,15 +7,48 @@ import { sendError } from '../../platform/rest/error-handler.js';
 import { securePage } from '../../platform/rest/page-headers.js';
 import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { HttpResult } from '../../platform/rest/routes.js';
+import { PAY_ATTEMPTS, payAttemptsExceeded } from '../checkout/checkout-page-token.js';
+import type { AdyenWebEnvironment } from '../processor-accounts/processor-account.service.js';
+import { adyenWebOrigins } from './card-entry-page.js';
 import { renderErrorPage, renderNotFoundPage, type PageOptions } from './hosted-page.js';
 
-/** Headers of every hosted-page answer: no caching, no framing, no referrer (the URL holds the token). */
-export function protect(reply: FastifyReply, nonce?: string): FastifyReply {
-  const csp = nonce
-    ? `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`
-    : `default-src 'none'; frame-ancestors 'none'`;
-  return securePage(reply, csp);
+/**
+ * The Content Security Policy of a hosted page, the one place it is decided. A test-mode page (and
+ * every page without card entry) runs only its own nonce'd style and script and calls only this
+ * origin. A live-mode page with Adyen Web (`adyenWeb`, its environment) adds what Adyen documents
+ * Adyen Web needs, and nothing else:
+ * - script and style from this origin (the card-entry module, Adyen Web's bundle and CSS: no CDN);
+ * - frames: the secured card fields from Adyen's checkoutshopper origin, and 3-D Secure 2, whose
+ *   device fingerprinting and challenge are the card issuer's pages (any https origin, which is
+ *   why Adyen tells payment pages to allow every https frame) reached by a form post (form-action);
+ * - calls to Adyen Web's API, its CDN (translations) and its analytics origin (the checkout
+ *   attempt id); images stay as they are (https, Adyen's card logos included).
+ */
+export function hostedPageCsp(nonce: string, adyenWeb?: AdyenWebEnvironment): string {
+  if (!adyenWeb) {
+    return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+  }
+  const adyen = adyenWebOrigins(adyenWeb);
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}' 'self'`,
+    `style-src 'nonce-${nonce}' 'self'`,
+    'img-src https: http: data:',
+    `connect-src 'self' ${adyen.api} ${adyen.cdn} ${adyen.analytics}`,
+    `frame-src ${adyen.api} https:`,
+    "form-action 'self' https:",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
+
+/** Headers of every hosted-page answer: no caching, no framing, no referrer (the URL holds the token); the CSP of `hostedPageCsp`. */
+export function protect(reply: FastifyReply, nonce?: string, adyenWeb?: AdyenWebEnvironment): FastifyReply {
+  return securePage(reply, nonce ? hostedPageCsp(nonce, adyenWeb) : `default-src 'none'; frame-ancestors 'none'`);
+}
+
+/** A rendered page: its HTML, and the Adyen Web environment when it takes cards with Adyen Web (live mode). */
+export type RenderedPage = string | { html: string; adyenWeb: AdyenWebEnvironment };
 
 /** The hosted page of a not-found or failed lookup (`notFound` renders the first), never JSON and never a stack. */
 export function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string, notFound: (opts: PageOptions) => string = renderNotFoundPage): FastifyReply {
@@ -27,14 +60,16 @@ export function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unk
 
 /** The handler of a page: the HTML `render` builds (its inline style and script carry `nonce`), or the error page (`notFound` for an unknown id or token). */
 export function pageHandler<G extends RouteGenericInterface>(
-  render: (req: FastifyRequest<G>, orm: MikroORM, nonce: string) => Promise<string>,
+  render: (req: FastifyRequest<G>, orm: MikroORM, nonce: string) => Promise<RenderedPage>,
   notFound?: (opts: PageOptions) => string,
 ): PublicRoute<G>['handler'] {
   return async (req, reply, orm) => {
     const nonce = randomBytes(18).toString('base64');
     protect(reply, nonce).type('text/html; charset=utf-8');
     try {
-      return reply.send(await render(req, orm, nonce));
+      const page = await render(req, orm, nonce);
+      if (typeof page === 'string') return reply.send(page);
+      return protect(reply, nonce, page.adyenWeb).send(page.html);
     } catch (err) {
       return sendErrorPage(req, reply, err, nonce, notFound);
     }
@@ -54,20 +89,14 @@ export function payHandler<G extends RouteGenericInterface>(pay: (req: FastifyRe
   };
 }
 
-// Card testing through a leaked link: at most 10 payment attempts a minute per page and address.
+// Card testing through a leaked link (test mode's pay route; the API's payment routes limit a page's token alike).
 export const payRateLimit: RateLimitOptions = {
-  max: 10,
-  timeWindow: 60_000,
+  max: PAY_ATTEMPTS.max,
+  timeWindow: PAY_ATTEMPTS.windowMs,
   keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}`,
   // Said to a shopper: what is limited is this checkout from this network, not an API key.
   errorResponseBuilder: (_req: FastifyRequest, context: { max: number; ttl: number }) => {
     const wait = Math.max(1, Math.ceil(context.ttl / 1000));
-    return new DomainError(
-      'rate_limit_exceeded',
-      `Too many payment attempts for this checkout from your network (at most ${context.max} a minute). Nothing was charged; wait ${wait} seconds and try again.`,
-      {
-        headers: { 'Retry-After': String(wait) },
-      },
-    );
+    return new DomainError('rate_limit_exceeded', payAttemptsExceeded(context.max, wait), { headers: { 'Retry-After': String(wait) } });
   },
 };

@@ -5,6 +5,13 @@
  * the field they name (`error.param`, `details[].field`) or in the `role="alert"` summary, and
  * on success goes to the `redirect_url` the server answered. Field rules stay on the server: the
  * script only turns the inputs into JSON. It never writes markup from data (textContent only).
+ *
+ * Live mode (a `#card-entry-config` on the page): the cards are Adyen Web's components, mounted
+ * by the card-entry module (`mountCardEntry`, imported from our origin); the script sends only
+ * the `paymentMethod` they give (`payment_method_data`), with `browser_info` and `return_url`, to
+ * the pay route the configuration names, shows a 202's `action` with Adyen Web and sends its
+ * details on, finishes a redirect that came back with `redirectResult`, and says how a partly
+ * authorised HSA/FSA card split the total (or asks for a regular card for the rest).
  */
 export const HOSTED_PAGE_SCRIPT = `
 (function () {
@@ -18,6 +25,14 @@ export const HOSTED_PAGE_SCRIPT = `
   var regularAmount = Number(form.getAttribute('data-regular-amount'));
   var requiresLmn = form.getAttribute('data-requires-lmn') === 'true';
   var busy = false;
+  var configEl = byId('card-entry-config');
+  var live = configEl ? JSON.parse(configEl.textContent) : null;
+  // A partial HSA/FSA authorisation asked for a regular card for the rest (live mode).
+  var addRegular = false;
+  var entry = live ? import(live.module).then(function (m) {
+    return m.mountCardEntry(live.adyen, { onAdditionalDetails: sendDetails, onError: cardFormFailed });
+  }) : null;
+  if (entry) entry.catch(cardFormFailed);
 
   function byId(id) { return document.getElementById(id); }
   function method() {
@@ -33,10 +48,10 @@ export const HOSTED_PAGE_SCRIPT = `
   function applyMethod() {
     var hsa = method() === 'hsa';
     toggle('hsa_fsa_card', hsa);
-    toggle('card', !hsa || regularAmount > 0);
+    toggle('card', !hsa || regularAmount > 0 || addRegular);
     toggle('lmn', hsa && requiresLmn);
     var amount = byId('card-amount');
-    if (amount) amount.textContent = amount.getAttribute(hsa ? 'data-split' : 'data-full');
+    if (amount) amount.textContent = hsa && addRegular ? 'pays the rest' : amount.getAttribute(hsa ? 'data-split' : 'data-full');
   }
   Array.prototype.forEach.call(form.querySelectorAll('input[name="method"]'), function (radio) {
     radio.addEventListener('change', function () { clearErrors(); applyMethod(); });
@@ -105,7 +120,7 @@ export const HOSTED_PAGE_SCRIPT = `
       body = { card: card('card', local) };
     } else {
       body = { hsa_fsa_card: card('hsa_fsa_card', local) };
-      if (regularAmount > 0) body.card = card('card', local);
+      if (regularAmount > 0 || addRegular) body.card = card('card', local);
       if (requiresLmn) body.lmn = lmn();
     }
     var who = customer();
@@ -238,6 +253,38 @@ export const HOSTED_PAGE_SCRIPT = `
     statusLine.textContent = on ? text : '';
   }
 
+  function post(url, body) {
+    setBusy(true, form.getAttribute('data-busy-text') || 'Processing payment\\u2026');
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store'
+    }).then(function (res) {
+      return res.json().catch(function () { return {}; }).then(function (data) { return { ok: res.ok, status: res.status, data: data || {} }; });
+    }).then(settle, function () {
+      setBusy(false);
+      showErrors([], 'We could not reach the payment service. Check your connection and try again; nothing was charged.');
+    });
+  }
+  function settle(result) {
+    var data = result.data;
+    if (live && result.status === 202 && data.action) return showAction(data.action);
+    if (result.ok && (data.redirect_url || (live && data.id))) return paid(data);
+    setBusy(false);
+    var error = data.error;
+    if (!live || !error) return showServerError(error, data.redirect_url);
+    // The API names the HSA/FSA card hsa_fsa; on this page its fields are hsa_fsa_card's.
+    if (error.param) error.param = String(error.param).replace(/^hsa_fsa(?!_card)/, 'hsa_fsa_card');
+    if (error.details && error.details.authorized_amount !== undefined && /^hsa_fsa_card/.test(error.param || '')) {
+      addRegular = true;
+      applyMethod();
+      return showErrors([], error.message);
+    }
+    showServerError(error, data.redirect_url || live.pay.failureUrl);
+  }
+
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     if (busy) return;
@@ -245,27 +292,86 @@ export const HOSTED_PAGE_SCRIPT = `
     var local = [];
     var body = payload(local);
     if (local.length) return showErrors(local);
-    setBusy(true, form.getAttribute('data-busy-text') || 'Processing payment\\u2026');
-    fetch(form.getAttribute('action'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-      credentials: 'same-origin',
-      cache: 'no-store'
-    }).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (data) { return { ok: res.ok, data: data || {} }; });
-    }).then(function (result) {
-      if (result.ok && result.data.redirect_url) {
-        setBusy(true, form.getAttribute('data-done-text') || 'Payment complete. Redirecting\\u2026');
-        window.location.assign(result.data.redirect_url);
-        return;
-      }
-      setBusy(false);
-      showServerError(result.data.error, result.data.redirect_url);
-    }, function () {
-      setBusy(false);
-      showErrors([], 'We could not reach the payment service. Check your connection and try again; nothing was charged.');
-    });
+    if (!live) return post(form.getAttribute('action'), body);
+    entry.then(function (cards) {
+      var slots = ['hsa_fsa_card', 'card'].filter(function (slot) { return body[slot]; });
+      var got = cards.collect(slots);
+      if (!got.ok) return showErrors(got.invalid.map(function (slot) { return [slot, 'Complete the card number, expiry date and security code of this card.', false]; }));
+      slots.forEach(function (slot) {
+        delete body[slot];
+        body[slot === 'hsa_fsa_card' ? live.pay.hsaField : slot] = { payment_method_data: got.paymentMethods[slot] };
+      });
+      if (got.browserInfo) body.browser_info = got.browserInfo;
+      body.return_url = returnUrl();
+      post(live.pay.url, body);
+    }, cardFormFailed);
   });
+
+  // Live mode from here on.
+  function cardFormFailed() {
+    setBusy(false);
+    showErrors([], 'The card form could not load. Check your connection and reload the page; nothing was charged.');
+  }
+  function money(cents) {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: live.pay.currency }).format(cents / 100);
+  }
+  function returnUrl() {
+    var url = new URL(window.location.href);
+    url.searchParams.delete('redirectResult');
+    url.hash = '';
+    return url.toString();
+  }
+  // 202: the shopper confirms with the bank (3-D Secure) in Adyen Web; its result comes back to sendDetails.
+  function showAction(action) {
+    var box = byId('card-action');
+    box.hidden = false;
+    setBusy(true, 'Confirm the payment with your bank\\u2026');
+    entry.then(function (cards) {
+      cards.handleAction(action);
+      box.focus();
+    }, cardFormFailed);
+  }
+  function sendDetails(details) {
+    byId('card-action').hidden = true;
+    entry.then(function (cards) { cards.clearAction(); });
+    post(live.pay.detailsUrl, { details: details });
+  }
+  // Paid. When the HSA/FSA card covered less than its share, say how the total was paid before leaving.
+  function paid(data) {
+    var to = data.redirect_url;
+    if (!to) {
+      var url = new URL(live.pay.successUrl);
+      url.searchParams.set('order_id', data.id);
+      to = url.toString();
+    }
+    var amounts = data.amounts;
+    if (!live || !amounts || method() !== 'hsa' || amounts.hsa_amount >= live.pay.hsaAmount) {
+      setBusy(true, form.getAttribute('data-done-text') || 'Payment complete. Redirecting\\u2026');
+      window.location.assign(to);
+      return;
+    }
+    setBusy(false);
+    busy = true;
+    button.hidden = true;
+    statusLine.textContent = 'Payment complete. Your HSA/FSA card covered ' + money(amounts.hsa_amount) + ' of the eligible ' + money(live.pay.hsaAmount) +
+      '; the remaining ' + money(amounts.regular_amount) + ' was charged to your regular card.';
+    var next = document.createElement('a');
+    next.className = 'button-link';
+    next.id = 'continue';
+    next.href = to;
+    next.textContent = 'Continue to the store';
+    statusLine.parentNode.insertBefore(next, statusLine.nextSibling);
+    next.focus();
+  }
+  // Back from a redirect (3-D Secure on the issuer's page): finish it with the result Adyen appended.
+  if (live) {
+    var back = new URL(window.location.href);
+    var redirectResult = back.searchParams.get('redirectResult');
+    if (redirectResult) {
+      back.searchParams.delete('redirectResult');
+      window.history.replaceState(null, '', back.toString());
+      post(live.pay.detailsUrl, { details: { redirectResult: redirectResult } });
+    }
+  }
 })();
 `;

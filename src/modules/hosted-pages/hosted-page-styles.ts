@@ -73,6 +73,9 @@ input[aria-invalid=true],textarea[aria-invalid=true],fieldset[data-invalid]{bord
 .pay:hover{background:#0842a0}
 .pay:disabled{background:#5c6677;cursor:progress}
 .cancel{display:block;text-align:center;margin:1rem 0 0;padding:.5rem}
+.card-entry{margin:.75rem 0 0;min-height:44px}
+.card-action{margin:0 0 1rem}
+#continue{display:block;text-align:center}
 .notice{max-width:560px;margin:2rem auto}
 .notice p{margin:.5rem 0}
 .button-link{display:inline-block;margin-top:.5rem;padding:.75rem 1rem;border-radius:8px;background:#0b57d0;color:#fff;font-weight:700;text-decoration:none}

@@ -1,4 +1,5 @@
 import type { CheckoutLineItem, CheckoutSession, CheckoutStatus } from '../checkout/checkout-session.entity.js';
+import { cardEntryConfigScript, type LiveCardEntry } from './card-entry-page.js';
 import { formatMoney, html, safeUrl, trusted, withQuery, type SafeHtml } from './hosted-page-html.js';
 import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
 import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
@@ -17,8 +18,8 @@ export interface PageOptions {
   merchantName?: string;
 }
 
-/** The whole document around `body`: viewport, inline CSS, and the script (`true`: the checkout page's; a string: that script). */
-export function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: boolean | string; livemode?: boolean }): string {
+/** The whole document around `body`: viewport, inline CSS, and the script (`true`: the checkout page's; a string: that script; `cardEntry`: Adyen Web's stylesheet and the script's configuration). */
+export function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: boolean | string; livemode?: boolean; cardEntry?: SafeHtml }): string {
   const merchant = opts.merchantName?.trim();
   return html`<!doctype html>
 <html lang="en">
@@ -27,7 +28,12 @@ export function layout(title: string, body: SafeHtml, opts: PageOptions & { scri
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${merchant ? `${title} · ${merchant}` : title}</title>
-<style nonce="${opts.nonce}">${trusted(HOSTED_PAGE_CSS)}</style>
+<style nonce="${opts.nonce}">${trusted(HOSTED_PAGE_CSS)}</style>${
+    opts.cardEntry
+      ? html`
+<link rel="stylesheet" href="/card-entry/adyen-web.css">`
+      : ''
+  }
 </head>
 <body>
 <header class="site-header"><p>${merchant ? html`<span class="merchant-name" id="merchant-name">${merchant}</span>` : ''}<span class="secure"><span class="lock" aria-hidden="true"></span> Secure checkout</span></p></header>
@@ -35,7 +41,7 @@ export function layout(title: string, body: SafeHtml, opts: PageOptions & { scri
 ${opts.livemode === false ? html`<p class="test-banner"><strong>Test mode:</strong> no real payment is made. Try card 4242 4242 4242 4242 or HSA/FSA card 4111 1100 0000 0013, any future expiry and any 3-digit CVC.</p>` : ''}
 ${body}
 </main>
-${opts.script ? html`<script nonce="${opts.nonce}">${trusted(opts.script === true ? HOSTED_PAGE_SCRIPT : opts.script)}</script>` : ''}
+${opts.cardEntry ?? ''}${opts.script ? html`<script nonce="${opts.nonce}">${trusted(opts.script === true ? HOSTED_PAGE_SCRIPT : opts.script)}</script>` : ''}
 </body>
 </html>
 `.value;
@@ -79,6 +85,8 @@ export interface PayFormOptions {
   collectCustomer?: boolean;
   /** Ask for a shipping address (a payment link with `collect_shipping_address`). */
   collectShipping?: boolean;
+  /** Live mode: the cards are entered in Adyen Web's components and paid through these routes (no card input of ours). */
+  cardEntry?: LiveCardEntry;
 }
 
 /** The page at `checkout_url`: the order summary, the card entry for its type, or its paid/expired state. */
@@ -106,7 +114,19 @@ export function renderCheckoutPage(session: CheckoutSession, status: CheckoutSta
 ${orderSummary(session)}
 ${paymentForm(session, opts)}
 </div>`;
-  return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode, merchantName: opts.merchantName });
+  const cardEntry = opts.cardEntry && cardEntryConfigScript(session, opts.cardEntry, liveCards(session));
+  return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode, merchantName: opts.merchantName, cardEntry });
+}
+
+/** The Adyen Web card components of a live page and what each pays (the regular card is mounted even when the HSA/FSA card should cover everything: a partial authorisation asks for it). */
+function liveCards(session: CheckoutSession): { slot: 'hsa_fsa_card' | 'card'; amount: number }[] {
+  const { hsa_amount, regular_amount, total } = session.amounts;
+  return hsaPossible(session)
+    ? [
+        { slot: 'hsa_fsa_card', amount: hsa_amount },
+        { slot: 'card', amount: regular_amount || total },
+      ]
+    : [{ slot: 'card', amount: total }];
 }
 
 function lineItem(item: CheckoutLineItem, currency: string): SafeHtml {
@@ -167,10 +187,11 @@ function paymentForm(session: CheckoutSession, opts: PayFormOptions): SafeHtml {
   const lmnItems = session.lineItems.filter((l) => l.requires_lmn);
   const cardSplit = hsa && amounts.regular_amount > 0;
   const cardAmount = hsa ? `pays ${money(amounts.regular_amount)}` : `pays ${money(amounts.total)}`;
+  const live = Boolean(opts.cardEntry);
   return html`<section class="panel" aria-labelledby="pay-title">
 <h2 id="pay-title">Payment</h2>
 <noscript><p class="error-summary">This page needs JavaScript to take your payment. Turn it on and reload the page.</p></noscript>
-<form id="pay-form" method="post" action="${payUrl}" novalidate data-regular-amount="${amounts.regular_amount}" data-requires-lmn="${String(lmnItems.length > 0 && hsa)}">
+<form id="pay-form" method="post" action="${payUrl}" novalidate ${opts.cardEntry ? trusted('data-card-entry="adyen" ') : ''}data-regular-amount="${amounts.regular_amount}" data-requires-lmn="${String(lmnItems.length > 0 && hsa)}">
 <div id="form-error" class="error-summary" role="alert" aria-live="assertive"></div>
 ${opts.collectCustomer ? customerFieldset() : ''}
 ${opts.collectShipping ? shippingFieldset() : ''}
@@ -181,10 +202,11 @@ ${
 <div class="check"><input type="radio" id="method-hsa" name="method" value="hsa" checked><label for="method-hsa">HSA/FSA card for the eligible ${money(amounts.hsa_amount)}${cardSplit ? `, and a regular card for the remaining ${money(amounts.regular_amount)}` : ''}</label></div>
 <div class="check"><input type="radio" id="method-card" name="method" value="card"><label for="method-card">One regular card for everything (${money(amounts.total)})</label></div>
 </fieldset>
-${cardFieldset('hsa_fsa_card', 'HSA/FSA card', `pays ${money(amounts.hsa_amount)}`, true)}`
+${cardFieldset('hsa_fsa_card', 'HSA/FSA card', `pays ${money(amounts.hsa_amount)}`, true, undefined, live)}`
     : ''
 }
-${cardFieldset('card', hsa ? 'Regular card' : 'Card', cardAmount, !hsa || cardSplit, { split: `pays ${money(amounts.regular_amount)}`, full: `pays ${money(amounts.total)}` })}
+${cardFieldset('card', hsa ? 'Regular card' : 'Card', cardAmount, !hsa || cardSplit, { split: `pays ${money(amounts.regular_amount)}`, full: `pays ${money(amounts.total)}` }, live)}
+${live ? html`<div id="card-action" class="card-action" role="region" aria-label="Confirm the payment with your bank" tabindex="-1" hidden></div>` : ''}
 ${lmnItems.length && hsa ? lmnFieldset(lmnItems) : ''}
 <button type="submit" class="pay" id="pay-button">Pay ${money(amounts.total)}</button>
 <p id="pay-status" class="status" role="status" aria-live="polite"></p>
@@ -232,8 +254,12 @@ ${input('country', 'Country (2-letter code)', 'country', { maxlength: 2, value: 
 </fieldset>`;
 }
 
-/** One card's fieldset: number, expiry month and year, CVC; `slot` is the API field (`card`, `hsa_fsa_card`). */
-export function cardFieldset(slot: 'card' | 'hsa_fsa_card', title: string, amount: string, visible: boolean, amounts?: { split: string; full: string }): SafeHtml {
+/**
+ * One card's fieldset: number, expiry month and year, CVC; `slot` is the API field (`card`,
+ * `hsa_fsa_card`). In live mode (`adyen`) it holds Adyen Web's card component instead, whose
+ * fields are Adyen's own iframes: no card input of ours is ever on a live page.
+ */
+export function cardFieldset(slot: 'card' | 'hsa_fsa_card', title: string, amount: string, visible: boolean, amounts?: { split: string; full: string }, adyen = false): SafeHtml {
   const input = (field: string, label: string, attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string }) => {
     const id = `${slot}-${field}`;
     return html`<div class="field">
@@ -246,13 +272,18 @@ ${attrs.hint ? html`<p class="hint" id="${id}-hint">${attrs.hint}</p>` : ''}
   return html`<fieldset id="${slot}" data-label="${title}" ${visible ? '' : trusted('hidden disabled')}>
 <legend>${title} <span class="legend-amount">(<span ${amounts ? html`id="card-amount" data-split="${amounts.split}" data-full="${amounts.full}"` : ''}>${amount}</span>)</span></legend>
 <p class="field-error" id="${slot}-error"></p>
-${input('number', 'Card number', { autocomplete: 'cc-number', maxlength: 23, placeholder: '1234 1234 1234 1234' })}
+${adyen ? html`<div class="card-entry" id="${slot}-adyen"></div>` : cardInputs(input)}
+</fieldset>`;
+}
+
+/** A test-mode card's own inputs. */
+function cardInputs(input: (field: string, label: string, attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string }) => SafeHtml): SafeHtml {
+  return html`${input('number', 'Card number', { autocomplete: 'cc-number', maxlength: 23, placeholder: '1234 1234 1234 1234' })}
 <div class="row">
 ${input('exp_month', 'Expiry month', { autocomplete: 'cc-exp-month', maxlength: 2, placeholder: 'MM' })}
 ${input('exp_year', 'Expiry year', { autocomplete: 'cc-exp-year', maxlength: 4, placeholder: 'YYYY' })}
 ${input('cvc', 'CVC', { autocomplete: 'cc-csc', maxlength: 4, placeholder: '123' })}
-</div>
-</fieldset>`;
+</div>`;
 }
 
 /** The short health questionnaire that approves a letter of medical necessity (`lmn`). */

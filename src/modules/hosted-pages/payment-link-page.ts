@@ -1,6 +1,6 @@
 import type { CheckoutSession } from '../checkout/checkout-session.entity.js';
 import { withQuery } from './hosted-page-html.js';
-import { renderCheckoutPage, renderNoticePage, type PageOptions } from './hosted-page.js';
+import { renderCheckoutPage, renderNoticePage, type PageOptions, type PayFormOptions } from './hosted-page.js';
 import type { PaymentLink, PaymentLinkStatus } from '../payment-links/payment-link.entity.js';
 
 /** Where the payer goes after paying: the merchant's success_url (with the link and order ids), else the link's own page, which then says it is paid. */
@@ -18,8 +18,8 @@ export function linkCancelHref(link: PaymentLink): string | null {
  * summary, split, cards and LMN questionnaire, plus the payer's details when the link names no
  * customer), or a clear notice for a paid, expired or cancelled link.
  */
-export function renderPaymentLinkPage(link: PaymentLink, session: CheckoutSession, status: PaymentLinkStatus, opts: PageOptions & { payUrl: string }): string {
-  const common = { ...opts, livemode: link.livemode };
+export function renderPaymentLinkPage(link: PaymentLink, session: CheckoutSession, status: PaymentLinkStatus, opts: PageOptions & Pick<PayFormOptions, 'payUrl' | 'cardEntry'>): string {
+  const common = { nonce: opts.nonce, merchantName: opts.merchantName, livemode: link.livemode };
   if (status === 'paid') {
     return renderNoticePage({
       ...common,

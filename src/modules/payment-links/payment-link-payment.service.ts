@@ -4,7 +4,8 @@ import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
-import { payCheckoutSession, type PayOutcome } from '../checkout/checkout-payment.service.js';
+import { continueCheckoutPayment, payCheckoutSession, type PayOptions, type PayOutcome } from '../checkout/checkout-payment.service.js';
+import { checkoutPaymentDetailsSchema } from '../checkout/checkout.schemas.js';
 import { prepareSessionForPayment } from '../checkout/checkout.service.js';
 import type { Order } from '../orders/order.entity.js';
 import type { PaymentLink } from './payment-link.entity.js';
@@ -88,26 +89,38 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
     return link.checkoutId;
   });
 
+  const { hsa_fsa_card, card, lmn, return_url, browser_info } = input;
+  const hooks = linkHooks(id);
+  const outcome = await payCheckoutSession(ctx, prepared, { hsa_fsa_card, card, lmn, return_url, browser_info }, { clientReferenceId, ...hooks });
+  return { link: hooks.paid() ?? (await getPaymentLink(withEm(ctx, ctx.em.fork()), id)), outcome };
+}
+
+/**
+ * Continues a link's payment the shopper had to act on (3-D Secure, `details` from Adyen Web's
+ * onAdditionalDetails): the same link rules and paid mark as `payPaymentLink`.
+ */
+export async function continuePaymentLink(ctx: ServiceContext, id: string, body: unknown): Promise<LinkPayment> {
+  const { details } = parseInput(checkoutPaymentDetailsSchema, requireObject(body ?? {}, 'validation_error'));
+  const link = await getPaymentLink(ctx, id);
+  const hooks = linkHooks(id);
+  const outcome = await continueCheckoutPayment(ctx, link.checkoutId, details, hooks);
+  return { link: hooks.paid() ?? (await getPaymentLink(withEm(ctx, ctx.em.fork()), id)), outcome };
+}
+
+/** What a link's payment runs in the transaction that commits its order (see the lock order above), and the link it marked paid. */
+function linkHooks(id: string): Required<Pick<PayOptions, 'lockFirst' | 'onPaid'>> & { paid(): PaymentLink | null } {
   let paidLink: PaymentLink | null = null;
-  const { hsa_fsa_card, card, lmn } = input;
-  const outcome = await payCheckoutSession(
-    ctx,
-    prepared,
-    { hsa_fsa_card, card, lmn },
-    {
-      clientReferenceId,
-      lockFirst: async (tx) => {
-        await getPaymentLink(tx, id, true);
-      },
-      onPaid: async (tx, { order }) => {
-        const link = await getPaymentLink(tx, id, true);
-        // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
-        if (link.status === 'cancelled')
-          throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });
-        markPaymentLinkPaid(tx, link, order);
-        paidLink = link;
-      },
+  return {
+    lockFirst: async (tx) => {
+      await getPaymentLink(tx, id, true);
     },
-  );
-  return { link: paidLink ?? (await getPaymentLink(withEm(ctx, ctx.em.fork()), id)), outcome };
+    onPaid: async (tx, { order }) => {
+      const link = await getPaymentLink(tx, id, true);
+      // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
+      if (link.status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });
+      markPaymentLinkPaid(tx, link, order);
+      paidLink = link;
+    },
+    paid: () => paidLink,
+  };
 }

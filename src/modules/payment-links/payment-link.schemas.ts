@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
-import { addressSchema, currencySchema, httpUrl, lmnSchema, subscriptionTermsSchema, text } from '../checkout/checkout.schemas.js';
-import { paymentSlotSchema } from '../payments/payment-method-input.js';
+import { addressSchema, currencySchema, httpUrl, oneCardAtLeast, payCheckoutFields, subscriptionTermsSchema, text } from '../checkout/checkout.schemas.js';
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES } from './payment-link.entity.js';
 
 /** The one validation definition of each payment links input; REST and GraphQL both go through these. */
@@ -78,15 +77,13 @@ export const clientReferenceIdSchema = z
 
 export const payPaymentLinkSchema = z
   .object({
-    hsa_fsa_card: paymentSlotSchema.optional(),
-    card: paymentSlotSchema.optional(),
-    lmn: lmnSchema.optional(),
+    ...payCheckoutFields,
     client_reference_id: clientReferenceIdSchema.optional(),
     customer: paymentLinkCustomerSchema.optional().describe('The payer, when the link names no customer'),
     shipping_address: addressSchema.optional().describe('Where to ship: required when the link has collect_shipping_address; also the billing address'),
   })
   .strict()
-  .refine((b) => b.hsa_fsa_card || b.card, { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] })
+  .refine(...oneCardAtLeast)
   .meta({ id: 'PayPaymentLinkRequest' });
 
 export const listPaymentLinksSchema = z

@@ -14,6 +14,8 @@ import { setProcessorAccountSchema } from './processor-account.schemas.js';
  */
 
 export type AdyenEnvironment = 'test' | 'live';
+/** Adyen Web's environments: test, or the live platform of a region. */
+export type AdyenWebEnvironment = 'test' | 'live' | 'live-us' | 'live-au' | 'live-apse' | 'live-in' | 'live-nea';
 
 /** What the Adyen adapter needs to call Adyen for one merchant, decrypted. Never logged or returned. */
 export interface AdyenCredentials {
@@ -39,9 +41,10 @@ export interface ProcessorConfigurationView {
 interface Settings {
   secretsKey: Buffer | null;
   environment: AdyenEnvironment;
+  webEnvironment: AdyenWebEnvironment;
 }
 
-let settings: Settings = { secretsKey: null, environment: 'test' };
+let settings: Settings = { secretsKey: null, environment: 'test', webEnvironment: 'test' };
 
 // merchant id → its credentials, for a few seconds: a `processor set` run by another process (the
 // CLI) is seen within CACHE_MS. A merchant without a configuration is never cached.
@@ -50,9 +53,13 @@ const cache = new Map<string, { credentials: AdyenCredentials; until: number }>(
 // Adyen merchant account → the merchants configured with it (notifications), for as long.
 const byMerchantAccount = new Map<string, { accounts: { merchantId: string; credentials: AdyenCredentials }[]; until: number }>();
 
-/** Sets this process's SECRETS_KEY and ADYEN_ENVIRONMENT (from the configuration, when the app or a command starts). */
-export function configureProcessorAccounts(config: { SECRETS_KEY?: string; ADYEN_ENVIRONMENT: AdyenEnvironment }): void {
-  settings = { secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null, environment: config.ADYEN_ENVIRONMENT };
+/** Sets this process's SECRETS_KEY, ADYEN_ENVIRONMENT and ADYEN_WEB_ENVIRONMENT (from the configuration, when the app or a command starts). */
+export function configureProcessorAccounts(config: { SECRETS_KEY?: string; ADYEN_ENVIRONMENT: AdyenEnvironment; ADYEN_WEB_ENVIRONMENT?: AdyenWebEnvironment }): void {
+  settings = {
+    secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null,
+    environment: config.ADYEN_ENVIRONMENT,
+    webEnvironment: config.ADYEN_WEB_ENVIRONMENT ?? config.ADYEN_ENVIRONMENT,
+  };
   cache.clear();
   byMerchantAccount.clear();
 }
@@ -60,6 +67,17 @@ export function configureProcessorAccounts(config: { SECRETS_KEY?: string; ADYEN
 /** The Adyen platform this process's live mode uses. */
 export function adyenEnvironment(): AdyenEnvironment {
   return settings.environment;
+}
+
+/** The environment Adyen Web runs in on live-mode pages (the region of the live platform). */
+export function adyenWebEnvironment(): AdyenWebEnvironment {
+  return settings.webEnvironment;
+}
+
+/** The merchant's Adyen client key (public: Adyen Web runs with it in the shopper's browser); null when it has no configuration. */
+export async function adyenClientKeyFor(em: EntityManager, merchantId: string): Promise<string | null> {
+  const account = await em.fork().findOne(ProcessorAccount, { merchant: merchantId, provider: 'adyen' }, { fields: ['clientKey'] });
+  return account?.clientKey ?? null;
 }
 
 // A sealed value opens only in its own row and column: copied to another merchant, it is refused.

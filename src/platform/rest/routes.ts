@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { ServiceContext } from '../context.js';
+import type { PageAuthorizer, ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
 
@@ -27,6 +27,8 @@ export interface RouteSpec {
    * must never wait inside one): an idempotent call stores its response after the work commits.
    */
   ownTransactions?: boolean;
+  /** Also authorised by a hosted page's capability instead of an API key (see `PageAuthorizer`). */
+  pageAuth?: PageAuthorizer;
   handler: (ctx: ServiceContext, req: FastifyRequest) => Promise<unknown>;
 }
 
@@ -60,6 +62,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
     app.route({
       method: route.method,
       url: route.url,
+      ...(route.pageAuth && { config: { pageAuth: route.pageAuth } }),
       schema: {
         operationId: route.operationId,
         summary: route.summary,

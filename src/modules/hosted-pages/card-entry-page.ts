@@ -1,0 +1,93 @@
+import { bundleAssetRoute } from '../../platform/rest/bundle-assets.js';
+import type { ServiceContext } from '../../platform/context.js';
+import { DomainError } from '../../platform/errors.js';
+import type { CheckoutSession } from '../checkout/checkout-session.entity.js';
+import { adyenClientKeyFor, adyenWebEnvironment, type AdyenWebEnvironment } from '../processor-accounts/processor-account.service.js';
+import { html, SafeHtml } from './hosted-page-html.js';
+
+/**
+ * The server side of card entry on live-mode pages: Adyen Web (its bundle from our origin, the
+ * merchant's client key, the platform's environment) and what the page's script needs to pay.
+ * The browser side is src/card-entry-app/ (`mountCardEntry`); any page can reuse both.
+ */
+
+/** `GET /card-entry/card-entry.js`, `adyen-web.js`, `adyen-web.css`: the browser module and Adyen Web, bundled by `npm run build:card-entry`. */
+export const cardEntryAssets = bundleAssetRoute('card-entry', {
+  'card-entry.js': 'text/javascript; charset=utf-8',
+  'adyen-web.js': 'text/javascript; charset=utf-8',
+  'adyen-web.css': 'text/css; charset=utf-8',
+});
+
+/** Where the page's script imports the browser module from. */
+export const CARD_ENTRY_MODULE = '/card-entry/card-entry.js';
+
+/**
+ * The origins Adyen Web uses in `environment` (its own table, @adyen/adyen-web core/Environment):
+ * `api` serves the secured-field iframes and Adyen Web's API calls, `cdn` its images and
+ * translations, `analytics` the checkout attempt id it asks for even with analytics off.
+ */
+export function adyenWebOrigins(environment: AdyenWebEnvironment): { api: string; cdn: string; analytics: string } {
+  return {
+    api: `https://checkoutshopper-${environment}.adyen.com`,
+    cdn: `https://checkoutshopper-${environment}.cdn.adyen.com`,
+    analytics: `https://checkoutanalytics-${environment}.adyen.com`,
+  };
+}
+
+/** What Adyen Web runs with on a merchant's live pages. */
+export interface AdyenWebSetup {
+  clientKey: string;
+  environment: AdyenWebEnvironment;
+}
+
+/** The merchant's client key and this platform's Adyen Web environment; a merchant without an Adyen configuration cannot take live cards (400 `invalid_state`). */
+export async function adyenWebSetup(ctx: ServiceContext): Promise<AdyenWebSetup> {
+  const clientKey = await adyenClientKeyFor(ctx.em, ctx.principal.merchantId);
+  if (!clientKey) throw new DomainError('invalid_state', 'This store has not set up card payments yet.');
+  return { clientKey, environment: adyenWebEnvironment() };
+}
+
+/** Where a live page pays: its pay and details routes, the slot name of the HSA/FSA card there, and where to go after. */
+export interface LivePayRoutes {
+  url: string;
+  detailsUrl: string;
+  /** The HSA/FSA card's field in the pay route's body (`hsa_fsa` on the API, `hsa_fsa_card` on a link's route). */
+  hsaField: 'hsa_fsa' | 'hsa_fsa_card';
+  /** Where a paid page goes (with `order_id` added); null when the pay route answers a `redirect_url`. */
+  successUrl: string | null;
+  failureUrl: string | null;
+}
+
+/** A live page's card entry: Adyen Web's setup and where the page pays. */
+export interface LiveCardEntry {
+  adyen: AdyenWebSetup;
+  pay: LivePayRoutes;
+}
+
+/**
+ * The JSON the page's script boots from (`#card-entry-config`, a data block no CSP runs): the
+ * browser module's `CardEntryConfig` and the page's pay routes. `<` is escaped so no value can
+ * end the element.
+ */
+export function cardEntryConfigScript(session: CheckoutSession, entry: LiveCardEntry, cards: { slot: 'hsa_fsa_card' | 'card'; amount: number }[]): SafeHtml {
+  const currency = session.currency.toUpperCase();
+  const config = {
+    module: CARD_ENTRY_MODULE,
+    adyen: {
+      clientKey: entry.adyen.clientKey,
+      environment: entry.adyen.environment,
+      locale: 'en-US',
+      countryCode: session.billingInfo?.country ?? session.shippingInfo?.country ?? 'US',
+      amount: { value: session.amounts.total, currency },
+      cards: cards.map((c) => ({ slot: c.slot, containerId: `${c.slot}-adyen`, amount: c.amount })),
+      actionContainerId: 'card-action',
+    },
+    pay: { ...entry.pay, hsaAmount: session.amounts.hsa_amount, currency },
+  };
+  const json = JSON.stringify(config)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+  // Safe inside the element: the JSON holds no `<` (escaped above), so nothing in it can close the script.
+  return html`<script type="application/json" id="card-entry-config">${new SafeHtml(json)}</script>`;
+}
