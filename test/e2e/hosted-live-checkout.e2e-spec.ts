@@ -176,6 +176,22 @@ describe('the live-mode checkout page', () => {
     expect(problems).toEqual([]);
   });
 
+  test('3-D Secure by redirect: the page sends return_url, and back from the issuer with redirectResult it finishes the payment', async () => {
+    const checkout = await liveCheckout(MUG);
+    const { page, posts } = await open(pagePath(checkout.checkout_url));
+    await enterCard(page, 'card', '4917610000000000');
+    await page.click('#pay-button');
+    await page.locator('#fake-action').waitFor();
+    expect((await fakeState(page)).actions[0].action).toMatchObject({ type: 'redirect' });
+    const returnUrl = JSON.parse(posts[0].body).return_url as string;
+    const psp = [...m.adyen.standIn.payments.values()].find((p) => p.pending?.type === 'redirect' && p.amountRequested.value === 1700)!.pspReference;
+    const back = new URL(returnUrl);
+    back.searchParams.set('redirectResult', m.adyen.standIn.redirectResult(psp));
+    await Promise.all([page.waitForURL(`${store.url}/thanks**`), page.goto(back.toString())]);
+    expect(posts.at(-1)!.url).toBe(`/api/v2/checkout/${checkout.checkout_id}/payments/details?token=${new URL(checkout.checkout_url).searchParams.get('token')}`);
+    expect(new URL(page.url()).searchParams.get('order_id')).toMatch(/^ord_/);
+  });
+
   test('a decline shows in place with the way back to the store; an incomplete card is named (axe: 0 violations on both)', async () => {
     const checkout = await liveCheckout(MUG);
     const { page } = await open(pagePath(checkout.checkout_url), { bypassCSP: true });
@@ -241,6 +257,17 @@ describe('the pay routes authorised by the page token', () => {
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ checkout_id: a.checkout_id, status: 'completed' });
     expect((await m.live.post(`/api/v2/checkout/${b.checkout_id}/payments`, body)).status).toBe(200);
+  });
+
+  test("a page token is limited to 10 payment attempts a minute per network, with the page's message", async () => {
+    const anon = client(m.t.url);
+    const c = await liveCheckout(MUG);
+    const url = `/api/v2/checkout/${c.checkout_id}/payments?token=${new URL(c.checkout_url).searchParams.get('token')}`;
+    for (let i = 0; i < 10; i++) expect((await anon.post(url, {})).status).toBe(422);
+    const limited = await anon.post(url, {});
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.message).toMatch(/^Too many payment attempts for this checkout from your network \(at most 10 a minute\)/);
+    expect((await m.live.post(url.replace(/\?.*/, ''), {})).status).toBe(422); // the merchant's key has its own limit
   });
 
   test("a payment link's checkout is not paid (nor its 3-D Secure finished) through the checkout routes", async () => {
