@@ -94,7 +94,15 @@ export const restRoutes: RouteSpec[] = [
 ];
 
 /** Every route served without an API key: hosted pages, receipt links, the dashboard. */
-export const publicRoutes: PublicRoute[] = [...hostedCheckoutRoutes, ...hostedPaymentLinkRoutes, ...hostedCardSetupRoutes, cardEntryAssets, ...receiptRoutes, ...dashboardRoutes, ...processorNotificationRoutes];
+export const publicRoutes: PublicRoute[] = [
+  ...hostedCheckoutRoutes,
+  ...hostedPaymentLinkRoutes,
+  ...hostedCardSetupRoutes,
+  cardEntryAssets,
+  ...receiptRoutes,
+  ...dashboardRoutes,
+  ...processorNotificationRoutes,
+];
 
 /** Every recurring sweep Agenda runs. */
 export const sweeps: Sweep[] = [
