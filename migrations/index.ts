@@ -25,6 +25,7 @@ import { Migration20261124003100_processor_notifications } from './Migration2026
 import { Migration20261124143143_processor_accounts } from './Migration20261124143143_processor_accounts.js';
 import { Migration20261125000100_disputes } from './Migration20261125000100_disputes.js';
 import { Migration20261126000100_payment_method_setup_links } from './Migration20261126000100_payment_method_setup_links.js';
+import { Migration20261126000200_product_eligibility_overrides } from './Migration20261126000200_product_eligibility_overrides.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -53,4 +54,5 @@ export const migrationsList = [
   { name: 'Migration20261124143143_processor_accounts', class: Migration20261124143143_processor_accounts },
   { name: 'Migration20261125000100_disputes', class: Migration20261125000100_disputes },
   { name: 'Migration20261126000100_payment_method_setup_links', class: Migration20261126000100_payment_method_setup_links },
+  { name: 'Migration20261126000200_product_eligibility_overrides', class: Migration20261126000200_product_eligibility_overrides },
 ];

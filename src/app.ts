@@ -25,7 +25,7 @@ import { registerAuth } from './platform/rest/auth.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/rest/error-handler.js';
 import { databaseHealthPlugin, registerDatabaseGate } from './platform/rest/database-gate.js';
 import { DatabaseHealth } from './platform/db/database-health.js';
-import { registerInputGuards, registerJsonBodyParser } from './platform/rest/input-guards.js';
+import { registerCsvBodyParser, registerInputGuards, registerJsonBodyParser } from './platform/rest/input-guards.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
@@ -84,6 +84,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   registerDatabaseGate(http, health);
   registerJsonBodyParser(http);
+  registerCsvBodyParser(http);
   registerInputGuards(http);
   registerAuth(http, orm, authenticate);
   await http.register(rateLimit, {

@@ -69,7 +69,9 @@ export function formatReport(report: ImportReport, file: string, merchant: strin
   ];
   if (report.committed) {
     const e = report.eligibility;
-    lines.push(`  eligibility: ${e.eligible} HSA/FSA eligible, ${e.not_eligible} not eligible, ${e.requires_lmn} need a letter of medical necessity`);
+    lines.push(
+      `  eligibility: ${e.eligible} HSA/FSA eligible, ${e.not_eligible} not eligible, ${e.requires_lmn} need a letter of medical necessity, ${e.requires_review} to review (not payable until checked)`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -15,6 +15,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  */
 
 const CONCURRENCY = 20;
+/** A barcode (valid check digit) the eligibility-list rounds flag back and forth. */
+const LISTED_UPC = '012345000010';
 let t: TestApp;
 let api: Client;
 let other: Client;
@@ -78,6 +80,10 @@ const rest: Record<string, Round> = {
   checkEligibility: async () => {
     const p = await make.product();
     return round(() => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }, { product_id: p.id }] }, key()));
+  },
+  importEligibilityList: async () => {
+    await api.post('/api/v2/products', { name: 'Listed gauze', price: 300, currency: 'USD', upc_code_or_gtin: LISTED_UPC });
+    return round((i) => () => api.post('/api/v2/products/eligibility-list', `upc,hsa_fsa_eligibility\n${LISTED_UPC},${i % 2 ? 'Y' : 'N'}\n`, { 'content-type': 'text/csv', ...key() }));
   },
   updateProduct: async () => {
     const p = await make.product();
@@ -218,6 +224,8 @@ const graphql: Record<string, Round> = {
   },
   checkEligibility: () => round(() => gql(`mutation { checkEligibility(input: { name: "Digital thermometer" }) { __typename } }`, {})),
   checkEligibilityBatch: () => round(() => gql(`mutation { checkEligibilityBatch(items: [{ name: "Digital thermometer" }, { upcCodeOrGtin: "9520301200141" }]) { __typename } }`, {})),
+  importEligibilityList: () =>
+    round((i) => gql(`mutation($csv: String!) { importEligibilityList(csv: $csv) { matched } }`, { csv: `upc,hsa_fsa_eligibility\n${LISTED_UPC},${i % 2 ? 'eligible' : 'not_eligible'}\n` })),
   createCheckoutSession: () => {
     const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
     const input = {

@@ -52,7 +52,7 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
   expect(first.code).toBe(0);
   const report = JSON.parse(first.stdout);
   expect(report).toMatchObject({ committed: true, rows, created: rows, updated: 0, unchanged: 0, rejected: [] });
-  expect(report.eligibility.eligible + report.eligibility.not_eligible + report.eligibility.requires_lmn).toBe(rows);
+  expect(report.eligibility.eligible + report.eligibility.not_eligible + report.eligibility.requires_lmn + report.eligibility.requires_review).toBe(rows);
   expect(report.eligibility.eligible).toBeGreaterThan(0);
   expect(report.eligibility.not_eligible).toBeGreaterThan(0);
   expect(report.eligibility.requires_lmn).toBeGreaterThan(0);
@@ -74,13 +74,14 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
   for (const mpid of ['RX-1001', 'VT-6001', 'GR-8001', 'FA-2004']) {
     const [p] = (await api.get(`/api/v2/products?merchant_product_id=${mpid}`)).body.data;
     const check = await api.post('/api/v2/products/check-eligibility', { name: p.name, ...(p.upc_code_or_gtin && { upc_code_or_gtin: p.upc_code_or_gtin }) });
-    expect({ mpid, ...p.eligibility, checked_at: undefined }).toEqual({ mpid, ...check.body, product_id: undefined, name: undefined, upc_code_or_gtin: undefined, checked_at: undefined });
+    const { product_id: _id, name: _name, upc_code_or_gtin: _upc, checked_at: _at, ...engine } = check.body;
+    expect({ mpid, ...p.eligibility }).toMatchObject({ mpid, ...engine, suggested: { status: engine.status, category: engine.category, source: engine.source, message: engine.message } });
   }
 
   const again = await cli(SAMPLE, '--merchant', keys.id);
   expect(again.code).toBe(0);
   expect(again.stdout).toContain(`created    0\n  updated    0\n  unchanged  ${rows}\n  rejected   0`);
-  expect(again.stdout).toMatch(/eligibility: \d+ HSA\/FSA eligible, \d+ not eligible, \d+ need a letter of medical necessity/);
+  expect(again.stdout).toMatch(/eligibility: \d+ HSA\/FSA eligible, \d+ not eligible, \d+ need a letter of medical necessity, \d+ to review \(not payable until checked\)/);
   expect(await countEvents('product.created')).toBe(rows);
   expect(await countEvents('product.updated')).toBe(0);
   expect(await countProducts()).toBe(rows);

@@ -167,7 +167,8 @@ const VERDICT: Record<EligibilityStatus, string> = {
   requires_review: 'to be reviewed against the product label',
 };
 
-const PREFIX: Record<EligibilityStatus, string> = {
+/** How a message opens, per status. */
+export const PREFIX: Record<EligibilityStatus, string> = {
   eligible: 'Eligible',
   requires_lmn: 'Eligible only with a Letter of Medical Necessity',
   not_eligible: 'Not eligible',

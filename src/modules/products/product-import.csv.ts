@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 
 /** The columns of a catalog CSV, in the documented order (the header row names them, any order). */
-export const IMPORT_COLUMNS = ['merchant_product_id', 'name', 'price', 'currency', 'upc', 'tagline', 'status', 'image_urls'] as const;
+export const IMPORT_COLUMNS = ['merchant_product_id', 'name', 'price', 'currency', 'upc', 'tagline', 'status', 'image_urls', 'hsa_fsa_eligibility', 'iias_category'] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 const REQUIRED: ImportColumn[] = ['merchant_product_id', 'name', 'price', 'currency'];
 
@@ -12,13 +12,12 @@ export const MAX_IMPORT_BYTES = 100 * 1024 * 1024;
 /** The file cannot be imported at all (size, encoding, header, CSV syntax): nothing is written. */
 export class ImportFileError extends Error {}
 
-/** One data row: its line number in the file and its cells by column (absent columns are ''). */
-export interface CsvRow {
-  line: number;
-  cells: Record<ImportColumn, string>;
-  /** Set when the row cannot be read as cells of the header (e.g. a wrong cell count). */
-  problem?: string;
-}
+/**
+ * One data row: its line number in the file, its cells by column (absent columns are ''), the
+ * columns the header named (a column left out keeps what it sets where that matters: the
+ * merchant's eligibility) and, when it cannot be read as cells of the header, the problem.
+ */
+export type CsvRow = CsvTableRow<ImportColumn>;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes >= 10 * 1024 * 1024 ? 0 : 1)} MB`;
 
@@ -43,17 +42,33 @@ export async function readCatalogCsv(path: string): Promise<CsvRow[]> {
     const at = firstInvalidUtf8Line(bytes);
     throw new ImportFileError(`${path} is not UTF-8 text (first bad byte on line ${at}); save it as CSV UTF-8 (e.g. not Windows-1252/Latin-1) and import again.`);
   }
+  return parseCsvTable(text, path, IMPORT_COLUMNS, REQUIRED);
+}
+
+/** A CSV table's data rows: cells by column, the header's columns, each row's line number. */
+export interface CsvTableRow<C extends string> {
+  line: number;
+  cells: Record<C, string>;
+  columns: ReadonlySet<C>;
+  problem?: string;
+}
+
+/**
+ * Parses CSV text whose header row names columns of `known` (any order, `required` ones present,
+ * none unknown or repeated); refuses broken quoting. `name` is how messages call the input.
+ */
+export function parseCsvTable<C extends string>(text: string, name: string, known: readonly C[], required: readonly C[]): CsvTableRow<C>[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // csv-parse's types do not model `info: true`: each record then comes as `{ record, info }`.
     records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as unknown as typeof records;
   } catch (err) {
-    throw new ImportFileError(`${path} is not valid CSV: ${(err as Error).message}`);
+    throw new ImportFileError(`${name} is not valid CSV: ${(err as Error).message}`);
   }
-  if (records.length === 0) throw new ImportFileError(`${path} is empty: expected a header row (${IMPORT_COLUMNS.join(',')})`);
+  if (records.length === 0) throw new ImportFileError(`${name} is empty: expected a header row (${known.join(',')})`);
   const header = records[0].record.map((h) => h.trim().toLowerCase());
-  const unknown = header.filter((h) => !(IMPORT_COLUMNS as readonly string[]).includes(h));
-  const missing = REQUIRED.filter((c) => !header.includes(c));
+  const unknown = header.filter((h) => !(known as readonly string[]).includes(h));
+  const missing = required.filter((c) => !header.includes(c));
   const repeated = header.filter((h, i) => header.indexOf(h) !== i);
   if (unknown.length || missing.length || repeated.length) {
     const problems = [
@@ -61,13 +76,14 @@ export async function readCatalogCsv(path: string): Promise<CsvRow[]> {
       missing.length && `missing ${missing.map((c) => `'${c}'`).join(', ')}`,
       repeated.length && `repeated ${repeated.map((c) => `'${c}'`).join(', ')}`,
     ].filter(Boolean);
-    throw new ImportFileError(`${path}: wrong header row (${problems.join('; ')}). Expected: ${IMPORT_COLUMNS.join(',')} (the first four required, any order).`);
+    throw new ImportFileError(`${name}: wrong header row (${problems.join('; ')}). Expected: ${known.join(',')} (${required.map((c) => `'${c}'`).join(', ')} required, any order).`);
   }
+  const columns = new Set(header as C[]);
   return records.slice(1).map(({ record, info: { lines } }) => {
-    const cells = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, ''])) as Record<ImportColumn, string>;
-    header.forEach((column, i) => (cells[column as ImportColumn] = record[i] ?? ''));
+    const cells = Object.fromEntries(known.map((c) => [c, ''])) as Record<C, string>;
+    header.forEach((column, i) => (cells[column as C] = record[i] ?? ''));
     const problem = record.length !== header.length ? `has ${record.length} cells, the header has ${header.length}` : undefined;
-    return { line: lines, cells, problem };
+    return { line: lines, cells, columns, problem };
   });
 }
 

@@ -1,5 +1,6 @@
 import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, type Opt, type Rel } from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
+import type { EligibilityOverride, EligibilitySource, SuggestedEligibility } from './product-eligibility.js';
 
 export const PRODUCT_STATUSES = ['active', 'inactive', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
@@ -49,14 +50,23 @@ export class Product extends MerchantScopedEntity {
   @Property({ type: 'string', nullable: true })
   eligibilityCategory: string | null = null;
 
+  /** What decided: the engine (`upc`, `name`, `none`) or the merchant (`merchant`, from `eligibilityOverride`). */
   @Property({ type: 'string' })
-  eligibilitySource!: string;
+  eligibilitySource!: EligibilitySource;
 
   @Property({ type: 'text' })
   eligibilityMessage!: string;
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   eligibilityCheckedAt!: Date;
+
+  /** The merchant's own decision (authoritative while set); null: the engine decides. */
+  @Property({ type: 'json', nullable: true })
+  eligibilityOverride: EligibilityOverride | null = null;
+
+  /** The engine's opinion, kept whatever decides. */
+  @Property({ type: 'json' })
+  eligibilitySuggested!: SuggestedEligibility;
 
   @Property({ type: 'json', default: '{}' })
   metadata: Opt<Record<string, unknown>> = {};

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../../platform/context.js';
 import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
 import { keysetPageQuery, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import type { EligibilityColumns } from './product-eligibility.js';
 import type { ProductStatus } from './product.entity.js';
 import type { ProductFilters } from './product.schemas.js';
 
@@ -20,7 +21,7 @@ export interface ProductImageRecord {
 }
 
 /** A product as the read model returns it: the entity's fields, images as a plain array. */
-export interface ProductRecord {
+export interface ProductRecord extends EligibilityColumns {
   id: number;
   livemode: boolean;
   name: string;
@@ -31,12 +32,6 @@ export interface ProductRecord {
   merchantProductId: string | null;
   upcCodeOrGtin: string | null;
   status: ProductStatus;
-  hsaFsaEligible: boolean;
-  requiresLmn: boolean;
-  eligibilityCategory: string | null;
-  eligibilitySource: string;
-  eligibilityMessage: string;
-  eligibilityCheckedAt: Date;
   metadata: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
@@ -53,7 +48,8 @@ export const PRODUCT_COLUMNS = `p.id, p.livemode, p.name, p.tagline, p.descripti
   p.merchant_product_id as "merchantProductId", p.upc_code_or_gtin as "upcCodeOrGtin", p.status,
   p.hsa_fsa_eligible as "hsaFsaEligible", p.requires_lmn as "requiresLmn", p.eligibility_category as "eligibilityCategory",
   p.eligibility_source as "eligibilitySource", p.eligibility_message as "eligibilityMessage",
-  ${ms('eligibility_checked_at')} as "eligibilityCheckedAt", p.metadata,
+  ${ms('eligibility_checked_at')} as "eligibilityCheckedAt", p.eligibility_override as "eligibilityOverride",
+  p.eligibility_suggested as "eligibilitySuggested", p.metadata,
   ${ms('created_at')} as "createdAt", ${ms('updated_at')} as "updatedAt",
   coalesce((select json_agg(json_build_object('id', i.id, 'url', i.url, 'position', i.position) order by i.position)
     from product_images i where i.product_id = p.id), '[]'::json) as images`;

@@ -4,6 +4,7 @@ import { toServiceInput } from '../../platform/graphql/input.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
+import { importEligibilityList } from './eligibility-list.service.js';
 import { productLoader } from './product.loaders.js';
 import * as products from './product.service.js';
 import {
@@ -13,6 +14,7 @@ import {
   CreateProductInput,
   CreateProductPayload,
   Eligibility,
+  ImportEligibilityListPayload,
   ProductConnection,
   ProductNode,
   ProductsArgs,
@@ -64,6 +66,12 @@ export class ProductResolver {
   @Mutation(() => ArchiveProductPayload, { description: 'Archive (soft-delete) a product' })
   async archiveProduct(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<ArchiveProductPayload> {
     return { product: ProductNode.from(await products.archiveProduct(ctx, productId(id))) };
+  }
+
+  @Mutation(() => ImportEligibilityListPayload, { description: 'Apply an eligibility list (CSV: upc,hsa_fsa_eligibility[,iias_category][,description]) to the products with those barcodes' })
+  async importEligibilityList(@Arg('csv', () => String) csv: string, @Ctx() { ctx }: GraphContext): Promise<ImportEligibilityListPayload> {
+    const r = await importEligibilityList(ctx, csv);
+    return { rows: r.rows, matched: r.matched, productsChanged: r.products_changed, productsUnchanged: r.products_unchanged, unmatched: r.unmatched };
   }
 
   @Mutation(() => CheckEligibilityPayload, { description: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product; saves nothing' })

@@ -1,4 +1,5 @@
-import { storedStatus, type EligibilityResult } from '../eligibility/eligibility.engine.js';
+import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
+import { iiasCategoryOf, statusOf, type DecisionSnapshot, type EligibilityChangeReason, type EligibilitySource } from './product-eligibility.js';
 import type { Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
 
@@ -8,12 +9,15 @@ export interface EligibilityResource {
   requires_lmn: boolean;
   status: EligibilityResult['status'];
   category: string | null;
-  source: EligibilityResult['source'];
+  source: EligibilitySource;
   message: string;
   checked_at: string;
 }
 
-export function toEligibilityResource(result: EligibilityResult, checkedAt: Date): EligibilityResource {
+/** A decision in the engine's result shape, from the engine or stored on a product (then possibly the merchant's). */
+export type EligibilityDecision = Omit<EligibilityResult, 'source'> & { source: EligibilitySource };
+
+export function toEligibilityResource(result: EligibilityDecision, checkedAt: Date): EligibilityResource {
   return {
     hsa_fsa_eligible: result.hsa_fsa_eligible,
     requires_lmn: result.requires_lmn,
@@ -26,14 +30,50 @@ export function toEligibilityResource(result: EligibilityResult, checkedAt: Date
 }
 
 /** The stored eligibility of `product` in the result shape of the engine. */
-export function productEligibility(product: Product | ProductRecord): EligibilityResult {
+export function productEligibility(product: Product | ProductRecord): EligibilityDecision {
   return {
     hsa_fsa_eligible: product.hsaFsaEligible,
     requires_lmn: product.requiresLmn,
-    status: storedStatus(product.hsaFsaEligible, product.requiresLmn, product.eligibilityCategory),
+    status: statusOf(product),
     category: product.eligibilityCategory,
-    source: product.eligibilitySource as EligibilityResult['source'],
+    source: product.eligibilitySource,
     message: product.eligibilityMessage,
+  };
+}
+
+/**
+ * A product's eligibility object: the decision (the merchant's while it has set one, `source`
+ * `merchant` with who set it and when), the IIAS category its eligible amount counts under, and
+ * the engine's own opinion as `suggested`.
+ */
+export function toProductEligibilityResource(product: Product | ProductRecord) {
+  const { eligibilityOverride: override, eligibilitySuggested: suggested } = product;
+  return {
+    ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt),
+    iias_category: iiasCategoryOf(product),
+    set_by: override?.set_by ?? null,
+    set_at: override?.set_at ?? null,
+    // Field by field: jsonb hands keys back in its own order, and a read must answer the bytes a write did.
+    suggested: { status: suggested.status, category: suggested.category, source: suggested.source, message: suggested.message },
+  };
+}
+
+/** The payload of `product.eligibility_changed`: the product, its decision before and after, and why it moved. */
+export function toEligibilityChange(product: Product | ProductRecord, before: DecisionSnapshot, reason: EligibilityChangeReason) {
+  const eligibility = toProductEligibilityResource(product);
+  return {
+    product_id: product.id,
+    merchant_product_id: product.merchantProductId,
+    name: product.name,
+    upc_code_or_gtin: product.upcCodeOrGtin,
+    previous_status: before.status,
+    status: eligibility.status,
+    previous_source: before.source,
+    source: eligibility.source,
+    previous_iias_category: before.iias_category,
+    iias_category: eligibility.iias_category,
+    reason,
+    eligibility,
   };
 }
 
@@ -56,7 +96,8 @@ export function toProductResource(product: Product | ProductRecord) {
     merchant_product_id: product.merchantProductId,
     upc_code_or_gtin: product.upcCodeOrGtin,
     status: product.status,
-    eligibility: toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt),
+    hsa_fsa_eligibility: product.eligibilityOverride && { status: product.eligibilityOverride.status, category: product.eligibilityOverride.category },
+    eligibility: toProductEligibilityResource(product),
     images: productImages(product).map((image) => ({ id: image.id, url: image.url, is_primary: image.position === 0 })),
     metadata: product.metadata,
     created_at: product.createdAt.toISOString(),

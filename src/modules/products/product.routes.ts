@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
-import { productResponse, eligibilityCheckAnswer, productListResponse } from './product.openapi.js';
+import { importEligibilityList } from './eligibility-list.service.js';
+import { productResponse, eligibilityCheckAnswer, eligibilityListReportResponse, productListResponse } from './product.openapi.js';
 import { toProductResource } from './product.resource.js';
 import { checkEligibilityRequestSchema, createProductSchema, listProductsSchema, updateProductSchema } from './product.schemas.js';
 import * as products from './product.service.js';
@@ -45,6 +46,17 @@ export const productRoutes: RouteSpec[] = [
     body: checkEligibilityRequestSchema,
     response: eligibilityCheckAnswer,
     handler: (ctx, req) => products.checkEligibilityRequest(ctx, req.body),
+  },
+  {
+    method: 'POST',
+    url: '/api/v2/products/eligibility-list',
+    operationId: 'importEligibilityList',
+    summary: 'Apply an eligibility list (text/csv: upc,hsa_fsa_eligibility[,iias_category][,description]) to the products with those barcodes',
+    tags,
+    consumes: ['text/csv'],
+    body: z.string().describe('CSV text, UTF-8, header row first'),
+    response: eligibilityListReportResponse,
+    handler: (ctx, req) => importEligibilityList(ctx, req.body),
   },
   {
     method: 'GET',

@@ -1,10 +1,20 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, queryBoolean, timestamp } from '../../platform/validation.js';
+import { IIAS_CATEGORIES, OVERRIDE_STATUSES } from './product-eligibility.js';
 import { PRODUCT_STATUSES } from './product.entity.js';
 
 /** The one validation definition of each products input; REST and GraphQL both go through these. */
 
 const imageUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
+
+/** The merchant's own HSA/FSA decision: authoritative while set; `null` hands the decision back to the engine. */
+export const eligibilityOverrideSchema = z
+  .object({
+    status: z.enum(OVERRIDE_STATUSES),
+    category: z.enum(IIAS_CATEGORIES).nullish().describe("IIAS category of the eligible amount; defaults to the engine's category (else otc)"),
+  })
+  .strict()
+  .meta({ id: 'EligibilityOverride' });
 
 const text255 = z.string().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters');
 
@@ -20,6 +30,7 @@ const productFields = {
   upc_code_or_gtin: z.string().trim().max(32).nullish(),
   images: z.array(imageUrl).max(10, 'at most 10 images'),
   metadata: metadataSchema,
+  hsa_fsa_eligibility: eligibilityOverrideSchema.nullish(),
 };
 
 export const createProductSchema = z
@@ -44,6 +55,7 @@ export const updateProductSchema = z
     images: productFields.images.optional(),
     metadata: productFields.metadata.optional(),
     status: z.enum(PRODUCT_STATUSES).optional(),
+    hsa_fsa_eligibility: productFields.hsa_fsa_eligibility,
   })
   .strict()
   .meta({ id: 'UpdateProductRequest' });
@@ -92,6 +104,16 @@ export const checkEligibilityBatchSchema = z
 /** The body of `POST /products/check-eligibility` (documentation): one check, or up to 100 under `items`. */
 export const checkEligibilityRequestSchema = z.union([checkEligibilitySchema, checkEligibilityBatchSchema]);
 
+/** One line of an eligibility list (SIG-IS extracts: a barcode, a flag and optionally an IIAS category). */
+export const eligibilityListRowSchema = z
+  .object({
+    upc: z.string().trim().min(1, 'is required'),
+    hsa_fsa_eligibility: z.enum(OVERRIDE_STATUSES),
+    category: z.enum(IIAS_CATEGORIES).optional(),
+  })
+  .strict();
+
+export type EligibilityOverrideInput = z.output<typeof eligibilityOverrideSchema>;
 export type CreateProductInput = z.output<typeof createProductSchema>;
 export type UpdateProductInput = z.output<typeof updateProductSchema>;
 export type EligibilityQuery = z.output<typeof checkEligibilitySchema>;

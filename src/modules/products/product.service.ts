@@ -6,11 +6,12 @@ import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import type { Page, PageRequest } from '../../platform/pagination/keyset.js';
 import { isIso4217, parseInput, requireObject } from '../../platform/validation.js';
-import { checkEligibility as runEngine, type EligibilityResult } from '../eligibility/eligibility.engine.js';
+import { checkEligibility as runEngine } from '../eligibility/eligibility.engine.js';
 import { validateGtin } from '../eligibility/gtin.js';
 import { Product, ProductImage } from './product.entity.js';
 import { readProduct, readProductPage, type ProductRecord } from './product.read-model.js';
-import { productEligibility, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
+import { changeReason, decideEligibility, decisionChanged, snapshotOf, type EligibilityChangeReason, type EligibilityOverride } from './product-eligibility.js';
+import { productEligibility, toEligibilityChange, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
 import {
   checkEligibilityBatchSchema,
   checkEligibilitySchema,
@@ -19,6 +20,7 @@ import {
   productIdSchema,
   updateProductSchema,
   type CreateProductInput,
+  type EligibilityOverrideInput,
   type EligibilityQuery,
   type ProductFilters,
 } from './product.schemas.js';
@@ -49,16 +51,20 @@ function cleanGtin(code: string | null | undefined, field = 'upc_code_or_gtin'):
   return code.replace(/[\s-]/g, '');
 }
 
-/** The product columns an eligibility decision sets. */
-function eligibilityFields(result: EligibilityResult, at: Date) {
-  return {
-    hsaFsaEligible: result.hsa_fsa_eligible,
-    requiresLmn: result.requires_lmn,
-    eligibilityCategory: result.category,
-    eligibilitySource: result.source,
-    eligibilityMessage: result.message,
-    eligibilityCheckedAt: at,
-  };
+/** Who set an override through the API: the key used (its mode is the product's). */
+const setByKey = (ctx: ServiceContext) => `api_key:${ctx.principal.keyId}`;
+
+/** The override an input asks for: `null` removes it; the same status and category keep the stored one (and when it was set). */
+export function overrideFrom(input: EligibilityOverrideInput | null, stored: EligibilityOverride | null, setBy: string, at: Date): EligibilityOverride | null {
+  if (!input) return null;
+  const category = input.category ?? null;
+  if (stored && stored.status === input.status && stored.category === category) return stored;
+  return { status: input.status, category, set_by: setBy, set_at: at.toISOString() };
+}
+
+/** Records `product.eligibility_changed` when the decision moved (status, source or IIAS category). */
+export function recordEligibilityChange(ctx: ServiceContext, product: Product, before: ReturnType<typeof snapshotOf> | null, reason: EligibilityChangeReason): void {
+  if (before && decisionChanged(before, snapshotOf(product))) recordEvent(ctx, 'product.eligibility_changed', toEligibilityChange(product, before, reason));
 }
 
 function setImages(em: EntityManager, product: Product, urls: string[]): void {
@@ -115,7 +121,7 @@ export async function createProduct(ctx: ServiceContext, body: unknown): Promise
       upcCodeOrGtin: upc,
       status: input.status,
       metadata: input.metadata,
-      ...eligibilityFields(runEngine({ name: input.name, upc_code_or_gtin: upc }), now),
+      ...decideEligibility(runEngine({ name: input.name, upc_code_or_gtin: upc }), overrideFrom(input.hsa_fsa_eligibility ?? null, null, setByKey(ctx), now), now),
       createdAt: now,
       updatedAt: now,
     });
@@ -156,6 +162,7 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
       await assertMerchantProductIdFree(ctx, em, input.merchant_product_id, product.id);
     }
     const now = ctx.now();
+    const upcBefore = product.upcCodeOrGtin;
     if (input.name !== undefined) product.name = input.name;
     if (input.tagline !== undefined) product.tagline = input.tagline;
     if (input.description !== undefined) product.description = input.description;
@@ -166,11 +173,16 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
     if (input.metadata !== undefined) product.metadata = input.metadata;
     if (input.status !== undefined) product.status = input.status;
     if (input.images !== undefined) setImages(em, product, input.images);
-    if (input.name !== undefined || upc !== undefined) {
-      Object.assign(product, eligibilityFields(runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), now));
+    const before = snapshotOf(product);
+    const stored = product.eligibilityOverride;
+    const override = input.hsa_fsa_eligibility === undefined ? stored : overrideFrom(input.hsa_fsa_eligibility, stored, setByKey(ctx), now);
+    if (input.name !== undefined || upc !== undefined || override !== stored) {
+      Object.assign(product, decideEligibility(runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), override, now));
     }
     product.updatedAt = now;
     await flushProduct(em, product);
+    const reason = changeReason({ override: override !== stored, barcode: upc !== undefined && upc !== upcBefore, overrideNow: override });
+    recordEligibilityChange(withEm(ctx, em), product, before, reason);
     recordEvent(withEm(ctx, em), product.status === 'archived' ? 'product.archived' : 'product.updated', toProductResource(product));
     await em.flush();
     return product;

@@ -5,11 +5,11 @@ import { GraphQLISODateTime } from 'type-graphql';
 import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
-import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
 import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
+import { IIAS_CATEGORIES, OVERRIDE_STATUSES, type SuggestedEligibility } from './product-eligibility.js';
 import { PRODUCT_STATUSES, type Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
-import { productEligibility, productImages } from './product.resource.js';
+import { productImages, toProductEligibilityResource, type EligibilityDecision } from './product.resource.js';
 
 export const ProductStatusEnum = graphqlEnum('ProductStatus', PRODUCT_STATUSES, 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)');
 
@@ -19,7 +19,25 @@ export const EligibilityStatusEnum = graphqlEnum(
   'requires_review: the name alone cannot decide (e.g. a tinted moisturizer with SPF); not payable by HSA/FSA card until a person checks the label',
 );
 
-export const EligibilitySourceEnum = graphqlEnum('EligibilitySource', ['upc', 'name', 'none'] as const, 'What the decision was based on');
+export const EligibilitySourceEnum = graphqlEnum('EligibilitySource', ['upc', 'name', 'none', 'merchant'] as const, 'What the decision was based on (merchant: its own override)');
+
+export const EngineSourceEnum = graphqlEnum('EligibilityEngineSource', ['upc', 'name', 'none'] as const, 'What the engine based its opinion on');
+
+export const OverrideStatusEnum = graphqlEnum('EligibilityOverrideStatus', OVERRIDE_STATUSES, "What a merchant can decide (requires_review is the engine's alone)");
+
+export const IiasCategoryEnum = graphqlEnum('IiasCategory', IIAS_CATEGORIES, 'IIAS category of an eligible amount: rx, vision, clinic, dental, otc (the rest)');
+
+@ObjectType({ description: "The engine's own opinion of a product, kept beside the merchant's decision" })
+export class SuggestedEligibilityNode {
+  @Field(() => EligibilityStatusEnum) status!: ValueOf<typeof EligibilityStatusEnum>;
+  @Field(() => String, { nullable: true }) category!: string | null;
+  @Field(() => EngineSourceEnum) source!: ValueOf<typeof EngineSourceEnum>;
+  @Field() message!: string;
+
+  static from(s: SuggestedEligibility): SuggestedEligibilityNode {
+    return Object.assign(new SuggestedEligibilityNode(), s);
+  }
+}
 
 @ObjectType({ description: 'HSA/FSA eligibility decision and its explanation' })
 export class Eligibility {
@@ -30,8 +48,13 @@ export class Eligibility {
   @Field(() => EligibilitySourceEnum) source!: ValueOf<typeof EligibilitySourceEnum>;
   @Field() message!: string;
   @Field(() => GraphQLISODateTime) checkedAt!: Date;
+  @Field(() => IiasCategoryEnum, { nullable: true, description: "A product's: the IIAS category its eligible amount counts under (null when not eligible)" })
+  iiasCategory!: ValueOf<typeof IiasCategoryEnum> | null;
+  @Field(() => String, { nullable: true, description: 'Who set the merchant decision (api_key:<id>, import, eligibility_list)' }) setBy!: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the merchant decision was set' }) setAt!: Date | null;
+  @Field(() => SuggestedEligibilityNode, { nullable: true, description: "A product's: the engine's own opinion" }) suggested!: SuggestedEligibilityNode | null;
 
-  static from(result: EligibilityResult, checkedAt: Date): Eligibility {
+  static from(result: EligibilityDecision, checkedAt: Date): Eligibility {
     return Object.assign(new Eligibility(), {
       hsaFsaEligible: result.hsa_fsa_eligible,
       requiresLmn: result.requires_lmn,
@@ -40,8 +63,35 @@ export class Eligibility {
       source: result.source,
       message: result.message,
       checkedAt,
+      iiasCategory: null,
+      setBy: null,
+      setAt: null,
+      suggested: null,
     });
   }
+
+  /** A product's eligibility, with its IIAS category, who set it and the engine's opinion. */
+  static ofProduct(p: Product | ProductRecord): Eligibility {
+    const e = toProductEligibilityResource(p);
+    return Object.assign(Eligibility.from(e, p.eligibilityCheckedAt), {
+      iiasCategory: e.iias_category,
+      setBy: e.set_by,
+      setAt: e.set_at ? new Date(e.set_at) : null,
+      suggested: SuggestedEligibilityNode.from(e.suggested),
+    });
+  }
+}
+
+@ObjectType({ description: "The merchant's own HSA/FSA decision, authoritative while set" })
+export class EligibilityOverrideNode {
+  @Field(() => OverrideStatusEnum) status!: ValueOf<typeof OverrideStatusEnum>;
+  @Field(() => IiasCategoryEnum, { nullable: true }) category!: ValueOf<typeof IiasCategoryEnum> | null;
+}
+
+@InputType({ description: "The merchant's own HSA/FSA decision; null hands the decision back to the engine" })
+export class EligibilityOverrideInput {
+  @Field(() => OverrideStatusEnum) status!: ValueOf<typeof OverrideStatusEnum>;
+  @Field(() => IiasCategoryEnum, { nullable: true }) category?: ValueOf<typeof IiasCategoryEnum> | null;
 }
 
 @ObjectType()
@@ -63,6 +113,7 @@ export class ProductNode extends Node {
   @Field(() => String, { nullable: true }) merchantProductId!: string | null;
   @Field(() => String, { nullable: true }) upcCodeOrGtin!: string | null;
   @Field(() => ProductStatusEnum) status!: ValueOf<typeof ProductStatusEnum>;
+  @Field(() => EligibilityOverrideNode, { nullable: true, description: "The merchant's own decision, null when the engine decides" }) hsaFsaEligibility!: EligibilityOverrideNode | null;
   @Field(() => Eligibility) eligibility!: Eligibility;
   @Field(() => [ProductImageNode]) images!: ProductImageNode[];
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
@@ -83,7 +134,8 @@ export class ProductNode extends Node {
       merchantProductId: p.merchantProductId,
       upcCodeOrGtin: p.upcCodeOrGtin,
       status: p.status,
-      eligibility: Eligibility.from(productEligibility(p), p.eligibilityCheckedAt),
+      hsaFsaEligibility: p.eligibilityOverride && Object.assign(new EligibilityOverrideNode(), { status: p.eligibilityOverride.status, category: p.eligibilityOverride.category }),
+      eligibility: Eligibility.ofProduct(p),
       images: productImages(p).map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
       metadata: p.metadata,
       createdAt: p.createdAt,
@@ -110,6 +162,8 @@ abstract class ProductOptionalFields {
   @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
+  @Field(() => EligibilityOverrideInput, { nullable: true, description: "The merchant's own HSA/FSA decision (authoritative); null returns to the engine" })
+  hsaFsaEligibility?: EligibilityOverrideInput | null;
 }
 
 @InputType()
@@ -153,4 +207,19 @@ export class ArchiveProductPayload extends ProductPayload {}
 export class CheckEligibilityPayload {
   @Field(() => Eligibility) eligibility!: Eligibility;
   @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' }) product!: ProductNode | null;
+}
+
+@ObjectType()
+export class EligibilityListUnmatchedRow {
+  @Field(() => Int) line!: number;
+  @Field() upc!: string;
+}
+
+@ObjectType({ description: 'What an eligibility list changed' })
+export class ImportEligibilityListPayload {
+  @Field(() => Int) rows!: number;
+  @Field(() => Int, { description: 'Rows whose barcode is on at least one product' }) matched!: number;
+  @Field(() => Int) productsChanged!: number;
+  @Field(() => Int) productsUnchanged!: number;
+  @Field(() => [EligibilityListUnmatchedRow], { description: 'Rows whose barcode is on none of your products' }) unmatched!: EligibilityListUnmatchedRow[];
 }

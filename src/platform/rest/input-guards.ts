@@ -104,6 +104,24 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
 }
 
 /**
+ * The `text/csv` body parser (bulk uploads): UTF-8 text without U+0000, as a string; anything
+ * else is 400 `invalid_request`.
+ */
+export function registerCsvBodyParser(app: FastifyInstance): void {
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer' }, (_req, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(new DomainError('invalid_request', 'The request body is not valid UTF-8: send the CSV as UTF-8 text (e.g. not Windows-1252).'), undefined);
+      return;
+    }
+    if (text.includes(NUL)) done(nulError(''), undefined);
+    else done(null, text);
+  });
+}
+
+/**
  * Path ids with control characters name nothing (404 `not_found`, before any query); query
  * parameters holding U+0000 are refused (400 `invalid_request`). Runs on every route.
  */

@@ -16,6 +16,8 @@ export interface RouteSpec {
   params?: z.ZodType;
   querystring?: z.ZodType;
   body?: z.ZodType;
+  /** Request content types other than JSON (e.g. `text/csv`: the body is then the text). */
+  consumes?: string[];
   /** Response body schema of the success status (documentation). */
   response?: z.ZodType;
   /** Success status (200 unless given). */
@@ -70,6 +72,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
         ...(route.params && { params: route.params }),
         ...(route.querystring && { querystring: route.querystring }),
         ...(route.body && { body: route.body }),
+        ...(route.consumes && { consumes: route.consumes }),
         ...(route.method !== 'GET' && route.idempotent !== false && { headers: idempotencyHeader }),
         security: [{ bearerAuth: [] }],
         response: {
