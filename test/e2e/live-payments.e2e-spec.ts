@@ -11,6 +11,8 @@ import { adyenCard, useLiveMode } from '../helpers/live-mode.js';
 const m = useLiveMode([
   ['thermo', 'Digital Thermometer', 1999],
   ['mug', 'Coffee Mug', 1700],
+  ['glasses', 'Reading Glasses +2.00', 2500],
+  ['denture', 'Denture adhesive cream', 800],
 ]);
 
 const thermosAndMug: [string, string, number, number][] = [
@@ -53,6 +55,37 @@ describe('a split checkout paid with a glm_live_ key through POST /api/v2/checko
         { pspReference: regular.pspReference, amount: 3698 },
       ],
     });
+  });
+});
+
+describe("the HSA/FSA authorisation carries the checkout's IIAS breakdown", () => {
+  test('enhancedSchemeData.healthcare.* in additionalData: the total and the prescription, vision, clinic and dental parts the catalog and overrides give', async () => {
+    const refill = await m.live.post('/api/v2/products', {
+      name: 'Allergy refill',
+      price: 1200,
+      currency: 'USD',
+      merchant_product_id: 'refill',
+      hsa_fsa_eligibility: { status: 'eligible', category: 'rx' },
+    });
+    expect(refill.status).toBe(201);
+    const checkout = await openCheckout(m.live, [
+      ['glasses', 'Reading Glasses', 2500, 1],
+      ['denture', 'Denture cream', 800, 1],
+      ['refill', 'Allergy refill', 1200, 1],
+      ['thermo', 'Digital Thermometer', 1999, 1],
+      ['mug', 'Coffee Mug', 1700, 1],
+    ]);
+    expect(checkout.amounts).toMatchObject({ hsa_amount: 6499, healthcare: { rx: 1200, vision: 2500, clinic: 0, dental: 800, otc: 1999 } });
+    const res = await pay(checkout.checkout_id, { hsa_fsa: adyenCard('4111110000000013'), card: adyenCard('4111111111111111') });
+    expect(res.status).toBe(200);
+    const hsa = [...m.adyen.standIn.payments.values()].find((p) => p.amountRequested.value === 6499)!;
+    expect(hsa.requestAdditionalData).toMatchObject({
+      'enhancedSchemeData.healthcare.totalHealthcareValue': '6499',
+      'enhancedSchemeData.healthcare.prescriptionValue': '1200',
+      'enhancedSchemeData.healthcare.visionPrescriptionValue': '2500',
+      'enhancedSchemeData.healthcare.dentalValue': '800',
+    });
+    expect(hsa.requestAdditionalData).not.toHaveProperty(['enhancedSchemeData.healthcare.otherMedicalValue']); // no clinic items: left out
   });
 });
 

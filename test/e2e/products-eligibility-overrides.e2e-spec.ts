@@ -3,7 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gs1CheckDigit } from '../../src/modules/eligibility/gtin.js';
+import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
+import { checkoutBody } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
 import { newMerchant, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
@@ -288,5 +290,48 @@ describe('catalog import', () => {
     );
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout).rejected.map((r: { line: number }) => r.line)).toEqual([2, 3]);
+  });
+});
+
+describe("a checkout's healthcare breakdown (amounts.healthcare)", () => {
+  test('splits hsa_amount by IIAS category from the catalog and follows the overrides', async () => {
+    const { api: shop } = await newMerchant(t, 'Breakdown Shop');
+    const product = async (merchant_product_id: string, name: string, price: number, extra: Record<string, unknown> = {}) =>
+      (await shop.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id, ...extra })).body as { id: number };
+    const glasses = await product('GLASSES', 'Reading Glasses +2.00', 2500); // the engine: eyeglasses → vision
+    await product('DENTURE', 'Denture adhesive cream', 800); // denture care → dental
+    await product('REFILL', 'Matte Lipstick', 1200, { hsa_fsa_eligibility: { status: 'eligible', category: 'rx' } }); // the merchant's word
+    const thermometer = await product('THERM', 'Digital Thermometer', 1000); // any other eligible item → otc
+    await product('MUG', 'Coffee Mug', 1700);
+    const cart: [string, string, number, number][] = [
+      ['GLASSES', 'Reading Glasses', 2500, 1],
+      ['DENTURE', 'Denture cream', 800, 1],
+      ['REFILL', 'Refill', 1200, 1],
+      ['THERM', 'Thermometer', 1000, 1],
+      ['MUG', 'Mug', 1700, 1],
+    ];
+    const open = async (extra: Record<string, unknown> = {}) => (await shop.post('/api/v2/checkout', checkoutBody(cart, extra))).body.data;
+
+    const first = await open({ shipping: 500 });
+    expect(first.amounts).toMatchObject({ hsa_amount: 5500, regular_amount: 2200, healthcare: { rx: 1200, vision: 2500, clinic: 0, dental: 800, otc: 1000 } });
+    const got = await shop.get(`/api/v2/checkout/${first.checkout_id}`);
+    expect((got.body.data ?? got.body).amounts.healthcare).toEqual(first.amounts.healthcare);
+
+    await shop.put(`/api/v2/products/${glasses.id}`, { hsa_fsa_eligibility: { status: 'eligible', category: 'clinic' } });
+    await shop.put(`/api/v2/products/${thermometer.id}`, { hsa_fsa_eligibility: { status: 'not_eligible' } });
+    const second = await open({ tax: 290, discount: 100 });
+    const h = second.amounts.healthcare;
+    expect(h).toMatchObject({ vision: 0, otc: 0 });
+    expect(h.rx + h.vision + h.clinic + h.dental + h.otc).toBe(second.amounts.hsa_amount);
+    // 4500 eligible of 7200: discount share ceil(100*4500/7200) = 63, tax floor(290*4437/7100) = 181 → 4618,
+    // shared 1200:2500:800 → 1231.47, 2565.56, 820.98 rounded down, the 2 cents left to dental then clinic.
+    expect(second.amounts.hsa_amount).toBe(4618);
+    expect(h).toEqual({ rx: 1231, vision: 0, clinic: 2566, dental: 821, otc: 0 });
+
+    const gql = await shop.graphql(`query($id: ID!) { checkoutSession(id: $id) { amounts { hsaAmount healthcare { rx vision clinic dental otc } } } }`, {
+      id: toGlobalId('CheckoutSession', second.checkout_id),
+    });
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.checkoutSession.amounts).toEqual({ hsaAmount: 4618, healthcare: h });
   });
 });

@@ -14,6 +14,8 @@ import { processorFor } from '../payments/processor-registry.js';
 import type { LmnApproval, Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
 import { createOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';
+import type { HealthcareBreakdown } from '../shared/amounts.js';
+import { healthcareOf, shareByCategory } from './checkout-amounts.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
 import { toCheckoutResource } from './checkout.resource.js';
 import { effectiveStatus, getCheckoutSession, webhookUrlOf } from './checkout.service.js';
@@ -176,7 +178,8 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
       is_recurring: recurring,
     })),
     // A partial HSA/FSA authorisation moved `moved` cents to the regular card: the order shows the actual split.
-    amounts: { ...session.amounts, hsa_amount: session.amounts.hsa_amount - moved, regular_amount: session.amounts.regular_amount + moved },
+    // The IIAS breakdown is the checkout's request to the processor, not part of the order's split.
+    amounts: { ...withoutHealthcare(session.amounts), hsa_amount: session.amounts.hsa_amount - moved, regular_amount: session.amounts.regular_amount + moved },
     metadata: session.metadata,
     payments,
   };
@@ -257,6 +260,8 @@ interface Run {
   sessionId: string;
   currency: string;
   total: number;
+  /** The checkout's IIAS breakdown of its HSA/FSA amount. */
+  healthcare: HealthcareBreakdown;
   storeFor: string | null;
   parts: Part[];
   reserve: Part | null;
@@ -343,6 +348,7 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, se
       sessionId: session.id,
       currency: session.currency,
       total: session.amounts.total,
+      healthcare: healthcareOf(session.amounts),
       storeFor: session.paymentType === 'subscription' ? session.id : null,
       parts,
       reserve,
@@ -394,7 +400,7 @@ async function authorizeFrom(ctx: ServiceContext, processor: PaymentProcessor, r
             currency: run.currency,
             idempotencyKey: run.journal.key(i, 'authorize'),
             slot: part.slot,
-            healthcare: part.slot === 'hsa_fsa_card' ? { total: part.amount } : null,
+            healthcare: part.slot === 'hsa_fsa_card' ? healthcareAmounts(part.amount, run.healthcare) : null,
             allowPartial: part.slot === 'hsa_fsa_card',
             split: run.split,
             storeFor: run.storeFor,
@@ -429,6 +435,18 @@ async function authorizeFrom(ctx: ServiceContext, processor: PaymentProcessor, r
   }
   await run.journal.record(ctx);
   return captureAndSettle(ctx, processor, run);
+}
+
+/** The IIAS amounts of an HSA/FSA authorisation of `amount`: the checkout's breakdown, re-shared in its proportions when the card is asked for another amount. */
+function healthcareAmounts(amount: number, breakdown: HealthcareBreakdown) {
+  const sum = breakdown.rx + breakdown.vision + breakdown.clinic + breakdown.dental + breakdown.otc;
+  const parts = sum === amount ? breakdown : shareByCategory(amount, sum > 0 ? breakdown : { rx: 0, vision: 0, clinic: 0, dental: 0, otc: 1 });
+  return { total: amount, prescription: parts.rx, vision: parts.vision, clinic: parts.clinic, dental: parts.dental };
+}
+
+function withoutHealthcare<T extends { healthcare?: unknown }>(amounts: T): Omit<T, 'healthcare'> {
+  const { healthcare: _healthcare, ...split } = amounts;
+  return split;
 }
 
 /** The regular card kept aside becomes the last part (a partial HSA/FSA authorisation needs it). */

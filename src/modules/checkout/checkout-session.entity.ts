@@ -2,7 +2,8 @@ import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
 import type { Address } from '../shared/address.js';
-import type { SplitAmounts } from '../shared/amounts.js';
+import type { IiasCategory } from '../products/product-eligibility.js';
+import type { CheckoutAmounts } from '../shared/amounts.js';
 
 export interface CheckoutCustomer {
   email: string;
@@ -23,6 +24,8 @@ export interface CheckoutLineItem {
   matched_product_id: number | null;
   hsa_fsa_eligible: boolean;
   requires_lmn: boolean;
+  /** The IIAS category of an eligible item's amount (null when not eligible; absent on sessions stored before it existed). */
+  iias_category?: IiasCategory | null;
 }
 
 export const CHECKOUT_STATUSES = ['open', 'paid', 'expired'] as const;
@@ -64,7 +67,7 @@ export class CheckoutSession extends MerchantScopedEntity {
   lineItems!: CheckoutLineItem[];
 
   @Property({ type: 'json' })
-  amounts!: SplitAmounts;
+  amounts!: CheckoutAmounts;
 
   /** Lowercase ISO 4217. */
   @Property({ type: 'string', length: 3 })

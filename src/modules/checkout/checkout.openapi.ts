@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelopeSchema } from '../../platform/rest/envelope.js';
 import { orderResponse } from '../orders/order.openapi.js';
-import { addressResponse, amountsResponse } from '../shared/value.openapi.js';
+import { addressResponse, checkoutAmountsResponse } from '../shared/value.openapi.js';
 import { CHECKOUT_STATUSES, CHECKOUT_TYPES } from './checkout-session.entity.js';
 
 /** Response shapes of the checkout routes, for the OpenAPI document (what `toCheckoutResource` returns). */
@@ -31,7 +31,7 @@ export const checkoutSessionResponse = z
         matched_product_id: z.number().int().nullable(),
       }),
     ),
-    amounts: amountsResponse,
+    amounts: checkoutAmountsResponse,
     currency: z.string(),
     requires_lmn: z.boolean(),
     shipping_info: addressResponse.nullable().describe('Null for a payment link that collects no address'),

@@ -1,4 +1,5 @@
 import { publicLink } from '../../platform/links.js';
+import { healthcareOf } from './checkout-amounts.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
 
 /** The hosted page of a session; the token makes the link the customer's capability to pay. A payment link's session is paid on the link's page. */
@@ -31,7 +32,7 @@ export function toCheckoutResource(session: CheckoutSession, status: CheckoutSes
       requires_lmn: l.requires_lmn,
       matched_product_id: l.matched_product_id,
     })),
-    amounts: session.amounts,
+    amounts: { ...session.amounts, healthcare: healthcareOf(session.amounts) },
     currency: session.currency,
     requires_lmn: session.lineItems.some((l) => l.requires_lmn),
     shipping_info: session.shippingInfo,

@@ -7,7 +7,8 @@ import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { Product } from '../products/product.entity.js';
-import { checkoutType, splitAmounts } from './checkout-amounts.js';
+import { iiasCategoryOf } from '../products/product-eligibility.js';
+import { checkoutType, pricedLines, splitAmounts } from './checkout-amounts.js';
 import type { Address } from '../shared/address.js';
 import { CheckoutSession, type CheckoutCustomer, type CheckoutLineItem } from './checkout-session.entity.js';
 import { toCheckoutResource } from './checkout.resource.js';
@@ -43,6 +44,7 @@ async function matchLineItems(
       matched_product_id: product?.id ?? null,
       hsa_fsa_eligible: product?.hsaFsaEligible ?? false,
       requires_lmn: product?.requiresLmn ?? false,
+      iias_category: product ? iiasCategoryOf(product) : null,
     };
   });
 }
@@ -69,7 +71,7 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
   const input = parseInput(createCheckoutSchema, requireObject(body, 'bad_request'), 'validation_error', 'bad_request');
   if (input.metadata.webhook_url !== undefined) await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
   const lineItems = await matchLineItems(ctx, input.line_items);
-  const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
+  const priced = pricedLines(lineItems);
   const now = ctx.now();
   const session = addCheckoutSession(ctx, now, {
     referenceId: input.reference_id,

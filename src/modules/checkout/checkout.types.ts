@@ -1,4 +1,5 @@
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
+import { healthcareOf } from './checkout-amounts.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import { toGlobalId } from '../../platform/relay/global-id.js';
@@ -81,7 +82,7 @@ export class CheckoutSessionNode extends Node {
           matchedProductId: l.matched_product_id,
         }),
       ),
-      amounts: Amounts.from(s.amounts),
+      amounts: Amounts.from({ ...s.amounts, healthcare: healthcareOf(s.amounts) }),
       currency: s.currency,
       requiresLmn: s.lineItems.some((l) => l.requires_lmn),
       shippingInfo: AddressType.from(s.shippingInfo),

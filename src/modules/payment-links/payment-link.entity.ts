@@ -1,4 +1,5 @@
 import { Entity, Enum, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import type { IiasCategory } from '../products/product-eligibility.js';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { INTERVALS } from '../subscriptions/subscription-calendar.js';
@@ -25,6 +26,8 @@ export interface PaymentLinkProduct {
   price: number;
   hsa_fsa_eligible: boolean;
   requires_lmn: boolean;
+  /** The IIAS category of an eligible product's amount (absent on links stored before it existed). */
+  iias_category?: IiasCategory | null;
 }
 
 export interface PaymentLinkSubscription {

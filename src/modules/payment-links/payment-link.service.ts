@@ -7,7 +7,8 @@ import { DomainError, type FieldError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
-import { checkoutType, splitAmounts } from '../checkout/checkout-amounts.js';
+import { checkoutType, pricedLines, splitAmounts } from '../checkout/checkout-amounts.js';
+import { iiasCategoryOf } from '../products/product-eligibility.js';
 import type { CheckoutLineItem } from '../checkout/checkout-session.entity.js';
 import { addCheckoutSession, closeCheckoutSession } from '../checkout/checkout.service.js';
 import { referencedCustomer } from '../customers/customer.service.js';
@@ -45,7 +46,16 @@ async function catalogProducts(ctx: ServiceContext, input: CreatePaymentLinkInpu
   if (problems.length) throw invalid(problems);
   return wanted.map((w) => {
     const p = byRef.get(w.merchant_product_id)!;
-    return { merchant_product_id: w.merchant_product_id, product_id: p.id, name: p.name, quantity: w.quantity, price: p.price, hsa_fsa_eligible: p.hsaFsaEligible, requires_lmn: p.requiresLmn };
+    return {
+      merchant_product_id: w.merchant_product_id,
+      product_id: p.id,
+      name: p.name,
+      quantity: w.quantity,
+      price: p.price,
+      hsa_fsa_eligible: p.hsaFsaEligible,
+      requires_lmn: p.requiresLmn,
+      iias_category: iiasCategoryOf(p),
+    };
   });
 }
 
@@ -86,6 +96,7 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
         matched_product_id: p.product_id,
         hsa_fsa_eligible: p.hsa_fsa_eligible,
         requires_lmn: p.requires_lmn,
+        iias_category: p.iias_category ?? null,
       }))
     : [
         {
@@ -100,7 +111,7 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
           requires_lmn: false,
         },
       ];
-  const priced = lineItems.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible }));
+  const priced = pricedLines(lineItems);
   const amounts = splitAmounts(priced, { shipping: 0, tax: 0, discount: 0 });
   const session = addCheckoutSession(ctx, now, {
     referenceId: linkId,

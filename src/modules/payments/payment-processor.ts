@@ -38,8 +38,9 @@ export type AuthorizeResult = ProcessorResult<Authorization> | ActionRequired;
 export const needsAction = (r: AuthorizeResult): r is ActionRequired => !r.ok && r.code === 'action_required';
 
 /**
- * The IIAS amounts an HSA/FSA card's authorisation carries: the healthcare-eligible total and,
- * when the catalog knows them, its prescription, vision, clinic and dental parts (cents).
+ * The IIAS amounts an HSA/FSA card's authorisation carries: the healthcare-eligible total and its
+ * prescription, vision, clinic and dental parts from the checkout's breakdown (cents; the rest of
+ * the total is OTC items).
  */
 export interface HealthcareAmounts {
   total: number;

@@ -12,3 +12,20 @@ export interface SplitAmounts {
   discount: number;
   total: number;
 }
+
+/**
+ * The HSA/FSA amount by IIAS category (cents), as card processors take it: prescription (`rx`),
+ * `vision`, `clinic`, `dental`, and `otc` (the rest). The five add up to `hsa_amount` exactly.
+ */
+export interface HealthcareBreakdown {
+  rx: number;
+  vision: number;
+  clinic: number;
+  dental: number;
+  otc: number;
+}
+
+/** A checkout's amounts: the split and, for the HSA/FSA card, its IIAS breakdown (absent on sessions stored before it existed). */
+export interface CheckoutAmounts extends SplitAmounts {
+  healthcare?: HealthcareBreakdown;
+}

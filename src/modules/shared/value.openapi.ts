@@ -25,6 +25,15 @@ export const amountsResponse = z
   })
   .meta({ id: 'Amounts' });
 
+/** A checkout's amounts: the split plus `healthcare`, the HSA/FSA amount by IIAS category. */
+export const checkoutAmountsResponse = amountsResponse
+  .extend({
+    healthcare: z
+      .object({ rx: z.number().int(), vision: z.number().int(), clinic: z.number().int(), dental: z.number().int(), otc: z.number().int() })
+      .describe('hsa_amount by IIAS category (cents); the five add up to hsa_amount exactly'),
+  })
+  .meta({ id: 'CheckoutAmounts' });
+
 /** The fields of a catalog product priced into an order or onto a payment link (`PricedLineFields`). */
 export const pricedLineFields = {
   merchant_product_id: z.string(),

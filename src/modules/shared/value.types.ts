@@ -1,8 +1,22 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { Address } from './address.js';
-import type { SplitAmounts } from './amounts.js';
+import type { CheckoutAmounts, HealthcareBreakdown } from './amounts.js';
 
-/** The GraphQL shape of `SplitAmounts`. */
+/** The GraphQL shape of `HealthcareBreakdown`. */
+@ObjectType({ description: 'The HSA/FSA amount by IIAS category, in cents; the five add up to hsaAmount' })
+export class HealthcareAmounts {
+  @Field(() => Int, { description: 'Prescription items' }) rx!: number;
+  @Field(() => Int) vision!: number;
+  @Field(() => Int) clinic!: number;
+  @Field(() => Int) dental!: number;
+  @Field(() => Int, { description: 'Every other eligible item (over the counter)' }) otc!: number;
+
+  static from(h: HealthcareBreakdown): HealthcareAmounts {
+    return Object.assign(new HealthcareAmounts(), { rx: h.rx, vision: h.vision, clinic: h.clinic, dental: h.dental, otc: h.otc });
+  }
+}
+
+/** The GraphQL shape of `SplitAmounts` (a checkout's with its IIAS breakdown). */
 @ObjectType({ description: 'Amounts in cents; hsaAmount + regularAmount = total' })
 export class Amounts {
   @Field(() => Int) subtotal!: number;
@@ -12,9 +26,12 @@ export class Amounts {
   @Field(() => Int) tax!: number;
   @Field(() => Int) discount!: number;
   @Field(() => Int) total!: number;
+  @Field(() => HealthcareAmounts, { nullable: true, description: "A checkout's: hsaAmount by IIAS category (null on orders)" }) healthcare!: HealthcareAmounts | null;
 
-  static from(a: SplitAmounts): Amounts {
-    return Object.assign(new Amounts(), { subtotal: a.subtotal, hsaAmount: a.hsa_amount, regularAmount: a.regular_amount, shipping: a.shipping, tax: a.tax, discount: a.discount, total: a.total });
+  static from(a: CheckoutAmounts): Amounts {
+    const { subtotal, shipping, tax, discount, total } = a;
+    const healthcare = a.healthcare ? HealthcareAmounts.from(a.healthcare) : null;
+    return Object.assign(new Amounts(), { subtotal, hsaAmount: a.hsa_amount, regularAmount: a.regular_amount, shipping, tax, discount, total, healthcare });
   }
 }
 

@@ -40,7 +40,9 @@ const FALLBACK_RETURN_URL = 'https://checkout.adyen.com/';
 
 /**
  * The IIAS amounts of an HSA/FSA authorisation, as `additionalData` entries named after Adyen's
- * healthcare enhanced scheme data (`enhancedSchemeData.healthcare.*`, minor units). Checkout v72's
+ * healthcare enhanced scheme data (`enhancedSchemeData.healthcare.*`, minor units): the total, and
+ * its prescription, vision, clinic (`otherMedicalValue`) and dental parts; OTC items are the rest
+ * of the total, which IIAS has no field for. Checkout v72's
  * `enhancedSchemeData` object has no healthcare member yet, so they travel in `additionalData`,
  * which takes any string entry.
  */
@@ -53,7 +55,8 @@ function healthcareData(amounts: HealthcareAmounts): Record<string, string> {
     ['otherMedicalValue', amounts.clinic],
     ['dentalValue', amounts.dental],
   ];
-  return Object.fromEntries(entries.filter(([, v]) => v !== undefined).map(([k, v]) => [prefix + k, String(v)]));
+  // A category with nothing in it is left out (the total always goes).
+  return Object.fromEntries(entries.filter(([k, v]) => v !== undefined && (v > 0 || k === 'totalHealthcareValue')).map(([k, v]) => [prefix + k, String(v)]));
 }
 
 /** Adyen Web's payment method object as the library's type (the library serializes what it knows of it). */
