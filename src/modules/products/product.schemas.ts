@@ -104,15 +104,6 @@ export const checkEligibilityBatchSchema = z
 /** The body of `POST /products/check-eligibility` (documentation): one check, or up to 100 under `items`. */
 export const checkEligibilityRequestSchema = z.union([checkEligibilitySchema, checkEligibilityBatchSchema]);
 
-/** One line of an eligibility list (SIG-IS extracts: a barcode, a flag and optionally an IIAS category). */
-export const eligibilityListRowSchema = z
-  .object({
-    upc: z.string().trim().min(1, 'is required'),
-    hsa_fsa_eligibility: z.enum(OVERRIDE_STATUSES),
-    category: z.enum(IIAS_CATEGORIES).optional(),
-  })
-  .strict();
-
 export type EligibilityOverrideInput = z.output<typeof eligibilityOverrideSchema>;
 export type CreateProductInput = z.output<typeof createProductSchema>;
 export type UpdateProductInput = z.output<typeof updateProductSchema>;
