@@ -26,6 +26,7 @@ import { Migration20261124143143_processor_accounts } from './Migration202611241
 import { Migration20261125000100_disputes } from './Migration20261125000100_disputes.js';
 import { Migration20261126000100_payment_method_setup_links } from './Migration20261126000100_payment_method_setup_links.js';
 import { Migration20261126000200_product_eligibility_overrides } from './Migration20261126000200_product_eligibility_overrides.js';
+import { Migration20261126000300_eligibility_engine_rechecks } from './Migration20261126000300_eligibility_engine_rechecks.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -55,4 +56,5 @@ export const migrationsList = [
   { name: 'Migration20261125000100_disputes', class: Migration20261125000100_disputes },
   { name: 'Migration20261126000100_payment_method_setup_links', class: Migration20261126000100_payment_method_setup_links },
   { name: 'Migration20261126000200_product_eligibility_overrides', class: Migration20261126000200_product_eligibility_overrides },
+  { name: 'Migration20261126000300_eligibility_engine_rechecks', class: Migration20261126000300_eligibility_engine_rechecks },
 ];

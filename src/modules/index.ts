@@ -15,6 +15,7 @@ import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
 import { onCardUpdateLinkUsed } from './customers/payment-method-setup-link.service.js';
 import { paymentLinkExpirySweep } from './payment-links/payment-link.jobs.js';
+import { eligibilityRecheckSweep } from './products/product.jobs.js';
 import { OrderPaymentLinkResolver, PaymentLinkResolver } from './payment-links/payment-link.resolver.js';
 import { paymentLinkRoutes } from './payment-links/payment-link.routes.js';
 import { failOrderOfFailedCapture } from './checkout/capture-failure.service.js';
@@ -109,6 +110,7 @@ export const sweeps: Sweep[] = [
   housekeepingSweep,
   checkoutExpirySweep,
   paymentLinkExpirySweep,
+  eligibilityRecheckSweep,
   paymentReconciliationSweep,
   processorNotificationSweep,
   refundProcessingSweep,

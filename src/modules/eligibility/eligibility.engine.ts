@@ -2,12 +2,25 @@
  * HSA/FSA eligibility engine: decides from a UPC/GTIN (curated table) or, failing that, from the product
  * name (keyword categories), and explains the decision. Pure and synchronous; all data is compiled at load.
  */
+import { createHash } from 'node:crypto';
 import { ELIGIBILITY_CATEGORIES, UPC_TABLE } from './eligibility-data.js';
 import type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
 import { ellipsize, truncateCodePoints } from '../../platform/text.js';
 import { validateGtin, type GtinFormat } from './gtin.js';
 
 export type { EligibilityStatus } from './eligibility.types.js';
+
+/** Bumped with any change to how the engine decides that its data tables do not show. */
+const RULES_REVISION = '2026-11-24';
+
+/**
+ * Which engine decides: a digest of its rules revision and data tables. When a deploy changes it,
+ * stored products are checked again (`eligibility.recheck`), so their decisions follow the engine.
+ */
+export const ENGINE_VERSION = createHash('sha256')
+  .update(JSON.stringify([RULES_REVISION, ELIGIBILITY_CATEGORIES, UPC_TABLE]))
+  .digest('hex')
+  .slice(0, 16);
 
 export interface EligibilityInput {
   name?: string | null;

@@ -123,7 +123,7 @@ export function iiasCategoryOf(product: { hsaFsaEligible: boolean; eligibilityOv
 }
 
 /** Why a product's decision changed (the `reason` of `product.eligibility_changed`). */
-export type EligibilityChangeReason = 'override_set' | 'override_removed' | 'name_changed' | 'barcode_changed';
+export type EligibilityChangeReason = 'override_set' | 'override_removed' | 'name_changed' | 'barcode_changed' | 'engine_updated';
 
 /** The reason of a change: the override moved, else the barcode, else the name. */
 export function changeReason(change: { override: boolean; barcode: boolean; overrideNow: EligibilityOverride | null }): EligibilityChangeReason {
