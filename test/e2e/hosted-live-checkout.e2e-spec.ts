@@ -10,7 +10,7 @@ import type axe from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import { PaymentLink } from '../../src/modules/payment-links/payment-link.entity.js';
-import { completeAction, enterCard, fakeAdyenWeb, fakeState } from '../helpers/adyen-web-fake.js';
+import { completeAction, enterCard, fakeState, openWithFakeAdyenWeb } from '../helpers/adyen-web-fake.js';
 import { launchBrowser, startStore, type StoreServer } from '../helpers/browser.js';
 import { openCheckout } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
@@ -48,21 +48,7 @@ afterEach(async () => {
 async function open(path: string, opts: { bypassCSP?: boolean } = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: opts.bypassCSP ?? false });
   contexts.push(context);
-  const page = await context.newPage();
-  await fakeAdyenWeb(page);
-  const problems: string[] = [];
-  const posts: { url: string; body: string }[] = [];
-  page.on('console', (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) problems.push(msg.text());
-  });
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('request', (req) => {
-    if (req.method() === 'POST') posts.push({ url: new URL(req.url()).pathname + new URL(req.url()).search, body: req.postData() ?? '' });
-  });
-  const response = await page.goto(`${m.t.url}${path}`);
-  expect(response?.status()).toBe(200);
-  await page.waitForFunction(() => Boolean((window as unknown as { adyenWebFake?: { checkout: unknown } }).adyenWebFake?.checkout));
-  return { page, problems, posts, headers: response!.headers() };
+  return openWithFakeAdyenWeb(context, `${m.t.url}${path}`);
 }
 
 const pagePath = (url: string) => new URL(url).pathname + new URL(url).search;

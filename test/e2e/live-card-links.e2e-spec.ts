@@ -8,8 +8,8 @@ import { adyenCard, useLiveMode } from '../helpers/live-mode.js';
  * Card setup and card-update links in live mode, against the Adyen stand-in: the page's submit
  * call (`POST /card-setup/{id}/submit?token=…`) takes Adyen Web's `payment_method_data` (Adyen's
  * `test_` values here), verifies it with a zero-amount authorisation at Adyen and stores the token;
- * a raw card number is refused and never stored. The live page itself has no card entry yet (Adyen
- * Web's module plugs into it): it says so.
+ * a raw card number is refused and never stored. The live page takes the card in Adyen Web
+ * (live-card-links-browser.e2e-spec.ts plays it in Chromium).
  */
 const m = useLiveMode([['THERM', 'Digital thermometer', 1500]]);
 
@@ -61,8 +61,9 @@ test('card-update link: the card_update_url of a live action_required failure ta
   const page = await shopper().get<string>(pathOf(url));
   expect(page.status).toBe(200);
   expect(page.body).toContain('Update your card');
-  expect(page.body).toContain('id="card-entry-unavailable"');
-  expect(page.body).not.toContain('id="pay-form"');
+  expect(page.body).toContain('data-card-entry="adyen"');
+  expect(page.body).toContain('id="card-entry-config"');
+  expect(page.body).not.toContain('autocomplete="cc-');
   expect(page.body).not.toContain('Test mode');
 
   const res = await submit(url, { card: adyenCard('5555444433331111') });

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /**
  * A stand-in for Adyen Web's bundle (`/card-entry/adyen-web.js`) in Chromium tests: Adyen's
@@ -95,4 +95,31 @@ export function fakeState(page: Page): Promise<FakeAdyenWebState> {
 /** Finishes the shown action with `details`, as Adyen Web's onAdditionalDetails does. */
 export async function completeAction(page: Page, details: Record<string, string>): Promise<void> {
   await page.evaluate((d) => (window as unknown as { adyenWebFake: { complete(details: unknown): void } }).adyenWebFake.complete(d), details);
+}
+
+/** A page opened with Adyen Web's stand-in: script errors and CSP reports (`problems`), the POSTs it made, its answer's headers. */
+export interface FakeAdyenWebPage {
+  page: Page;
+  problems: string[];
+  posts: { url: string; body: string }[];
+  headers: Record<string, string>;
+}
+
+/** Opens `url` in a new tab of `context` with Adyen Web's stand-in and waits until the page booted it (the page must answer 200). */
+export async function openWithFakeAdyenWeb(context: BrowserContext, url: string): Promise<FakeAdyenWebPage> {
+  const page = await context.newPage();
+  await fakeAdyenWeb(page);
+  const problems: string[] = [];
+  const posts: { url: string; body: string }[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) problems.push(msg.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('request', (req) => {
+    if (req.method() === 'POST') posts.push({ url: new URL(req.url()).pathname + new URL(req.url()).search, body: req.postData() ?? '' });
+  });
+  const response = await page.goto(url);
+  if (response?.status() !== 200) throw new Error(`${url} answered ${response?.status()}`);
+  await page.waitForFunction(() => Boolean((window as unknown as { adyenWebFake?: { checkout: unknown } }).adyenWebFake?.checkout));
+  return { page, problems, posts, headers: response.headers() };
 }

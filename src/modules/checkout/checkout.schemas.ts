@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_AMOUNT } from '../../platform/money.js';
 import { isIso4217, metadataSchema } from '../../platform/validation.js';
-import { paymentSlotSchema } from '../payments/payment-method-input.js';
+import { browserInfoSchema, paymentSlotSchema, returnUrlSchema } from '../payments/payment-method-input.js';
 
 /** The one validation definition of each checkout input (REST and GraphQL). */
 
@@ -101,11 +101,6 @@ export const lmnSchema = z
     attestation: z.literal(true, 'the attestation must be accepted'),
   })
   .strict();
-
-/** Where the shopper's browser returns after a redirect (3-D Secure); defaults to Adyen's own page. */
-const returnUrlSchema = z.url().max(1024).describe('Where the shopper returns after a redirect (3-D Secure); finish with POST …/payments/details');
-/** The shopper's browser, as Adyen Web reports it (`state.data.browserInfo`), for 3-D Secure 2. */
-const browserInfoSchema = z.record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()])).describe("The shopper's browser (Adyen Web's state.data.browserInfo), for 3-D Secure 2");
 
 /** The fields of a hosted page's pay request (a payment link's adds the payer's). */
 export const payCheckoutFields = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
-import { paymentSlotSchema } from '../payments/payment-method-input.js';
+import { browserInfoSchema, paymentSlotSchema, returnUrlSchema } from '../payments/payment-method-input.js';
 
 /** The one validation definition of each customers input; REST and GraphQL both go through these. */
 
@@ -48,6 +48,11 @@ export const attachPaymentMethodSchema = z
   })
   .strict()
   .meta({ id: 'AttachPaymentMethodRequest' });
+
+/** A card setup link page's submit call: the card and, for a card check that asks for 3-D Secure, the shopper's browser and where it returns. */
+export const useSetupLinkSchema = attachPaymentMethodSchema
+  .extend({ return_url: returnUrlSchema.optional().describe('Where the shopper returns after a redirect (3-D Secure); finish with …/submit/details'), browser_info: browserInfoSchema.optional() })
+  .strict();
 
 export const listPaymentMethodsSchema = z
   .object({

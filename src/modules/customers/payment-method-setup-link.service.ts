@@ -4,7 +4,7 @@ import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
 import type { PaymentMethod } from './customer.entity.js';
-import { attachPaymentMethodSchema } from './customer.schemas.js';
+import { useSetupLinkSchema } from './customer.schemas.js';
 import { getCustomer } from './customer.service.js';
 import { PaymentMethodSetupLink, setupLinkStatusAt } from './payment-method-setup-link.entity.js';
 import { storePaymentMethod, verifyCard } from './payment-method.service.js';
@@ -84,7 +84,7 @@ export function onCardUpdateLinkUsed(hook: CardUpdateHook): void {
  */
 export async function useSetupLink(ctx: ServiceContext, id: string, body: unknown): Promise<{ link: PaymentMethodSetupLink; paymentMethod: PaymentMethod }> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
-  const input = parseInput(attachPaymentMethodSchema, requireObject(body, 'validation_error'));
+  const input = parseInput(useSetupLinkSchema, requireObject(body, 'validation_error'));
   const link = await getSetupLink(ctx, id);
   assertOpen(ctx, link);
   const customer = await getCustomer(ctx, link.customerId, 'customer_id');

@@ -64,25 +64,43 @@ export interface LiveCardEntry {
   pay: LivePayRoutes;
 }
 
+/** What a page's card entry is for: the amount Adyen Web is given (minor units), its currency, the HSA/FSA card's share, the shopper's country. */
+export interface CardEntryAmounts {
+  amount: number;
+  currency: string;
+  hsaAmount: number;
+  countryCode: string;
+}
+
+/** A checkout session's card entry amounts: its total and eligible share, the country of its billing (else shipping) address. */
+export function sessionAmounts(session: CheckoutSession): CardEntryAmounts {
+  return {
+    amount: session.amounts.total,
+    currency: session.currency,
+    hsaAmount: session.amounts.hsa_amount,
+    countryCode: session.billingInfo?.country ?? session.shippingInfo?.country ?? 'US',
+  };
+}
+
 /**
  * The JSON the page's script boots from (`#card-entry-config`, a data block no CSP runs): the
  * browser module's `CardEntryConfig` and the page's pay routes. `<` is escaped so no value can
  * end the element.
  */
-export function cardEntryConfigScript(session: CheckoutSession, entry: LiveCardEntry, cards: { slot: 'hsa_fsa_card' | 'card'; amount: number }[]): SafeHtml {
-  const currency = session.currency.toUpperCase();
+export function cardEntryConfigScript(amounts: CardEntryAmounts, entry: LiveCardEntry, cards: { slot: 'hsa_fsa_card' | 'card'; amount: number }[]): SafeHtml {
+  const currency = amounts.currency.toUpperCase();
   const config = {
     module: CARD_ENTRY_MODULE,
     adyen: {
       clientKey: entry.adyen.clientKey,
       environment: entry.adyen.environment,
       locale: 'en-US',
-      countryCode: session.billingInfo?.country ?? session.shippingInfo?.country ?? 'US',
-      amount: { value: session.amounts.total, currency },
+      countryCode: amounts.countryCode,
+      amount: { value: amounts.amount, currency },
       cards: cards.map((c) => ({ slot: c.slot, containerId: `${c.slot}-adyen`, amount: c.amount })),
       actionContainerId: 'card-action',
     },
-    pay: { ...entry.pay, hsaAmount: session.amounts.hsa_amount, currency },
+    pay: { ...entry.pay, hsaAmount: amounts.hsaAmount, currency },
   };
   const json = JSON.stringify(config)
     .replace(/</g, '\\u003c')

@@ -3,15 +3,16 @@ import type { PaymentMethodSetupLink, SetupLinkStatus } from '../customers/payme
 import { EVENT_INTERVAL } from '../subscriptions/subscription-calendar.js';
 import { isRescuable } from '../subscriptions/subscription-lifecycle.js';
 import type { Subscription } from '../subscriptions/subscription.entity.js';
-import { formatMoney, html, type SafeHtml } from './hosted-page-html.js';
+import { cardEntryConfigScript, type AdyenWebSetup } from './card-entry-page.js';
+import { formatMoney, html, trusted, type SafeHtml } from './hosted-page-html.js';
 import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
 import { cardFieldset, layout, renderNoticePage, type PageOptions } from './hosted-page.js';
 
 /**
  * The page of a card setup link and of a card-update link (`/card-setup/{id}?token=…`): one card,
  * verified and stored for the customer (and, on a card-update link, taken by its subscription).
- * The card entry is one replaceable piece (`CardEntry`): the contract's simulated card form in test
- * mode; live mode's Adyen Web component plugs in there (until then live mode shows a notice).
+ * The card entry (`cardEntry`) is the contract's simulated card form in test mode and Adyen Web's card
+ * component (the card-entry module, as on the live checkout page) in live mode.
  */
 
 /** What the page shows besides the link: its subscription (a card-update link) and, once used, the card stored. */
@@ -22,33 +23,41 @@ export interface CardSetupView {
   paymentMethod: PaymentMethod | null;
 }
 
-/** The card entry: the markup that takes the card and the script that posts it to `submitUrl` as `{card}`. */
+/** The card entry: the markup that takes the card, the script that posts it to `submitUrl` as `{card}`, and (live mode) Adyen Web's configuration. */
 export interface CardEntry {
   markup: SafeHtml;
-  script: string | null;
+  script: string;
+  config?: SafeHtml;
 }
 
-/** Test mode: the simulated card form (the checkout page's card fields and script), posting `{card: {number, exp_month, exp_year, cvc}}`. */
-function testCardEntry(submitUrl: string, buttonLabel: string, cardNote: string): CardEntry {
-  const markup = html`<form id="pay-form" method="post" action="${submitUrl}" novalidate data-busy-text="Saving your card…" data-done-text="Card saved. Loading…">
+/** What the card entry says and, in live mode, how Adyen Web is set up and what it is told the card is for. */
+export interface CardEntryOptions {
+  submitUrl: string;
+  buttonLabel: string;
+  cardNote: string;
+  /** Live mode: Adyen Web's setup, the details route of a card check that asks for 3-D Secure, and the amount Adyen Web is given (0 for a card only checked). */
+  live?: { adyen: AdyenWebSetup; detailsUrl: string; amount: number; currency: string };
+}
+
+/**
+ * The card form: test mode's simulated card inputs posting `{card: {number, exp_month, exp_year, cvc}}`,
+ * or live mode's Adyen Web card component (no card input of ours) posting only
+ * `{card: {payment_method_data}, browser_info, return_url}`; the checkout page's script runs both.
+ */
+export function cardEntry(opts: CardEntryOptions): CardEntry {
+  const { submitUrl, live } = opts;
+  const markup = html`<form id="pay-form" method="post" action="${submitUrl}" novalidate ${live ? trusted('data-card-entry="adyen" ') : ''}data-busy-text="Saving your card…" data-done-text="Card saved. Loading…">
 <noscript><p class="error-summary">This page needs JavaScript to save your card. Turn it on and reload the page.</p></noscript>
 <div id="form-error" class="error-summary" role="alert" aria-live="assertive"></div>
-${cardFieldset('card', 'Card', cardNote, true)}
-<button type="submit" class="pay" id="pay-button">${buttonLabel}</button>
+${cardFieldset('card', 'Card', opts.cardNote, true, undefined, Boolean(live))}
+${live ? html`<div id="card-action" class="card-action" role="region" aria-label="Confirm the card with your bank" tabindex="-1" hidden></div>` : ''}
+<button type="submit" class="pay" id="pay-button">${opts.buttonLabel}</button>
 <p id="pay-status" class="status" role="status" aria-live="polite"></p>
 </form>`;
-  return { markup, script: HOSTED_PAGE_SCRIPT };
-}
-
-/** Live mode: Adyen Web's secured fields belong here; until that module is wired in, the page says card entry is unavailable. */
-function liveCardEntry(): CardEntry {
-  const markup = html`<p class="error-summary" id="card-entry-unavailable">Card entry on this page is not available yet. Nothing was charged. Please contact the store to update your card.</p>`;
-  return { markup, script: null };
-}
-
-/** The card entry for the link's mode. */
-export function cardEntry(livemode: boolean, submitUrl: string, buttonLabel: string, cardNote: string): CardEntry {
-  return livemode ? liveCardEntry() : testCardEntry(submitUrl, buttonLabel, cardNote);
+  if (!live) return { markup, script: HOSTED_PAGE_SCRIPT };
+  const pay = { url: submitUrl, detailsUrl: live.detailsUrl, hsaField: 'hsa_fsa_card' as const, successUrl: null, failureUrl: null };
+  const amounts = { amount: live.amount, currency: live.currency, hsaAmount: 0, countryCode: 'US' };
+  return { markup, script: HOSTED_PAGE_SCRIPT, config: cardEntryConfigScript(amounts, { adyen: live.adyen, pay }, [{ slot: 'card', amount: live.amount }]) };
 }
 
 /** The 404 page for an unknown link or a wrong token (the two look the same). */
@@ -87,7 +96,7 @@ function usedMessage(view: CardSetupView): string {
 }
 
 /** The page of a link in each state: the card entry while open, a notice once used or expired. */
-export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { submitUrl: string }): string {
+export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { submitUrl: string; live?: { adyen: AdyenWebSetup; detailsUrl: string } }): string {
   const { link, status, subscription } = view;
   const common = { ...opts, livemode: link.livemode };
   if (status === 'used') return renderNoticePage({ ...common, title: subscription ? 'Your card is updated' : 'Your card is saved', message: usedMessage(view) });
@@ -99,13 +108,17 @@ export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { s
     });
   }
   const title = subscription ? 'Update your card' : 'Save a card';
-  const entry = subscription
-    ? cardEntry(link.livemode, opts.submitUrl, isRescuable(subscription.status) ? 'Save card and pay' : 'Save card', isRescuable(subscription.status) ? 'pays what is due now' : 'for later payments')
-    : cardEntry(link.livemode, opts.submitUrl, 'Save card', 'verified, not charged');
+  const due = subscription !== null && isRescuable(subscription.status);
+  // Adyen Web is told what the card is for: a card-update link's subscription amount, nothing for a card only checked.
+  const live = opts.live && { ...opts.live, amount: subscription?.amountCents ?? 0, currency: subscription?.currency ?? 'USD' };
+  const labels = subscription
+    ? { buttonLabel: due ? 'Save card and pay' : 'Save card', cardNote: due ? 'pays what is due now' : 'for later payments' }
+    : { buttonLabel: 'Save card', cardNote: 'verified, not charged' };
+  const entry = cardEntry({ submitUrl: opts.submitUrl, ...labels, live });
   const body = html`<h1>${title}</h1>
 <section class="panel notice" aria-labelledby="${subscription ? 'subscription-title' : 'setup-intro'}">
 ${subscription ? subscriptionSummary(subscription) : html`<p id="setup-intro">${opts.merchantName?.trim() || 'The store'} asks you to save a card for later payments. The card is checked now; nothing is charged.</p>`}
 ${entry.markup}
 </section>`;
-  return layout(title, body, { nonce: opts.nonce, livemode: link.livemode, merchantName: opts.merchantName, script: entry.script ?? false });
+  return layout(title, body, { nonce: opts.nonce, livemode: link.livemode, merchantName: opts.merchantName, script: entry.script, cardEntry: entry.config });
 }

@@ -5,6 +5,7 @@ import { setupLinkStatusAt, type PaymentMethodSetupLink } from '../customers/pay
 import { useSetupLink } from '../customers/payment-method-setup-link.service.js';
 import { getPaymentMethod } from '../customers/payment-method.service.js';
 import { getSubscription } from '../subscriptions/subscription.service.js';
+import { adyenWebSetup } from './card-entry-page.js';
 import { renderCardSetupPage, renderSetupLinkNotFoundPage, type CardSetupView } from './card-setup-page.js';
 import { hostedSetupLinkContext } from './hosted-page-context.js';
 import { pageHandler, payHandler, payRateLimit } from './hosted-page-http.js';
@@ -31,8 +32,13 @@ const setupPage: PublicRoute<SetupRoute> = {
   url: '/card-setup/:id',
   handler: pageHandler(async (req, orm, nonce) => {
     const { ctx, link, merchantName } = await hostedSetupLinkContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
-    const submitUrl = `/card-setup/${encodeURIComponent(link.id)}/submit?token=${encodeURIComponent(tokenOf(req.query))}`;
-    return renderCardSetupPage(await viewOf(ctx, link), { nonce, submitUrl, merchantName });
+    const token = encodeURIComponent(tokenOf(req.query));
+    const submitUrl = `/card-setup/${encodeURIComponent(link.id)}/submit?token=${token}`;
+    const view = await viewOf(ctx, link);
+    if (!link.livemode || view.status !== 'open') return renderCardSetupPage(view, { nonce, submitUrl, merchantName });
+    const adyen = await adyenWebSetup(ctx);
+    const detailsUrl = `/card-setup/${encodeURIComponent(link.id)}/submit/details?token=${token}`;
+    return { html: renderCardSetupPage(view, { nonce, submitUrl, merchantName, live: { adyen, detailsUrl } }), adyenWeb: adyen.environment };
   }, renderSetupLinkNotFoundPage),
 };
 

@@ -1,5 +1,5 @@
 import type { CheckoutLineItem, CheckoutSession, CheckoutStatus } from '../checkout/checkout-session.entity.js';
-import { cardEntryConfigScript, type LiveCardEntry } from './card-entry-page.js';
+import { cardEntryConfigScript, sessionAmounts, type LiveCardEntry } from './card-entry-page.js';
 import { formatMoney, html, safeUrl, trusted, withQuery, type SafeHtml } from './hosted-page-html.js';
 import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
 import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
@@ -114,7 +114,7 @@ export function renderCheckoutPage(session: CheckoutSession, status: CheckoutSta
 ${orderSummary(session)}
 ${paymentForm(session, opts)}
 </div>`;
-  const cardEntry = opts.cardEntry && cardEntryConfigScript(session, opts.cardEntry, liveCards(session));
+  const cardEntry = opts.cardEntry && cardEntryConfigScript(sessionAmounts(session), opts.cardEntry, liveCards(session));
   return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode, merchantName: opts.merchantName, cardEntry });
 }
 

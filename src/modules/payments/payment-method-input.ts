@@ -29,6 +29,13 @@ export type PaymentMethodData = z.output<typeof paymentMethodDataSchema>;
 
 /** A slot of a pay request: the contract's test-card object (test mode), or `{payment_method_data}` (both modes). */
 export const paymentSlotSchema = z.union([cardSchema, z.object({ payment_method_data: paymentMethodDataSchema }).strict()]).meta({ id: 'PaymentSlot' });
+
+/** Where the shopper's browser returns after a redirect (3-D Secure); defaults to Adyen's own page. */
+export const returnUrlSchema = z.url().max(1024).describe('Where the shopper returns after a redirect (3-D Secure); finish with POST …/payments/details');
+/** The shopper's browser, as Adyen Web reports it (`state.data.browserInfo`), for 3-D Secure 2. */
+export const browserInfoSchema = z
+  .record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()]))
+  .describe("The shopper's browser (Adyen Web's state.data.browserInfo), for 3-D Secure 2");
 export type PaymentSlotInput = z.output<typeof paymentSlotSchema>;
 
 /** What pays for one part: a test card (test mode only) or the processor's own payment method data. */
