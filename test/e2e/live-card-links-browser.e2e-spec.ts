@@ -3,7 +3,8 @@
  * behind Prism. Adyen Web's own bundle is replaced by its stand-in (test/helpers/adyen-web-fake.ts:
  * the secured-field iframes cannot load offline); the card-entry module, the page's script and
  * every route run as in production. The page boots Adyen Web with the merchant's client key, posts
- * only Adyen Web's `paymentMethod` to its submit call, shows errors in place, and has the live CSP.
+ * only Adyen Web's `paymentMethod` to its submit call, shows errors in place (a card whose bank asks
+ * for 3-D Secure on the card check is refused: not supported there), and has the live CSP.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
@@ -72,6 +73,15 @@ test('card setup link: Adyen Web boots with the client key, environment and a ze
   expect(await axeViolations(page)).toEqual([]);
   expect((await m.live.get(`/api/v2/customers/${customer.id}/payment-methods`)).body.data).toEqual([]);
 
+  // A card whose bank asks for 3-D Secure on the card check: refused in place (no action is shown), nothing stored, the link stays open.
+  await enterCard(page, 'card', '4212345678901237');
+  await page.click('#pay-button');
+  await page.locator('#card-error', { hasText: 'asks to confirm it with 3-D Secure, which saving a card does not support; nothing was charged' }).waitFor();
+  expect((await fakeState(page)).actions).toEqual([]);
+  expect(await page.locator('#card-action').isHidden()).toBe(true);
+  expect(await axeViolations(page)).toEqual([]);
+  expect((await m.live.get(`/api/v2/customers/${customer.id}/payment-methods`)).body.data).toEqual([]);
+
   await enterCard(page, 'card', '4111111111111111');
   await page.click('#pay-button');
   await page.locator('h1', { hasText: 'Your card is saved' }).waitFor();
@@ -79,8 +89,8 @@ test('card setup link: Adyen Web boots with the client key, environment and a ze
   expect(await axeViolations(page)).toEqual([]);
 
   const submits = posts.filter((p) => p.url.startsWith(`/card-setup/${link.id}/submit?token=`));
-  expect(submits).toHaveLength(2);
-  const body = JSON.parse(submits[1].body);
+  expect(submits).toHaveLength(3);
+  const body = JSON.parse(submits[2].body);
   expect(Object.keys(body).sort()).toEqual(['browser_info', 'card', 'return_url']);
   expect(body.card).toEqual(adyenCard('4111111111111111'));
   expect(body.return_url).toBe(`${m.t.url}${pathOf(link.url)}`);

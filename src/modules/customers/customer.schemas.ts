@@ -49,10 +49,12 @@ export const attachPaymentMethodSchema = z
   .strict()
   .meta({ id: 'AttachPaymentMethodRequest' });
 
-/** A card setup link page's submit call: the card and, for a card check that asks for 3-D Secure, the shopper's browser and where it returns. */
-export const useSetupLinkSchema = attachPaymentMethodSchema
-  .extend({ return_url: returnUrlSchema.optional().describe('Where the shopper returns after a redirect (3-D Secure); finish with …/submit/details'), browser_info: browserInfoSchema.optional() })
-  .strict();
+/**
+ * A card setup link page's submit call: the card, and what the page's script sends with every live
+ * card (the shopper's browser, where it returns). A card check does not hand 3-D Secure to the
+ * shopper (it is refused), so these two are accepted and not used.
+ */
+export const useSetupLinkSchema = attachPaymentMethodSchema.extend({ return_url: returnUrlSchema.optional(), browser_info: browserInfoSchema.optional() }).strict();
 
 export const listPaymentMethodsSchema = z
   .object({

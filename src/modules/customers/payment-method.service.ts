@@ -39,7 +39,10 @@ export async function verifyCard(ctx: ServiceContext, customer: Customer, slot: 
   const id = prefixedId('pm');
   const verified = await (await processorFor(ctx)).verify(method, customer.id, id);
   if (!verified.ok) {
-    const reason = needsAction(verified) ? 'it needs 3-D Secure, which this route cannot hand to the shopper; store it by paying a subscription checkout' : verified.message;
+    // A card check cannot hand 3-D Secure to the shopper (no parked verification, no details call): said plainly, nothing charged.
+    const reason = needsAction(verified)
+      ? "the card's bank asks to confirm it with 3-D Secure, which saving a card does not support; nothing was charged. Try another card (a subscription checkout can store this one)"
+      : verified.message;
     throw new DomainError('invalid_payment_method', `The card could not be verified: ${reason}`, { param, details: { decline_code: verified.code } });
   }
   const expiry = verified.expiry ?? (method.kind === 'card' ? { month: method.card.exp_month, year: method.card.exp_year } : { month: 12, year: 2099 });

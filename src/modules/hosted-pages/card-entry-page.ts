@@ -50,7 +50,8 @@ export async function adyenWebSetup(ctx: ServiceContext): Promise<AdyenWebSetup>
 /** Where a live page pays: its pay and details routes, the slot name of the HSA/FSA card there, and where to go after. */
 export interface LivePayRoutes {
   url: string;
-  detailsUrl: string;
+  /** Null when the pay route never answers an action (a card setup link's card check). */
+  detailsUrl: string | null;
   /** The HSA/FSA card's field in the pay route's body (`hsa_fsa` on the API, `hsa_fsa_card` on a link's route). */
   hsaField: 'hsa_fsa' | 'hsa_fsa_card';
   /** Where a paid page goes (with `order_id` added); null when the pay route answers a `redirect_url`. */

@@ -35,8 +35,8 @@ export interface CardEntryOptions {
   submitUrl: string;
   buttonLabel: string;
   cardNote: string;
-  /** Live mode: Adyen Web's setup, the details route of a card check that asks for 3-D Secure, and the amount Adyen Web is given (0 for a card only checked). */
-  live?: { adyen: AdyenWebSetup; detailsUrl: string; amount: number; currency: string };
+  /** Live mode: Adyen Web's setup and the amount it is given (0 for a card only checked). */
+  live?: { adyen: AdyenWebSetup; amount: number; currency: string };
 }
 
 /**
@@ -55,7 +55,8 @@ ${live ? html`<div id="card-action" class="card-action" role="region" aria-label
 <p id="pay-status" class="status" role="status" aria-live="polite"></p>
 </form>`;
   if (!live) return { markup, script: HOSTED_PAGE_SCRIPT };
-  const pay = { url: submitUrl, detailsUrl: live.detailsUrl, hsaField: 'hsa_fsa_card' as const, successUrl: null, failureUrl: null };
+  // No details route: the card check refuses a card that asks for 3-D Secure (useSetupLink), so the submit never answers an action.
+  const pay = { url: submitUrl, detailsUrl: null, hsaField: 'hsa_fsa_card' as const, successUrl: null, failureUrl: null };
   const amounts = { amount: live.amount, currency: live.currency, hsaAmount: 0, countryCode: 'US' };
   return { markup, script: HOSTED_PAGE_SCRIPT, config: cardEntryConfigScript(amounts, { adyen: live.adyen, pay }, [{ slot: 'card', amount: live.amount }]) };
 }
@@ -96,7 +97,7 @@ function usedMessage(view: CardSetupView): string {
 }
 
 /** The page of a link in each state: the card entry while open, a notice once used or expired. */
-export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { submitUrl: string; live?: { adyen: AdyenWebSetup; detailsUrl: string } }): string {
+export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { submitUrl: string; live?: { adyen: AdyenWebSetup } }): string {
   const { link, status, subscription } = view;
   const common = { ...opts, livemode: link.livemode };
   if (status === 'used') return renderNoticePage({ ...common, title: subscription ? 'Your card is updated' : 'Your card is saved', message: usedMessage(view) });

@@ -37,8 +37,7 @@ const setupPage: PublicRoute<SetupRoute> = {
     const view = await viewOf(ctx, link);
     if (!link.livemode || view.status !== 'open') return renderCardSetupPage(view, { nonce, submitUrl, merchantName });
     const adyen = await adyenWebSetup(ctx);
-    const detailsUrl = `/card-setup/${encodeURIComponent(link.id)}/submit/details?token=${token}`;
-    return { html: renderCardSetupPage(view, { nonce, submitUrl, merchantName, live: { adyen, detailsUrl } }), adyenWeb: adyen.environment };
+    return { html: renderCardSetupPage(view, { nonce, submitUrl, merchantName, live: { adyen } }), adyenWeb: adyen.environment };
   }, renderSetupLinkNotFoundPage),
 };
 

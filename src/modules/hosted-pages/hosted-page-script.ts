@@ -367,7 +367,7 @@ export const HOSTED_PAGE_SCRIPT = `
   if (live) {
     var back = new URL(window.location.href);
     var redirectResult = back.searchParams.get('redirectResult');
-    if (redirectResult) {
+    if (redirectResult && live.pay.detailsUrl) {
       back.searchParams.delete('redirectResult');
       window.history.replaceState(null, '', back.toString());
       post(live.pay.detailsUrl, { details: { redirectResult: redirectResult } });
