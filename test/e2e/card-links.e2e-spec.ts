@@ -201,6 +201,15 @@ describe('card-update links', () => {
     expect(await subscriptionEvents(sub.id)).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
   });
 
+  test('a link takes at most 10 card attempts a minute from one network; the 11th is 429, said of saving a card', async () => {
+    const customer = await newCustomer(api);
+    const link = (await setupLink(customer.id)).body;
+    for (let i = 0; i < 10; i++) expect((await submit(link.url, { card: cards.declined })).status).toBe(400);
+    const limited = await submit(link.url, { card: cards.visa });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.message).toMatch(/^Too many card attempts on this page from your network \(at most 10 a minute\)\. Nothing was saved or charged/);
+  });
+
   test('an HSA/FSA card on a subscription of an ineligible product is refused in the same words as the payment-method route', async () => {
     const { sub } = await subscribeWith(api, renewalCards.actionRequired);
     const link = (await cardUpdateLink(sub.id)).body;

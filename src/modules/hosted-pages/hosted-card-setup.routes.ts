@@ -8,7 +8,7 @@ import { getSubscription } from '../subscriptions/subscription.service.js';
 import { adyenWebSetup } from './card-entry-page.js';
 import { renderCardSetupPage, renderSetupLinkNotFoundPage, type CardSetupView } from './card-setup-page.js';
 import { hostedSetupLinkContext } from './hosted-page-context.js';
-import { pageHandler, payHandler, payRateLimit } from './hosted-page-http.js';
+import { cardSetupRateLimit, pageHandler, payHandler } from './hosted-page-http.js';
 
 interface SetupRoute {
   Params: { id: string };
@@ -49,7 +49,7 @@ const setupPage: PublicRoute<SetupRoute> = {
 const submitCard: PublicRoute<SetupRoute> = {
   method: 'POST',
   url: '/card-setup/:id/submit',
-  rateLimit: payRateLimit,
+  rateLimit: cardSetupRateLimit,
   handler: payHandler(async (req, orm) => {
     const { ctx, link } = await hostedSetupLinkContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
     const used = await useSetupLink(ctx, link.id, req.body);

@@ -89,14 +89,24 @@ export function payHandler<G extends RouteGenericInterface>(pay: (req: FastifyRe
   };
 }
 
-// Card testing through a leaked link (test mode's pay route; the API's payment routes limit a page's token alike).
-export const payRateLimit: RateLimitOptions = {
-  max: PAY_ATTEMPTS.max,
-  timeWindow: PAY_ATTEMPTS.windowMs,
-  keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}`,
-  // Said to a shopper: what is limited is this checkout from this network, not an API key.
-  errorResponseBuilder: (_req: FastifyRequest, context: { max: number; ttl: number }) => {
-    const wait = Math.max(1, Math.ceil(context.ttl / 1000));
-    return new DomainError('rate_limit_exceeded', payAttemptsExceeded(context.max, wait), { headers: { 'Retry-After': String(wait) } });
-  },
-};
+/** The limit on card attempts of a page (`what` names it to the shopper), per page and network: card testing through a leaked link. */
+function cardAttemptsLimit(message: (max: number, wait: number) => string): RateLimitOptions {
+  return {
+    max: PAY_ATTEMPTS.max,
+    timeWindow: PAY_ATTEMPTS.windowMs,
+    keyGenerator: (req: FastifyRequest) => `pay:${req.ip}:${(req.params as { id: string }).id}`,
+    // Said to a shopper: what is limited is this page from this network, not an API key.
+    errorResponseBuilder: (_req: FastifyRequest, context: { max: number; ttl: number }) => {
+      const wait = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new DomainError('rate_limit_exceeded', message(context.max, wait), { headers: { 'Retry-After': String(wait) } });
+    },
+  };
+}
+
+// Test mode's pay routes (the API's payment routes limit a page's token alike).
+export const payRateLimit = cardAttemptsLimit(payAttemptsExceeded);
+
+/** The card setup and card-update pages' submit call: the same limit, said of saving a card. */
+export const cardSetupRateLimit = cardAttemptsLimit(
+  (max, wait) => `Too many card attempts on this page from your network (at most ${max} a minute). Nothing was saved or charged; wait ${wait} seconds and try again.`,
+);
