@@ -93,6 +93,19 @@ async function liveFlows(): Promise<void> {
   expect(split3ds.status).toBe(200);
   expect(split3ds.body.amounts).toMatchObject({ hsa_amount: 1999, regular_amount: 1700 }); // the sealed card was opened and paid
 
+  // A payment link paid from its hosted page's call (no API key), one card through 3-D Secure.
+  const link = (await api.post<{ id: string }>('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, idem())).body;
+  const shopper = client(service.url); // a shopper's browser: no API key
+  const payer = { email: 'link.payer@example.com', first_name: 'Link', last_name: 'Payer' };
+  const linkAction = await shopper.post<{ action: { authorisationToken: string } }>(`/pay/${link.id}/pay`, { card: adyenCard(PANS.challenged), customer: payer });
+  answers.push(JSON.stringify(linkAction.body));
+  expect(linkAction.status).toBe(202);
+  const linkResult = live.adyen.standIn.threeDSResult(linkAction.body.action.authorisationToken, 'Y');
+  const linkPaid = await shopper.post(`/pay/${link.id}/pay/details`, { details: { threeDSResult: linkResult } });
+  answers.push(JSON.stringify(linkPaid.body));
+  expect(linkPaid.status).toBe(200);
+  expect((await shopper.post(`/pay/${link.id}/pay`, { card: { number: PANS.raw, exp_month: 12, exp_year: 2030, cvc: '123' }, customer: payer })).status).toBe(400);
+
   // A stored card and a subscription charging it.
   const customer = (await api.post<{ id: string }>('/api/v2/customers', { email: 'card.data@example.com', first_name: 'Card', last_name: 'Data' }, idem())).body;
   const pm = await api.post<{ id: string }>(`/api/v2/customers/${customer.id}/payment-methods`, { card: adyenCard(PANS.stored) }, idem());
@@ -102,7 +115,6 @@ async function liveFlows(): Promise<void> {
 
   // A card setup link and a subscription's card-update link, used through their page's submit call.
   const raw = { number: PANS.raw, exp_month: 12, exp_year: 2030, cvc: '123' };
-  const shopper = client(service.url);
   const submit = async (url: string, body: object) => {
     const res = await shopper.post(submitPathOf(url), body);
     answers.push(JSON.stringify(res.body));
