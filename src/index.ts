@@ -2,4 +2,4 @@
  * The package entry (`import { verifyWebhook } from 'health-commerce'`): what a webhook receiver
  * needs, with no service code loaded.
  */
-export { computeSignature, parseSignatureHeader, signWebhook, verifyWebhook } from './modules/webhooks/webhook-signature.js';
+export { computeSignature, parseSignatureHeader, signStandardWebhook, signWebhook, standardWebhookKey, verifyWebhook } from './modules/webhooks/webhook-signature.js';

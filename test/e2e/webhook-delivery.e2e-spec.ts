@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from '../../src/index.js';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
 import { client, type Client, type ErrorBody, type Page } from '../helpers/http.js';
@@ -28,6 +29,16 @@ function matchingSignatures(rawBody: string, header: string, secret: string): nu
   const t = parts.find(([k]) => k === 't')![1];
   const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
   return parts.filter(([k, v]) => k === 'v1' && Buffer.from(v, 'hex').length === expected.length && timingSafeEqual(Buffer.from(v, 'hex'), expected)).length;
+}
+
+/** What the `standardwebhooks` package (Standard Webhooks' reference verifier) makes of a delivery: its payload, or the error it throws. */
+function standardVerify(hit: { rawBody: string; headers: Record<string, unknown> }, secret: string): unknown {
+  const headers = Object.fromEntries(Object.entries(hit.headers).map(([k, v]) => [k, String(v)]));
+  try {
+    return new Webhook(secret).verify(hit.rawBody, headers);
+  } catch (err) {
+    return err;
+  }
 }
 
 /** A webhook endpoint as its creation answers it (the only time the secret is shown). */
@@ -119,6 +130,29 @@ test("the signature is the endpoint's: an independent HMAC and verifyWebhook acc
   expect(matchingSignatures(hit.rawBody, header, m.webhook_secret)).toBe(0);
   expect(verifyWebhook(hit.rawBody, header, endpoint.secret)).toBe(true);
   expect(verifyWebhook(hit.rawBody.replace('thermometer', 'thermometre'), header, endpoint.secret)).toBe(false);
+});
+
+test('every delivery carries the Standard Webhooks headers; the standardwebhooks package verifies them with the endpoint secret', async () => {
+  const { m, endpoint, hit, header } = await deliveredProduct();
+  expect(hit.headers['webhook-id']).toBe(hit.body.id);
+  expect(hit.headers['webhook-timestamp']).toBe(/t=(\d+)/.exec(header)![1]);
+  expect(hit.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+  expect(standardVerify(hit, endpoint.secret)).toEqual(hit.body);
+  expect(standardVerify({ ...hit, rawBody: hit.rawBody.replace('thermometer', 'thermometre') }, endpoint.secret)).toBeInstanceOf(Error);
+  expect(standardVerify(hit, m.webhook_secret)).toBeInstanceOf(Error);
+  // The spec's header is unchanged beside them.
+  expect(verifyWebhook(hit.rawBody, header, endpoint.secret)).toBe(true);
+});
+
+test('webhook-id stays the same on every attempt of a delivery, so a receiver can deduplicate on it', async () => {
+  const { api, endpoint, m } = await setup((n) => (n === 0 ? 500 : 200));
+  const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_dedupe' });
+  await runSweeps();
+  await advance(api, 60);
+  const [first, second] = await receiver.waitFor(2);
+  expect([first.headers['webhook-id'], second.headers['webhook-id']]).toEqual([eventId, eventId]);
+  expect(first.headers['x-service-delivery']).not.toBe(second.headers['x-service-delivery']);
+  expect(standardVerify(second, endpoint.secret)).toEqual(second.body);
 });
 
 test('a delivered event is listed as succeeded with its one attempt, and is not sent again', async () => {
@@ -282,6 +316,10 @@ test('for 24 hours after a rotation both secrets sign; the new one is the bearer
   expect(matchingSignatures(during.rawBody, header, newSecret)).toBe(1);
   expect(matchingSignatures(during.rawBody, header, endpoint.secret)).toBe(1);
   expect(during.headers.authorization).toBe(`Bearer ${newSecret}`);
+  // Standard Webhooks: two space-separated signatures, each secret verifies with the package.
+  expect(String(during.headers['webhook-signature']).split(' ')).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+  expect(standardVerify(during, newSecret)).toEqual(during.body);
+  expect(standardVerify(during, endpoint.secret)).toEqual(during.body);
 });
 
 test('24 hours after a rotation only the new secret signs', async () => {
@@ -295,6 +333,9 @@ test('24 hours after a rotation only the new secret signs', async () => {
   expect(matchingSignatures(after.rawBody, header, newSecret)).toBe(1);
   expect(matchingSignatures(after.rawBody, header, endpoint.secret)).toBe(0);
   expect(verifyWebhook(after.rawBody, header, [endpoint.secret, newSecret])).toBe(true);
+  expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+  expect(standardVerify(after, newSecret)).toEqual(after.body);
+  expect(standardVerify(after, endpoint.secret)).toBeInstanceOf(Error);
 });
 
 test('disabling an endpoint dead-letters its queued deliveries; they are neither sent nor retryable', async () => {
@@ -324,6 +365,7 @@ test("an event's webhook_url (a checkout's metadata.webhook_url) gets it, signed
   expect(hook.body.id).toBe(eventId);
   expect(matchingSignatures(hook.rawBody, String(hook.headers['x-service-signature']), m.webhook_secret)).toBe(1);
   expect(hook.headers.authorization).toBe(`Bearer ${m.webhook_secret}`);
+  expect(standardVerify(hook, m.webhook_secret)).toEqual(hook.body);
   const viaEndpoint = byPath['/hooks'];
   expect(matchingSignatures(viaEndpoint.rawBody, String(viaEndpoint.headers['x-service-signature']), endpoint.secret)).toBe(1);
   const [row] = await sql(`select status, endpoint_id from webhook_deliveries where event_id = ? and endpoint_id is null`, [eventId]);

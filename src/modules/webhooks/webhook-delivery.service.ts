@@ -4,7 +4,7 @@ import type { Log } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { toEventEnvelope } from '../../platform/events/events.service.js';
 import { postWebhook, type AttemptOutcome } from './webhook-post.js';
-import { signWebhook } from './webhook-signature.js';
+import { webhookSignatureHeaders } from './webhook-signature.js';
 
 /** Seconds after a failed attempt before the next one: 1 min, 5 min, 30 min, 2 h, 6 h; then `failed`. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600] as const;
@@ -102,7 +102,8 @@ async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptO
     {
       'content-type': 'application/json',
       'user-agent': 'health-commerce-webhooks/1.0',
-      'x-service-signature': signWebhook(body, secrets),
+      // webhook-id is the event's id: the same on every attempt, so receivers can deduplicate on it.
+      ...webhookSignatureHeaders(claim.event_id, body, secrets),
       'x-service-event': claim.event_type,
       'x-service-delivery': claim.attempt_id,
       // Deprecated (spec): receivers should verify the signature instead.

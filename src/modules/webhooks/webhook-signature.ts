@@ -4,7 +4,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Webhook signatures as the spec defines them: `X-Service-Signature: t=<unix seconds>,v1=<hex>`,
  * where each `v1` is HMAC-SHA256 over `<t>.<raw body>` keyed with the whole secret string
  * (`whsec_…` included). During a secret rotation the header carries one `v1` per secret.
- * Pure functions: the sender uses `signWebhook`, receivers `verifyWebhook` (exported by the package).
+ * Every delivery also carries the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`; see `signStandardWebhook`), signed with the same secrets.
+ * Pure functions: the sender uses `webhookSignatureHeaders`, receivers `verifyWebhook` (exported by the package).
  */
 
 /** Hex HMAC-SHA256 of `<t>.<rawBody>` keyed with `secret`. */
@@ -60,4 +62,35 @@ export function verifyWebhook(rawBody: string | Buffer, header: string | undefin
     }
   }
   return matched;
+}
+
+/**
+ * The Standard Webhooks (standardwebhooks.com) key of a `whsec_` secret: the part after the
+ * prefix, base64-decoded. Every secret we issue is `whsec_` + 32 base62 characters, all of them in
+ * the base64 alphabet and a multiple of 4 long, so that part decodes to a 24-byte key: the same
+ * one `new Webhook(secret)` of the `standardwebhooks` package (or Svix's libraries) derives.
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+}
+
+/**
+ * The Standard Webhooks `webhook-signature` value: `v1,<base64 HMAC-SHA256>` of
+ * `<msgId>.<timestamp>.<rawBody>` per secret (newest first), space-separated during a rotation.
+ */
+export function signStandardWebhook(msgId: string, rawBody: string | Buffer, secrets: string | string[], timestamp: number): string {
+  const list = Array.isArray(secrets) ? secrets : [secrets];
+  if (list.length === 0) throw new Error('signStandardWebhook needs at least one secret');
+  const sign = (secret: string) => createHmac('sha256', standardWebhookKey(secret)).update(`${msgId}.${timestamp}.`).update(rawBody).digest('base64');
+  return list.map((secret) => `v1,${sign(secret)}`).join(' ');
+}
+
+/** Every signature header of one delivery: the spec's `X-Service-Signature` and the Standard Webhooks trio, all at one `timestamp`. */
+export function webhookSignatureHeaders(msgId: string, rawBody: string, secrets: string[], timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+  return {
+    'x-service-signature': signWebhook(rawBody, secrets, timestamp),
+    'webhook-id': msgId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signStandardWebhook(msgId, rawBody, secrets, timestamp),
+  };
 }

@@ -41,7 +41,7 @@ export class WebhookEndpoint extends MerchantScopedEntity {
   @Enum({ items: [...WEBHOOK_ENDPOINT_STATUSES], type: 'string', default: 'enabled' })
   status: Opt<WebhookEndpointStatus> = 'enabled';
 
-  /** The signing key (`whsec_…`); the whole string is the HMAC key. */
+  /** The signing key (`whsec_…`): the whole string keys `X-Service-Signature`, its base64-decoded tail the Standard Webhooks signature. */
   @Property({ type: 'string' })
   secret!: string;
 

@@ -14,7 +14,7 @@ export const SECRET_OVERLAP_HOURS = 24;
 /** Channel that tells delivery workers a delivery became due outside the event flow (a manual retry). */
 export const DELIVERIES_CHANNEL = 'webhook_deliveries';
 
-/** A new signing secret; the whole string (prefix included) is the HMAC key. */
+/** A new signing secret: the whole string (prefix included) keys `X-Service-Signature`; the 32 base62 characters after `whsec_` are valid base64, the Standard Webhooks key. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBase62(32)}`;
 }
