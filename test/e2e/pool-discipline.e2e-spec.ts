@@ -204,6 +204,31 @@ const rest: Record<string, Round> = {
     const d = await make.delivery();
     return round(() => () => api.post(`/api/v2/webhook-deliveries/${d.id}/retry`, {}, key()));
   },
+  updateWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    return round((i) => () => api.post(`/api/v2/webhook-endpoints/${e.id}`, { events: ['order.completed'], metadata: { i: String(i) } }, key()));
+  },
+  patchWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    return round((i) => () => api.patch(`/api/v2/webhook-endpoints/${e.id}`, { url: `http://127.0.0.1:9/hook${i}` }, key()));
+  },
+  deleteWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    return round(() => () => api.delete(`/api/v2/webhook-endpoints/${e.id}`, key()));
+  },
+  enableWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    must(await api.post(`/api/v2/webhook-endpoints/${e.id}/disable`), 'disabled endpoint');
+    return round(() => () => api.post(`/api/v2/webhook-endpoints/${e.id}/enable`, {}, key()));
+  },
+  testWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    return round(() => () => api.post(`/api/v2/webhook-endpoints/${e.id}/test`, {}, key()));
+  },
+  recoverWebhookEndpoint: async () => {
+    const d = await make.delivery();
+    return round(() => () => api.post(`/api/v2/webhook-endpoints/${d.endpoint_id}/recover`, { since: '2020-01-01T00:00:00Z' }, key()));
+  },
 };
 
 const key = () => (Math.random() < 0.5 ? { 'Idempotency-Key': randomUUID() } : undefined);
@@ -326,6 +351,28 @@ const graphql: Record<string, Round> = {
   retryWebhookDelivery: async () => {
     const id = toGlobalId('WebhookDelivery', (await make.delivery()).id);
     return round(() => gql(`mutation($i: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $i) { __typename } }`, { i: { id } }));
+  },
+  updateWebhookEndpoint: async () => {
+    const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
+    return round((n) => gql(`mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { __typename } }`, { i: { id, metadata: { n: String(n) } } }));
+  },
+  deleteWebhookEndpoint: async () => {
+    const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
+    return round(() => gql(`mutation($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+  },
+  enableWebhookEndpoint: async () => {
+    const e = await make.endpoint();
+    must(await api.post(`/api/v2/webhook-endpoints/${e.id}/disable`), 'disabled endpoint');
+    const id = toGlobalId('WebhookEndpoint', e.id);
+    return round(() => gql(`mutation($i: EnableWebhookEndpointInput!) { enableWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+  },
+  testWebhookEndpoint: async () => {
+    const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
+    return round(() => gql(`mutation($i: TestWebhookEndpointInput!) { testWebhookEndpoint(input: $i) { ok } }`, { i: { id } }));
+  },
+  recoverWebhookEndpoint: async () => {
+    const id = toGlobalId('WebhookEndpoint', (await make.delivery()).endpoint_id);
+    return round(() => gql(`mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`, { i: { id, since: '2020-01-01T00:00:00Z' } }));
   },
 };
 

@@ -77,6 +77,7 @@ export function client(baseUrl: string, apiKey?: string) {
     get: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
     post: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body ?? {}, headers),
     put: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PUT', path, body ?? {}, headers),
+    patch: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PATCH', path, body ?? {}, headers),
     delete: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
     /** POST /graphql; returns `{ data, errors }`. */
     graphql: async <T = Json>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>

@@ -92,26 +92,25 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
     );
 }
 
+/** The headers of one attempt of `body` (an event envelope); `secrets` newest first, the first one also the deprecated bearer token. */
+export function deliveryHeaders(event: { id: string; type: string }, attemptId: string, body: string, secrets: string[]): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'user-agent': 'health-commerce-webhooks/1.0',
+    // webhook-id is the event's id: the same on every attempt, so receivers can deduplicate on it.
+    ...webhookSignatureHeaders(event.id, body, secrets),
+    'x-service-event': event.type,
+    'x-service-delivery': attemptId,
+    // Deprecated (spec): receivers should verify the signature instead.
+    authorization: `Bearer ${secrets[0]}`,
+  };
+}
+
 /** Sends one claimed delivery. */
 async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptOutcome> {
   const body = JSON.stringify(toEventEnvelope({ id: claim.event_id, type: claim.event_type, createdAt: new Date(claim.event_created_at), data: claim.data }));
   const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret];
-  return postWebhook(
-    claim.url,
-    body,
-    {
-      'content-type': 'application/json',
-      'user-agent': 'health-commerce-webhooks/1.0',
-      // webhook-id is the event's id: the same on every attempt, so receivers can deduplicate on it.
-      ...webhookSignatureHeaders(claim.event_id, body, secrets),
-      'x-service-event': claim.event_type,
-      'x-service-delivery': claim.attempt_id,
-      // Deprecated (spec): receivers should verify the signature instead.
-      authorization: `Bearer ${claim.secret}`,
-    },
-    timeoutMs,
-    claim.livemode,
-  );
+  return postWebhook(claim.url, body, deliveryHeaders({ id: claim.event_id, type: claim.event_type }, claim.attempt_id, body, secrets), timeoutMs, claim.livemode);
 }
 
 interface RecordedOutcome {

@@ -54,6 +54,10 @@ export class WebhookEndpoint extends MerchantScopedEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   disabledAt: Date | null = null;
+
+  /** Set by a delete: the endpoint is then disabled and answers 404; its deliveries stay as history. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt: Date | null = null;
 }
 
 /** One event for one destination (an endpoint, or an event's one-off `webhook_url`), retried until it succeeds or gives up. */

@@ -70,3 +70,36 @@ export const webhookDeliveryListResponse = z.object({
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
 });
+
+export const webhookEndpointDeletedResponse = z.object({ id: z.string().describe('we_…'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' });
+
+/** The spec's event envelope, as webhooks carry it. */
+export const eventResponse = z.object({ id: z.string().describe('evt_…'), type: z.string(), created_at: z.iso.datetime(), data: z.record(z.string(), z.unknown()) }).meta({ id: 'Event' });
+
+export const eventListResponse = z.object({
+  object: z.literal('list'),
+  data: z.array(eventResponse),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable().describe('An event id: pass it as starting_after'),
+});
+
+export const webhookTestResponse = z
+  .object({
+    object: z.literal('webhook_endpoint_test'),
+    event: eventResponse,
+    delivery_id: z.string().describe('wd_…: the X-Service-Delivery header of this send'),
+    ok: z.boolean().describe('The receiver answered 2xx within 10 s'),
+    response_status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number().int(),
+  })
+  .meta({ id: 'WebhookEndpointTest' });
+
+export const webhookRecoveryResponse = z
+  .object({
+    object: z.literal('webhook_endpoint_recovery'),
+    endpoint_id: z.string(),
+    since: z.iso.datetime(),
+    recovered: z.number().int().describe('Failed or dead-letter deliveries queued again'),
+  })
+  .meta({ id: 'WebhookEndpointRecovery' });

@@ -1,15 +1,25 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Event } from '../../platform/events/event.entity.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
-import { fromGlobalId } from '../../platform/relay/global-id.js';
+import { fromGlobalId, toGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
 import { firstDeliveryPagesLoader } from './webhook.loaders.js';
 import * as webhooks from './webhook.service.js';
 import {
   CreateWebhookEndpointInput,
   CreateWebhookEndpointPayload,
+  DeleteWebhookEndpointInput,
+  DeleteWebhookEndpointPayload,
+  EnableWebhookEndpointInput,
+  EnableWebhookEndpointPayload,
+  RecoverWebhookEndpointInput,
+  RecoverWebhookEndpointPayload,
+  TestWebhookEndpointInput,
+  TestWebhookEndpointPayload,
+  UpdateWebhookEndpointInput,
+  UpdateWebhookEndpointPayload,
   DisableWebhookEndpointInput,
   DisableWebhookEndpointPayload,
   EventNode,
@@ -73,6 +83,35 @@ export class WebhookEndpointResolver {
   @Mutation(() => DisableWebhookEndpointPayload, { description: 'Stop sending to an endpoint; its queued deliveries become dead letters' })
   async disableWebhookEndpoint(@Arg('input', () => DisableWebhookEndpointInput) input: DisableWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<DisableWebhookEndpointPayload> {
     return { webhookEndpoint: WebhookEndpointNode.from(await webhooks.disableWebhookEndpoint(ctx, endpointId(input.id))) };
+  }
+
+  @Mutation(() => UpdateWebhookEndpointPayload, { description: "Change an endpoint's url (vetted as on create), events, description or metadata" })
+  async updateWebhookEndpoint(@Arg('input', () => UpdateWebhookEndpointInput) input: UpdateWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<UpdateWebhookEndpointPayload> {
+    return { webhookEndpoint: WebhookEndpointNode.from(await webhooks.updateWebhookEndpoint(ctx, endpointId(input.id), toServiceInput(input, ['id']))) };
+  }
+
+  @Mutation(() => DeleteWebhookEndpointPayload, { description: 'Delete an endpoint: its queued deliveries become dead letters, then it is not found' })
+  async deleteWebhookEndpoint(@Arg('input', () => DeleteWebhookEndpointInput) input: DeleteWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<DeleteWebhookEndpointPayload> {
+    const { id } = await webhooks.deleteWebhookEndpoint(ctx, endpointId(input.id));
+    return { deletedWebhookEndpointId: toGlobalId('WebhookEndpoint', id) };
+  }
+
+  @Mutation(() => EnableWebhookEndpointPayload, { description: 'Enable a disabled endpoint again' })
+  async enableWebhookEndpoint(@Arg('input', () => EnableWebhookEndpointInput) input: EnableWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<EnableWebhookEndpointPayload> {
+    return { webhookEndpoint: WebhookEndpointNode.from(await webhooks.enableWebhookEndpoint(ctx, endpointId(input.id))) };
+  }
+
+  @Mutation(() => TestWebhookEndpointPayload, { description: 'Send a signed test event (webhook_endpoint.test, or type) to the endpoint now' })
+  @Extensions({ ownTransactions: true }) // an HTTP call to the receiver: never inside a transaction
+  async testWebhookEndpoint(@Arg('input', () => TestWebhookEndpointInput) input: TestWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<TestWebhookEndpointPayload> {
+    const r = await webhooks.sendTestWebhookEvent(ctx, endpointId(input.id), toServiceInput(input, ['id']));
+    return { eventId: r.event.id, eventType: r.event.type, deliveryId: r.attemptId, ok: r.ok, responseStatus: r.responseStatus, error: r.error, durationMs: r.durationMs };
+  }
+
+  @Mutation(() => RecoverWebhookEndpointPayload, { description: 'Queue again every failed or dead-letter delivery whose event was created since the given time' })
+  async recoverWebhookEndpoint(@Arg('input', () => RecoverWebhookEndpointInput) input: RecoverWebhookEndpointInput, @Ctx() { ctx }: GraphContext): Promise<RecoverWebhookEndpointPayload> {
+    const { endpoint, recovered } = await webhooks.recoverWebhookEndpoint(ctx, endpointId(input.id), { since: input.since.toISOString() });
+    return { webhookEndpoint: WebhookEndpointNode.from(endpoint), recovered };
   }
 
   @Mutation(() => RetryWebhookDeliveryPayload, { description: 'Send a failed or dead-letter delivery again now, as a new attempt' })

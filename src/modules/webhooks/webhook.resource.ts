@@ -1,4 +1,6 @@
+import type { LoggedEvent } from '../../platform/events/event-log.js';
 import type { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './webhook.entity.js';
+import type { WebhookTestResult } from './webhook.service.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -56,4 +58,27 @@ export function toWebhookDeliveryResource(delivery: WebhookDelivery) {
     created_at: delivery.createdAt.toISOString(),
     updated_at: delivery.updatedAt.toISOString(),
   };
+}
+
+/** An event read from the log, in the envelope webhooks carry. */
+export function toEventResource(event: LoggedEvent) {
+  return { id: event.id, type: event.type, created_at: event.created_at, data: event.data };
+}
+
+/** What a test send did. */
+export function toWebhookTestResource(result: WebhookTestResult) {
+  return {
+    object: 'webhook_endpoint_test' as const,
+    event: result.event,
+    delivery_id: result.attemptId,
+    ok: result.ok,
+    response_status: result.responseStatus,
+    error: result.error,
+    duration_ms: result.durationMs,
+  };
+}
+
+/** How many deliveries a recovery queued again. */
+export function toWebhookRecoveryResource(result: { endpoint: WebhookEndpoint; since: Date; recovered: number }) {
+  return { object: 'webhook_endpoint_recovery' as const, endpoint_id: result.endpoint.id, since: result.since.toISOString(), recovered: result.recovered };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { metadataSchema, pageLimit } from '../../platform/validation.js';
+import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
 import { EVENT_ORDERS } from '../../platform/events/events.service.js';
 import { WEBHOOK_DELIVERY_STATUSES } from './webhook.entity.js';
 
@@ -9,19 +9,47 @@ import { WEBHOOK_DELIVERY_STATUSES } from './webhook.entity.js';
 export const eventTypeSchema = z.string().regex(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/, 'must be an event type such as order.completed');
 const eventFilter = z.union([z.literal('*'), eventTypeSchema]);
 
+const endpointUrl = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
+const endpointEvents = z
+  .array(eventFilter)
+  .min(1, 'list at least one event type, or "*" for all')
+  .max(100, 'at most 100 event types')
+  .transform((types) => (types.includes('*') ? ['*'] : [...new Set(types)]));
+const endpointDescription = z.string().trim().max(255, 'must be at most 255 characters').nullish();
+
 export const createWebhookEndpointSchema = z
-  .object({
-    url: z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters'),
-    events: z
-      .array(eventFilter)
-      .min(1, 'list at least one event type, or "*" for all')
-      .max(100, 'at most 100 event types')
-      .transform((types) => (types.includes('*') ? ['*'] : [...new Set(types)])),
-    description: z.string().trim().max(255, 'must be at most 255 characters').nullish(),
-    metadata: metadataSchema.default({}),
-  })
+  .object({ url: endpointUrl, events: endpointEvents, description: endpointDescription, metadata: metadataSchema.default({}) })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest' });
+
+/** An update changes only the fields given (POST or PATCH). */
+export const updateWebhookEndpointSchema = z
+  .object({ url: endpointUrl.optional(), events: endpointEvents.optional(), description: endpointDescription, metadata: metadataSchema.optional() })
+  .strict()
+  .meta({ id: 'UpdateWebhookEndpointRequest' });
+
+/** The signed test event: `webhook_endpoint.test` unless another type is named. */
+export const testWebhookEndpointSchema = z
+  .object({ type: eventTypeSchema.optional().describe('The type the test event carries; default webhook_endpoint.test') })
+  .strict()
+  .meta({ id: 'TestWebhookEndpointRequest' });
+
+/** Re-queues every failed delivery of the endpoint created at or after `since`. */
+export const recoverWebhookEndpointSchema = z
+  .object({ since: timestamp.describe('Deliveries created at or after this time (the merchant clock of the mode) are sent again') })
+  .strict()
+  .meta({ id: 'RecoverWebhookEndpointRequest' });
+
+/** `GET /api/v2/events`: the spec's pagination (the cursor is an event id) and filters. */
+export const listEventsQuerySchema = z
+  .object({
+    limit: pageLimit,
+    starting_after: z.string().max(64).optional().describe('An event id (evt_…): the next_cursor of the previous page'),
+    type: z.string().max(255).optional().describe('Only events of this type'),
+    created_after: timestamp.optional(),
+    created_before: timestamp.optional(),
+  })
+  .strict();
 
 /** Rotation takes no options: the old secret signs beside the new one for 24 hours. */
 export const rotateWebhookSecretSchema = z.object({}).strict();

@@ -1,12 +1,24 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { scope, withEm, type ServiceContext } from '../../platform/context.js';
-import { randomBase62 } from '../../platform/db/ids.js';
+import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
+import { toEventEnvelope, type EventEnvelope } from '../../platform/events/events.service.js';
 import { DomainError } from '../../platform/errors.js';
 import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
 import { WebhookDelivery, WebhookEndpoint, type WebhookDeliveryStatus } from './webhook.entity.js';
-import { createWebhookEndpointSchema, listWebhookDeliveriesSchema, listWebhookEndpointsSchema, rotateWebhookSecretSchema } from './webhook.schemas.js';
+import { DEFAULT_TIMEOUT_MS, deliveryHeaders } from './webhook-delivery.service.js';
+import { postWebhook } from './webhook-post.js';
+import {
+  createWebhookEndpointSchema,
+  listWebhookDeliveriesSchema,
+  listWebhookEndpointsSchema,
+  recoverWebhookEndpointSchema,
+  rotateWebhookSecretSchema,
+  testWebhookEndpointSchema,
+  updateWebhookEndpointSchema,
+} from './webhook.schemas.js';
 import { assertWebhookUrl } from './webhook-url.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_HOURS = 24;
@@ -41,7 +53,7 @@ export async function createWebhookEndpoint(ctx: ServiceContext, body: unknown):
 
 /** One endpoint of the caller by its `we_` id, or 404 `not_found`. */
 export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, ...scope(ctx) });
+  const endpoint = await ctx.em.findOne(WebhookEndpoint, { id, ...scope(ctx), deletedAt: null });
   if (!endpoint) throw DomainError.notFound('webhook endpoint', id);
   return endpoint;
 }
@@ -54,7 +66,7 @@ export function parseListWebhookEndpointsQuery(query: unknown): PageRequest<stri
 
 /** A page of the caller's endpoints, newest first. */
 export async function listWebhookEndpoints(ctx: ServiceContext, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<WebhookEndpoint>> {
-  return paginate(ctx, WebhookEndpoint, { ...scope(ctx) }, page, { cursorParam });
+  return paginate(ctx, WebhookEndpoint, { ...scope(ctx), deletedAt: null }, page, { cursorParam });
 }
 
 /** Issues a new secret; the old one keeps signing beside it for 24 hours (a second `v1`). Returns the new secret once. */
@@ -79,13 +91,57 @@ export async function disableWebhookEndpoint(ctx: ServiceContext, id: string): P
     endpoint.disabledAt = ctx.now();
     endpoint.updatedAt = ctx.now();
     await em.flush();
-    await em.execute(
-      `update webhook_deliveries set status = 'dead_letter', last_error = coalesce(last_error || '; ', '') || 'endpoint disabled', updated_at = now()
-       where endpoint_id = ? and status = 'pending'`,
-      [endpoint.id],
-    );
+    await deadLetterQueued(em, endpoint.id, 'endpoint disabled');
     return endpoint;
   });
+}
+
+/** Its queued deliveries become `dead_letter`, `reason` appended to their last error. */
+async function deadLetterQueued(em: EntityManager, endpointId: string, reason: string): Promise<void> {
+  await em.execute(
+    `update webhook_deliveries set status = 'dead_letter', last_error = coalesce(last_error || '; ', '') || ?, updated_at = now()
+     where endpoint_id = ? and status = 'pending'`,
+    [reason, endpointId],
+  );
+}
+
+/** Changes an endpoint's `url` (vetted as on create), `events`, `description` or `metadata`; only the fields given. */
+export async function updateWebhookEndpoint(ctx: ServiceContext, id: string, body: unknown): Promise<WebhookEndpoint> {
+  const input = parseInput(updateWebhookEndpointSchema, body ?? {});
+  if (input.url !== undefined) await assertWebhookUrl(ctx.principal.livemode, input.url, 'url');
+  const endpoint = await getWebhookEndpoint(ctx, id);
+  if (input.url !== undefined) endpoint.url = input.url;
+  if (input.events !== undefined) endpoint.events = input.events;
+  if (input.description !== undefined) endpoint.description = input.description;
+  if (input.metadata !== undefined) endpoint.metadata = input.metadata;
+  endpoint.updatedAt = ctx.now();
+  await ctx.em.flush();
+  return endpoint;
+}
+
+/** Deletes an endpoint: its queued deliveries become `dead_letter`, then it answers 404 (its deliveries stay readable by id). */
+export async function deleteWebhookEndpoint(ctx: ServiceContext, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+  return ctx.em.transactional(async (em) => {
+    const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
+    endpoint.status = 'disabled';
+    endpoint.disabledAt ??= ctx.now();
+    endpoint.deletedAt = ctx.now();
+    endpoint.updatedAt = ctx.now();
+    await em.flush();
+    await deadLetterQueued(em, endpoint.id, 'endpoint deleted');
+    return { id: endpoint.id, object: 'webhook_endpoint' as const, deleted: true as const };
+  });
+}
+
+/** Sends to a disabled endpoint again: new events get deliveries; earlier dead letters stay until recovered or retried. */
+export async function enableWebhookEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await getWebhookEndpoint(ctx, id);
+  if (endpoint.status === 'enabled') return endpoint;
+  endpoint.status = 'enabled';
+  endpoint.disabledAt = null;
+  endpoint.updatedAt = ctx.now();
+  await ctx.em.flush();
+  return endpoint;
 }
 
 /** Validates a deliveries list query (400 `invalid_request` on a bad one). */
@@ -140,5 +196,68 @@ export async function retryWebhookDelivery(ctx: ServiceContext, id: string): Pro
     // Transactional like every NOTIFY: workers hear it only if this commits.
     await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [delivery.id]);
     return delivery;
+  });
+}
+
+/** The type of a test event unless the caller names another. */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+
+/** What a test send did: the event as sent and the receiver's answer. */
+export interface WebhookTestResult {
+  event: EventEnvelope;
+  attemptId: string;
+  ok: boolean;
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Sends a signed test event (`webhook_endpoint.test`, or `type`) to an enabled endpoint now, from
+ * this request, signed like every delivery (both secrets during a rotation). The event is not
+ * recorded: no other endpoint gets it and it has no delivery to retry. Holds no transaction while sending.
+ */
+export async function sendTestWebhookEvent(ctx: ServiceContext, id: string, body: unknown = {}): Promise<WebhookTestResult> {
+  const input = parseInput(testWebhookEndpointSchema, body ?? {});
+  const endpoint = await getWebhookEndpoint(ctx, id);
+  assertEnabled(endpoint, 'sent a test event');
+  const now = ctx.now();
+  const event = toEventEnvelope({
+    id: prefixedId('evt'),
+    type: input.type ?? TEST_EVENT_TYPE,
+    createdAt: now,
+    data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url, test: true },
+  });
+  const raw = JSON.stringify(event);
+  const secrets = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+  const attemptId = prefixedId('wd');
+  const outcome = await postWebhook(endpoint.url, raw, deliveryHeaders(event, attemptId, raw, secrets), DEFAULT_TIMEOUT_MS, endpoint.livemode);
+  return { event, attemptId, ok: outcome.ok, responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs };
+}
+
+/** 400 `invalid_state` for a disabled endpoint. */
+function assertEnabled(endpoint: WebhookEndpoint, what: string): void {
+  if (endpoint.status === 'disabled') throw new DomainError('invalid_state', `Webhook endpoint ${endpoint.id} is disabled; enable it before it can be ${what}.`, { param: 'id' });
+}
+
+/**
+ * Queues again, due now, every `failed` or `dead_letter` delivery of an enabled endpoint whose
+ * event was created at or after `since` (the event's `created_at`, the merchant clock of the mode);
+ * each gets one new attempt, as `retry` gives one delivery. Returns how many were queued.
+ */
+export async function recoverWebhookEndpoint(ctx: ServiceContext, id: string, body: unknown): Promise<{ endpoint: WebhookEndpoint; since: Date; recovered: number }> {
+  const { since } = parseInput(recoverWebhookEndpointSchema, body ?? {});
+  return ctx.em.transactional(async (em) => {
+    const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
+    assertEnabled(endpoint, 'recovered');
+    const rows = await em.execute<{ id: string }[]>(
+      `update webhook_deliveries d set status = 'pending', next_attempt_at = ?::timestamptz, locked_until = null, updated_at = now()
+       from events e
+       where e.id = d.event_id and d.endpoint_id = ? and d.status in ('failed', 'dead_letter') and e.created_at >= ?::timestamptz
+       returning d.id`,
+      [ctx.now().toISOString(), endpoint.id, since.toISOString()],
+    );
+    if (rows.length) await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [endpoint.id]);
+    return { endpoint, since, recovered: rows.length };
   });
 }

@@ -206,3 +206,66 @@ export class DisableWebhookEndpointPayload {
 export class RetryWebhookDeliveryPayload {
   @Field(() => WebhookDeliveryNode) webhookDelivery!: WebhookDeliveryNode;
 }
+
+@InputType({ description: 'Only the fields given change' })
+export class UpdateWebhookEndpointInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+  @Field(() => String, { nullable: true, description: 'Vetted as on create' }) url?: string | null;
+  @Field(() => [String], { nullable: true, description: 'Event types, or ["*"] for all' }) events?: string[] | null;
+  @Field(() => String, { nullable: true }) description?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown> | null;
+}
+
+@ObjectType()
+export class UpdateWebhookEndpointPayload {
+  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+}
+
+@InputType()
+export class DeleteWebhookEndpointInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+}
+
+@ObjectType({ description: 'The endpoint is gone (its queued deliveries became dead letters)' })
+export class DeleteWebhookEndpointPayload {
+  @Field(() => ID, { description: 'Global id of the deleted endpoint' }) deletedWebhookEndpointId!: string;
+}
+
+@InputType()
+export class EnableWebhookEndpointInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+}
+
+@ObjectType()
+export class EnableWebhookEndpointPayload {
+  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+}
+
+@InputType()
+export class TestWebhookEndpointInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+  @Field(() => String, { nullable: true, description: 'The type the test event carries; default webhook_endpoint.test' }) type?: string | null;
+}
+
+@ObjectType({ description: 'A signed test event sent at once, and what the receiver answered' })
+export class TestWebhookEndpointPayload {
+  @Field({ description: 'evt_… of the test event (not recorded)' }) eventId!: string;
+  @Field() eventType!: string;
+  @Field({ description: 'wd_…: the X-Service-Delivery header of this send' }) deliveryId!: string;
+  @Field({ description: 'The receiver answered 2xx within 10 s' }) ok!: boolean;
+  @Field(() => Int, { nullable: true }) responseStatus!: number | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => Int) durationMs!: number;
+}
+
+@InputType()
+export class RecoverWebhookEndpointInput {
+  @Field(() => ID, { description: 'Global id of the endpoint' }) id!: string;
+  @Field(() => GraphQLISODateTime, { description: 'Deliveries whose event was created at or after this time are sent again' }) since!: Date;
+}
+
+@ObjectType()
+export class RecoverWebhookEndpointPayload {
+  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+  @Field(() => Int, { description: 'Failed or dead-letter deliveries queued again' }) recovered!: number;
+}

@@ -76,13 +76,21 @@ function toLogged(r: Row): LoggedEvent {
 export async function readEventLog(
   em: EntityManager,
   scope: { merchantId: string; livemode: boolean },
-  opts: { types?: string[]; lower?: EventPosition; upper?: EventPosition; ascending: boolean; settled: boolean; limit: number },
+  opts: { types?: string[]; createdAfter?: Date; createdBefore?: Date; lower?: EventPosition; upper?: EventPosition; ascending: boolean; settled: boolean; limit: number },
 ): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
   const params: unknown[] = [scope.merchantId, scope.livemode];
   const where = ['e.merchant_id = ?', 'e.livemode = ?'];
   if (opts.types?.length) {
     where.push('e.type in (select jsonb_array_elements_text(?::jsonb))');
     params.push(JSON.stringify(opts.types));
+  }
+  for (const [bound, op] of [
+    [opts.createdAfter, '>='],
+    [opts.createdBefore, '<='],
+  ] as const) {
+    if (!bound) continue;
+    where.push(`e.created_at ${op} ?::timestamptz`);
+    params.push(bound.toISOString());
   }
   for (const [bound, op] of [
     [opts.lower, '>'],
@@ -97,6 +105,14 @@ export async function readEventLog(
   params.push(opts.limit + 1);
   const rows = await em.getConnection().execute<Row[]>(`select ${COLUMNS} from events e where ${where.join(' and ')} order by e.xid ${dir}, e.seq ${dir} limit ?`, params);
   return { items: rows.slice(0, opts.limit).map(toLogged), hasMore: rows.length > opts.limit };
+}
+
+/** The log position of one event of this merchant and mode, or null. */
+export async function eventPosition(em: EntityManager, scope: { merchantId: string; livemode: boolean }, id: string): Promise<EventPosition | null> {
+  const [row] = await em
+    .getConnection()
+    .execute<Row[]>(`select e.xid::text as xid, e.seq::text as seq from events e where e.id = ? and e.merchant_id = ? and e.livemode = ?`, [id, scope.merchantId, scope.livemode]);
+  return row ? { xid: row.xid, seq: row.seq } : null;
 }
 
 /** The cursors of some events by id (for events read without one). */

@@ -1,6 +1,6 @@
 import { scope, type ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
-import { decodeEventCursor, readEventLog, type LoggedEvent } from './event-log.js';
+import { decodeEventCursor, eventPosition, readEventLog, type LoggedEvent } from './event-log.js';
 import { Event } from './event.entity.js';
 
 export interface EventEnvelope {
@@ -61,4 +61,30 @@ export async function listEvents(
   const read = await readEventLog(ctx.em, ctx.principal, { types: filters.types, lower, upper, ascending, settled: oldestFirst || lower !== undefined, limit: page.limit });
   if (ascending !== oldestFirst) read.items.reverse();
   return read;
+}
+
+/**
+ * A REST page of the caller's events, newest first (`GET /api/v2/events`): `startingAfter` is an
+ * event id (the previous page's `next_cursor`), 400 when it is not one of the caller's events.
+ */
+export async function listEventsPage(
+  ctx: ServiceContext,
+  filters: { type?: string; createdAfter?: Date; createdBefore?: Date },
+  page: { limit: number; startingAfter?: string },
+): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
+  if (filters.createdAfter && filters.createdBefore && filters.createdAfter > filters.createdBefore) {
+    throw new DomainError('invalid_request', 'created_after must be before created_before', { param: 'created_after' });
+  }
+  const upper = page.startingAfter === undefined ? undefined : await eventPosition(ctx.em, ctx.principal, page.startingAfter);
+  if (page.startingAfter !== undefined && !upper) throw new DomainError('invalid_request', 'starting_after is not an event id of this account and mode', { param: 'starting_after' });
+  const types = filters.type === undefined ? undefined : [filters.type];
+  return readEventLog(ctx.em, ctx.principal, {
+    types,
+    createdAfter: filters.createdAfter,
+    createdBefore: filters.createdBefore,
+    upper: upper ?? undefined,
+    ascending: false,
+    settled: false,
+    limit: page.limit,
+  });
 }

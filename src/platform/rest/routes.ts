@@ -4,7 +4,7 @@ import type { PageAuthorizer, ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One REST operation: its documentation schemas and a handler that calls one service method. */
 export interface RouteSpec {
