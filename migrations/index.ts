@@ -27,7 +27,7 @@ import { Migration20261125000100_disputes } from './Migration20261125000100_disp
 import { Migration20261126000100_payment_method_setup_links } from './Migration20261126000100_payment_method_setup_links.js';
 import { Migration20261126000200_product_eligibility_overrides } from './Migration20261126000200_product_eligibility_overrides.js';
 import { Migration20261126000300_eligibility_engine_rechecks } from './Migration20261126000300_eligibility_engine_rechecks.js';
-import { Migration20261127000100_webhook_endpoint_deleted_at } from './Migration20261127000100_webhook_endpoint_deleted_at.js';
+import { Migration20261127000100_webhook_endpoint_lifecycle } from './Migration20261127000100_webhook_endpoint_lifecycle.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -58,5 +58,5 @@ export const migrationsList = [
   { name: 'Migration20261126000100_payment_method_setup_links', class: Migration20261126000100_payment_method_setup_links },
   { name: 'Migration20261126000200_product_eligibility_overrides', class: Migration20261126000200_product_eligibility_overrides },
   { name: 'Migration20261126000300_eligibility_engine_rechecks', class: Migration20261126000300_eligibility_engine_rechecks },
-  { name: 'Migration20261127000100_webhook_endpoint_deleted_at', class: Migration20261127000100_webhook_endpoint_deleted_at },
+  { name: 'Migration20261127000100_webhook_endpoint_lifecycle', class: Migration20261127000100_webhook_endpoint_lifecycle },
 ];

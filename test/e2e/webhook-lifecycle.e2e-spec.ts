@@ -251,6 +251,51 @@ describe('endpoint lifecycle (REST)', () => {
   });
 });
 
+describe('auto-disable', () => {
+  const advance = async (api: Client, seconds: number) => expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+  const status = async (api: Client, id: string) => (await api.get<Endpoint>(`/api/v2/webhook-endpoints/${id}`)).body.status;
+
+  test('an endpoint that failed every attempt for 3 days is disabled, its queued deliveries dead-lettered, webhook_endpoint.disabled recorded', async () => {
+    const { m, api, endpoint } = await setup(() => 500);
+    const first = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' });
+    await runSweeps();
+    await advance(api, 2 * 86_400); // the second attempt fails: 2 days of failures
+    expect(await status(api, endpoint.id)).toBe('enabled');
+    await advance(api, 86_400 + 60); // the third fails 3 days after the first
+    expect(await status(api, endpoint.id)).toBe('disabled');
+    const events = (await api.get<Page<Envelope>>('/api/v2/events?type=webhook_endpoint.disabled')).body.data;
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toMatchObject({ id: endpoint.id, reason: 'failing', failing_since: expect.any(String) });
+    const [delivery] = await deliveries(api, endpoint.id);
+    expect(delivery).toMatchObject({ event_id: first, status: 'dead_letter', attempt_count: 3 });
+    // A later event gets no delivery; enabled again, the endpoint starts a new streak.
+    await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_2' });
+    await runSweeps();
+    expect(await deliveries(api, endpoint.id)).toHaveLength(1);
+    await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/enable`);
+    await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_3' });
+    await runSweeps();
+    expect(await status(api, endpoint.id)).toBe('enabled');
+    expect(receiver.received).toHaveLength(4);
+  });
+
+  test('a success within the 3 days starts the count again', async () => {
+    const { m, api, endpoint } = await setup(() => 500);
+    await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' });
+    await runSweeps();
+    await advance(api, 2 * 86_400);
+    receiver.respondWith(() => 200);
+    await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_2' });
+    await runSweeps();
+    receiver.respondWith(() => 500);
+    await advance(api, 36 * 3600);
+    await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_3' });
+    await runSweeps();
+    expect(await status(api, endpoint.id)).toBe('enabled');
+    expect((await api.get<Page<Envelope>>('/api/v2/events?type=webhook_endpoint.disabled')).body.data).toEqual([]);
+  });
+});
+
 describe('endpoint lifecycle (GraphQL)', () => {
   test('updateWebhookEndpoint, testWebhookEndpoint, recoverWebhookEndpoint, enableWebhookEndpoint, deleteWebhookEndpoint', async () => {
     const { api, endpoint } = await setup();

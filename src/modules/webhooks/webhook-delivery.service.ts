@@ -31,6 +31,7 @@ interface ClaimedDelivery {
   url: string;
   livemode: boolean;
   attempted_at: Date;
+  endpoint_id: string | null;
   event_id: string;
   event_type: string;
   event_created_at: Date;
@@ -79,7 +80,7 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
        select (?::jsonb ->> (n.n - 1)::int), n.id, n.attempt_count, 'sending', n.last_attempt_at from numbered n
        returning id, delivery_id
      )
-     select n.id, a.id as attempt_id, n.attempt_count, n.url, n.livemode, n.last_attempt_at as attempted_at,
+     select n.id, a.id as attempt_id, n.attempt_count, n.url, n.livemode, n.last_attempt_at as attempted_at, n.endpoint_id,
             e.id as event_id, e.type as event_type, e.created_at as event_created_at, e.data,
             coalesce(we.secret, m.webhook_secret) as secret,
             case when we.previous_secret_expires_at > n.last_attempt_at then we.previous_secret end as previous_secret
@@ -115,6 +116,8 @@ async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptO
 
 interface RecordedOutcome {
   delivery_id: string;
+  endpoint_id: string | null;
+  attempted_at: string;
   attempt_id: string;
   attempt_count: number;
   ok: boolean;
@@ -131,6 +134,8 @@ function outcomeRow(claim: ClaimedDelivery, outcome: AttemptOutcome): RecordedOu
   const delay = exhausted ? 0 : RETRY_DELAYS_SECONDS[claim.attempt_count - 1];
   return {
     delivery_id: claim.id,
+    endpoint_id: claim.endpoint_id,
+    attempted_at: new Date(claim.attempted_at).toISOString(),
     attempt_id: claim.attempt_id,
     attempt_count: claim.attempt_count,
     ok: outcome.ok,
@@ -146,7 +151,8 @@ function outcomeRow(claim: ClaimedDelivery, outcome: AttemptOutcome): RecordedOu
  * Records outcomes (attempts and their deliveries) in one statement. Guarded by the attempt
  * number: a worker whose lease lapsed (and whose delivery another worker re-claimed) records its
  * attempt but leaves the delivery alone. A delivery dead-lettered meanwhile (endpoint disabled)
- * stays so unless this attempt succeeded.
+ * stays so unless this attempt succeeded. Each endpoint's failing streak starts at its first failed
+ * attempt and ends with a success.
  */
 async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<void> {
   await orm.em
@@ -154,7 +160,13 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
     .getConnection()
     .execute(
       `with o as (
-       select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, attempt_id text, attempt_count int, ok boolean, response_status int, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
+       select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, endpoint_id text, attempted_at timestamptz, attempt_id text, attempt_count int, ok boolean, response_status int, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
+     ), health as (
+       -- An endpoint's failing streak: from its first failed attempt since the last success (see disableFailingEndpoints).
+       update webhook_endpoints we
+       set failing_since = case when h.any_ok then null else coalesce(we.failing_since, h.first_failure) end
+       from (select endpoint_id, bool_or(ok) as any_ok, min(attempted_at) filter (where not ok) as first_failure from o where endpoint_id is not null group by endpoint_id) h
+       where we.id = h.endpoint_id
      ), attempt as (
        update webhook_delivery_attempts a
        set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, error = o.error, duration_ms = o.duration_ms,

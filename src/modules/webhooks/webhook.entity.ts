@@ -21,6 +21,10 @@ export type WebhookAttemptStatus = (typeof WEBHOOK_ATTEMPT_STATUSES)[number];
 /** A merchant's registered receiver of events (in one mode). */
 @Entity({ tableName: 'webhook_endpoints' })
 @Index({ name: 'webhook_endpoints_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
+@Index({
+  name: 'webhook_endpoints_failing_idx',
+  expression: `create index "webhook_endpoints_failing_idx" on "webhook_endpoints" ("failing_since") where "failing_since" is not null and "status" = 'enabled'`,
+})
 export class WebhookEndpoint extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: Opt<string> = prefixedId('we');
@@ -54,6 +58,10 @@ export class WebhookEndpoint extends MerchantScopedEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   disabledAt: Date | null = null;
+
+  /** When its current run of failed attempts began (the mode's clock); null after a success. Three days of it disable the endpoint. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  failingSince: Date | null = null;
 
   /** Set by a delete: the endpoint is then disabled and answers 404; its deliveries stay as history. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })

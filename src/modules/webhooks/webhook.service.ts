@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
-import { toEventEnvelope, type EventEnvelope } from '../../platform/events/events.service.js';
+import { recordEvent, toEventEnvelope, type EventEnvelope } from '../../platform/events/events.service.js';
 import { DomainError } from '../../platform/errors.js';
 import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
@@ -82,16 +82,27 @@ export async function rotateWebhookEndpointSecret(ctx: ServiceContext, id: strin
   return { endpoint, secret };
 }
 
-/** Stops sending to an endpoint: it gets no new deliveries and its queued ones become `dead_letter`. */
-export async function disableWebhookEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
+/** How long an endpoint may fail every attempt before it is disabled. */
+export const FAILING_DAYS_BEFORE_DISABLE = 3;
+
+/**
+ * Stops sending to an endpoint: it gets no new deliveries and its queued ones become `dead_letter`.
+ * With `failingSince` (the delivery sweep, after 3 days of failed attempts) it also records
+ * `webhook_endpoint.disabled` in the same transaction.
+ */
+export async function disableWebhookEndpoint(ctx: ServiceContext, id: string, failing?: { failingSince: Date }): Promise<WebhookEndpoint> {
   return ctx.em.transactional(async (em) => {
     const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
     if (endpoint.status === 'disabled') return endpoint;
     endpoint.status = 'disabled';
     endpoint.disabledAt = ctx.now();
     endpoint.updatedAt = ctx.now();
+    if (failing) {
+      const data = { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url, reason: 'failing', failing_since: failing.failingSince.toISOString() };
+      recordEvent(withEm(ctx, em), 'webhook_endpoint.disabled', data);
+    }
     await em.flush();
-    await deadLetterQueued(em, endpoint.id, 'endpoint disabled');
+    await deadLetterQueued(em, endpoint.id, failing ? `endpoint disabled after ${FAILING_DAYS_BEFORE_DISABLE} days of failures` : 'endpoint disabled');
     return endpoint;
   });
 }
@@ -139,6 +150,7 @@ export async function enableWebhookEndpoint(ctx: ServiceContext, id: string): Pr
   if (endpoint.status === 'enabled') return endpoint;
   endpoint.status = 'enabled';
   endpoint.disabledAt = null;
+  endpoint.failingSince = null;
   endpoint.updatedAt = ctx.now();
   await ctx.em.flush();
   return endpoint;
