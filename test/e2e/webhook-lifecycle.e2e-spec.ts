@@ -93,6 +93,19 @@ describe('events API', () => {
     expect(newer.body.data.map((e) => e.id)).toEqual([ids[3], ids[2], ids[1]]);
     const older = await api.get<Page<Envelope>>(`/api/v2/events?created_before=${after}`);
     expect(older.body.data.map((e) => e.id)).toEqual([ids[1], ids[0]]);
+
+    // GraphQL's events connection takes the same bounds, by the same rule.
+    const window = await api.graphql<{ events: { edges: { node: { eventId: string } }[] } }>(
+      `query($a: DateTimeISO, $b: DateTimeISO) { events(first: 10, createdAfter: $a, createdBefore: $b) { edges { node { eventId } } } }`,
+      { a: one.created_at, b: all.body.data[1].created_at },
+    );
+    expect(window.body.errors).toBeUndefined();
+    expect(window.body.data?.events.edges.map((e) => e.node.eventId)).toEqual([ids[2], ids[1]]);
+    const reversed = await api.graphql(`query($a: DateTimeISO, $b: DateTimeISO) { events(first: 10, createdAfter: $a, createdBefore: $b) { edges { cursor } } }`, {
+      a: all.body.data[1].created_at,
+      b: one.created_at,
+    });
+    expect(reversed.body.errors?.[0].extensions?.code).toBe('invalid_request');
   });
 
   test('the envelope is the one the webhook carried', async () => {

@@ -32,7 +32,11 @@ export class EventResolver {
 
   @Query(() => EventConnection, { description: 'Events in log order, most recent first unless order: OLDEST_FIRST (catch-up after a cursor), optionally of some types only' })
   async events(@Args() args: EventsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<EventNode>> {
-    const filters = parseInput(listEventsSchema, { types: args.types ?? undefined, order: args.order ?? undefined }, 'invalid_request');
+    const filters = parseInput(
+      listEventsSchema,
+      { types: args.types ?? undefined, order: args.order ?? undefined, createdAfter: args.createdAfter ?? undefined, createdBefore: args.createdBefore ?? undefined },
+      'invalid_request',
+    );
     return toCursorConnection(
       await listEvents(ctx, filters, { limit: pageSize(args), after: args.after ?? undefined, before: args.before ?? undefined, fromEnd: args.last != null }),
       args,

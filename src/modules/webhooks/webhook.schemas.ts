@@ -73,6 +73,8 @@ export const listEventsSchema = z
   .object({
     types: z.array(z.string().max(255)).max(100).optional(),
     order: z.enum(EVENT_ORDERS).default('newest_first'),
+    createdAfter: z.date().optional(),
+    createdBefore: z.date().optional(),
   })
   .strict();
 

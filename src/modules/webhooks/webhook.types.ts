@@ -52,6 +52,8 @@ export class EventsArgs extends ConnectionArgs {
     description: "NEWEST_FIRST (default) or OLDEST_FIRST: with `after` set to the last cursor seen (an edge cursor or a live event's `cursor`), every event committed since, once, in order",
   })
   order?: ValueOf<typeof EventOrderEnum> | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Only events created at or after this time' }) createdAfter?: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Only events created at or before this time' }) createdBefore?: Date | null;
 }
 
 @ObjectType('WebhookEndpoint', { implements: Node, description: 'A registered receiver of signed event deliveries' })

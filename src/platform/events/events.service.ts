@@ -47,9 +47,16 @@ export type EventOrder = (typeof EVENT_ORDERS)[number];
  * range as in Relay; `first` takes the start of the range, `last` (`fromEnd`) its end. Oldest
  * first after a cursor is the catch-up read: everything committed after it, once, in order.
  */
+/** The one rule of both lists' `created_after` / `created_before` (inclusive bounds): after must not be past before. */
+function checkCreatedRange(filters: { createdAfter?: Date; createdBefore?: Date }): void {
+  if (filters.createdAfter && filters.createdBefore && filters.createdAfter > filters.createdBefore) {
+    throw new DomainError('invalid_request', 'created_after must be before created_before', { param: 'created_after' });
+  }
+}
+
 export async function listEvents(
   ctx: ServiceContext,
-  filters: { types?: string[]; order: EventOrder },
+  filters: { types?: string[]; order: EventOrder; createdAfter?: Date; createdBefore?: Date },
   page: { limit: number; after?: string; before?: string; fromEnd?: boolean },
 ): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
   const after = page.after === undefined ? undefined : decodeEventCursor(page.after, 'after');
@@ -58,7 +65,17 @@ export async function listEvents(
   const [lower, upper] = oldestFirst ? [after, before] : [before, after];
   const ascending = oldestFirst !== Boolean(page.fromEnd);
   // Reads reaching the newest events keep to finished transactions, so a later cursor never skips a late commit.
-  const read = await readEventLog(ctx.em, ctx.principal, { types: filters.types, lower, upper, ascending, settled: oldestFirst || lower !== undefined, limit: page.limit });
+  checkCreatedRange(filters);
+  const read = await readEventLog(ctx.em, ctx.principal, {
+    types: filters.types,
+    createdAfter: filters.createdAfter,
+    createdBefore: filters.createdBefore,
+    lower,
+    upper,
+    ascending,
+    settled: oldestFirst || lower !== undefined,
+    limit: page.limit,
+  });
   if (ascending !== oldestFirst) read.items.reverse();
   return read;
 }
@@ -72,9 +89,7 @@ export async function listEventsPage(
   filters: { type?: string; createdAfter?: Date; createdBefore?: Date },
   page: { limit: number; startingAfter?: string },
 ): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
-  if (filters.createdAfter && filters.createdBefore && filters.createdAfter > filters.createdBefore) {
-    throw new DomainError('invalid_request', 'created_after must be before created_before', { param: 'created_after' });
-  }
+  checkCreatedRange(filters);
   const upper = page.startingAfter === undefined ? undefined : await eventPosition(ctx.em, ctx.principal, page.startingAfter);
   if (page.startingAfter !== undefined && !upper) throw new DomainError('invalid_request', 'starting_after is not an event id of this account and mode', { param: 'starting_after' });
   const types = filters.type === undefined ? undefined : [filters.type];
