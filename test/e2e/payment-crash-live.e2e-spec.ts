@@ -15,7 +15,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../sr
 import { openOrm } from '../../mikro-orm.config.js';
 import { startAdyen, type AdyenHarness } from '../helpers/adyen/index.js';
 import { adyenAccounting, nothingUnknown } from '../helpers/adyen-ledger.js';
-import { ageOpenAttempts, cloneSessions, killDatabase } from '../helpers/crash.js';
+import { ageOpenAttempts, cloneSessions, killDatabase, midBurst } from '../helpers/crash.js';
 import { checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { ADYEN_API_KEY, ADYEN_HMAC_KEY, ADYEN_MERCHANT_ACCOUNT, LIVE_SECRETS_KEY, adyenCard } from '../helpers/live-mode.js';
@@ -138,17 +138,21 @@ test(`${ROUNDS} rounds of a ${BURST}-payment live burst killed at random moments
   for (let round = 1; round <= ROUNDS; round++) {
     const sessions = await cloneSessions(orm, template, BURST);
     let next = 0;
+    let answeredInRound = 0;
     const burst = Promise.all(
       Array.from({ length: 12 }, async () => {
         while (next < sessions.length) {
           const res = await live()
             .post(`/api/v2/checkout/${sessions[next++]}/payments`, split)
             .catch(() => null);
-          if (res?.status === 200) answered++;
+          if (res?.status === 200) {
+            answered++;
+            answeredInRound++;
+          }
         }
       }),
     );
-    await sleep(1000 + Math.random() * 3000);
+    await midBurst(() => answeredInRound, BURST);
     const killDb = KILL_DATABASE_IN.has(round);
     if (killDb) {
       await orm.close();

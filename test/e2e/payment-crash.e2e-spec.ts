@@ -11,7 +11,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../sr
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 import { startServiceProcess } from '../helpers/service-process.js';
-import { ageOpenAttempts, cloneSessions, killDatabase as killPostgres } from '../helpers/crash.js';
+import { ageOpenAttempts, cloneSessions, killDatabase as killPostgres, midBurst } from '../helpers/crash.js';
 import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
 
 /**
@@ -37,8 +37,6 @@ async function startDatabase(): Promise<void> {
 }
 
 const killDatabase = () => killPostgres(dataDir);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startService(url: string): Promise<string> {
   const started = await startServiceProcess({ DATABASE_URL: url, RUN_JOBS: 'false', LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000' });
@@ -93,6 +91,7 @@ test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the
     const sessions = await cloneSessions(orm, template, BURST);
     if (round > 1) base = await startService(db.url);
     let next = 0;
+    let answeredInRound = 0;
     const burst = Promise.all(
       Array.from({ length: 40 }, async () => {
         while (next < sessions.length) {
@@ -100,11 +99,14 @@ test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the
           const res = await api()
             .post(`/api/v2/test-helpers/checkout/${id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })
             .catch(() => null);
-          if (res?.status === 200) answered++;
+          if (res?.status === 200) {
+            answered++;
+            answeredInRound++;
+          }
         }
       }),
     );
-    await sleep(200 + Math.random() * 2300);
+    await midBurst(() => answeredInRound, BURST);
     if (KILL_DATABASE_IN.has(round)) {
       await orm.close();
       await killDatabase();

@@ -40,3 +40,14 @@ export async function cloneSessions(orm: MikroORM, templateId: string, n: number
 export async function ageOpenAttempts(orm: MikroORM): Promise<void> {
   await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
 }
+
+/**
+ * Waits for a random moment inside a running burst: until `progress()` (answers so far in this
+ * round) reaches a random share (20–70 %) of `total`, or `maxMs` passed. A kill timed on progress,
+ * not on the clock, always lands while requests are in flight, however fast or slow the machine is.
+ */
+export async function midBurst(progress: () => number, total: number, maxMs = 30_000): Promise<void> {
+  const target = Math.floor(total * (0.2 + Math.random() * 0.5));
+  const until = Date.now() + maxMs;
+  while (progress() < target && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+}
