@@ -4,7 +4,7 @@ import { NodeResolver } from '../platform/relay/node.js';
 import { housekeepingSweep } from '../platform/jobs/housekeeping.jobs.js';
 import type { Sweep } from '../platform/jobs/jobs.js';
 import type { PublicRoute } from '../platform/rest/public-routes.js';
-import type { RouteSpec } from '../platform/rest/routes.js';
+import { guardedBy, type RouteSpec } from '../platform/rest/routes.js';
 import { dashboardRoutes } from './dashboard/dashboard.routes.js';
 import { hostedCardSetupRoutes } from './hosted-pages/hosted-card-setup.routes.js';
 import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
@@ -79,19 +79,19 @@ export const resolvers: NonEmptyArray<ClassType> = [
   ProcessorConfigurationResolver,
 ];
 
-/** Every REST route of `/api/v2` (and `/v1`). */
+/** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */
 export const restRoutes: RouteSpec[] = [
-  ...productRoutes,
-  ...checkoutRoutes,
-  ...orderRoutes,
-  ...disputeRoutes,
-  ...refundRoutes,
-  ...testHelperRoutes,
-  ...subscriptionRoutes,
-  ...webhookRoutes,
-  ...customerRoutes,
-  ...paymentLinkRoutes,
-  ...processorAccountRoutes,
+  ...guardedBy('products', productRoutes),
+  ...guardedBy('checkout', checkoutRoutes),
+  ...guardedBy('orders', orderRoutes),
+  ...guardedBy('orders', disputeRoutes),
+  ...guardedBy('refunds', refundRoutes),
+  ...testHelperRoutes, // each names its resource
+  ...guardedBy('subscriptions', subscriptionRoutes),
+  ...guardedBy('webhooks', webhookRoutes),
+  ...guardedBy('customers', customerRoutes),
+  ...guardedBy('payment_links', paymentLinkRoutes),
+  ...guardedBy('processor_accounts', processorAccountRoutes),
 ];
 
 /** Every route served without an API key: hosted pages, receipt links, the dashboard. */

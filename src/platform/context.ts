@@ -18,6 +18,14 @@ export interface Principal {
   clockOffsetMs: number;
   /** Stable id of the API key used, for rate limiting and logs. */
   keyId: string;
+  /**
+   * The `resource:read|write` permissions the caller holds (a restricted key's scopes, a console
+   * user's role); undefined: every permission of the API (a secret key, the system, a hosted page).
+   * Checked by `requirePermission` (src/platform/permissions.ts).
+   */
+  permissions?: ReadonlySet<string>;
+  /** Who acts, for the audit log: an API key or a signed-in console user (undefined: the system). */
+  actor?: { kind: 'key' | 'user'; id: string };
   /** A request limit of its own instead of the per-key one (a hosted page's token: payment attempts per page and network). */
   rateLimit?: { max: number; windowMs: number; message(max: number, waitSeconds: number): string };
 }

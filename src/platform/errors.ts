@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   card_declined: 402,
   test_mode_only: 403,
+  insufficient_permissions: 403,
   not_found: 404,
   customer_not_found: 404,
   route_not_found: 404,

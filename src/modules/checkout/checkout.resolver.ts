@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Authorized, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInputDeep } from '../../platform/graphql/input.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
@@ -16,8 +16,9 @@ const present = async (ctx: GraphContext['ctx'], id: string) => {
   return CheckoutSessionNode.from(session, checkout.effectiveStatus(ctx, session));
 };
 
-registerNodeType('CheckoutSession', present);
+registerNodeType('CheckoutSession', 'checkout', present);
 
+@Authorized('checkout')
 @Resolver(() => CheckoutSessionNode)
 export class CheckoutResolver {
   @Query(() => CheckoutSessionNode, { nullable: true, description: 'A checkout session by global id; null (with a not_found error) when this key cannot see it' })
@@ -38,6 +39,7 @@ export class CheckoutResolver {
 }
 
 /** An order's `checkoutSession` field: checkout extends the order, as refunds and payment links do. */
+@Authorized('checkout')
 @Resolver(() => OrderNode)
 export class OrderCheckoutResolver {
   @FieldResolver(() => CheckoutSessionNode, { nullable: true })
@@ -47,6 +49,7 @@ export class OrderCheckoutResolver {
   }
 }
 
+@Authorized('checkout')
 @Resolver(() => CheckoutLineItemType)
 export class CheckoutLineItemResolver {
   @FieldResolver(() => ProductNode, { nullable: true, description: 'The matched catalog product (null for a pass-through item)' })

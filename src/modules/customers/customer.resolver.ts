@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput, toServiceInputDeep } from '../../platform/graphql/input.js';
 import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
@@ -28,12 +28,13 @@ import {
 import * as methods from './payment-method.service.js';
 import * as setupLinks from './payment-method-setup-link.service.js';
 
-registerNodeType('Customer', async (ctx, id) => CustomerNode.from(await customers.getCustomer(ctx, id)));
-registerNodeType('PaymentMethod', async (ctx, id) => PaymentMethodNode.from(await methods.getPaymentMethod(ctx, id)));
-registerNodeType('PaymentMethodSetupLink', async (ctx, id) => PaymentMethodSetupLinkNode.from(await setupLinks.getSetupLink(ctx, id), ctx.now()));
+registerNodeType('Customer', 'customers', async (ctx, id) => CustomerNode.from(await customers.getCustomer(ctx, id)));
+registerNodeType('PaymentMethod', 'customers', async (ctx, id) => PaymentMethodNode.from(await methods.getPaymentMethod(ctx, id)));
+registerNodeType('PaymentMethodSetupLink', 'customers', async (ctx, id) => PaymentMethodSetupLinkNode.from(await setupLinks.getSetupLink(ctx, id), ctx.now()));
 
 const customerId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Customer', param);
 
+@Authorized('customers')
 @Resolver(() => CustomerNode)
 export class CustomerResolver {
   @Query(() => CustomerNode, { nullable: true, description: 'A customer by global id; null (with a not_found error) when this key cannot see it' })

@@ -1,4 +1,4 @@
-import { Arg, Ctx, Extensions, ID, Mutation, Resolver } from 'type-graphql';
+import { Authorized, Arg, Ctx, Extensions, ID, Mutation, Resolver } from 'type-graphql';
 import type { ServiceContext } from '../../platform/context.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
@@ -14,6 +14,7 @@ async function payload(ctx: ServiceContext, dispute: OrderDisputeRecord) {
   return { dispute: DisputeType.from(dispute), order: OrderNode.from(await readOrder(ctx, dispute.orderId)) };
 }
 
+@Authorized('orders')
 @Resolver()
 export class DisputeResolver {
   @Mutation(() => DisputePayload, { description: "Accept the order's open dispute at the processor (the chargeback stands); same rules as POST /api/v2/orders/{id}/dispute/accept" })

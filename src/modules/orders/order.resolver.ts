@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
@@ -11,8 +11,9 @@ import { revenueByDay } from './order-stats.service.js';
 import { DisputeType, OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType, RevenueDayType } from './order.types.js';
 import { receiptUrl } from './receipt.service.js';
 
-registerNodeType('Order', async (ctx, id) => OrderNode.from(await readOrder(ctx, id)));
+registerNodeType('Order', 'orders', async (ctx, id) => OrderNode.from(await readOrder(ctx, id)));
 
+@Authorized('orders')
 @Resolver(() => OrderNode)
 export class OrderResolver {
   @Query(() => OrderNode, { nullable: true, description: 'An order by global id; null (with a not_found error) when this key cannot see it' })
@@ -67,6 +68,7 @@ export class OrderResolver {
   }
 }
 
+@Authorized('orders')
 @Resolver(() => OrderLineItemType)
 export class OrderLineItemResolver {
   @FieldResolver(() => ProductNode, { nullable: true, description: 'The catalog product now (null for a pass-through item)' })

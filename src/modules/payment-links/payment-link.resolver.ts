@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInputDeep } from '../../platform/graphql/input.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
@@ -20,8 +20,9 @@ const present = async (ctx: GraphContext['ctx'], id: string) => {
   return PaymentLinkNode.from(link, links.effectiveLinkStatus(ctx, link));
 };
 
-registerNodeType('PaymentLink', present);
+registerNodeType('PaymentLink', 'payment_links', present);
 
+@Authorized('payment_links')
 @Resolver(() => PaymentLinkNode)
 export class PaymentLinkResolver {
   @Query(() => PaymentLinkNode, { nullable: true, description: 'A payment link by global id; null (with a not_found error) when this key cannot see it' })
@@ -80,6 +81,7 @@ export class PaymentLinkResolver {
   }
 }
 
+@Authorized('payment_links')
 @Resolver(() => OrderNode)
 export class OrderPaymentLinkResolver {
   @FieldResolver(() => PaymentLinkNode, { nullable: true, description: 'The payment link this order paid (batched)' })

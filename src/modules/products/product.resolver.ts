@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
@@ -22,7 +22,7 @@ import {
   UpdateProductPayload,
 } from './product.types.js';
 
-registerNodeType('Product', async (ctx, id) => ProductNode.from(await products.findProduct(ctx, id)));
+registerNodeType('Product', 'products', async (ctx, id) => ProductNode.from(await products.findProduct(ctx, id)));
 
 const productId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'Product', param);
 
@@ -32,6 +32,7 @@ function eligibilityQuery(input: CheckEligibilityInput, param = 'productId') {
   return { ...toServiceInput(input, ['productId']), ...(id !== undefined && { product_id: id }) };
 }
 
+@Authorized('products')
 @Resolver(() => ProductNode)
 export class ProductResolver {
   @Query(() => ProductNode, { nullable: true, description: 'A product by global id (any status); null (with a not_found error) when this key cannot see it' })
@@ -74,6 +75,7 @@ export class ProductResolver {
     return { rows: r.rows, matched: r.matched, productsChanged: r.products_changed, productsUnchanged: r.products_unchanged, unmatched: r.unmatched };
   }
 
+  @Authorized('products:read')
   @Mutation(() => CheckEligibilityPayload, { description: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product; saves nothing' })
   async checkEligibility(@Arg('input', () => CheckEligibilityInput) input: CheckEligibilityInput, @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityPayload> {
     const result = await products.checkEligibility(ctx, eligibilityQuery(input));
@@ -81,6 +83,7 @@ export class ProductResolver {
     return { eligibility: Eligibility.from(result, new Date(result.checked_at)), product };
   }
 
+  @Authorized('products:read')
   @Mutation(() => [CheckEligibilityPayload], { description: 'Check up to 100 names, UPC/GTINs or stored products in one call, answered in the order given; saves nothing' })
   async checkEligibilityBatch(@Arg('items', () => [CheckEligibilityInput]) items: CheckEligibilityInput[], @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityPayload[]> {
     const results = await products.checkEligibilityBatch(ctx, { items: items.map((item, i) => eligibilityQuery(item, `items.${i}.productId`)) });

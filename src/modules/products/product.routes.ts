@@ -41,6 +41,7 @@ export const productRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/products/check-eligibility',
     operationId: 'checkEligibility',
+    access: 'read',
     summary: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product, or of up to 100 of them under `items` (a list answer); saves nothing',
     tags,
     body: checkEligibilityRequestSchema,

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root, ID } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root, ID } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
 import { paginateLoaded } from '../../platform/pagination/keyset.js';
@@ -10,8 +10,9 @@ import { refundsByOrderLoader } from './refund.loaders.js';
 import * as refunds from './refund.service.js';
 import { CreateRefundInput, CreateRefundPayload, RefundConnection, RefundNode, RefundsArgs } from './refund.types.js';
 
-registerNodeType('Refund', async (ctx, id) => RefundNode.from(await refunds.getRefund(ctx, id)));
+registerNodeType('Refund', 'refunds', async (ctx, id) => RefundNode.from(await refunds.getRefund(ctx, id)));
 
+@Authorized('refunds')
 @Resolver(() => RefundNode)
 export class RefundResolver {
   @Query(() => RefundNode, { nullable: true, description: 'A refund by global id; null (with a not_found error) when this key cannot see it' })
@@ -32,6 +33,7 @@ export class RefundResolver {
   }
 }
 
+@Authorized('refunds')
 @Resolver(() => OrderNode)
 export class OrderRefundsResolver {
   @FieldResolver(() => RefundConnection, { description: "The order's refunds, newest first" })

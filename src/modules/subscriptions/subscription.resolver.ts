@@ -1,4 +1,4 @@
-import { Arg, Extensions, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Authorized, Arg, Extensions, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../../platform/errors.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
@@ -28,8 +28,8 @@ import {
   UpdateSubscriptionInput,
 } from './subscription.types.js';
 
-registerNodeType('SubscriptionContract', async (ctx, id) => SubscriptionContractNode.from(await subscriptions.getSubscription(ctx, id)));
-registerNodeType('SubscriptionInvoice', async (ctx, id) => {
+registerNodeType('SubscriptionContract', 'subscriptions', async (ctx, id) => SubscriptionContractNode.from(await subscriptions.getSubscription(ctx, id)));
+registerNodeType('SubscriptionInvoice', 'subscriptions', async (ctx, id) => {
   const invoice = await invoiceByIdLoader(ctx).load(id);
   if (!invoice) throw DomainError.notFound('subscription invoice', id);
   return SubscriptionInvoiceNode.from(invoice);
@@ -38,6 +38,7 @@ registerNodeType('SubscriptionInvoice', async (ctx, id) => {
 const subId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'SubscriptionContract', param);
 const payload = (s: Parameters<typeof SubscriptionContractNode.from>[0]): SubscriptionContractPayload => ({ subscription: SubscriptionContractNode.from(s) });
 
+@Authorized('subscriptions')
 @Resolver(() => SubscriptionContractNode)
 export class SubscriptionContractResolver {
   @Query(() => SubscriptionContractNode, { nullable: true, description: 'A subscription by global id; null (with a not_found error) when this key cannot see it' })
@@ -141,6 +142,7 @@ export class SubscriptionContractResolver {
   }
 }
 
+@Authorized('subscriptions')
 @Resolver(() => SubscriptionInvoiceNode)
 export class SubscriptionInvoiceResolver {
   @FieldResolver(() => [SubscriptionInvoiceAttemptType], { description: 'Processor calls of this cycle, in order (batched)' })

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { Principal } from '../../platform/context.js';
 import { getEvent, listEvents } from '../../platform/events/events.service.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
@@ -11,7 +11,7 @@ import { parseInput } from '../../platform/validation.js';
 import { listEventsSchema } from './webhook.schemas.js';
 import { EventConnection, EventNode, EventsArgs } from './webhook.types.js';
 
-registerNodeType('Event', async (ctx, id) => EventNode.from(await getEvent(ctx, id)));
+registerNodeType('Event', 'webhooks', async (ctx, id) => EventNode.from(await getEvent(ctx, id)));
 
 /** Options of a live-event subscription: the caller's merchant and mode only, and the events `accept` lets through. */
 function live(description: string, accept: (event: LiveEvent, args: { types?: string[] | null }) => boolean) {
@@ -23,6 +23,7 @@ function live(description: string, accept: (event: LiveEvent, args: { types?: st
   };
 }
 
+@Authorized('webhooks')
 @Resolver(() => EventNode)
 export class EventResolver {
   @Query(() => EventNode, { nullable: true, description: 'An event by global id; null (with a not_found error) when this key cannot see it' })

@@ -1,4 +1,4 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, Extensions, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Event } from '../../platform/events/event.entity.js';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
@@ -35,12 +35,13 @@ import {
 } from './webhook.types.js';
 import { ConnectionArgs } from '../../platform/relay/connection.js';
 
-registerNodeType('WebhookEndpoint', async (ctx, id) => WebhookEndpointNode.from(await webhooks.getWebhookEndpoint(ctx, id)));
-registerNodeType('WebhookDelivery', async (ctx, id) => WebhookDeliveryNode.from(await webhooks.getWebhookDelivery(ctx, id)));
+registerNodeType('WebhookEndpoint', 'webhooks', async (ctx, id) => WebhookEndpointNode.from(await webhooks.getWebhookEndpoint(ctx, id)));
+registerNodeType('WebhookDelivery', 'webhooks', async (ctx, id) => WebhookDeliveryNode.from(await webhooks.getWebhookDelivery(ctx, id)));
 
 const endpointId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'WebhookEndpoint', param);
 const deliveryId = (globalId: string, param = 'id') => fromGlobalId(globalId, 'WebhookDelivery', param);
 
+@Authorized('webhooks')
 @Resolver(() => WebhookEndpointNode)
 export class WebhookEndpointResolver {
   @Query(() => WebhookEndpointNode, { nullable: true, description: 'A webhook endpoint by global id; null (with a not_found error) when this key cannot see it' })
@@ -120,6 +121,7 @@ export class WebhookEndpointResolver {
   }
 }
 
+@Authorized('webhooks')
 @Resolver(() => WebhookDeliveryNode)
 export class WebhookDeliveryResolver {
   @FieldResolver(() => EventNode, { description: 'The event delivered (batched across deliveries)' })

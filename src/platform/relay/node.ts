@@ -2,6 +2,7 @@ import { Arg, Ctx, Field, ID, InterfaceType, Query, Resolver } from 'type-graphq
 import type { GraphContext } from '../graphql/context.js';
 import type { ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
+import { permission, requirePermission } from '../permissions.js';
 import { parseGlobalId } from './global-id.js';
 
 @InterfaceType({ description: 'An object with a global id' })
@@ -11,19 +12,20 @@ export abstract class Node {
 }
 
 type NodeFetcher = (ctx: ServiceContext, rawId: string) => Promise<Node>;
-const fetchers = new Map<string, NodeFetcher>();
+const fetchers = new Map<string, { fetch: NodeFetcher; resource: string }>();
 
-/** Each domain registers how to fetch its node type by raw id (throwing `not_found` if absent). */
-export function registerNodeType(type: string, fetch: NodeFetcher): void {
-  fetchers.set(type, fetch);
+/** Each domain registers how to fetch its node type by raw id (throwing `not_found` if absent), and the resource whose read permission it needs. */
+export function registerNodeType(type: string, resource: string, fetch: NodeFetcher): void {
+  fetchers.set(type, { fetch, resource });
 }
 
 async function fetchNode(ctx: ServiceContext, globalId: string): Promise<Node | null> {
   const parsed = parseGlobalId(globalId);
-  const fetch = parsed && fetchers.get(parsed.type);
-  if (!parsed || !fetch) return null;
+  const fetcher = parsed && fetchers.get(parsed.type);
+  if (!parsed || !fetcher) return null;
+  requirePermission(ctx.principal, permission(fetcher.resource, 'read'));
   try {
-    return await fetch(ctx, parsed.id);
+    return await fetcher.fetch(ctx, parsed.id);
   } catch (err) {
     if (err instanceof DomainError && err.code === 'not_found') return null;
     throw err;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PageAuthorizer, ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
+import { permission, requirePermission, type Access } from '../permissions.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,6 +32,10 @@ export interface RouteSpec {
   ownTransactions?: boolean;
   /** Also authorised by a hosted page's capability instead of an API key (see `PageAuthorizer`). */
   pageAuth?: PageAuthorizer;
+  /** The resource whose permission the caller needs (set per table by `guardedBy`). */
+  resource?: string;
+  /** `read` or `write` permission of `resource`: `read` for GET, `write` otherwise unless given (a POST that only reads). */
+  access?: Access;
   handler: (ctx: ServiceContext, req: FastifyRequest) => Promise<unknown>;
 }
 
@@ -54,6 +59,11 @@ export function contextOf(req: FastifyRequest): ServiceContext {
   return req.ctx;
 }
 
+/** `routes` guarded by `resource`'s permissions (a route that names its own resource keeps it). */
+export function guardedBy(resource: string, routes: RouteSpec[]): RouteSpec[] {
+  return routes.map((route) => ({ ...route, resource: route.resource ?? resource }));
+}
+
 /**
  * Registers REST routes. Schemas feed the OpenAPI document; input is validated by the service
  * (the one definition shared with GraphQL). Every state-changing call honours `Idempotency-Key`.
@@ -61,6 +71,7 @@ export function contextOf(req: FastifyRequest): ServiceContext {
 export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void {
   for (const route of routes) {
     const status = route.status ?? 200;
+    const required = route.resource && permission(route.resource, route.access ?? (route.method === 'GET' ? 'read' : 'write'));
     app.route({
       method: route.method,
       url: route.url,
@@ -82,6 +93,7 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
       },
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const ctx = contextOf(req);
+        if (required) requirePermission(ctx.principal, required);
         const run = async (c: ServiceContext) => {
           const out = await route.handler(c, req);
           return out instanceof HttpResult ? { status: out.status, body: out.body } : { status, body: out };

@@ -1,0 +1,28 @@
+import type { Principal } from './context.js';
+import { DomainError } from './errors.js';
+
+/**
+ * What a caller may do is a set of `resource:read` / `resource:write` permissions. The platform
+ * only checks them; which resources exist, what each key and console role holds, is the domain's
+ * (src/modules/merchants/permissions.ts). A principal without a set (a secret key, the system, a
+ * hosted page's capability for its one route) may do everything the API offers.
+ */
+export type Access = 'read' | 'write';
+
+/** The permission `resource` needs for `access`. */
+export function permission(resource: string, access: Access): string {
+  return `${resource}:${access}`;
+}
+
+/** True when `principal` holds `required` (`write` includes `read`, as Stripe's restricted keys). */
+export function holds(principal: Principal, required: string): boolean {
+  const { permissions } = principal;
+  return permissions === undefined || permissions.has(required) || (required.endsWith(':read') && permissions.has(`${required.slice(0, -5)}:write`));
+}
+
+/** Throws 403 `insufficient_permissions` naming the missing permission unless `principal` holds it. */
+export function requirePermission(principal: Principal, required: string): void {
+  if (holds(principal, required)) return;
+  const who = principal.actor?.kind === 'user' ? 'Your role' : 'This API key';
+  throw new DomainError('insufficient_permissions', `${who} lacks the ${required} permission.`, { details: { required_permission: required } });
+}
