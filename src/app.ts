@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
-import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL } from './modules/merchants/merchant.service.js';
+import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL, recordKeyUse } from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
@@ -78,9 +78,13 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   http.decorate('jobs', jobs);
   registerErrorHandling(http);
   const health = new DatabaseHealth(orm.config.get('clientUrl'), http.log);
-  http.addHook('onClose', (_instance, done) => {
+  // API keys' last use reaches the database once a minute (and at shutdown), never per request.
+  const writeKeyUse = () => recordKeyUse(orm.em.fork()).catch((err: unknown) => http.log.warn({ err }, 'could not record API key use'));
+  const keyUseTimer = setInterval(() => void writeKeyUse(), 60_000).unref();
+  http.addHook('onClose', async () => {
+    clearInterval(keyUseTimer);
+    if (health.available) await writeKeyUse();
     health.close();
-    done();
   });
   registerDatabaseGate(http, health);
   registerJsonBodyParser(http);

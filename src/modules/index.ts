@@ -10,6 +10,7 @@ import { hostedCardSetupRoutes } from './hosted-pages/hosted-card-setup.routes.j
 import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
 import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
 import { cardEntryAssets } from './hosted-pages/card-entry-page.js';
+import { ApiKeyResolver } from './merchants/api-key.resolver.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
@@ -77,6 +78,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   PaymentLinkResolver,
   OrderPaymentLinkResolver,
   ProcessorConfigurationResolver,
+  ApiKeyResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */

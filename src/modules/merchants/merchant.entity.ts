@@ -1,4 +1,4 @@
-import { Entity, Enum, ManyToOne, PrimaryKey, Property, type Opt, type Ref } from '@mikro-orm/core';
+import { ArrayType, Entity, Enum, ManyToOne, PrimaryKey, Property, type Opt, type Ref } from '@mikro-orm/core';
 import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
 
 @Entity({ tableName: 'merchants' })
@@ -27,7 +27,10 @@ export class Merchant {
 
 export type KeyMode = 'test' | 'live';
 
-/** An API key, stored only as its SHA-256 hash. */
+/**
+ * An API key, stored only as its SHA-256 hash. A secret key may do everything the API offers; a
+ * restricted key only what its `permissions` list (`orders:read`, `refunds:write`, …).
+ */
 @Entity({ tableName: 'api_keys' })
 export class ApiKey {
   @PrimaryKey({ type: 'string' })
@@ -38,6 +41,26 @@ export class ApiKey {
 
   @Enum({ items: ['test', 'live'], type: 'string' })
   mode!: KeyMode;
+
+  /** The merchant's name for it (Settings → API keys). */
+  @Property({ type: 'string', length: 100, default: 'Secret key' })
+  name: Opt<string> = 'Secret key';
+
+  /** A restricted key's permissions; null for a secret key. */
+  @Property({ type: ArrayType, nullable: true })
+  permissions?: string[] | null;
+
+  /** When a rolled key stops working (the overlap its successor was given); null: until revoked. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  expiresAt?: Date | null;
+
+  /** Last request made with it, to the minute (recorded in batches, not per request). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  lastUsedAt?: Date | null;
+
+  /** Who created it (a console user id; null for the keys a merchant starts with). */
+  @Property({ type: 'string', nullable: true })
+  createdBy?: string | null;
 
   @Property({ type: 'string', unique: true })
   keyHash!: string;

@@ -19,7 +19,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-function newApiKey(mode: KeyMode): string {
+export function newApiKey(mode: KeyMode): string {
   return `glm_${mode}_${randomBase62(32)}`;
 }
 
@@ -51,15 +51,44 @@ export async function authenticate(em: EntityManager, authorization: string | un
     throw new DomainError('unauthorized', 'Missing or invalid API key. Send Authorization: Bearer glm_test_… or glm_live_….');
   }
   const keyHash = hashApiKey(match[1]);
+  const now = Date.now();
   const hit = principals.get(keyHash);
-  if (hit && hit.until > Date.now()) return hit.principal;
-  const key = await em.fork().findOne(ApiKey, { keyHash, revokedAt: null }, { populate: ['merchant'] });
-  if (!key) throw new DomainError('unauthorized', 'Invalid API key.');
+  if (hit && hit.until > now) {
+    keyUse.set(hit.principal.keyId, now);
+    return hit.principal;
+  }
+  const key = await em.fork().findOne(ApiKey, { keyHash, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date(now) } }] }, { populate: ['merchant'] });
+  if (!key) throw new DomainError('unauthorized', 'Invalid API key: it does not exist, was revoked, or its rolling overlap ended.');
   const livemode = key.mode === 'live';
-  const principal = { merchantId: key.merchant.id, livemode, clockOffsetMs: livemode ? 0 : Number(key.merchant.$.testClockOffsetMs), keyId: key.id };
+  const principal: Principal = {
+    merchantId: key.merchant.id,
+    livemode,
+    clockOffsetMs: livemode ? 0 : Number(key.merchant.$.testClockOffsetMs),
+    keyId: key.id,
+    actor: { kind: 'key', id: key.id },
+    ...(key.permissions && { permissions: new Set(key.permissions) }),
+  };
   if (principals.size > 10_000) principals.clear();
-  principals.set(keyHash, { principal, until: Date.now() + CACHE_MS });
+  // A rolled key is forgotten when its overlap ends, whatever the cache lifetime.
+  principals.set(keyHash, { principal, until: Math.min(now + CACHE_MS, key.expiresAt?.getTime() ?? Infinity) });
+  keyUse.set(key.id, now);
   return principal;
+}
+
+// Key id → last request time, written to api_keys.last_used_at in one statement a minute
+// (`recordKeyUse`), never per request.
+const keyUse = new Map<string, number>();
+
+/** Writes the keys used since the last call to `last_used_at` (one statement; the app calls it every minute and at shutdown). */
+export async function recordKeyUse(em: EntityManager): Promise<void> {
+  if (keyUse.size === 0) return;
+  const used = [...keyUse];
+  keyUse.clear();
+  await em
+    .getConnection()
+    .execute(`update api_keys k set last_used_at = greatest(k.last_used_at, to_timestamp(u.at / 1000.0)) from jsonb_to_recordset(?::jsonb) as u(id text, at float8) where k.id = u.id`, [
+      JSON.stringify(used.map(([id, at]) => ({ id, at }))),
+    ]);
 }
 
 /** NOTIFY channel on which a merchant id means "reload its keys and clock". */
@@ -75,6 +104,12 @@ export function forgetAllPrincipals(): void {
   principals.clear();
 }
 
+/** Every API process forgets its cached principals of the caller's merchant (keys or clock changed; NOTIFY is delivered on commit), this one at once. */
+export async function announcePrincipalChange(ctx: ServiceContext): Promise<void> {
+  await ctx.em.execute(`select pg_notify('${PRINCIPALS_CHANNEL}', ?)`, [ctx.principal.merchantId]);
+  forgetMerchant(ctx.principal.merchantId);
+}
+
 /** Moves the caller's test-mode clock forward by `seconds`; returns the new test time. */
 export async function advanceTestClock(ctx: ServiceContext, seconds: number): Promise<Date> {
   if (ctx.principal.livemode) throw DomainError.testModeOnly('The test clock exists only in test mode; use a glm_test_ key.');
@@ -83,9 +118,7 @@ export async function advanceTestClock(ctx: ServiceContext, seconds: number): Pr
     ms,
     ctx.principal.merchantId,
   ]);
-  // Every API process forgets its cached principals of this merchant (NOTIFY fires on commit).
-  await ctx.em.execute(`select pg_notify('${PRINCIPALS_CHANNEL}', ?)`, [ctx.principal.merchantId]);
-  forgetMerchant(ctx.principal.merchantId);
+  await announcePrincipalChange(ctx);
   ctx.principal.clockOffsetMs = Number(row.offset);
   return ctx.now();
 }

@@ -1,15 +1,44 @@
 /**
- * The permissions of the API, in one place: each resource has `read` and `write` (src/platform/
- * permissions.ts checks them). A restricted key holds some of `RESTRICTABLE_RESOURCES`; a secret
- * key holds them all plus the rest (the test clock, the processor configuration). Route tables
- * and resolver classes name their resource where the app is wired (src/modules/index.ts,
- * `@Authorized` on each resolver class).
+ * The permissions of the API, in one place: each resource has `read` and `write` (`write`
+ * includes `read`; src/platform/permissions.ts checks them). A restricted key holds some of the
+ * restrictable ones; a secret key holds every resource the API offers; a console user holds its
+ * role's. Route tables and resolver classes name their resource where the app is wired
+ * (src/modules/index.ts, `@Authorized` on each resolver class).
  */
 export const RESTRICTABLE_RESOURCES = ['products', 'checkout', 'orders', 'refunds', 'payment_links', 'customers', 'subscriptions', 'webhooks'] as const;
 
-export type RestrictableResource = (typeof RESTRICTABLE_RESOURCES)[number];
-
-/** Resources only a secret key (or a console owner / admin) reaches. */
+/** Resources only a secret key or a console owner / admin reaches (restricted keys never hold them). */
 export const SECRET_ONLY_RESOURCES = ['test_clock', 'processor_accounts'] as const;
 
-export type Resource = RestrictableResource | (typeof SECRET_ONLY_RESOURCES)[number];
+/** The console's own resources: never held by an API key, whatever its kind. */
+export const CONSOLE_RESOURCES = ['api_keys', 'team', 'audit_log'] as const;
+
+export type Resource = (typeof RESTRICTABLE_RESOURCES)[number] | (typeof SECRET_ONLY_RESOURCES)[number] | (typeof CONSOLE_RESOURCES)[number];
+
+/** Every permission a restricted key may be given, in display order. */
+export const RESTRICTED_KEY_PERMISSIONS: readonly string[] = RESTRICTABLE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
+
+export const ROLES = ['owner', 'admin', 'developer', 'support', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+const all = (resources: readonly string[], access: 'read' | 'write') => resources.map((r) => `${r}:${access}`);
+
+/**
+ * What each console role may do. Owners and admins: everything (only an owner manages owners,
+ * a rule of the team service). Developers: keys, webhooks and the test clock, and read the rest
+ * but customers. Support: orders, refunds, payment links, subscriptions and customers. Viewers
+ * read everything but keys, the team and the audit log.
+ */
+export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
+  owner: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
+  admin: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
+  developer: new Set([
+    'api_keys:write',
+    'webhooks:write',
+    'test_clock:write',
+    'processor_accounts:read',
+    ...all(['products', 'checkout', 'orders', 'refunds', 'payment_links', 'subscriptions'], 'read'),
+  ]),
+  support: new Set([...all(['orders', 'refunds', 'payment_links', 'subscriptions', 'customers'], 'write'), ...all(['products', 'checkout'], 'read')]),
+  viewer: new Set(all(RESTRICTABLE_RESOURCES, 'read')),
+};
