@@ -29,6 +29,7 @@ import { Migration20261126000200_product_eligibility_overrides } from './Migrati
 import { Migration20261126000300_eligibility_engine_rechecks } from './Migration20261126000300_eligibility_engine_rechecks.js';
 import { Migration20261127000100_webhook_endpoint_lifecycle } from './Migration20261127000100_webhook_endpoint_lifecycle.js';
 import { Migration20261128000100_api_key_management } from './Migration20261128000100_api_key_management.js';
+import { Migration20261128000200_team_members } from './Migration20261128000200_team_members.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261126000300_eligibility_engine_rechecks', class: Migration20261126000300_eligibility_engine_rechecks },
   { name: 'Migration20261127000100_webhook_endpoint_lifecycle', class: Migration20261127000100_webhook_endpoint_lifecycle },
   { name: 'Migration20261128000100_api_key_management', class: Migration20261128000100_api_key_management },
+  { name: 'Migration20261128000200_team_members', class: Migration20261128000200_team_members },
 ];

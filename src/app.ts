@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
+import { consoleSessionAuth, registerConsoleSessions } from './modules/team/console-session.js';
 import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL, recordKeyUse } from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -90,7 +91,8 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerJsonBodyParser(http);
   registerCsvBodyParser(http);
   registerInputGuards(http);
-  registerAuth(http, orm, authenticate);
+  await registerConsoleSessions(http, orm);
+  registerAuth(http, orm, authenticate, consoleSessionAuth);
   await http.register(rateLimit, {
     hook: 'preHandler',
     store: postgresRateLimitStore(orm),

@@ -4,6 +4,7 @@ import { loadConfig, type Config } from './config/config.js';
 import { migrate, resolveDatabase } from './platform/db/database.js';
 import { openOrm } from '../mikro-orm.config.js';
 import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
+import { DEMO_OWNER_EMAIL, inviteFirstOwner } from './modules/team/team.service.js';
 import { configureLivePayments, sweeps } from './modules/index.js';
 import { checkStoredProcessorSecrets } from './modules/processor-accounts/processor-account.service.js';
 import { JobRunner } from './platform/jobs/jobs.js';
@@ -47,6 +48,8 @@ async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
     log.info({ merchant: demo.id }, 'demo merchant created');
     // Only the test key (CONTRACT): the live key and the webhook secret never go to stdout or logs.
     process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\n\n`);
+    const setup = await inviteFirstOwner(orm.em.fork(), demo.id, DEMO_OWNER_EMAIL, config.publicUrl);
+    process.stdout.write(`Console owner ${DEMO_OWNER_EMAIL}: set a password with this one-time link (valid 7 days):\n  ${setup}\n\n`);
   }
 
   if (config.RUN_JOBS) await jobs.start();

@@ -8,12 +8,14 @@ import { createMigration } from './migration-create.js';
 import { IMPORT_USAGE, productsImport } from './products-import.js';
 import { PROCESSOR_USAGE, processorCommand } from './processor-commands.js';
 import { schemaCheck, schemaDiff, schemaEmit } from './schema-commands.js';
+import { USER_USAGE, userCommand } from './user-commands.js';
 
 const USAGE = `usage:
   npm run cli -- merchant create --name NAME   create a merchant, print its keys as JSON
   ${IMPORT_USAGE}
                                                upsert a catalog CSV, print a report
   ${PROCESSOR_USAGE}
+  ${USER_USAGE}
   npm run migrate                              apply pending migrations
   npm run migration:create                     generate a migration from entity changes
   npm run schema:emit | schema:check           write / verify schema.graphql
@@ -49,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
       return productsImport(rest, withOrm);
     case 'processor':
       return processorCommand(sub, rest, withOrm);
+    case 'user':
+      return userCommand(sub, rest, withOrm);
     case 'migrate': {
       const applied = await withOrm(migrate);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'no pending migrations\n');

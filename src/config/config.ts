@@ -20,6 +20,8 @@ const schema = z
     /** Requests allowed per API key per window (REST and GraphQL together). */
     RATE_LIMIT_MAX: z.coerce.number().int().positive().default(100),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(1000),
+    /** Console sign-in attempts allowed per network address per 15 minutes (each account also locks after 5 failures in a row). */
+    CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(20),
     /** Connections per process to PostgreSQL. */
     DB_POOL_MAX: z.coerce.number().int().positive().default(10),
     /**

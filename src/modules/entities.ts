@@ -14,12 +14,15 @@ import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from '.
 import { PaymentLink } from './payment-links/payment-link.entity.js';
 import { ProcessorAccount } from './processor-accounts/processor-account.entity.js';
 import { Dispute } from './disputes/dispute.entity.js';
+import { ConsoleSession, TeamMember } from './team/team-member.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
 export const entities = [
   Merchant,
   ApiKey,
+  TeamMember,
+  ConsoleSession,
   Product,
   ProductImage,
   Event,

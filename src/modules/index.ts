@@ -51,6 +51,9 @@ import { subscriptionBillingSweep } from './subscriptions/subscription.jobs.js';
 import { SubscriptionContractResolver, SubscriptionInvoiceResolver } from './subscriptions/subscription.resolver.js';
 import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
 import { replacePaymentMethod } from './subscriptions/subscription.service.js';
+import { consoleRoutes } from './team/console.routes.js';
+import { configureTeam } from './team/team.service.js';
+import { parseSecretsKey } from '../platform/secrets.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 import { EventResolver } from './webhooks/event.resolver.js';
 import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver.js';
@@ -105,6 +108,7 @@ export const publicRoutes: PublicRoute[] = [
   ...receiptRoutes,
   ...dashboardRoutes,
   ...processorNotificationRoutes,
+  ...consoleRoutes,
 ];
 
 /** Every recurring sweep Agenda runs. */
@@ -142,10 +146,12 @@ onProcessorEvent([...CHARGEBACK_EVENT_CODES], applyChargebackNotification);
 
 /**
  * Live mode (`glm_live_` keys) pays through Adyen with each merchant's own stored account
- * (processor-accounts), on the platform and base URLs the configuration names.
+ * (processor-accounts), on the platform and base URLs the configuration names; the console
+ * seals its members' TOTP secrets with the same SECRETS_KEY.
  */
 export function configureLivePayments(config: Config): void {
   configureProcessorAccounts(config);
+  configureTeam({ secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : undefined, signInLimit: config.CONSOLE_SIGN_IN_LIMIT });
   useLivePayments({
     settings: {
       environment: config.ADYEN_ENVIRONMENT,

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   card_declined: 402,
   test_mode_only: 403,
   insufficient_permissions: 403,
+  invalid_csrf_token: 403,
   not_found: 404,
   customer_not_found: 404,
   route_not_found: 404,

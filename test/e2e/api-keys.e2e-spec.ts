@@ -96,6 +96,8 @@ test('a rolled key keeps working for its overlap beside its successor; 0 hours s
   expect(rolled.api_key).toMatchObject({ name: 'Server', type: 'secret', status: 'active' });
   expect((await client(t.url, secret).get('/api/v2/products')).status).toBe(200);
   expect((await client(t.url, rolled.secret).get('/api/v2/products')).status).toBe(200);
+  // one roll per key: the successor is the one to roll next
+  await expect(rollApiKey(asUser('admin'), api_key.id, {})).rejects.toMatchObject({ code: 'invalid_state' });
 
   const again = await rollApiKey(asUser('admin'), rolled.api_key.id, { expires_in_hours: 0 });
   const refused = await client(t.url, rolled.secret).get('/api/v2/products');

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
+import { signedInConsole, type ConsoleClient } from '../helpers/console.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client, type ApiResponse, type Client, type GraphQLErrorBody } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -20,11 +21,15 @@ const LISTED_UPC = '012345000010';
 let t: TestApp;
 let api: Client;
 let other: Client;
+/** Settings → API keys is the console's: a signed-in owner of the same merchant. */
+let owner: ConsoleClient;
 
 beforeAll(async () => {
   t = await startTestApp({ DB_POOL_MAX: '2' });
   await t.reset();
-  api = client(t.url, (await t.merchant('Busy')).test_api_key);
+  const busy = await t.merchant('Busy');
+  api = client(t.url, busy.test_api_key);
+  owner = await signedInConsole(t, busy.id);
   other = client(t.url, (await t.merchant('Unrelated')).test_api_key);
   expect((await other.post('/api/v2/products', { name: 'Bandages', price: 500, currency: 'USD' })).status).toBe(201);
 });
@@ -373,6 +378,15 @@ const graphql: Record<string, Round> = {
   recoverWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.delivery()).endpoint_id);
     return round(() => gql(`mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`, { i: { id, since: '2020-01-01T00:00:00Z' } }));
+  },
+  createApiKey: () => round((i) => () => owner.graphql(`mutation { createApiKey(input: { name: "K${i}", permissions: ["orders:read"] }) { secret } }`)),
+  rollApiKey: async () => {
+    const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Rolled" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
+    return round(() => () => owner.graphql(`mutation($id: ID!) { rollApiKey(id: $id) { secret } }`, { id }));
+  },
+  revokeApiKey: async () => {
+    const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Revoked" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
+    return round(() => () => owner.graphql(`mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }`, { id }));
   },
 };
 

@@ -106,9 +106,11 @@ export async function rollApiKey(ctx: ServiceContext, id: string, input: unknown
   const { expires_in_hours } = parseInput(rollApiKeySchema, input);
   const old = await keyOf(ctx, id);
   const now = new Date();
-  if (old.revokedAt || (old.expiresAt && old.expiresAt <= now)) throw new DomainError('invalid_state', 'This key was revoked or has expired: create a new one instead.', { param: 'id' });
   const expiresAt = new Date(now.getTime() + expires_in_hours * 3_600_000);
-  old.expiresAt = old.expiresAt && old.expiresAt < expiresAt ? old.expiresAt : expiresAt;
+  // One roll per key, even under concurrency: the successor of a rolled key is the one to roll next.
+  const claimed = await ctx.em.nativeUpdate(ApiKey, { id: old.id, expiresAt: null, revokedAt: null }, { expiresAt });
+  if (!claimed) throw new DomainError('invalid_state', 'This key was revoked or rolled already: roll its successor, or create a new key.', { param: 'id' });
+  old.expiresAt = expiresAt;
   const secret = newApiKey(old.mode);
   const key = ctx.em.create(ApiKey, {
     merchant: old.merchant,

@@ -1,6 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { FastifyInstance } from 'fastify';
-import { createContext, lazyChildLog, type Authenticator, type PageAuthorizer } from '../context.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createContext, lazyChildLog, type Authenticator, type PageAuthorizer, type Principal } from '../context.js';
+
+/**
+ * Resolves a request without an Authorization header by a signed-in session (the console's
+ * cookie, CSRF-checked on every state-changing request), or null when it carries none. The team
+ * module provides it.
+ */
+export type SessionAuthenticator = (em: EntityManager, req: FastifyRequest, reply: FastifyReply) => Promise<Principal | null>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,14 +21,16 @@ declare module 'fastify' {
 
 /**
  * Checks `Authorization: Bearer` on every route not marked public and gives the request its
- * service context (a fresh EntityManager fork, the merchant and mode, the test clock). A route
- * with `pageAuth` also takes, when no Authorization header is sent, the hosted page's capability.
+ * service context (a fresh EntityManager fork, the merchant and mode, the test clock). Without an
+ * Authorization header, a route with `pageAuth` also takes the hosted page's capability, and every
+ * route a signed-in console session (`sessionAuth`).
  */
-export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: Authenticator): void {
-  app.addHook('onRequest', async (req) => {
+export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: Authenticator, sessionAuth?: SessionAuthenticator): void {
+  app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public) return;
-    const pageAuth = req.headers.authorization === undefined ? req.routeOptions.config?.pageAuth : undefined;
-    const principal = (pageAuth && (await pageAuth(orm.em, req))) || (await authenticate(orm.em, req.headers.authorization));
+    const anonymous = req.headers.authorization === undefined;
+    const pageAuth = anonymous ? req.routeOptions.config?.pageAuth : undefined;
+    const principal = (pageAuth && (await pageAuth(orm.em, req))) || (anonymous && sessionAuth && (await sessionAuth(orm.em, req, reply))) || (await authenticate(orm.em, req.headers.authorization));
     req.ctx = createContext(orm.em, { ...principal }, req.id, lazyChildLog(req.log, { merchant: principal.merchantId, livemode: principal.livemode }));
   });
 }

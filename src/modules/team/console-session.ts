@@ -1,0 +1,104 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
+import fastifySession from '@fastify/session';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError } from '../../platform/errors.js';
+import type { SessionAuthenticator } from '../../platform/rest/auth.js';
+import { sessionPrincipal } from './team.service.js';
+
+declare module 'fastify' {
+  interface Session {
+    /** The signed-in team member. */
+    memberId?: string;
+    /** A member whose password was right, between it and the second factor. */
+    pendingMemberId?: string;
+    pendingSince?: number;
+    /** The mode the console shows (test unless switched). */
+    livemode?: boolean;
+  }
+}
+
+export const SESSION_COOKIE = 'glm_console';
+/** A console session ends after 12 hours without a request. */
+export const SESSION_IDLE_MS = 12 * 3_600_000;
+
+/** @fastify/session's store on PostgreSQL (`console_sessions`): every API process sees every session; signing out ends it everywhere. */
+function postgresSessionStore(orm: MikroORM): fastifySession.SessionStore {
+  const sql = () => orm.em.getConnection();
+  return {
+    get(sid, callback) {
+      sql()
+        .execute<{ data: Record<string, unknown> }[]>('select data from console_sessions where sid = ? and expires_at > now()', [sid])
+        .then(([row]) => callback(null, (row?.data ?? null) as never), callback);
+    },
+    set(sid, session, callback) {
+      const expires = session.cookie.expires ? new Date(session.cookie.expires) : new Date(Date.now() + SESSION_IDLE_MS);
+      sql()
+        .execute('insert into console_sessions (sid, data, expires_at) values (?, ?::jsonb, ?) on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at', [
+          sid,
+          JSON.stringify(session),
+          expires,
+        ])
+        .then(() => callback(), callback);
+    },
+    destroy(sid, callback) {
+      sql()
+        .execute('delete from console_sessions where sid = ?', [sid])
+        .then(() => callback(), callback);
+    },
+  };
+}
+
+/** The secret that signs session cookies, made once per database so every process shares it. */
+async function sessionSecret(orm: MikroORM): Promise<string> {
+  const conn = orm.em.getConnection();
+  await conn.execute(`insert into service_secrets (name, value) values ('console_session', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) on conflict (name) do nothing`);
+  const [row] = await conn.execute<{ value: string }[]>(`select value from service_secrets where name = 'console_session'`);
+  return row.value;
+}
+
+/**
+ * Console sessions: an `HttpOnly`, `SameSite=Lax` cookie (`Secure` over HTTPS, behind a proxy
+ * too with TRUST_PROXY), the session in PostgreSQL, rolled on every request and ended after 12
+ * hours idle; a CSRF token (`x-csrf-token`) on every state-changing request it authenticates.
+ */
+export async function registerConsoleSessions(http: FastifyInstance, orm: MikroORM): Promise<void> {
+  await http.register(fastifyCookie);
+  await http.register(fastifySession, {
+    secret: await sessionSecret(orm),
+    cookieName: SESSION_COOKIE,
+    store: postgresSessionStore(orm),
+    saveUninitialized: false,
+    rolling: true,
+    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_IDLE_MS },
+  });
+  await http.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+}
+
+/** Throws 403 `invalid_csrf_token` unless the request carries the session's CSRF token (`x-csrf-token`). */
+export function requireCsrf(req: FastifyRequest): void {
+  let sent = false;
+  const probe = {
+    send: () => {
+      sent = true;
+      return probe;
+    },
+  };
+  let passed = false;
+  req.server.csrfProtection(req, probe as unknown as FastifyReply, () => {
+    passed = true;
+  });
+  if (sent || !passed) throw new DomainError('invalid_csrf_token', 'Missing or invalid CSRF token: send the x-csrf-token header the console session gave you (GET /console/session).');
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The console session as the API's caller (a request without Authorization): the member's role is its permissions. */
+export const consoleSessionAuth: SessionAuthenticator = async (em, req) => {
+  const memberId = req.session?.memberId;
+  if (!memberId) return null;
+  if (!SAFE_METHODS.has(req.method)) requireCsrf(req);
+  const found = await sessionPrincipal(em.fork(), memberId, req.session.livemode === true);
+  return found?.principal ?? null;
+};

@@ -1,0 +1,249 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Secret, TOTP } from 'otpauth';
+import { z } from 'zod';
+import type { Principal } from '../../platform/context.js';
+import { randomBase62 } from '../../platform/db/ids.js';
+import { DomainError } from '../../platform/errors.js';
+import { openSecret, sealSecret } from '../../platform/secrets.js';
+import { parseInput } from '../../platform/validation.js';
+import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
+import { checkPassword } from './password-policy.js';
+import { TeamMember } from './team-member.entity.js';
+
+/** Failed sign-ins in a row that lock an account, and for how long. */
+export const LOCK_AFTER_FAILURES = 5;
+export const LOCK_MINUTES = 15;
+/** How long an invitation (or the first owner's) link sets a password. */
+const SETUP_LINK_DAYS = 7;
+/** Time between the password and the second factor. */
+const SECOND_FACTOR_MS = 5 * 60_000;
+const RECOVERY_CODES = 10;
+
+let secretsKey: Buffer | undefined;
+let signInLimit = 20;
+
+/** The key that seals TOTP secrets at rest (SECRETS_KEY; without one they are stored as generated), and sign-in attempts per address per 15 minutes. */
+export function configureTeam(settings: { secretsKey?: Buffer; signInLimit: number }): void {
+  secretsKey = settings.secretsKey;
+  signInLimit = settings.signInLimit;
+}
+
+/** Console sign-in attempts allowed per network address per 15 minutes. */
+export function signInAttemptsPerAddress(): number {
+  return signInLimit;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/** A team member as the console shows it. */
+export interface TeamMemberView {
+  id: string;
+  object: 'team_member';
+  email: string;
+  role: Role;
+  merchant_id: string;
+  two_factor_enabled: boolean;
+  /** False while the invitation is pending (no password yet). */
+  active: boolean;
+  last_sign_in_at: string | null;
+  created_at: string;
+}
+
+export function presentMember(m: TeamMember): TeamMemberView {
+  return {
+    id: m.id,
+    object: 'team_member',
+    email: m.email,
+    role: m.role,
+    merchant_id: m.merchant.id,
+    two_factor_enabled: Boolean(m.totpEnabledAt),
+    active: Boolean(m.passwordHash),
+    last_sign_in_at: m.lastSignInAt?.toISOString() ?? null,
+    created_at: m.createdAt.toISOString(),
+  };
+}
+
+const inviteSchema = z
+  .object({
+    email: z
+      .email('must be an email address')
+      .max(254)
+      .transform((e) => e.toLowerCase()),
+    role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }),
+  })
+  .strict();
+
+/**
+ * Invites `email` to the merchant's team with `role` (or renews a pending invitation): returns
+ * the one-time link that sets the password, valid 7 days. Emailing it comes with the email issue;
+ * the CLI prints it.
+ */
+export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, publicUrl: string): Promise<{ member: TeamMemberView; setup_url: string }> {
+  const { email, role } = parseInput(inviteSchema, input);
+  const token = randomBase62(40);
+  let member = await em.findOne(TeamMember, { email });
+  if (member && (member.merchant.id !== merchantId || member.passwordHash)) {
+    throw new DomainError('invalid_state', 'That email address already has a console account.', { param: 'email' });
+  }
+  member ??= em.create(TeamMember, { merchant: merchantId, email, role });
+  member.role = role;
+  member.setupTokenHash = sha256(token);
+  member.setupTokenExpiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
+  await em.flush();
+  return { member: presentMember(member), setup_url: `${publicUrl}/console/setup?token=${token}` };
+}
+
+/** Sets the first password through an invitation link's token (once; the link is spent). */
+export async function acceptSetup(em: EntityManager, input: unknown): Promise<TeamMemberView> {
+  const { token, password } = parseInput(z.object({ token: z.string().min(1).max(200), password: z.string() }).strict(), input);
+  const member = await em.findOne(TeamMember, { setupTokenHash: sha256(token), setupTokenExpiresAt: { $gt: new Date() } });
+  if (!member) throw new DomainError('not_found', 'This link is invalid, was used already, or has expired: ask an owner or admin for a new invitation.', { param: 'token' });
+  member.passwordHash = await hash(checkPassword(password, member.email));
+  member.setupTokenHash = null;
+  member.setupTokenExpiresAt = null;
+  await em.flush();
+  return presentMember(member);
+}
+
+const signInSchema = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();
+
+// Compared against when the email is unknown, so an unknown address takes as long as a wrong password.
+let decoy: Promise<string> | undefined;
+
+function lockedError(until: Date): DomainError {
+  const wait = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  return new DomainError(
+    'rate_limit_exceeded',
+    `Too many failed sign-ins: this account is locked for ${Math.ceil(wait / 60)} more minute(s) (${LOCK_AFTER_FAILURES} failures in a row lock it for ${LOCK_MINUTES} minutes). Try again later or ask an admin.`,
+    { headers: { 'Retry-After': String(wait) } },
+  );
+}
+
+/** Counts a failure against the account; the fifth in a row locks it. */
+async function failed(em: EntityManager, member: TeamMember): Promise<never> {
+  member.failedSignIns += 1;
+  if (member.failedSignIns >= LOCK_AFTER_FAILURES) {
+    member.lockedUntil = new Date(Date.now() + LOCK_MINUTES * 60_000);
+    member.failedSignIns = 0;
+    await em.flush();
+    throw lockedError(member.lockedUntil);
+  }
+  await em.flush();
+  throw new DomainError('unauthorized', 'Wrong email, password or code.');
+}
+
+/**
+ * Checks an email and password. A locked account is refused before its password is looked at.
+ * Returns the member, and whether the second factor is still to come.
+ */
+export async function checkCredentials(em: EntityManager, input: unknown): Promise<{ member: TeamMember; secondFactor: boolean }> {
+  const { email, password } = parseInput(signInSchema, input);
+  const member = await em.findOne(TeamMember, { email: email.trim().toLowerCase() }, { populate: ['merchant'] });
+  if (!member?.passwordHash) {
+    await verify(await (decoy ??= hash(randomBase62(16))), password).catch(() => false);
+    throw new DomainError('unauthorized', 'Wrong email, password or code.');
+  }
+  if (member.lockedUntil && member.lockedUntil > new Date()) throw lockedError(member.lockedUntil);
+  if (!(await verify(member.passwordHash, password).catch(() => false))) return failed(em, member);
+  const secondFactor = Boolean(member.totpEnabledAt);
+  if (!secondFactor) await signedIn(em, member);
+  return { member, secondFactor };
+}
+
+async function signedIn(em: EntityManager, member: TeamMember): Promise<void> {
+  member.failedSignIns = 0;
+  member.lockedUntil = null;
+  member.lastSignInAt = new Date();
+  await em.flush();
+}
+
+function totpOf(member: TeamMember): TOTP {
+  const stored = member.totpSecret!;
+  const base32 = stored.startsWith('v1.') && secretsKey ? openSecret(stored, secretsKey, `team_members.totp_secret:${member.id}`) : stored;
+  return new TOTP({ issuer: 'Health Commerce', label: member.email, secret: Secret.fromBase32(base32), digits: 6, period: 30 });
+}
+
+/** Accepts a current TOTP code (never the same one twice) or an unused recovery code (spent). */
+async function acceptCode(em: EntityManager, member: TeamMember, code: string): Promise<boolean> {
+  const digits = code.replace(/\s/g, '');
+  if (/^\d{6}$/.test(digits)) {
+    const totp = totpOf(member);
+    const delta = totp.validate({ token: digits, window: 1 });
+    if (delta === null) return false;
+    const step = Math.floor(Date.now() / 30_000) + delta;
+    if (member.totpLastStep != null && step <= Number(member.totpLastStep)) return false;
+    member.totpLastStep = step;
+    return true;
+  }
+  const hashed = sha256(digits.toLowerCase());
+  const left = member.recoveryCodeHashes ?? [];
+  if (!left.includes(hashed)) return false;
+  member.recoveryCodeHashes = left.filter((h) => h !== hashed);
+  await em.flush();
+  return true;
+}
+
+/** The second step of a sign-in: the TOTP or a recovery code of the member whose password was right (within 5 minutes). */
+export async function checkSecondFactor(em: EntityManager, memberId: string | undefined, since: number | undefined, input: unknown): Promise<TeamMember> {
+  const { code } = parseInput(z.object({ code: z.string().min(1).max(40) }).strict(), input);
+  if (!memberId || !since || Date.now() - since > SECOND_FACTOR_MS) throw new DomainError('unauthorized', 'Sign in with your email and password first (the code step lasts 5 minutes).');
+  const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
+  if (!member?.totpEnabledAt) throw new DomainError('unauthorized', 'Sign in with your email and password first.');
+  if (member.lockedUntil && member.lockedUntil > new Date()) throw lockedError(member.lockedUntil);
+  if (!(await acceptCode(em, member, code))) return failed(em, member);
+  await signedIn(em, member);
+  return member;
+}
+
+/** Starts TOTP enrolment: a new secret (not in force until confirmed with a code). */
+export async function beginTwoFactor(em: EntityManager, memberId: string): Promise<{ secret: string; otpauth_uri: string }> {
+  const member = await em.findOneOrFail(TeamMember, { id: memberId });
+  if (member.totpEnabledAt) throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
+  const secret = new Secret({ size: 20 }).base32;
+  member.totpSecret = secretsKey ? sealSecret(secret, secretsKey, `team_members.totp_secret:${member.id}`) : secret;
+  await em.flush();
+  return { secret, otpauth_uri: totpOf(member).toString() };
+}
+
+/** Confirms enrolment with a code from the authenticator: two-factor is on; the recovery codes are returned this once. */
+export async function confirmTwoFactor(em: EntityManager, memberId: string, input: unknown): Promise<{ recovery_codes: string[] }> {
+  const { code } = parseInput(z.object({ code: z.string().regex(/^\s*\d{3}\s?\d{3}\s*$/, 'must be the 6-digit code of your authenticator app') }).strict(), input);
+  const member = await em.findOneOrFail(TeamMember, { id: memberId });
+  if (member.totpEnabledAt) throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
+  if (!member.totpSecret) throw new DomainError('invalid_state', 'Start enrolment first (POST /console/two-factor/enroll).');
+  if (!(await acceptCode(em, member, code)))
+    throw new DomainError('validation_error', 'Invalid request: code does not match: check the time on your device and try the current code', {
+      param: 'code',
+      details: [{ field: 'code', message: 'does not match' }],
+    });
+  const codes = Array.from({ length: RECOVERY_CODES }, () => `${randomBytes(5).toString('hex')}-${randomBytes(5).toString('hex')}`);
+  member.recoveryCodeHashes = codes.map(sha256);
+  member.totpEnabledAt = new Date();
+  await em.flush();
+  return { recovery_codes: codes };
+}
+
+/** The caller a console session stands for: the member's merchant, the mode the console shows, the role's permissions. */
+export async function sessionPrincipal(em: EntityManager, memberId: string, livemode: boolean): Promise<{ principal: Principal; member: TeamMember } | null> {
+  const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
+  if (!member?.passwordHash) return null;
+  const principal: Principal = {
+    merchantId: member.merchant.id,
+    livemode,
+    clockOffsetMs: livemode ? 0 : Number(member.merchant.$.testClockOffsetMs),
+    keyId: member.id,
+    actor: { kind: 'user', id: member.id },
+    permissions: ROLE_PERMISSIONS[member.role],
+  };
+  return { principal, member };
+}
+
+/** The console account of the demo merchant's owner, made on first start. */
+export const DEMO_OWNER_EMAIL = 'owner@example.com';
+
+/** The demo merchant's owner (first start): a one-time link to set the password, like an invitation. */
+export async function inviteFirstOwner(em: EntityManager, merchantId: string, email: string, publicUrl: string): Promise<string> {
+  return (await inviteMember(em, merchantId, { email, role: 'owner' }, publicUrl)).setup_url;
+}

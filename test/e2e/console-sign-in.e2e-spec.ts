@@ -1,0 +1,197 @@
+import { Secret, TOTP } from 'otpauth';
+import { inviteMember } from '../../src/modules/team/team.service.js';
+import { consoleClient, PASSWORD, teamMember } from '../helpers/console.js';
+import { client } from '../helpers/http.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+/**
+ * Console sign-in (issue 24): invitation link → password (policy), sign-in with the session cookie
+ * (HttpOnly, SameSite=Lax, rotated at sign-in), CSRF on every state-changing request, lockout,
+ * TOTP with recovery codes, roles as permissions on /graphql, sign-out ending the session.
+ */
+
+let t: TestApp;
+let merchant: { id: string; test_api_key: string };
+const member = (email: string, role: string, merchantId = merchant.id) => teamMember(t, merchantId, email, role);
+
+beforeAll(async () => {
+  t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' });
+  await t.reset();
+  merchant = await t.merchant('Console');
+  await client(t.url, merchant.test_api_key).post('/api/v2/products', { name: 'Reading glasses', price: 1500, currency: 'USD' });
+});
+
+afterAll(() => t.close());
+
+test('an invitation link sets a password once, under the password rules', async () => {
+  const { setup_url, member: invited } = await inviteMember(t.orm.em.fork(), merchant.id, { email: 'New.Owner@Example.com', role: 'owner' }, t.url);
+  expect(invited).toMatchObject({ email: 'new.owner@example.com', role: 'owner', active: false, two_factor_enabled: false });
+  expect(setup_url).toMatch(new RegExp(`^${t.url}/console/setup\\?token=`));
+  const token = new URL(setup_url).searchParams.get('token');
+  const anonymous = client(t.url);
+  for (const [password, why] of [
+    ['short', 'at least 12'],
+    ['password1234', 'most common'],
+    ['qwertyqwerty2024', 'most common'],
+    ['new.owner@example.com', 'email'],
+  ] as const) {
+    const res = await anonymous.post('/console/password-setup', { token, password });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'validation_error', param: 'password' });
+    expect(res.body.error.message).toContain(why);
+  }
+  expect((await anonymous.post('/console/password-setup', { token, password: PASSWORD })).body.member.active).toBe(true);
+  const again = await anonymous.post('/console/password-setup', { token, password: PASSWORD });
+  expect(again.status).toBe(404);
+  expect(again.body.error.message).toContain('used already');
+  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'new.owner@example.com', role: 'viewer' }, t.url)).rejects.toMatchObject({ code: 'invalid_state' });
+  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'nope', role: 'boss' }, t.url)).rejects.toMatchObject({ code: 'validation_error' });
+});
+
+test('sign-in sets an HttpOnly SameSite=Lax session cookie; the session answers with a CSRF token; sign-out ends it everywhere', async () => {
+  await member('owner@console.test', 'owner');
+  const browser = consoleClient(t.url);
+  const wrong = await browser.signIn('owner@console.test', 'not the password at all');
+  expect(wrong.status).toBe(401);
+  expect(wrong.body.error).toMatchObject({ code: 'unauthorized', message: 'Wrong email, password or code.' });
+  expect(wrong.setCookie).toBeUndefined();
+  expect((await browser.signIn('nobody@console.test')).body.error.message).toBe('Wrong email, password or code.');
+
+  const ok = await browser.signIn('owner@console.test');
+  expect(ok.status).toBe(200);
+  expect(ok.setCookie).toMatch(/HttpOnly/i);
+  expect(ok.setCookie).toMatch(/SameSite=Lax/i);
+  expect(ok.body).toMatchObject({ member: { email: 'owner@console.test', role: 'owner' }, merchant: { id: merchant.id, name: 'Console' }, livemode: false });
+  expect(ok.body.csrf_token).toEqual(expect.any(String));
+  const session = await browser.get('/console/session');
+  expect(session.body.member.email).toBe('owner@console.test');
+
+  // a new sign-in rotates the session id
+  const first = browser.cookie;
+  await browser.signIn('owner@console.test');
+  expect(browser.cookie).not.toBe(first);
+  expect((await fetch(`${t.url}/console/session`, { headers: { cookie: first } })).status).toBe(401);
+
+  const out = await browser.post('/console/sign-out');
+  expect(out.status).toBe(200);
+  expect((await browser.get('/console/session')).status).toBe(401);
+  expect((await browser.graphql('{ products(first: 1) { edges { node { id } } } }')).status).toBe(401);
+});
+
+test('/graphql takes the session with its CSRF token; the role is the permission set', async () => {
+  await member('dev@console.test', 'developer');
+  await member('viewer@console.test', 'viewer');
+  await member('support@console.test', 'support');
+  const dev = consoleClient(t.url);
+  await dev.signIn('dev@console.test');
+  expect((await dev.graphql('{ products(first: 5) { edges { node { name } } } }')).body.data.products.edges).toHaveLength(1);
+
+  // a state-changing request without the CSRF token is refused
+  const noCsrf = await dev.graphql('mutation { createApiKey(input: { name: "CI" }) { secret } }', undefined, { 'x-csrf-token': 'forged' });
+  expect(noCsrf.status).toBe(403);
+  expect(noCsrf.body.errors[0].extensions.code).toBe('invalid_csrf_token');
+
+  const created = await dev.graphql('mutation { createApiKey(input: { name: "CI", permissions: ["products:read"] }) { secret apiKey { id type permissions } } }');
+  expect(created.body.errors).toBeUndefined();
+  const { secret, apiKey } = created.body.data.createApiKey;
+  expect(apiKey).toMatchObject({ type: 'RESTRICTED', permissions: ['products:read'] });
+  const ci = client(t.url, secret);
+  expect((await ci.get('/api/v2/products')).status).toBe(200);
+  expect((await ci.post('/api/v2/products', { name: 'X', price: 1, currency: 'USD' })).body.error.code).toBe('insufficient_permissions');
+  const listed = await dev.graphql('{ apiKeys { id name status } }');
+  expect(listed.body.data.apiKeys.map((k: { id: string }) => k.id)).toContain(apiKey.id);
+  const revoked = await dev.graphql('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }', { id: apiKey.id });
+  expect(revoked.body.data.revokeApiKey.apiKey.status).toBe('REVOKED');
+  expect((await ci.get('/api/v2/products')).status).toBe(401);
+  // developers do not read customers
+  expect((await dev.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
+
+  const viewer = consoleClient(t.url);
+  await viewer.signIn('viewer@console.test');
+  expect((await viewer.graphql('{ orders(first: 1) { edges { node { id } } } }')).body.errors).toBeUndefined();
+  const refund = await viewer.graphql('mutation { createRefund(input: { orderId: "T3JkZXI6b3JkX25vcGU=", amount: 100, reason: CUSTOMER_REQUEST }) { refund { id } } }');
+  expect(refund.body.errors[0].extensions).toMatchObject({ code: 'insufficient_permissions' });
+  expect(refund.body.errors[0].message).toContain('Your role lacks the refunds:write permission');
+  expect((await viewer.graphql('{ apiKeys { id } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
+
+  const support = consoleClient(t.url);
+  await support.signIn('support@console.test');
+  expect((await support.graphql('{ apiKeys { id } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
+  expect((await support.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.errors).toBeUndefined();
+
+  // the console's mode switch: live mode data through the same session
+  expect((await support.post('/console/mode', { livemode: true })).body).toEqual({ livemode: true });
+  expect((await support.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges).toHaveLength(0);
+});
+
+test('a member of another merchant sees nothing of this one', async () => {
+  const other = await t.merchant('Elsewhere');
+  await member('owner@elsewhere.test', 'owner', other.id);
+  const browser = consoleClient(t.url);
+  await browser.signIn('owner@elsewhere.test');
+  expect((await browser.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges).toHaveLength(0);
+  expect((await browser.get('/console/session')).body.merchant.id).toBe(other.id);
+});
+
+test('five failed sign-ins lock the account for 15 minutes with a clear message, the right password included', async () => {
+  await member('locked@console.test', 'viewer');
+  const browser = consoleClient(t.url);
+  for (let i = 0; i < 4; i++) expect((await browser.signIn('locked@console.test', `wrong password ${i}`)).status).toBe(401);
+  const fifth = await browser.signIn('locked@console.test', 'wrong password 5');
+  expect(fifth.status).toBe(429);
+  expect(fifth.body.error.code).toBe('rate_limit_exceeded');
+  expect(fifth.body.error.message).toMatch(/locked for 15 more minute/);
+  expect(Number(fifth.headers.get('retry-after'))).toBeGreaterThan(800);
+  const right = await browser.signIn('locked@console.test');
+  expect(right.status).toBe(429);
+  expect(right.body.error.message).toContain('locked');
+});
+
+test('TOTP: enrolment with a code, recovery codes shown once, sign-in in two steps, no code accepted twice', async () => {
+  await member('totp@console.test', 'admin');
+  const browser = consoleClient(t.url);
+  await browser.signIn('totp@console.test');
+  const enrol = await browser.post('/console/two-factor/enroll');
+  expect(enrol.status).toBe(200);
+  expect(enrol.body.otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
+  const totp = new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30 });
+  expect((await browser.post('/console/two-factor/confirm', { code: '000000' === totp.generate() ? '111111' : '000000' })).status).toBe(422);
+  const confirmed = await browser.post('/console/two-factor/confirm', { code: totp.generate() });
+  expect(confirmed.status).toBe(200);
+  expect(confirmed.body.recovery_codes).toHaveLength(10);
+  expect((await browser.get('/console/session')).body.member.two_factor_enabled).toBe(true);
+  await browser.post('/console/sign-out');
+
+  const step1 = await browser.signIn('totp@console.test');
+  expect(step1.body).toEqual({ two_factor_required: true });
+  expect((await browser.get('/console/session')).status).toBe(401); // not signed in yet
+  expect((await browser.post('/console/sign-in/two-factor', { code: '12345x' })).status).toBe(401);
+  const next = totp.generate({ timestamp: Date.now() + 30_000 });
+  const step2 = await browser.post('/console/sign-in/two-factor', { code: next });
+  expect(step2.status).toBe(200);
+  expect(step2.body.member.email).toBe('totp@console.test');
+  await browser.post('/console/sign-out');
+
+  // the same code again: refused; a recovery code works once
+  await browser.signIn('totp@console.test');
+  expect((await browser.post('/console/sign-in/two-factor', { code: next })).status).toBe(401);
+  const recovery = confirmed.body.recovery_codes[0] as string;
+  expect((await browser.post('/console/sign-in/two-factor', { code: recovery })).status).toBe(200);
+  await browser.post('/console/sign-out');
+  await browser.signIn('totp@console.test');
+  expect((await browser.post('/console/sign-in/two-factor', { code: recovery })).status).toBe(401);
+});
+
+test('sign-in attempts per network address are limited with their own message', async () => {
+  const limited = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '3' });
+  await limited.orm.em.getConnection().execute('truncate rate_limit_counters'); // this file's earlier sign-ins came from the same address
+  try {
+    const browser = consoleClient(limited.url);
+    for (let i = 0; i < 3; i++) expect((await browser.signIn(`someone${i}@nowhere.test`)).status).toBe(401);
+    const refused = await browser.signIn('someone@nowhere.test');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toContain('from this network');
+  } finally {
+    await limited.close();
+  }
+});
