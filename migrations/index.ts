@@ -30,6 +30,7 @@ import { Migration20261126000300_eligibility_engine_rechecks } from './Migration
 import { Migration20261127000100_webhook_endpoint_lifecycle } from './Migration20261127000100_webhook_endpoint_lifecycle.js';
 import { Migration20261128000100_api_key_management } from './Migration20261128000100_api_key_management.js';
 import { Migration20261128000200_team_members } from './Migration20261128000200_team_members.js';
+import { Migration20261128000300_audit_log } from './Migration20261128000300_audit_log.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -63,4 +64,5 @@ export const migrationsList = [
   { name: 'Migration20261127000100_webhook_endpoint_lifecycle', class: Migration20261127000100_webhook_endpoint_lifecycle },
   { name: 'Migration20261128000100_api_key_management', class: Migration20261128000100_api_key_management },
   { name: 'Migration20261128000200_team_members', class: Migration20261128000200_team_members },
+  { name: 'Migration20261128000300_audit_log', class: Migration20261128000300_audit_log },
 ];

@@ -15,6 +15,7 @@ import { PaymentLink } from './payment-links/payment-link.entity.js';
 import { ProcessorAccount } from './processor-accounts/processor-account.entity.js';
 import { Dispute } from './disputes/dispute.entity.js';
 import { ConsoleSession, TeamMember } from './team/team-member.entity.js';
+import { AuditLogEntry } from './audit/audit-log.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
@@ -23,6 +24,7 @@ export const entities = [
   ApiKey,
   TeamMember,
   ConsoleSession,
+  AuditLogEntry,
   Product,
   ProductImage,
   Event,

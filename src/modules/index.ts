@@ -11,6 +11,7 @@ import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
 import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
 import { cardEntryAssets } from './hosted-pages/card-entry-page.js';
 import { ApiKeyResolver } from './merchants/api-key.resolver.js';
+import { AuditLogResolver } from './audit/audit-log.resolver.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
@@ -82,6 +83,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   OrderPaymentLinkResolver,
   ProcessorConfigurationResolver,
   ApiKeyResolver,
+  AuditLogResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */

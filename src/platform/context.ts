@@ -24,8 +24,8 @@ export interface Principal {
    * Checked by `requirePermission` (src/platform/permissions.ts).
    */
   permissions?: ReadonlySet<string>;
-  /** Who acts, for the audit log: an API key or a signed-in console user (undefined: the system). */
-  actor?: { kind: 'key' | 'user'; id: string };
+  /** Who acts, for the audit log: an API key or a signed-in console user (undefined: the system), its name then, and the address of the request. */
+  actor?: { kind: 'key' | 'user'; id: string; label?: string; ip?: string };
   /** A request limit of its own instead of the per-key one (a hosted page's token: payment attempts per page and network). */
   rateLimit?: { max: number; windowMs: number; message(max: number, waitSeconds: number): string };
 }

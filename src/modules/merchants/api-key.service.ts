@@ -2,6 +2,7 @@ import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { requirePermission } from '../../platform/permissions.js';
 import { parseInput } from '../../platform/validation.js';
+import { recordAudit } from '../audit/audit-log.service.js';
 import { createApiKeySchema, rollApiKeySchema } from './api-key.schemas.js';
 import { ApiKey, type KeyMode } from './merchant.entity.js';
 import { announcePrincipalChange, hashApiKey, newApiKey } from './merchant.service.js';
@@ -93,6 +94,7 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
     keyPrefix: secret.slice(0, 13),
     createdBy: userId,
   });
+  recordAudit(ctx, 'api_key.created', key.id, { name, type: permissions ? 'restricted' : 'secret', ...(permissions && { permissions }) });
   await ctx.em.flush();
   return { api_key: presentApiKey(key, new Date()), secret };
 }
@@ -121,6 +123,7 @@ export async function rollApiKey(ctx: ServiceContext, id: string, input: unknown
     keyPrefix: secret.slice(0, 13),
     createdBy: userId,
   });
+  recordAudit(ctx, 'api_key.rolled', old.id, { successor: key.id, expires_at: expiresAt.toISOString() });
   await ctx.em.flush();
   await announcePrincipalChange(ctx);
   return { api_key: presentApiKey(key, now), secret, previous: presentApiKey(old, now) };
@@ -131,6 +134,7 @@ export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<Api
   consoleUser(ctx, 'write');
   const key = await keyOf(ctx, id);
   key.revokedAt ??= new Date();
+  recordAudit(ctx, 'api_key.revoked', key.id);
   await ctx.em.flush();
   await announcePrincipalChange(ctx);
   return presentApiKey(key, new Date());

@@ -65,7 +65,7 @@ export async function authenticate(em: EntityManager, authorization: string | un
     livemode,
     clockOffsetMs: livemode ? 0 : Number(key.merchant.$.testClockOffsetMs),
     keyId: key.id,
-    actor: { kind: 'key', id: key.id },
+    actor: { kind: 'key', id: key.id, label: `${key.name} (${key.keyPrefix}…)` },
     ...(key.permissions && { permissions: new Set(key.permissions) }),
   };
   if (principals.size > 10_000) principals.clear();

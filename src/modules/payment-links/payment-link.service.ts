@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log.service.js';
 import { expireDueRows } from '../../platform/jobs/expiry.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -211,6 +212,7 @@ export async function cancelPaymentLink(ctx: ServiceContext, id: string, body: u
     link.updatedAt = now;
     await closeCheckoutSession(tx, link.checkoutId, now);
     recordEvent(tx, 'payment_link.cancelled', paymentLinkCancelledPayload(link), { webhookUrl: webhookUrlOfLink(link) });
+    recordAudit(tx, 'payment_link.cancelled', link.id);
     await em.flush();
     return link;
   });

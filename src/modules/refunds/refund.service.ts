@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log.service.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
@@ -74,6 +75,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
       updatedAt: ctx.now(),
     });
     recordEvent(withEm(ctx, em), 'refund.created', refundCreatedPayload(refund, order), { webhookUrl: await webhookUrlForOrder(withEm(ctx, em), order) });
+    recordAudit(withEm(ctx, em), 'refund.created', refund.id, { order_id: order.id, amount, hsa_amount: share.hsa, regular_amount: share.regular });
     await em.flush();
     return refund;
   });

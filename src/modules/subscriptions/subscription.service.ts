@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log.service.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
@@ -228,12 +229,16 @@ export async function cancelSubscription(ctx: ServiceContext, id: string, body: 
     } else {
       scheduleEnd(tx, sub, input.reason ?? null);
     }
+    recordAudit(tx, 'subscription.cancelled', sub.id, { at_period_end: !decision.endsNow });
   });
 }
 
 /** Reverses a scheduled cancellation (`subscription.resumed`). */
 export async function resumeSubscription(ctx: ServiceContext, id: string): Promise<Subscription> {
-  return withLocked(ctx, id, (tx, sub, { customer, pm }) => resumeLocked(tx, sub, customer, pm));
+  return withLocked(ctx, id, async (tx, sub, { customer, pm }) => {
+    await resumeLocked(tx, sub, customer, pm);
+    recordAudit(tx, 'subscription.resumed', sub.id);
+  });
 }
 
 /** Whether a new card can still help `sub`: an ended subscription takes none (400 `invalid_state`). */

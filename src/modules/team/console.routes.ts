@@ -53,7 +53,7 @@ export const consoleRoutes: PublicRoute[] = [
     rateLimit: signInLimit,
     async handler(req, reply, orm) {
       const em = orm.em.fork();
-      const { member, secondFactor } = await checkCredentials(em, req.body);
+      const { member, secondFactor } = await checkCredentials(em, req.body, req.ip);
       if (!secondFactor) return startSession(req, reply, member);
       await req.session.regenerate();
       req.session.pendingMemberId = member.id;
@@ -66,7 +66,7 @@ export const consoleRoutes: PublicRoute[] = [
     url: '/console/sign-in/two-factor',
     rateLimit: signInLimit,
     async handler(req, reply, orm) {
-      const member = await checkSecondFactor(orm.em.fork(), req.session.pendingMemberId, req.session.pendingSince, req.body);
+      const member = await checkSecondFactor(orm.em.fork(), req.session.pendingMemberId, req.session.pendingSince, req.body, req.ip);
       return startSession(req, reply, member);
     },
   },
@@ -117,7 +117,7 @@ export const consoleRoutes: PublicRoute[] = [
     url: '/console/two-factor/confirm',
     async handler(req, _reply, orm) {
       const member = await signedInMember(req, orm);
-      return confirmTwoFactor(orm.em.fork(), member.id, req.body);
+      return confirmTwoFactor(orm.em.fork(), member.id, req.body, req.ip);
     },
   },
 ];

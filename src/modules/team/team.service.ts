@@ -9,6 +9,7 @@ import { DomainError } from '../../platform/errors.js';
 import { openSecret, sealSecret } from '../../platform/secrets.js';
 import { parseInput } from '../../platform/validation.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
+import { auditEntry, type AuditAction } from '../audit/audit-log.service.js';
 import { checkPassword } from './password-policy.js';
 import { TeamMember } from './team-member.entity.js';
 
@@ -80,7 +81,7 @@ const inviteSchema = z
  * the one-time link that sets the password, valid 7 days. Emailing it comes with the email issue;
  * the CLI prints it.
  */
-export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, publicUrl: string): Promise<{ member: TeamMemberView; setup_url: string }> {
+export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, publicUrl: string, by?: Principal['actor']): Promise<{ member: TeamMemberView; setup_url: string }> {
   const { email, role } = parseInput(inviteSchema, input);
   const token = randomBase62(40);
   let member = await em.findOne(TeamMember, { email });
@@ -91,6 +92,7 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
   member.role = role;
   member.setupTokenHash = sha256(token);
   member.setupTokenExpiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
+  auditEntry(em, { merchantId, livemode: false, actor: by, action: 'team_member.invited', objectId: member.id, details: { email, role } });
   await em.flush();
   return { member: presentMember(member), setup_url: `${publicUrl}/console/setup?token=${token}` };
 }
@@ -121,15 +123,22 @@ function lockedError(until: Date): DomainError {
   );
 }
 
+/** Puts what a member did in the console in the audit log (test mode's: the console starts there), written with `em`'s next flush. */
+function audit(em: EntityManager, member: TeamMember, action: AuditAction, ip?: string): void {
+  auditEntry(em, { merchantId: member.merchant.id, livemode: false, actor: { kind: 'user', id: member.id, label: member.email, ip }, action, objectId: member.id });
+}
+
 /** Counts a failure against the account; the fifth in a row locks it. */
-async function failed(em: EntityManager, member: TeamMember): Promise<never> {
+async function failed(em: EntityManager, member: TeamMember, ip?: string): Promise<never> {
   member.failedSignIns += 1;
   if (member.failedSignIns >= LOCK_AFTER_FAILURES) {
     member.lockedUntil = new Date(Date.now() + LOCK_MINUTES * 60_000);
     member.failedSignIns = 0;
+    audit(em, member, 'console.locked_out', ip);
     await em.flush();
     throw lockedError(member.lockedUntil);
   }
+  audit(em, member, 'console.sign_in_failed', ip);
   await em.flush();
   throw new DomainError('unauthorized', 'Wrong email, password or code.');
 }
@@ -138,7 +147,7 @@ async function failed(em: EntityManager, member: TeamMember): Promise<never> {
  * Checks an email and password. A locked account is refused before its password is looked at.
  * Returns the member, and whether the second factor is still to come.
  */
-export async function checkCredentials(em: EntityManager, input: unknown): Promise<{ member: TeamMember; secondFactor: boolean }> {
+export async function checkCredentials(em: EntityManager, input: unknown, ip?: string): Promise<{ member: TeamMember; secondFactor: boolean }> {
   const { email, password } = parseInput(signInSchema, input);
   const member = await em.findOne(TeamMember, { email: email.trim().toLowerCase() }, { populate: ['merchant'] });
   if (!member?.passwordHash) {
@@ -146,16 +155,17 @@ export async function checkCredentials(em: EntityManager, input: unknown): Promi
     throw new DomainError('unauthorized', 'Wrong email, password or code.');
   }
   if (member.lockedUntil && member.lockedUntil > new Date()) throw lockedError(member.lockedUntil);
-  if (!(await verify(member.passwordHash, password).catch(() => false))) return failed(em, member);
+  if (!(await verify(member.passwordHash, password).catch(() => false))) return failed(em, member, ip);
   const secondFactor = Boolean(member.totpEnabledAt);
-  if (!secondFactor) await signedIn(em, member);
+  if (!secondFactor) await signedIn(em, member, ip);
   return { member, secondFactor };
 }
 
-async function signedIn(em: EntityManager, member: TeamMember): Promise<void> {
+async function signedIn(em: EntityManager, member: TeamMember, ip?: string): Promise<void> {
   member.failedSignIns = 0;
   member.lockedUntil = null;
   member.lastSignInAt = new Date();
+  audit(em, member, 'console.signed_in', ip);
   await em.flush();
 }
 
@@ -186,14 +196,14 @@ async function acceptCode(em: EntityManager, member: TeamMember, code: string): 
 }
 
 /** The second step of a sign-in: the TOTP or a recovery code of the member whose password was right (within 5 minutes). */
-export async function checkSecondFactor(em: EntityManager, memberId: string | undefined, since: number | undefined, input: unknown): Promise<TeamMember> {
+export async function checkSecondFactor(em: EntityManager, memberId: string | undefined, since: number | undefined, input: unknown, ip?: string): Promise<TeamMember> {
   const { code } = parseInput(z.object({ code: z.string().min(1).max(40) }).strict(), input);
   if (!memberId || !since || Date.now() - since > SECOND_FACTOR_MS) throw new DomainError('unauthorized', 'Sign in with your email and password first (the code step lasts 5 minutes).');
   const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
   if (!member?.totpEnabledAt) throw new DomainError('unauthorized', 'Sign in with your email and password first.');
   if (member.lockedUntil && member.lockedUntil > new Date()) throw lockedError(member.lockedUntil);
-  if (!(await acceptCode(em, member, code))) return failed(em, member);
-  await signedIn(em, member);
+  if (!(await acceptCode(em, member, code))) return failed(em, member, ip);
+  await signedIn(em, member, ip);
   return member;
 }
 
@@ -208,9 +218,9 @@ export async function beginTwoFactor(em: EntityManager, memberId: string): Promi
 }
 
 /** Confirms enrolment with a code from the authenticator: two-factor is on; the recovery codes are returned this once. */
-export async function confirmTwoFactor(em: EntityManager, memberId: string, input: unknown): Promise<{ recovery_codes: string[] }> {
+export async function confirmTwoFactor(em: EntityManager, memberId: string, input: unknown, ip?: string): Promise<{ recovery_codes: string[] }> {
   const { code } = parseInput(z.object({ code: z.string().regex(/^\s*\d{3}\s?\d{3}\s*$/, 'must be the 6-digit code of your authenticator app') }).strict(), input);
-  const member = await em.findOneOrFail(TeamMember, { id: memberId });
+  const member = await em.findOneOrFail(TeamMember, { id: memberId }, { populate: ['merchant'] });
   if (member.totpEnabledAt) throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
   if (!member.totpSecret) throw new DomainError('invalid_state', 'Start enrolment first (POST /console/two-factor/enroll).');
   if (!(await acceptCode(em, member, code)))
@@ -221,6 +231,7 @@ export async function confirmTwoFactor(em: EntityManager, memberId: string, inpu
   const codes = Array.from({ length: RECOVERY_CODES }, () => `${randomBytes(5).toString('hex')}-${randomBytes(5).toString('hex')}`);
   member.recoveryCodeHashes = codes.map(sha256);
   member.totpEnabledAt = new Date();
+  audit(em, member, 'console.two_factor_enabled', ip);
   await em.flush();
   return { recovery_codes: codes };
 }
@@ -234,7 +245,7 @@ export async function sessionPrincipal(em: EntityManager, memberId: string, live
     livemode,
     clockOffsetMs: livemode ? 0 : Number(member.merchant.$.testClockOffsetMs),
     keyId: member.id,
-    actor: { kind: 'user', id: member.id },
+    actor: { kind: 'user', id: member.id, label: member.email },
     permissions: ROLE_PERMISSIONS[member.role],
   };
   return { principal, member };

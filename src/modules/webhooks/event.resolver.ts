@@ -51,11 +51,13 @@ export class EventResolver {
     return event.logCursor ?? (await eventCursorLoader(ctx).load(event.eventId));
   }
 
+  @Authorized('orders:read')
   @Subscription(() => EventNode, live('Live order.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('order.')))
   orderEvents(@Root() event: LiveEvent): EventNode {
     return EventNode.fromLive(event);
   }
 
+  @Authorized('subscriptions:read')
   @Subscription(() => EventNode, live('Live subscription.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('subscription.')))
   subscriptionEvents(@Root() event: LiveEvent): EventNode {
     return EventNode.fromLive(event);

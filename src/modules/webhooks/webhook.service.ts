@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/audit-log.service.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { prefixedId, randomBase62 } from '../../platform/db/ids.js';
@@ -47,6 +48,7 @@ export async function createWebhookEndpoint(ctx: ServiceContext, body: unknown):
     createdAt: now,
     updatedAt: now,
   });
+  recordAudit(ctx, 'webhook_endpoint.created', endpoint.id, { url: endpoint.url, events: endpoint.events });
   await ctx.em.flush();
   return { endpoint, secret };
 }
@@ -78,6 +80,7 @@ export async function rotateWebhookEndpointSecret(ctx: ServiceContext, id: strin
   endpoint.previousSecretExpiresAt = new Date(ctx.now().getTime() + SECRET_OVERLAP_HOURS * 3_600_000);
   endpoint.secret = secret;
   endpoint.updatedAt = ctx.now();
+  recordAudit(ctx, 'webhook_endpoint.secret_rotated', endpoint.id);
   await ctx.em.flush();
   return { endpoint, secret };
 }
@@ -101,6 +104,7 @@ export async function disableWebhookEndpoint(ctx: ServiceContext, id: string, fa
       const data = { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url, reason: 'failing', failing_since: failing.failingSince.toISOString() };
       recordEvent(withEm(ctx, em), 'webhook_endpoint.disabled', data);
     }
+    recordAudit(withEm(ctx, em), 'webhook_endpoint.disabled', endpoint.id, failing ? { reason: 'failing' } : undefined);
     await em.flush();
     await deadLetterQueued(em, endpoint.id, failing ? `endpoint disabled after ${FAILING_DAYS_BEFORE_DISABLE} days of failures` : 'endpoint disabled');
     return endpoint;
@@ -126,6 +130,7 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, id: string, bod
   if (input.description !== undefined) endpoint.description = input.description;
   if (input.metadata !== undefined) endpoint.metadata = input.metadata;
   endpoint.updatedAt = ctx.now();
+  recordAudit(ctx, 'webhook_endpoint.updated', endpoint.id, { fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined) });
   await ctx.em.flush();
   return endpoint;
 }
@@ -138,6 +143,7 @@ export async function deleteWebhookEndpoint(ctx: ServiceContext, id: string): Pr
     endpoint.disabledAt ??= ctx.now();
     endpoint.deletedAt = ctx.now();
     endpoint.updatedAt = ctx.now();
+    recordAudit(withEm(ctx, em), 'webhook_endpoint.deleted', endpoint.id);
     await em.flush();
     await deadLetterQueued(em, endpoint.id, 'endpoint deleted');
     return { id: endpoint.id, object: 'webhook_endpoint' as const, deleted: true as const };
@@ -152,6 +158,7 @@ export async function enableWebhookEndpoint(ctx: ServiceContext, id: string): Pr
   endpoint.disabledAt = null;
   endpoint.failingSince = null;
   endpoint.updatedAt = ctx.now();
+  recordAudit(ctx, 'webhook_endpoint.enabled', endpoint.id);
   await ctx.em.flush();
   return endpoint;
 }
@@ -270,6 +277,8 @@ export async function recoverWebhookEndpoint(ctx: ServiceContext, id: string, bo
       [ctx.now().toISOString(), endpoint.id, since.toISOString()],
     );
     if (rows.length) await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [endpoint.id]);
+    recordAudit(withEm(ctx, em), 'webhook_endpoint.recovered', endpoint.id, { since: since.toISOString(), recovered: rows.length });
+    await em.flush();
     return { endpoint, since, recovered: rows.length };
   });
 }

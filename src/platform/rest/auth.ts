@@ -31,6 +31,12 @@ export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: 
     const anonymous = req.headers.authorization === undefined;
     const pageAuth = anonymous ? req.routeOptions.config?.pageAuth : undefined;
     const principal = (pageAuth && (await pageAuth(orm.em, req))) || (anonymous && sessionAuth && (await sessionAuth(orm.em, req, reply))) || (await authenticate(orm.em, req.headers.authorization));
-    req.ctx = createContext(orm.em, { ...principal }, req.id, lazyChildLog(req.log, { merchant: principal.merchantId, livemode: principal.livemode }));
+    // A copy per request (the cached principal is shared); the actor gains the request's address.
+    req.ctx = createContext(
+      orm.em,
+      { ...principal, ...(principal.actor && { actor: { ...principal.actor, ip: req.ip } }) },
+      req.id,
+      lazyChildLog(req.log, { merchant: principal.merchantId, livemode: principal.livemode }),
+    );
   });
 }
