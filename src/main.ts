@@ -48,7 +48,7 @@ async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
     log.info({ merchant: demo.id }, 'demo merchant created');
     // Only the test key (CONTRACT): the live key and the webhook secret never go to stdout or logs.
     process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\n\n`);
-    const setup = await inviteFirstOwner(orm.em.fork(), demo.id, DEMO_OWNER_EMAIL, config.publicUrl);
+    const setup = await inviteFirstOwner(orm.em.fork(), demo.id, DEMO_OWNER_EMAIL);
     process.stdout.write(`Console owner ${DEMO_OWNER_EMAIL}: set a password with this one-time link (valid 7 days):\n  ${setup}\n\n`);
   }
 

@@ -12,6 +12,7 @@ import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.rout
 import { cardEntryAssets } from './hosted-pages/card-entry-page.js';
 import { ApiKeyResolver } from './merchants/api-key.resolver.js';
 import { AuditLogResolver } from './audit/audit-log.resolver.js';
+import { TeamResolver } from './team/team.resolver.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
@@ -84,6 +85,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   ProcessorConfigurationResolver,
   ApiKeyResolver,
   AuditLogResolver,
+  TeamResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */

@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 test('an invitation link sets a password once, under the password rules', async () => {
-  const { setup_url, member: invited } = await inviteMember(t.orm.em.fork(), merchant.id, { email: 'New.Owner@Example.com', role: 'owner' }, t.url);
+  const { setup_url, member: invited } = await inviteMember(t.orm.em.fork(), merchant.id, { email: 'New.Owner@Example.com', role: 'owner' });
   expect(invited).toMatchObject({ email: 'new.owner@example.com', role: 'owner', active: false, two_factor_enabled: false });
   expect(setup_url).toMatch(new RegExp(`^${t.url}/console/setup\\?token=`));
   const token = new URL(setup_url).searchParams.get('token');
@@ -44,8 +44,8 @@ test('an invitation link sets a password once, under the password rules', async 
   const again = await anonymous.post('/console/password-setup', { token, password: PASSWORD });
   expect(again.status).toBe(404);
   expect(again.body.error.message).toContain('used already');
-  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'new.owner@example.com', role: 'viewer' }, t.url)).rejects.toMatchObject({ code: 'invalid_state' });
-  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'nope', role: 'boss' }, t.url)).rejects.toMatchObject({ code: 'validation_error' });
+  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'new.owner@example.com', role: 'viewer' })).rejects.toMatchObject({ code: 'invalid_state' });
+  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'nope', role: 'boss' })).rejects.toMatchObject({ code: 'validation_error' });
 });
 
 test('sign-in sets an HttpOnly SameSite=Lax session cookie; the session answers with a CSRF token; sign-out ends it everywhere', async () => {
@@ -182,6 +182,45 @@ test('TOTP: enrolment with a code, recovery codes shown once, sign-in in two ste
   expect((await browser.post('/console/sign-in/two-factor', { code: recovery })).status).toBe(401);
 });
 
+test('Settings → Team: owners and admins invite and manage members; only owners manage owners; a team keeps one owner', async () => {
+  const other = await t.merchant('Team');
+  await teamMember(t, other.id, 'boss@team.test', 'owner');
+  const owner = consoleClient(t.url);
+  await owner.signIn('boss@team.test');
+  const invited = await owner.graphql('mutation { inviteTeamMember(input: { email: "Ada@Team.test", role: ADMIN }) { setupUrl member { id email role active } } }');
+  expect(invited.body.errors).toBeUndefined();
+  const { setupUrl, member: ada } = invited.body.data.inviteTeamMember;
+  expect(ada).toMatchObject({ email: 'ada@team.test', role: 'ADMIN', active: false });
+  const token = new URL(setupUrl).searchParams.get('token');
+  expect((await client(t.url).post('/console/password-setup', { token, password: PASSWORD })).status).toBe(200);
+  const admin = consoleClient(t.url);
+  await admin.signIn('ada@team.test');
+
+  const ownerInvite = await admin.graphql('mutation { inviteTeamMember(input: { email: "second@team.test", role: OWNER }) { setupUrl } }');
+  expect(ownerInvite.body.errors[0]).toMatchObject({ extensions: { code: 'insufficient_permissions' } });
+  expect(ownerInvite.body.errors[0].message).toContain('owners:write');
+  const dev = await admin.graphql('mutation { inviteTeamMember(input: { email: "dev@team.test", role: DEVELOPER }) { member { id } } }');
+  const devId = dev.body.data.inviteTeamMember.member.id as string;
+  expect((await admin.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: SUPPORT) { member { role } } }', { id: devId })).body.data.changeTeamMemberRole.member.role).toBe('SUPPORT');
+  const members = (await admin.graphql('{ teamMembers { email role active } }')).body.data.teamMembers;
+  expect(members.map((m: { email: string }) => m.email)).toEqual(['boss@team.test', 'ada@team.test', 'dev@team.test']);
+
+  // the last owner stays one
+  const bossId = (await owner.graphql('{ teamMembers { id email } }')).body.data.teamMembers.find((m: { email: string }) => m.email === 'boss@team.test')?.id as string;
+  const demote = await owner.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ADMIN) { member { role } } }', { id: bossId });
+  expect(demote.body.errors[0].extensions.code).toBe('invalid_state');
+
+  // a removed member's session ends at the next request
+  expect((await owner.graphql('mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: ada.id })).body.data.removeTeamMember.removedId).toBe(ada.id);
+  expect((await admin.get('/console/session')).status).toBe(401);
+  expect((await admin.graphql('{ teamMembers { id } }')).status).toBe(401);
+
+  // an API key never manages the team
+  const byKey = await client(t.url, other.test_api_key).graphql('mutation { inviteTeamMember(input: { email: "x@team.test", role: VIEWER }) { setupUrl } }');
+  expect(byKey.body.errors?.[0].extensions?.code).toBe('insufficient_permissions');
+});
+
+// Last: the limit is a process-wide setting, and this app sets it low.
 test('sign-in attempts per network address are limited with their own message', async () => {
   const limited = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '3' });
   await limited.orm.em.getConnection().execute('truncate rate_limit_counters'); // this file's earlier sign-ins came from the same address

@@ -384,6 +384,15 @@ const graphql: Record<string, Round> = {
     const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Rolled" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { rollApiKey(id: $id) { secret } }`, { id }));
   },
+  inviteTeamMember: () => round((i) => () => owner.graphql(`mutation { inviteTeamMember(input: { email: "m${i}-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { setupUrl } }`)),
+  changeTeamMemberRole: async () => {
+    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "r-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member.id as string;
+    return round((n) => () => owner.graphql(`mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ${n % 2 ? 'SUPPORT' : 'DEVELOPER'}) { member { role } } }`, { id }));
+  },
+  removeTeamMember: async () => {
+    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "x-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member.id as string;
+    return round(() => () => owner.graphql(`mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }`, { id }));
+  },
   revokeApiKey: async () => {
     const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Revoked" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }`, { id }));

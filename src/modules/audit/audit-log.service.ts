@@ -11,6 +11,8 @@ export const AUDIT_ACTIONS = [
   'console.locked_out',
   'console.two_factor_enabled',
   'team_member.invited',
+  'team_member.role_changed',
+  'team_member.removed',
   'api_key.created',
   'api_key.rolled',
   'api_key.revoked',

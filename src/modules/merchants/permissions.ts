@@ -24,13 +24,13 @@ export type Role = (typeof ROLES)[number];
 const all = (resources: readonly string[], access: 'read' | 'write') => resources.map((r) => `${r}:${access}`);
 
 /**
- * What each console role may do. Owners and admins: everything (only an owner manages owners,
- * a rule of the team service). Developers: keys, webhooks and the test clock, and read the rest
+ * What each console role may do. Owners and admins: everything, but only an owner makes,
+ * changes or removes an owner (`owners:write`). Developers: keys, webhooks and the test clock, and read the rest
  * but customers. Support: orders, refunds, payment links, subscriptions and customers. Viewers
  * read everything but keys, the team and the audit log.
  */
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
-  owner: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
+  owner: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write'), 'owners:write']),
   admin: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
   developer: new Set([
     'api_keys:write',

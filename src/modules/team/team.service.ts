@@ -1,11 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Secret, TOTP } from 'otpauth';
 import { z } from 'zod';
-import type { Principal } from '../../platform/context.js';
+import type { Principal, ServiceContext } from '../../platform/context.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
+import { publicLink } from '../../platform/links.js';
+import { requirePermission } from '../../platform/permissions.js';
 import { openSecret, sealSecret } from '../../platform/secrets.js';
 import { parseInput } from '../../platform/validation.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
@@ -81,7 +83,7 @@ const inviteSchema = z
  * the one-time link that sets the password, valid 7 days. Emailing it comes with the email issue;
  * the CLI prints it.
  */
-export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, publicUrl: string, by?: Principal['actor']): Promise<{ member: TeamMemberView; setup_url: string }> {
+export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, by?: Principal['actor']): Promise<{ member: TeamMemberView; setup_url: string }> {
   const { email, role } = parseInput(inviteSchema, input);
   const token = randomBase62(40);
   let member = await em.findOne(TeamMember, { email });
@@ -93,8 +95,14 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
   member.setupTokenHash = sha256(token);
   member.setupTokenExpiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
   auditEntry(em, { merchantId, livemode: false, actor: by, action: 'team_member.invited', objectId: member.id, details: { email, role } });
-  await em.flush();
-  return { member: presentMember(member), setup_url: `${publicUrl}/console/setup?token=${token}` };
+  try {
+    await em.flush();
+  } catch (err) {
+    // The same address invited twice at once: one invitation wins.
+    if (err instanceof UniqueConstraintViolationException) throw new DomainError('invalid_state', 'That email address was just invited: use the link already given, or invite again to renew it.', { param: 'email' });
+    throw err;
+  }
+  return { member: presentMember(member), setup_url: publicLink(`/console/setup?token=${token}`) };
 }
 
 /** Sets the first password through an invitation link's token (once; the link is spent). */
@@ -255,6 +263,76 @@ export async function sessionPrincipal(em: EntityManager, memberId: string, live
 export const DEMO_OWNER_EMAIL = 'owner@example.com';
 
 /** The demo merchant's owner (first start): a one-time link to set the password, like an invitation. */
-export async function inviteFirstOwner(em: EntityManager, merchantId: string, email: string, publicUrl: string): Promise<string> {
-  return (await inviteMember(em, merchantId, { email, role: 'owner' }, publicUrl)).setup_url;
+export async function inviteFirstOwner(em: EntityManager, merchantId: string, email: string): Promise<string> {
+  return (await inviteMember(em, merchantId, { email, role: 'owner' })).setup_url;
+}
+
+/** Who may manage `role`: only an owner grants, changes or removes the owner role. */
+function assertMayManage(ctx: ServiceContext, role: Role): void {
+  if (ctx.principal.actor?.kind !== 'user')
+    throw new DomainError('insufficient_permissions', 'The team is managed in the console by a signed-in owner or admin, not with an API key.', { details: { required_permission: 'team:write' } });
+  requirePermission(ctx.principal, 'team:write');
+  if (role === 'owner') requirePermission(ctx.principal, 'owners:write');
+}
+
+/** The merchant's team, invitations pending included. */
+export async function listTeamMembers(ctx: ServiceContext): Promise<TeamMemberView[]> {
+  requirePermission(ctx.principal, 'team:read');
+  const members = await ctx.em.find(TeamMember, { merchant: ctx.principal.merchantId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 });
+  return members.map(presentMember);
+}
+
+/** Invites a member from the console (owner or admin); returns the link to hand over, once. */
+export async function inviteTeamMember(ctx: ServiceContext, input: unknown): Promise<{ member: TeamMemberView; setup_url: string }> {
+  const role = (input as { role?: unknown } | null)?.role;
+  assertMayManage(ctx, role === 'owner' ? 'owner' : 'viewer');
+  return inviteMember(ctx.em, ctx.principal.merchantId, input, ctx.principal.actor);
+}
+
+async function memberOf(ctx: ServiceContext, id: string): Promise<TeamMember> {
+  const member = typeof id === 'string' && (await ctx.em.findOne(TeamMember, { id, merchant: ctx.principal.merchantId }, { populate: ['merchant'] }));
+  if (!member) throw new DomainError('not_found', `No team member ${String(id)}.`, { param: 'id' });
+  return member;
+}
+
+/** Changes a member's role; the last owner keeps theirs. */
+export async function changeTeamMemberRole(ctx: ServiceContext, id: string, input: unknown): Promise<TeamMemberView> {
+  const { role } = parseInput(z.object({ role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }) }).strict(), input);
+  const member = await memberOf(ctx, id);
+  assertMayManage(ctx, member.role === 'owner' || role === 'owner' ? 'owner' : role);
+  if (member.role === 'owner' && role !== 'owner') await assertAnotherOwner(ctx, member);
+  member.role = role;
+  auditEntry(ctx.em, {
+    merchantId: ctx.principal.merchantId,
+    livemode: ctx.principal.livemode,
+    actor: ctx.principal.actor,
+    action: 'team_member.role_changed',
+    objectId: member.id,
+    details: { role },
+  });
+  await ctx.em.flush();
+  return presentMember(member);
+}
+
+/** Removes a member: their sessions stop working at their next request. The last owner stays. */
+export async function removeTeamMember(ctx: ServiceContext, id: string): Promise<{ id: string; deleted: true }> {
+  const member = await memberOf(ctx, id);
+  assertMayManage(ctx, member.role);
+  if (member.role === 'owner') await assertAnotherOwner(ctx, member);
+  auditEntry(ctx.em, {
+    merchantId: ctx.principal.merchantId,
+    livemode: ctx.principal.livemode,
+    actor: ctx.principal.actor,
+    action: 'team_member.removed',
+    objectId: member.id,
+    details: { email: member.email },
+  });
+  ctx.em.remove(member);
+  await ctx.em.flush();
+  return { id, deleted: true };
+}
+
+async function assertAnotherOwner(ctx: ServiceContext, member: TeamMember): Promise<void> {
+  const owners = await ctx.em.count(TeamMember, { merchant: ctx.principal.merchantId, role: 'owner', id: { $ne: member.id }, passwordHash: { $ne: null } });
+  if (owners === 0) throw new DomainError('invalid_state', 'A team keeps at least one owner: make someone else owner first.', { param: 'id' });
 }

@@ -1,0 +1,55 @@
+import { Field, GraphQLISODateTime, ID, InputType, ObjectType } from 'type-graphql';
+import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
+import { ROLES } from '../merchants/permissions.js';
+import type { TeamMemberView } from './team.service.js';
+
+export const TeamRoleEnum = graphqlEnum(
+  'TeamRole',
+  ROLES,
+  'owner, admin: everything (only owners manage owners); developer: keys, webhooks; support: orders, refunds, links, subscriptions, customers; viewer: read only',
+);
+
+@ObjectType('TeamMember', { description: 'A member of the merchant team who signs in to the console' })
+export class TeamMemberType {
+  @Field(() => ID, { description: 'usr_…' }) id!: string;
+  @Field() email!: string;
+  @Field(() => TeamRoleEnum) role!: ValueOf<typeof TeamRoleEnum>;
+  @Field() twoFactorEnabled!: boolean;
+  @Field({ description: 'False while the invitation is pending' }) active!: boolean;
+  @Field(() => GraphQLISODateTime, { nullable: true }) lastSignInAt!: Date | null;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+
+  static from(v: TeamMemberView): TeamMemberType {
+    return Object.assign(new TeamMemberType(), {
+      id: v.id,
+      email: v.email,
+      role: v.role,
+      twoFactorEnabled: v.two_factor_enabled,
+      active: v.active,
+      lastSignInAt: v.last_sign_in_at ? new Date(v.last_sign_in_at) : null,
+      createdAt: new Date(v.created_at),
+    });
+  }
+}
+
+@InputType()
+export class InviteTeamMemberInput {
+  @Field() email!: string;
+  @Field(() => TeamRoleEnum) role!: ValueOf<typeof TeamRoleEnum>;
+}
+
+@ObjectType({ description: 'An invitation: hand the link to the new member (shown once; valid 7 days)' })
+export class InviteTeamMemberPayload {
+  @Field(() => TeamMemberType) member!: TeamMemberType;
+  @Field() setupUrl!: string;
+}
+
+@ObjectType()
+export class TeamMemberPayload {
+  @Field(() => TeamMemberType) member!: TeamMemberType;
+}
+
+@ObjectType()
+export class RemoveTeamMemberPayload {
+  @Field(() => ID) removedId!: string;
+}
