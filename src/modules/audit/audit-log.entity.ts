@@ -1,6 +1,5 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property, type Opt, type Ref } from '@mikro-orm/core';
+import { Entity, Index, PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { prefixedId } from '../../platform/db/ids.js';
-import { Merchant } from '../merchants/merchant.entity.js';
 
 /** One change that matters (a sign-in, a key, an endpoint, a refund, a cancellation): who, when, from where. */
 @Entity({ tableName: 'audit_log_entries' })
@@ -9,8 +8,9 @@ export class AuditLogEntry {
   @PrimaryKey({ type: 'string' })
   id: Opt<string> = prefixedId('aud');
 
-  @ManyToOne(() => Merchant, { ref: true, deleteRule: 'cascade' })
-  merchant!: Ref<Merchant>;
+  /** The merchant's id (a foreign key in the migration; no relation, so every module can record without importing merchants). */
+  @Property({ type: 'string', fieldName: 'merchant_id' })
+  merchant!: string;
 
   @Property({ type: 'boolean' })
   livemode!: boolean;
