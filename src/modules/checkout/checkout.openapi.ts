@@ -3,6 +3,7 @@ import { envelopeSchema } from '../../platform/rest/envelope.js';
 import { orderResponse } from '../orders/order.openapi.js';
 import { addressResponse, checkoutAmountsResponse } from '../shared/value.openapi.js';
 import { CHECKOUT_STATUSES, CHECKOUT_TYPES } from './checkout-session.entity.js';
+import { subscriptionTermsSchema } from './checkout.schemas.js';
 
 /** Response shapes of the checkout routes, for the OpenAPI document (what `toCheckoutResource` returns). */
 
@@ -16,8 +17,8 @@ export const checkoutSessionResponse = z
     status: z.enum(CHECKOUT_STATUSES),
     type: z.enum(CHECKOUT_TYPES),
     payment_type: z.enum(['one_time', 'subscription']),
-    subscription: z.object({ interval: z.string(), interval_count: z.number().int().optional(), trial_period_days: z.number().int().optional() }).nullable(),
-    customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable().optional() }),
+    subscription: z.object({ interval: subscriptionTermsSchema.shape.interval, interval_count: z.number().int(), trial_period_days: z.number().int() }).nullable(),
+    customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable() }),
     line_items: z.array(
       z.object({
         product_id: z.string(),

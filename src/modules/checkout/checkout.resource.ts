@@ -1,4 +1,5 @@
 import { publicLink } from '../../platform/links.js';
+import { addressResource } from '../shared/address.js';
 import { healthcareOf } from './checkout-amounts.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
 
@@ -19,8 +20,12 @@ export function toCheckoutResource(session: CheckoutSession, status: CheckoutSes
     status,
     type: session.type,
     payment_type: session.paymentType,
-    subscription: session.subscription,
-    customer: session.customer,
+    subscription: session.subscription && {
+      interval: session.subscription.interval,
+      interval_count: session.subscription.interval_count ?? 1,
+      trial_period_days: session.subscription.trial_period_days ?? 0,
+    },
+    customer: { email: session.customer.email, first_name: session.customer.first_name, last_name: session.customer.last_name, phone: session.customer.phone ?? null },
     line_items: session.lineItems.map((l) => ({
       product_id: l.product_id,
       name: l.name,
@@ -35,8 +40,8 @@ export function toCheckoutResource(session: CheckoutSession, status: CheckoutSes
     amounts: { ...session.amounts, healthcare: healthcareOf(session.amounts) },
     currency: session.currency,
     requires_lmn: session.lineItems.some((l) => l.requires_lmn),
-    shipping_info: session.shippingInfo,
-    billing_info: session.billingInfo,
+    shipping_info: addressResource(session.shippingInfo),
+    billing_info: addressResource(session.billingInfo),
     success_url: session.successUrl,
     failure_url: session.failureUrl,
     metadata: session.metadata,

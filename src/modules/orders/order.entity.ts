@@ -35,7 +35,7 @@ export interface OrderCustomer {
 }
 
 export interface StatusChange {
-  status: string;
+  status: OrderStatus;
   timestamp: string;
   reason: string;
 }

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { listSchema } from '../../platform/rest/envelope.js';
 import { addressResponse, amountsResponse, pricedLineFields } from '../shared/value.openapi.js';
-import { DISPUTE_STAGES } from '../payments/payment-processor.js';
+import { DISPUTE_STAGES, PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 
 /** Response shapes of the orders routes, for the OpenAPI document (what `toOrderResource` returns). */
 
 const payment = z.object({
   payment_id: z.string(),
-  payment_method: z.string().describe('hsa_fsa_card or card'),
+  payment_method: z.enum(PAYMENT_METHOD_TYPES),
   brand: z.string(),
   last4: z.string(),
   amount: z.number().int(),
@@ -75,7 +75,7 @@ export const orderResponse = z
     lmn: z.object({ status: z.literal('approved'), approved_at: z.string(), condition: z.string(), provider_name: z.string().nullable(), items: z.array(z.string()) }).nullable(),
     failure_reason: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
-    status_history: z.array(z.object({ status: z.string(), timestamp: z.string(), reason: z.string() })),
+    status_history: z.array(z.object({ status: z.enum(ORDER_STATUSES), timestamp: z.iso.datetime(), reason: z.string() })),
     dispute: disputeResponse.nullable().describe('The latest dispute (chargeback) of the order, or null'),
     created_at: z.iso.datetime(),
     completed_at: z.iso.datetime().nullable(),

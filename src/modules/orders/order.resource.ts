@@ -1,3 +1,4 @@
+import { addressResource } from '../shared/address.js';
 import type { Order } from './order.entity.js';
 import type { OrderDisputeRecord, OrderRecord, PaymentRecord } from './order.read-model.js';
 
@@ -60,7 +61,7 @@ export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], d
     amount: order.amount,
     currency: order.currency,
     receipt_url: receiptUrl,
-    customer: order.customer,
+    customer: { ...order.customer, shipping_address: addressResource(order.customer.shipping_address), billing_address: addressResource(order.customer.billing_address) },
     line_items: order.lineItems,
     amounts: order.amounts,
     payment: primary ? toPaymentResource(primary) : null,

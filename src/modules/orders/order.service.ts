@@ -143,7 +143,7 @@ export async function applyDisputeToOrder(em: EntityManager, order: Order, open:
   if (order.paymentStatus !== 'disputed') return;
   let before: OrderStatus = 'completed';
   for (let i = order.statusHistory.length - 1; i >= 0; i--) {
-    const status = order.statusHistory[i].status as OrderStatus;
+    const status = order.statusHistory[i].status;
     if (status !== 'disputed') {
       before = status;
       break;

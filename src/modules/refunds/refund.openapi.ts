@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelopeSchema, listSchema } from '../../platform/rest/envelope.js';
+import { PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
 import { REFUND_REASONS, REFUND_STATUSES } from './refund.entity.js';
 
 /** Response shapes of the refunds routes, for the OpenAPI document (what `toRefundResource` returns). */
@@ -19,7 +20,7 @@ export const refundResponse = z
     refunds: z.array(
       z.object({
         payment_id: z.string(),
-        payment_method: z.string(),
+        payment_method: z.enum(PAYMENT_METHOD_TYPES),
         amount: z.number().int(),
         refund_id: z.string().describe('This payment’s refund (rp_…), set from creation'),
         processor_refund_id: z.string().nullable().describe('The processor’s reference, once processed'),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 export const addressResponse = z
   .object({
     address_line_1: z.string(),
-    address_line_2: z.string().nullable().optional(),
+    address_line_2: z.string().nullable(),
     city: z.string(),
     state: z.string(),
     postal_code: z.string(),

@@ -33,7 +33,7 @@ export const subscriptionResponse = z
     payment_method_id: z.string(),
     payment_method: z.object({ id: z.string(), type: z.enum(PAYMENT_METHOD_TYPES), last4: z.string(), brand: z.string() }).nullable(),
     latest_invoice_id: z.string().nullable(),
-    plan_id: z.null(),
+    plan_id: z.string().nullable().describe('The plan the subscription was made from (provenance only); null: this service makes subscriptions without plans'),
     metadata: z.record(z.string(), z.unknown()),
     created_at: time,
     updated_at: time,
