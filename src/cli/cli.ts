@@ -7,6 +7,7 @@ import { createMerchant } from '../modules/merchants/merchant.service.js';
 import { createMigration } from './migration-create.js';
 import { IMPORT_USAGE, productsImport } from './products-import.js';
 import { PROCESSOR_USAGE, processorCommand } from './processor-commands.js';
+import { openApiTypesCheck, openApiTypesEmit } from './openapi-commands.js';
 import { schemaCheck, schemaDiff, schemaEmit } from './schema-commands.js';
 import { USER_USAGE, userCommand } from './user-commands.js';
 
@@ -19,7 +20,8 @@ const USAGE = `usage:
   npm run migrate                              apply pending migrations
   npm run migration:create                     generate a migration from entity changes
   npm run schema:emit | schema:check           write / verify schema.graphql
-  npm run schema:diff -- REF                   breaking, dangerous and safe changes since git REF`;
+  npm run schema:diff -- REF                   breaking, dangerous and safe changes since git REF
+  npm run openapi:types | openapi:check        write / verify the REST client types (test/generated/api-v2.d.ts)`;
 
 /** Runs `fn` against the configured database, then closes everything. */
 async function withOrm<T>(fn: (orm: Awaited<ReturnType<typeof openOrm>>) => Promise<T>): Promise<T> {
@@ -67,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
       return schemaCheck();
     case 'schema:diff':
       return schemaDiff(sub);
+    case 'openapi:types':
+      return openApiTypesEmit();
+    case 'openapi:check':
+      return openApiTypesCheck();
     default:
       process.stderr.write(`${USAGE}\n`);
       return 2;
