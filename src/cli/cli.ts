@@ -10,6 +10,8 @@ import { PROCESSOR_USAGE, processorCommand } from './processor-commands.js';
 import { openApiTypesCheck, openApiTypesEmit } from './openapi-commands.js';
 import { schemaCheck, schemaDiff, schemaEmit } from './schema-commands.js';
 import { USER_USAGE, userCommand } from './user-commands.js';
+import { LISTEN_USAGE, listen } from './webhook-listen.js';
+import { TRIGGER_USAGE, trigger } from './webhook-trigger.js';
 
 const USAGE = `usage:
   npm run cli -- merchant create --name NAME   create a merchant, print its keys as JSON
@@ -17,6 +19,8 @@ const USAGE = `usage:
                                                upsert a catalog CSV, print a report
   ${PROCESSOR_USAGE}
   ${USER_USAGE}
+  ${LISTEN_USAGE}
+  ${TRIGGER_USAGE}
   npm run migrate                              apply pending migrations
   npm run migration:create                     generate a migration from entity changes
   npm run schema:emit | schema:check           write / verify schema.graphql
@@ -69,6 +73,10 @@ async function main(argv: string[]): Promise<number> {
       return schemaCheck();
     case 'schema:diff':
       return schemaDiff(sub);
+    case 'listen':
+      return listen(argv.slice(1));
+    case 'trigger':
+      return trigger(sub, rest);
     case 'openapi:types':
       return openApiTypesEmit();
     case 'openapi:check':
