@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
-import { consoleSessionAuth, registerConsoleSessions } from './modules/team/console-session.js';
+import { consoleSessionAuth, consoleWsSessionAuth, registerConsoleSessions } from './modules/team/console-session.js';
 import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL, recordKeyUse } from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
@@ -150,7 +150,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await apollo.start();
   registerGraphqlRoute(http, apollo, schema);
-  registerGraphqlWs(http, schema, orm, authenticate);
+  registerGraphqlWs(http, schema, orm, authenticate, consoleWsSessionAuth(http, orm));
 
   return { http, schema, apollo, health };
 }

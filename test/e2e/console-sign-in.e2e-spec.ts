@@ -1,6 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
 import { inviteMember } from '../../src/modules/team/team.service.js';
 import { consoleClient, PASSWORD, teamMember } from '../helpers/console.js';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { cards, checkoutBody } from '../helpers/fixtures.js';
+import { collect } from '../helpers/graphql-ws.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -218,6 +222,35 @@ test('Settings → Team: owners and admins invite and manage members; only owner
   // an API key never manages the team
   const byKey = await client(t.url, other.test_api_key).graphql('mutation { inviteTeamMember(input: { email: "x@team.test", role: VIEWER }) { setupUrl } }');
   expect(byKey.body.errors?.[0].extensions?.code).toBe('insufficient_permissions');
+});
+
+test('the live dashboard streams over graphql-ws with the session cookie and its CSRF token', async () => {
+  await member('live@console.test', 'support');
+  const browser = consoleClient(t.url);
+  await browser.signIn('live@console.test');
+  const socket = (csrfToken?: string) => {
+    const cookie = browser.cookie;
+    class CookieSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers: { cookie } });
+      }
+    }
+    return createClient({ url: `${t.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: CookieSocket, connectionParams: { csrfToken }, retryAttempts: 0, lazy: true });
+  };
+  const forged = collect(socket('forged'), 'subscription { orderEvents { type } }');
+  await forged.done;
+  expect(forged.errors[0]).toMatchObject({ code: 4401 });
+
+  const ws = socket(browser.csrf);
+  const live = collect<{ orderEvents: { type: string } }>(ws, 'subscription { orderEvents { type } }');
+  await new Promise((r) => setTimeout(r, 300));
+  const api = client(t.url, merchant.test_api_key);
+  const session = (await api.post('/api/v2/checkout', checkoutBody([['SOCKS', 'Socks', 500, 1]]))).body.data;
+  expect((await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).status).toBe(200);
+  const [first] = await live.waitFor(1);
+  expect(first.orderEvents.type).toMatch(/^order\./);
+  live.unsubscribe();
+  await ws.dispose();
 });
 
 // Last: the limit is a process-wide setting, and this app sets it low.

@@ -386,11 +386,13 @@ const graphql: Record<string, Round> = {
   },
   inviteTeamMember: () => round((i) => () => owner.graphql(`mutation { inviteTeamMember(input: { email: "m${i}-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { setupUrl } }`)),
   changeTeamMemberRole: async () => {
-    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "r-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member.id as string;
+    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "r-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member
+      .id as string;
     return round((n) => () => owner.graphql(`mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ${n % 2 ? 'SUPPORT' : 'DEVELOPER'}) { member { role } } }`, { id }));
   },
   removeTeamMember: async () => {
-    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "x-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member.id as string;
+    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "x-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member
+      .id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }`, { id }));
   },
   revokeApiKey: async () => {

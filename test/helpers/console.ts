@@ -33,6 +33,9 @@ export function consoleClient(base: string) {
     get cookie() {
       return cookie;
     },
+    get csrf() {
+      return csrf;
+    },
   };
 }
 

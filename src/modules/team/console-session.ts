@@ -4,6 +4,7 @@ import fastifySession from '@fastify/session';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../platform/errors.js';
+import type { WsSessionAuthenticator } from '../../platform/pubsub/live-events.js';
 import type { SessionAuthenticator } from '../../platform/rest/auth.js';
 import { sessionPrincipal } from './team.service.js';
 
@@ -93,6 +94,29 @@ export function requireCsrf(req: FastifyRequest): void {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The console session of a websocket (the live dashboard): the session cookie of its upgrade
+ * request, and the session's CSRF token in `connectionParams.csrfToken` (a page of another site
+ * cannot read it), else null.
+ */
+export function consoleWsSessionAuth(http: FastifyInstance, orm: MikroORM): WsSessionAuthenticator {
+  return async (request, params) => {
+    const cookie = request.headers.cookie && http.parseCookie(request.headers.cookie)[SESSION_COOKIE];
+    if (!cookie) return null;
+    const holder: { session?: FastifyRequest['session']; headers: Record<string, unknown>; log: FastifyRequest['log']; server: FastifyInstance } = {
+      headers: { 'x-csrf-token': typeof params.csrfToken === 'string' ? params.csrfToken : undefined },
+      log: http.log,
+      server: http,
+    };
+    await new Promise<void>((resolve, reject) => http.decryptSession(cookie, holder, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve())));
+    const memberId = holder.session?.memberId;
+    if (!memberId) return null;
+    requireCsrf(holder as unknown as FastifyRequest);
+    const found = await sessionPrincipal(orm.em.fork(), memberId, holder.session?.livemode === true);
+    return found?.principal ?? null;
+  };
+}
 
 /** The console session as the API's caller (a request without Authorization): the member's role is its permissions. */
 export const consoleSessionAuth: SessionAuthenticator = async (em, req) => {

@@ -99,7 +99,8 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
     await em.flush();
   } catch (err) {
     // The same address invited twice at once: one invitation wins.
-    if (err instanceof UniqueConstraintViolationException) throw new DomainError('invalid_state', 'That email address was just invited: use the link already given, or invite again to renew it.', { param: 'email' });
+    if (err instanceof UniqueConstraintViolationException)
+      throw new DomainError('invalid_state', 'That email address was just invited: use the link already given, or invite again to renew it.', { param: 'email' });
     throw err;
   }
   return { member: presentMember(member), setup_url: publicLink(`/console/setup?token=${token}`) };

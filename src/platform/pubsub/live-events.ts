@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
@@ -39,16 +40,23 @@ export async function startLiveEvents(
   return { pubSub, listener };
 }
 
+/**
+ * Authenticates a websocket without an API key by a signed-in session: its upgrade request's
+ * cookie and the CSRF token in `connectionParams.csrfToken` (the team module provides it); null
+ * when it carries none.
+ */
+export type WsSessionAuthenticator = (request: IncomingMessage, params: Record<string, unknown>) => Promise<Principal | null>;
+
 /** Close code for a connection without a valid API key (graphql-ws's Unauthorized). */
 export const WS_UNAUTHORIZED = 4401;
 
 /**
  * graphql-ws on `ws://HOST/graphql` (the HTTP GET/POST route is untouched). The connection
- * authenticates once with `connectionParams.authorization` (`Bearer glm_…`); a missing or bad
- * key is closed with 4401. Each operation gets its own service context (a fresh EntityManager
+ * authenticates once with `connectionParams.authorization` (`Bearer glm_…`) or, without one, a
+ * console session (`sessionAuth`); a missing or bad key is closed with 4401. Each operation gets its own service context (a fresh EntityManager
  * fork) for that merchant and mode.
  */
-export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, orm: MikroORM, authenticate: Authenticator): void {
+export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, orm: MikroORM, authenticate: Authenticator, sessionAuth?: WsSessionAuthenticator): void {
   const wss = new WebSocketServer({ server: http.server, path: '/graphql' });
   const server = useServer<Record<string, unknown> | undefined, { principal: Principal }>(
     {
@@ -57,7 +65,8 @@ export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, 
         const params = ctx.connectionParams ?? {};
         const authorization = params.authorization ?? params.Authorization;
         try {
-          ctx.extra.principal = await authenticate(orm.em, typeof authorization === 'string' ? authorization : undefined);
+          const bySession = authorization === undefined && sessionAuth ? await sessionAuth(ctx.extra.request, params) : null;
+          ctx.extra.principal = bySession ?? (await authenticate(orm.em, typeof authorization === 'string' ? authorization : undefined));
           return true;
         } catch {
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
