@@ -109,7 +109,9 @@ export function consoleWsSessionAuth(http: FastifyInstance, orm: MikroORM): WsSe
       log: http.log,
       server: http,
     };
-    await new Promise<void>((resolve, reject) => http.decryptSession(cookie, holder, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      http.decryptSession(cookie, holder, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error('the session could not be read')) : resolve())),
+    );
     const memberId = holder.session?.memberId;
     if (!memberId) return null;
     requireCsrf(holder as unknown as FastifyRequest);
