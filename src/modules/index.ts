@@ -13,6 +13,7 @@ import { cardEntryAssets } from './hosted-pages/card-entry-page.js';
 import { ApiKeyResolver } from './merchants/api-key.resolver.js';
 import { AuditLogResolver } from './audit/audit-log.resolver.js';
 import { TeamResolver } from './team/team.resolver.js';
+import { RefundPreviewResolver } from './refunds/refund-preview.resolver.js';
 import { CustomerResolver } from './customers/customer.resolver.js';
 import { customerRoutes } from './customers/customer.routes.js';
 import { detachPaymentMethodsByToken } from './customers/payment-method.service.js';
@@ -86,6 +87,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   ApiKeyResolver,
   AuditLogResolver,
   TeamResolver,
+  RefundPreviewResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */

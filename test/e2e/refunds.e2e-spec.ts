@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import { cards, checkoutBody, createProducts, openCheckout, payCheckout } from '../helpers/fixtures.js';
 import type { FieldError, Client } from '../helpers/http.js';
 import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -340,4 +341,18 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
   expect(next.body.data.node.refunds).toEqual({ nodes: [{ amount: 700 }], pageInfo: { hasNextPage: false } });
   const all = await api.graphql(`query($o: ID) { refunds(first: 10, orderId: $o) { nodes { amount } } }`, { o: gid.id });
   expect(all.body.data.refunds.nodes).toEqual([{ amount: 100 }, { amount: 700 }]);
+});
+
+test('refundPreview shows the split a refund would make, with the errors createRefund would answer', async () => {
+  const order = await paidSplitOrder();
+  const orderId = toGlobalId('Order', order.id);
+  const preview = async (amount?: number) =>
+    (await api.graphql('query($o: ID!, $a: Int) { refundPreview(orderId: $o, amount: $a) { amount hsaAmount regularAmount remaining currency } }', { o: orderId, a: amount })).body;
+  const partial = await preview(2500);
+  expect(partial.errors).toBeUndefined();
+  const made = (await api.post('/api/v2/refunds', { order_id: order.id, amount: 2500, reason: 'customer_request' })).body.data;
+  expect(partial.data.refundPreview).toEqual({ amount: 2500, hsaAmount: made.refund_breakdown.hsa_amount, regularAmount: made.refund_breakdown.regular_amount, remaining: 3500, currency: 'usd' });
+  expect((await preview()).data.refundPreview).toMatchObject({ amount: 1000, remaining: 1000 });
+  expect((await preview(5000)).errors?.[0].extensions).toMatchObject({ code: 'invalid_amount' });
+  expect((await api.graphql('{ refundPreview(orderId: "T3JkZXI6b3JkX25vcGU=") { amount } }')).body.errors?.[0].extensions?.code).toBe('not_found');
 });

@@ -23,6 +23,41 @@ function remainingOf(payments: Payment[]): number {
 }
 
 /**
+ * The one refund rule: what `requested` (default: all that remains) of `order` takes from its
+ * HSA/FSA and its regular payment (see splitRefund), or why it cannot be refunded.
+ */
+function planRefund(order: Order, payments: Payment[], requested: number | undefined) {
+  const remaining = remainingOf(payments);
+  if (REFUNDABLE.has(order.paymentStatus) && remaining === 0) {
+    throw new DomainError('already_refunded', `Order ${order.id} is already fully refunded (or its remaining amount is being refunded).`, { param: 'order_id' });
+  }
+  if (!REFUNDABLE.has(order.paymentStatus)) {
+    throw new DomainError('invalid_state', `Order ${order.id} cannot be refunded: its payment status is ${order.paymentStatus}.`, { param: 'order_id' });
+  }
+  const amount = requested ?? remaining;
+  if (amount > remaining) {
+    throw new DomainError('invalid_amount', `Refund amount ${amount} exceeds the refundable remainder of ${remaining}.`, { param: 'amount', details: { requested: amount, maximum: remaining } });
+  }
+  const hsa = payments.find((p) => p.paymentMethod === 'hsa_fsa_card');
+  const regular = payments.find((p) => p.paymentMethod === 'card');
+  const share = splitRefund(amount, { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 }, { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 });
+  return { amount, remaining, share, hsa, regular };
+}
+
+/** What a refund of `amount` (default: the rest) would take from each card, before it is made (the console shows it before confirming). */
+export async function previewRefund(
+  ctx: ServiceContext,
+  orderId: string,
+  amount?: number,
+): Promise<{ order_id: string; amount: number; hsa_amount: number; regular_amount: number; remaining: number; currency: string }> {
+  if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 1)) throw new DomainError('invalid_amount', 'amount must be a positive whole number of cents', { param: 'amount' });
+  const order = await ctx.em.findOne(Order, { id: orderId, ...scope(ctx) });
+  if (!order) throw DomainError.notFound('order', orderId, 'order_id');
+  const plan = planRefund(order, await ctx.em.find(Payment, { orderId: order.id }), amount);
+  return { order_id: order.id, amount: plan.amount, hsa_amount: plan.share.hsa, regular_amount: plan.share.regular, remaining: plan.remaining, currency: order.currency };
+}
+
+/**
  * Creates a `pending` refund of an order and reserves its amount on the payments, split between
  * the HSA/FSA and the regular payment (see splitRefund). The order row is locked for the whole
  * check-and-reserve, so concurrent refunds of one order run one after the other and their sum
@@ -35,21 +70,8 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
     const order = await em.findOne(Order, { id: input.order_id, ...scope(ctx) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!order) throw DomainError.notFound('order', input.order_id, 'order_id');
     const payments = await em.find(Payment, { orderId: order.id });
-    const remaining = remainingOf(payments);
-    if (REFUNDABLE.has(order.paymentStatus) && remaining === 0) {
-      throw new DomainError('already_refunded', `Order ${order.id} is already fully refunded (or its remaining amount is being refunded).`, { param: 'order_id' });
-    }
-    if (!REFUNDABLE.has(order.paymentStatus)) {
-      throw new DomainError('invalid_state', `Order ${order.id} cannot be refunded: its payment status is ${order.paymentStatus}.`, { param: 'order_id' });
-    }
+    const { amount, share, hsa, regular } = planRefund(order, payments, input.amount);
     if (lines.length) await assertLinesRefundable(em, order, lines);
-    const amount = input.amount ?? remaining;
-    if (amount > remaining) {
-      throw new DomainError('invalid_amount', `Refund amount ${amount} exceeds the refundable remainder of ${remaining}.`, { param: 'amount', details: { requested: amount, maximum: remaining } });
-    }
-    const hsa = payments.find((p) => p.paymentMethod === 'hsa_fsa_card');
-    const regular = payments.find((p) => p.paymentMethod === 'card');
-    const share = splitRefund(amount, { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 }, { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 });
     const parts: RefundPart[] = [];
     for (const [payment, part] of [
       [hsa, share.hsa],
