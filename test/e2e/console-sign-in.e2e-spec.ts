@@ -135,6 +135,27 @@ test('a member of another merchant sees nothing of this one', async () => {
   await browser.signIn('owner@elsewhere.test');
   expect((await browser.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges).toHaveLength(0);
   expect((await browser.get('/console/session')).body.merchant.id).toBe(other.id);
+
+  // this merchant's keys, members and audit entries are out of reach by id
+  const home = consoleClient(t.url);
+  await member('tenant@console.test', 'owner');
+  await home.signIn('tenant@console.test');
+  const keyId = (await home.graphql('mutation { createApiKey(input: { name: "Mine" }) { apiKey { id } } }')).body.data.createApiKey.apiKey.id as string;
+  const members = (await home.graphql('{ teamMembers { id email } }')).body.data.teamMembers as { id: string; email: string }[];
+  const memberId = members.find((m) => m.email === 'tenant@console.test')!.id;
+  for (const [query, variables] of [
+    ['mutation($id: ID!) { rollApiKey(id: $id) { secret } }', { id: keyId }],
+    ['mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } } }', { id: keyId }],
+    ['mutation($id: ID!) { changeTeamMemberRole(id: $id, role: VIEWER) { member { id } } }', { id: memberId }],
+    ['mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: memberId }],
+  ] as const) {
+    const res = await browser.graphql(query, variables);
+    expect(res.body.errors?.[0].extensions?.code).toBe('not_found');
+  }
+  expect((await browser.graphql('{ apiKeys { id } }')).body.data.apiKeys.map((k: { id: string }) => k.id)).not.toContain(keyId);
+  expect((await browser.graphql('{ teamMembers { email } }')).body.data.teamMembers.map((m: { email: string }) => m.email)).toEqual(['owner@elsewhere.test']);
+  expect((await browser.graphql(`{ auditLog(first: 50, objectId: "${keyId}") { edges { node { action } } } }`)).body.data.auditLog.edges).toEqual([]);
+  expect((await home.graphql('{ apiKeys { id status } }')).body.data.apiKeys.find((k: { id: string }) => k.id === keyId).status).toBe('ACTIVE');
 });
 
 test('five failed sign-ins lock the account for 15 minutes with a clear message, the right password included', async () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
+import { signedInConsole, type ConsoleClient } from '../helpers/console.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
 import type { JsonSchema, OpenApiDocument } from '../helpers/openapi.js';
@@ -19,6 +20,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
 let t: TestApp;
 let key: string;
+let owner: ConsoleClient;
 let doc: OpenApiDocument;
 let schema: GraphQLSchema;
 const ids: string[] = [];
@@ -29,6 +31,7 @@ beforeAll(async () => {
   let api: Client;
   ({ t, keys, api } = await startWithMerchant('Fuzz'));
   key = keys.test_api_key;
+  owner = await signedInConsole(t, keys.id);
   doc = (await api.get<OpenApiDocument>('/api/v2/openapi.json')).body;
   schema = t.app.schema;
   // Real objects, so that fuzzed requests also reach the code behind a successful lookup.
@@ -149,6 +152,8 @@ interface FuzzRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Sent as the signed-in console owner (session cookie and CSRF token) instead of the API key, or with no credentials at all. */
+  as?: 'console' | 'anonymous';
 }
 
 const deepJson = fc.integer({ min: 30, max: 20_000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
@@ -339,7 +344,8 @@ type Answer = { error?: { code?: unknown; message?: unknown }; errors?: { messag
 
 async function send(r: FuzzRequest): Promise<string | null> {
   const started = performance.now();
-  const res = await fetch(`${t.url}${r.path}`, { method: r.method, headers: { authorization: `Bearer ${key}`, ...r.headers }, body: r.body });
+  const auth: Record<string, string> = r.as === 'console' ? { cookie: owner.cookie, 'x-csrf-token': owner.csrf } : r.as === 'anonymous' ? {} : { authorization: `Bearer ${key}` };
+  const res = await fetch(`${t.url}${r.path}`, { method: r.method, headers: { ...auth, ...r.headers }, body: r.body });
   const text = await res.text();
   timing.set(r.op, (timing.get(r.op) ?? 0) + performance.now() - started);
   let body: Answer;
@@ -370,12 +376,38 @@ async function send(r: FuzzRequest): Promise<string | null> {
   return problem && `${problem}: ${r.method} ${r.path.slice(0, 300)} body=${(r.body ?? '').slice(0, 300)} headers=${JSON.stringify(r.headers).slice(0, 200)} → ${res.status} ${text.slice(0, 400)}`;
 }
 
+/** The console's own operations: the GraphQL fields only a signed-in member reaches (sent with the owner's session), and the session routes (sent without credentials, as a stranger would). */
+const CONSOLE_FIELDS = new Set(['apiKeys', 'createApiKey', 'rollApiKey', 'revokeApiKey', 'teamMembers', 'inviteTeamMember', 'changeTeamMemberRole', 'removeTeamMember', 'auditLog']);
+const CONSOLE_ROUTES = ['/console/sign-in', '/console/sign-in/two-factor', '/console/password-setup', '/console/mode', '/console/two-factor/enroll', '/console/two-factor/confirm', '/console/session'];
+function consoleOperations(graphql: { op: string; arb: fc.Arbitrary<FuzzRequest> }[]): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
+  const fields = graphql
+    .filter((o) => CONSOLE_FIELDS.has(o.op.split(' ').pop()!))
+    .map((o) => ({ op: `console ${o.op}`, arb: o.arb.map((r) => ({ ...r, op: `console ${r.op}`, as: 'console' as const })) }));
+  const body = fc.oneof(
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.record({ email: fc.oneof(anyString, fc.emailAddress()), password: anyString, code: anyString, token: anyString, livemode: junk }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+    anyString,
+  );
+  const routes = CONSOLE_ROUTES.map((path) => ({
+    op: `console ${path}`,
+    arb: body.map((b): FuzzRequest => ({
+      op: `console ${path}`,
+      method: path === '/console/session' ? 'GET' : 'POST',
+      path,
+      headers: path === '/console/session' ? {} : { 'content-type': 'application/json' },
+      body: path === '/console/session' ? undefined : b,
+      as: 'anonymous',
+    })),
+  }));
+  return [...fields, ...routes];
+}
+
 test(`${BATCH * RUNS} malformed requests over every REST route and GraphQL operation: no 5xx, spec error shape, request ids (seed ${SEED})`, async () => {
   const rest = restOperations();
   const graphql = graphqlOperations();
   expect(rest.length).toBeGreaterThan(25);
   expect(graphql.length).toBeGreaterThan(20);
-  const all = [...rest, ...graphql];
+  const all = [...rest, ...graphql, ...consoleOperations(graphql)];
   const hits = new Map<string, number>();
   let sent = 0;
   await fc.assert(
