@@ -31,6 +31,7 @@ import { Migration20261127000100_webhook_endpoint_lifecycle } from './Migration2
 import { Migration20261128000100_api_key_management } from './Migration20261128000100_api_key_management.js';
 import { Migration20261128000200_team_members } from './Migration20261128000200_team_members.js';
 import { Migration20261128000300_audit_log } from './Migration20261128000300_audit_log.js';
+import { Migration20261128000400_retention_indexes } from './Migration20261128000400_retention_indexes.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -65,4 +66,5 @@ export const migrationsList = [
   { name: 'Migration20261128000100_api_key_management', class: Migration20261128000100_api_key_management },
   { name: 'Migration20261128000200_team_members', class: Migration20261128000200_team_members },
   { name: 'Migration20261128000300_audit_log', class: Migration20261128000300_audit_log },
+  { name: 'Migration20261128000400_retention_indexes', class: Migration20261128000400_retention_indexes },
 ];

@@ -19,6 +19,7 @@ import { complexityLimit } from './platform/graphql/complexity.js';
 import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
+import { configureRetention } from './platform/retention.js';
 import { registerGraphqlWs, startLiveEvents } from './platform/pubsub/live-events.js';
 import { webhookDeliverySweep } from './modules/webhooks/webhook.jobs.js';
 import { DELIVERIES_CHANNEL } from './modules/webhooks/webhook.service.js';
@@ -75,6 +76,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
 
   setPublicUrl(config.publicUrl);
+  configureRetention(config);
   configureLivePayments(config);
   http.decorate('jobs', jobs);
   registerErrorHandling(http);

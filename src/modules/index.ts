@@ -36,7 +36,8 @@ import { orderRoutes } from './orders/order.routes.js';
 import { receiptRoutes } from './orders/receipt.routes.js';
 import { processorNotificationRoutes } from './payments/adyen/adyen-notification.routes.js';
 import { recordAuthorisation, recordCapture } from './payments/authorisation-events.js';
-import { paymentReconciliationSweep, processorNotificationSweep } from './payments/payment.jobs.js';
+import { paymentReconciliationSweep, processorNotificationRetentionSweep, processorNotificationSweep } from './payments/payment.jobs.js';
+import { consoleSessionSweep } from './team/team.jobs.js';
 import { tokenOf } from './payments/adyen/adyen-processor.js';
 import { onProcessorEvent } from './payments/processor-events.js';
 import { useLivePayments } from './payments/processor-registry.js';
@@ -125,6 +126,8 @@ export const sweeps: Sweep[] = [
   eligibilityRecheckSweep,
   paymentReconciliationSweep,
   processorNotificationSweep,
+  processorNotificationRetentionSweep,
+  consoleSessionSweep,
   refundProcessingSweep,
   subscriptionBillingSweep,
   ...webhookSweeps,

@@ -1,4 +1,5 @@
 import type { Sweep } from '../../platform/jobs/jobs.js';
+import { daysBefore, purgeInBatches, retention } from '../../platform/retention.js';
 import { applyProcessorNotifications } from './adyen/adyen-notifications.js';
 import { reverseAbandonedAttempts } from './payment-journal.js';
 
@@ -17,5 +18,15 @@ export const processorNotificationSweep: Sweep = {
   every: '10 seconds',
   run: async (orm, _now, log) => {
     await applyProcessorNotifications(orm, log);
+  },
+};
+
+/** Hourly: applied processor notifications older than PROCESSOR_NOTIFICATION_RETENTION_DAYS (730: chargebacks come months later) go. */
+export const processorNotificationRetentionSweep: Sweep = {
+  name: 'payments.notifications.retention',
+  every: '1 hour',
+  run: async (orm, now, log) => {
+    const purged = await purgeInBatches(orm, 'processor_notifications', 'received_at < ? and applied_at is not null', [daysBefore(now, retention.processorNotificationDays)]);
+    if (purged) log.info({ purged, days: retention.processorNotificationDays }, 'processor notifications past their retention purged');
   },
 };

@@ -1,4 +1,5 @@
 import type { Sweep } from '../../platform/jobs/jobs.js';
+import { daysBefore, purgeInBatches, retention } from '../../platform/retention.js';
 import { deliverDue } from './webhook-delivery.service.js';
 import { dispatchEvents } from './webhook-dispatch.js';
 import { disableFailingEndpoints } from './webhook-health.js';
@@ -20,5 +21,23 @@ export const webhookDeliverySweep: Sweep = {
   },
 };
 
+/**
+ * Hourly: events older than EVENT_RETENTION_DAYS (30) go, with their deliveries and attempts
+ * (cascade); an event still waiting for dispatch or with a delivery still pending stays until it is sent.
+ */
+export const eventRetentionSweep: Sweep = {
+  name: 'events.retention',
+  every: '1 hour',
+  run: async (orm, now, log) => {
+    const purged = await purgeInBatches(
+      orm,
+      'events',
+      `created_at < ? and dispatched_at is not null and not exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status = 'pending')`,
+      [daysBefore(now, retention.eventDays)],
+    );
+    if (purged) log.info({ purged, days: retention.eventDays }, 'events past their retention purged');
+  },
+};
+
 /** The webhook sweeps, run after every other sweep so that events those record go out in the same pass. */
-export const webhookSweeps: Sweep[] = [webhookDeliverySweep];
+export const webhookSweeps: Sweep[] = [webhookDeliverySweep, eventRetentionSweep];
