@@ -564,11 +564,13 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
   button.disabled = true;
   const status = $('webhooks-status');
   try {
-    const data = await query<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } } }>(
-      'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } } }',
+    const data = await query<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } | null; userErrors: { message: string }[] } }>(
+      'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } userErrors { message } } }',
       { id },
     );
     const d = data.retryWebhookDelivery.webhookDelivery;
+    // An input mistake (the delivery already succeeded, its endpoint is disabled) comes back as userErrors.
+    if (!d) throw new Error(data.retryWebhookDelivery.userErrors.map((e) => e.message).join(' '));
     status.textContent = `Delivery ${deliveryId} queued to be sent again now (${lower(d.status)}).`;
   } catch (err) {
     status.textContent = `Replay of ${deliveryId} failed: ${(err as Error).message}`;

@@ -247,20 +247,17 @@ describe('GraphQL', () => {
     expect(update.body.data.createCardUpdateLink.setupLink).toMatchObject({ subscriptionId: sub.id, customerId: sub.customer_id, status: 'OPEN' });
   });
 
-  test('errors carry the REST codes: an unknown customer, an ended subscription, an id of another type', async () => {
-    const unknown = await api.graphql(`mutation($i: CreatePaymentMethodSetupLinkInput!) { createPaymentMethodSetupLink(input: $i) { setupLink { id } } }`, {
+  test('input mistakes are userErrors with the REST codes: an unknown customer, an ended subscription, an id of another type', async () => {
+    const unknown = await api.graphql(`mutation($i: CreatePaymentMethodSetupLinkInput!) { createPaymentMethodSetupLink(input: $i) { setupLink { id } userErrors { field code } } }`, {
       i: { customerId: toGlobalId('Customer', 'cus_nope') },
     });
-    expect(unknown.body.errors?.[0].extensions).toMatchObject({ code: 'not_found' });
+    expect(unknown.body.data.createPaymentMethodSetupLink).toEqual({ setupLink: null, userErrors: [{ field: ['input', 'customerId'], code: 'NOT_FOUND' }] });
     const { sub } = await subscribeWith(api, cards.visa);
     expect((await api.post(`/api/v2/subscriptions/${sub.id}/cancel`, {})).status).toBe(200);
-    const ended = await api.graphql(`mutation($i: CreateCardUpdateLinkInput!) { createCardUpdateLink(input: $i) { setupLink { id } } }`, {
-      i: { subscriptionId: toGlobalId('SubscriptionContract', sub.id) },
-    });
-    expect(ended.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_state' });
-    const wrongType = await api.graphql(`mutation($i: CreateCardUpdateLinkInput!) { createCardUpdateLink(input: $i) { setupLink { id } } }`, {
-      i: { subscriptionId: toGlobalId('Customer', sub.customer_id) },
-    });
-    expect(wrongType.body.errors?.[0].extensions).toMatchObject({ param: 'subscriptionId' });
+    const UPDATE = `mutation($i: CreateCardUpdateLinkInput!) { createCardUpdateLink(input: $i) { setupLink { id } userErrors { field code } } }`;
+    const ended = await api.graphql(UPDATE, { i: { subscriptionId: toGlobalId('SubscriptionContract', sub.id) } });
+    expect(ended.body.data.createCardUpdateLink).toMatchObject({ setupLink: null, userErrors: [{ code: 'INVALID_STATE' }] });
+    const wrongType = await api.graphql(UPDATE, { i: { subscriptionId: toGlobalId('Customer', sub.customer_id) } });
+    expect(wrongType.body.data.createCardUpdateLink.userErrors).toEqual([{ field: ['input', 'subscriptionId'], code: 'NOT_FOUND' }]);
   });
 });

@@ -143,14 +143,14 @@ test('a member of another merchant sees nothing of this one', async () => {
   const keyId = (await home.graphql('mutation { createApiKey(input: { name: "Mine" }) { apiKey { id } } }')).body.data.createApiKey.apiKey.id as string;
   const members = (await home.graphql('{ teamMembers { id email } }')).body.data.teamMembers as { id: string; email: string }[];
   const memberId = members.find((m) => m.email === 'tenant@console.test')!.id;
-  for (const [query, variables] of [
-    ['mutation($id: ID!) { rollApiKey(id: $id) { secret } }', { id: keyId }],
-    ['mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } } }', { id: keyId }],
-    ['mutation($id: ID!) { changeTeamMemberRole(id: $id, role: VIEWER) { member { id } } }', { id: memberId }],
-    ['mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: memberId }],
+  for (const [field, query, variables] of [
+    ['rollApiKey', 'mutation($id: ID!) { rollApiKey(id: $id) { secret userErrors { code } } }', { id: keyId }],
+    ['revokeApiKey', 'mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { code } } }', { id: keyId }],
+    ['changeTeamMemberRole', 'mutation($id: ID!) { changeTeamMemberRole(id: $id, role: VIEWER) { member { id } userErrors { code } } }', { id: memberId }],
+    ['removeTeamMember', 'mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { code } } }', { id: memberId }],
   ] as const) {
     const res = await browser.graphql(query, variables);
-    expect(res.body.errors?.[0].extensions?.code).toBe('not_found');
+    expect(res.body.data[field].userErrors).toEqual([{ code: 'NOT_FOUND' }]);
   }
   expect((await browser.graphql('{ apiKeys { id } }')).body.data.apiKeys.map((k: { id: string }) => k.id)).not.toContain(keyId);
   expect((await browser.graphql('{ teamMembers { email } }')).body.data.teamMembers.map((m: { email: string }) => m.email)).toEqual(['owner@elsewhere.test']);
@@ -232,8 +232,8 @@ test('Settings → Team: owners and admins invite and manage members; only owner
 
   // the last owner stays one
   const bossId = (await owner.graphql('{ teamMembers { id email } }')).body.data.teamMembers.find((m: { email: string }) => m.email === 'boss@team.test')?.id as string;
-  const demote = await owner.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ADMIN) { member { role } } }', { id: bossId });
-  expect(demote.body.errors[0].extensions.code).toBe('invalid_state');
+  const demote = await owner.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ADMIN) { member { role } userErrors { field code } } }', { id: bossId });
+  expect(demote.body.data.changeTeamMemberRole).toEqual({ member: null, userErrors: [{ field: ['id'], code: 'INVALID_STATE' }] });
 
   // a removed member's session ends at the next request
   expect((await owner.graphql('mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: ada.id })).body.data.removeTeamMember.removedId).toBe(ada.id);

@@ -315,9 +315,9 @@ describe('customers (GraphQL)', () => {
     return created.body.data.createCustomer.customer;
   }
   const PM = 'id paymentMethodId customerId type brand last4 expMonth expYear';
-  const attachMutation = `mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { ${PM} } } }`;
+  const attachMutation = `mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { ${PM} } userErrors { field message code } } }`;
   const attach = (customerId: string, card: object) =>
-    api.graphql<{ attachPaymentMethod: { paymentMethod: GraphQLPaymentMethod } }>(attachMutation, {
+    api.graphql<{ attachPaymentMethod: { paymentMethod: GraphQLPaymentMethod; userErrors: { field: string[] | null; message: string; code: string }[] } }>(attachMutation, {
       input: { customerId, card },
     });
   /** Gia with an HSA/FSA card attached. */
@@ -357,9 +357,12 @@ describe('customers (GraphQL)', () => {
   test('attachPaymentMethod refuses a declined card and a Luhn-invalid number', async () => {
     const c = await createGia();
     const declined = await attach(c.id, gqlCard(cards.declined.number));
-    expect(declined.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_payment_method', details: { decline_code: 'card_declined' } });
+    expect(declined.body.data.attachPaymentMethod).toEqual({
+      paymentMethod: null,
+      userErrors: [{ field: ['input', 'card'], message: expect.stringContaining('could not be verified'), code: 'INVALID_PAYMENT_METHOD' }],
+    });
     const luhn = await attach(c.id, gqlCard('4242424242424241'));
-    expect(luhn.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error', details: [{ field: 'card.number', message: expect.any(String) }] });
+    expect(luhn.body.data.attachPaymentMethod.userErrors).toEqual([{ field: ['input', 'card', 'number'], message: expect.stringMatching(/^card\.number /), code: 'VALIDATION_ERROR' }]);
   });
 
   test('nodes(ids:) resolves customers and payment methods', async () => {

@@ -243,8 +243,8 @@ describe('accept and defend', () => {
     const won = await paidCardOrder();
     await dispute(won.id, { stage: 'confirmed' });
     await dispute(won.id, { stage: 'reversed' });
-    const refused = await api.graphql(accept, { id: orderGid(won.id) });
-    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_state' });
+    const refused = await api.graphql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { acceptedAt } order { id } userErrors { field code } } }`, { id: orderGid(won.id) });
+    expect(refused.body.data.acceptDispute).toEqual({ dispute: null, order: null, userErrors: [{ field: ['orderId'], code: 'INVALID_STATE' }] });
     expect((await api.post(`/api/v2/orders/${won.id}/dispute/accept`)).body.error.code).toBe('invalid_state');
   });
 });
@@ -263,8 +263,8 @@ describe('an order without a dispute', () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'not_found', message: expect.any(String) });
     }
-    const gql = await api.graphql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } } }`, { id: orderGid(order.id) });
-    expect(gql.body.errors?.[0].extensions).toMatchObject({ code: 'not_found' });
+    const gql = await api.graphql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } userErrors { field code } } }`, { id: orderGid(order.id) });
+    expect(gql.body.data.acceptDispute).toEqual({ dispute: null, userErrors: [{ field: ['orderId'], code: 'NOT_FOUND' }] });
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
+import { USER_ERROR_CODES } from '../../src/platform/graphql/user-errors.js';
 import { signedInConsole, type ConsoleClient } from '../helpers/console.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
@@ -295,7 +296,8 @@ function graphqlOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
     if (!root) continue;
     for (const field of Object.values<GraphQLField<unknown, unknown>>(root.getFields())) {
       const args: readonly GraphQLArgument[] = field.args;
-      const selection = isLeafType(getNamedType(field.type)) ? '' : ' { __typename }';
+      // A mutation's payload: its userErrors too, checked below.
+      const selection = isLeafType(getNamedType(field.type)) ? '' : kind === 'mutation' ? ' { __typename userErrors { field message code } }' : ' { __typename }';
       const defs = args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
       const call = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
       const query = `${kind} Op${defs ? `(${defs})` : ''} { ${field.name}${call}${selection} }`;
@@ -339,8 +341,16 @@ const CODES = new Set<unknown>(Object.keys(ERROR_STATUS));
 
 const timing = new Map<string, number>();
 
+const USER_CODES = new Set<unknown>(USER_ERROR_CODES.map((c) => c.toUpperCase()));
+
 /** A response body as the checks read it: whatever JSON came back, if any; no field is trusted before it is checked. */
-type Answer = { error?: { code?: unknown; message?: unknown }; errors?: { message?: unknown; extensions?: { code?: unknown } }[] } | undefined;
+type Answer =
+  | {
+      error?: { code?: unknown; message?: unknown };
+      errors?: { message?: unknown; path?: unknown; extensions?: { code?: unknown } }[];
+      data?: Record<string, { userErrors?: { field?: unknown; message?: unknown; code?: unknown }[] } | null> | null;
+    }
+  | undefined;
 
 async function send(r: FuzzRequest): Promise<string | null> {
   const started = performance.now();
@@ -363,6 +373,14 @@ async function send(r: FuzzRequest): Promise<string | null> {
       for (const e of body?.errors ?? []) {
         if (typeof e.message !== 'string' || !CODES.has(e.extensions?.code)) return `GraphQL error code ${JSON.stringify(e.extensions?.code)}`;
         if (e.extensions!.code === 'internal_error') return 'GraphQL internal_error';
+        // A mutation that ran answers the caller's mistakes as userErrors: one here means its payload's enum lacks the code.
+        if (r.op.includes('graphql mutation') && e.path !== undefined && USER_ERROR_CODES.some((c) => c === e.extensions!.code)) return `user error ${String(e.extensions!.code)} at the top level`;
+      }
+      for (const payload of Object.values(body?.data ?? {})) {
+        for (const u of payload?.userErrors ?? []) {
+          const field = u.field === null || (Array.isArray(u.field) && u.field.every((f) => typeof f === 'string'));
+          if (typeof u.message !== 'string' || !USER_CODES.has(u.code) || !field) return `userError not in shape ${JSON.stringify(u)}`;
+        }
       }
       return null;
     }

@@ -52,11 +52,11 @@ test('an unknown id is 200 with data.order null, its not_found error reachable, 
   expect(res.body.errors!.map((e) => e.extensions.code)).toEqual(lookups.map(() => 'not_found'));
 });
 
-test('a mutation refused by the service executed: 200, data null, the service code in extensions', async () => {
-  const res = await api.graphql('mutation { createProduct(input: { name: "", price: -5, currency: "USD" }) { product { id } } }');
+test("a mutation refused by the service executed: 200, its input mistake in the payload's userErrors", async () => {
+  const res = await api.graphql('mutation { createProduct(input: { name: "", price: -5, currency: "USD" }) { product { id } userErrors { field code } } }');
   expect(res.status).toBe(200);
-  expect(res.body.data).toBeNull();
-  expect(res.body.errors![0].extensions.code).toBe('invalid_price');
+  expect(res.body.errors).toBeUndefined();
+  expect(res.body.data).toEqual({ createProduct: { product: null, userErrors: [{ field: ['input', 'price'], code: 'INVALID_PRICE' }] } });
   // A forged cursor also executed: 200 with the error, not a 400.
   const forged = await api.graphql(`{ orders(first: 2, after: "${Buffer.from('cursor:ord_nope').toString('base64url')}") { nodes { id } } }`);
   expect(forged.status).toBe(200);

@@ -50,11 +50,11 @@ describe('Idempotency-Key', () => {
     expect(fixed.replayed).toBeNull();
   });
 
-  test('a GraphQL mutation answered with errors stores nothing and keeps nothing, like REST', async () => {
+  test('a GraphQL mutation answered with userErrors stores nothing and keeps nothing, like REST', async () => {
     const k = crypto.randomUUID();
-    const mutation = 'mutation($input: CreateProductInput!) { createProduct(input: $input) { product { id name } } }';
+    const mutation = 'mutation($input: CreateProductInput!) { createProduct(input: $input) { product { id name } userErrors { code } } }';
     const failed = await api.graphql(mutation, { input: { name: 'Ice pack', price: 0, currency: 'USD' } }, { 'idempotency-key': k });
-    expect(failed.body.errors?.[0].extensions.code).toBe('invalid_price');
+    expect(failed.body.data.createProduct).toEqual({ product: null, userErrors: [{ code: 'INVALID_PRICE' }] });
     const [stored] = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from idempotency_keys where key = ?`, [k]);
     expect(stored.n).toBe(0);
     const fixed = await api.graphql(mutation, { input: { name: 'Ice pack', price: 899, currency: 'USD' } }, { 'idempotency-key': k });

@@ -86,13 +86,13 @@ describe('a chargeback on a one-time order', () => {
     m.adyen.standIn.dispute(defended.payments[0].psp_reference, 'NOTIFICATION_OF_CHARGEBACK');
     await settle();
     const defend = (reason: string) =>
-      m.live.graphql<{ defendDispute: { dispute: { stage: string; defenseReasonCode: string | null } } }>(
-        `mutation($id: ID!, $reason: String!) { defendDispute(orderId: $id, defenseReasonCode: $reason) { dispute { stage defenseReasonCode } } }`,
+      m.live.graphql<{ defendDispute: { dispute: { stage: string; defenseReasonCode: string | null } | null; userErrors: { message: string; code: string }[] } }>(
+        `mutation($id: ID!, $reason: String!) { defendDispute(orderId: $id, defenseReasonCode: $reason) { dispute { stage defenseReasonCode } userErrors { message code } } }`,
         { id: toGlobalId('Order', defended.id), reason },
       );
     // A reason that needs documents Adyen does not have yet is refused with Adyen's words.
     const refused = await defend('SupplyDefenseMaterial');
-    expect(refused.body.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_state' }, message: expect.stringContaining('Required defense documents are missing') });
+    expect(refused.body.data.defendDispute).toEqual({ dispute: null, userErrors: [{ code: 'INVALID_STATE', message: expect.stringContaining('Required defense documents are missing') }] });
     // One that needs none is taken.
     const res = await defend('AdditionalInformation');
     expect(res.body.errors).toBeUndefined();

@@ -1,5 +1,5 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
-import { client, type FieldError, type Page, type Client } from '../helpers/http.js';
+import { client, type Page, type Client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -128,10 +128,12 @@ describe('GraphQL', () => {
     const invalid = await api.graphql(
       `mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [],
         shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" })
-        { checkoutSession { id } } }`,
+        { checkoutSession { id } userErrors { field message code } } }`,
     );
-    expect(invalid.body.errors?.[0].extensions.code).toBe('validation_error');
-    expect(invalid.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['customer.email', 'lineItems', 'shippingInfo.country', 'successUrl']);
+    const { checkoutSession, userErrors } = invalid.body.data.createCheckoutSession as { checkoutSession: null; userErrors: { field: string[]; code: string }[] };
+    expect(checkoutSession).toBeNull();
+    expect(userErrors.map((e) => e.code)).toEqual(userErrors.map(() => 'VALIDATION_ERROR'));
+    expect(userErrors.map((e) => e.field.join('.')).sort()).toEqual(['input.customer.email', 'input.lineItems', 'input.shippingInfo.country', 'input.successUrl']);
   });
 
   test('a page of orders with line items, products, payments and sessions costs a constant number of statements', async () => {

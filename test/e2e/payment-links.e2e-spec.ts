@@ -511,8 +511,9 @@ describe('GraphQL', () => {
     amount: number;
     status: string;
   }
-  const createMutation = `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { ${LINK} } } }`;
-  const createLink = (input: object) => api.graphql<{ createPaymentLink: { paymentLink: GraphQLLink } }>(createMutation, { input });
+  const createMutation = `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { ${LINK} } userErrors { field message code } } }`;
+  type UserErrors = { field: string[] | null; message: string; code: string }[];
+  const createLink = (input: object) => api.graphql<{ createPaymentLink: { paymentLink: GraphQLLink; userErrors: UserErrors } }>(createMutation, { input });
   /** A customer stored through the createCustomer mutation: its global id and its customerId. */
   async function storedCustomer() {
     const mutation = `mutation { createCustomer(input: { email: "g@example.com", firstName: "G", lastName: "Q" }) { customer { id customerId } } }`;
@@ -526,8 +527,8 @@ describe('GraphQL', () => {
     return made.body.data.createPaymentLink.paymentLink;
   }
   const cancel = (input: object) =>
-    api.graphql<{ cancelPaymentLink: { paymentLink: { status: string } } }>(
-      `mutation($input: CancelPaymentLinkInput!) { cancelPaymentLink(input: $input) { paymentLink { status cancellationReason cancelledAt } } }`,
+    api.graphql<{ cancelPaymentLink: { paymentLink: { status: string } | null; userErrors: UserErrors } }>(
+      `mutation($input: CancelPaymentLinkInput!) { cancelPaymentLink(input: $input) { paymentLink { status cancellationReason cancelledAt } userErrors { field message code } } }`,
       { input },
     );
 
@@ -546,13 +547,15 @@ describe('GraphQL', () => {
 
   test('createPaymentLink lists each bad field', async () => {
     const invalid = await createLink({ amount: 0, currency: 'USD' });
-    expect(invalid.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
-    expect((invalid.body.errors?.[0].extensions.details as FieldError[]).map((d) => d.field).sort()).toEqual(['amount', 'description']);
+    expect(invalid.body.data.createPaymentLink.paymentLink).toBeNull();
+    const { userErrors } = invalid.body.data.createPaymentLink;
+    expect(userErrors.map((e) => e.code)).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR']);
+    expect(userErrors.map((e) => e.field!.join('.')).sort()).toEqual(['input.amount', 'input.description']);
   });
 
   test('a customerId of nobody is customer_not_found', async () => {
     const foreign = await createLink({ amount: 100, description: 'x', currency: 'usd', customerId: Buffer.from('Customer:cus_nope').toString('base64url') });
-    expect(foreign.body.errors?.[0].extensions).toMatchObject({ code: 'customer_not_found', param: 'customerId' });
+    expect(foreign.body.data.createPaymentLink.userErrors).toEqual([{ field: ['input', 'customerId'], message: expect.stringContaining('cus_nope'), code: 'CUSTOMER_NOT_FOUND' }]);
   });
 
   test('paymentLinks with orders, customers and checkouts: 50 links cost what 1 costs; filters', async () => {
@@ -588,12 +591,12 @@ describe('GraphQL', () => {
 
   test('cancelPaymentLink: a reason too long is refused; cancelled once, then invalid_state; node(id:) shows it', async () => {
     const link = await thermometerLink((await storedCustomer()).id);
-    expect((await cancel({ id: link.id, reason: 'x'.repeat(501) })).body.errors?.[0].extensions).toMatchObject({
-      code: 'validation_error',
-      details: [{ field: 'reason', message: expect.any(String) }],
+    expect((await cancel({ id: link.id, reason: 'x'.repeat(501) })).body.data.cancelPaymentLink).toEqual({
+      paymentLink: null,
+      userErrors: [{ field: ['input', 'reason'], message: expect.stringMatching(/^reason /), code: 'VALIDATION_ERROR' }],
     });
     expect((await cancel({ id: link.id, reason: 'Typo' })).body.data.cancelPaymentLink.paymentLink).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Typo' });
-    expect((await cancel({ id: link.id })).body.errors?.[0].extensions.code).toBe('invalid_state');
+    expect((await cancel({ id: link.id })).body.data.cancelPaymentLink.userErrors).toMatchObject([{ code: 'INVALID_STATE' }]);
     const node = await api.graphql<{ node: unknown }>(`query($id: ID!) { node(id: $id) { __typename ... on PaymentLink { status } } }`, { id: link.id });
     expect(node.body.data.node).toEqual({ __typename: 'PaymentLink', status: 'CANCELLED' });
   });

@@ -42,14 +42,17 @@ test('node(id:) resolves a product; unknown or foreign ids give null', async () 
   expect((await api.graphql(`{ node(id: "bm9wZQ") { id } }`)).body.data.node).toBeNull();
 });
 
-test('errors carry the spec code, param and camelCase details in extensions', async () => {
-  const price = await api.graphql(CREATE, { input: { name: 'X', price: 0, currency: 'USD' } });
-  expect(price.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_price', param: 'price' });
-  const currency = await api.graphql(CREATE, { input: { name: 'X', price: 10, currency: 'ABC' } });
-  expect(currency.body.errors?.[0].extensions.code).toBe('invalid_currency');
-  const invalid = await api.graphql(CREATE, { input: { name: '', price: 10, currency: 'USD', merchantProductId: 'm'.repeat(300), images: ['ftp://x'] } });
-  expect(invalid.body.errors?.[0].extensions.code).toBe('validation_error');
-  expect(invalid.body.errors?.[0].extensions.details.map((d: { field: string }) => d.field).sort()).toEqual(['images.0', 'merchantProductId', 'name']);
+test('input mistakes are userErrors with the spec code in upper case and the camelCase field path; a query keeps its top-level error', async () => {
+  const MUTATION = `mutation($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { field message code } } }`;
+  const price = await api.graphql(MUTATION, { input: { name: 'X', price: 0, currency: 'USD' } });
+  expect(price.body.errors).toBeUndefined();
+  expect(price.body.data.createProduct).toEqual({ product: null, userErrors: [{ field: ['input', 'price'], message: expect.stringContaining('price'), code: 'INVALID_PRICE' }] });
+  const currency = await api.graphql(MUTATION, { input: { name: 'X', price: 10, currency: 'ABC' } });
+  expect(currency.body.data.createProduct.userErrors).toEqual([expect.objectContaining({ field: ['input', 'currency'], code: 'INVALID_CURRENCY' })]);
+  const invalid = await api.graphql(MUTATION, { input: { name: '', price: 10, currency: 'USD', merchantProductId: 'm'.repeat(300), images: ['ftp://x'] } });
+  const errors = invalid.body.data.createProduct.userErrors as { field: string[]; code: string }[];
+  expect(errors.map((e) => e.code)).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR', 'VALIDATION_ERROR']);
+  expect(errors.map((e) => e.field.join('.')).sort()).toEqual(['input.images.0', 'input.merchantProductId', 'input.name']);
   const notFound = await api.graphql(`{ product(id: "${Buffer.from('Product:99999999').toString('base64url')}") { id } }`);
   expect(notFound.body.errors?.[0].extensions.code).toBe('not_found');
 });
@@ -100,19 +103,22 @@ test('updateProduct, archiveProduct and checkEligibility', async () => {
   const byName = await api.graphql(`mutation { checkEligibility(input: { name: "Fish oil capsules" }) { eligibility { requiresLmn status } product { id } } }`);
   expect(byName.body.data.checkEligibility).toEqual({ eligibility: { requiresLmn: true, status: 'REQUIRES_LMN' }, product: null });
 
-  const batch = await api.graphql(`mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { eligibility { status hsaFsaEligible message } product { productId } } }`, {
-    items: [{ productId: p.id }, { name: 'BB Cream SPF 35, Medium' }, { upcCodeOrGtin: '9520409308060' }],
-  });
+  const batch = await api.graphql(
+    `mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { results { eligibility { status hsaFsaEligible message } product { productId } } } }`,
+    {
+      items: [{ productId: p.id }, { name: 'BB Cream SPF 35, Medium' }, { upcCodeOrGtin: '9520409308060' }],
+    },
+  );
   expect(batch.body.errors).toBeUndefined();
-  expect(batch.body.data.checkEligibilityBatch).toMatchObject([
+  expect(batch.body.data.checkEligibilityBatch.results).toMatchObject([
     { eligibility: { status: 'ELIGIBLE', hsaFsaEligible: true }, product: { productId: p.productId } },
     { eligibility: { status: 'REQUIRES_REVIEW', hsaFsaEligible: false, message: expect.stringContaining('Rule: ') }, product: null },
     { eligibility: { status: 'NOT_ELIGIBLE' }, product: null },
   ]);
-  const tooMany = await api.graphql(`mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { eligibility { status } } }`, {
+  const tooMany = await api.graphql(`mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { results { eligibility { status } } userErrors { field code } } }`, {
     items: Array.from({ length: 101 }, () => ({ name: 'Bandages' })),
   });
-  expect(tooMany.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error', param: 'items' });
+  expect(tooMany.body.data.checkEligibilityBatch).toEqual({ results: null, userErrors: [{ field: ['items'], code: 'VALIDATION_ERROR' }] });
 
   const archived = await api.graphql(`mutation($id: ID!) { archiveProduct(id: $id) { product { status } } }`, { id: p.id });
   expect(archived.body.data.archiveProduct.product.status).toBe('ARCHIVED');

@@ -318,7 +318,7 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
   const gid = (await api.graphql(`{ orders(first: 1) { nodes { id orderId } } }`)).body.data.orders.nodes[0];
   expect(gid.orderId).toBe(order.id);
   const M = `mutation($input: CreateRefundInput!) {
-    createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } refunds { refundId processorRefundId success } } }
+    createRefund(input: $input) { refund { id refundId amount status reason refundBreakdown { hsaAmount regularAmount } refunds { refundId processorRefundId success } } userErrors { field message code } }
   }`;
   const created = await api.graphql(M, { input: { orderId: gid.id, amount: 700, reason: 'DAMAGED_PRODUCT' } });
   const pending = { amount: 700, status: 'PENDING', reason: 'DAMAGED_PRODUCT', refundBreakdown: { hsaAmount: 400, regularAmount: 300 } };
@@ -328,7 +328,10 @@ test('GraphQL: createRefund with the same rules, Order.refunds and refunds conne
     { refundId: expect.stringMatching(/^rp_/), processorRefundId: null, success: null },
   ]);
   const over = await api.graphql(M, { input: { orderId: gid.id, amount: 5000, reason: 'OTHER' } });
-  expect(over.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_amount', details: { requested: 5000, maximum: 2800 } });
+  expect(over.body.data.createRefund).toEqual({
+    refund: null,
+    userErrors: [{ field: ['input', 'amount'], message: expect.stringContaining('5000 exceeds the refundable remainder of 2800'), code: 'INVALID_AMOUNT' }],
+  });
   await api.graphql(M, { input: { orderId: gid.id, amount: 100, reason: 'OTHER' } });
   const q = await api.graphql(`query($id: ID!) { node(id: $id) { ... on Order { refunds(first: 1) { nodes { amount } pageInfo { hasNextPage endCursor } } } } }`, { id: gid.id });
   const conn = q.body.data.node.refunds;

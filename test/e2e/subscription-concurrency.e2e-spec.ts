@@ -114,7 +114,7 @@ test('50 concurrent writes to one past_due subscription: one cancel wins, never 
   expect(sub.status).toBe('past_due');
   const cancelGraphql = () =>
     api.graphql(
-      `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status } } }`,
+      `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { status } userErrors { code } } }`,
       { input: { id: gid('SubscriptionContract', sub.id), reason: 'race' } },
       { 'idempotency-key': randomUUID() },
     );
@@ -134,9 +134,14 @@ test('50 concurrent writes to one past_due subscription: one cancel wins, never 
 
   expect(results.filter((r) => r.status >= 500).map((r) => r.body)).toEqual([]);
   const restCancels = summary(results.slice(0, 25));
-  const graphqlCancels = results.slice(25, 33).map((r) => (r.body.errors ? `error ${r.body.errors[0].extensions.code}` : 'ok'));
+  // A cancel that lost is an input mistake now (userErrors); a top-level error would be anything else.
+  const graphqlCancels = results
+    .slice(25, 33)
+    .map((r) =>
+      r.body.errors ? `error ${r.body.errors[0].extensions.code}` : r.body.data.cancelSubscription.userErrors.length ? `userError ${r.body.data.cancelSubscription.userErrors[0].code}` : 'ok',
+    );
   expect(restCancels.filter((a) => a !== '200' && a !== '400 invalid_state')).toEqual([]);
-  expect(graphqlCancels.filter((a) => a !== 'ok' && a !== 'error invalid_state')).toEqual([]);
+  expect(graphqlCancels.filter((a) => a !== 'ok' && a !== 'userError INVALID_STATE')).toEqual([]);
   expect(restCancels.filter((a) => a === '200').length + graphqlCancels.filter((a) => a === 'ok').length).toBe(1);
   expect(summary(results.slice(33, 45)).filter((a) => a !== '200' && a !== '400 invalid_state')).toEqual([]);
   expect(summary(results.slice(45))).toEqual(Array(5).fill('200'));

@@ -2,7 +2,7 @@ import type { SubscriptionResource } from '../../src/modules/subscriptions/subsc
 import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
 import { cards, createProducts } from '../helpers/fixtures.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
-import { type ApiResponse, type FieldError, type GraphQLErrorBody, type Client } from '../helpers/http.js';
+import { type ApiResponse, type GraphQLErrorBody, type Client } from '../helpers/http.js';
 import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 let t: TestApp;
@@ -36,7 +36,7 @@ const FIELDS = `id subscriptionId status amountCents currency interval intervalC
   customer { email } paymentMethod { brand last4 type }
   latestInvoice { invoiceId status amount amountPaid orderId pspReference attempts { attempt status disposition refusalCode } }`;
 
-const CREATE = `mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { ${FIELDS} } } }`;
+const CREATE = `mutation($input: CreateSubscriptionInput!) { createSubscription(input: $input) { subscription { ${FIELDS} } userErrors { field message code } } }`;
 const create = (input: Record<string, unknown>) => api.graphql(CREATE, { input });
 
 /** A subscription created through GraphQL for a new customer paying with `card` (no errors); FIELDS selected. */
@@ -44,11 +44,12 @@ async function created(card: object, input: Record<string, unknown>) {
   const { customer, pm } = await customerWithCard(card);
   const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), currency: 'USD', ...input });
   expect(res.body.errors).toBeUndefined();
+  expect(res.body.data.createSubscription.userErrors).toEqual([]);
   return { customer, sub: res.body.data.createSubscription.subscription };
 }
 const monthlyBasic = { merchantProductId: 'THERM', amountCents: 1500, interval: 'MONTHLY', metadata: { plan: 'basic' } };
 const cancelMutation = (fields: string) => `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { ${fields} } } }`;
-const resumeMutation = (fields: string) => `mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { ${fields} } } }`;
+const resumeMutation = (fields: string) => `mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { ${fields} } userErrors { field code } } }`;
 
 describe('the subscription lifecycle through GraphQL', () => {
   test('createSubscription answers the active subscription with its customer, payment method and paid latest invoice', async () => {
@@ -114,7 +115,7 @@ describe('the subscription lifecycle through GraphQL', () => {
     await api.graphql(cancelMutation('status'), { input: { id: sub.id, cancelAtPeriodEnd: true } });
     await api.graphql(resumeMutation('status'), { input: { id: sub.id } });
     const again = await api.graphql(resumeMutation('status'), { input: { id: sub.id } });
-    expect(again.body.errors?.[0].extensions.code).toBe('invalid_state');
+    expect(again.body.data.resumeSubscription).toEqual({ subscription: null, userErrors: [{ field: ['input'], code: 'INVALID_STATE' }] });
   });
 
   test('cancelSubscription now ends it (CANCELLED with endedAt)', async () => {
@@ -187,11 +188,11 @@ describe('the other states through GraphQL, on the test clock', () => {
   });
 });
 
-describe('errors carry the REST codes', () => {
+describe('input mistakes are userErrors with the REST codes', () => {
   test('an unknown customer is customer_not_found', async () => {
     const { pm } = await customerWithCard();
     const missing = await create({ customerId: gid('Customer', 'cus_nope'), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
-    expect(missing.body.errors?.[0].extensions.code).toBe('customer_not_found');
+    expect(missing.body.data.createSubscription).toEqual({ subscription: null, userErrors: [{ field: ['input', 'customerId'], message: expect.any(String), code: 'CUSTOMER_NOT_FOUND' }] });
   });
 
   test("another customer's payment method is invalid_payment_method", async () => {
@@ -199,7 +200,7 @@ describe('errors carry the REST codes', () => {
     const other = await customerWithCard();
     const input = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' };
     const foreign = await create(input);
-    expect(foreign.body.errors?.[0].extensions.code).toBe('invalid_payment_method');
+    expect(foreign.body.data.createSubscription.userErrors).toEqual([{ field: ['input', 'paymentMethodId'], message: expect.any(String), code: 'INVALID_PAYMENT_METHOD' }]);
   });
 
   test('invalid values are validation_error with a details entry per field', async () => {
@@ -207,8 +208,9 @@ describe('errors carry the REST codes', () => {
     const ids = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id) };
     const input = { ...ids, amountCents: -5, currency: 'USD', interval: 'DAILY', trialPeriodDays: -2 };
     const bad = await create(input);
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error' });
-    expect(bad.body.errors?.[0].extensions.details.map((d: FieldError) => d.field).sort()).toEqual(['amountCents', 'trialPeriodDays']);
+    const { userErrors } = bad.body.data.createSubscription as { userErrors: { field: string[]; code: string }[] };
+    expect(userErrors.map((e) => e.code)).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR']);
+    expect(userErrors.map((e) => e.field.join('.')).sort()).toEqual(['input.amountCents', 'input.trialPeriodDays']);
   });
 });
 

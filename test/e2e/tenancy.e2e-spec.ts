@@ -274,7 +274,9 @@ async function discover() {
       const idArg = [...field.args.map((arg) => arg.name), ...inputNames].find((n) => idish(n) && n !== 'id');
       const table = tableFor(idArg ?? field.name, tables);
       const ids = table && idOf.has(table) ? [idOf.get(table)!] : allIdsOfA;
-      const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind) ? ' { __typename }' : '';
+      // A mutation's payload: its userErrors too (an unknown id is a NOT_FOUND user error there).
+      const userErrors = types.get(named(field.type).name!)?.fields?.some((f) => f.name === 'userErrors') ? ' userErrors { code field }' : '';
+      const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind) ? ` { __typename${userErrors} }` : '';
       const declared = used.map((arg, i) => `$v${i}: ${typeString(arg.type)}`).join(', ');
       const passed = used.map((arg, i) => `${arg.name}: $v${i}`).join(', ');
       fields.push({
@@ -359,7 +361,8 @@ test('no GraphQL field taking an id reveals or changes another merchant’s or t
             const real = await api.graphql(f.build(id).query, f.build(id).variables);
             const fake = await api.graphql(f.build(fakeId).query, f.build(fakeId).variables);
             graphqlCalls += 2;
-            const codes = (real.body?.errors ?? []).map((e) => String(e.extensions?.code));
+            const userErrors = ((real.body?.data?.[f.name] as { userErrors?: { code: string }[] } | null)?.userErrors ?? []).map((e) => e.code.toLowerCase());
+            const codes = [...(real.body?.errors ?? []).map((e) => String(e.extensions?.code)), ...userErrors];
             if (codes.some((c) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
             const view = (res: ApiResponse) =>
               shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: GraphQLErrorBody) => e.extensions?.code) } } as ApiResponse, [

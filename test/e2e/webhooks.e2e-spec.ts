@@ -230,8 +230,13 @@ describe('GraphQL', () => {
   });
 
   test('createWebhookEndpoint refuses a non-http url', async () => {
-    const bad = await api.graphql(`mutation { createWebhookEndpoint(input: { url: "ftp://x", events: ["*"] }) { secret } }`);
-    expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'validation_error', param: 'url' });
+    const bad = await api.graphql(`mutation { createWebhookEndpoint(input: { url: "ftp://x", events: ["*"] }) { secret webhookEndpoint { id } userErrors { field message code } } }`);
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data.createWebhookEndpoint).toEqual({
+      secret: null,
+      webhookEndpoint: null,
+      userErrors: [{ field: ['input', 'url'], message: expect.stringMatching(/^url /), code: 'VALIDATION_ERROR' }],
+    });
   });
 
   test('webhookEndpoints lists the deliveries with their attempts and events', async () => {

@@ -7,6 +7,10 @@ import { Node } from '../../platform/relay/node.js';
 import { AddressType, Amounts } from '../shared/value.types.js';
 import { CHECKOUT_STATUSES, CHECKOUT_TYPES, type CheckoutSession } from './checkout-session.entity.js';
 import { checkoutUrl } from './checkout.resource.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+
+/** The base of the checkout mutations' payloads: `userErrors` with these codes. */
+const CheckoutMutationPayload = mutationPayload('Checkout', ['bad_request', 'validation_error']);
 
 export const CheckoutStatusEnum = graphqlEnum('CheckoutStatus', CHECKOUT_STATUSES);
 
@@ -151,6 +155,6 @@ export class CreateCheckoutSessionInput {
 }
 
 @ObjectType()
-export class CreateCheckoutSessionPayload {
-  @Field(() => CheckoutSessionNode) checkoutSession!: CheckoutSessionNode;
+export class CreateCheckoutSessionPayload extends CheckoutMutationPayload {
+  @Field(() => CheckoutSessionNode, { nullable: true }) checkoutSession!: CheckoutSessionNode | null;
 }

@@ -8,6 +8,10 @@ import { PaymentMethodEnum } from '../orders/order.types.js';
 import type { Customer, PaymentMethod } from './customer.entity.js';
 import { setupLinkUrl } from './customer.resource.js';
 import { SETUP_LINK_STATUSES, setupLinkStatusAt, type PaymentMethodSetupLink } from './payment-method-setup-link.entity.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+
+/** The base of the customers and payment methods mutations' payloads: `userErrors` with these codes. */
+const CustomerMutationPayload = mutationPayload('Customer', ['validation_error', 'not_found', 'invalid_payment_method', 'invalid_state']);
 
 @ObjectType('Customer', { implements: Node, description: 'A customer of the merchant, with stored cards' })
 export class CustomerNode extends Node {
@@ -113,23 +117,23 @@ export class DetachPaymentMethodInput {
 }
 
 @ObjectType()
-export class CreateCustomerPayload {
-  @Field(() => CustomerNode) customer!: CustomerNode;
+export class CreateCustomerPayload extends CustomerMutationPayload {
+  @Field(() => CustomerNode, { nullable: true }) customer!: CustomerNode | null;
 }
 
 @ObjectType()
-export class UpdateCustomerPayload {
-  @Field(() => CustomerNode) customer!: CustomerNode;
+export class UpdateCustomerPayload extends CustomerMutationPayload {
+  @Field(() => CustomerNode, { nullable: true }) customer!: CustomerNode | null;
 }
 
 @ObjectType()
-export class AttachPaymentMethodPayload {
-  @Field(() => PaymentMethodNode) paymentMethod!: PaymentMethodNode;
+export class AttachPaymentMethodPayload extends CustomerMutationPayload {
+  @Field(() => PaymentMethodNode, { nullable: true }) paymentMethod!: PaymentMethodNode | null;
 }
 
 @ObjectType()
-export class DetachPaymentMethodPayload {
-  @Field(() => PaymentMethodNode) paymentMethod!: PaymentMethodNode;
+export class DetachPaymentMethodPayload extends CustomerMutationPayload {
+  @Field(() => PaymentMethodNode, { nullable: true }) paymentMethod!: PaymentMethodNode | null;
 }
 
 export const SetupLinkStatusEnum = graphqlEnum('PaymentMethodSetupLinkStatus', SETUP_LINK_STATUSES);
@@ -173,6 +177,6 @@ export class CreatePaymentMethodSetupLinkInput {
 }
 
 @ObjectType()
-export class PaymentMethodSetupLinkPayload {
-  @Field(() => PaymentMethodSetupLinkNode) setupLink!: PaymentMethodSetupLinkNode;
+export class PaymentMethodSetupLinkPayload extends CustomerMutationPayload {
+  @Field(() => PaymentMethodSetupLinkNode, { nullable: true }) setupLink!: PaymentMethodSetupLinkNode | null;
 }

@@ -1,6 +1,10 @@
 import { Field, Float, GraphQLISODateTime, ID, InputType, ObjectType } from 'type-graphql';
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
 import type { ApiKeyView, CreatedApiKey } from './api-key.service.js';
+
+/** The base of the API keys mutations' payloads: `userErrors` with these codes. */
+const ApiKeyMutationPayload = mutationPayload('ApiKey', ['validation_error', 'invalid_state', 'not_found']);
 
 export const ApiKeyTypeEnum = graphqlEnum('ApiKeyType', ['secret', 'restricted'] as const, 'A secret key may do everything; a restricted key only what its permissions list');
 export const ApiKeyStatusEnum = graphqlEnum('ApiKeyStatus', ['active', 'expiring', 'expired', 'revoked'] as const, 'expiring: rolled, working until expiresAt');
@@ -46,9 +50,9 @@ export class CreateApiKeyInput {
 }
 
 @ObjectType({ description: 'A key just made or rolled: `secret` is shown this once' })
-export class ApiKeySecretPayload {
-  @Field(() => ApiKeyType) apiKey!: ApiKeyType;
-  @Field({ description: 'The whole key; store it now, it is never shown again' }) secret!: string;
+export class ApiKeySecretPayload extends ApiKeyMutationPayload {
+  @Field(() => ApiKeyType, { nullable: true }) apiKey!: ApiKeyType | null;
+  @Field(() => String, { nullable: true, description: 'The whole key; store it now, it is never shown again' }) secret!: string | null;
   @Field(() => ApiKeyType, { nullable: true, description: 'A rolled key: the old one, working until its expiresAt' }) previous!: ApiKeyType | null;
 
   static from(v: CreatedApiKey & { previous?: ApiKeyView }): ApiKeySecretPayload {
@@ -57,8 +61,8 @@ export class ApiKeySecretPayload {
 }
 
 @ObjectType({ description: 'A revoked key' })
-export class RevokeApiKeyPayload {
-  @Field(() => ApiKeyType) apiKey!: ApiKeyType;
+export class RevokeApiKeyPayload extends ApiKeyMutationPayload {
+  @Field(() => ApiKeyType, { nullable: true }) apiKey!: ApiKeyType | null;
 }
 
 export const ROLL_EXPIRY = { type: () => Float, description: 'Hours the old key keeps working (default 24, 0 stops it now, at most 168)' };

@@ -8,6 +8,10 @@ import { SubscriptionIntervalEnum } from '../subscriptions/subscription.types.js
 import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, type PaymentLink, type PaymentLinkStatus } from './payment-link.entity.js';
 import { paymentLinkUrl } from './payment-link.resource.js';
 import { PricedLineFields } from '../shared/value.types.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+
+/** The base of the payment links mutations' payloads: `userErrors` with these codes. */
+const PaymentLinkMutationPayload = mutationPayload('PaymentLink', ['validation_error', 'invalid_state', 'not_found', 'customer_not_found']);
 
 export const PaymentLinkStatusEnum = graphqlEnum('PaymentLinkStatus', PAYMENT_LINK_STATUSES);
 export const PaymentLinkTypeEnum = graphqlEnum('PaymentLinkType', PAYMENT_LINK_TYPES);
@@ -150,11 +154,11 @@ export class CancelPaymentLinkInput {
 }
 
 @ObjectType()
-export class CreatePaymentLinkPayload {
-  @Field(() => PaymentLinkNode) paymentLink!: PaymentLinkNode;
+export class CreatePaymentLinkPayload extends PaymentLinkMutationPayload {
+  @Field(() => PaymentLinkNode, { nullable: true }) paymentLink!: PaymentLinkNode | null;
 }
 
 @ObjectType()
-export class CancelPaymentLinkPayload {
-  @Field(() => PaymentLinkNode) paymentLink!: PaymentLinkNode;
+export class CancelPaymentLinkPayload extends PaymentLinkMutationPayload {
+  @Field(() => PaymentLinkNode, { nullable: true }) paymentLink!: PaymentLinkNode | null;
 }

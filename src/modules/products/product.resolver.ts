@@ -9,6 +9,7 @@ import { productLoader } from './product.loaders.js';
 import * as products from './product.service.js';
 import {
   ArchiveProductPayload,
+  CheckEligibilityBatchPayload,
   CheckEligibilityInput,
   CheckEligibilityPayload,
   CreateProductInput,
@@ -84,15 +85,17 @@ export class ProductResolver {
   }
 
   @Authorized('products:read')
-  @Mutation(() => [CheckEligibilityPayload], { description: 'Check up to 100 names, UPC/GTINs or stored products in one call, answered in the order given; saves nothing' })
-  async checkEligibilityBatch(@Arg('items', () => [CheckEligibilityInput]) items: CheckEligibilityInput[], @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityPayload[]> {
+  @Mutation(() => CheckEligibilityBatchPayload, { description: 'Check up to 100 names, UPC/GTINs or stored products in one call, answered in the order given; saves nothing' })
+  async checkEligibilityBatch(@Arg('items', () => [CheckEligibilityInput]) items: CheckEligibilityInput[], @Ctx() { ctx }: GraphContext): Promise<CheckEligibilityBatchPayload> {
     const results = await products.checkEligibilityBatch(ctx, { items: items.map((item, i) => eligibilityQuery(item, `items.${i}.productId`)) });
     const loader = productLoader(ctx);
-    return Promise.all(
-      results.map(async (result) => {
-        const product = result.product_id !== null ? await loader.load(result.product_id) : null;
-        return { eligibility: Eligibility.from(result, new Date(result.checked_at)), product: product && ProductNode.from(product) };
-      }),
-    );
+    return {
+      results: await Promise.all(
+        results.map(async (result) => {
+          const product = result.product_id !== null ? await loader.load(result.product_id) : null;
+          return { eligibility: Eligibility.from(result, new Date(result.checked_at)), product: product && ProductNode.from(product) };
+        }),
+      ),
+    };
   }
 }

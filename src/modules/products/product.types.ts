@@ -5,6 +5,7 @@ import { GraphQLISODateTime } from 'type-graphql';
 import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
 import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
 import { IIAS_CATEGORIES, OVERRIDE_STATUSES, type SuggestedEligibility } from './product-eligibility.js';
 import { PRODUCT_STATUSES, type Product } from './product.entity.js';
@@ -189,9 +190,12 @@ export class CheckEligibilityInput {
   @Field(() => ID, { nullable: true, description: 'Global id of a stored product' }) productId?: string;
 }
 
+/** The base of the products mutations' payloads: `userErrors` with these codes. */
+const ProductMutationPayload = mutationPayload('Product', ['invalid_request', 'validation_error', 'invalid_price', 'invalid_currency', 'invalid_state', 'not_found']);
+
 @ObjectType()
-export class ProductPayload {
-  @Field(() => ProductNode) product!: ProductNode;
+export class ProductPayload extends ProductMutationPayload {
+  @Field(() => ProductNode, { nullable: true }) product!: ProductNode | null;
 }
 
 @ObjectType()
@@ -203,10 +207,21 @@ export class UpdateProductPayload extends ProductPayload {}
 @ObjectType()
 export class ArchiveProductPayload extends ProductPayload {}
 
-@ObjectType()
-export class CheckEligibilityPayload {
+@ObjectType({ description: 'One eligibility check' })
+export class EligibilityCheckResult {
   @Field(() => Eligibility) eligibility!: Eligibility;
   @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' }) product!: ProductNode | null;
+}
+
+@ObjectType()
+export class CheckEligibilityPayload extends ProductMutationPayload {
+  @Field(() => Eligibility, { nullable: true }) eligibility!: Eligibility | null;
+  @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' }) product!: ProductNode | null;
+}
+
+@ObjectType()
+export class CheckEligibilityBatchPayload extends ProductMutationPayload {
+  @Field(() => [EligibilityCheckResult], { nullable: true, description: 'One result per item, in the order given' }) results!: EligibilityCheckResult[] | null;
 }
 
 @ObjectType()
@@ -216,10 +231,10 @@ export class EligibilityListUnmatchedRow {
 }
 
 @ObjectType({ description: 'What an eligibility list changed' })
-export class ImportEligibilityListPayload {
-  @Field(() => Int) rows!: number;
-  @Field(() => Int, { description: 'Rows whose barcode is on at least one product' }) matched!: number;
-  @Field(() => Int) productsChanged!: number;
-  @Field(() => Int) productsUnchanged!: number;
-  @Field(() => [EligibilityListUnmatchedRow], { description: 'Rows whose barcode is on none of your products' }) unmatched!: EligibilityListUnmatchedRow[];
+export class ImportEligibilityListPayload extends ProductMutationPayload {
+  @Field(() => Int, { nullable: true }) rows!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Rows whose barcode is on at least one product' }) matched!: number | null;
+  @Field(() => Int, { nullable: true }) productsChanged!: number | null;
+  @Field(() => Int, { nullable: true }) productsUnchanged!: number | null;
+  @Field(() => [EligibilityListUnmatchedRow], { nullable: true, description: 'Rows whose barcode is on none of your products' }) unmatched!: EligibilityListUnmatchedRow[] | null;
 }

@@ -7,6 +7,10 @@ import { Node } from '../../platform/relay/node.js';
 import { PaymentMethodEnum } from '../orders/order.types.js';
 import { REFUND_REASONS, REFUND_STATUSES } from './refund.entity.js';
 import type { RefundRecord } from './refund.read-model.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+
+/** The base of the refunds mutations' payloads: `userErrors` with these codes. */
+const RefundMutationPayload = mutationPayload('Refund', ['validation_error', 'invalid_amount', 'already_refunded', 'invalid_state', 'not_found']);
 
 export const RefundStatusEnum = graphqlEnum('RefundStatus', REFUND_STATUSES);
 
@@ -93,6 +97,6 @@ export class CreateRefundInput {
 }
 
 @ObjectType()
-export class CreateRefundPayload {
-  @Field(() => RefundNode) refund!: RefundNode;
+export class CreateRefundPayload extends RefundMutationPayload {
+  @Field(() => RefundNode, { nullable: true }) refund!: RefundNode | null;
 }

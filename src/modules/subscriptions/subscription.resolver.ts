@@ -8,12 +8,13 @@ import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } fro
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
 import { customerLoader } from '../customers/customer.loaders.js';
-import { CustomerNode, PaymentMethodNode, PaymentMethodSetupLinkNode, PaymentMethodSetupLinkPayload } from '../customers/customer.types.js';
+import { CustomerNode, PaymentMethodNode, PaymentMethodSetupLinkNode } from '../customers/customer.types.js';
 import { EventConnection, EventNode } from '../webhooks/webhook.types.js';
 import { attemptsByInvoiceLoader, invoiceByIdLoader, invoicesBySubscriptionLoader, paymentMethodByIdLoader } from './subscription.loaders.js';
 import * as subscriptions from './subscription.service.js';
 import {
   CancelSubscriptionInput,
+  CardUpdateLinkPayload,
   CreateCardUpdateLinkInput,
   CreateSubscriptionInput,
   ReplaceSubscriptionPaymentMethodInput,
@@ -123,10 +124,10 @@ export class SubscriptionContractResolver {
     return payload(await subscriptions.replacePaymentMethod(ctx, subId(input.id), body));
   }
 
-  @Mutation(() => PaymentMethodSetupLinkPayload, {
+  @Mutation(() => CardUpdateLinkPayload, {
     description: "A one-time hosted page (24 h) where the shopper enters a new card: it replaces the subscription's, and a past_due or action_required subscription is charged at once",
   })
-  async createCardUpdateLink(@Arg('input', () => CreateCardUpdateLinkInput) input: CreateCardUpdateLinkInput, @Ctx() { ctx }: GraphContext): Promise<PaymentMethodSetupLinkPayload> {
+  async createCardUpdateLink(@Arg('input', () => CreateCardUpdateLinkInput) input: CreateCardUpdateLinkInput, @Ctx() { ctx }: GraphContext): Promise<CardUpdateLinkPayload> {
     return { setupLink: PaymentMethodSetupLinkNode.from(await subscriptions.createCardUpdateLink(ctx, subId(input.subscriptionId, 'subscriptionId')), ctx.now()) };
   }
 

@@ -7,6 +7,11 @@ import { Node } from '../../platform/relay/node.js';
 import { INTERVALS } from './subscription-calendar.js';
 import { ATTEMPT_STATUSES, INVOICE_STATUSES, type Subscription, type SubscriptionInvoice, type SubscriptionInvoiceAttempt } from './subscription.entity.js';
 import { DISPOSITIONS, SUBSCRIPTION_STATUSES } from './subscription-lifecycle.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+import { PaymentMethodSetupLinkNode } from '../customers/customer.types.js';
+
+/** The base of the subscriptions mutations' payloads: `userErrors` with these codes. */
+const SubscriptionMutationPayload = mutationPayload('Subscription', ['invalid_request', 'validation_error', 'invalid_payment_method', 'invalid_state', 'not_found', 'customer_not_found']);
 
 export const SubscriptionStatusEnum = graphqlEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
 export const SubscriptionIntervalEnum = graphqlEnum('SubscriptionInterval', INTERVALS);
@@ -199,6 +204,11 @@ export class ReplaceSubscriptionPaymentMethodInput {
 }
 
 @ObjectType()
-export class SubscriptionContractPayload {
-  @Field(() => SubscriptionContractNode) subscription!: SubscriptionContractNode;
+export class SubscriptionContractPayload extends SubscriptionMutationPayload {
+  @Field(() => SubscriptionContractNode, { nullable: true }) subscription!: SubscriptionContractNode | null;
+}
+
+@ObjectType({ description: "A card-update link: the hosted page where the shopper replaces the subscription's card" })
+export class CardUpdateLinkPayload extends SubscriptionMutationPayload {
+  @Field(() => PaymentMethodSetupLinkNode, { nullable: true }) setupLink!: PaymentMethodSetupLinkNode | null;
 }

@@ -2,6 +2,10 @@ import { Field, GraphQLISODateTime, ID, InputType, ObjectType } from 'type-graph
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { ROLES } from '../merchants/permissions.js';
 import type { TeamMemberView } from './team.service.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+
+/** The base of the team mutations' payloads: `userErrors` with these codes. */
+const TeamMutationPayload = mutationPayload('Team', ['validation_error', 'invalid_state', 'not_found']);
 
 export const TeamRoleEnum = graphqlEnum(
   'TeamRole',
@@ -39,17 +43,17 @@ export class InviteTeamMemberInput {
 }
 
 @ObjectType({ description: 'An invitation: hand the link to the new member (shown once; valid 7 days)' })
-export class InviteTeamMemberPayload {
-  @Field(() => TeamMemberType) member!: TeamMemberType;
-  @Field() setupUrl!: string;
+export class InviteTeamMemberPayload extends TeamMutationPayload {
+  @Field(() => TeamMemberType, { nullable: true }) member!: TeamMemberType | null;
+  @Field(() => String, { nullable: true }) setupUrl!: string | null;
 }
 
 @ObjectType()
-export class TeamMemberPayload {
-  @Field(() => TeamMemberType) member!: TeamMemberType;
+export class TeamMemberPayload extends TeamMutationPayload {
+  @Field(() => TeamMemberType, { nullable: true }) member!: TeamMemberType | null;
 }
 
 @ObjectType()
-export class RemoveTeamMemberPayload {
-  @Field(() => ID) removedId!: string;
+export class RemoveTeamMemberPayload extends TeamMutationPayload {
+  @Field(() => ID, { nullable: true }) removedId!: string | null;
 }

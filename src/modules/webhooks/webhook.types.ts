@@ -8,6 +8,10 @@ import { ConnectionArgs, connectionType } from '../../platform/relay/connection.
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { WEBHOOK_ATTEMPT_STATUSES, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_ENDPOINT_STATUSES, type WebhookDelivery, type WebhookDeliveryAttempt, type WebhookEndpoint } from './webhook.entity.js';
+import { mutationPayload } from '../../platform/graphql/user-errors.js';
+
+/** The base of the webhook endpoints and deliveries mutations' payloads: `userErrors` with these codes. */
+const WebhookMutationPayload = mutationPayload('Webhook', ['validation_error', 'invalid_state', 'not_found']);
 
 export const WebhookEndpointStatusEnum = graphqlEnum('WebhookEndpointStatus', WEBHOOK_ENDPOINT_STATUSES);
 
@@ -188,25 +192,25 @@ export class RetryWebhookDeliveryInput {
 }
 
 @ObjectType({ description: 'The endpoint and its secret (shown only here and on rotation)' })
-export class CreateWebhookEndpointPayload {
-  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
-  @Field({ description: 'whsec_…: keep it, it is not shown again' }) secret!: string;
+export class CreateWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => WebhookEndpointNode, { nullable: true }) webhookEndpoint!: WebhookEndpointNode | null;
+  @Field(() => String, { nullable: true, description: 'whsec_…: keep it, it is not shown again' }) secret!: string | null;
 }
 
 @ObjectType({ description: 'The endpoint and its new secret; the previous one also signs for 24 hours' })
-export class RotateWebhookEndpointSecretPayload {
-  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
-  @Field() secret!: string;
+export class RotateWebhookEndpointSecretPayload extends WebhookMutationPayload {
+  @Field(() => WebhookEndpointNode, { nullable: true }) webhookEndpoint!: WebhookEndpointNode | null;
+  @Field(() => String, { nullable: true }) secret!: string | null;
 }
 
 @ObjectType()
-export class DisableWebhookEndpointPayload {
-  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+export class DisableWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => WebhookEndpointNode, { nullable: true }) webhookEndpoint!: WebhookEndpointNode | null;
 }
 
 @ObjectType()
-export class RetryWebhookDeliveryPayload {
-  @Field(() => WebhookDeliveryNode) webhookDelivery!: WebhookDeliveryNode;
+export class RetryWebhookDeliveryPayload extends WebhookMutationPayload {
+  @Field(() => WebhookDeliveryNode, { nullable: true }) webhookDelivery!: WebhookDeliveryNode | null;
 }
 
 @InputType({ description: 'Only the fields given change' })
@@ -219,8 +223,8 @@ export class UpdateWebhookEndpointInput {
 }
 
 @ObjectType()
-export class UpdateWebhookEndpointPayload {
-  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+export class UpdateWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => WebhookEndpointNode, { nullable: true }) webhookEndpoint!: WebhookEndpointNode | null;
 }
 
 @InputType()
@@ -229,8 +233,8 @@ export class DeleteWebhookEndpointInput {
 }
 
 @ObjectType({ description: 'The endpoint is gone (its queued deliveries became dead letters)' })
-export class DeleteWebhookEndpointPayload {
-  @Field(() => ID, { description: 'Global id of the deleted endpoint' }) deletedWebhookEndpointId!: string;
+export class DeleteWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => ID, { nullable: true, description: 'Global id of the deleted endpoint' }) deletedWebhookEndpointId!: string | null;
 }
 
 @InputType()
@@ -239,8 +243,8 @@ export class EnableWebhookEndpointInput {
 }
 
 @ObjectType()
-export class EnableWebhookEndpointPayload {
-  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
+export class EnableWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => WebhookEndpointNode, { nullable: true }) webhookEndpoint!: WebhookEndpointNode | null;
 }
 
 @InputType()
@@ -250,14 +254,14 @@ export class TestWebhookEndpointInput {
 }
 
 @ObjectType({ description: 'A signed test event sent at once, and what the receiver answered' })
-export class TestWebhookEndpointPayload {
-  @Field({ description: 'evt_… of the test event (not recorded)' }) eventId!: string;
-  @Field() eventType!: string;
-  @Field({ description: 'wd_…: the X-Service-Delivery header of this send' }) deliveryId!: string;
-  @Field({ description: 'The receiver answered 2xx within 10 s' }) ok!: boolean;
+export class TestWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => String, { nullable: true, description: 'evt_… of the test event (not recorded)' }) eventId!: string | null;
+  @Field(() => String, { nullable: true }) eventType!: string | null;
+  @Field(() => String, { nullable: true, description: 'wd_…: the X-Service-Delivery header of this send' }) deliveryId!: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'The receiver answered 2xx within 10 s' }) ok!: boolean | null;
   @Field(() => Int, { nullable: true }) responseStatus!: number | null;
   @Field(() => String, { nullable: true }) error!: string | null;
-  @Field(() => Int) durationMs!: number;
+  @Field(() => Int, { nullable: true }) durationMs!: number | null;
 }
 
 @InputType()
@@ -267,7 +271,7 @@ export class RecoverWebhookEndpointInput {
 }
 
 @ObjectType()
-export class RecoverWebhookEndpointPayload {
-  @Field(() => WebhookEndpointNode) webhookEndpoint!: WebhookEndpointNode;
-  @Field(() => Int, { description: 'Failed or dead-letter deliveries queued again' }) recovered!: number;
+export class RecoverWebhookEndpointPayload extends WebhookMutationPayload {
+  @Field(() => WebhookEndpointNode, { nullable: true }) webhookEndpoint!: WebhookEndpointNode | null;
+  @Field(() => Int, { nullable: true, description: 'Failed or dead-letter deliveries queued again' }) recovered!: number | null;
 }

@@ -4,6 +4,7 @@ import { getOperationAST, Kind, OperationTypeNode, parse, type GraphQLSchema } f
 import { requestFingerprint, runIdempotent } from '../idempotency/idempotency.service.js';
 import { contextOf } from '../rest/routes.js';
 import type { GraphContext } from './context.js';
+import { hadUserErrors } from './user-errors.js';
 
 /**
  * How an idempotency key applies to a POSTed operation: only to a mutation; `ownTransactions`
@@ -42,7 +43,7 @@ export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer
     let body = '';
     if (res.body.kind === 'complete') body = res.body.string;
     else for await (const chunk of res.body.asyncIterator) body += chunk;
-    return { status: res.status ?? 200, headers: Object.fromEntries(res.headers), body };
+    return { status: res.status ?? 200, headers: Object.fromEntries(res.headers), body, userErrors: hadUserErrors(ctx) };
   };
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -57,8 +58,8 @@ export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer
         requestFingerprint('POST', req.url, req.body),
         async (run) => {
           const res = await execute(req, run);
-          // A mutation answered with errors failed: like a failed REST call, it is not kept under the key.
-          return { status: res.status, body: res.body, store: res.status < 400 && !hasErrors(res.body) };
+          // A mutation answered with errors or userErrors failed: like a failed REST call, it is not kept under the key.
+          return { status: res.status, body: res.body, store: res.status < 400 && !hasErrors(res.body) && !res.userErrors };
         },
         { transactional: !mutation.ownTransactions },
       );

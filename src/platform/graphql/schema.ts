@@ -3,6 +3,7 @@ import { buildSchema, type AuthChecker, type ClassType, type NonEmptyArray, type
 import { permission, requirePermission } from '../permissions.js';
 import { EventPubSub } from '../pubsub/event-pubsub.js';
 import type { GraphContext } from './context.js';
+import { withUserErrors } from './user-errors.js';
 
 /**
  * `@Authorized('orders')` on a resolver class guards its fields by that resource's permissions:
@@ -16,9 +17,12 @@ const permissionChecker: AuthChecker<GraphContext> = ({ context, info }, roles) 
   return true;
 };
 
-/** Builds the executable schema from the resolver classes (input is validated by the services); `pubSub` feeds the subscriptions. */
-export function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubSub: PubSub = new EventPubSub()): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers, validate: false, pubSub, authChecker: permissionChecker });
+/**
+ * Builds the executable schema from the resolver classes (input is validated by the services);
+ * `pubSub` feeds the subscriptions. Every mutation answers input mistakes as `userErrors`.
+ */
+export async function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubSub: PubSub = new EventPubSub()): Promise<GraphQLSchema> {
+  return withUserErrors(await buildSchema({ resolvers, validate: false, pubSub, authChecker: permissionChecker }));
 }
 
 /** The SDL committed as schema.graphql: sorted, so the file only changes when the schema does. */
