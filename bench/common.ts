@@ -59,7 +59,17 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
   const port = await freePort();
   const pgPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    GRAPHQL_COST_BUCKET: '100000000',
+    GRAPHQL_COST_RESTORE_RATE: '100000000',
+    ...env,
+  };
   delete childEnv.DATABASE_URL;
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
   let output = '';

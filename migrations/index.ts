@@ -32,6 +32,7 @@ import { Migration20261128000100_api_key_management } from './Migration202611280
 import { Migration20261128000200_team_members } from './Migration20261128000200_team_members.js';
 import { Migration20261128000300_audit_log } from './Migration20261128000300_audit_log.js';
 import { Migration20261128000400_retention_indexes } from './Migration20261128000400_retention_indexes.js';
+import { Migration20261128000500_query_cost_buckets } from './Migration20261128000500_query_cost_buckets.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -67,4 +68,5 @@ export const migrationsList = [
   { name: 'Migration20261128000200_team_members', class: Migration20261128000200_team_members },
   { name: 'Migration20261128000300_audit_log', class: Migration20261128000300_audit_log },
   { name: 'Migration20261128000400_retention_indexes', class: Migration20261128000400_retention_indexes },
+  { name: 'Migration20261128000500_query_cost_buckets', class: Migration20261128000500_query_cost_buckets },
 ];

@@ -15,7 +15,8 @@ import type { JobRunner } from './platform/jobs/jobs.js';
 import { setPublicUrl } from './platform/links.js';
 import type { GraphContext } from './platform/graphql/context.js';
 import { noStoreCacheControl } from './platform/graphql/cache-control.js';
-import { complexityLimit } from './platform/graphql/complexity.js';
+import { queryCost } from './platform/graphql/complexity.js';
+import { CostBuckets } from './platform/graphql/cost-bucket.js';
 import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
@@ -145,7 +146,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     formatError: graphqlErrorFormatter(http.log),
-    plugins: [complexityLimit(schema), httpRequestRules(), databaseHealthPlugin(health), ...noStoreCacheControl()],
+    plugins: [queryCost(new CostBuckets(orm, config.GRAPHQL_COST_BUCKET, config.GRAPHQL_COST_RESTORE_RATE, http.log)), httpRequestRules(), databaseHealthPlugin(health), ...noStoreCacheControl()],
     validationRules: [noNulInStrings],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     includeStacktraceInErrorResponses: false,

@@ -26,6 +26,10 @@ const schema = z
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
     /** Days applied processor notifications are kept (disputes read a payment's chargeback history from them). */
     PROCESSOR_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(30).default(730),
+    /** Points in each API key's GraphQL query-cost bucket (`throttleStatus.maximumAvailable`); also caps one operation's cost. */
+    GRAPHQL_COST_BUCKET: z.coerce.number().int().positive().max(1_000_000_000).default(20_000),
+    /** Points restored to a query-cost bucket per second (`throttleStatus.restoreRate`). */
+    GRAPHQL_COST_RESTORE_RATE: z.coerce.number().int().positive().max(1_000_000_000).default(1_000),
     /** Connections per process to PostgreSQL. */
     DB_POOL_MAX: z.coerce.number().int().positive().default(10),
     /**
@@ -59,6 +63,9 @@ const schema = z
     ADYEN_NOTIFICATION_BASIC_AUTH: optional(z.string().regex(/^[^:]+:.+$/, 'must be user:password')),
   })
   .superRefine((c, ctx) => {
+    // Buckets untouched for an hour are purged as full ones.
+    if (c.GRAPHQL_COST_BUCKET / c.GRAPHQL_COST_RESTORE_RATE > 3600)
+      ctx.addIssue({ code: 'custom', path: ['GRAPHQL_COST_RESTORE_RATE'], message: 'must refill GRAPHQL_COST_BUCKET within an hour (at least GRAPHQL_COST_BUCKET / 3600)' });
     // Live mode stores and reads merchants' processor keys sealed with SECRETS_KEY: no key, no start.
     if (c.ADYEN_ENVIRONMENT === 'live' && !c.SECRETS_KEY)
       ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required when ADYEN_ENVIRONMENT is live (generate one with: openssl rand -hex 32)' });

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   headers_too_large: 431,
   validation_error: 422,
   rate_limit_exceeded: 429,
+  throttled: 429,
   internal_error: 500,
   service_unavailable: 503,
 } as const;

@@ -36,7 +36,15 @@ const services: { name: string; url: string; child: ChildProcess; exits: (number
 
 async function startService(name: string, env: Record<string, string>) {
   const started = await startServiceProcess(
-    { DATABASE_URL: db.url, LOG_LEVEL: process.env.RESTART_LOG ? 'error' : 'silent', RATE_LIMIT_MAX: '1000000', DB_POOL_MAX: '5', ...env },
+    {
+      DATABASE_URL: db.url,
+      LOG_LEVEL: process.env.RESTART_LOG ? 'error' : 'silent',
+      RATE_LIMIT_MAX: '1000000',
+      GRAPHQL_COST_BUCKET: '100000000',
+      GRAPHQL_COST_RESTORE_RATE: '100000000',
+      DB_POOL_MAX: '5',
+      ...env,
+    },
     { stdio: ['ignore', process.env.RESTART_LOG ? 'inherit' : 'ignore', 'inherit'], name },
   );
   const service = { name, url: started.url, child: started.child, exits: [] as (number | null)[] };

@@ -69,7 +69,7 @@ test('without a stored configuration and without SECRETS_KEY the service starts 
   const rest = await api.get('/api/v2/processor_configuration');
   expect(rest.status).toBe(404);
   expect(rest.body).toEqual({ error: { code: 'not_found', message: expect.stringContaining('processor set') } });
-  expect((await api.graphql(GQL)).body).toEqual({ data: { processorConfiguration: null } });
+  expect((await api.graphql(GQL)).body.data).toEqual({ processorConfiguration: null });
   service.child.kill('SIGKILL');
 }, 90_000);
 

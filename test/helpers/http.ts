@@ -22,12 +22,19 @@ export interface Page<T, Cursor = string> {
   next_cursor: Cursor | null;
 }
 
+/** A GraphQL response's `extensions.cost` (Shopify's shape). */
+export interface QueryCost {
+  requestedQueryCost: number | null;
+  actualQueryCost: number | null;
+  throttleStatus: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
+}
+
 /** One entry of a GraphQL response's `errors`. */
 export interface GraphQLErrorBody {
   message: string;
   path?: string[];
   /** `code` always; `param` and `details` (field errors, or a domain error's own object) when the error has them. */
-  extensions: { code: string; param?: string; details?: Json };
+  extensions: { code: string; param?: string; details?: Json; retryAfterSeconds?: number };
 }
 
 /** A REST error answer's body (`error.details` lists field errors, or carries a domain error's own object). */
@@ -79,8 +86,8 @@ export function client(baseUrl: string, apiKey?: string) {
     put: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PUT', path, body ?? {}, headers),
     patch: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PATCH', path, body ?? {}, headers),
     delete: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
-    /** POST /graphql; returns `{ data, errors }`. */
+    /** POST /graphql; returns `{ data, errors, extensions }`. */
     graphql: async <T = Json>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>
-      request<{ data: T; errors?: GraphQLErrorBody[] }>('POST', '/graphql', { query, variables }, headers),
+      request<{ data: T; errors?: GraphQLErrorBody[]; extensions?: { cost: QueryCost } }>('POST', '/graphql', { query, variables }, headers),
   };
 }

@@ -22,7 +22,17 @@ export interface TestApp {
 
 /** Starts the real service on a random port against the test database. */
 export async function startTestApp(env: Record<string, string> = {}, opts: { port?: number } = {}): Promise<TestApp> {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_MAX: '100000', RATE_LIMIT_WINDOW_MS: '3600000', ...env });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_WINDOW_MS: '3600000',
+    GRAPHQL_COST_BUCKET: '100000000',
+    GRAPHQL_COST_RESTORE_RATE: '100000000',
+    ...env,
+  });
   const orm = await openOrm(config.DATABASE_URL!, config.DB_POOL_MAX, { poolGuard: config.DB_POOL_GUARD });
   const app = await buildApp(config, orm, new JobRunner(orm, config.DATABASE_URL!, sweeps));
   await app.http.listen({ port: opts.port ?? 0, host: '127.0.0.1' }); // a fixed port: a restart of the same service

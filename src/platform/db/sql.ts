@@ -12,6 +12,12 @@ interface PooledClient {
   releaseConnection(connection: PgClient): Promise<void>;
 }
 
+/** Whether this unit of work holds no transaction, so it may take a pooled connection (`queryRows`). */
+export function outsideTransaction(em: EntityManager): boolean {
+  // The base EntityManager sees a transaction opened with `em.transactional` (MikroORM's own context); ours is flagged.
+  return !em.isInTransaction() && !insideTransaction.getStore();
+}
+
 /**
  * Runs one statement straight on the pg driver with a connection of the ORM's own pool (no
  * query builder, no hydration, no extra pool, no fork of the caller's EntityManager): for hot
@@ -21,8 +27,7 @@ interface PooledClient {
  */
 export async function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
-  // The base EntityManager sees a transaction opened with `em.transactional` (MikroORM's own context); ours is flagged.
-  if (em.isInTransaction() || insideTransaction.getStore()) throw new Error('queryRows runs outside transactions; use the EntityManager inside one');
+  if (!outsideTransaction(em)) throw new Error('queryRows runs outside transactions; use the EntityManager inside one');
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {

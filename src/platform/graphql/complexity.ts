@@ -1,62 +1,84 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { DocumentNode, GraphQLSchema } from 'graphql';
-import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { DocumentNode } from 'graphql';
 import { DomainError } from '../errors.js';
 import type { GraphContext } from './context.js';
+import type { CostBuckets } from './cost-bucket.js';
 import { requestError } from './errors.js';
+import { actualCost, planCost, TooManySelectionsError, type CostPlan } from './query-cost.js';
 
 /** The most a single operation may cost (a field costs 1; a connection multiplies its selection by its page size). */
 export const MAX_QUERY_COMPLEXITY = 20_000;
 
-// A connection's children are resolved once per item of the page it asks for.
-const connectionEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  const size = Number(args.first ?? args.last ?? ('first' in args || 'last' in args ? 10 : NaN));
-  return Number.isFinite(size) ? 1 + childComplexity * Math.max(1, size) : undefined;
-};
-
-// Apollo hands the same parsed document for the same query text (its document store): the cost of
-// a document with one operation name and one set of variables is computed once.
-const costs = new WeakMap<DocumentNode, Map<string, number>>();
+// Apollo hands the same parsed document for the same query text (its document store): the plan of
+// a document with one operation name and one set of variables is made once.
+const plans = new WeakMap<DocumentNode, Map<string, CostPlan>>();
 
 /**
- * Refuses an operation whose estimated cost exceeds `max` before it runs, with
- * `extensions.code = query_too_complex`: nested connections multiply (orders(first: 100) {
- * refunds(first: 100) } costs 10,000+), so no single request can ask for unbounded work.
+ * Query cost, Shopify's way. Each operation is priced before it runs (`planCost`): above `max`
+ * (or above the bucket, which could never hold it) it is refused with `query_too_complex`;
+ * otherwise it takes its price from the API key's bucket (`CostBuckets`), or is refused with
+ * `throttled` and the seconds to wait. After it ran, its actual cost is priced from its result and
+ * the difference goes back to the bucket. Every response Apollo answers carries `extensions.cost`:
+ * `requestedQueryCost` (null when the document could not be priced), `actualQueryCost` (null when
+ * nothing ran) and the bucket's `throttleStatus`.
  */
-export function complexityLimit(schema: GraphQLSchema, max = MAX_QUERY_COMPLEXITY): ApolloServerPlugin<GraphContext> {
+export function queryCost(buckets: CostBuckets, max = MAX_QUERY_COMPLEXITY): ApolloServerPlugin<GraphContext> {
+  const maximum = Math.min(max, buckets.maximum);
   return {
-    requestDidStart() {
+    requestDidStart({ contextValue }) {
+      const key = contextValue.ctx.principal.keyId;
+      let plan: CostPlan | undefined;
+      let taken = 0;
+      let retryAfterSeconds: number | undefined;
       return Promise.resolve({
         // A refusal rejects the hook's promise (Apollo answers it as the request's error).
-        didResolveOperation({ request, document }) {
-          let known = costs.get(document);
-          if (!known) costs.set(document, (known = new Map<string, number>()));
-          const key = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
-          let complexity = known.get(key);
-          if (complexity === undefined) {
+        async didResolveOperation({ request, document, operation, schema }) {
+          if (!operation) return;
+          let known = plans.get(document);
+          if (!known) plans.set(document, (known = new Map<string, CostPlan>()));
+          const variablesKey = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+          plan = known.get(variablesKey);
+          if (!plan) {
             try {
-              complexity = getComplexity({
-                schema,
-                query: document,
-                operationName: request.operationName ?? undefined,
-                variables: request.variables ?? {},
-                estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
-              });
+              plan = planCost(schema, document, operation, request.variables ?? {});
             } catch (err) {
-              // Costing coerces the variables first: a missing or mistyped variable is the client's mistake.
-              return Promise.reject(requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' })));
+              if (err instanceof TooManySelectionsError) throw requestError(new DomainError('query_too_complex', err.message));
+              // Pricing coerces the variables first: a missing or mistyped variable is the client's mistake.
+              throw requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' }));
             }
-            if (known.size < 100) known.set(key, complexity);
+            if (known.size < 100) known.set(variablesKey, plan);
           }
-          if (complexity > max) {
-            return Promise.reject(
-              requestError(
-                new DomainError('query_too_complex', `This operation costs ${complexity}, above the limit of ${max}: ask for smaller pages or fewer nested connections.`, {
-                  details: { complexity, maximum: max },
-                }),
-              ),
+          const cost = plan.requested;
+          if (cost > maximum) {
+            throw requestError(
+              new DomainError('query_too_complex', `This operation costs ${cost}, above the limit of ${maximum}: ask for smaller pages or fewer nested connections.`, {
+                details: { complexity: cost, maximum },
+              }),
             );
           }
+          const admission = await buckets.take(key, cost);
+          if (!admission.admitted) {
+            retryAfterSeconds = admission.retryAfterSeconds;
+            const { currentlyAvailable, restoreRate } = buckets.status(key);
+            const error = requestError(
+              new DomainError(
+                'throttled',
+                `Throttled: this operation costs ${cost} points and this API key has ${currentlyAvailable} of ${buckets.maximum} (restored at ${restoreRate} a second). Retry after ${retryAfterSeconds} s.`,
+                { details: { requestedQueryCost: cost, currentlyAvailable, restoreRate } },
+              ),
+            );
+            error.extensions.retryAfterSeconds = retryAfterSeconds;
+            throw error;
+          }
+          taken = cost;
+        },
+        willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return Promise.resolve();
+          const result = response.body.singleResult;
+          const actual = plan && result.data !== undefined ? actualCost(plan, result.data) : null;
+          if (taken) buckets.refund(key, taken - (actual ?? 0));
+          result.extensions = { ...result.extensions, cost: { requestedQueryCost: plan?.requested ?? null, actualQueryCost: actual, throttleStatus: buckets.status(key) } };
+          if (retryAfterSeconds !== undefined) response.http.headers.set('retry-after', String(retryAfterSeconds));
           return Promise.resolve();
         },
       });

@@ -73,8 +73,9 @@ export function graphqlErrorFormatter(log: Log) {
     if (!(original instanceof DomainError)) {
       const code = requestErrorCode(formatted, original);
       if (code) {
-        const { param, details } = (formatted.extensions ?? {}) as { param?: string; details?: ErrorDetails };
-        return { ...formatted, message: withoutInputValues(formatted.message), extensions: { code, ...(param !== undefined && { param }), ...(details !== undefined && { details }) } };
+        const { param, details, retryAfterSeconds } = (formatted.extensions ?? {}) as { param?: string; details?: ErrorDetails; retryAfterSeconds?: number };
+        const extensions = { code, ...(param !== undefined && { param }), ...(details !== undefined && { details }), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+        return { ...formatted, message: withoutInputValues(formatted.message), extensions };
       }
     }
     const { error: domain, unexpected } = toDomainError(original);
