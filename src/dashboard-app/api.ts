@@ -5,6 +5,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly code?: string,
+    /** `throttled`: how long until the key's query-cost bucket has the points (`extensions.retryAfterSeconds`). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -16,8 +18,15 @@ export async function gql<T = unknown>(apiKey: string, query: string, variables:
     headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
     body: JSON.stringify({ query, variables }),
   });
-  const body = (await res.json().catch(() => null)) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[]; error?: { code: string; message: string } } | null;
-  if (body?.errors?.length) throw new ApiError(body.errors[0].message, res.status, body.errors[0].extensions?.code);
+  const body = (await res.json().catch(() => null)) as {
+    data?: T;
+    errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
+    error?: { code: string; message: string };
+  } | null;
+  if (body?.errors?.length) {
+    const [{ message, extensions }] = body.errors;
+    throw new ApiError(message, res.status, extensions?.code, extensions?.retryAfterSeconds === undefined ? undefined : extensions.retryAfterSeconds * 1000);
+  }
   if (!res.ok || !body?.data) throw new ApiError(body?.error?.message ?? `HTTP ${res.status}`, res.status, body?.error?.code);
   return body.data;
 }

@@ -46,12 +46,16 @@ interface LiveEvent {
   data: Record<string, unknown>;
 }
 
-/** Runs `fn` once after a burst of calls with the same name. */
+/**
+ * Runs `fn` once after a burst of calls with the same name. A refresh refused because the key's
+ * query-cost bucket is short (`throttled`) runs again once it has refilled enough, instead of
+ * showing an error: the panels stay live under a busy key.
+ */
 function soon(name: string, fn: () => Promise<void>, ms = 120): void {
   clearTimeout(timers.get(name));
   timers.set(
     name,
-    window.setTimeout(() => void fn().catch(showError), ms),
+    window.setTimeout(() => void fn().catch((err: unknown) => (err instanceof ApiError && err.code === 'throttled' ? soon(name, fn, err.retryAfterMs ?? 1000) : showError(err))), ms),
   );
 }
 
