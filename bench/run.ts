@@ -92,10 +92,12 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
   }
   // The deep catalog, older than the API's products: written in SQL (the API would take minutes).
   await db.query(
-    `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_checked_at, metadata, created_at, updated_at)
+    `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_suggested, eligibility_checked_at, metadata, created_at, updated_at)
      select $1, false, case when g % 2 = 0 then 'Digital thermometer ' else 'Gift card ' end || g, 500 + g % 9000, 'USD', 'SKU-' || g, 'active',
             g % 2 = 0, false, case when g % 2 = 0 then 'thermometers' end, 'name',
             case when g % 2 = 0 then 'Eligible: thermometers are medical equipment.' else 'Not eligible: no eligible category matched.' end,
+            case when g % 2 = 0 then '{"status":"eligible","category":"thermometers","source":"name","message":"Eligible: thermometers are medical equipment."}'::jsonb
+                 else '{"status":"not_eligible","category":null,"source":"name","message":"Not eligible: no eligible category matched."}'::jsonb end,
             now() - interval '1 day', jsonb_build_object('batch', g % 7), now() - interval '1 day' - g * interval '1 second', now() - interval '1 day'
      from generate_series(1, $2::int) g`,
     [merchantId, DEEP_ROWS],
