@@ -1,4 +1,4 @@
-/** The dashboard's calls to this service: GraphQL over HTTP with the tab's API key. */
+/** The console's calls to this service: its JSON session routes and GraphQL, with the session cookie and its CSRF token. */
 
 export class ApiError extends Error {
   constructor(
@@ -12,12 +12,28 @@ export class ApiError extends Error {
   }
 }
 
-export async function gql<T = unknown>(apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch('/graphql', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ query, variables }),
-  });
+let csrfToken = '';
+
+/** The session's CSRF token, sent on every request (state-changing ones need it). */
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+export const currentCsrfToken = () => csrfToken;
+
+function headers(): Record<string, string> {
+  return { 'content-type': 'application/json', ...(csrfToken && { 'x-csrf-token': csrfToken }) };
+}
+
+/** A console session route (`/console/…`): its JSON answer, or an ApiError with the API's message. */
+export async function consoleCall<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, { method, credentials: 'same-origin', headers: headers(), body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
+  const json = (await res.json().catch(() => null)) as (T & { error?: { code: string; message: string } }) | null;
+  if (!res.ok || !json) throw new ApiError(json?.error?.message ?? `HTTP ${res.status}`, res.status, json?.error?.code);
+  return json;
+}
+
+export async function gql<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const res = await fetch('/graphql', { method: 'POST', credentials: 'same-origin', headers: headers(), body: JSON.stringify({ query, variables }) });
   const body = (await res.json().catch(() => null)) as {
     data?: T;
     errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
@@ -36,16 +52,15 @@ export async function gql<T = unknown>(apiKey: string, query: string, variables:
  * not have them yet): the root field's node type is read by introspection, and only the wanted
  * fields it has are selected. Null when the field does not exist (or introspection is off).
  */
-export async function discoverList(apiKey: string, rootField: string, wanted: string[]): Promise<{ fields: string[]; args: string[] } | null> {
+export async function discoverList(rootField: string, wanted: string[]): Promise<{ fields: string[]; args: string[] } | null> {
   try {
     const data = await gql<{ q: { fields: { name: string; args: { name: string }[]; type: { name: string | null; ofType: { name: string | null } | null } }[] } | null }>(
-      apiKey,
       `{ q: __type(name: "Query") { fields { name args { name } type { name ofType { name } } } } }`,
     );
     const field = data.q?.fields.find((f) => f.name === rootField);
     const connection = field?.type.name ?? field?.type.ofType?.name;
     if (!field || !connection?.endsWith('Connection')) return null;
-    const node = await gql<{ t: { fields: { name: string }[] } | null }>(apiKey, `query($n: String!) { t: __type(name: $n) { fields { name } } }`, { n: connection.replace(/Connection$/, '') });
+    const node = await gql<{ t: { fields: { name: string }[] } | null }>(`query($n: String!) { t: __type(name: $n) { fields { name } } }`, { n: connection.replace(/Connection$/, '') });
     const have = new Set(node.t?.fields.map((f) => f.name) ?? []);
     const fields = wanted.filter((w) => have.has(w));
     return fields.length ? { fields, args: field.args.map((a) => a.name) } : null;

@@ -1,34 +1,26 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import { createClient, type Client } from 'graphql-ws';
-import { ApiError, discoverList, gql } from './api.js';
+import { ApiError, consoleCall, currentCsrfToken, discoverList, gql, setCsrfToken } from './api.js';
+import { $, copy, h, lower, money, when } from './dom.js';
+import { splitRefund } from '../modules/refunds/refund-split.js';
+import { can, hideNavigation, showPage, type ConsoleContext, type DeliveryBase, type EndpointBase } from './settings.js';
 import './styles.css';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
 
-const KEY_STORAGE = 'dashboard.apiKey';
 const CURSOR_STORAGE = 'dashboard.eventCursor';
 const ATTENTION = ['past_due', 'action_required', 'unpaid', 'disputed'];
 
-type Attrs = Record<string, string | boolean | undefined | ((e: Event) => void)>;
-
-/** Builds an element; text is always set as text (never parsed as HTML). */
-function h(tag: string, attrs: Attrs = {}, ...children: (Node | string | null | undefined)[]): HTMLElement {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === undefined || value === false) continue;
-    if (typeof value === 'function') el.addEventListener(name.replace(/^on/, ''), value);
-    else el.setAttribute(name, value === true ? '' : value);
-  }
-  for (const child of children) if (child !== null && child !== undefined) el.append(child);
-  return el;
+/** What the console knows of its session (GET /console/session, POST /console/sign-in). */
+interface Session {
+  member: { id: string; email: string; role: string; two_factor_enabled: boolean };
+  merchant: { id: string; name: string };
+  livemode: boolean;
+  csrf_token: string;
 }
 
-const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-const money = (cents: number, currency = 'usd') => new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-const lower = (v: string) => v.toLowerCase();
-
-let apiKey = '';
+let session: Session | null = null;
+let epoch = 0; // one more at every sign-in and sign-out: answers of an older session are dropped
 let ws: Client | undefined;
 let chart: Chart | undefined;
 const seen = new Set<string>();
@@ -59,60 +51,105 @@ function soon(name: string, fn: () => Promise<void>, ms = 120): void {
   );
 }
 
-/** Thrown for an answer that arrived after the key it was asked with was signed out: dropped. */
+/** Thrown for an answer that arrived after the session it was asked in was signed out: dropped. */
 class SignedOut extends Error {}
 
-/** A GraphQL call with the signed-in key; its answer is dropped if the key changed meanwhile (a sign-out). */
+/** A GraphQL call in the signed-in session; its answer is dropped if the session ended meanwhile. */
 async function query<T>(q: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const key = apiKey;
-  if (!key) throw new SignedOut();
-  const data = await gql<T>(key, q, variables);
-  if (key !== apiKey) throw new SignedOut();
+  const asked = epoch;
+  if (!session) throw new SignedOut();
+  const data = await gql<T>(q, variables);
+  if (asked !== epoch) throw new SignedOut();
   return data;
 }
 
 function showError(err: unknown): void {
   if (err instanceof SignedOut) return;
-  if (err instanceof ApiError && err.status === 401) return signOut('Your API key was refused; sign in again.');
+  if (err instanceof ApiError && err.status === 401) return void endSession('Your session ended; sign in again.');
   $('connection').textContent = `Error: ${err instanceof Error ? err.message : String(err)}`;
 }
 
-// ---- sign-in ---------------------------------------------------------------------------------
+// ---- sign-in, two-factor, password setup, mode ---------------------------------------------------
 
-async function signIn(key: string): Promise<void> {
-  const error = $('api-key-error');
-  error.textContent = '';
-  if (!/^glm_(test|live)_\w+$/.test(key)) {
-    error.textContent = 'Enter an API key starting with glm_test_ or glm_live_.';
-    $('api-key').setAttribute('aria-invalid', 'true');
-    $('api-key').focus();
-    return;
-  }
+function fail(errorId: string, inputId: string, message: string): void {
+  $(errorId).textContent = message;
+  $(inputId).setAttribute('aria-invalid', 'true');
+  $(inputId).focus();
+}
+
+async function signIn(email: string, password: string): Promise<void> {
+  $('sign-in-error').textContent = '';
+  if (!email || !password) return fail('sign-in-error', email ? 'password' : 'email', 'Enter your email and password.');
   try {
-    await gql(key, '{ webhookEndpoints(first: 1) { nodes { id } } }');
+    const res = await consoleCall<Session & { two_factor_required?: boolean }>('POST', '/console/sign-in', { email, password });
+    $<HTMLInputElement>('password').value = '';
+    if (res.two_factor_required) {
+      $('sign-in-form').hidden = true;
+      $('two-factor-form').hidden = false;
+      $('totp-code').focus();
+      return;
+    }
+    await enter(res);
   } catch (err) {
-    error.textContent = err instanceof ApiError && err.status === 401 ? 'That API key was not accepted.' : `Could not sign in: ${(err as Error).message}`;
-    $('api-key').setAttribute('aria-invalid', 'true');
-    $('api-key').focus();
-    return;
+    fail('sign-in-error', 'password', err instanceof ApiError ? err.message : `Could not sign in: ${(err as Error).message}`);
   }
-  apiKey = key;
-  sessionStorage.setItem(KEY_STORAGE, key);
-  $('api-key').removeAttribute('aria-invalid');
-  $<HTMLInputElement>('api-key').value = '';
-  const live = key.startsWith('glm_live_');
+}
+
+async function signInSecondFactor(code: string): Promise<void> {
+  $('two-factor-error').textContent = '';
+  try {
+    await enter(await consoleCall<Session>('POST', '/console/sign-in/two-factor', { code }));
+  } catch (err) {
+    fail('two-factor-error', 'totp-code', (err as Error).message);
+  }
+}
+
+async function setupPassword(token: string, password: string): Promise<void> {
+  $('setup-error').textContent = '';
+  try {
+    const { member } = await consoleCall<{ member: { email: string } }>('POST', '/console/password-setup', { token, password });
+    $('setup').hidden = true;
+    history.replaceState(null, '', '/dashboard');
+    showSignIn(`Password set for ${member.email}: sign in.`);
+    $<HTMLInputElement>('email').value = member.email;
+  } catch (err) {
+    fail('setup-error', 'new-password', (err as Error).message);
+  }
+}
+
+function showSignIn(message = ''): void {
+  $('sign-in').hidden = false;
+  $('sign-in-form').hidden = false;
+  $('two-factor-form').hidden = true;
+  $('sign-in-error').textContent = message;
+  $('email').focus();
+}
+
+/** Signed in: the session's mode, the pages the role may see, the panels, the live connection. */
+async function enter(s: Session): Promise<void> {
+  session = s;
+  epoch++;
+  setCsrfToken(s.csrf_token);
+  for (const id of ['email', 'password', 'totp-code']) $(id).removeAttribute('aria-invalid');
+  const live = s.livemode;
   const banner = $('mode-banner');
   banner.hidden = false;
   banner.className = `mode-banner ${live ? 'live' : 'test'}`;
   banner.textContent = live ? 'LIVE MODE: real customers and real money' : 'TEST MODE: test data only, no real money moves';
   document.body.dataset.mode = live ? 'live' : 'test';
+  document.body.dataset.role = s.member.role;
+  $<HTMLInputElement>('live-mode').checked = live;
+  hideNavigation(s.member.role);
+  $('who').textContent = `${s.member.email} (${s.member.role}) · ${s.merchant.name}`;
   $('sign-in').hidden = true;
   $('app').hidden = false;
-  $('sign-out').hidden = false;
+  $('console-nav').hidden = false;
+  $('account').hidden = false;
   lastCursor = sessionStorage.getItem(CURSOR_STORAGE);
+  route();
   optional = {
-    links: await discoverList(key, 'paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']),
-    subs: await discoverList(key, 'subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd']),
+    links: await discoverList('paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']),
+    subs: await discoverList('subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd']),
   };
   $('payment-links-panel').hidden = !optional.links;
   $('subscriptions-panel').hidden = !optional.subs;
@@ -120,34 +157,69 @@ async function signIn(key: string): Promise<void> {
   connect();
 }
 
-function signOut(message = ''): void {
-  sessionStorage.removeItem(KEY_STORAGE);
+async function signOut(): Promise<void> {
+  await consoleCall('POST', '/console/sign-out').catch(() => undefined);
+  endSession('Signed out.');
+}
+
+/** Leaves nothing of the merchant in the page (a shared counter): every panel is emptied, not just hidden. */
+function endSession(message = ''): void {
   sessionStorage.removeItem(CURSOR_STORAGE);
-  apiKey = '';
+  session = null;
+  epoch++;
+  setCsrfToken('');
   void ws?.dispose();
   ws = undefined;
   seen.clear();
   lastCursor = null;
   for (const timer of timers.values()) clearTimeout(timer);
   timers.clear();
-  // Nothing of the merchant's stays in the page (a shared counter): every panel is emptied, not just hidden.
   chart?.destroy();
   chart = undefined;
   optional = { links: null, subs: null };
-  for (const id of ['activity', 'order-detail-body', 'webhooks', 'payment-links', 'subscriptions']) $(id).replaceChildren();
+  for (const id of ['activity', 'order-detail-body', 'webhooks', 'payment-links', 'subscriptions', 'settings', 'who']) $(id).replaceChildren();
   document.querySelector('#orders tbody')!.replaceChildren();
   for (const id of ['revenue-summary', 'webhooks-status']) $(id).textContent = '';
   $('order-detail-title').textContent = 'Order';
-  for (const id of ['order-detail', 'orders-empty', 'payment-links-panel', 'subscriptions-panel']) $(id).hidden = true;
+  for (const id of ['order-detail', 'orders-empty', 'payment-links-panel', 'subscriptions-panel', 'app', 'console-nav', 'account', 'mode-banner', 'settings']) $(id).hidden = true;
   delete document.body.dataset.mode;
+  delete document.body.dataset.role;
   delete document.body.dataset.connection;
-  $('app').hidden = true;
-  $('sign-in').hidden = false;
-  $('sign-out').hidden = true;
-  $('mode-banner').hidden = true;
   $('connection').textContent = 'Signed out';
-  $('api-key-error').textContent = message;
-  $('api-key').focus();
+  showSignIn(message);
+}
+
+/** Test or live: the session's mode changes, and the page starts again in it (nothing of the other mode stays). */
+async function switchMode(live: boolean): Promise<void> {
+  try {
+    await consoleCall('POST', '/console/mode', { livemode: live });
+    sessionStorage.removeItem(CURSOR_STORAGE);
+    location.reload();
+  } catch (err) {
+    $<HTMLInputElement>('live-mode').checked = !live;
+    showError(err);
+  }
+}
+
+/** The page the address names: the dashboard (`#/`) or a settings page (`#/settings/…`). */
+function route(): void {
+  if (!session) return;
+  const page = location.hash.replace(/^#\/?/, '');
+  const settings = page.startsWith('settings/');
+  $('dashboard-view').hidden = settings;
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('#console-nav a')) {
+    if (a.getAttribute('href') === `#/${page}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  const root = $('settings');
+  root.hidden = !settings;
+  if (settings) showPage(page.slice('settings/'.length), root, context());
+  else root.replaceChildren();
+}
+
+function context(): ConsoleContext {
+  const s = session!;
+  return { role: s.member.role, member: s.member, livemode: s.livemode, query, showError, refreshOrders: () => refreshOrders() };
 }
 
 // ---- live events and catch-up ----------------------------------------------------------------
@@ -184,7 +256,7 @@ function connect(): void {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   ws = createClient({
     url,
-    connectionParams: () => ({ authorization: `Bearer ${apiKey}` }),
+    connectionParams: () => ({ csrfToken: currentCsrfToken() }),
     lazy: false,
     keepAlive: 10_000,
     retryAttempts: Infinity,
@@ -198,8 +270,8 @@ function connect(): void {
         void catchUp().then(() => refreshAll(), showError);
       },
       closed: (event) => {
-        if (!apiKey) return; // closed by signing out: nothing is reconnecting
-        if ((event as CloseEvent | undefined)?.code === 4401) return signOut('Your API key was refused; sign in again.');
+        if (!session) return; // closed by signing out: nothing is reconnecting
+        if ((event as CloseEvent | undefined)?.code === 4401) return endSession('Your session ended; sign in again.');
         $('connection').textContent = 'Reconnecting…';
         document.body.dataset.connection = 'reconnecting';
       },
@@ -372,9 +444,73 @@ async function openOrder(id: string): Promise<void> {
     o.receiptUrl
       ? h('p', {}, h('a', { href: o.receiptUrl, target: '_blank', rel: 'noopener noreferrer', id: 'receipt-link' }, 'Download the receipt (PDF)'))
       : h('p', {}, 'No receipt until the payment is captured.'),
+    refundForm(id, o) ?? '',
   );
   panel.hidden = false;
   panel.focus();
+}
+
+const REFUND_REASONS = ['CUSTOMER_REQUEST', 'DAMAGED_PRODUCT', 'DUPLICATE', 'FRAUDULENT', 'PRODUCT_UNAVAILABLE', 'WRONG_PRODUCT', 'OTHER'];
+
+/**
+ * The refund of an order (for a role that may refund): the amount, the reason, and before it is
+ * confirmed, its split between the HSA/FSA card and the regular card, computed from the order's
+ * payments with the service's own splitRefund.
+ */
+function refundForm(id: string, o: OrderDetail): HTMLElement | null {
+  if (!session || !can(session.member.role, 'refunds:write')) return null;
+  const c = o.currency;
+  const payment = (method: string) => o.payments.find((p) => p.paymentMethod === method);
+  const part = (method: string) => ({ captured: payment(method)?.amount ?? 0, refunded: payment(method)?.refundedAmount ?? 0 });
+  const hsa = part('HSA_FSA_CARD');
+  const regular = part('CARD');
+  const remaining = hsa.captured - hsa.refunded + regular.captured - regular.refunded;
+  if (remaining <= 0 || !o.payments.some((p) => p.capturedAt)) return null;
+  const amount = h('input', { id: 'refund-amount', type: 'text', inputmode: 'decimal', value: (remaining / 100).toFixed(2), 'aria-describedby': 'refund-split' }) as HTMLInputElement;
+  const reason = h('select', { id: 'refund-reason' }, ...REFUND_REASONS.map((r) => h('option', { value: r }, lower(r).replace(/_/g, ' '))));
+  const split = h('p', { id: 'refund-split', role: 'status' });
+  const error = h('p', { id: 'refund-error', class: 'error', role: 'alert' });
+  const cents = () => Math.round(Number(amount.value.replace(/[$,\s]/g, '')) * 100);
+  const preview = (): { hsa: number; regular: number } | null => {
+    const n = cents();
+    if (!Number.isInteger(n) || n <= 0 || n > remaining) {
+      split.textContent = `Enter an amount up to ${money(remaining, c)}.`;
+      return null;
+    }
+    const share = splitRefund(n, hsa, regular);
+    split.textContent = `Refund ${money(n, c)}: ${money(share.hsa, c)} to the HSA/FSA card, ${money(share.regular, c)} to the regular card.`;
+    return share;
+  };
+  amount.addEventListener('input', () => void preview());
+  const form = h(
+    'form',
+    { id: 'refund-form', novalidate: true, class: 'refund' },
+    h('h3', {}, 'Refund'),
+    h('label', { for: 'refund-amount' }, `Amount (at most ${money(remaining, c)})`),
+    amount,
+    h('label', { for: 'refund-reason' }, 'Reason'),
+    reason,
+    split,
+    error,
+    h('button', { type: 'submit' }, 'Refund'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const share = preview();
+    if (!share) return;
+    if (!window.confirm(`${split.textContent} Refund now?`)) return;
+    void query('mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } } }', {
+      input: { orderId: id, amount: cents(), reason: (reason as HTMLSelectElement).value },
+    })
+      .then(() => openOrder(id))
+      .then(() => refreshOrders())
+      .catch((err: unknown) => {
+        if (err instanceof SignedOut) return;
+        error.textContent = `The refund was refused: ${(err as Error).message}`;
+      });
+  });
+  preview();
+  return form;
 }
 
 // ---- revenue chart ---------------------------------------------------------------------------
@@ -440,6 +576,22 @@ interface SubscriptionRow {
   currentPeriodEnd?: string | null;
 }
 
+/** A copy button for `text` (a link's URL), its result on the activity's status line. */
+function copyButton(text: string, label: string): HTMLElement {
+  return h('button', { type: 'button', 'aria-label': label, onclick: () => void copy(text, $('connection')) }, 'Copy URL');
+}
+
+/** A confirmed mutation `name(input: {id})` of an object on the dashboard, then `after` redraws its panel. */
+async function act(question: string, name: string, id: string, select: string, after: () => Promise<void>): Promise<void> {
+  if (!window.confirm(question)) return;
+  try {
+    await query(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} } }`, { input: { id } });
+    await after();
+  } catch (err) {
+    showError(err);
+  }
+}
+
 async function refreshLinks(): Promise<void> {
   if (!optional.links) return;
   const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(`{ paymentLinks(first: 10) { nodes { ${optional.links.fields.join(' ')} } } }`);
@@ -455,6 +607,20 @@ async function refreshLinks(): Promise<void> {
         cents != null ? ` · ${money(cents, l.currency ?? 'usd')}` : '',
         l.url ? ' · ' : '',
         l.url ? h('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer' }, 'open link') : null,
+        l.url ? ' ' : '',
+        l.url ? copyButton(l.url, `Copy the URL of ${l.description ?? 'the link'}`) : null,
+        l.id && lower(String(l.status ?? '')) === 'active' && can(session?.member.role ?? '', 'payment_links:write')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'danger',
+                'aria-label': `Cancel ${l.description ?? 'the link'}`,
+                onclick: () => void act(`Cancel the payment link ${l.description ?? ''}?`, 'cancelPaymentLink', l.id!, 'paymentLink { id }', refreshLinks),
+              },
+              'Cancel',
+            )
+          : null,
       );
     }),
   );
@@ -478,6 +644,18 @@ async function refreshSubscriptions(): Promise<void> {
         s.subscriptionId ?? s.id,
         cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '',
         due ? ` · next ${when(due)}` : '',
+        s.id && can(session?.member.role ?? '', 'subscriptions:write')
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'danger',
+                'aria-label': `Cancel subscription ${s.subscriptionId ?? s.id}`,
+                onclick: () => void act('Cancel this subscription now?', 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions),
+              },
+              'Cancel',
+            )
+          : null,
       );
     }),
   );
@@ -486,25 +664,12 @@ async function refreshSubscriptions(): Promise<void> {
 
 // ---- webhooks --------------------------------------------------------------------------------
 
-interface DeliveryRow {
-  id: string;
-  deliveryId: string;
-  eventType: string;
-  status: string;
-  attemptCount: number;
-  lastResponseStatus: number | null;
+interface DeliveryRow extends DeliveryBase {
   lastError: string | null;
   lastAttemptAt: string | null;
 }
 
-interface EndpointRow {
-  id: string;
-  endpointId: string;
-  url: string;
-  status: string;
-  events: string[];
-  webhookDeliveries: { nodes: DeliveryRow[] };
-}
+type EndpointRow = EndpointBase<DeliveryRow>;
 
 async function refreshWebhooks(): Promise<void> {
   const data = await query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
@@ -586,13 +751,27 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
 
 $('sign-in-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  void signIn($<HTMLInputElement>('api-key').value.trim());
+  void signIn($<HTMLInputElement>('email').value.trim(), $<HTMLInputElement>('password').value);
 });
-$('sign-out').addEventListener('click', () => signOut());
+$('two-factor-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  void signInSecondFactor($<HTMLInputElement>('totp-code').value.trim());
+});
+$('setup-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  void setupPassword(new URLSearchParams(location.search).get('token') ?? '', $<HTMLInputElement>('new-password').value);
+});
+$('sign-out').addEventListener('click', () => void signOut());
+$('live-mode').addEventListener('change', (e) => void switchMode((e.currentTarget as HTMLInputElement).checked));
 $('order-detail-close').addEventListener('click', () => {
   $('order-detail').hidden = true;
   document.querySelector<HTMLElement>('#orders tbody button')?.focus();
 });
-const saved = sessionStorage.getItem(KEY_STORAGE);
-if (saved) void signIn(saved);
-else $('api-key').focus();
+window.addEventListener('hashchange', route);
+
+if (location.pathname === '/console/setup') {
+  $('setup').hidden = false;
+  $('new-password').focus();
+} else {
+  consoleCall<Session>('GET', '/console/session').then(enter, () => showSignIn());
+}

@@ -9,6 +9,7 @@ import { client, type Client, type Envelope, type Page as ListPage } from '../he
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
+import { PASSWORD, teamMember } from '../helpers/console.js';
 
 let t: TestApp; // the service the pages are open on (the restart test restarts it on the same port)
 let browser: Browser;
@@ -24,7 +25,7 @@ const CATALOG: readonly ProductRow[] = [
 ];
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' });
   await t.reset();
   receiver = await startReceiver(() => 500);
   browser = await launchBrowser();
@@ -60,12 +61,26 @@ async function newTab(options: BrowserContextOptions = { viewport: DESKTOP }): P
   return page;
 }
 
-/** A new tab on the dashboard signed in with `keys`' test key, its live connection up. */
+/** An owner of `keys`' merchant in the console: their email (password PASSWORD). */
+async function owner(keys: CreatedMerchant): Promise<string> {
+  const email = `owner-${keys.id.slice(-8).toLowerCase()}-${Math.random().toString(36).slice(2, 6)}@team.test`;
+  await teamMember(t, keys.id, email, 'owner');
+  return email;
+}
+
+/** Signs `page` in to the console as `email`. */
+async function signInAs(page: Page, email: string): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.keyboard.press('Enter');
+}
+
+/** A new tab on the console signed in as a new owner of `keys`' merchant, in test mode, its live connection up. */
 async function signedInPage(keys: CreatedMerchant): Promise<Page> {
+  const email = await owner(keys);
   const page = await newTab();
   await page.goto(`${t.url}/dashboard`);
-  await page.getByLabel('API key').fill(keys.test_api_key);
-  await page.keyboard.press('Enter');
+  await signInAs(page, email);
   await page.waitForFunction(() => document.body.dataset.connection === 'live');
   return page;
 }
@@ -107,19 +122,21 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   expect(await page.locator('script:not([src])').count()).toBe(0);
 
-  await page.getByLabel('API key').focus();
-  await page.keyboard.type('not-a-key');
+  await page.getByLabel('Email', { exact: true }).fill(await owner(keys));
+  await page.getByLabel('Password', { exact: true }).fill('not the password at all');
   await page.keyboard.press('Enter');
-  await expect(page.locator('#api-key-error').textContent()).resolves.toMatch(/starting with glm_test_/);
-  await page.getByLabel('API key').fill(keys.test_api_key);
+  await page.waitForFunction(() => document.getElementById('sign-in-error')!.textContent === 'Wrong email, password or code.');
+  expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.keyboard.press('Enter');
   await page.locator('#mode-banner.test').waitFor();
   expect(await page.locator('#mode-banner').textContent()).toMatch(/TEST MODE/);
   await page.waitForFunction(() => document.body.dataset.connection === 'live');
-  // The key lives only in this tab: not in the URL, not in a cookie, not in localStorage.
+  // The session is an HttpOnly cookie: not in the URL, not readable by the page, nothing in storage but the event cursor.
   expect(page.url()).toBe(`${t.url}/dashboard`);
-  expect(await page.context().cookies()).toEqual([]);
-  expect(await page.evaluate(() => [sessionStorage.getItem('dashboard.apiKey'), localStorage.length])).toEqual([keys.test_api_key, 0]);
+  const cookies = await page.context().cookies();
+  expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([['glm_console', true, 'Lax']]);
+  expect(await page.evaluate(() => [document.cookie, localStorage.length])).toEqual(['', 0]);
 
   await page.evaluate(() => ((window as typeof window & { sameDocument?: boolean }).sameDocument = true));
   const orderId = await payCheckout(t, keys.test_api_key, [
@@ -167,7 +184,7 @@ test('the service restarts while the page is open: every event caused while it w
     for (const name of ['Ice pack', 'Elastic bandage', 'Sunscreen SPF 50'])
       expect((await client(other.url, keys.test_api_key).post('/api/v2/products', { name, price: 500, currency: 'USD' })).status).toBe(201);
     const orderWhileDown = await payCheckout(other, keys.test_api_key, [['BAND', 'Adhesive bandages', 599, 1]]);
-    t = await startTestApp({}, { port });
+    t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' }, { port });
     const caused = (await eventIds(keys.id)).filter((id) => !before.has(id));
     expect(caused.length).toBeGreaterThanOrEqual(6);
 
@@ -257,7 +274,8 @@ test('README screenshot; usable on a phone; no CSP violation anywhere', async ()
 
   const p = await newTab({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await p.goto(`${t.url}/dashboard`);
-  await p.getByLabel('API key').fill(keys.test_api_key);
+  await p.getByLabel('Email', { exact: true }).fill(await owner(keys));
+  await p.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await p.getByRole('button', { name: 'Sign in' }).tap();
   await p.locator('#orders tbody tr').first().waitFor();
   expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

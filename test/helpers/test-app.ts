@@ -44,10 +44,11 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { por
     orm,
     app,
     merchant: (name = 'Test Merchant') => createMerchant(orm.em.fork(), name),
+    // service_secrets stays: a running service signs its session cookies with the secret it read there at start.
     reset: async () => {
       await orm.em.getConnection().execute(
         `do $$ declare t text; begin
-           for t in select tablename from pg_tables where schemaname = 'public' and tablename not in ('mikro_orm_migrations') loop
+           for t in select tablename from pg_tables where schemaname = 'public' and tablename not in ('mikro_orm_migrations', 'service_secrets') loop
              execute format('truncate table %I cascade', t);
            end loop; end $$;`,
       );

@@ -5,7 +5,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Merchant dashboard</title>
+<title>Merchant console</title>
 <link rel="stylesheet" href="/dashboard/app.css">
 <script type="module" src="/dashboard/app.js" nonce="${nonce}"></script>
 </head>
@@ -13,21 +13,56 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
 <a class="skip" href="#main">Skip to content</a>
 <div id="mode-banner" class="mode-banner" role="status" hidden></div>
 <header class="top">
-  <h1>Merchant dashboard</h1>
-  <div class="conn"><span id="connection" role="status" aria-live="polite">Signed out</span> <button id="sign-out" type="button" hidden>Sign out</button></div>
+  <h1>Merchant console</h1>
+  <div class="conn"><span id="connection" role="status" aria-live="polite">Signed out</span></div>
+  <div id="account" class="account" hidden>
+    <span id="who"></span>
+    <label class="switch"><input id="live-mode" type="checkbox"> Live mode</label>
+    <button id="sign-out" type="button">Sign out</button>
+  </div>
+  <nav id="console-nav" aria-label="Console" hidden>
+    <ul>
+      <li><a href="#/">Dashboard</a></li>
+      <li><a href="#/settings/api-keys" data-needs="api_keys:write">API keys</a></li>
+      <li><a href="#/settings/security">Security</a></li>
+      <li><a href="#/settings/team" data-needs="team:write">Team</a></li>
+      <li><a href="#/settings/webhooks" data-needs="webhooks:read">Webhooks</a></li>
+      <li><a href="#/settings/audit" data-needs="audit_log:read">Audit log</a></li>
+    </ul>
+  </nav>
 </header>
 <main id="main">
-  <section id="sign-in" aria-labelledby="sign-in-title" class="card narrow">
+  <section id="sign-in" aria-labelledby="sign-in-title" class="card narrow" hidden>
     <h2 id="sign-in-title">Sign in</h2>
     <form id="sign-in-form" novalidate>
-      <label for="api-key">API key</label>
-      <input id="api-key" name="api-key" type="password" autocomplete="off" spellcheck="false" required aria-describedby="api-key-help api-key-error" placeholder="glm_test_…">
-      <p id="api-key-help" class="help">Your test or live secret key. It is kept only in this tab (session storage) and sent only to this service.</p>
-      <p id="api-key-error" class="error" role="alert"></p>
+      <label for="email">Email</label>
+      <input id="email" name="email" type="email" autocomplete="username" spellcheck="false" required aria-describedby="sign-in-error">
+      <label for="password">Password</label>
+      <input id="password" name="password" type="password" autocomplete="current-password" required aria-describedby="sign-in-error">
+      <p id="sign-in-error" class="error" role="alert"></p>
       <button type="submit">Sign in</button>
     </form>
+    <form id="two-factor-form" novalidate hidden>
+      <label for="totp-code">Authentication code</label>
+      <input id="totp-code" name="totp-code" inputmode="numeric" autocomplete="one-time-code" spellcheck="false" required aria-describedby="totp-help two-factor-error">
+      <p id="totp-help" class="help">The 6-digit code of your authenticator app, or one of your recovery codes.</p>
+      <p id="two-factor-error" class="error" role="alert"></p>
+      <button type="submit">Verify</button>
+    </form>
   </section>
+  <section id="setup" aria-labelledby="setup-title" class="card narrow" hidden>
+    <h2 id="setup-title">Set your password</h2>
+    <form id="setup-form" novalidate>
+      <label for="new-password">New password</label>
+      <input id="new-password" name="new-password" type="password" autocomplete="new-password" required aria-describedby="new-password-help setup-error">
+      <p id="new-password-help" class="help">At least 12 characters; not a common password, not your email.</p>
+      <p id="setup-error" class="error" role="alert"></p>
+      <button type="submit">Set password</button>
+    </form>
+  </section>
+  <div id="settings" class="settings" hidden></div>
   <div id="app" hidden>
+  <div id="dashboard-view" class="dashboard-view">
     <section aria-labelledby="revenue-title" class="card wide">
       <h2 id="revenue-title">Revenue, last 30 days</h2>
       <div class="chart-box"><canvas id="revenue-chart" role="img" aria-label="Revenue per day: HSA/FSA, regular and refunds"></canvas></div>
@@ -64,6 +99,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
       <h2 id="activity-title">Live activity</h2>
       <ol id="activity" class="list" tabindex="0" aria-labelledby="activity-title" aria-live="polite" aria-relevant="additions"></ol>
     </section>
+  </div>
   </div>
 </main>
 </body>

@@ -21,22 +21,27 @@ function protect(req: FastifyRequest, reply: FastifyReply, nonce: string): Fasti
   return securePage(reply, csp);
 }
 
-// Public, and served while the database is down: the page holds no data; its script asks for an
-// API key and calls /graphql with it.
+// Public, and served while the database is down: the page holds no data; its script signs in to
+// the console (session cookie, /console/*) and calls /graphql with the session.
 
-/** `GET /dashboard`: the merchant dashboard (HTML shell). */
-const shell: PublicRoute = {
-  method: 'GET',
-  url: '/dashboard',
-  withoutDatabase: true,
-  async handler(req, reply) {
-    const nonce = randomBytes(18).toString('base64');
-    return protect(req, reply, nonce).type('text/html; charset=utf-8').send(renderDashboardPage({ nonce }));
-  },
-};
+/** The console's HTML shell at `url`. */
+function shellAt(url: string): PublicRoute {
+  return {
+    method: 'GET',
+    url,
+    withoutDatabase: true,
+    async handler(req, reply) {
+      const nonce = randomBytes(18).toString('base64');
+      return protect(req, reply, nonce).type('text/html; charset=utf-8').send(renderDashboardPage({ nonce }));
+    },
+  };
+}
+
+/** `GET /dashboard`: the merchant console; `GET /console/setup?token=…`: the same page, setting an invited member's password. */
+const shells = [shellAt('/dashboard'), shellAt('/console/setup')];
 
 /** `GET /dashboard/app.js`, `app.css`: its bundle. */
 const asset = bundleAssetRoute('dashboard', { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' });
 
 /** The merchant dashboard's routes. */
-export const dashboardRoutes: PublicRoute[] = [shell, asset];
+export const dashboardRoutes: PublicRoute[] = [...shells, asset];
