@@ -12,11 +12,12 @@ import { launchBrowser } from '../helpers/browser.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+import { PASSWORD, teamMember } from '../helpers/console.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let t: TestApp;
-let key: string;
+let ownerEmail: string;
 let api: Client;
 let browser: Browser;
 let orderNumber: string;
@@ -25,7 +26,8 @@ const CUSTOMER = 'Quintessa Privatename';
 beforeAll(async () => {
   let keys;
   ({ t, keys, api } = await startWithMerchant('Shared Counter Pharmacy'));
-  key = keys.test_api_key;
+  ownerEmail = 'owner@counter.test';
+  await teamMember(t, keys.id, ownerEmail, 'owner');
   expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2499, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);
   const session = (
     await api.post(
@@ -59,7 +61,8 @@ async function open(viewport = { width: 1280, height: 900 }, opts: { bypassCSP?:
 }
 
 async function signIn(page: Page): Promise<void> {
-  await page.getByLabel('API key').fill(key);
+  await page.getByLabel('Email', { exact: true }).fill(ownerEmail);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.body.dataset.connection === 'live');
   await page.locator(`#orders tbody tr`).first().waitFor();
