@@ -23,7 +23,8 @@ export const lower = (v: string) => v.toLowerCase();
 export function table(caption: string, columns: string[], rows: HTMLElement[], attrs: Attrs = {}): HTMLElement {
   return h(
     'div',
-    { class: 'table-wrap' },
+    // Focusable and named: a wide table scrolls sideways in its wrapper, which keyboard users must reach.
+    { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
     h('table', attrs, h('caption', { class: 'sr-only' }, caption), h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows)),
   );
 }

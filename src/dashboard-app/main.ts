@@ -153,8 +153,15 @@ async function enter(s: Session): Promise<void> {
   };
   $('payment-links-panel').hidden = !optional.links;
   $('subscriptions-panel').hidden = !optional.subs;
-  await Promise.all([refreshOrders(), refreshRevenue(), refreshWebhooks(), refreshLinks(), refreshSubscriptions(), lastCursor ? Promise.resolve() : loadRecentActivity()]);
-  connect();
+  // The events (live activity) and the deliveries are the webhooks resource's: a role without it gets neither, nor the live connection.
+  const events = can(s.member.role, 'webhooks:read');
+  $('webhooks-panel').hidden = !events;
+  $('activity-panel').hidden = !events;
+  const loads = [refreshOrders(), refreshRevenue(), refreshLinks(), refreshSubscriptions(), ...(events ? [refreshWebhooks(), lastCursor ? Promise.resolve() : loadRecentActivity()] : [])];
+  await Promise.all(loads.map((p) => p.catch(showError)));
+  if (events) return connect();
+  $('connection').textContent = 'Signed in (live activity needs the webhooks permission)';
+  document.body.dataset.connection = 'off';
 }
 
 async function signOut(): Promise<void> {
@@ -608,7 +615,7 @@ async function refreshLinks(): Promise<void> {
         l.url ? ' · ' : '',
         l.url ? h('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer' }, 'open link') : null,
         l.url ? ' ' : '',
-        l.url ? copyButton(l.url, `Copy the URL of ${l.description ?? 'the link'}`) : null,
+        l.url ? copyButton(l.url, `Copy URL of ${l.description ?? 'the link'}`) : null,
         l.id && lower(String(l.status ?? '')) === 'active' && can(session?.member.role ?? '', 'payment_links:write')
           ? h(
               'button',
@@ -693,7 +700,16 @@ async function refreshWebhooks(): Promise<void> {
             'table',
             {},
             h('caption', { class: 'sr-only' }, `Recent deliveries to ${e.url}`),
-            h('thead', {}, h('tr', {}, ...['Event', 'Status', 'Attempts', 'Last response', 'Last attempt', ''].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ...['Event', 'Status', 'Attempts', 'Last response', 'Last attempt'].map((t) => h('th', { scope: 'col' }, t)),
+                h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')),
+              ),
+            ),
             h(
               'tbody',
               {},

@@ -301,7 +301,7 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                         say(`${m.email} is now ${(select as HTMLSelectElement).value}.`);
                         await draw();
                       }),
-                    { 'aria-label': `Change the role of ${m.email}` },
+                    { 'aria-label': `Change role of ${m.email}` },
                   )
                 : null,
               editable
@@ -433,7 +433,7 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
                 const t = r.testWebhookEndpoint as { responseStatus: number | null; error: string | null; durationMs: number };
                 return `Test event sent: ${t.responseStatus ? `HTTP ${t.responseStatus}` : (t.error ?? 'no answer')} in ${t.durationMs} ms.`;
               }),
-            { 'aria-label': `Send a test event to ${e.url}` },
+            { 'aria-label': `Send test event to ${e.url}` },
           ),
           button(
             'Rotate secret',
@@ -443,7 +443,7 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
                 once.replaceChildren(shownOnce('endpoint-secret', `New signing secret of ${e.url} (the previous one signs for 24 hours more)`, String(r.rotateWebhookEndpointSecret.secret)));
                 say('Secret rotated.');
               }),
-            { 'aria-label': `Rotate the secret of ${e.url}` },
+            { 'aria-label': `Rotate secret of ${e.url}` },
           ),
           button('Edit', () => edit(e), { 'aria-label': `Edit ${e.url}` }),
           button(
@@ -601,7 +601,9 @@ async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> 
   const list = h('div', { id: 'audit' });
   const more = button('Older entries', () => void load(true).catch((err) => say((err as Error).message, true)), { id: 'audit-more', hidden: 'true' });
   let after: string | null = null;
+  let latest = 0; // the answer of the latest load only is drawn (a filter may be applied while the first page loads)
   const load = async (append: boolean) => {
+    const asked = ++latest;
     const iso = (id: string) => (value(id) ? new Date(value(id)).toISOString() : undefined);
     const vars = {
       after: append ? after : null,
@@ -617,6 +619,7 @@ async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> 
           nodes { id action actorKind actorId actorLabel objectId ipAddress createdAt details } pageInfo { hasNextPage endCursor } } }`,
       vars,
     );
+    if (asked !== latest) return;
     after = auditLog.pageInfo.endCursor;
     more.hidden = !auditLog.pageInfo.hasNextPage;
     const rows = auditLog.nodes.map((a) =>

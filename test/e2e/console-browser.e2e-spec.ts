@@ -1,0 +1,375 @@
+/// <reference lib="dom" />
+/**
+ * The merchant console (issue 24) in a real headless Chromium: set-password link, sign-in with its
+ * errors (wrong password, lockout), TOTP enrolment and two-step sign-in, API keys made, rolled and
+ * revoked in the page and used against the API, role limits, webhook endpoints with a test event and
+ * recovery, a refund with its HSA/FSA split and its audit entry; axe-core and a 390 px phone on every page.
+ */
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { inviteMember } from '../../src/modules/team/team.service.js';
+import { axeViolations } from '../helpers/axe.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { PASSWORD, teamMember } from '../helpers/console.js';
+import { cards, checkoutBody, createProducts } from '../helpers/fixtures.js';
+import { client } from '../helpers/http.js';
+import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+
+let t: TestApp;
+let browser: Browser;
+let shop: MerchantClient;
+let orderId: string; // ord_… of a paid split order: $24.99 on the HSA/FSA card, $7.98 on the regular card
+let orderNumber: string;
+const contexts: BrowserContext[] = [];
+const problems: string[] = []; // CSP reports and page errors of the running test's pages
+
+const PAGES = ['#/', '#/settings/api-keys', '#/settings/security', '#/settings/team', '#/settings/webhooks', '#/settings/audit'];
+
+beforeAll(async () => {
+  t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' });
+  await t.reset();
+  shop = await newMerchant(t, 'Console Pharmacy');
+  await createProducts(shop.api, [
+    ['THERM', 'Digital thermometer', 2499],
+    ['CANDY', 'Chocolate candy bar', 399],
+  ]);
+  const created = await shop.api.post<{ data: { checkout_id: string } }>(
+    '/api/v2/checkout',
+    checkoutBody([
+      ['THERM', 'Digital thermometer', 2499, 1],
+      ['CANDY', 'Chocolate candy bar', 399, 2],
+    ]),
+  );
+  const paid = await shop.api.post<{ id: string; order_number: string }>(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+  expect(paid.status).toBe(200);
+  orderId = paid.body.id;
+  orderNumber = paid.body.order_number;
+  browser = await launchBrowser();
+}, 60_000);
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+  expect(problems.splice(0)).toEqual([]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function newTab(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  page.on('dialog', (d) => void d.accept()); // confirmations (revoke, refund, delete) are accepted
+  return page;
+}
+
+const email = (role: string) => `${role}-${Math.random().toString(36).slice(2, 8)}@console.test`;
+
+/** Fills the sign-in form and submits it. */
+async function submitSignIn(page: Page, address: string, password = PASSWORD): Promise<void> {
+  await page.getByLabel('Email', { exact: true }).fill(address);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.keyboard.press('Enter');
+}
+
+/** A tab signed in as a new `role` member of the shop (test mode), its live connection up. */
+async function signedIn(role: string, viewport?: { width: number; height: number }): Promise<{ page: Page; address: string }> {
+  const address = email(role);
+  await teamMember(t, shop.keys.id, address, role);
+  const page = await newTab(viewport);
+  await page.goto(`${t.url}/dashboard`);
+  await submitSignIn(page, address);
+  await ready(page);
+  return { page, address };
+}
+
+/** Waits for the signed-in page: live, or without live activity for a role that has no events. */
+const ready = (page: Page) => page.waitForFunction(() => ['live', 'off'].includes(document.body.dataset.connection ?? ''));
+
+/** Goes to a console page by its navigation link. */
+async function go(page: Page, name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+  await page.locator('#settings-title', { hasText: name }).waitFor();
+}
+
+const status = (page: Page) => page.locator('#settings-status');
+
+test('an invitation link sets the password (the rules shown), then sign-in: a wrong password, then the lockout message', async () => {
+  const address = email('support');
+  const { setup_url } = await inviteMember(t.orm.em.fork(), shop.keys.id, { email: address, role: 'support' });
+  const page = await newTab();
+  const res = await page.goto(setup_url);
+  expect(res!.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-[^']+'; style-src 'self'/);
+  await page.getByLabel('New password').fill('short');
+  await page.keyboard.press('Enter');
+  await page.locator('#setup-error', { hasText: 'at least 12' }).waitFor();
+  expect(await page.getByLabel('New password').getAttribute('aria-invalid')).toBe('true');
+  expect(await axeViolations(page)).toEqual([]);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.keyboard.press('Enter');
+  await page.locator('#sign-in-error', { hasText: `Password set for ${address}` }).waitFor();
+  expect(new URL(page.url()).pathname).toBe('/dashboard'); // the token leaves the address bar
+  expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(address);
+
+  await submitSignIn(page, address, 'not the password at all');
+  await page.locator('#sign-in-error', { hasText: 'Wrong email, password or code.' }).waitFor();
+  expect(await page.locator('#sign-in-error').getAttribute('role')).toBe('alert');
+  expect(await axeViolations(page)).toEqual([]);
+  for (let i = 0; i < 4; i++) {
+    await page.locator('#sign-in-error').evaluate((el) => (el.textContent = ''));
+    await submitSignIn(page, address, `wrong password ${i}`);
+    await page.waitForFunction(() => document.getElementById('sign-in-error')!.textContent !== '');
+  }
+  await submitSignIn(page, address); // the right password, but the account is locked now
+  await page.locator('#sign-in-error', { hasText: /Too many failed sign-ins: this account is locked for 15 more minute/ }).waitFor();
+  expect(await page.locator('#app').isHidden()).toBe(true);
+}, 60_000);
+
+test('TOTP: enrolment on the Security page (secret, otpauth URI, recovery codes once), then a sign-in in two steps', async () => {
+  const { page, address } = await signedIn('admin');
+  await go(page, 'Security');
+  await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const secret = await page.locator('#totp-secret').inputValue();
+  expect(await page.locator('#totp-uri').inputValue()).toMatch(/^otpauth:\/\/totp\/.*secret=/);
+  expect(await axeViolations(page)).toEqual([]);
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  await page.getByLabel('Code from the app').fill(totp.generate());
+  await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+  await page.locator('#recovery-codes li').first().waitFor();
+  expect(await page.locator('#recovery-codes li').count()).toBe(10);
+  expect(await page.locator('#two-factor-state').textContent()).toBe('Two-factor authentication is on.');
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.locator('#sign-in-error', { hasText: 'Signed out.' }).waitFor();
+  await submitSignIn(page, address);
+  await page.locator('#two-factor-form:not([hidden])').waitFor();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.getByLabel('Authentication code').fill('000000' === totp.generate() ? '111111' : '000000');
+  await page.keyboard.press('Enter');
+  await page.locator('#two-factor-error', { hasText: 'Wrong email, password or code.' }).waitFor();
+  await page.getByLabel('Authentication code').fill(totp.generate({ timestamp: Date.now() + 30_000 })); // the enrolment's code is never accepted twice
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.body.dataset.connection === 'live');
+  expect(await page.locator('#who').textContent()).toContain(`${address} (admin)`);
+}, 60_000);
+
+test('API keys: made in the page and used against the API; a restricted key refused a write; rolled and revoked keys refused', async () => {
+  const { page } = await signedIn('developer');
+  await go(page, 'API keys');
+  await page.getByLabel('Name', { exact: true }).fill('Warehouse sync');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const secret = await page.locator('#new-secret').inputValue();
+  expect(secret).toMatch(/^glm_test_/);
+  await page.locator('#api-keys tr', { hasText: 'Warehouse sync' }).waitFor();
+  expect(await page.locator('#api-keys tr', { hasText: 'Warehouse sync' }).locator('td').first().textContent()).toBe('secret');
+  expect((await client(t.url, secret).get('/api/v2/products')).status).toBe(200);
+  expect(await axeViolations(page)).toEqual([]);
+
+  // A restricted key: products read only.
+  await page.getByLabel('Name', { exact: true }).fill('Catalog reader');
+  await page.getByLabel('Restricted key').check();
+  await page.getByLabel('products', { exact: true }).selectOption('read');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.locator('#settings-status', { hasText: 'Key Catalog reader created.' }).waitFor();
+  const restricted = await page.locator('#new-secret').inputValue();
+  expect(await page.locator('#api-keys tr', { hasText: 'Catalog reader' }).textContent()).toContain('products:read');
+  const reader = client(t.url, restricted);
+  expect((await reader.get('/api/v2/products')).status).toBe(200);
+  const write = await reader.post('/api/v2/products', { name: 'Ice pack', price: 500, currency: 'USD' });
+  expect(write.status).toBe(403);
+
+  // Rolled with no overlap: the old secret stops at once, the new one works.
+  const row = page.locator('#api-keys tr', { hasText: 'Warehouse sync' }).first();
+  await row.getByLabel('Old key of Warehouse sync keeps working').selectOption('0');
+  await row.getByRole('button', { name: 'Roll Warehouse sync' }).click();
+  await status(page).filter({ hasText: 'the old key stopped working' }).waitFor();
+  const rolled = await page.locator('#new-secret').inputValue();
+  expect(rolled).not.toBe(secret);
+  expect((await client(t.url, secret).get('/api/v2/products')).status).toBe(401);
+  expect((await client(t.url, rolled).get('/api/v2/products')).status).toBe(200);
+
+  // Revoked (after the confirmation): refused.
+  await page.locator('#api-keys tr[data-status="active"]', { hasText: 'Warehouse sync' }).getByRole('button', { name: 'Revoke Warehouse sync' }).click();
+  await status(page).filter({ hasText: 'Warehouse sync revoked.' }).waitFor();
+  await new Promise((r) => setTimeout(r, 1100)); // every API process refuses it within a second
+  expect((await client(t.url, rolled).get('/api/v2/products')).status).toBe(401);
+}, 60_000);
+
+test('role limits: a viewer sees no refund, no keys, no team, and the API refuses the refund anyway', async () => {
+  const { page } = await signedIn('viewer');
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  for (const hidden of ['API keys', 'Team', 'Audit log']) expect(await nav.getByRole('link', { name: hidden }).isVisible()).toBe(false);
+  await page.locator(`tr[data-order-id="${orderId}"] button`).click();
+  await page.locator('#order-detail:not([hidden])').waitFor();
+  expect(await page.locator('#refund-form').count()).toBe(0);
+  expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+  // The same browser session asks anyway: the server refuses it.
+  const answer = await page.evaluate(async (id) => {
+    const { csrf_token } = (await (await fetch('/console/session')).json()) as { csrf_token: string };
+    const res = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrf_token },
+      body: JSON.stringify({ query: 'mutation($id: ID!) { createRefund(input: { orderId: $id, reason: OTHER }) { refund { refundId } } }', variables: { id } }),
+    });
+    return (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+  }, orderId);
+  expect(answer.errors?.[0].extensions?.code).toBe('insufficient_permissions');
+}, 60_000);
+
+test('webhooks: an endpoint made in the page gets a test event; a failed delivery is recovered since a time; the log shows its request', async () => {
+  const receiver: Receiver = await startReceiver(() => 500);
+  try {
+    const { page } = await signedIn('developer');
+    await go(page, 'Webhooks');
+    await page.getByLabel('URL', { exact: true }).fill(`${receiver.url}/hooks`);
+    await page.getByLabel('Events', { exact: true }).fill('order.completed');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await status(page).filter({ hasText: 'added.' }).waitFor();
+    expect(await page.locator('#endpoint-secret').inputValue()).toMatch(/^whsec_/);
+    const endpoint = page.locator('.endpoint', { hasText: `${receiver.url}/hooks` });
+    receiver.respondWith(() => 200);
+    await endpoint.getByRole('button', { name: /^Send test event/ }).click();
+    await status(page).filter({ hasText: 'Test event sent: HTTP 200' }).waitFor();
+    expect(receiver.received.map((r) => r.body.type)).toEqual(['webhook_endpoint.test']);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // An order the endpoint fails to take, through the whole retry schedule.
+    receiver.respondWith(() => 500);
+    const created = await shop.api.post<{ data: { checkout_id: string } }>('/api/v2/checkout', checkoutBody([['THERM', 'Digital thermometer', 2499, 1]]));
+    expect((await shop.api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa })).status).toBe(200);
+    for (const seconds of [1, 60, 300, 1800, 7200, 21600]) expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+    await go(page, 'Security');
+    await go(page, 'Webhooks'); // drawn again
+    await endpoint.locator('details[data-status="failed"]').first().waitFor();
+    const failed = endpoint.locator('details[data-status="failed"]').first();
+    await failed.locator('summary').click();
+    expect(await failed.locator('pre').textContent()).toContain(`"order_number"`);
+    expect(await failed.locator('li').count()).toBe(6); // every attempt, with its answer
+    expect(await failed.locator('li').first().textContent()).toContain('HTTP 500');
+
+    receiver.respondWith(() => 200);
+    const received = receiver.received.length;
+    const failedCount = await endpoint.locator('details[data-status="failed"]').count();
+    expect(failedCount).toBeGreaterThanOrEqual(1);
+    const since = await page.evaluate(() => {
+      const d = new Date(Date.now() - 3_600_000);
+      d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
+      return d.toISOString().slice(0, 16);
+    });
+    await endpoint.getByLabel('Recover failed deliveries since').fill(since);
+    await endpoint.getByRole('button', { name: /^Recover failed deliveries/ }).click();
+    await page.waitForFunction(() => /queued again|Error|refused|must/.test(document.getElementById('settings-status')!.textContent ?? ''));
+    expect(await status(page).textContent()).toBe(`${failedCount} deliveries queued again.`);
+    expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
+    for (let waited = 0; receiver.received.length < received + failedCount && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.received.length).toBe(received + failedCount);
+    expect(receiver.received.at(-1)!.body.type).toBe('order.completed');
+  } finally {
+    await receiver.close();
+  }
+}, 90_000);
+
+test('a refund from the console: the HSA/FSA split shown before it is confirmed, then its audit entry', async () => {
+  const { page } = await signedIn('support');
+  await page.locator(`tr[data-order-id="${orderId}"] button`).click();
+  await page.locator('#refund-form').waitFor();
+  await page.getByLabel(/^Amount/).fill('10.00');
+  expect(await page.locator('#refund-split').textContent()).toBe('Refund $10.00: $7.57 to the HSA/FSA card, $2.43 to the regular card.');
+  let asked = '';
+  page.removeAllListeners('dialog');
+  page.on('dialog', (d) => {
+    asked = d.message();
+    void d.accept();
+  });
+  await page.getByLabel('Reason').selectOption('DAMAGED_PRODUCT');
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.locator('#order-detail-body li', { hasText: /Refund re_\w+: \$10\.00/ }).waitFor();
+  expect(asked).toBe('Refund $10.00: $7.57 to the HSA/FSA card, $2.43 to the regular card. Refund now?');
+  const refundId = (await page.locator('#order-detail-body li', { hasText: /Refund re_/ }).textContent())!.match(/re_\w+/)![0];
+
+  // The audit log (an admin's page): the refund, by this member.
+  await page.context().close();
+  const admin = await signedIn('admin');
+  await go(admin.page, 'Audit log');
+  await admin.page.getByLabel('Action').selectOption('REFUND_CREATED');
+  await admin.page.getByRole('button', { name: 'Filter' }).click();
+  await admin.page.locator('#audit-table tr[data-action="refund_created"]', { hasText: refundId }).waitFor();
+  await admin.page.waitForFunction(() => document.querySelectorAll('#audit-table tbody tr').length === 1); // the unfiltered first page (which has it too) is replaced
+  expect(await admin.page.locator('#audit-table tbody tr').textContent()).toMatch(/refund created.*support-\w+@console\.test/);
+  expect(orderNumber).toBeTruthy();
+}, 60_000);
+
+test('team: an invitation link shown once, a role changed, a member removed', async () => {
+  const { page } = await signedIn('owner');
+  await go(page, 'Team');
+  const invited = email('newcomer');
+  await page.locator('#invite-email').fill(invited);
+  await page.locator('#invite-role').selectOption('developer');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  expect(await page.locator('#setup-url').inputValue()).toMatch(/\/console\/setup\?token=/);
+  const row = page.locator('#team tr', { hasText: invited });
+  await row.waitFor();
+  await row.getByLabel(`Role of ${invited}`, { exact: true }).selectOption('support');
+  await row.getByRole('button', { name: `Change role of ${invited}` }).click();
+  await status(page)
+    .filter({ hasText: `${invited} is now support.` })
+    .waitFor();
+  await page
+    .locator('#team tr', { hasText: invited })
+    .getByRole('button', { name: `Remove ${invited}` })
+    .click();
+  await status(page)
+    .filter({ hasText: `${invited} removed.` })
+    .waitFor();
+  expect(await page.locator('#team tr', { hasText: invited }).count()).toBe(0);
+}, 60_000);
+
+test('axe-core finds nothing on any console page; at 390 px nothing scrolls sideways; mode switch to live and back', async () => {
+  const { page } = await signedIn('owner');
+  for (const hash of PAGES) {
+    await page.goto(`${t.url}/dashboard${hash}`);
+    await page.waitForFunction(() => document.body.dataset.connection === 'live');
+    await page.waitForTimeout(300);
+    expect([hash, await axeViolations(page)]).toEqual([hash, []]);
+  }
+  if (process.env.UPDATE_SCREENSHOT) {
+    await page.goto(`${t.url}/dashboard#/settings/api-keys`);
+    await page.locator('#api-keys table').waitFor();
+    await page.screenshot({ path: 'docs/console.png', fullPage: true });
+  }
+
+  const phone = (await signedIn('owner', { width: 390, height: 844 })).page;
+  const wide: [string, number, string[]][] = [];
+  for (const hash of PAGES) {
+    await phone.goto(`${t.url}/dashboard${hash}`);
+    await ready(phone);
+    await phone.waitForTimeout(300);
+    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 390)
+      wide.push([
+        hash,
+        width,
+        await phone.evaluate(() =>
+          Array.from(document.querySelectorAll('body *'))
+            .filter((el) => el.getBoundingClientRect().right > 390 && (!el.parentElement?.closest('.table-wrap') || getComputedStyle(el).position !== 'static'))
+            .map((el) => `${el.tagName}#${el.id}.${el.className} ${el.getBoundingClientRect().right} ${el.textContent?.slice(0, 30)}`)
+            .slice(0, 8),
+        ),
+      ]);
+  }
+  expect(wide).toEqual([]);
+
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByLabel('Live mode').check();
+  await page.locator('#mode-banner.live').waitFor();
+  await page.waitForFunction(() => document.body.dataset.connection === 'live');
+  expect(await page.locator(`tr[data-order-id="${orderId}"]`).count()).toBe(0); // the test order is not in live mode
+  await page.getByLabel('Live mode').uncheck();
+  await page.locator('#mode-banner.test').waitFor();
+  await page.locator(`tr[data-order-id="${orderId}"]`).waitFor();
+}, 90_000);
