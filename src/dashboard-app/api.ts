@@ -44,6 +44,11 @@ export async function gql<T = unknown>(query: string, variables: Record<string, 
     throw new ApiError(message, res.status, extensions?.code, extensions?.retryAfterSeconds === undefined ? undefined : extensions.retryAfterSeconds * 1000);
   }
   if (!res.ok || !body?.data) throw new ApiError(body?.error?.message ?? `HTTP ${res.status}`, res.status, body?.error?.code);
+  // A mutation's input mistakes come back as its payload's userErrors (HTTP 200): the console shows them as errors.
+  for (const payload of Object.values(body.data)) {
+    const mistakes = (payload as { userErrors?: { message: string; code?: string }[] } | null)?.userErrors;
+    if (mistakes?.length) throw new ApiError(mistakes.map((m) => m.message).join(' '), res.status, mistakes[0].code ?? 'user_error');
+  }
   return body.data;
 }
 

@@ -506,7 +506,7 @@ function refundForm(id: string, o: OrderDetail): HTMLElement | null {
     const share = preview();
     if (!share) return;
     if (!window.confirm(`${split.textContent} Refund now?`)) return;
-    void query('mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } } }', {
+    void query('mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } userErrors { message } } }', {
       input: { orderId: id, amount: cents(), reason: (reason as HTMLSelectElement).value },
     })
       .then(() => openOrder(id))
@@ -592,7 +592,7 @@ function copyButton(text: string, label: string): HTMLElement {
 async function act(question: string, name: string, id: string, select: string, after: () => Promise<void>): Promise<void> {
   if (!window.confirm(question)) return;
   try {
-    await query(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} } }`, { input: { id } });
+    await query(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`, { input: { id } });
     await after();
   } catch (err) {
     showError(err);

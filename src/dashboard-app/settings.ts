@@ -139,7 +139,10 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
   };
   const roll = async (k: KeyRow, hours: number) => {
     const ok = await attempt(async () => {
-      const { rollApiKey } = await ctx.query<{ rollApiKey: { secret: string } }>('mutation($id: ID!, $h: Float) { rollApiKey(id: $id, expiresInHours: $h) { secret } }', { id: k.id, h: hours });
+      const { rollApiKey } = await ctx.query<{ rollApiKey: { secret: string } }>('mutation($id: ID!, $h: Float) { rollApiKey(id: $id, expiresInHours: $h) { secret userErrors { message } } }', {
+        id: k.id,
+        h: hours,
+      });
       await draw();
       say(hours ? `${k.name} rolled: the old key works for ${hours} more hour(s).` : `${k.name} rolled: the old key stopped working.`);
       showSecret(`New secret of ${k.name}`, rollApiKey.secret);
@@ -149,7 +152,7 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
   const revoke = async (k: KeyRow) => {
     if (!window.confirm(`Revoke ${k.name}? Every request with it is refused from now on.`)) return;
     await attempt(async () => {
-      await ctx.query('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } } }', { id: k.id });
+      await ctx.query('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { message } } }', { id: k.id });
       say(`${k.name} revoked.`);
       await draw();
     });
@@ -198,7 +201,7 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
     const permissions = restricted.checked ? [...grid.querySelectorAll<HTMLSelectElement>('select')].filter((s) => s.value).map((s) => `${s.dataset.resource}:${s.value}`) : undefined;
     void attempt(async () => {
       const { createApiKey } = await ctx.query<{ createApiKey: { secret: string; apiKey: KeyRow } }>(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { ${KEY_FIELDS} } } }`,
+        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { ${KEY_FIELDS} } userErrors { message } } }`,
         { input: { name: value('key-name'), permissions } },
       );
       (form as HTMLFormElement).reset();
@@ -294,7 +297,7 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                     'Change role',
                     () =>
                       void attempt(async () => {
-                        await ctx.query('mutation($id: ID!, $role: TeamRole!) { changeTeamMemberRole(id: $id, role: $role) { member { id } } }', {
+                        await ctx.query('mutation($id: ID!, $role: TeamRole!) { changeTeamMemberRole(id: $id, role: $role) { member { id } userErrors { message } } }', {
                           id: m.id,
                           role: (select as HTMLSelectElement).value.toUpperCase(),
                         });
@@ -310,7 +313,7 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                     () => {
                       if (!window.confirm(`Remove ${m.email} from the team?`)) return;
                       void attempt(async () => {
-                        await ctx.query('mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: m.id });
+                        await ctx.query('mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { message } } }', { id: m.id });
                         say(`${m.email} removed.`);
                         await draw();
                       });
@@ -336,7 +339,7 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
     e.preventDefault();
     void attempt(async () => {
       const { inviteTeamMember } = await ctx.query<{ inviteTeamMember: { setupUrl: string; member: MemberRow } }>(
-        'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { setupUrl member { email } } }',
+        'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { setupUrl member { email } userErrors { message } } }',
         { input: { email: value('invite-email'), role: $<HTMLSelectElement>('invite-role').value.toUpperCase() } },
       );
       (form as HTMLFormElement).reset();
@@ -401,7 +404,7 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
       say(message);
     });
   const mutate = (name: string, input: Record<string, unknown>, select = 'webhookEndpoint { id }') =>
-    ctx.query<Record<string, Record<string, unknown>>>(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} } }`, { input });
+    ctx.query<Record<string, Record<string, unknown>>>(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`, { input });
   const draw = async () => {
     const data = await ctx.query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
       `{ webhookEndpoints(first: 20) { nodes { id endpointId url status events description
@@ -514,7 +517,7 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
             'Replay',
             () =>
               run(async () => {
-                await ctx.query('mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status } } }', { id: d.id });
+                await ctx.query('mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status } userErrors { message } } }', { id: d.id });
                 return `Delivery ${d.deliveryId} queued to be sent again now.`;
               }),
             { 'aria-label': `Replay ${d.eventType} delivery ${d.deliveryId}` },

@@ -226,6 +226,13 @@ test('webhooks: an endpoint made in the page gets a test event; a failed deliver
   try {
     const { page } = await signedIn('developer');
     await go(page, 'Webhooks');
+    // An input mistake (the mutation's userErrors) is said on the page, as an alert.
+    await page.getByLabel('URL', { exact: true }).fill('ftp://example.com/hooks');
+    await page.getByLabel('Events', { exact: true }).fill('order.completed');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.locator('#settings-status[role="alert"]').waitFor();
+    expect(await status(page).textContent()).toMatch(/url/i);
+    expect(await page.locator('#endpoint-secret').count()).toBe(0);
     await page.getByLabel('URL', { exact: true }).fill(`${receiver.url}/hooks`);
     await page.getByLabel('Events', { exact: true }).fill('order.completed');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
