@@ -44,6 +44,11 @@ export async function createMerchant(em: EntityManager, name: string): Promise<C
 const CACHE_MS = 10 * 60_000;
 const principals = new Map<string, { principal: Principal; until: number }>();
 
+/** A caller acting for `merchant` in one mode, on the merchant's test clock in test mode (an API key or a console session). */
+export function merchantPrincipal(merchant: Merchant, livemode: boolean, who: Pick<Principal, 'keyId' | 'actor' | 'permissions'>): Principal {
+  return { merchantId: merchant.id, livemode, clockOffsetMs: livemode ? 0 : Number(merchant.testClockOffsetMs), ...who };
+}
+
 /** Resolves `Authorization: Bearer <key>` to the calling merchant and mode, or throws 401 `unauthorized`. */
 export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -59,15 +64,11 @@ export async function authenticate(em: EntityManager, authorization: string | un
   }
   const key = await em.fork().findOne(ApiKey, { keyHash, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date(now) } }] }, { populate: ['merchant'] });
   if (!key) throw new DomainError('unauthorized', 'Invalid API key: it does not exist, was revoked, or its rolling overlap ended.');
-  const livemode = key.mode === 'live';
-  const principal: Principal = {
-    merchantId: key.merchant.id,
-    livemode,
-    clockOffsetMs: livemode ? 0 : Number(key.merchant.$.testClockOffsetMs),
+  const principal = merchantPrincipal(key.merchant.$, key.mode === 'live', {
     keyId: key.id,
     actor: { kind: 'key', id: key.id, label: `${key.name} (${key.keyPrefix}…)` },
     ...(key.permissions && { permissions: new Set(key.permissions) }),
-  };
+  });
   if (principals.size > 10_000) principals.clear();
   // A rolled key is forgotten when its overlap ends, whatever the cache lifetime.
   principals.set(keyHash, { principal, until: Math.min(now + CACHE_MS, key.expiresAt?.getTime() ?? Infinity) });

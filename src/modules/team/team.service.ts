@@ -10,6 +10,7 @@ import { publicLink } from '../../platform/links.js';
 import { requirePermission } from '../../platform/permissions.js';
 import { openSecret, sealSecret } from '../../platform/secrets.js';
 import { parseInput } from '../../platform/validation.js';
+import { merchantPrincipal } from '../merchants/merchant.service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
 import { auditEntry, type AuditAction } from '../audit/audit-log.service.js';
 import { checkPassword } from './password-policy.js';
@@ -249,14 +250,11 @@ export async function confirmTwoFactor(em: EntityManager, memberId: string, inpu
 export async function sessionPrincipal(em: EntityManager, memberId: string, livemode: boolean): Promise<{ principal: Principal; member: TeamMember } | null> {
   const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
   if (!member?.passwordHash) return null;
-  const principal: Principal = {
-    merchantId: member.merchant.id,
-    livemode,
-    clockOffsetMs: livemode ? 0 : Number(member.merchant.$.testClockOffsetMs),
+  const principal = merchantPrincipal(member.merchant.getEntity(), livemode, {
     keyId: member.id,
     actor: { kind: 'user', id: member.id, label: member.email },
     permissions: ROLE_PERMISSIONS[member.role],
-  };
+  });
   return { principal, member };
 }
 
