@@ -11,6 +11,8 @@ let otherUrl: string;
 
 beforeAll(async () => {
   t = await startTestApp();
+  // Empty tables: a processor configuration an earlier file stored (sealed with its SECRETS_KEY) would stop the second process from starting.
+  await t.reset();
   const started = await startServiceProcess({ RUN_JOBS: 'false', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000' });
   other = started.child;
   otherUrl = started.url;
