@@ -11,6 +11,7 @@ import Fastify from 'fastify';
 import { GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString, graphql } from 'graphql';
 import pg from 'pg';
 import { orderPageQuery, paymentsOfOrdersQuery, type OrderRecord, type PaymentRecord } from '../src/modules/orders/order.read-model.js';
+import { iiasCategoryOf } from '../src/modules/products/product-eligibility.js';
 import { productByIdQuery, productPageQuery, productsByIdsQuery, type ProductRow } from '../src/modules/products/product.read-model.js';
 import { refundsOfOrdersQuery, type RefundRecord } from '../src/modules/refunds/refund.read-model.js';
 
@@ -39,6 +40,7 @@ function resource(r: ProductRow) {
     merchant_product_id: r.merchantProductId,
     upc_code_or_gtin: r.upcCodeOrGtin,
     status: r.status,
+    hsa_fsa_eligibility: r.eligibilityOverride && { status: r.eligibilityOverride.status, category: r.eligibilityOverride.category },
     eligibility: {
       hsa_fsa_eligible: r.hsaFsaEligible,
       requires_lmn: r.requiresLmn,
@@ -47,6 +49,10 @@ function resource(r: ProductRow) {
       source: r.eligibilitySource,
       message: r.eligibilityMessage,
       checked_at: iso(r.eligibilityCheckedAt),
+      iias_category: iiasCategoryOf(r),
+      set_by: r.eligibilityOverride?.set_by ?? null,
+      set_at: r.eligibilityOverride?.set_at ?? null,
+      suggested: { status: r.eligibilitySuggested.status, category: r.eligibilitySuggested.category, source: r.eligibilitySuggested.source, message: r.eligibilitySuggested.message },
     },
     images: r.images.map((i) => ({ id: i.id, url: i.url, is_primary: i.position === 0 })),
     metadata: r.metadata,

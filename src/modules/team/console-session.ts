@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifySession from '@fastify/session';
+import fastifyPlugin from 'fastify-plugin';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../platform/errors.js';
@@ -66,15 +67,34 @@ async function sessionSecret(orm: MikroORM): Promise<string> {
  */
 export async function registerConsoleSessions(http: FastifyInstance, orm: MikroORM): Promise<void> {
   await http.register(fastifyCookie);
-  await http.register(fastifySession, {
+  const options: fastifySession.FastifySessionOptions = {
     secret: await sessionSecret(orm),
     cookieName: SESSION_COOKIE,
     store: postgresSessionStore(orm),
     saveUninitialized: false,
     rolling: true,
     cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_IDLE_MS },
-  });
+  };
+  await http.register(fastifyPlugin((instance: FastifyInstance, _opts: unknown, done: (err?: Error) => void) => fastifySession(onlyForConsoleRequests(instance), options, done)));
   await http.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
+}
+
+/** A request that goes to a console page or carries the console's cookie; API-key traffic is neither. */
+const meetsTheSession = (req: FastifyRequest) => req.url.startsWith('/console') || req.cookies[SESSION_COOKIE] !== undefined;
+
+/**
+ * The instance @fastify/session registers on, with its `onRequest` hook run only for requests
+ * that meet the session: without it every API request would build (and hash twice) an empty
+ * session it never saves. Elsewhere `req.session` stays null.
+ */
+function onlyForConsoleRequests(instance: FastifyInstance): FastifyInstance {
+  return new Proxy(instance, {
+    get(target, prop) {
+      if (prop !== 'addHook') return Reflect.get(target, prop, target) as unknown;
+      return (name: string, hook: (req: FastifyRequest, reply: FastifyReply, done: () => void) => void) =>
+        target.addHook(name as 'onRequest', name === 'onRequest' ? (req, reply, done) => (meetsTheSession(req) ? hook(req, reply, done) : done()) : (hook as never));
+    },
+  });
 }
 
 /** Throws 403 `invalid_csrf_token` unless the request carries the session's CSRF token (`x-csrf-token`). */
