@@ -214,8 +214,8 @@ type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' |
  * are authorized, then captured, or none is (a later decline releases the earlier holds). Three
  * short steps, never two database connections at once and never a transaction open while the
  * processor works:
- *   1. a transaction locks the session, checks it, and commits the attempt's journal (`calling`);
- *      only one attempt per session can be open, so concurrent pays cannot both charge;
+ *   1. one statement opens the attempt's journal (`calling`) while the session, locked by it, is
+ *      still open; only one attempt per session can be open, so concurrent pays cannot both charge;
  *   2. the processor calls, each under the journal's idempotency key, outcomes written between;
  *   3. a transaction commits the order, its payments and events, and settles the journal.
  * A crash between 1 and 3 leaves a `calling` attempt that reconciliation reverses. A decline
@@ -327,43 +327,55 @@ function fromParked(state: ParkedRun, journal: PaymentJournal, hooks: Omit<PayOp
   };
 }
 
+/** Throws 400 `invalid_state` when `session` can no longer be paid (paid, expired or closed). */
+function refuseUnpayable(ctx: ServiceContext, session: CheckoutSession): void {
+  const status = effectiveStatus(ctx, session);
+  if (status === 'paid') throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
+  if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
+}
+
+/**
+ * Step 1: checks the session and opens the attempt's journal. No transaction: the journal opens
+ * in one statement only while the session, locked by that statement, is still open (a pay that
+ * read the session just before another one settled it cannot open an attempt), and only one
+ * attempt per session can be open at a time.
+ */
 async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
-  const run = await ctx.em.transactional(async (em): Promise<Run> => {
-    const tx = withEm(ctx, em);
-    const session = await getCheckoutSession(tx, sessionId, true);
-    const status = effectiveStatus(tx, session);
-    if (status === 'paid')
-      throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
-    if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
-    const now = tx.now();
-    const { parts, reserve } = planPayment(tx, session, input, processor, now);
-    const lmn = lmnApproval(session, input, parts, now);
-    const journal = await PaymentJournal.open(
-      tx,
-      session.id,
-      parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })),
-    );
-    if (!journal) throw new DomainError('payment_in_progress', `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`, { param: 'checkout_id' });
-    return {
-      sessionId: session.id,
-      currency: session.currency,
-      total: session.amounts.total,
-      healthcare: healthcareOf(session.amounts),
-      storeFor: session.paymentType === 'subscription' ? session.id : null,
-      parts,
-      reserve,
-      held: [],
-      split: null,
-      moved: 0,
-      lmn,
-      now,
-      returnUrl: input.return_url ?? null,
-      browserInfo: input.browser_info ?? null,
-      rounds: 0,
-      journal,
-      opts,
-    };
-  });
+  const session = await getCheckoutSession(ctx, sessionId, 'fresh');
+  refuseUnpayable(ctx, session);
+  const now = ctx.now();
+  const { parts, reserve } = planPayment(ctx, session, input, processor, now);
+  const lmn = lmnApproval(session, input, parts, now);
+  const journal = await PaymentJournal.open(
+    ctx,
+    session.id,
+    parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })),
+    { sql: `select 1 from checkout_sessions where id = ? and merchant_id = ? and livemode = ? and status = 'open' for update`, params: [session.id, ctx.principal.merchantId, ctx.principal.livemode] },
+  );
+  if (!journal) {
+    // Settled or closed since it was read, or another attempt is in flight.
+    refuseUnpayable(ctx, await getCheckoutSession(ctx, sessionId, 'fresh'));
+    throw new DomainError('payment_in_progress', `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`, { param: 'checkout_id' });
+  }
+  const run: Run = {
+    sessionId: session.id,
+    currency: session.currency,
+    total: session.amounts.total,
+    healthcare: healthcareOf(session.amounts),
+    storeFor: session.paymentType === 'subscription' ? session.id : null,
+    parts,
+    reserve,
+    held: [],
+    split: null,
+    moved: 0,
+    lmn,
+    now,
+    returnUrl: input.return_url ?? null,
+    browserInfo: input.browser_info ?? null,
+    rounds: 0,
+    journal,
+    opts,
+  };
   if (run.parts.length > 1 || run.reserve) {
     const opened = await processor.openSplit(run.total, run.currency, run.journal.key(0, 'split'));
     if (!opened.ok) return fail(ctx, run, run.parts[0], opened);

@@ -106,9 +106,9 @@ export async function webhookUrlForOrder(ctx: ServiceContext, order: { checkoutI
   return session ? webhookUrlOf(session) : null;
 }
 
-/** Loads one session of the caller, or 404 `not_found`. */
-export async function getCheckoutSession(ctx: ServiceContext, id: string, lock = false): Promise<CheckoutSession> {
-  const session = await ctx.em.findOne(CheckoutSession, { id, ...scope(ctx) }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+/** Loads one session of the caller (`true`: locked for the caller's transaction; `'fresh'`: read again even if this context has it), or 404 `not_found`. */
+export async function getCheckoutSession(ctx: ServiceContext, id: string, read: boolean | 'fresh' = false): Promise<CheckoutSession> {
+  const session = await ctx.em.findOne(CheckoutSession, { id, ...scope(ctx) }, read === 'fresh' ? { refresh: true } : read ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
   if (!session) throw DomainError.notFound('checkout session', id, 'checkout_id');
   return session;
 }

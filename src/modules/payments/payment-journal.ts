@@ -20,16 +20,29 @@ export class PaymentJournal {
   ) {}
 
   /**
-   * Records a new attempt on `subjectId` with its steps, in `ctx`'s transaction, before any
-   * processor call. Returns null when another attempt on the subject is still open.
+   * Records a new attempt on `subjectId` with its steps, before any processor call, in `ctx`'s
+   * transaction if it holds one (else as one autocommit statement). With `onlyIf` (a `select` that
+   * locks the subject's row while it may still be paid, e.g. `… where status = 'open' for update`)
+   * the attempt is recorded only while that row qualifies, in the same statement: no transaction
+   * is needed to check and open at once. Returns null when another attempt on the subject is
+   * still open, or when `onlyIf` found nothing.
    */
-  static async open(ctx: ServiceContext, subjectId: string, steps: Omit<AttemptStep, 'authorization_id' | 'capture_id'>[]): Promise<PaymentJournal | null> {
+  static async open(
+    ctx: ServiceContext,
+    subjectId: string,
+    steps: Omit<AttemptStep, 'authorization_id' | 'capture_id'>[],
+    onlyIf?: { sql: string; params: unknown[] },
+  ): Promise<PaymentJournal | null> {
     const id = prefixedId('pa');
     const rows = steps.map((s) => ({ ...s, authorization_id: null, capture_id: null }));
+    const values = [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows)];
+    const columns = `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at)`;
+    const conflict = `on conflict (subject_id) where status in ('calling', 'reversing') do nothing returning id`;
     const inserted = await ctx.em.execute<{ id: string }[]>(
-      `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'calling', ?, now(), now())
-       on conflict (subject_id) where status in ('calling', 'reversing') do nothing returning id`,
-      [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows)],
+      onlyIf
+        ? `with subject as (${onlyIf.sql}) ${columns} select ?, ?, ?, ?, 'calling', ?::jsonb, now(), now() from subject ${conflict}`
+        : `${columns} values (?, ?, ?, ?, 'calling', ?, now(), now()) ${conflict}`,
+      onlyIf ? [...onlyIf.params, ...values] : values,
     );
     return inserted.length ? new PaymentJournal(id, rows) : null;
   }

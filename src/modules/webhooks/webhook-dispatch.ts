@@ -31,18 +31,48 @@ export function endpointWants(filter: string[], type: string): boolean {
 /**
  * The outbox fan-out: turns events not yet dispatched into one `webhook_deliveries` row per
  * enabled endpoint of their merchant and mode subscribed to their type, plus one for the event's
- * own `webhook_url`, and marks them dispatched, all in one transaction per batch. Batches are
- * claimed with `FOR UPDATE SKIP LOCKED`, so workers share the backlog; a worker that dies
- * mid-batch rolls back and the events stay undispatched for the next sweep (nothing lost, and
- * a unique index on (event, endpoint) means nothing doubled). Returns how many events it dispatched.
+ * own `webhook_url`, and marks them dispatched, atomically per batch. Batches are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so workers share the backlog; a worker that dies mid-batch rolls back
+ * and the events stay undispatched for the next sweep (nothing lost, and a unique index on
+ * (event, endpoint) means nothing doubled). Events without a `webhook_url` (nearly all) go in one
+ * statement per batch; those with one are vetted here first (`fanOutWithUrls`). Returns how many
+ * events it dispatched.
  */
 export async function dispatchEvents(orm: MikroORM, now: Date, log: Log): Promise<number> {
+  const connection = orm.em.getConnection();
+  let total = 0;
+  for (;;) {
+    const [batch] = await connection.execute<{ dispatched: number; url_pending: boolean }[]>(FAN_OUT, [now.toISOString()]);
+    total += batch.dispatched;
+    if (batch.url_pending) total += await fanOutWithUrls(orm, now, log);
+    if (batch.dispatched < BATCH) return total;
+  }
+}
+
+/** One batch of events without a webhook_url, fanned out and marked in a single statement (its own transaction). */
+const FAN_OUT = `with claimed as (
+    select id, merchant_id, livemode, type from events
+    where dispatched_at is null and webhook_url is null order by created_at, id limit ${BATCH} for update skip locked
+  ), delivered as (
+    insert into webhook_deliveries (id, merchant_id, livemode, event_id, event_type, endpoint_id, url, status, attempt_count, next_attempt_at, created_at, updated_at)
+    select 'wd_' || random_base62(24), c.merchant_id, c.livemode, c.id, c.type, we.id, we.url, 'pending', 0, ${effectiveNowSql('c', '?::timestamptz')}, now(), now()
+    from claimed c join webhook_endpoints we on we.merchant_id = c.merchant_id and we.livemode = c.livemode and we.status = 'enabled'
+      and (we.events @> '["*"]'::jsonb or we.events @> jsonb_build_array(c.type))
+    on conflict do nothing
+  ), marked as (
+    update events set dispatched_at = now() where id in (select id from claimed) returning 1
+  )
+  select (select count(*) from marked)::int as dispatched,
+         exists (select 1 from events where dispatched_at is null and webhook_url is not null) as url_pending`;
+
+/** The events with a `webhook_url`: the URL is vetted before a delivery is made for it (one transaction per batch). */
+async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<number> {
   let total = 0;
   for (;;) {
     const dispatched = await orm.em.fork().transactional(async (em) => {
       const events = await em.execute<PendingEvent[]>(
         `select id, merchant_id, livemode, type, webhook_url from events
-         where dispatched_at is null order by created_at, id limit ${BATCH} for update skip locked`,
+         where dispatched_at is null and webhook_url is not null order by created_at, id limit ${BATCH} for update skip locked`,
       );
       if (events.length === 0) return 0;
       const merchants = JSON.stringify([...new Set(events.map((e) => e.merchant_id))]);
