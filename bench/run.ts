@@ -363,7 +363,7 @@ async function main(): Promise<void> {
     const targets: string[][] = [];
     const has = (id: string) => results.has(id);
     if (has('rest-get')) {
-      targets.push(['REST product get: req/s >= 0.60 of bare', fmt(ratio('rest-get', 'rps'), 2), check(ratio('rest-get', 'rps') >= 0.6)]);
+      targets.push(['REST product get: req/s >= 0.85 of bare (issue 26)', fmt(ratio('rest-get', 'rps'), 2), check(ratio('rest-get', 'rps') >= 0.85)]);
       targets.push(['REST product get: p99 <= 2x bare', fmt(ratio('rest-get', 'p99'), 2), check(ratio('rest-get', 'p99') <= 2)]);
       targets.push(['REST product get: 1 statement', fmt(med(results.get('rest-get')!.service, 'sqlPerReq'), 2), check(med(results.get('rest-get')!.service, 'sqlPerReq') < 1.05)]);
     }
@@ -394,12 +394,14 @@ async function main(): Promise<void> {
       // 200 flows/s needs 200 x (CPU ms per flow) of the machine's cores each second.
       targets.push(['  CPU ms per flow: service / whole machine', `${fmt(serviceCpu, 1)} / ${fmt(machineCpu, 1)}`, '']);
       targets.push(['  cores 200 flows/s would need (machine has ' + availableParallelism() + ')', fmt((200 * machineCpu) / 1000, 1), '']);
-      targets.push([
-        '  statements per flow; p50 create / pay ms',
-        `${fmt(median(flowRuns.map((f) => f.sqlPerFlow)), 1)}; ${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`,
-        '',
-      ]);
+      targets.push(['  p50 create / pay ms', `${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`, '']);
+      // Issue 26: every statement the service sent while the flows ran (the requests' and the sweeps' they caused), per flow.
+      const sqlPerFlow = median(flowRuns.map((f) => f.sqlPerFlow));
+      targets.push(['statements per checkout create + pay <= 14 (issue 26)', fmt(sqlPerFlow, 1), check(sqlPerFlow <= 14)]);
+      targets.push(['service CPU per create + pay flow <= 6 ms (issue 26)', fmt(serviceCpu, 1), check(serviceCpu <= 6)]);
     }
+    // Issue 26's last row is a policy, not a figure: the purge sweeps (README, Operations → Retention; test/e2e/retention.e2e-spec.ts).
+    targets.push(['events, deliveries, idempotency keys, notifications: bounded', 'hourly purge sweeps (README: Retention)', 'holds']);
     process.stdout.write(`\n${formatTable(['target', 'measured', ''], targets)}\n\n`);
   } finally {
     await baseline?.stop();
