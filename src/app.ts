@@ -33,7 +33,7 @@ import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
-import { loggerOptions } from './platform/logging.js';
+import { loggerOptions, requestLogger } from './platform/logging.js';
 
 export interface App {
   http: FastifyInstance;
@@ -55,6 +55,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   const genReqId = () => `req_${randomBase62(20)}`;
   const http = Fastify({
     logger: loggerOptions(config.LOG_LEVEL),
+    childLoggerFactory: requestLogger,
     genReqId,
     bodyLimit: 1024 * 1024,
     frameworkErrors,

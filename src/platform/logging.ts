@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
 
 /**
@@ -96,10 +97,28 @@ export function serializeError(err: unknown): unknown {
   return out;
 }
 
+const REQUEST_ID = Symbol('reqId');
+
+/**
+ * Fastify's per-request logger: the request id rides on the child and is written into each line
+ * by `loggerOptions`' mixin, rather than bound as pino bindings (pino runs every binding through
+ * the redaction's wildcard paths, per request, even when nothing is logged).
+ */
+export const requestLogger: FastifyInstance['childLoggerFactory'] = function (logger, bindings, opts) {
+  if (Object.keys(opts).length) return logger.child(bindings, opts);
+  const child = logger.child({}) as FastifyBaseLogger & { [REQUEST_ID]?: unknown };
+  child[REQUEST_ID] = bindings.reqId;
+  return child;
+};
+
 /** The service's pino options at `level` (Fastify's `logger`). */
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
+    mixin: (_object, _level, logger) => {
+      const reqId = (logger as { [REQUEST_ID]?: unknown })[REQUEST_ID];
+      return reqId === undefined ? {} : { reqId };
+    },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', ...REDACT_PATHS], censor: '[redacted]' },
     serializers: {
       err: serializeError,

@@ -28,7 +28,8 @@ test('query-string emails and receipt signatures are not logged; the requests ar
   const email = 'private.person@example.com';
   const session = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Bandages', 900, 1]], { customer: { email, first_name: 'Pat', last_name: 'Private' } }))).body.data;
   const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).body;
-  expect((await api.get(`/api/v2/orders?customer_email=${encodeURIComponent(email)}&limit=5`)).body.data).toHaveLength(1);
+  const listed = await api.get(`/api/v2/orders?customer_email=${encodeURIComponent(email)}&limit=5`);
+  expect(listed.body.data).toHaveLength(1);
   expect((await api.get(`/api/v2/customers?email=${encodeURIComponent(email)}`)).status).toBe(200);
   expect((await api.get(`/api/v2/payment-links?customer_email=${email}`)).status).toBe(200);
   const receipt = new URL(order.receipt_url);
@@ -41,4 +42,8 @@ test('query-string emails and receipt signatures are not logged; the requests ar
   expect(output).toContain('limit=5');
   expect(output).toContain(`/receipts/${order.id}.pdf`);
   for (const needle of [email, encodeURIComponent(email), signature]) expect(output).not.toContain(needle); // …without their values
+  // Each request's lines carry its id, the one its answer's X-Request-Id names.
+  const requestId = listed.headers.get('x-request-id');
+  const lines = output.split('\n').filter((l) => l.includes(`"reqId":"${requestId}"`));
+  expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['incoming request', 'request completed']);
 }, 60_000);
