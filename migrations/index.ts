@@ -34,6 +34,7 @@ import { Migration20261128000300_audit_log } from './Migration20261128000300_aud
 import { Migration20261128000400_retention_indexes } from './Migration20261128000400_retention_indexes.js';
 import { Migration20261128000500_query_cost_buckets } from './Migration20261128000500_query_cost_buckets.js';
 import { Migration20261129000100_random_base62 } from './Migration20261129000100_random_base62.js';
+import { Migration20261129000200_webhook_attempt_response_body } from './Migration20261129000200_webhook_attempt_response_body.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -71,4 +72,5 @@ export const migrationsList = [
   { name: 'Migration20261128000400_retention_indexes', class: Migration20261128000400_retention_indexes },
   { name: 'Migration20261128000500_query_cost_buckets', class: Migration20261128000500_query_cost_buckets },
   { name: 'Migration20261129000100_random_base62', class: Migration20261129000100_random_base62 },
+  { name: 'Migration20261129000200_webhook_attempt_response_body', class: Migration20261129000200_webhook_attempt_response_body },
 ];

@@ -358,6 +358,7 @@ interface AttemptRow {
   attempt: number;
   status: string;
   responseStatus: number | null;
+  responseBody: string | null;
   error: string | null;
   startedAt: string;
   durationMs: number | null;
@@ -408,7 +409,7 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
   const draw = async () => {
     const data = await ctx.query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
       `{ webhookEndpoints(first: 20) { nodes { id endpointId url status events description
-          webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus createdAt event { data } attempts { attempt status responseStatus error startedAt durationMs } } } } } }`,
+          webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus createdAt event { data } attempts { attempt status responseStatus responseBody error startedAt durationMs } } } } } }`,
     );
     if (!data.webhookEndpoints.nodes.length) return void list.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
     list.replaceChildren(...data.webhookEndpoints.nodes.map((e) => endpoint(e)));
@@ -500,15 +501,16 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
       h('h5', {}, 'Request body'),
       h('pre', { tabindex: '0' }, JSON.stringify(d.event.data, null, 2)),
       h('h5', {}, 'Attempts'),
-      // TODO(issue 24): the graph has no response bodies of attempts (WebhookDeliveryAttempt): only status, error, timing are shown.
       h(
-        'ul',
-        { class: 'list' },
+        'ol',
+        { class: 'list attempts' },
         ...d.attempts.map((a) =>
           h(
             'li',
             {},
             `#${a.attempt} ${lower(a.status)}: ${a.responseStatus ? `HTTP ${a.responseStatus}` : (a.error ?? '–')} · ${when(a.startedAt)}${a.durationMs != null ? ` · ${a.durationMs} ms` : ''}`,
+            // The receiver's answer as the service kept it (its first 4 KiB).
+            a.responseBody != null ? h('pre', { class: 'response-body', tabindex: '0', 'aria-label': `Response body of attempt ${a.attempt}` }, a.responseBody || '(empty)') : null,
           ),
         ),
       ),

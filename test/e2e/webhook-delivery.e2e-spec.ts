@@ -68,7 +68,7 @@ interface Delivery {
   last_error: string | null;
   last_attempt_at: string | null;
   next_attempt_at: string | null;
-  attempts: { id: string; attempt: number; status: string; response_status: number | null }[];
+  attempts: { id: string; attempt: number; status: string; response_status: number | null; response_body: string | null }[];
 }
 
 async function deliveries(api: Client, endpointId: string, query = 'limit=100') {
@@ -170,6 +170,43 @@ test('a delivered event is listed as succeeded with its one attempt, and is not 
   expect(delivery.attempts).toEqual([expect.objectContaining(attempt)]);
   await runSweeps();
   expect(receiver.received).toHaveLength(1);
+});
+
+test("each attempt keeps the receiver's answer, on REST and GraphQL", async () => {
+  const { api, endpoint, m } = await setup((n) => (n === 0 ? { status: 503, body: '{"error":"down for maintenance"}' } : { status: 200, body: 'thanks, got it' }));
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_answers' });
+  await runSweeps();
+  await advance(api, 60);
+  const [delivery] = await deliveries(api, endpoint.id);
+  expect(delivery.attempts.map((a) => [a.status, a.response_status, a.response_body])).toEqual([
+    ['failed', 503, '{"error":"down for maintenance"}'],
+    ['succeeded', 200, 'thanks, got it'],
+  ]);
+  const res = await api.graphql<{ webhookEndpoints: { nodes: { webhookDeliveries: { nodes: { attempts: { responseStatus: number; responseBody: string | null }[] }[] } }[] } }>(
+    '{ webhookEndpoints(first: 1) { nodes { webhookDeliveries(first: 1) { nodes { attempts { responseStatus responseBody } } } } } }',
+  );
+  expect(res.body.errors).toBeUndefined();
+  expect(res.body.data.webhookEndpoints.nodes[0].webhookDeliveries.nodes[0].attempts).toEqual([
+    { responseStatus: 503, responseBody: '{"error":"down for maintenance"}' },
+    { responseStatus: 200, responseBody: 'thanks, got it' },
+  ]);
+});
+
+test('only the first 4 KiB of an answer is kept, as text (NUL replaced, no cut character); an endless body does not hold the attempt', async () => {
+  // 1 + 6,000 bytes, and the body never ends: the attempt is recorded once 4,096 bytes have come.
+  const { api, endpoint, m } = await setup((_n, _req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.write(`\u0000${'é'.repeat(3000)}`);
+    return 'hang';
+  });
+  await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_long_answer' });
+  const started = Date.now();
+  await runSweeps();
+  expect(Date.now() - started).toBeLessThan(5_000); // not the 10 s timeout
+  const [delivery] = await deliveries(api, endpoint.id);
+  expect(delivery).toMatchObject({ status: 'succeeded', last_response_status: 200 });
+  // 4,096 bytes: the NUL (1) and 2,047 whole é (2 each); the half of the 2,048th is dropped.
+  expect(delivery.attempts[0].response_body).toBe(`\uFFFD${'é'.repeat(2047)}`);
 });
 
 test('only subscribed types, only this merchant and mode; "*" gets everything', async () => {
@@ -287,6 +324,7 @@ test('an unreachable receiver is a network error and is retried', async () => {
   const [d] = await deliveries(api, endpoint.id);
   expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_response_status: null });
   expect(d.last_error).toMatch(/^network error/);
+  expect(d.attempts[0]).toMatchObject({ response_status: null, response_body: null });
 });
 
 /** An endpoint (receiver answering 200) whose secret was just rotated; `newSecret` is the one the rotation answered. */

@@ -2068,6 +2068,8 @@ export interface components {
                 /** @enum {string} */
                 status: "sending" | "succeeded" | "failed" | "interrupted";
                 response_status: number | null;
+                /** @description The first 4 KiB (4,096 bytes) of the receiver's answer, as UTF-8 text; null when no answer came */
+                response_body: string | null;
                 error: string | null;
                 duration_ms: number | null;
                 /** Format: date-time */

@@ -10,8 +10,14 @@ export interface ReceivedWebhook {
   at: number;
 }
 
-/** How to answer request number `n` (0-based): a status, or 'hang' (never answer). */
-export type Responder = (n: number, req: ReceivedWebhook, res: ServerResponse) => number | 'hang' | Promise<number | 'hang'>;
+/** An answer with a body of its own (instead of `ok`). */
+export interface Answer {
+  status: number;
+  body: string | Buffer;
+}
+
+/** How to answer request number `n` (0-based): a status (body `ok`), a status and body, or 'hang' (never answer). */
+export type Responder = (n: number, req: ReceivedWebhook, res: ServerResponse) => number | Answer | 'hang' | Promise<number | Answer | 'hang'>;
 
 /** A local webhook receiver (node:http on 127.0.0.1:0) recording every request. */
 export async function startReceiver(respond: Responder = () => 200) {
@@ -29,10 +35,11 @@ export async function startReceiver(respond: Responder = () => 200) {
     const entry = { path: req.url ?? '/', headers: req.headers, rawBody, body, at: Date.now() };
     const n = received.length;
     received.push(entry);
-    const status = await responder(n, entry, res);
-    if (status === 'hang') return;
+    const reply = await responder(n, entry, res);
+    if (reply === 'hang') return;
+    const { status, body: text } = typeof reply === 'number' ? { status: reply, body: 'ok' } : reply;
     if (!res.headersSent) res.writeHead(status, { 'content-type': 'text/plain' });
-    res.end('ok');
+    res.end(text);
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -122,6 +122,7 @@ interface RecordedOutcome {
   attempt_count: number;
   ok: boolean;
   response_status: number | null;
+  response_body: string | null;
   error: string | null;
   duration_ms: number;
   failed_status: 'pending' | 'failed';
@@ -140,6 +141,7 @@ function outcomeRow(claim: ClaimedDelivery, outcome: AttemptOutcome): RecordedOu
     attempt_count: claim.attempt_count,
     ok: outcome.ok,
     response_status: outcome.status,
+    response_body: outcome.responseBody,
     error: outcome.error,
     duration_ms: outcome.durationMs,
     failed_status: exhausted ? 'failed' : 'pending',
@@ -160,7 +162,7 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
     .getConnection()
     .execute(
       `with o as (
-       select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, endpoint_id text, attempted_at timestamptz, attempt_id text, attempt_count int, ok boolean, response_status int, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
+       select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, endpoint_id text, attempted_at timestamptz, attempt_id text, attempt_count int, ok boolean, response_status int, response_body text, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
      ), health as (
        -- An endpoint's failing streak: from its first failed attempt since the last success (see disableFailingEndpoints).
        update webhook_endpoints we
@@ -169,7 +171,7 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
        where we.id = h.endpoint_id
      ), attempt as (
        update webhook_delivery_attempts a
-       set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, error = o.error, duration_ms = o.duration_ms,
+       set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, response_body = o.response_body, error = o.error, duration_ms = o.duration_ms,
            finished_at = (select ${effectiveNowSql('dd')} from webhook_deliveries dd where dd.id = a.delivery_id)
        from o where a.id = o.attempt_id
      )

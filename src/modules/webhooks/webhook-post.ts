@@ -1,12 +1,18 @@
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { pinnedLookup, webhookUrlProblem } from './webhook-url.js';
+
+/** How much of a receiver's answer an attempt keeps: its first 4 KiB (4,096 bytes), as UTF-8 text. */
+export const RESPONSE_BODY_LIMIT = 4096;
 
 export interface AttemptOutcome {
   ok: boolean;
   status: number | null;
   error: string | null;
   durationMs: number;
+  /** The first RESPONSE_BODY_LIMIT bytes of the answer as text; null when there was no answer. */
+  responseBody: string | null;
 }
 
 // Keep-alive pools per mode. Live mode's sockets are opened through pinnedLookup only, so a
@@ -32,17 +38,41 @@ export function describeNetworkError(err: unknown, timeoutMs: number): string {
   return 'network error: connection failed';
 }
 
-/** One POST; resolves with the response status (the body is discarded). Redirects are not followed. */
-function request(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, livemode: boolean): Promise<number> {
+/**
+ * The text of an answer's first bytes: whole UTF-8 characters only (a character cut by the limit is
+ * dropped), NUL as U+FFFD (PostgreSQL text cannot hold it).
+ */
+export function responseText(bytes: Buffer): string {
+  return new StringDecoder('utf8').write(bytes.subarray(0, RESPONSE_BODY_LIMIT)).replaceAll('\u0000', '\uFFFD');
+}
+
+/**
+ * One POST; resolves with the response status and the first RESPONSE_BODY_LIMIT bytes of its body
+ * (the rest is read and discarded, so the socket can be reused). Once the status has arrived, a
+ * body cut short (timeout, reset) still resolves with what came. Redirects are not followed.
+ */
+function request(url: URL, body: string, headers: Record<string, string>, timeoutMs: number, livemode: boolean): Promise<{ status: number; body: string }> {
   const pool = livemode ? agents.live : agents.test;
   const agent = (pool as Record<string, http.Agent>)[url.protocol];
   const send = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = send(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) }, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
+      answered = true;
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const done = () => resolve({ status: res.statusCode ?? 0, body: responseText(Buffer.concat(chunks)) });
+      res.on('data', (chunk: Buffer) => {
+        if (kept >= RESPONSE_BODY_LIMIT) return;
+        chunks.push(chunk.subarray(0, RESPONSE_BODY_LIMIT - kept));
+        kept += Math.min(chunk.length, RESPONSE_BODY_LIMIT - kept);
+        if (kept >= RESPONSE_BODY_LIMIT) done();
+      });
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
     });
-    req.on('error', reject);
+    req.on('error', (err) => (answered ? undefined : reject(err)));
     req.end(body);
   });
 }
@@ -55,13 +85,13 @@ export async function postWebhook(url: string, body: string, headers: Record<str
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const problem = webhookUrlProblem(url, livemode);
-  if (problem) return { ok: false, status: null, error: `refused: the URL ${problem}`, durationMs: elapsed() };
+  if (problem) return { ok: false, status: null, error: `refused: the URL ${problem}`, durationMs: elapsed(), responseBody: null };
   try {
-    const status = await request(new URL(url), body, headers, timeoutMs, livemode);
-    if (status >= 200 && status < 300) return { ok: true, status, error: null, durationMs: elapsed() };
+    const { status, body: responseBody } = await request(new URL(url), body, headers, timeoutMs, livemode);
+    if (status >= 200 && status < 300) return { ok: true, status, error: null, durationMs: elapsed(), responseBody };
     const error = status >= 300 && status < 400 ? `HTTP ${status} redirect (redirects are not followed)` : `HTTP ${status}`;
-    return { ok: false, status, error, durationMs: elapsed() };
+    return { ok: false, status, error, durationMs: elapsed(), responseBody };
   } catch (err) {
-    return { ok: false, status: null, error: describeNetworkError(err, timeoutMs), durationMs: elapsed() };
+    return { ok: false, status: null, error: describeNetworkError(err, timeoutMs), durationMs: elapsed(), responseBody: null };
   }
 }

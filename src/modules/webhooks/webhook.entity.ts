@@ -141,6 +141,10 @@ export class WebhookDeliveryAttempt {
   @Property({ type: 'integer', nullable: true })
   responseStatus: number | null = null;
 
+  /** The first 4 KiB of the receiver's answer, as text (RESPONSE_BODY_LIMIT); null without an answer. */
+  @Property({ type: 'text', nullable: true })
+  responseBody: string | null = null;
+
   @Property({ type: 'text', nullable: true })
   error: string | null = null;
 

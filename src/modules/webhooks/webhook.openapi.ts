@@ -36,6 +36,7 @@ const attempt = z.object({
   attempt: z.number().int(),
   status: z.enum(WEBHOOK_ATTEMPT_STATUSES),
   response_status: z.number().int().nullable(),
+  response_body: z.string().nullable().describe("The first 4 KiB (4,096 bytes) of the receiver's answer, as UTF-8 text; null when no answer came"),
   error: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
   started_at: z.iso.datetime(),

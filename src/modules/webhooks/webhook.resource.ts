@@ -30,6 +30,7 @@ export function toWebhookAttemptResource(attempt: WebhookDeliveryAttempt) {
     attempt: attempt.attempt,
     status: attempt.status,
     response_status: attempt.responseStatus,
+    response_body: attempt.responseBody,
     error: attempt.error,
     duration_ms: attempt.durationMs,
     started_at: attempt.startedAt.toISOString(),

@@ -101,6 +101,7 @@ export class WebhookDeliveryAttemptNode {
   @Field(() => Int) attempt!: number;
   @Field(() => WebhookAttemptStatusEnum) status!: ValueOf<typeof WebhookAttemptStatusEnum>;
   @Field(() => Int, { nullable: true }) responseStatus!: number | null;
+  @Field(() => String, { nullable: true, description: "The first 4 KiB (4,096 bytes) of the receiver's answer, as UTF-8 text; null when no answer came" }) responseBody!: string | null;
   @Field(() => String, { nullable: true }) error!: string | null;
   @Field(() => Int, { nullable: true }) durationMs!: number | null;
   @Field(() => GraphQLISODateTime) startedAt!: Date;
@@ -112,6 +113,7 @@ export class WebhookDeliveryAttemptNode {
       attempt: a.attempt,
       status: a.status,
       responseStatus: a.responseStatus,
+      responseBody: a.responseBody,
       error: a.error,
       durationMs: a.durationMs,
       startedAt: a.startedAt,
