@@ -1,4 +1,5 @@
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
+import { consoleClient, teamMember } from '../helpers/console.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client, type ApiResponse, type GraphQLErrorBody } from '../helpers/http.js';
 import type { JsonSchema, OpenApiDocument } from '../helpers/openapi.js';
@@ -380,3 +381,48 @@ test('no GraphQL field taking an id reveals or changes another merchant’s or t
   console.log(`tenancy: GraphQL ${graphqlCalls} calls; fields answered with other errors than not_found: ${[...unreached].join('; ') || 'none'}`);
   expect(leaks).toEqual([]);
 }, 240_000);
+
+test('no GraphQL list shows another merchant’s or the other mode’s objects, to a key or to a console user of B', async () => {
+  const ownIds = new Set<string>(); // `table:id` of every test-mode row of A
+  for (const table of world.tables) {
+    for (const row of await sql<{ id: string | number }>(`select id from "${table}" where merchant_id = ? and livemode = false`, [a.id])) ownIds.add(`${table}:${row.id}`);
+  }
+  /** Whether a listed node's id (a global id, else a raw one) is one of A's test-mode rows; a numeric id is compared within its type's table only. */
+  const isOfA = (nodeId: string) => {
+    const [type, ...rest] = Buffer.from(nodeId, 'base64url').toString().split(':');
+    const raw = rest.length ? rest.join(':') : nodeId;
+    const table = rest.length ? tableFor(type, world.tables) : undefined;
+    if (table) return ownIds.has(`${table}:${raw}`);
+    return !/^\d+$/.test(raw) && world.tables.some((tb) => ownIds.has(`${tb}:${raw}`) || ownIds.has(`${tb}:${nodeId}`));
+  };
+  /** Every root list of the graph that needs no argument (introspected, so lists added later are covered). */
+  const root = await client(t.url, a.test_api_key).graphql<{ __schema: { queryType: { fields: { name: string; args: { type: { kind: string } }[]; type: TypeRef }[] } } }>(
+    '{ __schema { queryType { fields { name args { type { kind } } type { kind name ofType { kind name } } } } } }',
+  );
+  const lists = root.body.data.__schema.queryType.fields
+    .filter((f) => (f.type.ofType?.name ?? f.type.name ?? '').endsWith('Connection') && f.args.every((arg) => arg.type.kind !== 'NON_NULL'))
+    .map((f) => f.name);
+  expect(lists).toEqual(expect.arrayContaining(['checkoutSessions', 'orders', 'paymentLinks', 'subscriptions', 'webhookEndpoints', 'events']));
+  type Lister = { graphql: (q: string) => Promise<{ body: { data?: Record<string, { nodes: { id: string }[] } | null> | null } }> };
+  const listedOfA = async (api: Lister, list: string) => {
+    const res = await api.graphql(`{ ${list}(first: 100) { nodes { id } } }`);
+    return (res.body.data?.[list]?.nodes ?? []).map((n) => n.id).filter(isOfA);
+  };
+  // The check can fail: A's own key sees its checkouts (one paid, one open), and OPEN only the open one.
+  const own = client(t.url, a.test_api_key);
+  expect((await listedOfA(own, 'checkoutSessions')).length).toBeGreaterThanOrEqual(2);
+  const open = await own.graphql<{ checkoutSessions: { nodes: { status: string }[] } }>('{ checkoutSessions(first: 100, status: OPEN) { nodes { status } } }');
+  expect(open.body.data.checkoutSessions.nodes.map((n) => n.status)).toEqual(['OPEN']);
+
+  await teamMember(t, b.id, 'owner-b@tenancy.test', 'owner');
+  const userOfB = consoleClient(t.url);
+  expect((await userOfB.signIn('owner-b@tenancy.test')).status).toBe(200);
+  const leaks: string[] = [];
+  for (const [who, api] of [...Object.entries(world.intruders), ['console owner of merchant B', userOfB] as const]) {
+    for (const list of lists) {
+      const seen = await listedOfA(api, list);
+      if (seen.length) leaks.push(`${who} ${list}: ${seen.join(', ')}`);
+    }
+  }
+  expect(leaks).toEqual([]);
+}, 60_000);

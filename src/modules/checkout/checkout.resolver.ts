@@ -1,6 +1,7 @@
-import { Authorized, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Authorized, Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInputDeep } from '../../platform/graphql/input.js';
+import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
 import { orderLoader } from '../orders/order.loaders.js';
@@ -9,7 +10,7 @@ import { productLoader } from '../products/product.loaders.js';
 import { ProductNode } from '../products/product.types.js';
 import { checkoutLoader } from './checkout.loaders.js';
 import * as checkout from './checkout.service.js';
-import { CheckoutLineItemType, CheckoutSessionNode, CreateCheckoutSessionInput, CreateCheckoutSessionPayload } from './checkout.types.js';
+import { CheckoutLineItemType, CheckoutSessionConnection, CheckoutSessionNode, CheckoutSessionsArgs, CreateCheckoutSessionInput, CreateCheckoutSessionPayload } from './checkout.types.js';
 
 const present = async (ctx: GraphContext['ctx'], id: string) => {
   const session = await checkout.getCheckoutSession(ctx, id);
@@ -24,6 +25,13 @@ export class CheckoutResolver {
   @Query(() => CheckoutSessionNode, { nullable: true, description: 'A checkout session by global id; null (with a not_found error) when this key cannot see it' })
   checkoutSession(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<CheckoutSessionNode> {
     return present(ctx, fromGlobalId(id, 'CheckoutSession'));
+  }
+
+  @Query(() => CheckoutSessionConnection, { description: "Checkout sessions, most recent first (status at the caller's clock)" })
+  async checkoutSessions(@Args() args: CheckoutSessionsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<CheckoutSessionNode>> {
+    const filters = { status: args.status ?? undefined, created_after: args.createdAfter ?? undefined, created_before: args.createdBefore ?? undefined };
+    const result = await checkout.listCheckoutSessions(ctx, filters, toPageRequest(args, String), args.last != null ? 'before' : 'after');
+    return toConnection(result, args, (s) => CheckoutSessionNode.from(s, checkout.effectiveStatus(ctx, s)));
   }
 
   @Mutation(() => CreateCheckoutSessionPayload, { description: 'Create a checkout session; send the customer to checkoutUrl' })

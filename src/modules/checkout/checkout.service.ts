@@ -1,9 +1,10 @@
 import { expireDueRows } from '../../platform/jobs/expiry.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { LockMode, type RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import { scope, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
+import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
 import { Product } from '../products/product.entity.js';
@@ -116,6 +117,26 @@ export async function getCheckoutSession(ctx: ServiceContext, id: string, read: 
 /** The status a session has at the caller's clock (an open session past its expiry is expired). */
 export function effectiveStatus(ctx: ServiceContext, session: CheckoutSession): CheckoutSession['status'] {
   return session.status === 'open' && session.expiresAt <= ctx.now() ? 'expired' : session.status;
+}
+
+/**
+ * A page of the caller's sessions, newest first (the console's list of checkouts); `status` is the
+ * status at the caller's clock (`open` leaves out sessions past their expiry).
+ */
+export async function listCheckoutSessions(
+  ctx: ServiceContext,
+  filters: { status?: CheckoutSession['status']; created_after?: Date; created_before?: Date },
+  page: PageRequest<string>,
+  cursorParam = 'after',
+): Promise<Page<CheckoutSession>> {
+  const where: FilterQuery<CheckoutSession> = { ...scope(ctx) };
+  const now = ctx.now();
+  if (filters.status === 'open') Object.assign(where, { status: 'open', expiresAt: { $gt: now } });
+  else if (filters.status === 'expired') Object.assign(where, { $or: [{ status: 'expired' }, { status: 'open', expiresAt: { $lte: now } }] });
+  else if (filters.status) where.status = filters.status;
+  const created = createdRange(filters);
+  if (created) where.createdAt = created;
+  return paginate(ctx, CheckoutSession, where, page, { cursorParam });
 }
 
 /**

@@ -1,7 +1,8 @@
 import { graphqlEnum, type ValueOf } from '../../platform/graphql/enums.js';
 import { healthcareOf } from './checkout-amounts.js';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
+import { connectionType, CreatedRangeArgs } from '../../platform/relay/connection.js';
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { AddressType, Amounts } from '../shared/value.types.js';
@@ -100,6 +101,13 @@ export class CheckoutSessionNode extends Node {
       orderId: s.orderId,
     });
   }
+}
+
+export const CheckoutSessionConnection = connectionType('CheckoutSession', CheckoutSessionNode);
+
+@ArgsType()
+export class CheckoutSessionsArgs extends CreatedRangeArgs {
+  @Field(() => CheckoutStatusEnum, { nullable: true, description: "At the caller's clock: OPEN leaves out sessions past their expiry" }) status?: ValueOf<typeof CheckoutStatusEnum> | null;
 }
 
 @InputType()
