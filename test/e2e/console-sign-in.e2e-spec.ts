@@ -122,6 +122,14 @@ test('/graphql takes the session with its CSRF token; the role is the permission
   await support.signIn('support@console.test');
   expect((await support.graphql('{ apiKeys { id } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
   expect((await support.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.errors).toBeUndefined();
+  // support reads the webhooks resource (its events are the live activity) and changes none of it; no read of it has a secret
+  expect((await support.graphql('{ events(first: 1) { nodes { eventId } } webhookEndpoints(first: 1) { nodes { url } } }')).body.errors).toBeUndefined();
+  const secretFields = await support.graphql('{ __type(name: "WebhookEndpoint") { fields { name } } }');
+  expect(secretFields.body.data.__type.fields.map((f: { name: string }) => f.name).filter((n: string) => /secret/i.test(n))).toEqual(['previousSecretExpiresAt']);
+  for (const mutation of ['rotateWebhookEndpointSecret(input: { id: "x" }) { secret }', 'createWebhookEndpoint(input: { url: "https://example.com/h", events: ["*"] }) { secret }']) {
+    const refused = await support.graphql(`mutation { ${mutation} }`);
+    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'insufficient_permissions' }, message: expect.stringContaining('webhooks:write') });
+  }
 
   // the console's mode switch: live mode data through the same session
   expect((await support.post('/console/mode', { livemode: true })).body).toEqual({ livemode: true });

@@ -26,8 +26,10 @@ const all = (resources: readonly string[], access: 'read' | 'write') => resource
 /**
  * What each console role may do. Owners and admins: everything, but only an owner makes,
  * changes or removes an owner (`owners:write`). Developers: keys, webhooks and the test clock, and read the rest
- * but customers. Support: orders, refunds, payment links, subscriptions and customers. Viewers
- * read everything but keys, the team and the audit log.
+ * but customers. Support: orders, refunds, payment links, subscriptions and customers, and reads
+ * webhooks (the events, i.e. the live activity, are that resource's; no read of it shows a signing
+ * secret: a secret is only in the answer of a create or rotation, which need `webhooks:write`).
+ * Viewers read everything but keys, the team and the audit log.
  */
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
   owner: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write'), 'owners:write']),
@@ -39,6 +41,6 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
     'processor_accounts:read',
     ...all(['products', 'checkout', 'orders', 'refunds', 'payment_links', 'subscriptions'], 'read'),
   ]),
-  support: new Set([...all(['orders', 'refunds', 'payment_links', 'subscriptions', 'customers'], 'write'), ...all(['products', 'checkout'], 'read')]),
+  support: new Set([...all(['orders', 'refunds', 'payment_links', 'subscriptions', 'customers'], 'write'), ...all(['products', 'checkout', 'webhooks'], 'read')]),
   viewer: new Set(all(RESTRICTABLE_RESOURCES, 'read')),
 };

@@ -10,7 +10,7 @@ const TeamMutationPayload = mutationPayload('Team', ['validation_error', 'invali
 export const TeamRoleEnum = graphqlEnum(
   'TeamRole',
   ROLES,
-  'owner, admin: everything (only owners manage owners); developer: keys, webhooks; support: orders, refunds, links, subscriptions, customers; viewer: read only',
+  'owner, admin: everything (only owners manage owners); developer: keys, webhooks; support: orders, refunds, links, subscriptions, customers, and read webhooks and events; viewer: read only',
 );
 
 @ObjectType('TeamMember', { description: 'A member of the merchant team who signs in to the console' })
