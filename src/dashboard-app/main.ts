@@ -149,15 +149,23 @@ async function enter(s: Session): Promise<void> {
   route();
   optional = {
     links: await discoverList('paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']),
-    subs: await discoverList('subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd']),
+    subs: await discoverList('subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd', 'cancelAtPeriodEnd']),
   };
   $('payment-links-panel').hidden = !optional.links;
   $('subscriptions-panel').hidden = !optional.subs;
+  $('checkouts-panel').hidden = !can(s.member.role, 'checkout:read');
   // The events (live activity) and the deliveries are the webhooks resource's: a role without it gets neither, nor the live connection.
   const events = can(s.member.role, 'webhooks:read');
   $('webhooks-panel').hidden = !events;
   $('activity-panel').hidden = !events;
-  const loads = [refreshOrders(), refreshRevenue(), refreshLinks(), refreshSubscriptions(), ...(events ? [refreshWebhooks(), lastCursor ? Promise.resolve() : loadRecentActivity()] : [])];
+  const loads = [
+    refreshOrders(),
+    refreshRevenue(),
+    refreshLinks(),
+    refreshSubscriptions(),
+    refreshCheckouts(),
+    ...(events ? [refreshWebhooks(), lastCursor ? Promise.resolve() : loadRecentActivity()] : []),
+  ];
   await Promise.all(loads.map((p) => p.catch(showError)));
   if (events) return connect();
   $('connection').textContent = 'Signed in (live activity needs the webhooks permission)';
@@ -184,11 +192,11 @@ function endSession(message = ''): void {
   chart?.destroy();
   chart = undefined;
   optional = { links: null, subs: null };
-  for (const id of ['activity', 'order-detail-body', 'webhooks', 'payment-links', 'subscriptions', 'settings', 'who']) $(id).replaceChildren();
+  for (const id of ['activity', 'order-detail-body', 'webhooks', 'payment-links', 'subscriptions', 'checkouts', 'settings', 'who']) $(id).replaceChildren();
   document.querySelector('#orders tbody')!.replaceChildren();
   for (const id of ['revenue-summary', 'webhooks-status']) $(id).textContent = '';
   $('order-detail-title').textContent = 'Order';
-  for (const id of ['order-detail', 'orders-empty', 'payment-links-panel', 'subscriptions-panel', 'app', 'console-nav', 'account', 'mode-banner', 'settings']) $(id).hidden = true;
+  for (const id of ['order-detail', 'orders-empty', 'payment-links-panel', 'subscriptions-panel', 'checkouts-panel', 'app', 'console-nav', 'account', 'mode-banner', 'settings']) $(id).hidden = true;
   delete document.body.dataset.mode;
   delete document.body.dataset.role;
   delete document.body.dataset.connection;
@@ -304,6 +312,7 @@ function refreshAll(): void {
   soon('webhooks', refreshWebhooks, 300);
   soon('links', refreshLinks);
   soon('subs', refreshSubscriptions);
+  soon('checkouts', refreshCheckouts);
 }
 
 /** Shows an event once (by id), remembers its cursor, and refreshes what it touches. */
@@ -323,6 +332,7 @@ function record(e: LiveEvent, refresh: boolean): void {
     soon('revenue', refreshRevenue, 200);
   }
   if (/^(payment_link|checkout)\./.test(e.type)) soon('links', refreshLinks); // a new link records its checkout session's checkout.created
+  if (/^(checkout|order|payment_link)\./.test(e.type)) soon('checkouts', refreshCheckouts); // created, paid, expired, or closed with its link
   if (e.type.startsWith('subscription.')) soon('subs', refreshSubscriptions);
   soon('webhooks', refreshWebhooks, 600); // deliveries are made from events just after they commit
 }
@@ -581,6 +591,7 @@ interface SubscriptionRow {
   customerId?: string | null;
   nextBillingDate?: string | null;
   currentPeriodEnd?: string | null;
+  cancelAtPeriodEnd?: boolean;
 }
 
 /** A copy button for `text` (a link's URL), its result on the activity's status line. */
@@ -588,11 +599,11 @@ function copyButton(text: string, label: string): HTMLElement {
   return h('button', { type: 'button', 'aria-label': label, onclick: () => void copy(text, $('connection')) }, 'Copy URL');
 }
 
-/** A confirmed mutation `name(input: {id})` of an object on the dashboard, then `after` redraws its panel. */
-async function act(question: string, name: string, id: string, select: string, after: () => Promise<void>): Promise<void> {
+/** A confirmed mutation `name(input: {id, ...extra})` of an object on the dashboard, then `after` redraws its panel. */
+async function act(question: string, name: string, id: string, select: string, after: () => Promise<void>, extra: Record<string, unknown> = {}): Promise<void> {
   if (!window.confirm(question)) return;
   try {
-    await query(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`, { input: { id } });
+    await query(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`, { input: { id, ...extra } });
     await after();
   } catch (err) {
     showError(err);
@@ -623,7 +634,8 @@ async function refreshLinks(): Promise<void> {
                 type: 'button',
                 class: 'danger',
                 'aria-label': `Cancel ${l.description ?? 'the link'}`,
-                onclick: () => void act(`Cancel the payment link ${l.description ?? ''}?`, 'cancelPaymentLink', l.id!, 'paymentLink { id }', refreshLinks),
+                // Its checkout session closes with it: the open checkouts are drawn again first.
+                onclick: () => void act(`Cancel the payment link ${l.description ?? ''}?`, 'cancelPaymentLink', l.id!, 'paymentLink { id }', () => refreshCheckouts().then(refreshLinks)),
               },
               'Cancel',
             )
@@ -634,39 +646,87 @@ async function refreshLinks(): Promise<void> {
   if (!data.paymentLinks.nodes.length) $('payment-links').append(h('li', {}, 'No payment links.'));
 }
 
+/** Where a subscription sits in the panel: needing attention first, then those ending at the period end, then the rest (newest first in each). */
+const subscriptionRank = (s: SubscriptionRow) => (ATTENTION.includes(lower(s.status ?? '')) ? 0 : s.cancelAtPeriodEnd ? 1 : 2);
+
+/** A subscription's actions for a role that may change subscriptions: resume a scheduled end, or cancel at the period end or now. */
+function subscriptionActions(s: SubscriptionRow, name: string): HTMLElement | null {
+  if (!s.id || !can(session?.member.role ?? '', 'subscriptions:write')) return null;
+  const action = (label: string, aria: string, run: () => void, danger = false) =>
+    h('button', { type: 'button', 'aria-label': `${aria} ${name}`, class: danger ? 'danger' : undefined, onclick: run }, label);
+  if (s.cancelAtPeriodEnd)
+    return action('Resume', 'Resume subscription', () => void act(`Resume ${name}? It renews as before.`, 'resumeSubscription', s.id!, 'subscription { id }', refreshSubscriptions));
+  return h(
+    'span',
+    { class: 'actions' },
+    action(
+      'Cancel at period end',
+      'Cancel at period end',
+      () => void act(`Cancel ${name} at the end of its period?`, 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions, { cancelAtPeriodEnd: true }),
+    ),
+    action('Cancel now', 'Cancel now', () => void act(`Cancel ${name} now?`, 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions), true),
+  );
+}
+
+/** Subscriptions that have not ended (of the latest 100): those needing attention, then those ending at the period end, then the others; 20 at most. */
 async function refreshSubscriptions(): Promise<void> {
   if (!optional.subs) return;
   const data = await query<{ subscriptions: { nodes: SubscriptionRow[] } }>(`{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`);
-  const needing = data.subscriptions.nodes.filter((s) => ATTENTION.includes(lower(String(s.status ?? ''))));
+  const shown = data.subscriptions.nodes
+    .filter((s) => lower(s.status ?? '') !== 'cancelled')
+    .sort((a, b) => subscriptionRank(a) - subscriptionRank(b))
+    .slice(0, 20);
   $('subscriptions').replaceChildren(
-    ...needing.map((s) => {
+    ...shown.map((s) => {
       const cents = s.amountCents ?? s.amount;
       const due = s.nextBillingDate ?? s.currentPeriodEnd;
-      const status = lower(s.status ?? ''); // one of ATTENTION (filtered above)
+      const status = lower(s.status ?? '');
+      const name = s.subscriptionId ?? s.id ?? '';
       return h(
         'li',
-        {},
+        { 'data-subscription-id': name, 'data-status': status, 'data-ending': s.cancelAtPeriodEnd ? 'true' : undefined },
         h('span', { class: `badge ${status}` }, status.replace('_', ' ')),
         ' ',
-        s.subscriptionId ?? s.id,
+        name,
         cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '',
-        due ? ` · next ${when(due)}` : '',
-        s.id && can(session?.member.role ?? '', 'subscriptions:write')
-          ? h(
-              'button',
-              {
-                type: 'button',
-                class: 'danger',
-                'aria-label': `Cancel subscription ${s.subscriptionId ?? s.id}`,
-                onclick: () => void act('Cancel this subscription now?', 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions),
-              },
-              'Cancel',
-            )
-          : null,
+        s.cancelAtPeriodEnd && s.currentPeriodEnd ? ` · ends ${when(s.currentPeriodEnd)}` : due ? ` · next ${when(due)}` : '',
+        ' ',
+        subscriptionActions(s, name),
       );
     }),
   );
-  if (!needing.length) $('subscriptions').append(h('li', {}, 'Nothing needs attention.'));
+  if (!shown.length) $('subscriptions').append(h('li', {}, 'No current subscriptions.'));
+}
+
+// ---- open checkouts --------------------------------------------------------------------------
+
+interface CheckoutRow {
+  checkoutId: string;
+  checkoutUrl: string;
+  currency: string;
+  expiresAt: string;
+  customer: { email: string };
+  amounts: { total: number };
+}
+
+/** The latest open checkout sessions (not past their expiry), each with its hosted page's URL to copy. */
+async function refreshCheckouts(): Promise<void> {
+  if (!can(session?.member.role ?? '', 'checkout:read')) return;
+  const data = await query<{ checkoutSessions: { nodes: CheckoutRow[] } }>(
+    '{ checkoutSessions(first: 10, status: OPEN) { nodes { checkoutId checkoutUrl currency expiresAt customer { email } amounts { total } } } }',
+  );
+  $('checkouts').replaceChildren(
+    ...data.checkoutSessions.nodes.map((c) =>
+      h(
+        'li',
+        { 'data-checkout-id': c.checkoutId },
+        h('code', {}, c.checkoutId),
+        ` · ${c.customer.email} · ${money(c.amounts.total, c.currency)} · until ${when(c.expiresAt)} `,
+        copyButton(c.checkoutUrl, `Copy URL of checkout ${c.checkoutId}`),
+      ),
+    ),
+  );
+  if (!data.checkoutSessions.nodes.length) $('checkouts').append(h('li', {}, 'No open checkouts.'));
 }
 
 // ---- webhooks --------------------------------------------------------------------------------
@@ -727,7 +787,7 @@ async function refreshWebhooks(): Promise<void> {
                   h(
                     'td',
                     {},
-                    status === 'succeeded'
+                    status === 'succeeded' || !can(session?.member.role ?? '', 'webhooks:write') // a replay needs webhooks:write
                       ? ''
                       : h(
                           'button',

@@ -499,7 +499,7 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
         ` · ${when(d.createdAt)}`,
       ),
       h('h5', {}, 'Request body'),
-      h('pre', { tabindex: '0' }, JSON.stringify(d.event.data, null, 2)),
+      h('pre', { tabindex: '0', 'aria-label': 'Request body' }, JSON.stringify(d.event.data, null, 2)),
       h('h5', {}, 'Attempts'),
       h(
         'ol',

@@ -83,8 +83,13 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
       <button id="order-detail-close" type="button">Close details</button>
     </section>
     <section id="subscriptions-panel" aria-labelledby="subscriptions-title" class="card" hidden>
-      <h2 id="subscriptions-title">Subscriptions needing attention</h2>
+      <h2 id="subscriptions-title">Subscriptions</h2>
+      <p class="help">Needing attention first, then those ending at their period end.</p>
       <ul id="subscriptions" class="list"></ul>
+    </section>
+    <section id="checkouts-panel" aria-labelledby="checkouts-title" class="card" hidden>
+      <h2 id="checkouts-title">Open checkouts</h2>
+      <ul id="checkouts" class="list"></ul>
     </section>
     <section id="payment-links-panel" aria-labelledby="payment-links-title" class="card" hidden>
       <h2 id="payment-links-title">Payment links</h2>
