@@ -136,6 +136,30 @@ test('/graphql takes the session with its CSRF token; the role is the permission
   expect((await support.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges).toHaveLength(0);
 });
 
+test('a mode switch survives the requests of the same session that were in flight (their rolling save only moves the expiry)', async () => {
+  await member('racer@console.test', 'admin');
+  const browser = consoleClient(t.url);
+  await browser.signIn('racer@console.test');
+  for (let round = 0; round < 3; round++) {
+    const livemode = round % 2 === 0;
+    const reads = Array.from({ length: 20 }, () => browser.graphql('{ products(first: 50) { edges { node { id name eligibility { message } } } } }'));
+    const switched = browser.post('/console/mode', { livemode });
+    const more = Array.from({ length: 20 }, () => browser.graphql('{ products(first: 50) { edges { node { id } } } }'));
+    expect((await switched).body).toEqual({ livemode });
+    await Promise.all([...reads, ...more]);
+    expect((await browser.get('/console/session')).body.livemode).toBe(livemode);
+  }
+  // the session is still rolled: its expiry moved with the reads
+  const [row] = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ expires_at: Date; cookie_expires: string }[]>(
+      `select expires_at, data->'cookie'->>'expires' as cookie_expires from console_sessions where data->>'memberId' = (select id from team_members where email = 'racer@console.test')`,
+    );
+  expect(new Date(row.cookie_expires).getTime()).toBe(new Date(row.expires_at).getTime());
+  expect(new Date(row.expires_at).getTime()).toBeGreaterThan(Date.now() + 11.9 * 3_600_000);
+});
+
 test('a member of another merchant sees nothing of this one', async () => {
   const other = await t.merchant('Elsewhere');
   await member('owner@elsewhere.test', 'owner', other.id);

@@ -36,6 +36,14 @@ function postgresSessionStore(orm: MikroORM): fastifySession.SessionStore {
     },
     set(sid, session, callback) {
       const expires = session.cookie.expires ? new Date(session.cookie.expires) : new Date(Date.now() + SESSION_IDLE_MS);
+      // A rolling save of a request that changed nothing only moves the expiry: writing its copy
+      // back would undo what a concurrent request of the same session changed (the mode switch).
+      if ((session as unknown as { isModified?: () => boolean }).isModified?.() === false) {
+        sql()
+          .execute(`update console_sessions set expires_at = ?, data = jsonb_set(data, '{cookie,expires}', to_jsonb(?::text)) where sid = ?`, [expires, expires.toISOString(), sid])
+          .then(() => callback(), callback);
+        return;
+      }
       sql()
         .execute('insert into console_sessions (sid, data, expires_at) values (?, ?::jsonb, ?) on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at', [
           sid,
