@@ -226,11 +226,11 @@ type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' |
  * Two cards are one processor-side split (an Adyen order): the HSA/FSA card is authorised first,
  * with partial authorisation allowed; what it could not cover moves to the regular card.
  */
-export async function payCheckoutSession(ctx: ServiceContext, sessionId: string, body: unknown, opts: PayOptions = {}): Promise<PayOutcome> {
+export async function payCheckoutSession(ctx: ServiceContext, subject: CheckoutSession | string, body: unknown, opts: PayOptions = {}): Promise<PayOutcome> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(payCheckoutSchema, body ?? {});
   const processor = await processorFor(ctx);
-  return payments.run(() => startPayment(ctx, processor, sessionId, input, opts));
+  return payments.run(() => startPayment(ctx, processor, subject, input, opts));
 }
 
 /**
@@ -340,8 +340,10 @@ function refuseUnpayable(ctx: ServiceContext, session: CheckoutSession): void {
  * read the session just before another one settled it cannot open an attempt), and only one
  * attempt per session can be open at a time.
  */
-async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
-  const session = await getCheckoutSession(ctx, sessionId, 'fresh');
+async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, subject: CheckoutSession | string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
+  // The session as this request read it (the statement opening the journal checks it is still open), or read now.
+  const session = typeof subject === 'string' ? await getCheckoutSession(ctx, subject, 'fresh') : subject;
+  const sessionId = session.id;
   refuseUnpayable(ctx, session);
   const now = ctx.now();
   const { parts, reserve } = planPayment(ctx, session, input, processor, now);

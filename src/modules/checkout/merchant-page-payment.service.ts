@@ -18,7 +18,7 @@ export async function payFromMerchantPage(ctx: ServiceContext, checkoutId: strin
   const input = parseInput(checkoutPaymentsSchema, requireObject(body ?? {}, 'validation_error'));
   const session = await notOfALink(ctx, checkoutId);
   const { hsa_fsa, card, ...rest } = input;
-  return namedAsSent(() => payCheckoutSession(ctx, session.id, { ...rest, hsa_fsa_card: hsa_fsa, card }));
+  return namedAsSent(() => payCheckoutSession(ctx, session, { ...rest, hsa_fsa_card: hsa_fsa, card }));
 }
 
 /** `POST /api/v2/checkout/{id}/payments/details`: continues a payment after the shopper's action. */

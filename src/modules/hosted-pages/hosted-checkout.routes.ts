@@ -49,7 +49,7 @@ const payCheckout: PublicRoute<HostedRoute> = {
   rateLimit: payRateLimit,
   handler: payHandler(async (req, orm) => {
     const { ctx, session } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
-    const outcome = await payCheckoutSession(ctx, session.id, req.body);
+    const outcome = await payCheckoutSession(ctx, session, req.body);
     if (outcome.ok) {
       const orderId = outcome.order.id;
       return { order_id: orderId, redirect_url: withQuery(session.successUrl, { checkout_id: session.id, order_id: orderId }) };

@@ -25,7 +25,7 @@ export async function testPayCheckout(ctx: ServiceContext, checkoutId: string, b
   assertTestMode(ctx);
   const session = await getCheckoutSession(ctx, checkoutId);
   if (session.paymentLinkId) return (await payPaymentLink(ctx, session.paymentLinkId, body)).outcome;
-  return payCheckoutSession(ctx, checkoutId, body);
+  return payCheckoutSession(ctx, session, body);
 }
 
 /** Pays a payment link as its hosted page would (test mode only). */
