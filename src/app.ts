@@ -127,7 +127,8 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.
   const live = await startLiveEvents(http, orm, {
     hintChannels: ['events', DELIVERIES_CHANNEL],
-    onHint: () => jobs.kick(webhookDeliverySweep.name),
+    // A new event needs its fan-out (and the sends it made); a retry or a replay, a whole run.
+    onHint: (channel) => jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt'),
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
     onConnect: forgetAllPrincipals,
   });

@@ -36,16 +36,16 @@ export function endpointWants(filter: string[], type: string): boolean {
  * and the events stay undispatched for the next sweep (nothing lost, and a unique index on
  * (event, endpoint) means nothing doubled). Events without a `webhook_url` (nearly all) go in one
  * statement per batch; those with one are vetted here first (`fanOutWithUrls`). Returns how many
- * events it dispatched.
+ * deliveries it made.
  */
 export async function dispatchEvents(orm: MikroORM, now: Date, log: Log): Promise<number> {
   const connection = orm.em.getConnection();
-  let total = 0;
+  let deliveries = 0;
   for (;;) {
-    const [batch] = await connection.execute<{ dispatched: number; url_pending: boolean }[]>(FAN_OUT, [now.toISOString()]);
-    total += batch.dispatched;
-    if (batch.url_pending) total += await fanOutWithUrls(orm, now, log);
-    if (batch.dispatched < BATCH) return total;
+    const [batch] = await connection.execute<{ dispatched: number; delivered: number; url_pending: boolean }[]>(FAN_OUT, [now.toISOString()]);
+    deliveries += batch.delivered;
+    if (batch.url_pending) deliveries += await fanOutWithUrls(orm, now, log);
+    if (batch.dispatched < BATCH) return deliveries;
   }
 }
 
@@ -58,23 +58,23 @@ const FAN_OUT = `with claimed as (
     select 'wd_' || random_base62(24), c.merchant_id, c.livemode, c.id, c.type, we.id, we.url, 'pending', 0, ${effectiveNowSql('c', '?::timestamptz')}, now(), now()
     from claimed c join webhook_endpoints we on we.merchant_id = c.merchant_id and we.livemode = c.livemode and we.status = 'enabled'
       and (we.events @> '["*"]'::jsonb or we.events @> jsonb_build_array(c.type))
-    on conflict do nothing
+    on conflict do nothing returning 1
   ), marked as (
     update events set dispatched_at = now() where id in (select id from claimed) returning 1
   )
-  select (select count(*) from marked)::int as dispatched,
+  select (select count(*) from marked)::int as dispatched, (select count(*) from delivered)::int as delivered,
          exists (select 1 from events where dispatched_at is null and webhook_url is not null) as url_pending`;
 
-/** The events with a `webhook_url`: the URL is vetted before a delivery is made for it (one transaction per batch). */
+/** The events with a `webhook_url`: the URL is vetted before a delivery is made for it (one transaction per batch). Returns how many deliveries it made. */
 async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<number> {
-  let total = 0;
+  let deliveries = 0;
   for (;;) {
-    const dispatched = await orm.em.fork().transactional(async (em) => {
+    const batch = await orm.em.fork().transactional(async (em) => {
       const events = await em.execute<PendingEvent[]>(
         `select id, merchant_id, livemode, type, webhook_url from events
          where dispatched_at is null and webhook_url is not null order by created_at, id limit ${BATCH} for update skip locked`,
       );
-      if (events.length === 0) return 0;
+      if (events.length === 0) return { events: 0, deliveries: 0 };
       const merchants = JSON.stringify([...new Set(events.map((e) => e.merchant_id))]);
       const endpoints = await em.execute<EnabledEndpoint[]>(
         `select id, merchant_id, livemode, url, events from webhook_endpoints
@@ -106,9 +106,9 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
         );
       }
       await em.execute(`update events set dispatched_at = now() where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(events.map((e) => e.id))]);
-      return events.length;
+      return { events: events.length, deliveries: rows.length };
     });
-    total += dispatched;
-    if (dispatched < BATCH) return total;
+    deliveries += batch.deliveries;
+    if (batch.events < BATCH) return deliveries;
   }
 }

@@ -5,9 +5,9 @@ import { dispatchEvents } from './webhook-dispatch.js';
 import { disableFailingEndpoints } from './webhook-health.js';
 
 /**
- * Every few seconds (and at once when PostgreSQL announces a new event or a retry, see
- * app.ts): fan new events out into deliveries, then send every delivery now due, each mode on
- * its own clock. Correctness never depends on the prompt run: this sweep finds everything.
+ * Every few seconds (and at once when PostgreSQL announces a retry, see app.ts): fan new events
+ * out into deliveries, then send every delivery now due, each mode on its own clock. A new event
+ * kicks the lighter `prompt`. Correctness never depends on the prompt run: this sweep finds everything.
  */
 export const webhookDeliverySweep: Sweep = {
   name: 'webhooks.deliver',
@@ -18,6 +18,10 @@ export const webhookDeliverySweep: Sweep = {
     // After 3 days of failures an endpoint is disabled; its webhook_endpoint.disabled goes out with the next run.
     await disableFailingEndpoints(orm, log);
     // Events recorded while sending (e.g. by a long batch) are picked up by the next run or trigger.
+  },
+  // After a new event: fan it out, and send only when that made deliveries (retries and endpoint health wait for a whole run).
+  prompt: async (orm, now, log) => {
+    if ((await dispatchEvents(orm, now, log)) > 0) await deliverDue(orm, now, log);
   },
 };
 

@@ -15,6 +15,11 @@ export interface Sweep {
   /** Agenda interval, e.g. '10 seconds', '1 hour'. */
   every: string;
   run(orm: MikroORM, now: Date, log: Log): Promise<void>;
+  /**
+   * What a prompt kick runs (`kick(name, 'prompt')`: a hint that new work was committed), when
+   * that needs less than a whole run; `run` otherwise. The scheduled runs stay whole.
+   */
+  prompt?(orm: MikroORM, now: Date, log: Log): Promise<void>;
 }
 
 const noop = () => undefined;
@@ -71,25 +76,33 @@ export class JobRunner {
   }
 
   private readonly kicked = new Map<string, Promise<void>>();
-  private readonly kickedAgain = new Set<string>();
+  /** Sweeps kicked again while running, with whether a whole run was asked for. */
+  private readonly kickedAgain = new Map<string, boolean>();
 
   /**
    * Runs sweep `name` now in this process, if this process runs jobs (started): a prompt hint
-   * after a commit (say a new event), never needed for correctness. Coalesced: one run at a time
-   * per sweep, plus one more when kicked during it.
+   * after a commit (say a new event), never needed for correctness. `'prompt'` runs the sweep's
+   * lighter `prompt` when it has one. Coalesced: one run at a time per sweep, plus one more when
+   * kicked during it (whole if any of those kicks asked for a whole run).
    */
-  kick(name: string): void {
+  kick(name: string, kind: 'run' | 'prompt' = 'run'): void {
     const sweep = this.sweeps.find((s) => s.name === name);
     if (!this.agenda || !sweep) return;
+    const whole = kind === 'run' || !sweep.prompt;
     if (this.kicked.has(name)) {
-      this.kickedAgain.add(name);
+      this.kickedAgain.set(name, whole || this.kickedAgain.get(name) === true);
       return;
     }
     const run = (async () => {
-      do {
+      for (let wholeRun = whole; ;) {
+        await (wholeRun ? sweep.run(this.orm, new Date(), this.log) : sweep.prompt!(this.orm, new Date(), this.log)).catch((err: unknown) =>
+          logFailure(this.log, err, 'kicked sweep failed', { sweep: name }),
+        );
+        const again = this.kickedAgain.get(name);
         this.kickedAgain.delete(name);
-        await sweep.run(this.orm, new Date(), this.log).catch((err: unknown) => logFailure(this.log, err, 'kicked sweep failed', { sweep: name }));
-      } while (this.kickedAgain.has(name) && this.agenda);
+        if (again === undefined || !this.agenda) break;
+        wholeRun = again;
+      }
     })().finally(() => this.kicked.delete(name));
     this.kicked.set(name, run);
   }
