@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, type Log, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
+import { runStatement } from '../../platform/db/sql.js';
 import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { processorFor } from './processor-registry.js';
@@ -38,9 +39,10 @@ export class PaymentJournal {
     const values = [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows)];
     const columns = `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at)`;
     const conflict = `on conflict (subject_id) where status in ('calling', 'reversing') do nothing returning id`;
-    const inserted = await ctx.em.execute<{ id: string }[]>(
+    const inserted = await runStatement<{ id: string }>(
+      ctx.em,
       onlyIf
-        ? `with subject as (${onlyIf.sql}) ${columns} select ?, ?, ?, ?, 'calling', ?::jsonb, now(), now() from subject ${conflict}`
+        ? `with subject as (${onlyIf.sql}) ${columns} select ?::text, ?::text, ?::boolean, ?::text, 'calling', ?::jsonb, now(), now() from subject ${conflict}`
         : `${columns} values (?, ?, ?, ?, 'calling', ?, now(), now()) ${conflict}`,
       onlyIf ? [...onlyIf.params, ...values] : values,
     );
@@ -107,7 +109,7 @@ export class PaymentJournal {
 
   /** Writes what the processor has answered so far (one autocommit statement; `ctx` holds no transaction). */
   async record(ctx: ServiceContext): Promise<void> {
-    await ctx.em.getConnection().execute(`update payment_attempts set steps = ?, updated_at = now() where id = ?`, [JSON.stringify(this.steps), this.id]);
+    await runStatement(ctx.em, `update payment_attempts set steps = ?, updated_at = now() where id = ?`, [JSON.stringify(this.steps), this.id]);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { runAutocommit } from '../../platform/db/sql.js';
 import { insideTransaction, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import type { PaymentProcessor } from './payment-processor.js';
@@ -17,8 +18,7 @@ export function useTestModeProcessor(processor: PaymentProcessor | null): Paymen
 
 /** The simulated processor, keeping its books through `em`'s pool (one autocommit statement per call). */
 export function simulatedProcessor(em: ServiceContext['em']): SimulatedProcessor {
-  const connection = em.getConnection();
-  return new SimulatedProcessor((sql, params) => connection.execute(sql, params));
+  return new SimulatedProcessor((sql, params) => runAutocommit(em, sql, params));
 }
 
 /** How live mode reaches Adyen and finds a merchant's Adyen account (the module wiring registers it at start). */

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
+import { runStatement } from '../../platform/db/sql.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
 /** Events fanned out per transaction. */
@@ -39,10 +40,9 @@ export function endpointWants(filter: string[], type: string): boolean {
  * deliveries it made.
  */
 export async function dispatchEvents(orm: MikroORM, now: Date, log: Log): Promise<number> {
-  const connection = orm.em.getConnection();
   let deliveries = 0;
   for (;;) {
-    const [batch] = await connection.execute<{ dispatched: number; delivered: number; url_pending: boolean }[]>(FAN_OUT, [now.toISOString()]);
+    const [batch] = await runStatement<{ dispatched: number; delivered: number; url_pending: boolean }>(orm.em, FAN_OUT, [now.toISOString()]);
     deliveries += batch.delivered;
     if (batch.url_pending) deliveries += await fanOutWithUrls(orm, now, log);
     if (batch.dispatched < BATCH) return deliveries;

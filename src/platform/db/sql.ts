@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insideTransaction } from '../context.js';
 import type { QueryConfig, QueryResultRow } from 'pg';
@@ -28,6 +29,10 @@ export function outsideTransaction(em: EntityManager): boolean {
 export async function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
   if (!outsideTransaction(em)) throw new Error('queryRows runs outside transactions; use the EntityManager inside one');
+  return pooled(em, query);
+}
+
+async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryConfig): Promise<R[]> {
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {
@@ -36,6 +41,38 @@ export async function queryRows<R extends QueryResultRow>(on: { base: EntityMana
   } finally {
     await pool.releaseConnection(connection);
   }
+}
+
+/** `sql` with its `?` placeholders numbered `$1…` (outside quoted literals), and a name to prepare it under; cached per text. */
+const prepared = new Map<string, { text: string; name: string }>();
+
+export function preparedStatement(sql: string): { text: string; name: string } {
+  let statement = prepared.get(sql);
+  if (!statement) {
+    let n = 0;
+    const text = sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+    statement = { text, name: `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}` };
+    if (prepared.size < 1000) prepared.set(sql, statement);
+  }
+  return statement;
+}
+
+/**
+ * Runs one statement with `?` placeholders: outside a transaction straight on the pg driver
+ * (`queryRows`: a pooled connection, the statement prepared once per connection, parameters
+ * bound rather than formatted into the text), inside one through `em`. For the hot statements
+ * of the pay path and the sweeps that are autocommit by design (a payment journal's writes, the
+ * simulated processor's books, the webhook fan-out).
+ */
+export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+  if (!outsideTransaction(em)) return em.execute<R[]>(sql, params as unknown[]);
+  return runAutocommit<R>(em, sql, params);
+}
+
+/** Like `runStatement`, always on a pooled connection of its own (autocommit) even while `em` holds a transaction: work that is never part of the caller's (a processor's books). */
+export async function runAutocommit<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+  const { text, name } = preparedStatement(sql);
+  return pooled<R>(em, { name, text, values: params as unknown[] });
 }
 
 /** SQL for a timestamp column as epoch milliseconds (float8: the driver parses no date string). */
