@@ -3,7 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import { scope, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { recordEvent } from '../../platform/events/events.service.js';
+import { insertTogether } from '../../platform/db/sql.js';
+import { newEvent, recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
@@ -53,9 +54,9 @@ async function matchLineItems(
 /** What a checkout session is made of, whoever opens it (the checkout API, a payment link). */
 export type CheckoutSessionDraft = Omit<RequiredEntityData<CheckoutSession>, 'merchant' | 'livemode' | 'createdAt' | 'updatedAt'>;
 
-/** A new session of the caller's merchant and mode in the caller's unit of work (the one place one is built). */
-export function addCheckoutSession(ctx: ServiceContext, at: Date, draft: CheckoutSessionDraft): CheckoutSession {
-  return ctx.em.create(CheckoutSession, { ...draft, ...scope(ctx), createdAt: at, updatedAt: at });
+/** A new session of the caller's merchant and mode (the one place one is built), in the caller's unit of work unless `persist` is false. */
+export function addCheckoutSession(ctx: ServiceContext, at: Date, draft: CheckoutSessionDraft, persist = true): CheckoutSession {
+  return ctx.em.create(CheckoutSession, { ...draft, ...scope(ctx), createdAt: at, updatedAt: at }, { persist });
 }
 
 /** Closes an open session its owner cancelled (a payment link): it can no longer be paid. Locks the session (after the owner's lock). */
@@ -74,24 +75,29 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
   const lineItems = await matchLineItems(ctx, input.line_items);
   const priced = pricedLines(lineItems);
   const now = ctx.now();
-  const session = addCheckoutSession(ctx, now, {
-    referenceId: input.reference_id,
-    type: checkoutType(priced),
-    customer: { email: input.customer.email, first_name: input.customer.first_name, last_name: input.customer.last_name, phone: input.customer.phone ?? null },
-    shippingInfo: input.shipping_info,
-    billingInfo: input.billing_info ?? input.shipping_info,
-    lineItems,
-    amounts: splitAmounts(priced, { shipping: input.shipping, tax: input.tax, discount: input.discount }),
-    currency: input.line_items[0].currency,
-    successUrl: input.success_url,
-    failureUrl: input.failure_url,
-    metadata: input.metadata,
-    paymentType: input.payment_type,
-    subscription: input.subscription ?? null,
-    expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
-  });
-  recordEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) });
-  await ctx.em.flush();
+  const session = addCheckoutSession(
+    ctx,
+    now,
+    {
+      referenceId: input.reference_id,
+      type: checkoutType(priced),
+      customer: { email: input.customer.email, first_name: input.customer.first_name, last_name: input.customer.last_name, phone: input.customer.phone ?? null },
+      shippingInfo: input.shipping_info,
+      billingInfo: input.billing_info ?? input.shipping_info,
+      lineItems,
+      amounts: splitAmounts(priced, { shipping: input.shipping, tax: input.tax, discount: input.discount }),
+      currency: input.line_items[0].currency,
+      successUrl: input.success_url,
+      failureUrl: input.failure_url,
+      metadata: input.metadata,
+      paymentType: input.payment_type,
+      subscription: input.subscription ?? null,
+      expiresAt: new Date(now.getTime() + CHECKOUT_LIFETIME_MS),
+    },
+    false,
+  );
+  // The session and its event in one statement.
+  await insertTogether(ctx.em, [session, newEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) })]);
   return session;
 }
 

@@ -15,14 +15,25 @@ export interface EventEnvelope {
  * the state change, so a rolled-back change never has an event and a committed one always does.
  */
 export function recordEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>, opts: { webhookUrl?: string | null } = {}): Event {
-  return ctx.em.create(Event, {
-    merchant: ctx.principal.merchantId,
-    livemode: ctx.principal.livemode,
-    type,
-    data,
-    webhookUrl: opts.webhookUrl ?? null,
-    createdAt: ctx.now(), // the envelope's created_at: the merchant's test clock in test mode
-  });
+  const event = newEvent(ctx, type, data, opts);
+  ctx.em.persist(event);
+  return event;
+}
+
+/** An event of the caller not yet in any unit of work (for `insertTogether`, written in one statement with its change). */
+export function newEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>, opts: { webhookUrl?: string | null } = {}): Event {
+  return ctx.em.create(
+    Event,
+    {
+      merchant: ctx.principal.merchantId,
+      livemode: ctx.principal.livemode,
+      type,
+      data,
+      webhookUrl: opts.webhookUrl ?? null,
+      createdAt: ctx.now(), // the envelope's created_at: the merchant's test clock in test mode
+    },
+    { persist: false },
+  );
 }
 
 /** The spec's event envelope. */
