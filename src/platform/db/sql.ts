@@ -96,7 +96,7 @@ export function withDates<T>(row: object, dates: readonly (keyof T & string)[]):
 function columnOf(prop: EntityProperty, value: unknown): unknown {
   if (value == null) return null;
   if (prop.kind === ReferenceKind.MANY_TO_ONE || prop.kind === ReferenceKind.ONE_TO_ONE) {
-    const target = Reference.unwrapReference(value as object);
+    const target = Reference.unwrapReference(value);
     return typeof target === 'object' ? helper(target).getPrimaryKey() : target;
   }
   if (prop.type === 'json' || prop.runtimeType === 'object' || prop.customType instanceof JsonType) return JSON.stringify(value);
