@@ -1,7 +1,8 @@
 import { AdmissionGate } from '../../platform/admission.js';
 import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { recordEvent } from '../../platform/events/events.service.js';
+import { insertTogether } from '../../platform/db/sql.js';
+import { newEvent, recordEvent } from '../../platform/events/events.service.js';
 import { formatAmount } from '../../platform/money.js';
 import { parseInput } from '../../platform/validation.js';
 import { notExpired } from '../payments/card.js';
@@ -524,7 +525,7 @@ async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, run.sessionId, true);
     const captures = captured.map(({ part, auth, captureId }) => ({ paymentMethod: auth.type, brand: auth.brand, last4: auth.last4, amount: part.amount, processorToken: auth.token, captureId }));
-    const { order, payments } = await createOrder(tx, orderDraft(paid, now, opts, captures, run.moved));
+    const { order, payments } = await createOrder(tx, orderDraft(paid, now, opts, captures, run.moved), false);
     order.transition(now, 'processing', 'payment authorized', 'authorized');
     order.lmn = run.lmn;
     order.completedAt = now;
@@ -544,11 +545,15 @@ async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor
     const done: PaidCheckout = { session: paid, order, payments, cards };
     await startedHook(paid.paymentType)?.(tx, done);
     const webhookUrl = webhookUrlOf(paid);
-    recordEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl });
-    recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
-    recordEvent(tx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl });
+    const events = [
+      newEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl }),
+      newEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl }),
+      newEvent(tx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl }),
+    ];
     await opts.onPaid?.(tx, done);
     if (!(await run.journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
+    // The order, its payments and events in one statement; the session's change (and a hook's work) with the flush.
+    await insertTogether(em, [order, ...payments, ...events]);
     await em.flush();
     return { ok: true as const, order };
   });

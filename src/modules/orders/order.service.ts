@@ -46,46 +46,55 @@ export interface OrderDraft {
 
 /**
  * Creates an order of the caller's merchant and mode (`pending`, status history started) and its
- * captured payments, in the caller's unit of work: the one place an order is built. The caller
- * moves it on (`transition`) and records its events.
+ * captured payments, in the caller's unit of work (unless `persist` is false: the caller writes
+ * them, e.g. with `insertTogether`): the one place an order is built. The caller moves it on
+ * (`transition`) and records its events.
  */
-export async function createOrder(ctx: ServiceContext, draft: OrderDraft): Promise<{ order: Order; payments: Payment[] }> {
+export async function createOrder(ctx: ServiceContext, draft: OrderDraft, persist = true): Promise<{ order: Order; payments: Payment[] }> {
   const owner = scope(ctx);
   const orderNumber = draft.orderNumber ?? (await takeOrderNumbers(ctx.em, [ctx.principal]))[0];
-  const order = ctx.em.create(Order, {
-    ...owner,
-    orderNumber,
-    checkoutId: draft.checkoutId,
-    referenceId: draft.referenceId ?? null,
-    paymentLinkId: draft.paymentLinkId ?? null,
-    clientReferenceId: draft.clientReferenceId ?? null,
-    status: 'pending',
-    paymentStatus: 'pending',
-    isRecurring: draft.isRecurring,
-    amount: draft.amounts.total,
-    currency: draft.currency,
-    customer: draft.customer,
-    customerEmail: draft.customer.email.toLowerCase(),
-    lineItems: draft.lineItems,
-    amounts: draft.amounts,
-    metadata: draft.metadata,
-    statusHistory: [{ status: 'pending', timestamp: draft.at.toISOString(), reason: draft.reason }],
-    createdAt: draft.at,
-    updatedAt: draft.at,
-  });
-  const payments = (draft.payments ?? []).map((p) =>
-    ctx.em.create(Payment, {
+  const order = ctx.em.create(
+    Order,
+    {
       ...owner,
-      orderId: order.id,
-      paymentMethod: p.paymentMethod,
-      brand: p.brand,
-      last4: p.last4,
-      amount: p.amount,
+      orderNumber,
+      checkoutId: draft.checkoutId,
+      referenceId: draft.referenceId ?? null,
+      paymentLinkId: draft.paymentLinkId ?? null,
+      clientReferenceId: draft.clientReferenceId ?? null,
+      status: 'pending',
+      paymentStatus: 'pending',
+      isRecurring: draft.isRecurring,
+      amount: draft.amounts.total,
       currency: draft.currency,
-      processorToken: p.processorToken,
-      captureId: p.captureId,
-      capturedAt: draft.at,
-    }),
+      customer: draft.customer,
+      customerEmail: draft.customer.email.toLowerCase(),
+      lineItems: draft.lineItems,
+      amounts: draft.amounts,
+      metadata: draft.metadata,
+      statusHistory: [{ status: 'pending', timestamp: draft.at.toISOString(), reason: draft.reason }],
+      createdAt: draft.at,
+      updatedAt: draft.at,
+    },
+    { persist },
+  );
+  const payments = (draft.payments ?? []).map((p) =>
+    ctx.em.create(
+      Payment,
+      {
+        ...owner,
+        orderId: order.id,
+        paymentMethod: p.paymentMethod,
+        brand: p.brand,
+        last4: p.last4,
+        amount: p.amount,
+        currency: draft.currency,
+        processorToken: p.processorToken,
+        captureId: p.captureId,
+        capturedAt: draft.at,
+      },
+      { persist },
+    ),
   );
   return { order, payments };
 }
