@@ -17,13 +17,26 @@ function sign(key: string, orderId: string, expires: number): string {
   return createHmac('sha256', key).update(`${orderId}.${expires}`).digest('hex');
 }
 
+/** Merchants' receipt signing keys, read once per process (a key is made with its merchant and never changes). */
+const signingKeys = new Map<string, string>();
+
+async function signingKeyOf(ctx: ServiceContext): Promise<string> {
+  const id = ctx.principal.merchantId;
+  let key = signingKeys.get(id);
+  if (key === undefined) {
+    key = (await ctx.em.findOneOrFail(Merchant, id)).signingKey;
+    if (signingKeys.size >= 10_000) signingKeys.clear();
+    signingKeys.set(id, key);
+  }
+  return key;
+}
+
 /** A fresh signed link to the order's PDF receipt, valid one hour; null until the payment is captured. */
 export async function receiptUrl(ctx: ServiceContext, order: Pick<Order, 'id' | 'paymentStatus'>): Promise<string | null> {
   if (!HAS_RECEIPT.has(order.paymentStatus)) return null;
-  // The caller's own order (read in its scope): the caller's merchant signs. Identity map: one query per request.
-  const merchant = await ctx.em.findOneOrFail(Merchant, ctx.principal.merchantId);
+  // The caller's own order (read in its scope): the caller's merchant signs.
   const expires = Math.floor(Date.now() / 1000) + RECEIPT_LINK_TTL_S;
-  return publicLink(`/receipts/${order.id}.pdf?expires=${expires}&signature=${sign(merchant.signingKey, order.id, expires)}`);
+  return publicLink(`/receipts/${order.id}.pdf?expires=${expires}&signature=${sign(await signingKeyOf(ctx), order.id, expires)}`);
 }
 
 /** Checks a receipt link and renders the PDF; an expired, forged or unknown link is 404 `not_found`. */
