@@ -7,10 +7,10 @@ import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { mutationPayload } from '../../platform/graphql/user-errors.js';
 import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
-import { IIAS_CATEGORIES, OVERRIDE_STATUSES, type SuggestedEligibility } from './product-eligibility.js';
+import { iiasCategoryOf, IIAS_CATEGORIES, OVERRIDE_STATUSES, statusOf, type SuggestedEligibility } from './product-eligibility.js';
 import { PRODUCT_STATUSES, type Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
-import { productImages, toProductEligibilityResource, type EligibilityDecision } from './product.resource.js';
+import { productImages, type EligibilityDecision } from './product.resource.js';
 
 export const ProductStatusEnum = graphqlEnum('ProductStatus', PRODUCT_STATUSES, 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)');
 
@@ -36,7 +36,7 @@ export class SuggestedEligibilityNode {
   @Field() message!: string;
 
   static from(s: SuggestedEligibility): SuggestedEligibilityNode {
-    return Object.assign(new SuggestedEligibilityNode(), s);
+    return Object.assign(new SuggestedEligibilityNode(), { status: s.status, category: s.category, source: s.source, message: s.message });
   }
 }
 
@@ -71,14 +71,25 @@ export class Eligibility {
     });
   }
 
-  /** A product's eligibility, with its IIAS category, who set it and the engine's opinion. */
+  /**
+   * A product's eligibility, with its IIAS category, who set it and the engine's opinion: the
+   * fields of `toProductEligibilityResource` read straight from the product (no REST shape and
+   * timestamp strings in between, for every product of a page).
+   */
   static ofProduct(p: Product | ProductRecord): Eligibility {
-    const e = toProductEligibilityResource(p);
-    return Object.assign(Eligibility.from(e, p.eligibilityCheckedAt), {
-      iiasCategory: e.iias_category,
-      setBy: e.set_by,
-      setAt: e.set_at ? new Date(e.set_at) : null,
-      suggested: SuggestedEligibilityNode.from(e.suggested),
+    const override = p.eligibilityOverride;
+    return Object.assign(new Eligibility(), {
+      hsaFsaEligible: p.hsaFsaEligible,
+      requiresLmn: p.requiresLmn,
+      status: statusOf(p),
+      category: p.eligibilityCategory,
+      source: p.eligibilitySource,
+      message: p.eligibilityMessage,
+      checkedAt: p.eligibilityCheckedAt,
+      iiasCategory: iiasCategoryOf(p),
+      setBy: override?.set_by ?? null,
+      setAt: override?.set_at ? new Date(override.set_at) : null,
+      suggested: SuggestedEligibilityNode.from(p.eligibilitySuggested),
     });
   }
 }

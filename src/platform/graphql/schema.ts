@@ -1,5 +1,5 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema, type AuthChecker, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
+import { buildSchema, getMetadataStorage, type AuthChecker, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { permission, requirePermission } from '../permissions.js';
 import { EventPubSub } from '../pubsub/event-pubsub.js';
 import type { GraphContext } from './context.js';
@@ -18,10 +18,25 @@ const permissionChecker: AuthChecker<GraphContext> = ({ context, info }, roles) 
 };
 
 /**
+ * Plain `@Field`s (a property of the object, no `@FieldResolver`) are read by graphql-js's own
+ * default resolver: type-graphql otherwise wraps each in a resolver that exists to run field
+ * middlewares and `@Authorized` (an object and a call per field per row: most of a page's
+ * execution). Our plain fields have neither; one that is given either keeps type-graphql's wrapper.
+ */
+function plainFieldsAsSimple(): void {
+  const storage = getMetadataStorage();
+  const guarded = [...storage.authorizedFields, ...storage.middlewares];
+  for (const field of storage.fields) {
+    if (field.simple === undefined && !guarded.some((m) => m.target === field.target && m.fieldName === field.name)) field.simple = true;
+  }
+}
+
+/**
  * Builds the executable schema from the resolver classes (input is validated by the services);
  * `pubSub` feeds the subscriptions. Every mutation answers input mistakes as `userErrors`.
  */
 export async function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubSub: PubSub = new EventPubSub()): Promise<GraphQLSchema> {
+  plainFieldsAsSimple();
   return withUserErrors(await buildSchema({ resolvers, validate: false, pubSub, authChecker: permissionChecker }));
 }
 
