@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 
 /**
@@ -7,17 +7,12 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
  * resolved field.
  */
 export function noStoreCacheControl(): ApolloServerPlugin[] {
-  return [
-    ApolloServerPluginCacheControlDisabled(),
-    {
-      requestDidStart() {
-        return Promise.resolve({
-          willSendResponse({ response }) {
-            response.http.headers.set('cache-control', 'no-store');
-            return Promise.resolve();
-          },
-        });
-      },
+  // The hooks hold no state of a request: one object serves them all.
+  const hooks: GraphQLRequestListener<BaseContext> = {
+    willSendResponse({ response }) {
+      response.http.headers.set('cache-control', 'no-store');
+      return Promise.resolve();
     },
-  ];
+  };
+  return [ApolloServerPluginCacheControlDisabled(), { requestDidStart: () => Promise.resolve(hooks) }];
 }

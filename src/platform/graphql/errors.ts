@@ -1,4 +1,4 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, Kind, OperationTypeNode, type ASTVisitor, type GraphQLFormattedError, type ValidationContext } from 'graphql';
 import type { Log } from '../context.js';
@@ -103,28 +103,26 @@ export function requestError(error: DomainError): GraphQLError {
  * GraphQL errors with their `extensions.code`, not as an opaque network error.
  */
 export function httpRequestRules(): ApolloServerPlugin {
-  return {
-    requestDidStart() {
-      return Promise.resolve({
-        didResolveOperation({ operation }) {
-          if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
-            return Promise.reject(requestError(new DomainError('invalid_request', 'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.', { param: 'query' })));
-          }
-          return Promise.resolve();
-        },
-        willSendResponse({ response }) {
-          const { body } = response;
-          // Never executed (no `data` entry, an error): its first error's status. Executed: 200, whatever its data.
-          if (body.kind === 'single' && body.singleResult.data === undefined && body.singleResult.errors?.length) {
-            const code = body.singleResult.errors[0].extensions?.code;
-            const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
-            if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;
-          }
-          return Promise.resolve();
-        },
-      });
+  // The hooks hold no state of a request: one object serves them all.
+  const hooks: GraphQLRequestListener<BaseContext> = {
+    didResolveOperation({ operation }) {
+      if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
+        return Promise.reject(requestError(new DomainError('invalid_request', 'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.', { param: 'query' })));
+      }
+      return Promise.resolve();
+    },
+    willSendResponse({ response }) {
+      const { body } = response;
+      // Never executed (no `data` entry, an error): its first error's status. Executed: 200, whatever its data.
+      if (body.kind === 'single' && body.singleResult.data === undefined && body.singleResult.errors?.length) {
+        const code = body.singleResult.errors[0].extensions?.code;
+        const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
+        if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;
+      }
+      return Promise.resolve();
     },
   };
+  return { requestDidStart: () => Promise.resolve(hooks) };
 }
 
 /** Validation rule: string literals may not hold U+0000 or a lone surrogate (PostgreSQL text can store neither). */

@@ -155,24 +155,25 @@ function valueCost(field: FieldCost, value: unknown): number {
   let once = 0;
   let items = 0;
   let count = 0;
-  for (const [key, child] of field.selection) {
+  // forEach, not for-of: no [key, value] pair per entry, on every response.
+  field.selection.forEach((child, key) => {
     const v = object[key];
-    if (v === undefined) continue;
+    if (v === undefined) return;
     if (Array.isArray(v) && child.selection) {
       once += 1;
       count = Math.max(count, v.length);
       for (const item of v) items += item === null ? 0 : selectionCost(child.selection, item as Record<string, unknown>);
     } else once += valueCost(child, v);
-  }
+  });
   return 1 + Math.max(1, count) * once + items;
 }
 
 function selectionCost(selection: SelectionCost, object: Record<string, unknown>): number {
   let cost = 0;
-  for (const [key, field] of selection) {
+  selection.forEach((field, key) => {
     const value = object[key];
     if (value !== undefined) cost += valueCost(field, value);
-  }
+  });
   return cost;
 }
 

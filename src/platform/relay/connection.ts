@@ -107,18 +107,32 @@ export function toConnection<T extends { id: string | number }, N>(page: Page<T>
   return toCursorConnection(page, args, (item) => encodeCursor(item.id), present);
 }
 
+/** An edge whose cursor is encoded when a client selects it (most pages ask for nodes only). */
+class LazyEdge<T, N> implements Edge<N> {
+  constructor(
+    private readonly item: T,
+    readonly node: N,
+    private readonly cursorOf: (item: T) => string,
+  ) {}
+
+  get cursor(): string {
+    return this.cursorOf(this.item);
+  }
+}
+
 /** The same from a page whose items carry their own cursors (e.g. the event log's positions). */
 export function toCursorConnection<T, N>(page: Page<T>, args: ConnectionArgs, cursorOf: (item: T) => string, present: (item: T) => N): ConnectionShape<N> {
   const backward = args.last != null;
-  const edges = page.items.map((item) => ({ cursor: cursorOf(item), node: present(item) }));
+  const edges = page.items.map((item) => new LazyEdge(item, present(item), cursorOf));
+  const startCursor = edges.length ? edges[0].cursor : null;
   return {
     edges,
     nodes: edges.map((e) => e.node),
     pageInfo: {
       hasNextPage: backward ? args.before != null : page.hasMore,
       hasPreviousPage: backward ? page.hasMore : args.after != null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      startCursor,
+      endCursor: edges.length > 1 ? edges[edges.length - 1].cursor : startCursor,
     },
   };
 }
