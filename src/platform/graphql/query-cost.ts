@@ -24,12 +24,16 @@ import {
 
 /** How one selected field is priced: its estimate, and what the result walk needs. */
 interface FieldCost {
+  /** Its response key (alias or name). */
+  key: string;
   /** The field's estimated cost with everything under it. */
   requested: number;
   /** A connection (a `first`/`last` argument): its selection is priced once per item. */
   connection: boolean;
   /** The fields selected under a composite field, by response key (every fragment merged). */
   selection?: SelectionCost;
+  /** The same fields as a list, for the result walk (set once the plan is complete). */
+  fields?: FieldCost[];
 }
 
 /** A selection set's fields by response key. */
@@ -39,6 +43,8 @@ export type SelectionCost = Map<string, FieldCost>;
 export interface CostPlan {
   requested: number;
   selection: SelectionCost;
+  /** The root fields as a list, for the result walk. */
+  fields: FieldCost[];
 }
 
 /** A document that expands (through fragments) to more selections than this is refused. */
@@ -109,13 +115,14 @@ export function planCost(schema: GraphQLSchema, document: DocumentNode, operatio
         if (!def) continue; // validation reports it
         const size = pageSize(getArgumentValues(def, node, variables));
         const named = getNamedType(def.type);
-        const field: FieldCost = { requested: 1, connection: size !== undefined };
+        const key = node.alias?.value ?? name;
+        const field: FieldCost = { key, requested: 1, connection: size !== undefined };
         if (isCompositeType(named) && node.selectionSet) {
           field.selection = new Map();
           const child = walk(node.selectionSet, named, field.selection);
           field.requested = size === undefined ? 1 + child : 1 + child * Math.max(1, size);
         }
-        mergeField(plan, node.alias?.value ?? name, field);
+        mergeField(plan, key, field);
         add(field.requested, possible);
       } else if (node.kind === Kind.INLINE_FRAGMENT) {
         const fragmentType = node.typeCondition ? schema.getType(node.typeCondition.name.value) : type;
@@ -135,11 +142,23 @@ export function planCost(schema: GraphQLSchema, document: DocumentNode, operatio
   const root = schema.getRootType(operation.operation);
   const selection: SelectionCost = new Map();
   const requested = root ? walk(operation.selectionSet, root, selection) : 0;
-  return { requested, selection };
+  return { requested, selection, fields: listed(selection, new Set()) };
+}
+
+/** Lists each selection's fields (`FieldCost.fields`), so that pricing a result walks arrays, allocating nothing. */
+function listed(selection: SelectionCost, done: Set<FieldCost>): FieldCost[] {
+  const fields = [...selection.values()];
+  for (const field of fields) {
+    if (!field.selection || done.has(field)) continue;
+    done.add(field);
+    field.fields = listed(field.selection, done);
+  }
+  return fields;
 }
 
 function valueCost(field: FieldCost, value: unknown): number {
-  if (!field.selection) return field.requested;
+  const fields = field.fields;
+  if (!fields) return field.requested;
   if (value === null || value === undefined) return 1;
   if (Array.isArray(value)) {
     // A plain list is priced as its costliest item, as the estimate prices it once.
@@ -148,32 +167,31 @@ function valueCost(field: FieldCost, value: unknown): number {
     return 1 + most;
   }
   const object = value as Record<string, unknown>;
-  if (!field.connection) return 1 + selectionCost(field.selection, object);
+  if (!field.connection) return 1 + selectionCost(fields, object);
   // A connection: what is not a list (pageInfo, totalCount) and each list's own field count once
   // per item returned, as the estimate counts them once per item asked for; the items themselves
   // count as they came back.
   let once = 0;
   let items = 0;
   let count = 0;
-  // forEach, not for-of: no [key, value] pair per entry, on every response.
-  field.selection.forEach((child, key) => {
-    const v = object[key];
-    if (v === undefined) return;
-    if (Array.isArray(v) && child.selection) {
+  for (const child of fields) {
+    const v = object[child.key];
+    if (v === undefined) continue;
+    if (Array.isArray(v) && child.fields) {
       once += 1;
       count = Math.max(count, v.length);
-      for (const item of v) items += item === null ? 0 : selectionCost(child.selection, item as Record<string, unknown>);
+      for (const item of v) items += item === null ? 0 : selectionCost(child.fields, item as Record<string, unknown>);
     } else once += valueCost(child, v);
-  });
+  }
   return 1 + Math.max(1, count) * once + items;
 }
 
-function selectionCost(selection: SelectionCost, object: Record<string, unknown>): number {
+function selectionCost(fields: readonly FieldCost[], object: Record<string, unknown>): number {
   let cost = 0;
-  selection.forEach((field, key) => {
-    const value = object[key];
+  for (const field of fields) {
+    const value = object[field.key];
     if (value !== undefined) cost += valueCost(field, value);
-  });
+  }
   return cost;
 }
 
@@ -186,5 +204,5 @@ function selectionCost(selection: SelectionCost, object: Record<string, unknown>
  */
 export function actualCost(plan: CostPlan, data: Record<string, unknown> | null): number {
   // `data: null`: a non-null root field failed; each root field ran, and counts 1.
-  return Math.min(plan.requested, data ? selectionCost(plan.selection, data) : plan.selection.size);
+  return Math.min(plan.requested, data ? selectionCost(plan.fields, data) : plan.fields.length);
 }
