@@ -73,7 +73,8 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
   delete childEnv.DATABASE_URL;
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
   let output = '';
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  // As `npm start` runs it (a young generation large enough that a request's garbage dies young).
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...nodeArgs, 'dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout.on('data', (d) => (output += d));
   const stop = async () => {
     if (child.exitCode === null) {
