@@ -1,6 +1,6 @@
 /**
  * One billing worker process: claims due subscriptions, charges them and settles them, in a loop,
- * until nothing is due (then prints `{"charged": n}` and exits). Used by `npm run bench:billing`
+ * until nothing is due (then prints `{"charged": n, "maxRssKb": …, "cpuMs": …}` and exits). Used by `npm run bench:billing`
  * (two of them against one PostgreSQL) and by the crash test (SIGKILLed mid-sweep, restarted).
  *
  * Environment: DATABASE_URL (required); BILLING_BATCH (default 100); BILLING_LOOPS (concurrent
@@ -46,5 +46,7 @@ await Promise.all(
     }
   }),
 );
-process.stdout.write(`${JSON.stringify({ charged })}\n`);
+// Peak resident set (kB) and CPU time (µs) of this process, for the bench's memory and CPU figures.
+const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
+process.stdout.write(`${JSON.stringify({ charged, maxRssKb: maxRSS, cpuMs: Math.round((userCPUTime + systemCPUTime) / 1000) })}\n`);
 await orm.close();

@@ -1,16 +1,19 @@
 /**
- * `npm run bench:billing`: 10,000 subscriptions due at once, two billing worker processes
- * (bench/billing-worker.ts) against one PostgreSQL. Prints the wall time and charges per second,
- * and fails (exit 1) if any period was charged twice or missed.
+ * `npm run bench:billing`: 100,000 subscriptions due at once, two billing worker processes
+ * (bench/billing-worker.ts) against one PostgreSQL. Prints the wall time, charges per second, the
+ * CPU time of the workers and of PostgreSQL, each worker's resident set over its run and at its
+ * peak, and the issue's target (<= 90 s for 100,000, none charged twice or missed, memory flat);
+ * fails (exit 1) if any period was charged twice or missed.
  *
- * Environment: BENCH_SUBSCRIPTIONS (default 10000), BENCH_WORKERS (default 2), BILLING_BATCH
- * (default 100), DATABASE_URL (default: a fresh embedded PostgreSQL in a temporary directory,
- * fsync on).
+ * Environment: BENCH_SUBSCRIPTIONS (default 100000), BENCH_WORKERS (default 2), BILLING_BATCH and
+ * BILLING_LOOPS (see billing-worker.ts), BENCH_CPU_PROF (directory: profile the workers with
+ * --cpu-prof), DATABASE_URL (default: a fresh embedded PostgreSQL in a temporary directory, fsync on).
  */
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate } from '../src/platform/db/database.js';
 import { openOrm } from '../mikro-orm.config.js';
@@ -19,8 +22,72 @@ import { createMerchant } from '../src/modules/merchants/merchant.service.js';
 import { addMonths } from '../src/modules/subscriptions/subscription-calendar.js';
 import { formatTable } from './common.js';
 
-const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
+const N = Number(process.env.BENCH_SUBSCRIPTIONS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+
+interface WorkerResult {
+  code: number | null;
+  charged: number;
+  cpuMs: number;
+  maxRssKb: number;
+  /** Resident set (kB) sampled at 10%, 50% and 90% of the worker's run. */
+  rssAt: number[];
+}
+
+/** Resident set of process `pid` now, in kB (0 once it has exited). */
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU ms of the embedded PostgreSQL: its postmaster, the backends it reaped, and its children still running. */
+function postgresCpuMs(dir: string | null): number | null {
+  if (!dir) return null;
+  const ticks = (pid: string, reaped: boolean) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
+  };
+  try {
+    const pid = readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0].trim();
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return (ticks(pid, true) + children.reduce((t, c) => t + ticks(c, false), 0)) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one billing worker process to its end, sampling its resident set every 250 ms. */
+function runWorker(url: string): Promise<WorkerResult> {
+  let out = '';
+  const prof = process.env.BENCH_CPU_PROF;
+  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), 'dist/bench/billing-worker.js'], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  child.stdout.on('data', (d) => (out += d));
+  const samples: number[] = [];
+  const timer = setInterval(() => {
+    const kb = rssKb(child.pid!);
+    if (kb) samples.push(kb);
+  }, 250);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      const last = out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Partial<WorkerResult>)
+        .findLast((l) => l.charged !== undefined);
+      const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * share))] ?? 0;
+      resolve({ code, charged: last?.charged ?? 0, cpuMs: last?.cpuMs ?? 0, maxRssKb: last?.maxRssKb ?? 0, rssAt: [at(0.1), at(0.5), at(0.9)] });
+    }),
+  );
+}
 
 const dataDir = process.env.DATABASE_URL ? null : await mkdtemp(path.join(tmpdir(), 'commerce-billing-bench-'));
 const db = dataDir ? await startEmbeddedPostgres({ dataDir }) : { url: process.env.DATABASE_URL!, stop: () => Promise.resolve() };
@@ -53,25 +120,12 @@ try {
   await conn.execute('analyze');
   console.log(`seeded ${N} due subscriptions in ${Date.now() - seedStart} ms; starting ${WORKERS} worker processes`);
 
+  const pgCpuBefore = postgresCpuMs(dataDir);
   const started = Date.now();
-  const results = await Promise.all(
-    Array.from({ length: WORKERS }, () => {
-      let out = '';
-      const child = spawn(process.execPath, ['dist/bench/billing-worker.js'], { env: { ...process.env, DATABASE_URL: db.url }, stdio: ['ignore', 'pipe', 'inherit'] });
-      child.stdout.on('data', (d) => (out += d));
-      return new Promise<{ code: number | null; charged: number }>((resolve) =>
-        child.on('exit', (code) => {
-          const last = out
-            .trim()
-            .split('\n')
-            .map((l) => JSON.parse(l) as { charged?: number })
-            .findLast((l) => l.charged !== undefined);
-          resolve({ code, charged: last?.charged ?? 0 });
-        }),
-      );
-    }),
-  );
+  const results = await Promise.all(Array.from({ length: WORKERS }, () => runWorker(db.url)));
   const wallMs = Date.now() - started;
+  await new Promise((r) => setTimeout(r, 300)); // the workers' backends exit and are reaped
+  const pgCpu = pgCpuBefore === null ? null : postgresCpuMs(dataDir)! - pgCpuBefore;
 
   const [check] = await conn.execute<{ paid: number; invoices: number; doubled: number; missed: number; attempts: number; captures: number; orders: number; payments: number; ledger: number }[]>(
     `select
@@ -87,11 +141,16 @@ try {
        (select count(*)::int from processor_ledger where operation = 'charge' and target like 'tok_c_b${tag}%') as ledger`,
     Array(9).fill(merchant.id),
   );
+  const secs = wallMs / 1000;
+  const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
   const rows = [
     ['subscriptions due', String(N)],
     ['worker processes', `${WORKERS} (${results.map((r) => r.charged).join(' + ')} charges)`],
-    ['wall time', `${(wallMs / 1000).toFixed(2)} s`],
-    ['charges/s', (check.paid / (wallMs / 1000)).toFixed(0)],
+    ['wall time', `${secs.toFixed(2)} s`],
+    ['charges/s', (check.paid / secs).toFixed(0)],
+    ['CPU s: workers / PostgreSQL', `${results.map((r) => (r.cpuMs / 1000).toFixed(1)).join(' + ')} / ${pgCpu === null ? 'n/a' : (pgCpu / 1000).toFixed(1)}`],
+    ['CPU ms per charge: workers + PostgreSQL', ((results.reduce((t, r) => t + r.cpuMs, 0) + (pgCpu ?? 0)) / N).toFixed(2)],
+    ...results.map((r, i) => [`worker ${i + 1} RSS at 10% / 50% / 90% of its run; peak`, `${r.rssAt.map(mb).join(' / ')}; ${mb(r.maxRssKb)}`]),
     ['periods paid', String(check.paid)],
     ['processor calls (attempts)', String(check.attempts)],
     ['distinct captures', String(check.captures)],
@@ -100,7 +159,18 @@ try {
     ['periods charged twice', String(check.doubled)],
     ['periods missed', String(check.missed)],
   ];
-  console.log(`\nBilling: ${N} subscriptions due at once\n\n${formatTable(['measure', 'value'], rows)}\n`);
+  console.log(`\nBilling: ${N} subscriptions due at once (load average ${loadavg()[0].toFixed(1)} at the end)\n\n${formatTable(['measure', 'value'], rows)}\n`);
+  // Flat: no worker grows by more than a quarter between the first tenth of its run and the last.
+  const flat = results.every((r) => r.rssAt[2] <= r.rssAt[0] * 1.25);
+  const verdict = (ok: boolean) => (ok ? 'holds' : 'MISSED');
+  const limit = (90 * N) / 100_000;
+  const targets = [
+    [`${N.toLocaleString('en-US')} due at once, ${WORKERS} workers: ≤ ${limit} s`, `${secs.toFixed(1)} s`, verdict(secs <= limit)],
+    ['  periods charged twice: 0', String(check.doubled), verdict(check.doubled === 0)],
+    ['  periods missed: 0', String(check.missed), verdict(check.missed === 0)],
+    ['  memory flat: RSS at 90% <= 1.25x at 10% (each worker)', results.map((r) => (r.rssAt[2] / r.rssAt[0]).toFixed(2)).join(' / '), verdict(flat)],
+  ];
+  console.log(`${formatTable(['target', 'measured', ''], targets)}\n`);
   failed =
     results.some((r) => r.code !== 0) || check.doubled !== 0 || check.missed !== 0 || check.paid !== N || check.attempts !== N || check.captures !== N || check.orders !== N || check.ledger !== N;
   if (failed) console.error('FAILED: some period was charged twice or missed, or a worker failed');
