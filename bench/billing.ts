@@ -52,7 +52,9 @@ function postgresCpuMs(dir: string | null): number | null {
     return Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
   };
   try {
-    const pid = readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0].trim();
+    const pid = readFileSync(path.join(dir, 'pg', 'postmaster.pid'), 'utf8')
+      .split('\n')[0]
+      .trim();
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
     return (ticks(pid, true) + children.reduce((t, c) => t + ticks(c, false), 0)) * 10;
   } catch {

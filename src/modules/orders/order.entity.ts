@@ -123,8 +123,13 @@ export class Order extends MerchantScopedEntity {
 
   /** Sets status (and payment status) and records the change in `status_history`. */
   transition(at: Date, status: OrderStatus, reason: string, paymentStatus?: PaymentStatus): void {
-    this.status = status;
-    if (paymentStatus) this.paymentStatus = paymentStatus;
-    this.statusHistory = [...this.statusHistory, { status, timestamp: at.toISOString(), reason }];
+    transitionOrder(this, at, status, reason, paymentStatus);
   }
+}
+
+/** `Order.transition` for an order's values not (yet) an entity (a batch of renewals). */
+export function transitionOrder(order: Pick<Order, 'status' | 'paymentStatus' | 'statusHistory'>, at: Date, status: OrderStatus, reason: string, paymentStatus?: PaymentStatus): void {
+  order.status = status;
+  if (paymentStatus) order.paymentStatus = paymentStatus;
+  order.statusHistory = [...order.statusHistory, { status, timestamp: at.toISOString(), reason }];
 }

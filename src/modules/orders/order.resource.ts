@@ -78,8 +78,27 @@ export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], d
 
 export type OrderResource = ReturnType<typeof toOrderResource>;
 
+/** What an order event is made of (an entity, or an order's values before they are one). */
+type OrderEventSource = Pick<
+  Order,
+  | 'id'
+  | 'orderNumber'
+  | 'checkoutId'
+  | 'status'
+  | 'isRecurring'
+  | 'paymentStatus'
+  | 'amount'
+  | 'currency'
+  | 'paymentLinkId'
+  | 'clientReferenceId'
+  | 'referenceId'
+  | 'customer'
+  | 'createdAt'
+  | 'lineItems'
+>;
+
 /** Fields every order event carries (spec: order and refund payloads). */
-export function orderEventBase(order: Order) {
+export function orderEventBase(order: OrderEventSource) {
   return {
     id: order.id,
     order_number: order.orderNumber,
@@ -98,7 +117,7 @@ export function orderEventBase(order: Order) {
 }
 
 /** `order.created` / `order.completed` payload. */
-export function orderCompletedPayload(order: Order) {
+export function orderCompletedPayload(order: OrderEventSource) {
   return {
     ...orderEventBase(order),
     line_items: order.lineItems.map((l) => ({

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, type ServiceContext } from '../../platform/context.js';
+import { bulkInsert, type BulkWrite } from '../../platform/db/bulk.js';
+import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import type { PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput } from '../../platform/validation.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { SplitAmounts } from '../shared/amounts.js';
-import { Order, type OrderCustomer, type OrderLineItem, type OrderStatus } from './order.entity.js';
+import { Order, type OrderCustomer, type OrderLineItem, type OrderStatus, type PaymentStatus, type StatusChange } from './order.entity.js';
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 
@@ -44,59 +46,162 @@ export interface OrderDraft {
   orderNumber?: string;
 }
 
+/** An order and its captured payments as `createOrder` makes them: the entities' values, ids included. */
+export type BuiltOrder = ReturnType<typeof buildOrder>;
+
+/** The values of a new order (`pending`, status history started) of `owner` and of its captured payments: the one place an order is built. */
+export function buildOrder(owner: { merchant: string; livemode: boolean }, draft: OrderDraft, orderNumber: string) {
+  const id = prefixedId('ord');
+  const order = {
+    id,
+    ...owner,
+    orderNumber,
+    checkoutId: draft.checkoutId,
+    referenceId: draft.referenceId ?? null,
+    paymentLinkId: draft.paymentLinkId ?? null,
+    clientReferenceId: draft.clientReferenceId ?? null,
+    status: 'pending' as OrderStatus,
+    paymentStatus: 'pending' as PaymentStatus,
+    isRecurring: draft.isRecurring,
+    amount: draft.amounts.total,
+    currency: draft.currency,
+    customer: draft.customer,
+    customerEmail: draft.customer.email.toLowerCase(),
+    lineItems: draft.lineItems,
+    amounts: draft.amounts,
+    metadata: draft.metadata,
+    statusHistory: [{ status: 'pending', timestamp: draft.at.toISOString(), reason: draft.reason }] as StatusChange[],
+    completedAt: null as Date | null,
+    createdAt: draft.at,
+    updatedAt: draft.at,
+  };
+  const payments = (draft.payments ?? []).map((p) => ({
+    id: prefixedId('pay'),
+    ...owner,
+    orderId: id,
+    paymentMethod: p.paymentMethod,
+    brand: p.brand,
+    last4: p.last4,
+    amount: p.amount,
+    currency: draft.currency,
+    processorToken: p.processorToken,
+    captureId: p.captureId,
+    capturedAt: draft.at,
+  }));
+  return { order, payments };
+}
+
 /**
  * Creates an order of the caller's merchant and mode (`pending`, status history started) and its
  * captured payments, in the caller's unit of work (unless `persist` is false: the caller writes
- * them, e.g. with `insertTogether`): the one place an order is built. The caller moves it on
- * (`transition`) and records its events.
+ * them, e.g. with `insertTogether`). The caller moves it on (`transition`) and records its events.
  */
 export async function createOrder(ctx: ServiceContext, draft: OrderDraft, persist = true): Promise<{ order: Order; payments: Payment[] }> {
-  const owner = scope(ctx);
   const orderNumber = draft.orderNumber ?? (await takeOrderNumbers(ctx.em, [ctx.principal]))[0];
-  const order = ctx.em.create(
-    Order,
+  const built = buildOrder(scope(ctx), draft, orderNumber);
+  return { order: ctx.em.create(Order, built.order, { persist }), payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist })) };
+}
+
+const TEXT = 'text';
+const AT = 'timestamptz';
+
+/** Inserts built orders without the unit of work (a batch of renewals): one statement for the caller's `runBulk`, in its transaction. */
+export function insertOrders(built: BuiltOrder[]): BulkWrite {
+  const rows = built.map(({ order: o }) => ({
+    id: o.id,
+    merchant_id: o.merchant,
+    livemode: o.livemode,
+    order_number: o.orderNumber,
+    checkout_id: o.checkoutId,
+    reference_id: o.referenceId,
+    payment_link_id: o.paymentLinkId,
+    client_reference_id: o.clientReferenceId,
+    status: o.status,
+    payment_status: o.paymentStatus,
+    is_recurring: o.isRecurring,
+    amount: o.amount,
+    currency: o.currency,
+    customer: o.customer,
+    customer_email: o.customerEmail,
+    line_items: o.lineItems,
+    amounts: o.amounts,
+    status_history: o.statusHistory,
+    metadata: o.metadata,
+    completed_at: o.completedAt,
+    created_at: o.createdAt,
+    updated_at: o.updatedAt,
+  }));
+  return bulkInsert(
+    'orders',
     {
-      ...owner,
-      orderNumber,
-      checkoutId: draft.checkoutId,
-      referenceId: draft.referenceId ?? null,
-      paymentLinkId: draft.paymentLinkId ?? null,
-      clientReferenceId: draft.clientReferenceId ?? null,
-      status: 'pending',
-      paymentStatus: 'pending',
-      isRecurring: draft.isRecurring,
-      amount: draft.amounts.total,
-      currency: draft.currency,
-      customer: draft.customer,
-      customerEmail: draft.customer.email.toLowerCase(),
-      lineItems: draft.lineItems,
-      amounts: draft.amounts,
-      metadata: draft.metadata,
-      statusHistory: [{ status: 'pending', timestamp: draft.at.toISOString(), reason: draft.reason }],
-      createdAt: draft.at,
-      updatedAt: draft.at,
+      id: TEXT,
+      merchant_id: TEXT,
+      livemode: 'boolean',
+      order_number: TEXT,
+      checkout_id: TEXT,
+      reference_id: TEXT,
+      payment_link_id: TEXT,
+      client_reference_id: TEXT,
+      status: TEXT,
+      payment_status: TEXT,
+      is_recurring: 'boolean',
+      amount: 'int',
+      currency: TEXT,
+      customer: 'jsonb',
+      customer_email: TEXT,
+      line_items: 'jsonb',
+      amounts: 'jsonb',
+      status_history: 'jsonb',
+      metadata: 'jsonb',
+      completed_at: AT,
+      created_at: AT,
+      updated_at: AT,
     },
-    { persist },
+    rows,
   );
-  const payments = (draft.payments ?? []).map((p) =>
-    ctx.em.create(
-      Payment,
-      {
-        ...owner,
-        orderId: order.id,
-        paymentMethod: p.paymentMethod,
-        brand: p.brand,
-        last4: p.last4,
-        amount: p.amount,
-        currency: draft.currency,
-        processorToken: p.processorToken,
-        captureId: p.captureId,
-        capturedAt: draft.at,
-      },
-      { persist },
-    ),
+}
+
+/** Inserts the payments of built orders, as `insertOrders` the orders (either may go first: nothing refers across them). */
+export function insertPayments(built: BuiltOrder[]): BulkWrite {
+  const now = new Date();
+  const rows = built.flatMap((b) =>
+    b.payments.map((p) => ({
+      id: p.id,
+      merchant_id: p.merchant,
+      livemode: p.livemode,
+      order_id: p.orderId,
+      payment_method: p.paymentMethod,
+      brand: p.brand,
+      last4: p.last4,
+      amount: p.amount,
+      currency: p.currency,
+      processor_token: p.processorToken,
+      capture_id: p.captureId,
+      captured_at: p.capturedAt,
+      created_at: now,
+      updated_at: now,
+    })),
   );
-  return { order, payments };
+  return bulkInsert(
+    'payments',
+    {
+      id: TEXT,
+      merchant_id: TEXT,
+      livemode: 'boolean',
+      order_id: TEXT,
+      payment_method: TEXT,
+      brand: TEXT,
+      last4: TEXT,
+      amount: 'int',
+      currency: TEXT,
+      processor_token: TEXT,
+      capture_id: TEXT,
+      captured_at: AT,
+      created_at: AT,
+      updated_at: AT,
+    },
+    rows,
+  );
 }
 
 /** Loads one order of the caller, or 404 `not_found`. */

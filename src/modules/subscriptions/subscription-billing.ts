@@ -1,19 +1,34 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemContext, withEm, type Log, type ServiceContext } from '../../platform/context.js';
-import { recordEvent } from '../../platform/events/events.service.js';
+import { runBulk } from '../../platform/db/bulk.js';
+import { prefixedId } from '../../platform/db/ids.js';
+import { eventRow, insertEvents, type EventRow } from '../../platform/events/events.service.js';
 import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { setupLinkUrl } from '../customers/customer.resource.js';
 import { addSetupLink } from '../customers/payment-method-setup-link.service.js';
 import { takeOrderNumbers } from '../orders/order-numbers.js';
+import { transitionOrder } from '../orders/order.entity.js';
 import { orderCompletedPayload } from '../orders/order.resource.js';
-import { createOrder } from '../orders/order.service.js';
+import { buildOrder, insertOrders, insertPayments, type BuiltOrder } from '../orders/order.service.js';
 import { PaymentJournal } from '../payments/payment-journal.js';
+import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { periodAt } from './subscription-calendar.js';
-import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
+import { Subscription } from './subscription.entity.js';
 import { afterChargeFailure, afterChargeSuccess, DISPOSITIONS, isBillable, MAX_ATTEMPTS, type Disposition, type SubscriptionStatus } from './subscription-lifecycle.js';
+import {
+  billingWrites,
+  lockDueSubscriptions,
+  lockSubscriptionRows,
+  readCallingAttempts,
+  readInvoices,
+  readMethods,
+  type BillingAttempt,
+  type BillingInvoice,
+  type BillingSubscription,
+} from './subscription-billing-rows.js';
 import { endSubscription } from './subscription-ending.js';
-import { recordSubscriptionEvent } from './subscription-events.js';
+import { subscriptionEventRow } from './subscription-events.js';
 import { renewalOrderDraft } from './subscription-renewal.js';
 import { invoiceEventBody } from './subscription.resource.js';
 
@@ -27,6 +42,11 @@ import { invoiceEventBody } from './subscription.resource.js';
  * 2. call the processor with no transaction open, the attempt's id as the idempotency key;
  * 3. settle (a second short transaction): the attempt's outcome, the invoice, the order, the
  *    subscription's next state and the events, applied only if the attempt is still `calling`.
+ *
+ * Each step reads and writes its whole batch as plain rows in a few statements (the writes of a
+ * step in one: subscription-billing-rows.ts), not through the unit of work: at 100,000 renewals
+ * the ORM's per-row bookkeeping cost more than the charges. The rare side effects (a scheduled end,
+ * a card-update link) still go through the owning services, in the same transaction.
  *
  * A worker that dies between 1 and 3 leaves the attempt `calling` under a lease; when the lease
  * lapses the sweep claims the subscription again and re-drives the same attempt with the same
@@ -70,21 +90,22 @@ type ChargeOutcome = { job: ChargeJob; ok: true; captureId: string } | { job: Ch
 const noop = () => undefined;
 const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
 
-/** A context on the caller's transaction for `sub`'s merchant and mode (no fork: one per row would cost a unit of work each). */
-function ctxFor(em: EntityManager, sub: { merchant: { id: string }; livemode: boolean }, clockOffsetMs: number, log: Log): ServiceContext {
-  return withEm(systemContext(em, sub.merchant.id, sub.livemode, clockOffsetMs, log, 'job_billing'), em);
+/** A context on the caller's transaction for a merchant and mode (no fork: one per row would cost a unit of work each). */
+function ctxFor(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log): ServiceContext {
+  return withEm(systemContext(em, merchantId, livemode, clockOffsetMs, log, 'job_billing'), em);
 }
 
 const clockNow = (offsetMs: number) => new Date(Date.now() + offsetMs);
+const principalScope = (p: { merchantId: string; livemode: boolean }) => ({ merchant: p.merchantId, livemode: p.livemode });
 
 /** When the sweep must next look at `sub` after billing decided `next` (a scheduled end comes first). */
-function dueAt(sub: Subscription, next: Date | null): Date | null {
+function dueAt(sub: BillingSubscription, next: Date | null): Date | null {
   if (!sub.cancelAtPeriodEnd) return next;
   return next && next < sub.currentPeriodEnd ? next : sub.currentPeriodEnd;
 }
 
 /** Applies a billing outcome, unless the subscription ended meanwhile or a dispute holds it (then it is what a reversal restores). */
-function setBillingState(sub: Subscription, status: SubscriptionStatus, next: Date | null): void {
+function setBillingState(sub: BillingSubscription, status: SubscriptionStatus, next: Date | null): void {
   if (sub.status === 'cancelled') return;
   if (sub.status === 'disputed') {
     sub.priorStatus = status;
@@ -95,62 +116,65 @@ function setBillingState(sub: Subscription, status: SubscriptionStatus, next: Da
   sub.nextChargeAt = dueAt(sub, next);
 }
 
-interface Parties {
-  customers: Map<string, Customer>;
-  methods: Map<string, PaymentMethod>;
-}
-
-async function loadParties(em: EntityManager, subs: Subscription[], extraMethodIds: string[] = []): Promise<Parties> {
-  const [customers, methods] = await Promise.all([
-    em.find(Customer, { id: { $in: [...new Set(subs.map((s) => s.customerId))] } }),
-    em.find(PaymentMethod, { id: { $in: [...new Set([...subs.map((s) => s.paymentMethodId), ...extraMethodIds])] } }),
-  ]);
-  return { customers: new Map(customers.map((c) => [c.id, c])), methods: new Map(methods.map((m) => [m.id, m])) };
-}
-
 /** Leases `sub` to this charge (no other worker takes it meanwhile) and describes the charge of `attempt` on the card `token`. */
-function leaseCharge(sub: Subscription, attempt: SubscriptionInvoiceAttempt, currency: string, clockOffsetMs: number, token: string, byNewCard: boolean): ChargeJob {
+function leaseCharge(sub: BillingSubscription, attempt: BillingAttempt, currency: string, clockOffsetMs: number, token: string, byNewCard: boolean): ChargeJob {
   sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-  return { attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchant.id, livemode: sub.livemode, clockOffsetMs, amount: attempt.amount, currency, token, byNewCard };
+  return { attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchantId, livemode: sub.livemode, clockOffsetMs, amount: attempt.amount, currency, token, byNewCard };
+}
+
+/** Ends the subscriptions whose scheduled end has come, through the entity and `endSubscription` (rare: not worth a batch path). */
+async function endScheduled(em: EntityManager, subs: BillingSubscription[], offsets: Map<string, number>, log: Log): Promise<void> {
+  if (!subs.length) return;
+  const entities = await em.find(Subscription, { id: { $in: subs.map((s) => s.id) } }, { refresh: true });
+  const [customers, methods] = await Promise.all([
+    em.find(Customer, { id: { $in: entities.map((s) => s.customerId) } }),
+    em.find(PaymentMethod, { id: { $in: entities.map((s) => s.paymentMethodId) } }),
+  ]);
+  for (const sub of entities) {
+    const ctx = ctxFor(em, sub.merchant.id, sub.livemode, offsets.get(sub.id) ?? 0, log);
+    await endSubscription(ctx, sub, sub.currentPeriodEnd, customers.find((c) => c.id === sub.customerId) ?? null, methods.find((m) => m.id === sub.paymentMethodId) ?? null);
+  }
+  await em.flush();
 }
 
 /**
- * Step 1 for subscriptions locked by the caller's transaction: ends those whose scheduled end
- * has come, opens the due cycle's invoice (or takes the open one), and writes the attempt
- * (`calling`) and the lease. Returns the charges to make once the transaction commits.
+ * Step 1 for subscriptions locked by the caller's transaction (as read then): ends those whose
+ * scheduled end has come, opens the due cycle's invoice (or takes the open one), and writes the
+ * attempt (`calling`) and the lease. Returns the charges to make once the transaction commits.
  */
-export async function prepareCharges(em: EntityManager, subs: Subscription[], offsets: Map<string, number>, log: Log, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
+export async function prepareCharges(em: EntityManager, subs: BillingSubscription[], offsets: Map<string, number>, log: Log, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
   if (!subs.length) return [];
   // A cancelled subscription is claimed only for a charge that was in flight when it ended (its voided cycle is the latest).
   const openIds = subs.map((s) => (s.status === 'cancelled' ? s.latestInvoiceId : s.openInvoiceId)).filter((id): id is string => !!id);
-  const openInvoices = new Map((openIds.length ? await em.find(SubscriptionInvoice, { id: { $in: openIds } }) : []).map((i) => [i.id, i]));
-  const inFlight = new Map((openIds.length ? await em.find(SubscriptionInvoiceAttempt, { invoiceId: { $in: openIds }, status: 'calling' }) : []).map((a) => [a.invoiceId, a]));
-  const parties = await loadParties(
-    em,
-    subs,
-    [...inFlight.values()].map((a) => a.paymentMethodId),
-  );
+  const open = await readInvoices(em, openIds);
+  const openInvoices = new Map(open.map((o) => [o.invoice.id, o.invoice]));
+  const inFlight = new Map(open.flatMap((o) => (o.calling ? [[o.invoice.id, o.calling] as const] : [])));
+  const methods = await readMethods(em, [...subs.map((s) => s.paymentMethodId), ...[...inFlight.values()].map((a) => a.paymentMethodId)]);
   const jobs: ChargeJob[] = [];
+  const changed: BillingSubscription[] = [];
+  const ending: BillingSubscription[] = [];
+  const invoices: BillingInvoice[] = [];
+  const attempts: BillingAttempt[] = [];
   for (const sub of subs) {
     const offset = offsets.get(sub.id) ?? 0;
     const now = clockNow(offset);
-    const ctx = ctxFor(em, sub, offset, log);
-    const pm = parties.methods.get(sub.paymentMethodId) ?? null;
+    const pm = methods.get(sub.paymentMethodId) ?? null;
+    if (sub.cancelAtPeriodEnd && sub.status !== 'cancelled' && now >= sub.currentPeriodEnd) {
+      ending.push(sub);
+      continue;
+    }
+    changed.push(sub);
     if (sub.status === 'cancelled') {
       // Cancelled while a charge was in flight whose worker died: re-drive that attempt under its
       // own key (the processor answers the first call), so that step 3 settles it as reversed.
       const attempt = sub.latestInvoiceId ? inFlight.get(sub.latestInvoiceId) : undefined;
-      const token = attempt && parties.methods.get(attempt.paymentMethodId)?.processorToken;
+      const token = attempt && methods.get(attempt.paymentMethodId)?.processorToken;
       const invoice = attempt && openInvoices.get(attempt.invoiceId);
       if (!attempt || !token || !invoice) {
         sub.nextChargeAt = null;
         continue;
       }
       jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, token, false));
-      continue;
-    }
-    if (sub.cancelAtPeriodEnd && now >= sub.currentPeriodEnd) {
-      await endSubscription(ctx, sub, sub.currentPeriodEnd, parties.customers.get(sub.customerId) ?? null, pm);
       continue;
     }
     if (!isBillable(sub.status) && !opts.byNewCard) {
@@ -164,8 +188,9 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         sub.nextChargeAt = dueAt(sub, period.start);
         continue;
       }
-      invoice = em.create(SubscriptionInvoice, {
-        merchant: sub.merchant,
+      invoice = {
+        id: prefixedId('in'),
+        merchantId: sub.merchantId,
         livemode: sub.livemode,
         subscriptionId: sub.id,
         periodIndex: period.index,
@@ -173,9 +198,19 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
         periodEnd: period.end,
         amount: sub.amountCents,
         currency: sub.currency,
+        status: 'open',
+        attemptCount: 0,
+        nextRetryAt: null,
+        orderId: null,
+        pspReference: null,
+        paidAt: null,
+        lastDisposition: null,
+        lastRefusalCode: null,
         createdAt: now,
         updatedAt: now,
-      });
+        isNew: true,
+      };
+      invoices.push(invoice);
       sub.periodIndex = period.index;
       sub.currentPeriodStart = period.start;
       sub.currentPeriodEnd = period.end;
@@ -189,33 +224,64 @@ export async function prepareCharges(em: EntityManager, subs: Subscription[], of
     let attempt = inFlight.get(invoice.id);
     if (!attempt) {
       invoice.attemptCount += 1;
-      attempt = em.create(SubscriptionInvoiceAttempt, {
-        merchant: sub.merchant,
+      if (!invoice.isNew) {
+        invoice.updatedAt = now;
+        invoices.push(invoice);
+      }
+      attempt = {
+        id: prefixedId('ia'),
+        merchantId: sub.merchantId,
         livemode: sub.livemode,
         invoiceId: invoice.id,
         attempt: invoice.attemptCount,
         amount: invoice.amount,
         paymentMethodId: pm.id,
+        status: 'calling',
+        pspReference: null,
+        disposition: null,
+        refusalCode: null,
         createdAt: now,
         updatedAt: now,
-      });
+        isNew: true,
+      };
+      attempts.push(attempt);
     }
     jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, pm.processorToken, !!opts.byNewCard));
   }
+  await runBulk(em, billingWrites(changed, invoices, attempts));
+  await endScheduled(em, ending, offsets, log);
+  return jobs;
+}
+
+/**
+ * Step 1 for one subscription the caller holds as an entity, locked (or created) in its
+ * transaction `em`: flushes it, prepares its charge as `prepareCharges` does, and reloads it.
+ */
+export async function prepareChargeOf(ctx: ServiceContext, em: EntityManager, sub: Subscription, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
   await em.flush();
+  const jobs = await prepareCharges(em, await lockSubscriptionRows(em, [sub.id]), new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log, opts);
+  await em.findOneOrFail(Subscription, sub.id, { refresh: true });
   return jobs;
 }
 
 /** Step 2: the processor calls, with no transaction open (a few at a time). */
 export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log: Log, concurrency = 32): Promise<ChargeOutcome[]> {
   const outcomes = new Array<ChargeOutcome>(jobs.length);
+  // One processor per merchant and mode for the batch (live mode looks up the merchant's account).
+  const processors = new Map<string, Promise<PaymentProcessor>>();
+  const processorOf = (job: ChargeJob) => {
+    const key = `${job.merchantId}:${job.livemode}:${job.clockOffsetMs}`;
+    let processor = processors.get(key);
+    if (!processor) processors.set(key, (processor = processorFor(ctxFor(root, job.merchantId, job.livemode, job.clockOffsetMs, log))));
+    return processor;
+  };
   let next = 0;
   const worker = async () => {
     while (next < jobs.length) {
       const i = next++;
       const job = jobs[i];
       try {
-        const processor = await processorFor(ctxFor(root, { merchant: { id: job.merchantId }, livemode: job.livemode }, job.clockOffsetMs, log));
+        const processor = await processorOf(job);
         const result = await processor.chargeToken(job.token, job.amount, job.currency.toLowerCase(), job.attemptId);
         if (result.ok) outcomes[i] = { job, ok: true, captureId: result.captureId };
         else outcomes[i] = { job, ok: false, code: result.code, disposition: result.disposition && DISPOSITIONS.includes(result.disposition) ? result.disposition : 'retry' };
@@ -241,33 +307,33 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
   if (!decided.length) return;
   const reversals: { journal: PaymentJournal; ctx: ServiceContext }[] = [];
   await root.fork().transactional(async (em) => {
-    const subIds = [...new Set(decided.map((o) => o.job.subscriptionId))].sort();
-    await em.execute(`select id from subscriptions where id in (${subIds.map(() => '?').join(',')}) order by id for update`, subIds);
-    const attempts = new Map((await em.find(SubscriptionInvoiceAttempt, { id: { $in: decided.map((o) => o.job.attemptId) }, status: 'calling' })).map((a) => [a.id, a]));
-    if (!attempts.size) return;
-    const subs = new Map((await em.find(Subscription, { id: { $in: subIds } }, { refresh: true })).map((s) => [s.id, s]));
-    const invoices = new Map((await em.find(SubscriptionInvoice, { id: { $in: [...new Set([...attempts.values()].map((a) => a.invoiceId))] } })).map((i) => [i.id, i]));
-    const parties = await loadParties(
-      em,
-      [...subs.values()],
-      [...attempts.values()].map((a) => a.paymentMethodId),
+    const subs = new Map((await lockSubscriptionRows(em, [...new Set(decided.map((o) => o.job.subscriptionId))].sort())).map((s) => [s.id, s]));
+    const calling = new Map(
+      (
+        await readCallingAttempts(
+          em,
+          decided.map((o) => o.job.attemptId),
+        )
+      ).map((c) => [c.attempt.id, c]),
     );
-    const voided = (o: ChargeOutcome) => invoices.get(attempts.get(o.job.attemptId)!.invoiceId)!.status === 'void';
-    const paid = decided.filter((o) => o.ok && attempts.has(o.job.attemptId) && !voided(o));
-    const numbers = await takeOrderNumbers(
-      em,
-      paid.map((o) => o.job),
-    );
+    if (!calling.size) return;
+    const voided = (o: ChargeOutcome) => calling.get(o.job.attemptId)!.invoice.status === 'void';
+    const changed = new Set<BillingSubscription>();
+    const invoices: BillingInvoice[] = [];
+    const attempts: BillingAttempt[] = [];
+    // Per settled charge in order: its order (numbered last, see below) and the events after the order's.
+    const settled: { order?: BuiltOrder; principal: { merchantId: string; livemode: boolean }; at: Date; events: EventRow[] }[] = [];
     for (const outcome of decided) {
-      const attempt = attempts.get(outcome.job.attemptId);
-      if (!attempt) continue;
+      const found = calling.get(outcome.job.attemptId);
+      if (!found) continue;
+      const { attempt, invoice, pm, customer } = found;
       const sub = subs.get(outcome.job.subscriptionId)!;
-      const invoice = invoices.get(attempt.invoiceId)!;
       const now = clockNow(outcome.job.clockOffsetMs);
-      const ctx = ctxFor(em, sub, outcome.job.clockOffsetMs, log);
-      const customer = parties.customers.get(sub.customerId) ?? null;
-      const pm = parties.methods.get(attempt.paymentMethodId)!;
+      const principal = { merchantId: sub.merchantId, livemode: sub.livemode };
       const previous = sub.status;
+      changed.add(sub);
+      invoices.push(invoice);
+      attempts.push(attempt);
       sub.billingLeaseUntil = null;
       if (sub.status === 'cancelled') sub.nextChargeAt = null; // nothing left to re-drive
       attempt.updatedAt = now;
@@ -278,20 +344,20 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         attempt.status = 'reversed';
         attempt.pspReference = outcome.captureId;
         const steps = [{ slot: 'card' as const, payment_method: pm.type, amount: attempt.amount, authorization_id: null, capture_id: outcome.captureId }];
-        reversals.push({ journal: await PaymentJournal.openReversal(ctx, attempt.id, steps), ctx: ctxFor(root, sub, outcome.job.clockOffsetMs, log) });
+        const ctx = ctxFor(em, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log);
+        reversals.push({ journal: await PaymentJournal.openReversal(ctx, attempt.id, steps), ctx: ctxFor(root, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log) });
       } else if (outcome.ok) {
         attempt.status = 'succeeded';
         attempt.pspReference = outcome.captureId;
-        const { order } = await createOrder(ctx, renewalOrderDraft(sub, invoice, customer, pm, numbers.shift()!, outcome.captureId, now));
-        order.completedAt = now;
-        order.transition(now, 'completed', 'payment captured', 'captured');
-        Object.assign(invoice, { status: 'paid', paidAt: now, pspReference: outcome.captureId, orderId: order.id, nextRetryAt: null });
+        const order = buildOrder(principalScope(principal), renewalOrderDraft(sub, invoice, customer, pm, '', outcome.captureId, now), '');
+        order.order.completedAt = now;
+        transitionOrder(order.order, now, 'completed', 'payment captured', 'captured');
+        Object.assign(invoice, { status: 'paid', paidAt: now, pspReference: outcome.captureId, orderId: order.order.id, nextRetryAt: null });
         if (sub.openInvoiceId === invoice.id) sub.openInvoiceId = null;
         const decision = afterChargeSuccess(previous, outcome.job.byNewCard);
         setBillingState(sub, decision.status, invoice.periodEnd > sub.currentPeriodEnd ? invoice.periodEnd : sub.currentPeriodEnd);
-        recordEvent(ctx, 'order.created', orderCompletedPayload(order));
-        recordEvent(ctx, 'order.completed', orderCompletedPayload(order));
-        for (const type of decision.events) recordSubscriptionEvent(ctx, type, sub, customer, pm, type === 'subscription.renewed' ? { invoice: invoiceEventBody(invoice) } : {});
+        const events = decision.events.map((type) => subscriptionEventRow(principal, now, type, sub, customer, pm, type === 'subscription.renewed' ? { invoice: invoiceEventBody(invoice) } : {}));
+        settled.push({ order, principal, at: now, events });
       } else {
         attempt.status = 'failed';
         attempt.disposition = outcome.disposition;
@@ -302,21 +368,40 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         Object.assign(invoice, { nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
         setBillingState(sub, decision.status, decision.nextRetryAt);
         // The card is the problem: the event carries a fresh card-update link for the shopper.
-        const cardUpdate = outcome.disposition === 'action_required' ? { card_update_url: setupLinkUrl(addSetupLink(ctx, sub.customerId, sub.id)) } : {};
-        recordSubscriptionEvent(ctx, 'subscription.payment_failed', sub, customer, pm, {
-          failure: {
-            disposition: outcome.disposition,
-            status: decision.status,
-            refusal_code: outcome.code,
-            attempt: attempt.attempt,
-            max_attempts: MAX_ATTEMPTS,
-            next_retry_at: decision.nextRetryAt?.toISOString() ?? null,
-          },
-          ...cardUpdate,
-        });
+        const cardUpdate =
+          outcome.disposition === 'action_required'
+            ? { card_update_url: setupLinkUrl(addSetupLink(ctxFor(em, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log), sub.customerId, sub.id)) }
+            : {};
+        const failure = {
+          disposition: outcome.disposition,
+          status: decision.status,
+          refusal_code: outcome.code,
+          attempt: attempt.attempt,
+          max_attempts: MAX_ATTEMPTS,
+          next_retry_at: decision.nextRetryAt?.toISOString() ?? null,
+        };
+        settled.push({ principal, at: now, events: [subscriptionEventRow(principal, now, 'subscription.payment_failed', sub, customer, pm, { failure, ...cardUpdate })] });
       }
     }
-    await em.flush();
+    const orders = settled.flatMap((s) => (s.order ? [s.order] : []));
+    await runBulk(em, [...billingWrites([...changed], invoices, attempts), insertPayments(orders)]);
+    await em.flush(); // the card-update links
+    // Order numbers last: a merchant's counter stays locked until this commits, and every
+    // settlement of that merchant waits for it, so only the orders and events are written under it.
+    const numbers = await takeOrderNumbers(
+      em,
+      orders.map((o) => ({ merchantId: o.order.merchant, livemode: o.order.livemode })),
+    );
+    const events: EventRow[] = [];
+    for (const { order, principal, at, events: after } of settled) {
+      if (order) {
+        order.order.orderNumber = numbers.shift()!;
+        const payload = orderCompletedPayload(order.order);
+        events.push(eventRow(principal, 'order.created', payload, at), eventRow(principal, 'order.completed', payload, at));
+      }
+      events.push(...after);
+    }
+    await runBulk(em, [insertOrders(orders), insertEvents(events)]);
   });
   // After the commit, with no transaction open: refund what was captured for voided cycles. A
   // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.
@@ -337,19 +422,18 @@ export async function runCharges(root: EntityManager, jobs: ChargeJob[], log: Lo
  */
 export async function claimDue(root: EntityManager, log: Log, batch: number): Promise<{ claimed: number; jobs: ChargeJob[] }> {
   return root.fork().transactional(async (em) => {
-    const rows = await em.execute<{ id: string; offset: string }[]>(
-      `select s.id, case when s.livemode then 0 else m.test_clock_offset_ms end as "offset"
-       from subscriptions s join merchants m on m.id = s.merchant_id
-       where s.next_charge_at is not null
-         and s.next_charge_at <= now() + case when s.livemode then interval '0' else m.test_clock_offset_ms * interval '1 millisecond' end
-         and (s.billing_lease_until is null or s.billing_lease_until < now())
-       order by s.next_charge_at limit ? for update of s skip locked`,
-      [batch],
-    );
+    const rows = await lockDueSubscriptions(em, batch);
     if (!rows.length) return { claimed: 0, jobs: [] };
-    const subs = await em.find(Subscription, { id: { $in: rows.map((r) => r.id) } });
-    const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
-    return { claimed: rows.length, jobs: await prepareCharges(em, subs, offsets, log) };
+    const offsets = new Map(rows.map((r) => [r.sub.id, r.offsetMs]));
+    return {
+      claimed: rows.length,
+      jobs: await prepareCharges(
+        em,
+        rows.map((r) => r.sub),
+        offsets,
+        log,
+      ),
+    };
   });
 }
 

@@ -3,7 +3,15 @@ import type { OrderDraft } from '../orders/order.service.js';
 import type { Subscription, SubscriptionInvoice } from './subscription.entity.js';
 
 /** The order a paid cycle makes: one recurring line item, the subscription's product, paid by the stored card; no address was collected (null). */
-export function renewalOrderDraft(sub: Subscription, invoice: SubscriptionInvoice, customer: Customer | null, pm: PaymentMethod, orderNumber: string, captureId: string, now: Date): OrderDraft {
+export function renewalOrderDraft(
+  sub: Pick<Subscription, 'id' | 'productId' | 'merchantProductId' | 'description' | 'hsaFsaEligible'>,
+  invoice: Pick<SubscriptionInvoice, 'id' | 'amount' | 'currency'>,
+  customer: Pick<Customer, 'email' | 'firstName' | 'lastName' | 'phone'> | null,
+  pm: Pick<PaymentMethod, 'type' | 'brand' | 'last4' | 'processorToken'>,
+  orderNumber: string,
+  captureId: string,
+  now: Date,
+): OrderDraft {
   const amount = invoice.amount;
   return {
     at: now,

@@ -5,7 +5,7 @@ import type { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } fr
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The card a subscription charges, as the spec shows it (type, last4, brand). */
-function paymentMethodOf(pm: PaymentMethod | null) {
+function paymentMethodOf(pm: Pick<PaymentMethod, 'id' | 'type' | 'last4' | 'brand'> | null) {
   return pm ? { id: pm.id, type: pm.type, last4: pm.last4, brand: pm.brand } : null;
 }
 
@@ -50,8 +50,14 @@ export function toCancelResource(s: Subscription) {
   return { id: s.id, status: 'cancelled' as const, cancel_at_period_end: s.cancelAtPeriodEnd, current_period_end: iso(s.currentPeriodEnd), cancelled_at: iso(s.cancelledAt) };
 }
 
+/** What a `subscription.*` event body is made of (an entity, or the row billing reads). */
+export type SubscriptionEventSource = Pick<
+  Subscription,
+  'id' | 'status' | 'cancelAtPeriodEnd' | 'amountCents' | 'currency' | 'interval' | 'intervalCount' | 'nextChargeAt' | 'currentPeriodEnd' | 'cancelledAt'
+>;
+
 /** The subscription body of `subscription.*` events (the spec's field set). */
-export function subscriptionEventBody(s: Subscription, customer: Pick<Customer, 'email'> | null, pm: PaymentMethod | null) {
+export function subscriptionEventBody(s: SubscriptionEventSource, customer: Pick<Customer, 'email'> | null, pm: Pick<PaymentMethod, 'type' | 'last4' | 'brand'> | null) {
   return {
     subscription_id: s.id,
     plan_id: null,
@@ -72,7 +78,7 @@ export function subscriptionEventBody(s: Subscription, customer: Pick<Customer, 
 }
 
 /** `subscription.renewed`'s `invoice`. */
-export function invoiceEventBody(inv: SubscriptionInvoice) {
+export function invoiceEventBody(inv: Pick<SubscriptionInvoice, 'id' | 'orderId' | 'periodStart' | 'periodEnd' | 'status' | 'amount' | 'pspReference'>) {
   return {
     invoice_id: inv.id,
     order_id: inv.orderId,

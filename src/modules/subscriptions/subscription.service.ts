@@ -12,7 +12,7 @@ import type { PaymentMethodSetupLink } from '../customers/payment-method-setup-l
 import { addSetupLink } from '../customers/payment-method-setup-link.service.js';
 import { Product } from '../products/product.entity.js';
 import { trialEnd } from './subscription-calendar.js';
-import { prepareCharges, runCharges, type ChargeJob } from './subscription-billing.js';
+import { prepareChargeOf, runCharges, type ChargeJob } from './subscription-billing.js';
 import { endSubscription } from './subscription-ending.js';
 import { recordSubscriptionEvent } from './subscription-events.js';
 import { lockSubscription } from './subscription-lock.js';
@@ -116,7 +116,7 @@ export async function createSubscription(ctx: ServiceContext, body: unknown, sou
       updatedAt: now,
     });
     id = sub.id;
-    const jobs = trialEndsAt ? [] : await prepareCharges(em, [sub], new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log);
+    const jobs = trialEndsAt ? [] : await prepareChargeOf(ctx, em, sub);
     recordSubscriptionEvent(withEm(ctx, em), 'subscription.created', sub, customer, pm);
     await em.flush();
     return jobs;
@@ -264,7 +264,7 @@ export async function replacePaymentMethod(ctx: ServiceContext, id: string, body
     await opts.inTransaction?.(tx);
     sub.paymentMethodId = pm.id;
     if (!isRescuable(sub.status) || !sub.openInvoiceId) return [];
-    return prepareCharges(tx.em, [sub], new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log, { byNewCard: true });
+    return prepareChargeOf(ctx, tx.em, sub, { byNewCard: true });
   });
 }
 

@@ -1,4 +1,6 @@
-import { scope, type ServiceContext } from '../context.js';
+import { scope, type Principal, type ServiceContext } from '../context.js';
+import { bulkInsert, type BulkWrite } from '../db/bulk.js';
+import { prefixedId } from '../db/ids.js';
 import { DomainError } from '../errors.js';
 import { decodeEventCursor, eventPosition, readEventLog, type LoggedEvent } from './event-log.js';
 import { Event } from './event.entity.js';
@@ -34,6 +36,27 @@ export function newEvent(ctx: ServiceContext, type: string, data: Record<string,
     },
     { persist: false },
   );
+}
+
+/** An event as a row of `events`, for a caller that writes many at once (`insertEvents`). */
+export interface EventRow {
+  id: string;
+  merchant_id: string;
+  livemode: boolean;
+  type: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The row `recordEvent` would flush, stamped `at` (the envelope's created_at: the caller's clock). */
+export function eventRow(principal: Pick<Principal, 'merchantId' | 'livemode'>, type: string, data: Record<string, unknown>, at: Date): EventRow {
+  return { id: prefixedId('evt'), merchant_id: principal.merchantId, livemode: principal.livemode, type, data, created_at: at, updated_at: new Date() };
+}
+
+/** Inserts event rows in one statement, in their order (the log's sequence follows it); run it in the state change's transaction (`runBulk`). */
+export function insertEvents(rows: EventRow[]): BulkWrite {
+  return bulkInsert('events', { id: 'text', merchant_id: 'text', livemode: 'boolean', type: 'text', data: 'jsonb', created_at: 'timestamptz', updated_at: 'timestamptz' }, rows);
 }
 
 /** The spec's event envelope. */
