@@ -1,6 +1,6 @@
 /**
  * One billing worker process: claims due subscriptions, charges them and settles them, in a loop,
- * until nothing is due (then prints `{"charged": n, "maxRssKb": …, "cpuMs": …}` and exits). Used by `npm run bench:billing`
+ * until nothing is due (then prints `{"charged": n, "maxRssKb": …, "cpuMs": …, "liveHeapKb": […]}` and exits). Used by `npm run bench:billing`
  * (two of them against one PostgreSQL) and by the crash test (SIGKILLed mid-sweep, restarted).
  *
  * Environment: DATABASE_URL (required); BILLING_BATCH (default 100); BILLING_LOOPS (concurrent
@@ -36,6 +36,16 @@ if (delay > 0) {
   useTestModeProcessor(new SlowProcessor((sql, params) => connection.execute(sql, params)));
 }
 let charged = 0;
+// Run with --expose-gc (the bench does), the live heap is sampled every 10 s after a full
+// collection: what the process keeps, unlike its resident set, which grows until V8 collects.
+const gc = (globalThis as { gc?: () => void }).gc;
+const liveHeapKb: number[] = [];
+const sampler = gc
+  ? setInterval(() => {
+      gc();
+      liveHeapKb.push(Math.round(process.memoryUsage().heapUsed / 1024));
+    }, 10_000)
+  : undefined;
 await Promise.all(
   Array.from({ length: loops }, async () => {
     for (;;) {
@@ -46,7 +56,8 @@ await Promise.all(
     }
   }),
 );
+clearInterval(sampler);
 // Peak resident set (kB) and CPU time (µs) of this process, for the bench's memory and CPU figures.
 const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
-process.stdout.write(`${JSON.stringify({ charged, maxRssKb: maxRSS, cpuMs: Math.round((userCPUTime + systemCPUTime) / 1000) })}\n`);
+process.stdout.write(`${JSON.stringify({ charged, maxRssKb: maxRSS, cpuMs: Math.round((userCPUTime + systemCPUTime) / 1000), liveHeapKb })}\n`);
 await orm.close();

@@ -2,7 +2,8 @@
  * `npm run bench:billing`: 100,000 subscriptions due at once, two billing worker processes
  * (bench/billing-worker.ts) against one PostgreSQL. Prints the wall time, charges per second, the
  * CPU time of the workers and of PostgreSQL, each worker's resident set over its run and at its
- * peak, and the issue's target (<= 90 s for 100,000, none charged twice or missed, memory flat);
+ * peak and its live heap every 10 s, and the issue's target (<= 90 s for 100,000, none charged
+ * twice or missed, memory flat: the live heap does not grow);
  * fails (exit 1) if any period was charged twice or missed.
  *
  * Environment: BENCH_SUBSCRIPTIONS (default 100000), BENCH_WORKERS (default 2), BILLING_BATCH and
@@ -32,6 +33,8 @@ interface WorkerResult {
   maxRssKb: number;
   /** Resident set (kB) sampled at 10%, 50% and 90% of the worker's run. */
   rssAt: number[];
+  /** Live heap (kB) after a full collection, every 10 s of the worker's run. */
+  liveHeapKb: number[];
 }
 
 /** Resident set of process `pid` now, in kB (0 once it has exited). */
@@ -66,7 +69,7 @@ function postgresCpuMs(dir: string | null): number | null {
 function runWorker(url: string): Promise<WorkerResult> {
   let out = '';
   const prof = process.env.BENCH_CPU_PROF;
-  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), 'dist/bench/billing-worker.js'], {
+  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--expose-gc', 'dist/bench/billing-worker.js'], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -82,11 +85,11 @@ function runWorker(url: string): Promise<WorkerResult> {
       const last = out
         .trim()
         .split('\n')
-        .filter(Boolean)
+        .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l) as Partial<WorkerResult>)
         .findLast((l) => l.charged !== undefined);
       const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * share))] ?? 0;
-      resolve({ code, charged: last?.charged ?? 0, cpuMs: last?.cpuMs ?? 0, maxRssKb: last?.maxRssKb ?? 0, rssAt: [at(0.1), at(0.5), at(0.9)] });
+      resolve({ code, charged: last?.charged ?? 0, cpuMs: last?.cpuMs ?? 0, maxRssKb: last?.maxRssKb ?? 0, rssAt: [at(0.1), at(0.5), at(0.9)], liveHeapKb: last?.liveHeapKb ?? [] });
     }),
   );
 }
@@ -153,6 +156,7 @@ try {
     ['CPU s: workers / PostgreSQL', `${results.map((r) => (r.cpuMs / 1000).toFixed(1)).join(' + ')} / ${pgCpu === null ? 'n/a' : (pgCpu / 1000).toFixed(1)}`],
     ['CPU ms per charge: workers + PostgreSQL', ((results.reduce((t, r) => t + r.cpuMs, 0) + (pgCpu ?? 0)) / N).toFixed(2)],
     ...results.map((r, i) => [`worker ${i + 1} RSS at 10% / 50% / 90% of its run; peak`, `${r.rssAt.map(mb).join(' / ')}; ${mb(r.maxRssKb)}`]),
+    ...results.map((r, i) => [`worker ${i + 1} live heap after a full GC, every 10 s`, r.liveHeapKb.map((kb) => (kb / 1024).toFixed(0)).join(' ') + ' MB']),
     ['periods paid', String(check.paid)],
     ['processor calls (attempts)', String(check.attempts)],
     ['distinct captures', String(check.captures)],
@@ -162,15 +166,19 @@ try {
     ['periods missed', String(check.missed)],
   ];
   console.log(`\nBilling: ${N} subscriptions due at once (load average ${loadavg()[0].toFixed(1)} at the end)\n\n${formatTable(['measure', 'value'], rows)}\n`);
-  // Flat: no worker grows by more than a quarter between the first tenth of its run and the last.
-  const flat = results.every((r) => r.rssAt[2] <= r.rssAt[0] * 1.25);
+  // Flat: what no worker keeps (live heap after a full collection) grows by more than a quarter
+  // from its first sample to its last. The resident set is shown beside it: it grows until V8
+  // collects (a major collection every ~30 s here), whatever is live.
+  const growth = (r: WorkerResult) => (r.liveHeapKb.length ? r.liveHeapKb[r.liveHeapKb.length - 1] / r.liveHeapKb[0] : NaN);
+  const flat = results.every((r) => growth(r) <= 1.25);
   const verdict = (ok: boolean) => (ok ? 'holds' : 'MISSED');
   const limit = (90 * N) / 100_000;
   const targets = [
     [`${N.toLocaleString('en-US')} due at once, ${WORKERS} workers: ≤ ${limit} s`, `${secs.toFixed(1)} s`, verdict(secs <= limit)],
     ['  periods charged twice: 0', String(check.doubled), verdict(check.doubled === 0)],
     ['  periods missed: 0', String(check.missed), verdict(check.missed === 0)],
-    ['  memory flat: RSS at 90% <= 1.25x at 10% (each worker)', results.map((r) => (r.rssAt[2] / r.rssAt[0]).toFixed(2)).join(' / '), verdict(flat)],
+    ['  memory flat: live heap, last sample <= 1.25x first (each worker)', results.map((r) => growth(r).toFixed(2)).join(' / '), verdict(flat)],
+    ['  peak RSS (each worker; a full GC every 10 s for the samples)', results.map((r) => mb(r.maxRssKb)).join(' / '), ''],
   ];
   console.log(`${formatTable(['target', 'measured', ''], targets)}\n`);
   failed =
