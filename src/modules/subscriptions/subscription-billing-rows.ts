@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bulkInsert, bulkUpdate, type BulkWrite } from '../../platform/db/bulk.js';
-import { epochMs, executeRows, withDates } from '../../platform/db/sql.js';
+import { epochMs, runStatement, withDates } from '../../platform/db/sql.js';
 import type { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import type { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 
@@ -111,7 +111,7 @@ function attemptOf(row: Record<string, unknown>): BillingAttempt | null {
  * the clock offset of their merchant and mode.
  */
 export async function lockDueSubscriptions(em: EntityManager, batch: number): Promise<{ sub: BillingSubscription; offsetMs: number }[]> {
-  const rows = await executeRows<Record<string, unknown>>(
+  const rows = await runStatement<Record<string, unknown>>(
     em,
     `select ${SUBSCRIPTION_COLUMNS}, case when s.livemode then 0 else m.test_clock_offset_ms end::float8 as "offsetMs"
      from subscriptions s join merchants m on m.id = s.merchant_id
@@ -130,14 +130,14 @@ export async function lockDueSubscriptions(em: EntityManager, batch: number): Pr
 
 /** Locks subscriptions `ids` in id order (the caller's transaction) and reads them as locked; a missing one is left out. */
 export async function lockSubscriptionRows(em: EntityManager, ids: string[]): Promise<BillingSubscription[]> {
-  const rows = await executeRows<Record<string, unknown>>(em, `select ${SUBSCRIPTION_COLUMNS} from subscriptions s where s.id = any(?) order by s.id for update`, [ids]);
+  const rows = await runStatement<Record<string, unknown>>(em, `select ${SUBSCRIPTION_COLUMNS} from subscriptions s where s.id = any(?) order by s.id for update`, [ids]);
   return rows.map((r) => withDates<BillingSubscription>(r, SUBSCRIPTION_DATES));
 }
 
 /** Cycles `ids` with the attempt of each still `calling` (a charge in flight), if any. */
 export async function readInvoices(em: EntityManager, ids: string[]): Promise<{ invoice: BillingInvoice; calling: BillingAttempt | null }[]> {
   if (!ids.length) return [];
-  const rows = await executeRows<Record<string, unknown>>(
+  const rows = await runStatement<Record<string, unknown>>(
     em,
     `select ${INVOICE_COLUMNS}, ${ATTEMPT_COLUMNS}
      from subscription_invoices i left join subscription_invoice_attempts a on a.invoice_id = i.id and a.status = 'calling'
@@ -152,13 +152,13 @@ export async function readInvoices(em: EntityManager, ids: string[]): Promise<{ 
 
 /** Payment methods `ids` (the cards billing charges). */
 export async function readMethods(em: EntityManager, ids: string[]): Promise<Map<string, BillingMethod>> {
-  const rows = await executeRows<BillingMethod>(em, `select id, type, brand, last4, processor_token as "processorToken" from payment_methods where id = any(?)`, [[...new Set(ids)]]);
+  const rows = await runStatement<BillingMethod>(em, `select id, type, brand, last4, processor_token as "processorToken" from payment_methods where id = any(?)`, [[...new Set(ids)]]);
   return new Map(rows.map((m) => [m.id, m]));
 }
 
 /** The attempts `ids` still `calling` (not settled by anyone yet), each with its cycle, its card and the customer. */
 export async function readCallingAttempts(em: EntityManager, ids: string[]): Promise<{ attempt: BillingAttempt; invoice: BillingInvoice; pm: BillingMethod; customer: BillingCustomer | null }[]> {
-  const rows = await executeRows<Record<string, unknown>>(
+  const rows = await runStatement<Record<string, unknown>>(
     em,
     `select ${INVOICE_COLUMNS}, ${ATTEMPT_COLUMNS},
        pm.id as "pm_id", pm.type as "pm_type", pm.brand as "pm_brand", pm.last4 as "pm_last4", pm.processor_token as "pm_processorToken",

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executeRows } from './sql.js';
+import { runStatement } from './sql.js';
 
 /** Column name → PostgreSQL type, as a bulk statement reads them from its JSON rows. */
 export type BulkColumns = Record<string, string>;
@@ -38,7 +38,7 @@ export async function runBulk(em: EntityManager, writes: BulkWrite[]): Promise<v
   const todo = writes.filter((w) => w.rows.length);
   if (!todo.length) return;
   const sql = todo.length === 1 ? todo[0].sql : `with ${todo.map((w, i) => `w${i} as (${w.sql})`).join(', ')} select 1`;
-  await executeRows(
+  await runStatement(
     em,
     sql,
     todo.map((w) => JSON.stringify(w.rows)),

@@ -58,15 +58,25 @@ export function preparedStatement(sql: string): { text: string; name: string } {
   return statement;
 }
 
+interface KnexRunner {
+  raw(sql: string, bindings: readonly unknown[]): Promise<{ rows: QueryResultRow[] }>;
+}
+
 /**
- * Runs one statement with `?` placeholders: outside a transaction straight on the pg driver
- * (`queryRows`: a pooled connection, the statement prepared once per connection, parameters
- * bound rather than formatted into the text), inside one through `em`. For the hot statements
- * of the pay path and the sweeps that are autocommit by design (a payment journal's writes, the
- * simulated processor's books, the webhook fan-out).
+ * Runs one statement with `?` placeholders, its parameters sent as parameters (`em.execute`
+ * inlines them into the SQL text, escaping each character: slow for a batch sent as one JSON
+ * value) and nothing hydrated: inside `em`'s transaction when it holds one, else straight on the
+ * pg driver with a pooled connection, prepared once per connection. For hot statements (the pay
+ * path's journal, the simulated processor's books, the webhook fan-out, billing's batches).
+ * Counted in `sql_statements_total`.
  */
 export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
-  if (!outsideTransaction(em)) return em.execute<R[]>(sql, params as unknown[]);
+  const transaction = em.getTransactionContext<KnexRunner>();
+  if (transaction) {
+    countStatement();
+    return (await transaction.raw(sql, params)).rows as R[];
+  }
+  if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
   return runAutocommit<R>(em, sql, params);
 }
 
@@ -126,20 +136,4 @@ export async function insertTogether(em: EntityManager, entities: readonly objec
     parts.push(`w${parts.length} as (insert into "${meta.tableName}" (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}))`);
   }
   await runStatement(em, `with ${parts.join(', ')} select 1`, params);
-}
-
-interface KnexRunner {
-  raw(sql: string, bindings: unknown[]): Promise<{ rows: QueryResultRow[] }>;
-}
-
-/**
- * Runs one statement on `em`'s connection: inside its transaction when it has one, else on a
- * pooled connection. Unlike `em.execute`, the parameters travel as parameters (MikroORM inlines
- * them into the SQL text, escaping each character: slow for a batch sent as one JSON value), and
- * nothing is hydrated. `?` marks a parameter. Counted in `sql_statements_total`.
- */
-export async function executeRows<R>(em: EntityManager, sql: string, params: unknown[] = []): Promise<R[]> {
-  const runner = (em.getTransactionContext() ?? em.getConnection().getKnex()) as KnexRunner;
-  countStatement();
-  return (await runner.raw(sql, params)).rows as R[];
 }
