@@ -8,9 +8,13 @@ export function sqlStatementCount(): number {
   return statements;
 }
 
-/** Counts a statement sent outside the ORM (read models on the pg driver). */
-export function countStatement(): void {
+/** The ORM's logger, which also writes the statements sent outside the ORM when `SQL_DEBUG=true`. */
+let sqlLog: CountingLogger | undefined;
+
+/** Counts a statement sent outside the ORM (read models and hot statements on the pg driver), and logs it like the ORM's own when `SQL_DEBUG=true`. */
+export function countStatement(sql?: string): void {
   statements++;
+  if (sql !== undefined && process.env.SQL_DEBUG === 'true') sqlLog?.write(sql);
 }
 
 /**
@@ -18,6 +22,16 @@ export function countStatement(): void {
  * then a query is written with its values replaced by `?` (MikroORM inlines parameters).
  */
 export class CountingLogger extends DefaultLogger {
+  constructor(...args: ConstructorParameters<typeof DefaultLogger>) {
+    super(...args);
+    sqlLog = this;
+  }
+
+  /** Writes a statement sent outside the ORM (values replaced by `?`). */
+  write(sql: string): void {
+    super.log('query', scrubSql(sql));
+  }
+
   override log(namespace: LoggerNamespace, message: string, context?: LogContext): void {
     if (namespace === 'query') statements++;
     if (process.env.SQL_DEBUG === 'true') super.log(namespace, namespace === 'query' ? scrubSql(message) : message, context);

@@ -37,7 +37,7 @@ async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryC
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {
-    countStatement();
+    countStatement(query.text);
     return (await connection.query<R>(query)).rows;
   } finally {
     await pool.releaseConnection(connection);
@@ -73,7 +73,7 @@ interface KnexRunner {
 export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
   const transaction = em.getTransactionContext<KnexRunner>();
   if (transaction) {
-    countStatement();
+    countStatement(sql);
     return (await transaction.raw(sql, params)).rows as R[];
   }
   if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
