@@ -1,7 +1,7 @@
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './src/modules/entities.js';
-import { CountingLogger } from './src/platform/db/sql-counter.js';
+import { sqlLogger } from './src/platform/db/sql-counter.js';
 import { migrationsList } from './migrations/index.js';
 import { installPoolGuard, type PoolGuardMode } from './src/platform/db/pool-guard.js';
 
@@ -15,7 +15,7 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     debug: ['query'],
-    loggerFactory: (options) => new CountingLogger(options),
+    loggerFactory: sqlLogger,
     // A request that cannot get a connection within 10 s answers 503 (Retry-After) rather than hang for knex's 60 s.
     pool: { min: 0, max: poolMax, acquireTimeoutMillis: 10_000 },
     dataloader: true,

@@ -11,6 +11,12 @@ export function sqlStatementCount(): number {
 /** The ORM's logger, which also writes the statements sent outside the ORM when `SQL_DEBUG=true`. */
 let sqlLog: CountingLogger | undefined;
 
+/** The ORM's logger (MikroORM's `loggerFactory`): counts and, with `SQL_DEBUG=true`, writes every statement, the ORM's and ours. */
+export function sqlLogger(options: ConstructorParameters<typeof DefaultLogger>[0]): CountingLogger {
+  sqlLog = new CountingLogger(options);
+  return sqlLog;
+}
+
 /** Counts a statement sent outside the ORM (read models and hot statements on the pg driver), and logs it like the ORM's own when `SQL_DEBUG=true`. */
 export function countStatement(sql?: string): void {
   statements++;
@@ -22,11 +28,6 @@ export function countStatement(sql?: string): void {
  * then a query is written with its values replaced by `?` (MikroORM inlines parameters).
  */
 export class CountingLogger extends DefaultLogger {
-  constructor(...args: ConstructorParameters<typeof DefaultLogger>) {
-    super(...args);
-    sqlLog = this;
-  }
-
   /** Writes a statement sent outside the ORM (values replaced by `?`). */
   write(sql: string): void {
     super.log('query', scrubSql(sql));
