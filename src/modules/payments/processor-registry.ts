@@ -57,6 +57,6 @@ export async function processorFor(ctx: ServiceContext): Promise<PaymentProcesso
       'Live payments need a configured payment processor, and this merchant has none: configure its Adyen account (npm run cli -- processor set …), or use a test key.',
     );
   }
-  const connection = ctx.em.getConnection();
-  return new AdyenProcessor(account, live.settings, new AdyenCallLog((sql, params) => connection.execute(sql, params), ctx.principal.merchantId));
+  const em = ctx.em;
+  return new AdyenProcessor(account, live.settings, new AdyenCallLog((sql, params) => runAutocommit(em, sql, params), ctx.principal.merchantId));
 }

@@ -1,3 +1,4 @@
+import { runStatement } from '../../../platform/db/sql.js';
 import adyen, { type Types } from '@adyen/api-library';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
@@ -141,7 +142,8 @@ export async function storeNotificationItem(em: EntityManager, merchantId: strin
   const success = item.success === 'true';
   const known = alreadyRecorded(merchantId, item);
   const appliedAt = !handled ? 'now()' : known ? `case when ${known.sql} then now() end` : 'null';
-  const [row] = await em.getConnection().execute<{ id: string; applied: boolean }[]>(
+  const [row] = await runStatement<{ id: string; applied: boolean }>(
+    em,
     `insert into processor_notifications (id, merchant_id, provider, psp_reference, event_code, success, original_reference, merchant_reference, event_date, item, received_at, applied_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), ${appliedAt}) on conflict (provider, psp_reference, event_code, success) do nothing
      returning id, applied_at is not null as applied`,
@@ -190,9 +192,10 @@ const AWAIT_CALL_RECORD_ATTEMPTS = 5;
  * A modification notification that outruns the answer to our call is retried (thrown) a few times.
  */
 async function ourReference(em: EntityManager, row: StoredRow): Promise<string | null> {
-  const [call] = await em
-    .getConnection()
-    .execute<{ key: string }[]>(`select key from processor_calls where psp_reference = ? and merchant_id = ? order by created_at limit 1`, [row.item.pspReference, row.merchant_id]);
+  const [call] = await runStatement<{ key: string }>(em, `select key from processor_calls where psp_reference = ? and merchant_id = ? order by created_at limit 1`, [
+    row.item.pspReference,
+    row.merchant_id,
+  ]);
   if (call) return call.key;
   if (MODIFICATIONS.has(row.item.eventCode) && row.attempts < AWAIT_CALL_RECORD_ATTEMPTS) {
     throw new Error(`no recorded call has pspReference ${row.item.pspReference} yet`);
@@ -236,7 +239,7 @@ async function applyClaimed(em: EntityManager, row: StoredRow, log: Log): Promis
       return work;
     });
     for (const work of followUps) await work(systemContext(em.fork(), row.merchant_id, true, 0, log));
-    await em.getConnection().execute(`update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
+    await runStatement(em, `update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
     return true;
   } catch (err) {
     logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: row.item.eventCode });
@@ -259,7 +262,8 @@ export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch
   let applied = 0;
   for (; applied < batch; applied++) {
     const em = orm.em.fork();
-    const [row] = await em.getConnection().execute<StoredRow[]>(
+    const [row] = await runStatement<StoredRow>(
+      em,
       `${CLAIM}
        where id = (select id from processor_notifications where applied_at is null and (claimed_until is null or claimed_until < now())
                    order by event_date, received_at limit 1 for update skip locked)
