@@ -1,6 +1,6 @@
 /** Helpers shared by the benchmarks. */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -76,6 +76,8 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
   // As `npm start` runs it (a young generation large enough that a request's garbage dies young).
   const child = spawn(process.execPath, ['--max-semi-space-size=64', ...nodeArgs, 'dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout.on('data', (d) => (output += d));
+  // BENCH_SERVICE_LOG=FILE keeps the service's output (e.g. with SQL_DEBUG=true: every statement it sent).
+  if (process.env.BENCH_SERVICE_LOG) child.stdout.pipe(createWriteStream(process.env.BENCH_SERVICE_LOG));
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
