@@ -29,6 +29,45 @@ test('Agenda on PostgreSQL runs a registered sweep, and stop() waits for it', as
   expect(job).toEqual({ name: 'test.sweep', repeat_interval: '1 minute' });
 }, 30_000);
 
+test('kicks are paced: a burst shares a few runs, the last kick is always followed by a run, and a kick after a quiet spell runs at once', async () => {
+  const runs: { at: number; whole: boolean }[] = [];
+  const record = (whole: boolean) => () => {
+    runs.push({ at: performance.now(), whole });
+    return new Promise<void>((r) => setTimeout(r, 5));
+  };
+  const sweep: Sweep = { name: 'test.paced', every: '1 hour', run: record(true), prompt: record(false), kickPaceMs: 100 };
+  const runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep]);
+  await runner.start();
+  try {
+    const first = performance.now();
+    runner.kick('test.paced', 'prompt');
+    let lastKick = first;
+    for (let i = 0; i < 60; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      lastKick = performance.now();
+      runner.kick('test.paced', i === 30 ? 'run' : 'prompt');
+    }
+    await new Promise((r) => setTimeout(r, 250));
+    const kicked = runs.filter((r) => r.at >= first);
+    // ~300 ms of kicks every 5 ms at a pace of 100 ms: a handful of runs, not 61.
+    expect(kicked.length).toBeGreaterThanOrEqual(3);
+    expect(kicked.length).toBeLessThanOrEqual(6);
+    expect(kicked[0].at - first).toBeLessThan(50);
+    for (let i = 1; i < kicked.length; i++) expect(kicked[i].at - kicked[i - 1].at).toBeGreaterThanOrEqual(99);
+    expect(kicked.at(-1)!.at).toBeGreaterThanOrEqual(lastKick);
+    // The whole run asked for in the middle of the burst happened.
+    expect(kicked.some((r) => r.whole)).toBe(true);
+    // After a quiet spell longer than the pace, a kick runs at once.
+    const quiet = performance.now();
+    runner.kick('test.paced', 'prompt');
+    await new Promise((r) => setTimeout(r, 30));
+    expect(runs.filter((r) => r.at >= quiet)).toHaveLength(1);
+    expect(runs.at(-1)!.at - quiet).toBeLessThan(20);
+  } finally {
+    await runner.stop();
+  }
+}, 30_000);
+
 test('the idempotency sweep forgets keys past their 24 hours and keeps the others', async () => {
   const m = await t.merchant();
   const api = client(t.url, m.test_api_key);

@@ -20,6 +20,12 @@ export interface Sweep {
    * that needs less than a whole run; `run` otherwise. The scheduled runs stay whole.
    */
   prompt?(orm: MikroORM, now: Date, log: Log): Promise<void>;
+  /**
+   * Least milliseconds between two kicked runs: kicks within it wait and share one run, so under
+   * load the sweep runs a few times a second for many commits instead of once per commit (a
+   * latency of at most this for prompt work). None: one run at a time, back to back.
+   */
+  kickPaceMs?: number;
 }
 
 const noop = () => undefined;
@@ -78,12 +84,15 @@ export class JobRunner {
   private readonly kicked = new Map<string, Promise<void>>();
   /** Sweeps kicked again while running, with whether a whole run was asked for. */
   private readonly kickedAgain = new Map<string, boolean>();
+  /** When each sweep's last kicked run started (performance.now()), for `kickPaceMs`. */
+  private readonly kickedAt = new Map<string, number>();
 
   /**
    * Runs sweep `name` now in this process, if this process runs jobs (started): a prompt hint
    * after a commit (say a new event), never needed for correctness. `'prompt'` runs the sweep's
    * lighter `prompt` when it has one. Coalesced: one run at a time per sweep, plus one more when
-   * kicked during it (whole if any of those kicks asked for a whole run).
+   * kicked during it (whole if any of those kicks asked for a whole run), each starting at least
+   * the sweep's `kickPaceMs` after the one before.
    */
   kick(name: string, kind: 'run' | 'prompt' = 'run'): void {
     const sweep = this.sweeps.find((s) => s.name === name);
@@ -95,6 +104,14 @@ export class JobRunner {
     }
     const run = (async () => {
       for (let wholeRun = whole; ;) {
+        const wait = (this.kickedAt.get(name) ?? -Infinity) + (sweep.kickPaceMs ?? 0) - performance.now();
+        if (wait > 0) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          wholeRun ||= this.kickedAgain.get(name) === true;
+          this.kickedAgain.delete(name);
+        }
+        if (!this.agenda) break;
+        this.kickedAt.set(name, performance.now());
         await (wholeRun ? sweep.run(this.orm, new Date(), this.log) : sweep.prompt!(this.orm, new Date(), this.log)).catch((err: unknown) =>
           logFailure(this.log, err, 'kicked sweep failed', { sweep: name }),
         );
