@@ -6,6 +6,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 let t: TestApp;
 let api: Client;
 const orderIds: string[] = [];
+/** The split order as the pay call answered it. */
+let paidSplit: Record<string, unknown>;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -27,6 +29,7 @@ beforeAll(async () => {
     const s = (await api.post('/api/v2/checkout', body)).body.data;
     const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, i === 5 ? { card: cards.declined } : { hsa_fsa_card: cards.hsa, card: cards.visa });
     orderIds.push(i === 5 ? paid.body.error.details.order_id : paid.body.id);
+    if (i === 0) paidSplit = paid.body;
   }
 });
 afterAll(() => t.close());
@@ -52,6 +55,14 @@ describe('GET /api/v2/orders', () => {
     const bad = await api.get('/api/v2/orders?status=shipped');
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_request', param: 'status' });
+  });
+
+  test('the order a pay call answers (rendered from what it made) is the order as read back, payments in the same order', async () => {
+    const read = await api.get<Record<string, unknown>>(`/api/v2/orders/${orderIds[0]}`);
+    const strip = ({ receipt_url: _receipt, ...rest }: Record<string, unknown>) => rest;
+    expect((paidSplit.payments as unknown[]).length).toBe(2);
+    expect(strip(paidSplit)).toEqual(strip(read.body));
+    expect(typeof paidSplit.receipt_url).toBe('string');
   });
 
   test('an unknown order is 404 not_found', async () => {

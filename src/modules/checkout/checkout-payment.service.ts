@@ -36,7 +36,8 @@ interface PaymentPlan {
   reserve: Part | null;
 }
 
-export type PayOutcome = { ok: true; order: Order } | { ok: false; order: Order; error: DomainError } | ActionOutcome;
+/** A pay's outcome: the order it made (with its payments, as made) or the decline, or the shopper's action. */
+export type PayOutcome = { ok: true; order: Order; payments: Payment[] } | { ok: false; order: Order; error: DomainError } | ActionOutcome;
 
 /** The shopper must act (3-D Secure, a redirect) before the payment goes on: `POST …/payments/details` continues it. */
 export interface ActionOutcome {
@@ -555,7 +556,7 @@ async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor
     // The order, its payments and events in one statement; the session's change (and a hook's work) with the flush.
     await insertTogether(em, [order, ...payments, ...events]);
     await em.flush();
-    return { ok: true as const, order };
+    return { ok: true as const, order, payments };
   });
 }
 

@@ -18,7 +18,7 @@ const checkoutParams = z.object({ checkout_id: z.string() });
 
 /** A pay outcome as the merchant's page gets it: the order (200), the shopper's action (202), or the decline. */
 async function payAnswer(ctx: ServiceContext, checkoutId: string, outcome: PayOutcome): Promise<unknown> {
-  if (outcome.ok) return presentOrder(ctx, outcome.order);
+  if (outcome.ok) return presentOrder(ctx, outcome.order, outcome);
   if (outcome.order === null) return new HttpResult(202, { checkout_id: checkoutId, status: 'action_required', action: outcome.action });
   return new HttpResult(outcome.error.status, outcome.error.toBody());
 }

@@ -132,6 +132,11 @@ export function paymentsOfOrdersQuery(orderIds: readonly string[], merchantId: s
   };
 }
 
+/** The order in which an order's payments are listed (as `paymentsOfOrdersQuery` sorts them): captured first, HSA/FSA before card on a tie. */
+export function byCapture(a: PaymentRecord, b: PaymentRecord): number {
+  return a.capturedAt.getTime() - b.capturedAt.getTime() || (a.paymentMethod === b.paymentMethod ? 0 : a.paymentMethod > b.paymentMethod ? -1 : 1);
+}
+
 /** The payments of the caller's orders `orderIds`, grouped by order (captured first, HSA/FSA before card on a tie). */
 export async function readPaymentsOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, PaymentRecord[]>> {
   const byOrder = new Map<string, PaymentRecord[]>(orderIds.map((id) => [id, []]));

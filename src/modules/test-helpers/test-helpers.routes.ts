@@ -23,7 +23,7 @@ export const testHelperRoutes: RouteSpec[] = [
     ownTransactions: true,
     handler: async (ctx, req) => {
       const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
-      return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
+      return outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody());
     },
   },
   {
@@ -39,7 +39,7 @@ export const testHelperRoutes: RouteSpec[] = [
     ownTransactions: true,
     handler: async (ctx, req) => {
       const outcome = await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body);
-      return outcome.ok ? presentOrder(ctx, outcome.order) : new HttpResult(outcome.error.status, outcome.error.toBody());
+      return outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody());
     },
   },
   {
