@@ -1,6 +1,6 @@
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client, type Client } from '../helpers/http.js';
-import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
+import { newMerchant, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
  * Order numbers are each merchant's own book: consecutive per merchant and mode whatever other
@@ -37,4 +37,18 @@ test('concurrent orders of two merchants: each book is gap-free and without dupl
   await Promise.all([...Array.from({ length: 12 }, () => pay(a)), ...Array.from({ length: 12 }, () => pay(b))]);
   expect(await numbersOf(a)).toEqual(book(1001, 15));
   expect(await numbersOf(b)).toEqual(book(1001, 14));
+});
+
+test("a paid order's events carry its number, and numbers past ORD-999999 grow a digit the same way on every path", async () => {
+  const { keys, api } = await newMerchant(t, 'Merchant C');
+  const first = await pay(api);
+  const events = await api.get<{ data: { type: string; data: unknown }[] }>('/api/v2/events?limit=10');
+  const paid = events.body.data.filter((e) => ['order.created', 'order.completed', 'checkout.completed'].includes(e.type));
+  expect(paid.map((e) => e.type).sort()).toEqual(['checkout.completed', 'order.completed', 'order.created']);
+  for (const e of paid.filter((x) => x.type.startsWith('order.'))) expect(e.data).toMatchObject({ order_number: first });
+  expect(JSON.stringify(events.body)).not.toMatch(/ORDNUM/);
+
+  await t.orm.em.fork().getConnection().execute(`update order_number_counters set last_number = 999998 where merchant_id = ? and livemode = false`, [keys.id]);
+  // Paid (one statement, the number taken in SQL), declined (the number taken by the service), paid again.
+  expect([await pay(api), await pay(api, cards.declined), await pay(api)]).toEqual(['ORD-999999', 'ORD-1000000', 'ORD-1000001']);
 });

@@ -1,6 +1,7 @@
 import { AdmissionGate } from '../../platform/admission.js';
 import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
+import { randomBase62 } from '../../platform/db/ids.js';
 import { insertTogether } from '../../platform/db/sql.js';
 import { newEvent, recordEvent } from '../../platform/events/events.service.js';
 import { formatAmount } from '../../platform/money.js';
@@ -14,6 +15,7 @@ import { PaymentJournal } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor-registry.js';
 import type { LmnApproval, Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
+import { orderNumberPart } from '../orders/order-numbers.js';
 import { createOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';
 import type { HealthcareBreakdown } from '../shared/amounts.js';
 import { healthcareOf, shareByCategory } from './checkout-amounts.js';
@@ -260,6 +262,8 @@ interface Held {
 /** One payment attempt in flight: what it charges and what the processor has answered so far. */
 interface Run {
   sessionId: string;
+  /** The session as this pay read it (a payment taken up again after the shopper acted reads it afresh). */
+  session?: CheckoutSession;
   currency: string;
   total: number;
   /** The checkout's IIAS breakdown of its HSA/FSA amount. */
@@ -289,7 +293,7 @@ type ParkedPart = Omit<Part, 'method'> & { method: ParkedMethod };
  * parts' methods as `parkedMethod` keeps them (nothing of a card already sent, the encrypted
  * fields of one still to send sealed with SECRETS_KEY for this checkout).
  */
-type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now' | 'parts' | 'reserve' | 'held'> & {
+type ParkedRun = Omit<Run, 'session' | 'journal' | 'opts' | 'now' | 'parts' | 'reserve' | 'held'> & {
   now: string;
   clientReferenceId?: string | null;
   pending: number;
@@ -301,7 +305,7 @@ type ParkedRun = Omit<Run, 'journal' | 'opts' | 'now' | 'parts' | 'reserve' | 'h
 const parkedWhere = (sessionId: string) => `payment_attempts.state:${sessionId}`;
 
 function toParked(run: Run, pending: number): ParkedRun {
-  const { journal: _journal, opts, now, parts, reserve, held, ...rest } = run;
+  const { session: _session, journal: _journal, opts, now, parts, reserve, held, ...rest } = run;
   const keep = (part: Part, sent: boolean): ParkedPart => ({ ...part, method: parkedMethod(part.method, sent, (plain) => sealAtRest(plain, parkedWhere(run.sessionId))) });
   return {
     ...rest,
@@ -363,6 +367,7 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
   }
   const run: Run = {
     sessionId: session.id,
+    session,
     currency: session.currency,
     total: session.amounts.total,
     healthcare: healthcareOf(session.amounts),
@@ -508,7 +513,7 @@ const UNREPORTED_EXPIRY = { month: 12, year: 2099 };
 async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor, run: Run): Promise<PayOutcome> {
   // Capture every hold; should one capture fail, the parts already captured are refunded and
   // the remaining holds released, so the customer is charged all or nothing.
-  const captured: (Held & { captureId: string })[] = [];
+  const captured: Captured[] = [];
   for (const [n, held] of run.held.entries()) {
     const capture = await processor.capture(held.auth.authorizationId, run.journal.key(held.i, 'capture'));
     if (!capture.ok) {
@@ -520,37 +525,17 @@ async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor
     captured.push({ ...held, captureId: capture.captureId });
   }
 
-  const { opts, now } = run;
+  const { opts } = run;
+  // Nothing else to lock or run with it: the order commits in one statement (settleAtOnce).
+  if (run.session && !opts.lockFirst && !opts.onPaid && !startedBy.has(run.session.paymentType)) return settleAtOnce(ctx, run, run.session, captured);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, run.sessionId, true);
-    const captures = captured.map(({ part, auth, captureId }) => ({ paymentMethod: auth.type, brand: auth.brand, last4: auth.last4, amount: part.amount, processorToken: auth.token, captureId }));
-    const { order, payments } = await createOrder(tx, orderDraft(paid, now, opts, captures, run.moved), false);
-    order.transition(now, 'processing', 'payment authorized', 'authorized');
-    order.lmn = run.lmn;
-    order.completedAt = now;
-    order.transition(now, 'completed', 'payment captured', 'captured');
-    paid.status = 'paid';
-    paid.paidAt = now;
-    paid.orderId = order.id;
-    const cards = captured.map(({ part, auth, captureId }) => ({
-      slot: part.slot,
-      type: auth.type,
-      brand: auth.brand,
-      last4: auth.last4,
-      token: auth.token,
-      captureId,
-      expiry: auth.expiry ?? (part.method.kind === 'card' ? { month: part.method.card.exp_month, year: part.method.card.exp_year } : UNREPORTED_EXPIRY),
-    }));
-    const done: PaidCheckout = { session: paid, order, payments, cards };
+    const { order, payments } = await createOrder(tx, orderDraft(paid, run.now, opts, captured.map(captureOf), run.moved), false);
+    const done = markPaid(run, paid, order, payments, captured);
     await startedHook(paid.paymentType)?.(tx, done);
-    const webhookUrl = webhookUrlOf(paid);
-    const events = [
-      newEvent(tx, 'order.created', orderCompletedPayload(order), { webhookUrl }),
-      newEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl }),
-      newEvent(tx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl }),
-    ];
+    const events = paidEvents(tx, paid, order);
     await opts.onPaid?.(tx, done);
     if (!(await run.journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
     // The order, its payments and events in one statement; the session's change (and a hook's work) with the flush.
@@ -558,6 +543,82 @@ async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor
     await em.flush();
     return { ok: true as const, order, payments };
   });
+}
+
+type Captured = Held & { captureId: string };
+
+const captureOf = ({ part, auth, captureId }: Captured): CapturedPayment => ({
+  paymentMethod: auth.type,
+  brand: auth.brand,
+  last4: auth.last4,
+  amount: part.amount,
+  processorToken: auth.token,
+  captureId,
+});
+
+/** Moves the new order to completed and the session to paid (in memory): what a paid checkout is. */
+function markPaid(run: Run, paid: CheckoutSession, order: Order, payments: Payment[], captured: Captured[]): PaidCheckout {
+  const { now } = run;
+  order.transition(now, 'processing', 'payment authorized', 'authorized');
+  order.lmn = run.lmn;
+  order.completedAt = now;
+  order.transition(now, 'completed', 'payment captured', 'captured');
+  paid.status = 'paid';
+  paid.paidAt = now;
+  paid.orderId = order.id;
+  const cards = captured.map(({ part, auth, captureId }) => ({
+    slot: part.slot,
+    type: auth.type,
+    brand: auth.brand,
+    last4: auth.last4,
+    token: auth.token,
+    captureId,
+    expiry: auth.expiry ?? (part.method.kind === 'card' ? { month: part.method.card.exp_month, year: part.method.card.exp_year } : UNREPORTED_EXPIRY),
+  }));
+  return { session: paid, order, payments, cards };
+}
+
+/** The events of a paid checkout (made, not yet written). */
+function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order) {
+  const webhookUrl = webhookUrlOf(paid);
+  return [
+    newEvent(ctx, 'order.created', orderCompletedPayload(order), { webhookUrl }),
+    newEvent(ctx, 'order.completed', orderCompletedPayload(order), { webhookUrl }),
+    newEvent(ctx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl }),
+  ];
+}
+
+/**
+ * Commits a paid checkout in one statement, no transaction around it: the journal settles (while
+ * reconciliation has not taken the attempt over), the session is marked paid, the order number is
+ * taken, and the order, its payments and events are written, all or nothing. The order number is
+ * taken in that statement (no gap when it fails): the order and its events are made with a
+ * placeholder the statement fills in.
+ */
+async function settleAtOnce(ctx: ServiceContext, run: Run, session: CheckoutSession, captured: Captured[]): Promise<PayOutcome> {
+  const placeholder = `ORDNUM${randomBase62(16)}`;
+  const { order, payments } = await createOrder(ctx, { ...orderDraft(session, run.now, run.opts, captured.map(captureOf), run.moved), orderNumber: placeholder }, false);
+  const before = { status: session.status, paidAt: session.paidAt, orderId: session.orderId };
+  markPaid(run, session, order, payments, captured);
+  const journal = run.journal.settling('succeeded', order.id);
+  const [settled] = await insertTogether<{ number: string }>(ctx.em, [order, ...payments, ...paidEvents(ctx, session, order)], {
+    with: [
+      { sql: `settled as (${journal.sql})`, params: journal.params },
+      {
+        sql: `paid as (update checkout_sessions set status = 'paid', paid_at = ?::timestamptz, order_id = ?::text, updated_at = ?::timestamptz where id = ?::text and exists (select 1 from settled) returning id)`,
+        params: [run.now, order.id, new Date(), session.id],
+      },
+      orderNumberPart('numbered', 'paid', ctx.principal),
+    ],
+    from: 'numbered',
+    fill: { token: placeholder, sql: 'numbered.number' },
+    returning: 'numbered.number',
+  });
+  // The session as read stays as it is in this unit of work (nothing flushes it): the statement wrote its change.
+  Object.assign(session, before);
+  if (!settled) throw abandoned(session.id);
+  order.orderNumber = settled.number;
+  return { ok: true as const, order, payments };
 }
 
 /** What paying a checkout of `paymentType` starts; a type other than `one_time` must have it registered. */

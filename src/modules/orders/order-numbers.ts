@@ -10,6 +10,21 @@ export interface OrderOwner {
 }
 
 const format = (n: number | string) => `ORD-${String(n).padStart(6, '0')}`;
+/** `format` in SQL, over a counter value. */
+const formatSql = (n: string) => `'ORD-' || lpad(${n}::text, greatest(6, length(${n}::text)), '0')`;
+
+/**
+ * The same rule inside one statement: a `with` part `name` that takes the next number of
+ * `owner`'s book (column `number`) once for the one row of part `after`, and none when it has no
+ * row. The statement is its own transaction (or the caller's): a statement that fails returns it.
+ */
+export function orderNumberPart(name: string, after: string, owner: OrderOwner): { sql: string; params: unknown[] } {
+  return {
+    sql: `${name} as (insert into order_number_counters (merchant_id, livemode, last_number) select ?::text, ?::boolean, ${FIRST_NUMBER} from ${after}
+      on conflict (merchant_id, livemode) do update set last_number = order_number_counters.last_number + 1 returning ${formatSql('last_number')} as number)`,
+    params: [owner.merchantId, owner.livemode],
+  };
+}
 
 /**
  * The one order-number rule: the next order numbers for `owners` (one per order to create, in

@@ -117,13 +117,16 @@ export class PaymentJournal {
    * when reconciliation has already taken the attempt over (the caller must then roll back).
    */
   async settle(ctx: ServiceContext, status: Extract<AttemptStatus, 'succeeded' | 'failed'>, orderId: string): Promise<boolean> {
-    const res = await ctx.em.execute<{ id: string }[]>(`update payment_attempts set status = ?, order_id = ?, steps = ?, updated_at = now() where id = ? and status = 'calling' returning id`, [
-      status,
-      orderId,
-      JSON.stringify(this.steps),
-      this.id,
-    ]);
-    return res.length === 1;
+    const { sql, params } = this.settling(status, orderId);
+    return (await runStatement(ctx.em, sql, params)).length === 1;
+  }
+
+  /** `settle` as a statement to embed (a `with` part): it returns the attempt's id, or no row when reconciliation has taken the attempt over. */
+  settling(status: Extract<AttemptStatus, 'succeeded' | 'failed'>, orderId: string): { sql: string; params: unknown[] } {
+    return {
+      sql: `update payment_attempts set status = ?, order_id = ?, steps = ?::jsonb, updated_at = now() where id = ? and status = 'calling' returning id`,
+      params: [status, orderId, JSON.stringify(this.steps), this.id],
+    };
   }
 }
 

@@ -114,26 +114,49 @@ function columnOf(prop: EntityProperty, value: unknown): unknown {
 }
 
 /**
+ * What makes `insertTogether`'s rows conditional, in the same statement: `with` parts that run
+ * first (a guarded update, a counter), the part `from` whose one row each insert needs (none: no
+ * row is written), a value `from` computes put in place of `fill.token` wherever a written value
+ * contains it (say an order number taken in the statement, in the order's row and its events'
+ * JSON), and what the statement answers (`returning`, over `from`'s columns).
+ */
+export interface InsertCondition {
+  with: { sql: string; params: readonly unknown[] }[];
+  from: string;
+  fill?: { token: string; sql: string };
+  returning: string;
+}
+
+/**
  * Writes new entities (made with `em.create(…, { persist: false })`) as one statement, each row
  * an `insert` of its own in a `with`: one round trip and, outside a transaction, atomic on its
  * own (no begin and commit around it). Columns come from the entities' metadata (the one
- * description of each table); properties left undefined take the column's default.
+ * description of each table); properties left undefined take the column's default. With `when`,
+ * the rows are written only if its `from` part has a row (see `InsertCondition`), and the
+ * statement answers its `returning` (no row: nothing was written).
  */
-export async function insertTogether(em: EntityManager, entities: readonly object[]): Promise<void> {
-  const parts: string[] = [];
-  const params: unknown[] = [];
+export async function insertTogether<R extends QueryResultRow = QueryResultRow>(em: EntityManager, entities: readonly object[], when?: InsertCondition): Promise<R[]> {
+  if (when?.fill && !/^\w+$/.test(when.fill.token)) throw new Error('an insertTogether fill token is letters, digits and _ only');
+  const parts: string[] = when ? when.with.map((w) => w.sql) : [];
+  const params: unknown[] = when ? when.with.flatMap((w) => w.params) : [];
   for (const entity of entities) {
     const meta = em.getMetadata().get(entity.constructor.name);
     const columns: string[] = [];
+    const values: string[] = [];
     for (const prop of meta.props) {
       if (prop.persist === false || prop.kind === ReferenceKind.ONE_TO_MANY || prop.kind === ReferenceKind.MANY_TO_MANY || prop.kind === ReferenceKind.EMBEDDED || prop.formula) continue;
       if (prop.kind === ReferenceKind.ONE_TO_ONE && !prop.owner) continue;
       const value = (entity as Record<string, unknown>)[prop.name];
       if (value === undefined) continue;
+      const column = columnOf(prop, value);
       columns.push(`"${prop.fieldNames[0]}"`);
-      params.push(columnOf(prop, value));
+      params.push(column);
+      if (!when) values.push('?');
+      else if (when.fill && typeof column === 'string' && column.includes(when.fill.token)) values.push(`replace(?::text, '${when.fill.token}', ${when.fill.sql})::${prop.columnTypes[0]}`);
+      else values.push(`?::${prop.columnTypes[0]}`);
     }
-    parts.push(`w${parts.length} as (insert into "${meta.tableName}" (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')}))`);
+    const rows = when ? `select ${values.join(', ')} from ${when.from}` : `values (${values.join(', ')})`;
+    parts.push(`w${parts.length} as (insert into "${meta.tableName}" (${columns.join(', ')}) ${rows})`);
   }
-  await runStatement(em, `with ${parts.join(', ')} select 1`, params);
+  return runStatement<R>(em, `with ${parts.join(', ')} select ${when ? `${when.returning} from ${when.from}` : '1'}`, params);
 }
