@@ -454,7 +454,9 @@ async function authorizeFrom(ctx: ServiceContext, processor: PaymentProcessor, r
       run.journal.steps[i + 1].amount = next.amount;
     }
   }
-  await run.journal.record(ctx);
+  // What reconciliation must know that the processor cannot tell it: the amounts a partial
+  // authorisation moved between the cards. Holds and captures it finds by their keys (`lookup`).
+  if (run.moved > 0) await run.journal.record(ctx);
   return captureAndSettle(ctx, processor, run);
 }
 
