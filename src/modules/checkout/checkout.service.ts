@@ -8,7 +8,7 @@ import { newEvent, recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
-import { Product } from '../products/product.entity.js';
+import { readProductsByMerchantIds } from '../products/product.read-model.js';
 import { iiasCategoryOf } from '../products/product-eligibility.js';
 import { checkoutType, pricedLines, splitAmounts } from './checkout-amounts.js';
 import type { Address } from '../shared/address.js';
@@ -25,7 +25,7 @@ async function matchLineItems(
   items: { product_id: string; name: string; image_url?: string | null; price: number; quantity: number; currency: string }[],
 ): Promise<CheckoutLineItem[]> {
   const ids = [...new Set(items.map((i) => i.product_id))];
-  const products = await ctx.em.find(Product, { ...scope(ctx), merchantProductId: { $in: ids }, status: { $ne: 'archived' } });
+  const products = await readProductsByMerchantIds(ctx, ids);
   const byRef = new Map(products.map((p) => [p.merchantProductId!, p]));
   const inactive = items.map((item, index) => ({ item, index })).filter(({ item }) => byRef.get(item.product_id)?.status === 'inactive');
   if (inactive.length) {

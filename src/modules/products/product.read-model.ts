@@ -1,6 +1,6 @@
 import type { QueryConfig } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
-import { epochMs, queryRows, withDates, type EpochRow } from '../../platform/db/sql.js';
+import { epochMs, queryRows, runStatement, withDates, type EpochRow } from '../../platform/db/sql.js';
 import { DomainError } from '../../platform/errors.js';
 import { keysetPageQuery, readModelPage, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import type { EligibilityColumns } from './product-eligibility.js';
@@ -119,4 +119,18 @@ export async function readProductPage(ctx: ServiceContext, filters: ProductFilte
   const { merchantId, livemode } = ctx.principal;
   const rows = await queryRows<ProductRow>(ctx, productPageQuery(merchantId, livemode, filters, page));
   return readModelPage(ctx, 'products', rows.map(toRecord), page, cursorParam);
+}
+
+/** What a checkout line item takes from the catalog product it names. */
+export type LineItemProduct = Pick<ProductRecord, 'id' | 'merchantProductId' | 'status' | 'hsaFsaEligible' | 'requiresLmn' | 'eligibilityOverride' | 'eligibilitySuggested'>;
+
+/** The caller's products that are not archived with these merchant product ids (in the caller's transaction if it holds one). */
+export async function readProductsByMerchantIds(ctx: ServiceContext, merchantProductIds: readonly string[]): Promise<LineItemProduct[]> {
+  return runStatement<LineItemProduct>(
+    ctx.em,
+    `select p.id, p.merchant_product_id as "merchantProductId", p.status, p.hsa_fsa_eligible as "hsaFsaEligible", p.requires_lmn as "requiresLmn",
+       p.eligibility_override as "eligibilityOverride", p.eligibility_suggested as "eligibilitySuggested"
+     from products p where p.merchant_id = ? and p.livemode = ? and p.merchant_product_id in (select jsonb_array_elements_text(?::jsonb)) and p.status <> 'archived'`,
+    [ctx.principal.merchantId, ctx.principal.livemode, JSON.stringify(merchantProductIds)],
+  );
 }
