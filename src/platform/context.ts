@@ -38,10 +38,11 @@ export interface Principal {
 export type PageAuthorizer = (em: EntityManager, request: { params: unknown; query: unknown; ip: string }) => Promise<Principal | null>;
 
 /**
- * Resolves `Authorization: Bearer <key>` to the caller or throws 401 `unauthorized`. The
- * merchants module provides it; the REST hook and graphql-ws are given it when the app is wired.
+ * Resolves `Authorization: Bearer <key>` to the caller or throws 401 `unauthorized`: the
+ * principal itself when it is at hand (a cached key), else a promise of it. The merchants module
+ * provides it; the REST hook and graphql-ws are given it when the app is wired.
  */
-export type Authenticator = (em: EntityManager, authorization: string | undefined) => Promise<Principal>;
+export type Authenticator = (em: EntityManager, authorization: string | undefined) => Principal | Promise<Principal>;
 
 /**
  * Passed first to every service method: the forked EntityManager of this unit of work, the

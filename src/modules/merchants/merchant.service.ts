@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/db/ids.js';
@@ -16,7 +16,7 @@ export interface CreatedMerchant {
 const KEY_PATTERN = /^glm_(test|live)_[0-9A-Za-z]{32}$/;
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function newApiKey(mode: KeyMode): string {
@@ -49,8 +49,12 @@ export function merchantPrincipal(merchant: Merchant, livemode: boolean, who: Pi
   return { merchantId: merchant.id, livemode, clockOffsetMs: livemode ? 0 : Number(merchant.testClockOffsetMs), ...who };
 }
 
-/** Resolves `Authorization: Bearer <key>` to the calling merchant and mode, or throws 401 `unauthorized`. */
-export async function authenticate(em: EntityManager, authorization: string | undefined): Promise<Principal> {
+/**
+ * Resolves `Authorization: Bearer <key>` to the calling merchant and mode, or throws 401
+ * `unauthorized`: a cached key answers at once (no promise: every request of a known key takes
+ * this path), an unknown one with a promise of its lookup.
+ */
+export function authenticate(em: EntityManager, authorization: string | undefined): Principal | Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match || !KEY_PATTERN.test(match[1])) {
     throw new DomainError('unauthorized', 'Missing or invalid API key. Send Authorization: Bearer glm_test_… or glm_live_….');
@@ -62,6 +66,11 @@ export async function authenticate(em: EntityManager, authorization: string | un
     keyUse.set(hit.principal.keyId, now);
     return hit.principal;
   }
+  return loadPrincipal(em, keyHash, now);
+}
+
+/** The principal of a key not in this process's cache, looked up and cached. */
+async function loadPrincipal(em: EntityManager, keyHash: string, now: number): Promise<Principal> {
   const key = await em.fork().findOne(ApiKey, { keyHash, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date(now) } }] }, { populate: ['merchant'] });
   if (!key) throw new DomainError('unauthorized', 'Invalid API key: it does not exist, was revoked, or its rolling overlap ended.');
   const principal = merchantPrincipal(key.merchant.$, key.mode === 'live', {

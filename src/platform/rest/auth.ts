@@ -26,17 +26,37 @@ declare module 'fastify' {
  * route a signed-in console session (`sessionAuth`).
  */
 export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: Authenticator, sessionAuth?: SessionAuthenticator): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.routeOptions.config?.public) return;
-    const anonymous = req.headers.authorization === undefined;
-    const pageAuth = anonymous ? req.routeOptions.config?.pageAuth : undefined;
-    const principal = (pageAuth && (await pageAuth(orm.em, req))) || (anonymous && sessionAuth && (await sessionAuth(orm.em, req, reply))) || (await authenticate(orm.em, req.headers.authorization));
-    // A copy per request (the cached principal is shared); the actor gains the request's address.
+  // A copy per request (the cached principal is shared); the actor gains the request's address.
+  const attach = (req: FastifyRequest, principal: Principal) => {
     req.ctx = createContext(
       orm.em,
       { ...principal, ...(principal.actor && { actor: { ...principal.actor, ip: req.ip } }) },
       req.id,
       lazyChildLog(req.log, { merchant: principal.merchantId, livemode: principal.livemode }),
     );
+  };
+  const anonymousPrincipal = async (req: FastifyRequest, reply: FastifyReply): Promise<Principal> => {
+    const pageAuth = req.routeOptions.config?.pageAuth;
+    return (pageAuth && (await pageAuth(orm.em, req))) || (sessionAuth && (await sessionAuth(orm.em, req, reply))) || authenticate(orm.em, undefined);
+  };
+  // Callback style, not async: a request with a cached API key (nearly all) is authenticated without a promise.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.routeOptions.config?.public) return done();
+    let principal: Principal | Promise<Principal>;
+    try {
+      principal = req.headers.authorization === undefined ? anonymousPrincipal(req, reply) : authenticate(orm.em, req.headers.authorization);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (!(principal instanceof Promise)) {
+      attach(req, principal);
+      return done();
+    }
+    principal
+      .then((found) => attach(req, found))
+      .then(
+        () => done(),
+        (err: Error) => done(err),
+      );
   });
 }
