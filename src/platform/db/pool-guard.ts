@@ -38,16 +38,20 @@ interface TransactionalConnection {
  */
 export function installPoolGuard(orm: MikroORM, mode: PoolGuardMode, log: (err: Error) => void = () => undefined): void {
   if (mode === 'off') return;
-  const violation = () => {
+  /** Checks the unit of work holds no transaction; the complaint to fail with (`throw` mode), else undefined after logging it. */
+  const violation = (): PoolDisciplineError | undefined => {
+    if (!holding.getStore()?.open) return undefined;
     const err = new PoolDisciplineError();
-    if (mode === 'throw') throw err;
+    if (mode === 'throw') return err;
     log(err);
+    return undefined;
   };
   const connection = orm.em.getConnection() as unknown as TransactionalConnection;
   const transactional = connection.transactional.bind(connection);
   connection.transactional = async (cb, options = {}) => {
     if (options.ctx) return transactional(cb, options); // a savepoint on the held connection
-    if (holding.getStore()?.open) violation();
+    const refused = violation();
+    if (refused) throw refused;
     const mark: Holding = { open: false };
     return holding.run(mark, () =>
       transactional(async (trx) => {
@@ -63,8 +67,9 @@ export function installPoolGuard(orm: MikroORM, mode: PoolGuardMode, log: (err: 
   // Transactions' own clients answer acquireConnection with their connection; only the pool's is checked.
   const client = connection.getKnex().client;
   const acquire = client.acquireConnection.bind(client);
-  client.acquireConnection = async () => {
-    if (holding.getStore()?.open) violation();
-    return acquire();
+  // Not async: the pool's own promise is answered (one promise less on every pooled statement).
+  client.acquireConnection = () => {
+    const refused = violation();
+    return refused ? Promise.reject(refused) : acquire();
   };
 }

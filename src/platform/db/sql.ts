@@ -27,9 +27,9 @@ export function outsideTransaction(em: EntityManager): boolean {
  * or an EntityManager. A named `query` is prepared once per connection. Counted in
  * `sql_statements_total`.
  */
-export async function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
+export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
-  if (!outsideTransaction(em)) throw new Error('queryRows runs outside transactions; use the EntityManager inside one');
+  if (!outsideTransaction(em)) return Promise.reject(new Error('queryRows runs outside transactions; use the EntityManager inside one'));
   return pooled(em, query);
 }
 
@@ -40,7 +40,8 @@ async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryC
     countStatement(query.text);
     return (await connection.query<R>(query)).rows;
   } finally {
-    await pool.releaseConnection(connection);
+    // Knex releases at once and answers an already resolved promise: nothing to wait for.
+    void pool.releaseConnection(connection);
   }
 }
 

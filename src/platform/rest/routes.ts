@@ -91,34 +91,35 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
           '4XX': errorResponse,
         },
       },
-      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      // Not async: a read answers with the handler's own promise and one `then`, no further promise per layer.
+      handler: (req: FastifyRequest, reply: FastifyReply) => {
         const ctx = contextOf(req);
         if (required) requirePermission(ctx.principal, required);
-        const run = async (c: ServiceContext) => {
-          const out = await route.handler(c, req);
-          return out instanceof HttpResult ? { status: out.status, body: out.body } : { status, body: out };
-        };
         if (route.method === 'GET' || route.idempotent === false) {
-          const out = await run(ctx);
-          return reply.code(out.status).send(out.body);
+          return route.handler(ctx, req).then((out) => (out instanceof HttpResult ? reply.code(out.status).send(out.body) : reply.code(status).send(out)));
         }
-        const key = req.headers['idempotency-key'];
-        const fingerprint = requestFingerprint(route.method, req.url, req.body);
-        const result = await runIdempotent(
-          ctx,
-          Array.isArray(key) ? key[0] : key,
-          fingerprint,
-          async (c) => {
-            const out = await run(c);
-            return { status: out.status, body: JSON.stringify(out.body ?? null) };
-          },
-          { transactional: !route.ownTransactions },
-        );
-        if (result.replayed) reply.header('Idempotent-Replayed', 'true');
-        return reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
+        return sendIdempotent(route, status, ctx, req, reply);
       },
     });
   }
+}
+
+/** Runs a state-changing route under its `Idempotency-Key` (a replay answers the stored response). */
+async function sendIdempotent(route: RouteSpec, status: number, ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const key = req.headers['idempotency-key'];
+  const fingerprint = requestFingerprint(route.method, req.url, req.body);
+  const result = await runIdempotent(
+    ctx,
+    Array.isArray(key) ? key[0] : key,
+    fingerprint,
+    async (c) => {
+      const out = await route.handler(c, req);
+      return out instanceof HttpResult ? { status: out.status, body: JSON.stringify(out.body ?? null) } : { status, body: JSON.stringify(out ?? null) };
+    },
+    { transactional: !route.ownTransactions },
+  );
+  if (result.replayed) reply.header('Idempotent-Replayed', 'true');
+  return reply.code(result.status).type('application/json; charset=utf-8').send(result.body);
 }
 
 // Shared documentation schemas (zod, like every route schema, for the OpenAPI transform).
