@@ -48,14 +48,14 @@ export function productEligibility(product: Product | ProductRecord): Eligibilit
  */
 export function toProductEligibilityResource(product: Product | ProductRecord) {
   const { eligibilityOverride: override, eligibilitySuggested: suggested } = product;
-  return {
-    ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt),
+  // Added onto the decision's object, not spread into a new one: a spread object is several times slower to build and to serialise, on every product read.
+  return Object.assign(toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt), {
     iias_category: iiasCategoryOf(product),
     set_by: override?.set_by ?? null,
     set_at: override?.set_at ?? null,
     // Field by field: jsonb hands keys back in its own order, and a read must answer the bytes a write did.
     suggested: { status: suggested.status, category: suggested.category, source: suggested.source, message: suggested.message },
-  };
+  });
 }
 
 /** The payload of `product.eligibility_changed`: the product, its decision before and after, and why it moved. */
