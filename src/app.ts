@@ -97,14 +97,17 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerInputGuards(http);
   await registerConsoleSessions(http, orm);
   registerAuth(http, orm, authenticate, consoleSessionAuth);
+  // Public pages are not limited per key; those that need a limit (paying) declare their own. The
+  // others get no limiter at all (rather than an allow-list consulted on every request).
+  http.addHook('onRoute', (route) => {
+    if (route.config?.public && !route.config.rateLimit) route.config = { ...route.config, rateLimit: false };
+  });
   await http.register(rateLimit, {
     hook: 'preHandler',
     store: postgresRateLimitStore(orm),
     max: (req) => req.ctx?.principal.rateLimit?.max ?? config.RATE_LIMIT_MAX,
     timeWindow: (req) => req.ctx?.principal.rateLimit?.windowMs ?? config.RATE_LIMIT_WINDOW_MS,
     keyGenerator: (req) => req.ctx?.principal.keyId ?? req.ip,
-    // Public pages are not limited per key; those that need a limit (paying) declare their own.
-    allowList: (req) => Boolean(req.routeOptions.config?.public) && !req.routeOptions.config?.rateLimit,
     errorResponseBuilder: (req, context) => {
       const wait = Math.max(1, Math.ceil(context.ttl / 1000));
       const own = req.ctx?.principal.rateLimit;

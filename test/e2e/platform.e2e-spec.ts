@@ -276,6 +276,34 @@ describe('rate limiting', () => {
     }
   });
 
+  test('public routes without a limit of their own are never limited; API routes answer the rate-limit headers', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '60000' });
+    try {
+      const m = await t.merchant('Public');
+      const anonymous = client(limited.url);
+      for (let i = 0; i < 4; i++) {
+        for (const path of ['/healthz', '/metrics', '/api/v2/openapi.json']) {
+          const res = await anonymous.get(path);
+          expect([path, res.status]).toEqual([path, 200]);
+          expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+        }
+      }
+      const api = client(limited.url, m.test_api_key);
+      const first = await api.get('/api/v2/products');
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+      expect(Number(first.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      expect((await api.get('/api/v2/products')).headers.get('x-ratelimit-remaining')).toBe('0');
+      const refused = await api.get('/api/v2/products');
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
+    } finally {
+      await limited.close();
+    }
+  });
+
   test('processes take the shared budget in leases: never more than the limit in a window, far fewer statements than requests', async () => {
     const env = { RATE_LIMIT_MAX: '40', RATE_LIMIT_WINDOW_MS: '3600000' };
     const [one, two] = await Promise.all([startTestApp(env), startTestApp(env)]);
