@@ -8,19 +8,20 @@ export function sqlStatementCount(): number {
   return statements;
 }
 
-/** The ORM's logger, which also writes the statements sent outside the ORM when `SQL_DEBUG=true`. */
-let sqlLog: CountingLogger | undefined;
+/** The ORM's logger while `SQL_DEBUG=true`: it also writes the statements sent outside the ORM. */
+let sqlDebugLog: CountingLogger | undefined;
 
 /** The ORM's logger (MikroORM's `loggerFactory`): counts and, with `SQL_DEBUG=true`, writes every statement, the ORM's and ours. */
 export function sqlLogger(options: ConstructorParameters<typeof DefaultLogger>[0]): CountingLogger {
-  sqlLog = new CountingLogger(options);
-  return sqlLog;
+  const logger = new CountingLogger(options);
+  sqlDebugLog = logger.debug ? logger : undefined;
+  return logger;
 }
 
 /** Counts a statement sent outside the ORM (read models and hot statements on the pg driver), and logs it like the ORM's own when `SQL_DEBUG=true`. */
 export function countStatement(sql?: string): void {
   statements++;
-  if (sql !== undefined && process.env.SQL_DEBUG === 'true') sqlLog?.write(sql);
+  if (sql !== undefined) sqlDebugLog?.write(sql);
 }
 
 /**
@@ -28,6 +29,9 @@ export function countStatement(sql?: string): void {
  * then a query is written with its values replaced by `?` (MikroORM inlines parameters).
  */
 export class CountingLogger extends DefaultLogger {
+  /** `SQL_DEBUG=true`, read once when the ORM starts (not from the environment per statement). */
+  readonly debug = process.env.SQL_DEBUG === 'true';
+
   /** Writes a statement sent outside the ORM (values replaced by `?`). */
   write(sql: string): void {
     super.log('query', scrubSql(sql));
@@ -35,7 +39,7 @@ export class CountingLogger extends DefaultLogger {
 
   override log(namespace: LoggerNamespace, message: string, context?: LogContext): void {
     if (namespace === 'query') statements++;
-    if (process.env.SQL_DEBUG === 'true') super.log(namespace, namespace === 'query' ? scrubSql(message) : message, context);
+    if (this.debug) super.log(namespace, namespace === 'query' ? scrubSql(message) : message, context);
   }
 
   override isEnabled(namespace: LoggerNamespace): boolean {
