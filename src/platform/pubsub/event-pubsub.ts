@@ -124,14 +124,14 @@ const isLogged = (payload: unknown): payload is Logged => typeof payload === 'ob
  * published, so a live event is never published before an event that sorts ahead of it, and a
  * client that resumes the log after the cursor of the last live event it saw misses nothing.
  * Events held back by a still-running older transaction are looked at again shortly; a slow poll
- * covers notifications lost while the LISTEN connection was down. Reads are paced (`paceMs`, 50):
- * under load one read takes many commits' events, at most that much later. With nobody subscribed
+ * covers notifications lost while the LISTEN connection was down. `paceMs` (none by default: live
+ * events are read as they commit) spaces reads so one takes many commits' events. With nobody subscribed
  * in this process the tail reads nothing; a new subscriber's starting position (the log's settled
  * head) is read in the tail's turn, so no read in flight can publish past it unseen. Returns a stop function.
  */
 export function bridgeEvents(listener: PgListener, pubSub: EventPubSub, orm: MikroORM, log: Log, opts: { pollMs?: number; heldBackMs?: number; paceMs?: number } = {}): () => void {
   const em = orm.em.fork();
-  const paceMs = opts.paceMs ?? 50;
+  const paceMs = opts.paceMs ?? 0;
   let head: EventPosition | undefined;
   let running = false;
   let again = false;
