@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { HttpResult, type RouteSpec } from '../../platform/rest/routes.js';
+import type { ServiceContext } from '../../platform/context.js';
+import type { PayOutcome } from '../checkout/checkout-payment.service.js';
 import { payCheckoutSchema } from '../checkout/checkout.schemas.js';
 import { orderResponse } from '../orders/order.openapi.js';
 import { presentOrder } from '../orders/order.presenter.js';
@@ -7,6 +9,9 @@ import { payPaymentLinkSchema } from '../payment-links/payment-link.schemas.js';
 import { advanceClockSchema, testAdvanceClock, testPayCheckout, testPayPaymentLink } from './test-helpers.service.js';
 
 const tags = ['Test helpers'];
+
+/** A test pay's answer: the order it made, or the decline (402) or other refusal. */
+const payAnswer = (ctx: ServiceContext, outcome: PayOutcome) => (outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody()));
 
 /** The contract's test helpers (test mode only: live keys get 403 `test_mode_only`). */
 export const testHelperRoutes: RouteSpec[] = [
@@ -21,10 +26,7 @@ export const testHelperRoutes: RouteSpec[] = [
     body: payCheckoutSchema,
     response: orderResponse,
     ownTransactions: true,
-    handler: async (ctx, req) => {
-      const outcome = await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body);
-      return outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody());
-    },
+    handler: async (ctx, req) => payAnswer(ctx, await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body)),
   },
   {
     method: 'POST',
@@ -37,10 +39,7 @@ export const testHelperRoutes: RouteSpec[] = [
     body: payPaymentLinkSchema,
     response: orderResponse,
     ownTransactions: true,
-    handler: async (ctx, req) => {
-      const outcome = await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body);
-      return outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody());
-    },
+    handler: async (ctx, req) => payAnswer(ctx, await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body)),
   },
   {
     method: 'POST',
