@@ -287,7 +287,12 @@ async function main(): Promise<void> {
     for (const c of cases.filter((x) => x.baseline)) {
       const [ours, theirs] = [await answer(svc, c), await answer(bare, c)];
       same.set(c.id, ours === theirs ? 'yes' : 'NO');
-      if (ours !== theirs) process.stdout.write(`${c.name}: the answers differ\n  service  ${ours.slice(0, 4000)}\n  baseline ${theirs.slice(0, 4000)}\n`);
+      if (ours !== theirs) {
+        let at = 0;
+        while (ours[at] === theirs[at]) at++;
+        const around = (s: string) => s.slice(Math.max(0, at - 1000), at + 1000);
+        process.stdout.write(`${c.name}: the answers differ at character ${at}\n  service  …${around(ours)}…\n  baseline …${around(theirs)}…\n`);
+      }
     }
     const ordersCheck = JSON.parse(await answer(svc, all[7])) as { data?: { orders: { edges: unknown[] } }; errors?: unknown };
     if (ordersCheck.errors || ordersCheck.data?.orders.edges.length !== ORDERS) throw new Error(`orders page: ${JSON.stringify(ordersCheck).slice(0, 300)}`);
