@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchema, getMetadataStorage, type AuthChecker, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { EventPubSub } from '../pubsub/event-pubsub.js';
 import { guardFields } from './field-permissions.js';
+import { callFieldResolversDirectly } from './field-resolvers.js';
 import { withUserErrors } from './user-errors.js';
 
 /**
@@ -31,7 +32,8 @@ export async function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubS
   // type-graphql would run a checker as an async middleware around every guarded field; it refuses
   // `@Authorized` without one (undefined), and runs none when it is null.
   const authChecker = null as unknown as AuthChecker;
-  return withUserErrors(guardFields(await buildSchema({ resolvers, validate: false, pubSub, authChecker }), resolvers));
+  const schema = callFieldResolversDirectly(await buildSchema({ resolvers, validate: false, pubSub, authChecker }), resolvers);
+  return withUserErrors(guardFields(schema, resolvers));
 }
 
 /** The SDL committed as schema.graphql: sorted, so the file only changes when the schema does. */
