@@ -1,5 +1,7 @@
 import { Authorized, Arg, Args, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
+import { thenMap } from '../../platform/graphql/loaders.js';
+import { lookAhead } from '../../platform/graphql/look-ahead.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
 import { registerNodeType } from '../../platform/relay/node.js';
@@ -12,6 +14,10 @@ import { DisputeType, OrderConnection, OrderLineItemType, OrderNode, OrdersArgs,
 import { receiptUrl } from './receipt.service.js';
 
 registerNodeType('Order', 'orders', async (ctx, id) => OrderNode.from(await readOrder(ctx, id)));
+
+const paymentsOf = lookAhead(OrderNode, ['payments', 'payment'], paymentsLoader, (order) => order.orderId);
+const disputeOf = lookAhead(OrderNode, ['dispute'], disputeLoader, (order) => order.orderId);
+const productOf = lookAhead(OrderLineItemType, ['product'], productLoader, (item) => item.productId);
 
 @Authorized('orders')
 @Resolver(() => OrderNode)
@@ -45,21 +51,21 @@ export class OrderResolver {
   }
 
   @FieldResolver(() => [PaymentType], { description: 'Every captured payment (a split order has two)' })
-  async payments(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<PaymentType[]> {
-    return (await paymentsLoader(ctx).load(order.orderId)).map((p) => PaymentType.from(p));
+  payments(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): PaymentType[] | Promise<PaymentType[]> {
+    return thenMap(paymentsOf(ctx, order), (payments) => payments.map((p) => PaymentType.from(p)));
   }
 
   @FieldResolver(() => PaymentType, { nullable: true, description: 'The HSA/FSA payment when there is one, else the card payment' })
-  async payment(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<PaymentType | null> {
-    const payments = await paymentsLoader(ctx).load(order.orderId);
-    const primary = payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
-    return primary ? PaymentType.from(primary) : null;
+  payment(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): PaymentType | null | Promise<PaymentType | null> {
+    return thenMap(paymentsOf(ctx, order), (payments) => {
+      const primary = payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
+      return primary ? PaymentType.from(primary) : null;
+    });
   }
 
   @FieldResolver(() => DisputeType, { nullable: true, description: 'The latest dispute (chargeback) of the order, or null' })
-  async dispute(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): Promise<DisputeType | null> {
-    const dispute = await disputeLoader(ctx).load(order.orderId);
-    return dispute ? DisputeType.from(dispute) : null;
+  dispute(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): DisputeType | null | Promise<DisputeType | null> {
+    return thenMap(disputeOf(ctx, order), (dispute) => (dispute ? DisputeType.from(dispute) : null));
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Signed link to the PDF receipt, valid one hour' })
@@ -72,8 +78,7 @@ export class OrderResolver {
 @Resolver(() => OrderLineItemType)
 export class OrderLineItemResolver {
   @FieldResolver(() => ProductNode, { nullable: true, description: 'The catalog product now (null for a pass-through item)' })
-  async product(@Root() item: OrderLineItemType, @Ctx() { ctx }: GraphContext): Promise<ProductNode | null> {
-    const product = item.productId != null ? await productLoader(ctx).load(item.productId) : null;
-    return product ? ProductNode.from(product) : null;
+  product(@Root() item: OrderLineItemType, @Ctx() { ctx }: GraphContext): ProductNode | null | Promise<ProductNode | null> {
+    return thenMap(productOf(ctx, item), (product) => (product ? ProductNode.from(product) : null));
   }
 }

@@ -1,6 +1,8 @@
 import { Authorized, Arg, Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root, ID } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { toServiceInput } from '../../platform/graphql/input.js';
+import { thenMap } from '../../platform/graphql/loaders.js';
+import { lookAhead } from '../../platform/graphql/look-ahead.js';
 import { paginateLoaded } from '../../platform/pagination/keyset.js';
 import { ConnectionArgs, toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { fromGlobalId } from '../../platform/relay/global-id.js';
@@ -11,6 +13,8 @@ import * as refunds from './refund.service.js';
 import { CreateRefundInput, CreateRefundPayload, RefundConnection, RefundNode, RefundsArgs } from './refund.types.js';
 
 registerNodeType('Refund', 'refunds', async (ctx, id) => RefundNode.from(await refunds.getRefund(ctx, id)));
+
+const refundsOf = lookAhead(OrderNode, ['refunds'], refundsByOrderLoader, (order) => order.orderId);
 
 @Authorized('refunds')
 @Resolver(() => RefundNode)
@@ -37,8 +41,7 @@ export class RefundResolver {
 @Resolver(() => OrderNode)
 export class OrderRefundsResolver {
   @FieldResolver(() => RefundConnection, { description: "The order's refunds, newest first" })
-  async refunds(@Root() order: OrderNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<RefundNode>> {
-    const all = await refundsByOrderLoader(ctx).load(order.orderId);
-    return toConnection(paginateLoaded(all, toPageRequest(args, String)), args, (r) => RefundNode.from(r));
+  refunds(@Root() order: OrderNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): ConnectionShape<RefundNode> | Promise<ConnectionShape<RefundNode>> {
+    return thenMap(refundsOf(ctx, order), (all) => toConnection(paginateLoaded(all, toPageRequest(args, String)), args, (r) => RefundNode.from(r)));
   }
 }

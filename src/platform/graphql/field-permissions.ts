@@ -1,6 +1,7 @@
 import { defaultFieldResolver, isInterfaceType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { getMetadataStorage, type ClassType } from 'type-graphql';
-import { permission, requirePermission } from '../permissions.js';
+import type { Principal } from '../context.js';
+import { holds, permission, requirePermission } from '../permissions.js';
 import type { GraphContext } from './context.js';
 
 type Roles = readonly string[] | undefined;
@@ -10,12 +11,20 @@ function requiredPermissions(roles: readonly string[], mutation: boolean): strin
   return roles.map((role) => (role.includes(':') ? role : permission(role, mutation ? 'write' : 'read')));
 }
 
+const guarded = new WeakMap<GraphQLField<unknown, GraphContext>, readonly string[]>();
+
+/** Whether `principal` may resolve `field` (holds the permissions its `@Authorized` asks). */
+export function permitted(field: GraphQLField<unknown, GraphContext>, principal: Principal): boolean {
+  return guarded.get(field)?.every((p) => holds(principal, p)) ?? true;
+}
+
 /**
  * The field refuses (403 `insufficient_permissions` naming the permission, thrown where the field
  * resolves: its path, null-or-error as any resolver's error) unless the caller holds every one of
  * `required`; then it resolves as it did. A subscription checks when it starts and at each event.
  */
 function guard(field: GraphQLField<unknown, GraphContext>, required: readonly string[]): void {
+  guarded.set(field, required);
   const resolve = field.resolve ?? defaultFieldResolver;
   field.resolve = (source, args, context, info) => {
     for (const p of required) requirePermission(context.ctx.principal, p);

@@ -3,6 +3,7 @@ import { buildSchema, getMetadataStorage, type AuthChecker, type ClassType, type
 import { EventPubSub } from '../pubsub/event-pubsub.js';
 import { guardFields } from './field-permissions.js';
 import { callFieldResolversDirectly } from './field-resolvers.js';
+import { withLookAhead } from './look-ahead.js';
 import { withUserErrors } from './user-errors.js';
 
 /**
@@ -25,7 +26,8 @@ function plainFieldsAsSimple(): void {
  * by that resource's permissions: a mutation needs `orders:write`, a query, subscription or field
  * `orders:read`; a field may name its own (`@Authorized('products:read')` on a mutation that only
  * reads). Refusals are 403 `insufficient_permissions` naming the permission, as on REST
- * (`guardFields`). Every mutation answers input mistakes as `userErrors`.
+ * (`guardFields`). A page reads ahead what its rows' fields will load (`lookAhead`). Every mutation
+ * answers input mistakes as `userErrors`.
  */
 export async function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubSub: PubSub = new EventPubSub()): Promise<GraphQLSchema> {
   plainFieldsAsSimple();
@@ -33,7 +35,7 @@ export async function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubS
   // `@Authorized` without one (undefined), and runs none when it is null.
   const authChecker = null as unknown as AuthChecker;
   const schema = callFieldResolversDirectly(await buildSchema({ resolvers, validate: false, pubSub, authChecker }), resolvers);
-  return withUserErrors(guardFields(schema, resolvers));
+  return withUserErrors(withLookAhead(guardFields(schema, resolvers)));
 }
 
 /** The SDL committed as schema.graphql: sorted, so the file only changes when the schema does. */
