@@ -4,6 +4,7 @@ import { createContext, type ServiceContext } from '../../src/platform/context.j
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
 import { collect, wsClient } from '../helpers/graphql-ws.js';
 import { client, type Client } from '../helpers/http.js';
+import { statementsOf } from '../helpers/sql.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -102,4 +103,12 @@ test("a field's own @Authorized wins over its class's: a mutation that only read
   } finally {
     await ws.dispose();
   }
+});
+
+test('a page reads nothing for the fields the caller may not see', async () => {
+  const refusedToo = '{ orders(first: 2) { nodes { orderNumber payments { amount } refunds(first: 5) { nodes { refundId } } paymentLink { id } checkoutSession { id } } } }';
+  const allowed = '{ orders(first: 2) { nodes { orderNumber payments { amount } } } }';
+  expect(await statementsOf(() => restricted.graphql(refusedToo))).toBe(await statementsOf(() => restricted.graphql(allowed)));
+  // The secret key's page reads the refunds, payment links and checkout sessions too.
+  expect(await statementsOf(() => api.graphql(refusedToo))).toBeGreaterThan(await statementsOf(() => api.graphql(allowed)));
 });
