@@ -106,7 +106,7 @@ export class JobRunner {
       for (let wholeRun = whole; ;) {
         const wait = (this.kickedAt.get(name) ?? -Infinity) + (sweep.kickPaceMs ?? 0) - performance.now();
         if (wait > 0) {
-          await new Promise((resolve) => setTimeout(resolve, wait));
+          await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
           wholeRun ||= this.kickedAgain.get(name) === true;
           this.kickedAgain.delete(name);
         }
