@@ -21,9 +21,10 @@ export interface Sweep {
    */
   prompt?(orm: MikroORM, now: Date, log: Log): Promise<void>;
   /**
-   * Least milliseconds between two kicked runs: kicks within it wait and share one run, so under
-   * load the sweep runs a few times a second for many commits instead of once per commit (a
-   * latency of at most this for prompt work). None: one run at a time, back to back.
+   * Least milliseconds between a kicked run and a prompt run after it: prompt kicks within it
+   * wait and share one run, so under load the sweep's prompt runs for many commits at once instead
+   * of once per commit (a latency of at most this for prompt work). Whole runs are not paced. None:
+   * one run at a time, back to back.
    */
   kickPaceMs?: number;
 }
@@ -91,8 +92,8 @@ export class JobRunner {
    * Runs sweep `name` now in this process, if this process runs jobs (started): a prompt hint
    * after a commit (say a new event), never needed for correctness. `'prompt'` runs the sweep's
    * lighter `prompt` when it has one. Coalesced: one run at a time per sweep, plus one more when
-   * kicked during it (whole if any of those kicks asked for a whole run), each starting at least
-   * the sweep's `kickPaceMs` after the one before.
+   * kicked during it (whole if any of those kicks asked for a whole run), a prompt run starting at
+   * least the sweep's `kickPaceMs` after the one before.
    */
   kick(name: string, kind: 'run' | 'prompt' = 'run'): void {
     const sweep = this.sweeps.find((s) => s.name === name);
@@ -104,7 +105,8 @@ export class JobRunner {
     }
     const run = (async () => {
       for (let wholeRun = whole; ;) {
-        const wait = (this.kickedAt.get(name) ?? -Infinity) + (sweep.kickPaceMs ?? 0) - performance.now();
+        // Only prompt runs are paced: a whole run asked for (more work known to be due) goes at once.
+        const wait = wholeRun ? 0 : (this.kickedAt.get(name) ?? -Infinity) + (sweep.kickPaceMs ?? 0) - performance.now();
         if (wait > 0) {
           await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
           wholeRun ||= this.kickedAgain.get(name) === true;
