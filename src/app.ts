@@ -31,6 +31,7 @@ import { DatabaseHealth } from './platform/db/database-health.js';
 import { registerCsvBodyParser, registerInputGuards, registerJsonBodyParser } from './platform/rest/input-guards.js';
 import { registerOpenApi } from './platform/rest/openapi.js';
 import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
+import { registerFavicon } from './platform/rest/favicon.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
 import { loggerOptions, requestLogger } from './platform/logging.js';
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
 
   http.get('/metrics', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () => ({ sql_statements_total: sqlStatementCount() }));
 
+  registerFavicon(http);
   registerPublicRoutes(http, orm, publicRoutes);
   registerRoutes(http, restRoutes);
 

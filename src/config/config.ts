@@ -9,7 +9,8 @@ const noTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-    HOST: z.string().default('0.0.0.0'),
+    /** Interface to listen on: loopback unless set, so a laptop's `npm start` is not served to its network (production sets `HOST=0.0.0.0`). */
+    HOST: z.string().default('127.0.0.1'),
     DATABASE_URL: z.string().url().optional(),
     DATA_DIR: z.string().default('.data'),
     /** Port of the embedded PostgreSQL (only without DATABASE_URL). */

@@ -177,6 +177,13 @@ describe('operations', () => {
     expect(res.body).toEqual({ status: 'ok', database: 'ok' });
   });
 
+  test('GET /favicon.ico answers an icon without a key (browsers ask it of every hosted page and the console)', async () => {
+    const res = await fetch(`${t.url}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await res.text()).toMatch(/^<svg /);
+  });
+
   test('every response carries the request id', async () => {
     const res = await api.get('/api/v2/products/424242');
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
