@@ -149,9 +149,11 @@ export const TRIGGERABLE_EVENTS = Object.keys(TRIGGERS).sort();
 
 /** `trigger <type>`: creates, through the REST API and its test helpers, the test-mode objects that make the service record `type`. */
 export async function trigger(type: string | undefined, args: string[], out = (line: string) => void process.stdout.write(`${line}\n`)): Promise<number> {
-  const { values } = parseArgs({ args, options: { 'api-key': { type: 'string' }, 'api-url': { type: 'string' } }, strict: true });
   const supported = `supported event types:\n  ${TRIGGERABLE_EVENTS.join('\n  ')}`;
-  if (!type || type.startsWith('--')) throw new Error(`usage:\n  ${TRIGGER_USAGE}\n${supported}`);
+  // No type (`trigger --api-key …`): the usage and the types, never the arguments (one is a key).
+  if (!type || type.startsWith('--')) throw new Error(`trigger: name the event type to trigger\nusage:\n  ${TRIGGER_USAGE}\n${supported}`);
+  const { values, positionals } = parseArgs({ args, options: { 'api-key': { type: 'string' }, 'api-url': { type: 'string' } }, strict: true, allowPositionals: true });
+  if (positionals.length) throw new Error(`trigger: takes one event type; ${positionals.length} more argument${positionals.length === 1 ? '' : 's'} given (not shown)\nusage:\n  ${TRIGGER_USAGE}`);
   const run = TRIGGERS[type];
   if (!run) throw new Error(`trigger: ${type} cannot be triggered${NOT_TRIGGERABLE[type] ? `: ${NOT_TRIGGERABLE[type]}` : ' (not an event type the service records)'}\n${supported}`);
   const key = requireTestKey('trigger', values['api-key'], TRIGGER_USAGE);

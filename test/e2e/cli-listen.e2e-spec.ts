@@ -111,6 +111,16 @@ test('test mode only: a live key is refused by listen and trigger, with a clear 
   await expect(runTrigger('webhook_endpoint.disabled')).rejects.toThrow(/cannot be triggered: it needs an endpoint failing[\s\S]*order\.completed/);
 });
 
+test('trigger without a type lists the supported types and never echoes the API key', async () => {
+  const run = cli(['trigger', '--api-key', key, '--api-url', t.url]);
+  expect(await run.exit).toBe(1);
+  expect(run.output.stderr).toMatch(/name the event type[\s\S]*supported event types:[\s\S]*order\.completed/);
+  expect(run.output.stderr + run.output.stdout).not.toContain(key);
+  const stray = await trigger('order.completed', [key, '--api-url', t.url], () => undefined).catch((err: Error) => err.message);
+  expect(stray).toMatch(/takes one event type; 1 more argument given \(not shown\)/);
+  expect(stray).not.toContain(key);
+});
+
 test('every supported trigger makes the service record its event type', async () => {
   const { api: own, keys } = await newMerchant(t, 'Triggers');
   for (const type of TRIGGERABLE_EVENTS) {
