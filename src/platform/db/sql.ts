@@ -138,8 +138,12 @@ export interface InsertCondition {
  */
 export async function insertTogether<R extends QueryResultRow = QueryResultRow>(em: EntityManager, entities: readonly object[], when?: InsertCondition): Promise<R[]> {
   if (when?.fill && !/^\w+$/.test(when.fill.token)) throw new Error('an insertTogether fill token is letters, digits and _ only');
-  const parts: string[] = when ? when.with.map((w) => w.sql) : [];
+  const parts: (string | { table: string; columns: string; rows: string[] })[] = when ? when.with.map((w) => w.sql) : [];
   const params: unknown[] = when ? when.with.flatMap((w) => w.params) : [];
+  // Rows of one table that follow each other go in one insert, in the order given: the sub-statements
+  // of a `with` run in no set order, but one insert takes its rows (and their serial defaults, an
+  // event's log sequence among them) in order.
+  let last: { table: string; columns: string; rows: string[] } | null = null;
   for (const entity of entities) {
     const meta = em.getMetadata().get(entity.constructor.name);
     const columns: string[] = [];
@@ -156,8 +160,15 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
       else if (when.fill && typeof column === 'string' && column.includes(when.fill.token)) values.push(`replace(?::text, '${when.fill.token}', ${when.fill.sql})::${prop.columnTypes[0]}`);
       else values.push(`?::${prop.columnTypes[0]}`);
     }
-    const rows = when ? `select ${values.join(', ')} from ${when.from}` : `values (${values.join(', ')})`;
-    parts.push(`w${parts.length} as (insert into "${meta.tableName}" (${columns.join(', ')}) ${rows})`);
+    const row = when ? `select ${values.join(', ')} from ${when.from}` : `(${values.join(', ')})`;
+    if (last && last.table === meta.tableName && last.columns === columns.join(', ')) last.rows.push(row);
+    else parts.push((last = { table: meta.tableName, columns: columns.join(', '), rows: [row] }));
   }
-  return runStatement<R>(em, `with ${parts.join(', ')} select ${when ? `${when.returning} from ${when.from}` : '1'}`, params);
+  const statements = parts.map((part, i) => {
+    if (typeof part === 'string') return part;
+    // A conditional insert's rows are selects: `union all` keeps them in order (no sort, no distinct).
+    const rows = when ? part.rows.join(' union all ') : `values ${part.rows.join(', ')}`;
+    return `w${i} as (insert into "${part.table}" (${part.columns}) ${rows})`;
+  });
+  return runStatement<R>(em, `with ${statements.join(', ')} select ${when ? `${when.returning} from ${when.from}` : '1'}`, params);
 }
