@@ -139,7 +139,7 @@ const TRIGGERS: Record<string, (api: Api) => Promise<unknown>> = {
 };
 
 /** Event types a trigger cannot make sensibly, and why. */
-const NOT_TRIGGERABLE: Record<string, string> = {
+export const NOT_TRIGGERABLE: Record<string, string> = {
   'webhook_endpoint.disabled': 'it needs an endpoint failing every delivery for 3 days',
   'webhook_endpoint.test': 'it is sent to one endpoint only (POST /api/v2/webhook-endpoints/{id}/test), never to the event stream',
 };

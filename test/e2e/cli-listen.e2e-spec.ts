@@ -1,6 +1,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
-import { TRIGGERABLE_EVENTS, trigger } from '../../src/cli/webhook-trigger.js';
+import { NOT_TRIGGERABLE, TRIGGERABLE_EVENTS, trigger } from '../../src/cli/webhook-trigger.js';
+import { EVENT_SAMPLES } from '../../src/modules/webhooks/event-samples.js';
+import { EVENT_TYPES } from '../../src/modules/webhooks/webhook.schemas.js';
 import { verifyWebhook } from '../../src/index.js';
 import type { Client } from '../helpers/http.js';
 import { newMerchant, startTestApp, startWithMerchant, type TestApp } from '../helpers/test-app.js';
@@ -147,4 +149,28 @@ test('every supported trigger makes the service record its event type', async ()
     'subscription.disputed',
   ])
     expect(TRIGGERABLE_EVENTS).toContain(type);
+
+  // Every type recorded is one an endpoint can subscribe to, and its endpoint-test sample has the shape of the real event.
+  const recorded = await own.get<{ data: { type: string; data: Record<string, unknown> }[] }>('/api/v2/events?limit=100');
+  for (const event of recorded.body.data) {
+    expect(EVENT_TYPES).toContain(event.type);
+    expect([event.type, keysDiffer(EVENT_SAMPLES[event.type], event.data)]).toEqual([event.type, null]);
+  }
 }, 120_000);
+
+/** Where two JSON objects differ in their keys, all the way down (null, arrays and values match anything), or null. */
+function keysDiffer(a: unknown, b: unknown, path = ''): string | null {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(a) || !isObject(b)) return null;
+  const keys = (o: Record<string, unknown>) => Object.keys(o).sort().join(',');
+  if (keys(a) !== keys(b)) return `${path || '.'}: ${keys(a)} vs ${keys(b)}`;
+  for (const k of Object.keys(a)) {
+    const inner = keysDiffer(a[k], b[k], `${path}.${k}`);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+test('every event type an endpoint can subscribe to is triggerable or says why not', () => {
+  expect([...TRIGGERABLE_EVENTS, ...Object.keys(NOT_TRIGGERABLE)].filter((type) => type !== 'webhook_endpoint.test').sort()).toEqual(EVENT_TYPES);
+});

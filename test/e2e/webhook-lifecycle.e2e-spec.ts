@@ -218,6 +218,31 @@ describe('endpoint lifecycle (REST)', () => {
     expect((await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`)).body.error.code).toBe('invalid_state');
   });
 
+  test('a test event of a real type carries a sample object of that type, not the endpoint', async () => {
+    const { api, endpoint } = await setup();
+    const order = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'order.completed' });
+    expect(order.body.event).toMatchObject({ type: 'order.completed', data: { id: expect.stringMatching(/^ord_/), status: 'completed', line_items: expect.any(Array) } });
+    const refund = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'refund.succeeded' });
+    expect(refund.body.event.data).toMatchObject({ id: expect.stringMatching(/^re_/), order_id: expect.stringMatching(/^ord_/), payment_status: expect.any(String) });
+    expect(receiver.received.map((r) => r.body.data.id)).not.toContain(endpoint.id);
+  });
+
+  test('unknown event types are refused, naming the valid ones: endpoint create, update and test', async () => {
+    const { api, endpoint } = await setup();
+    const refusals = [
+      await api.post<ErrorBody>('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['order.complete'] }),
+      await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, { events: ['order.completed', 'order.complete'] }),
+      await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'nope.nope' }),
+    ];
+    for (const res of refusals) {
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('validation_error');
+      expect(res.body.error.message).toMatch(/(order\.complete|nope\.nope) is not an event type; the event types are .*order\.completed.*refund\.succeeded/);
+    }
+    expect((await api.get<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}`)).body.events).toEqual(['*']);
+    expect(receiver.received).toHaveLength(0);
+  });
+
   test('recover re-queues every failed delivery since the given time (not older ones, not succeeded ones); the next sweep sends them', async () => {
     const { m, api, endpoint } = await setup(() => 500);
     const old = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_old' });
@@ -323,6 +348,13 @@ describe('endpoint lifecycle (GraphQL)', () => {
       { i: { id } },
     );
     expect(test.body.data.testWebhookEndpoint).toEqual({ ok: true, eventType: 'webhook_endpoint.test', responseStatus: 200 });
+    const unknown = await api.graphql<{ updateWebhookEndpoint: { userErrors: { field: string[]; message: string }[] } }>(
+      `mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { userErrors { field message } } }`,
+      { i: { id, events: ['order.complete'] } },
+    );
+    expect(unknown.body.data.updateWebhookEndpoint.userErrors).toEqual([
+      { field: expect.arrayContaining(['events']), message: expect.stringMatching(/order\.complete is not an event type; the event types are/) },
+    ]);
     expect(receiver.received.map((r) => r.path)).toEqual(['/gql']);
     const recover = await api.graphql<{ recoverWebhookEndpoint: { recovered: number } }>(`mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`, {
       i: { id, since: '2020-01-01T00:00:00Z' },

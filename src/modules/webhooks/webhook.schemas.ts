@@ -1,13 +1,27 @@
 import { z } from 'zod';
 import { metadataSchema, pageLimit, timestamp } from '../../platform/validation.js';
 import { EVENT_ORDERS } from '../../platform/events/events.service.js';
+import { EVENT_SAMPLES } from './event-samples.js';
 import { WEBHOOK_DELIVERY_STATUSES } from './webhook.entity.js';
+
+/** The type of the endpoint test's default event, sent to one endpoint only (never recorded). */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
 
 /** The one validation definition of each webhooks input; REST and GraphQL both go through these. */
 
 /** An event type (`order.completed`) or `*` for every type. */
 export const eventTypeSchema = z.string().regex(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/, 'must be an event type such as order.completed');
-const eventFilter = z.union([z.literal('*'), eventTypeSchema]);
+
+/** The event types an endpoint can subscribe to: every type the service records. */
+export const EVENT_TYPES = Object.keys(EVENT_SAMPLES).sort();
+const known = new Set(EVENT_TYPES);
+const unknownType = (type: string) => `${type} is not an event type; the event types are ${EVENT_TYPES.join(', ')}`;
+
+/** A type the service records (an endpoint subscribing to anything else would silently receive nothing). */
+const recordedType = eventTypeSchema.superRefine((type, ctx) => {
+  if (!known.has(type)) ctx.addIssue({ code: 'custom', message: unknownType(type) });
+});
+const eventFilter = z.union([z.literal('*'), recordedType]);
 
 const endpointUrl = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
 const endpointEvents = z
@@ -30,7 +44,14 @@ export const updateWebhookEndpointSchema = z
 
 /** The signed test event: `webhook_endpoint.test` unless another type is named. */
 export const testWebhookEndpointSchema = z
-  .object({ type: eventTypeSchema.optional().describe('The type the test event carries; default webhook_endpoint.test') })
+  .object({
+    type: eventTypeSchema
+      .superRefine((type, ctx) => {
+        if (type !== TEST_EVENT_TYPE && !known.has(type)) ctx.addIssue({ code: 'custom', message: unknownType(type) });
+      })
+      .optional()
+      .describe('The type the test event carries, with a sample object of that type as its data; default webhook_endpoint.test (the endpoint as data)'),
+  })
   .strict()
   .meta({ id: 'TestWebhookEndpointRequest' });
 

@@ -15,9 +15,11 @@ import {
   listWebhookEndpointsSchema,
   recoverWebhookEndpointSchema,
   rotateWebhookSecretSchema,
+  TEST_EVENT_TYPE,
   testWebhookEndpointSchema,
   updateWebhookEndpointSchema,
 } from './webhook.schemas.js';
+import { EVENT_SAMPLES } from './event-samples.js';
 import { assertWebhookUrl } from './webhook-url.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -219,7 +221,6 @@ export async function retryWebhookDelivery(ctx: ServiceContext, id: string): Pro
 }
 
 /** The type of a test event unless the caller names another. */
-export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
 
 /** What a test send did: the event as sent and the receiver's answer. */
 export interface WebhookTestResult {
@@ -245,7 +246,8 @@ export async function sendTestWebhookEvent(ctx: ServiceContext, id: string, body
     id: prefixedId('evt'),
     type: input.type ?? TEST_EVENT_TYPE,
     createdAt: now,
-    data: { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url, test: true },
+    // A type's sample object (what a real event of it carries), or the endpoint itself.
+    data: input.type && input.type !== TEST_EVENT_TYPE ? EVENT_SAMPLES[input.type] : { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url, test: true },
   });
   const raw = JSON.stringify(event);
   const secrets = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
