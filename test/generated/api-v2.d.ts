@@ -1975,7 +1975,7 @@ export interface components {
             reason?: string;
         };
         TestWebhookEndpointRequest: {
-            /** @description The type the test event carries; default webhook_endpoint.test */
+            /** @description The type the test event carries, with a sample object of that type as its data; default webhook_endpoint.test (the endpoint as data) */
             type?: string;
         };
         UpdateCustomerRequest: {
