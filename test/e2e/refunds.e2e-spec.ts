@@ -246,6 +246,19 @@ test('v1: POST /v1/checkout/{id}/refund refunds lines of the paid checkout', asy
   expect(unknown.status).toBe(404);
 });
 
+test('v1: a line refund goes back to the card that paid that line, not in the order-wide proportion', async () => {
+  const order = await paidSplitOrder();
+  const [thermometer, candy] = order.line_items;
+  const refundOf = async (line: { id: string }, cents: number) => {
+    const res = await api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: [{ line_item_id: line.id, quantity: 1, amount_cents: cents }] });
+    expect(res.status).toBe(201);
+    return (await api.get(`/api/v2/refunds/${res.body.refund_id}`)).body.data.refund_breakdown;
+  };
+  // The candy was paid wholly by the regular card, the thermometer by the HSA/FSA card.
+  expect(await refundOf(candy, 1200)).toMatchObject({ hsa_amount: 0, regular_amount: 1200 });
+  expect(await refundOf(thermometer, 2000)).toMatchObject({ hsa_amount: 2000, regular_amount: 0 });
+});
+
 test('v1: a line is never refunded beyond its quantity or amount across requests (quantity and amount), concurrent requests included; unknown lines are named', async () => {
   const s = (
     await api.post(

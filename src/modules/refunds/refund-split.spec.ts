@@ -1,4 +1,4 @@
-import { splitRefund, type RefundablePayment } from './refund-split.js';
+import { splitLineRefund, splitRefund, type RefundablePayment } from './refund-split.js';
 
 /** Applies refunds in sequence, returning the shares and checking the invariants at each step. */
 function run(hsaCaptured: number, regularCaptured: number, amounts: number[]) {
@@ -84,4 +84,52 @@ test('random sequences never over-refund and always finish exact', () => {
 
 test('more than remains is refused', () => {
   expect(() => splitRefund(2, { captured: 1, refunded: 0 }, { captured: 0, refunded: 0 })).toThrow(RangeError);
+});
+
+describe('line refunds go back to the card that paid the line', () => {
+  // A split checkout: a 19.99 thermometer (eligible, HSA/FSA card) and a 12.00 candle (regular card).
+  const paid = [
+    { id: 'li_1', price: 1999, quantity: 1, hsa_fsa_eligible: true },
+    { id: 'li_2', price: 600, quantity: 2, hsa_fsa_eligible: false },
+  ];
+  const fresh = (hsa: number, regular: number) =>
+    [
+      { captured: hsa, refunded: 0 },
+      { captured: regular, refunded: 0 },
+    ] as const;
+
+  test('a line that is not eligible returns wholly to the regular card', () => {
+    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 1200 }], paid, ...fresh(1999, 1200))).toEqual({ hsa: 0, regular: 1200 });
+    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 600 }], paid, ...fresh(1999, 1200))).toEqual({ hsa: 0, regular: 600 });
+  });
+
+  test('an eligible line returns wholly to the HSA/FSA card that paid it', () => {
+    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(1999, 1200))).toEqual({ hsa: 1999, regular: 0 });
+  });
+
+  test('both lines at once: each to its own card', () => {
+    expect(
+      splitLineRefund(
+        [
+          { line_item_id: 'li_1', amount: 1000 },
+          { line_item_id: 'li_2', amount: 600 },
+        ],
+        paid,
+        ...fresh(1999, 1200),
+      ),
+    ).toEqual({ hsa: 1000, regular: 600 });
+  });
+
+  test('one regular card paid everything: every line returns to it', () => {
+    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(0, 3199))).toEqual({ hsa: 0, regular: 1999 });
+  });
+
+  test('a partial authorisation moved part of the eligible lines to the regular card: the eligible line returns in that proportion', () => {
+    // The HSA/FSA card covered 1000 of the 1999 eligible; the regular card paid 999 + 1200.
+    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(1000, 2199))).toEqual({ hsa: 1000, regular: 999 });
+  });
+
+  test('a card with too little left hands the excess to the other card', () => {
+    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 1200 }], paid, { captured: 1999, refunded: 0 }, { captured: 1200, refunded: 600 })).toEqual({ hsa: 600, regular: 600 });
+  });
 });

@@ -12,7 +12,7 @@ import { Payment } from '../payments/payment.entity.js';
 import { Refund, type RefundLine, type RefundPart } from './refund.entity.js';
 import { assertLinesRefundable } from './refund-lines.js';
 import { refundCreatedPayload } from './refund.resource.js';
-import { splitRefund } from './refund-split.js';
+import { splitLineRefund, splitRefund } from './refund-split.js';
 import { createRefundSchema, listRefundsSchema, type RefundFilters } from './refund.schemas.js';
 
 const REFUNDABLE = new Set(['captured', 'partially_refunded', 'refunded']);
@@ -26,7 +26,7 @@ function remainingOf(payments: Payment[]): number {
  * The one refund rule: what `requested` (default: all that remains) of `order` takes from its
  * HSA/FSA and its regular payment (see splitRefund), or why it cannot be refunded.
  */
-function planRefund(order: Order, payments: Payment[], requested: number | undefined) {
+function planRefund(order: Order, payments: Payment[], requested: number | undefined, lines: RefundLine[] = []) {
   const remaining = remainingOf(payments);
   if (REFUNDABLE.has(order.paymentStatus) && remaining === 0) {
     throw new DomainError('already_refunded', `Order ${order.id} is already fully refunded (or its remaining amount is being refunded).`, { param: 'order_id' });
@@ -40,7 +40,12 @@ function planRefund(order: Order, payments: Payment[], requested: number | undef
   }
   const hsa = payments.find((p) => p.paymentMethod === 'hsa_fsa_card');
   const regular = payments.find((p) => p.paymentMethod === 'card');
-  const share = splitRefund(amount, { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 }, { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 });
+  const paid = [
+    { captured: hsa?.amount ?? 0, refunded: hsa?.refundedAmount ?? 0 },
+    { captured: regular?.amount ?? 0, refunded: regular?.refundedAmount ?? 0 },
+  ] as const;
+  // A line refund returns each line to the card that paid it; a refund of the order, in proportion.
+  const share = lines.length ? splitLineRefund(lines, order.lineItems, ...paid) : splitRefund(amount, ...paid);
   return { amount, remaining, share, hsa, regular };
 }
 
@@ -70,7 +75,7 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
     const order = await em.findOne(Order, { id: input.order_id, ...scope(ctx) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!order) throw DomainError.notFound('order', input.order_id, 'order_id');
     const payments = await em.find(Payment, { orderId: order.id });
-    const { amount, share, hsa, regular } = planRefund(order, payments, input.amount);
+    const { amount, share, hsa, regular } = planRefund(order, payments, input.amount, lines);
     if (lines.length) await assertLinesRefundable(em, order, lines);
     const parts: RefundPart[] = [];
     for (const [payment, part] of [
