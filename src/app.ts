@@ -12,7 +12,7 @@ import { randomBase62 } from './platform/db/ids.js';
 import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
 import type { JobRunner } from './platform/jobs/jobs.js';
-import { setPublicUrl } from './platform/links.js';
+import { rememberPublicUrl, setPublicUrl } from './platform/links.js';
 import type { GraphContext } from './platform/graphql/context.js';
 import { noStoreCacheControl } from './platform/graphql/cache-control.js';
 import { queryCost } from './platform/graphql/complexity.js';
@@ -97,6 +97,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerCsvBodyParser(http);
   registerInputGuards(http);
   await registerConsoleSessions(http, orm);
+  await rememberPublicUrl(orm.em.fork(), config.publicUrl);
   registerAuth(http, orm, authenticate, consoleSessionAuth);
   // Public pages are not limited per key; those that need a limit (paying) declare their own. The
   // others get no limiter at all (rather than an allow-list consulted on every request).

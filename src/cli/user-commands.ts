@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config/config.js';
 import { migrate } from '../platform/db/database.js';
 import { DomainError } from '../platform/errors.js';
-import { setPublicUrl } from '../platform/links.js';
+import { rememberedPublicUrl, setPublicUrl } from '../platform/links.js';
 import { inviteMember } from '../modules/team/team.service.js';
 
 export const USER_USAGE = `npm run cli -- user invite --merchant ID --email EMAIL --role owner|admin|developer|support|viewer
@@ -15,10 +15,11 @@ export async function userCommand(sub: string | undefined, args: string[], withO
   if (sub !== 'invite') throw new Error(usage);
   const { values } = parseArgs({ args, options: { merchant: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } }, strict: true });
   if (!values.merchant || !values.email || !values.role) throw new Error(`user invite: --merchant, --email and --role are required\n${usage}`);
-  setPublicUrl(loadConfig().publicUrl);
   const invited = await withOrm(async (orm) => {
     await migrate(orm);
     const em = orm.em.fork();
+    // The link the service would build: its PUBLIC_URL as it last started, unless this command's environment sets one.
+    setPublicUrl(process.env.PUBLIC_URL ? loadConfig().publicUrl : ((await rememberedPublicUrl(em)) ?? loadConfig().publicUrl));
     if (!(await em.getConnection().execute<unknown[]>('select 1 from merchants where id = ?', [values.merchant])).length) throw new Error(`user invite: no merchant ${values.merchant}`);
     try {
       return await inviteMember(em, values.merchant!, { email: values.email, role: values.role });
