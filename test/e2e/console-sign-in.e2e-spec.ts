@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { inviteMember } from '../../src/modules/team/team.service.js';
-import { consoleClient, PASSWORD, teamMember } from '../helpers/console.js';
+import { consoleClient, expectConsoleOnly, PASSWORD, teamMember } from '../helpers/console.js';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
@@ -275,6 +275,10 @@ test('Settings → Team: owners and admins invite and manage members; only owner
   // an API key never manages the team
   const byKey = await client(t.url, other.test_api_key).graphql('mutation { inviteTeamMember(input: { email: "x@team.test", role: VIEWER }) { setupUrl } }');
   expect(byKey.body.errors?.[0].extensions?.code).toBe('insufficient_permissions');
+});
+
+test('an API key, even a secret key, does not read the team', async () => {
+  expectConsoleOnly((await client(t.url, merchant.test_api_key).graphql('{ teamMembers { email } }')).body, 'teamMembers', 'team:read');
 });
 
 test('the live dashboard streams over graphql-ws with the session cookie and its CSRF token', async () => {

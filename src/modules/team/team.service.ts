@@ -7,7 +7,7 @@ import type { Principal, ServiceContext } from '../../platform/context.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { publicLink } from '../../platform/links.js';
-import { requirePermission } from '../../platform/permissions.js';
+import { requireConsoleUser, requirePermission } from '../../platform/permissions.js';
 import { openSecret, sealSecret } from '../../platform/secrets.js';
 import { parseInput } from '../../platform/validation.js';
 import { merchantPrincipal } from '../merchants/merchant.service.js';
@@ -268,15 +268,13 @@ export async function inviteFirstOwner(em: EntityManager, merchantId: string, em
 
 /** Who may manage `role`: only an owner grants, changes or removes the owner role. */
 function assertMayManage(ctx: ServiceContext, role: Role): void {
-  if (ctx.principal.actor?.kind !== 'user')
-    throw new DomainError('insufficient_permissions', 'The team is managed in the console by a signed-in owner or admin, not with an API key.', { details: { required_permission: 'team:write' } });
-  requirePermission(ctx.principal, 'team:write');
+  requireConsoleUser(ctx.principal, 'team:write', 'The team is managed in the console by a signed-in owner or admin, not with an API key.');
   if (role === 'owner') requirePermission(ctx.principal, 'owners:write');
 }
 
 /** The merchant's team, invitations pending included. */
 export async function listTeamMembers(ctx: ServiceContext): Promise<TeamMemberView[]> {
-  requirePermission(ctx.principal, 'team:read');
+  requireConsoleUser(ctx.principal, 'team:read', "The team (its members' email addresses) is read in the console by a signed-in member whose role holds team:read, not with an API key.");
   const members = await ctx.em.find(TeamMember, { merchant: ctx.principal.merchantId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 });
   return members.map(presentMember);
 }
