@@ -26,3 +26,13 @@ export function requirePermission(principal: Principal, required: string): void 
   const who = principal.actor?.kind === 'user' ? 'Your role' : 'This API key';
   throw new DomainError('insufficient_permissions', `${who} lacks the ${required} permission.`, { details: { required_permission: required } });
 }
+
+/**
+ * Throws 403 `insufficient_permissions` (`why`, naming `required`) unless `principal` is a
+ * signed-in console user whose role holds `required`: what belongs to console sessions only (API
+ * keys, the team, the audit log) is never reached with an API key, whatever its permissions.
+ */
+export function requireConsoleUser(principal: Principal, required: string, why: string): asserts principal is Principal & { actor: { kind: 'user' } } {
+  if (principal.actor?.kind !== 'user') throw new DomainError('insufficient_permissions', why, { details: { required_permission: required } });
+  requirePermission(principal, required);
+}

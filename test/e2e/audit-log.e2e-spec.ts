@@ -1,5 +1,5 @@
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
-import { signedInConsole, consoleClient, teamMember, type ConsoleClient } from '../helpers/console.js';
+import { signedInConsole, consoleClient, expectConsoleOnly, teamMember, type ConsoleClient } from '../helpers/console.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -88,4 +88,8 @@ test('only roles holding audit_log read it, and only their own merchant', async 
   const stranger = consoleClient(t.url);
   await stranger.signIn('owner@other.test');
   expect((await auditLog(stranger)).map((e) => e.action)).toEqual(['CONSOLE_SIGNED_IN', 'TEAM_MEMBER_INVITED']);
+});
+
+test('an API key, even a secret key, does not read the audit log', async () => {
+  expectConsoleOnly((await api.graphql('{ auditLog(first: 5) { edges { node { action actorLabel } } } }')).body, 'auditLog', 'audit_log:read');
 });

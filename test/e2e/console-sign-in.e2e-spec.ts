@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { inviteMember } from '../../src/modules/team/team.service.js';
-import { consoleClient, PASSWORD, teamMember } from '../helpers/console.js';
+import { consoleClient, expectConsoleOnly, PASSWORD, teamMember } from '../helpers/console.js';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
@@ -204,10 +204,11 @@ test('five failed sign-ins lock the account for 15 minutes with a clear message,
   expect(right.body.error.message).toContain('locked');
 });
 
-test('TOTP: enrolment with a code, recovery codes shown once, sign-in in two steps, no code accepted twice', async () => {
-  await member('totp@console.test', 'admin');
+/** A member with two-factor sign-in on (enrolled with a code): their signed-out browser, authenticator and recovery codes. */
+async function twoFactorMember(email: string) {
+  await member(email, 'admin');
   const browser = consoleClient(t.url);
-  await browser.signIn('totp@console.test');
+  await browser.signIn(email);
   const enrol = await browser.post('/console/two-factor/enroll');
   expect(enrol.status).toBe(200);
   expect(enrol.body.otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
@@ -218,6 +219,31 @@ test('TOTP: enrolment with a code, recovery codes shown once, sign-in in two ste
   expect(confirmed.body.recovery_codes).toHaveLength(10);
   expect((await browser.get('/console/session')).body.member.two_factor_enabled).toBe(true);
   await browser.post('/console/sign-out');
+  return { browser, totp, recoveryCodes: confirmed.body.recovery_codes as string[] };
+}
+
+/** `n` browsers whose password step for `email` passed, each waiting for its code. */
+async function pendingSessions(email: string, n: number) {
+  const browsers = Array.from({ length: n }, () => consoleClient(t.url));
+  for (const browser of browsers) expect((await browser.signIn(email)).body).toEqual({ two_factor_required: true });
+  return browsers;
+}
+
+/** The statuses of the code step sent by every pending browser at once. */
+const raceCode = async (browsers: ReturnType<typeof consoleClient>[], code: string) =>
+  (await Promise.all(browsers.map((b) => b.post('/console/sign-in/two-factor', { code })))).map((r) => r.status).sort();
+
+/** How many audit entries of `action` the member `email` has. */
+async function auditCount(email: string, action: string): Promise<number> {
+  const [row] = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*) as n from audit_log_entries where action = ? and object_id = (select id from team_members where email = ?)`, [action, email]);
+  return Number(row.n);
+}
+
+test('TOTP: enrolment with a code, recovery codes shown once, sign-in in two steps, no code accepted twice', async () => {
+  const { browser, totp, recoveryCodes } = await twoFactorMember('totp@console.test');
 
   const step1 = await browser.signIn('totp@console.test');
   expect(step1.body).toEqual({ two_factor_required: true });
@@ -232,11 +258,47 @@ test('TOTP: enrolment with a code, recovery codes shown once, sign-in in two ste
   // the same code again: refused; a recovery code works once
   await browser.signIn('totp@console.test');
   expect((await browser.post('/console/sign-in/two-factor', { code: next })).status).toBe(401);
-  const recovery = confirmed.body.recovery_codes[0] as string;
+  const recovery = recoveryCodes[0];
   expect((await browser.post('/console/sign-in/two-factor', { code: recovery })).status).toBe(200);
   await browser.post('/console/sign-out');
   await browser.signIn('totp@console.test');
   expect((await browser.post('/console/sign-in/two-factor', { code: recovery })).status).toBe(401);
+});
+
+test('thirty wrong passwords in concurrent bursts lock the account after at most five are checked', async () => {
+  await member('burst@console.test', 'viewer');
+  const statuses: number[] = [];
+  for (let burst = 0; burst < 3; burst++) {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => consoleClient(t.url).signIn('burst@console.test', `wrong password ${burst}.${i}`)));
+    statuses.push(...answers.map((a) => a.status));
+  }
+  expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+  expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+  expect(await auditCount('burst@console.test', 'console.sign_in_failed')).toBeLessThanOrEqual(5);
+  expect(await auditCount('burst@console.test', 'console.locked_out')).toBe(1);
+});
+
+test('after concurrent bursts of wrong passwords the right password is refused while the account is locked', async () => {
+  await member('burst.right@console.test', 'viewer');
+  for (let burst = 0; burst < 3; burst++) {
+    await Promise.all(Array.from({ length: 10 }, (_, i) => consoleClient(t.url).signIn('burst.right@console.test', `wrong password ${burst}.${i}`)));
+  }
+  const right = await consoleClient(t.url).signIn('burst.right@console.test');
+  expect(right.status).toBe(429);
+  expect(right.body.error.message).toContain('locked');
+});
+
+test('one TOTP code raced by several pending sessions signs in exactly one of them', async () => {
+  const { totp } = await twoFactorMember('totp.race@console.test');
+  const browsers = await pendingSessions('totp.race@console.test', 4);
+  // the next time step's code: enrolment spent the current one
+  expect(await raceCode(browsers, totp.generate({ timestamp: Date.now() + 30_000 }))).toEqual([200, 401, 401, 401]);
+});
+
+test('one recovery code raced by several pending sessions signs in exactly one of them', async () => {
+  const { recoveryCodes } = await twoFactorMember('recovery.race@console.test');
+  const browsers = await pendingSessions('recovery.race@console.test', 4);
+  expect(await raceCode(browsers, recoveryCodes[0])).toEqual([200, 401, 401, 401]);
 });
 
 test('Settings → Team: owners and admins invite and manage members; only owners manage owners; a team keeps one owner', async () => {
@@ -275,6 +337,10 @@ test('Settings → Team: owners and admins invite and manage members; only owner
   // an API key never manages the team
   const byKey = await client(t.url, other.test_api_key).graphql('mutation { inviteTeamMember(input: { email: "x@team.test", role: VIEWER }) { setupUrl } }');
   expect(byKey.body.errors?.[0].extensions?.code).toBe('insufficient_permissions');
+});
+
+test('an API key, even a secret key, does not read the team', async () => {
+  expectConsoleOnly((await client(t.url, merchant.test_api_key).graphql('{ teamMembers { email } }')).body, 'teamMembers', 'team:read');
 });
 
 test('the live dashboard streams over graphql-ws with the session cookie and its CSRF token', async () => {

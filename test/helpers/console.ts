@@ -55,3 +55,15 @@ export async function signedInConsole(t: TestApp, merchantId: string, role = 'ow
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   return console;
 }
+
+/** A GraphQL answer that refuses the root `field` to an API key: console sessions only, 403 `insufficient_permissions` naming `permission`. */
+export function expectConsoleOnly(body: { data: unknown; errors?: unknown[] }, field: string, permission: string): void {
+  expect(body.data).toBeNull();
+  expect(body.errors).toEqual([
+    expect.objectContaining({
+      path: [field],
+      extensions: { code: 'insufficient_permissions', details: { required_permission: permission } },
+      message: expect.stringContaining('in the console'),
+    }),
+  ]);
+}

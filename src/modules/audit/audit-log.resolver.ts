@@ -5,7 +5,7 @@ import { parseInput } from '../../platform/validation.js';
 import { auditFiltersSchema, listAuditLog } from './audit-log.service.js';
 import { AuditLogArgs, AuditLogConnection, AuditLogEntryNode } from './audit-log.types.js';
 
-/** Settings → Audit: owners and admins (and secret keys). */
+/** Settings → Audit: owners and admins, in the console only (never an API key). */
 @Authorized('audit_log')
 @Resolver(() => AuditLogEntryNode)
 export class AuditLogResolver {

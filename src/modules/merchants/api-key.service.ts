@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { requirePermission } from '../../platform/permissions.js';
+import { requireConsoleUser } from '../../platform/permissions.js';
 import { parseInput } from '../../platform/validation.js';
 import { recordAudit } from '../audit/audit-log.service.js';
 import { createApiKeySchema, rollApiKeySchema } from './api-key.schemas.js';
@@ -36,12 +36,7 @@ export interface CreatedApiKey {
  * Settings, API Keys"), never by an API key: a leaked key must not be able to mint its successors.
  */
 function consoleUser(ctx: ServiceContext, access: 'read' | 'write'): string {
-  if (ctx.principal.actor?.kind !== 'user') {
-    throw new DomainError('insufficient_permissions', 'API keys are managed in the console (Settings → API keys) by a signed-in team member, not with an API key.', {
-      details: { required_permission: `api_keys:${access}` },
-    });
-  }
-  requirePermission(ctx.principal, `api_keys:${access}`);
+  requireConsoleUser(ctx.principal, `api_keys:${access}`, 'API keys are managed in the console (Settings → API keys) by a signed-in team member, not with an API key.');
   return ctx.principal.actor.id;
 }
 

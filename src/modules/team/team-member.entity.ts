@@ -41,7 +41,7 @@ export class TeamMember {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   totpEnabledAt?: Date | null;
 
-  /** The last TOTP time step accepted: a code is never accepted twice (RFC 6238 §5.2). */
+  /** The last TOTP time step accepted: a code is never accepted twice (RFC 6238 §5.2); spent by one conditional update. */
   @Property({ type: 'bigint', nullable: true })
   totpLastStep?: number | null;
 
@@ -49,7 +49,7 @@ export class TeamMember {
   @Property({ type: ArrayType, nullable: true })
   recoveryCodeHashes?: string[] | null;
 
-  /** Failed sign-ins in a row; 5 lock the account for 15 minutes. */
+  /** Sign-in attempts since the last success that did not succeed (failed, or still being checked); 5 lock the account for 15 minutes (sign-in-attempts.ts). */
   @Property({ type: 'integer', default: 0 })
   failedSignIns: Opt<number> = 0;
 

@@ -4,7 +4,7 @@ import { changeTeamMemberRole, inviteTeamMember, listTeamMembers, removeTeamMemb
 import { InviteTeamMemberInput, InviteTeamMemberPayload, RemoveTeamMemberPayload, TeamMemberPayload, TeamMemberType, TeamRoleEnum } from './team.types.js';
 import type { ValueOf } from '../../platform/graphql/enums.js';
 
-/** Settings → Team: owners and admins manage it (only owners manage owners). */
+/** Settings → Team: owners and admins manage it (only owners manage owners), in the console only (never an API key). */
 @Authorized('team')
 @Resolver(() => TeamMemberType)
 export class TeamResolver {

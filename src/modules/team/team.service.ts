@@ -7,18 +7,16 @@ import type { Principal, ServiceContext } from '../../platform/context.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { publicLink } from '../../platform/links.js';
-import { requirePermission } from '../../platform/permissions.js';
+import { requireConsoleUser, requirePermission } from '../../platform/permissions.js';
 import { openSecret, sealSecret } from '../../platform/secrets.js';
 import { parseInput } from '../../platform/validation.js';
 import { merchantPrincipal } from '../merchants/merchant.service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
 import { auditEntry, type AuditAction } from '../audit/audit-log.service.js';
 import { checkPassword } from './password-policy.js';
+import { admitAttempt, attemptFailed, attemptReturned, attemptSucceeded, LOCK_AFTER_FAILURES, LOCK_MINUTES, lockEnd, spendRecoveryCode, spendTotpStep } from './sign-in-attempts.js';
 import { TeamMember } from './team-member.entity.js';
 
-/** Failed sign-ins in a row that lock an account, and for how long. */
-export const LOCK_AFTER_FAILURES = 5;
-export const LOCK_MINUTES = 15;
 /** How long an invitation (or the first owner's) link sets a password. */
 const SETUP_LINK_DAYS = 7;
 /** Time between the password and the second factor. */
@@ -138,16 +136,25 @@ function audit(em: EntityManager, member: TeamMember, action: AuditAction, ip?: 
   auditEntry(em, { merchantId: member.merchant.id, livemode: false, actor: { kind: 'user', id: member.id, label: member.email, ip }, action, objectId: member.id });
 }
 
-/** Counts a failure against the account; the fifth in a row locks it. */
-async function failed(em: EntityManager, member: TeamMember, ip?: string): Promise<never> {
-  member.failedSignIns += 1;
-  if (member.failedSignIns >= LOCK_AFTER_FAILURES) {
-    member.lockedUntil = new Date(Date.now() + LOCK_MINUTES * 60_000);
-    member.failedSignIns = 0;
+/** Locks out a caller that was refused, and audits the lock when this attempt made it. */
+async function refusedLocked(em: EntityManager, member: TeamMember, until: Date, lockedNow: boolean, ip?: string): Promise<never> {
+  if (lockedNow) {
     audit(em, member, 'console.locked_out', ip);
     await em.flush();
-    throw lockedError(member.lockedUntil);
   }
+  throw lockedError(until);
+}
+
+/** Counts the attempt against the account before its password or code is checked (sign-in-attempts.ts): a locked account is refused here. */
+async function admit(em: EntityManager, member: TeamMember, ip?: string): Promise<void> {
+  const admission = await admitAttempt(em, member.id);
+  if (!admission.admitted) await refusedLocked(em, member, admission.lockedUntil, admission.lockedNow, ip);
+}
+
+/** An admitted attempt failed; the one that leaves the count at the limit locks the account. */
+async function failed(em: EntityManager, member: TeamMember, ip?: string): Promise<never> {
+  const locked = await attemptFailed(em, member.id);
+  if (locked) await refusedLocked(em, member, locked, true, ip);
   audit(em, member, 'console.sign_in_failed', ip);
   await em.flush();
   throw new DomainError('unauthorized', 'Wrong email, password or code.');
@@ -164,19 +171,21 @@ export async function checkCredentials(em: EntityManager, input: unknown, ip?: s
     await verify(await (decoy ??= hash(randomBase62(16))), password).catch(() => false);
     throw new DomainError('unauthorized', 'Wrong email, password or code.');
   }
-  if (member.lockedUntil && member.lockedUntil > new Date()) throw lockedError(member.lockedUntil);
+  await admit(em, member, ip);
   if (!(await verify(member.passwordHash, password).catch(() => false))) return failed(em, member, ip);
   const secondFactor = Boolean(member.totpEnabledAt);
-  if (!secondFactor) await signedIn(em, member, ip);
+  if (secondFactor) await attemptReturned(em, member.id);
+  else await signedIn(em, member, ip);
   return { member, secondFactor };
 }
 
+/** An admitted attempt succeeded: signed in, unless attempts that failed meanwhile locked the account. */
 async function signedIn(em: EntityManager, member: TeamMember, ip?: string): Promise<void> {
-  member.failedSignIns = 0;
-  member.lockedUntil = null;
-  member.lastSignInAt = new Date();
+  const at = await attemptSucceeded(em, member.id);
+  if (!at) throw lockedError(await lockEnd(em, member.id));
   audit(em, member, 'console.signed_in', ip);
   await em.flush();
+  member.lastSignInAt = at;
 }
 
 function totpOf(member: TeamMember): TOTP {
@@ -185,24 +194,14 @@ function totpOf(member: TeamMember): TOTP {
   return new TOTP({ issuer: 'Health Commerce', label: member.email, secret: Secret.fromBase32(base32), digits: 6, period: 30 });
 }
 
-/** Accepts a current TOTP code (never the same one twice) or an unused recovery code (spent). */
+/** Accepts a current TOTP code (never the same one twice) or an unused recovery code (spent), each spent by one statement however many requests race it. */
 async function acceptCode(em: EntityManager, member: TeamMember, code: string): Promise<boolean> {
   const digits = code.replace(/\s/g, '');
   if (/^\d{6}$/.test(digits)) {
-    const totp = totpOf(member);
-    const delta = totp.validate({ token: digits, window: 1 });
-    if (delta === null) return false;
-    const step = Math.floor(Date.now() / 30_000) + delta;
-    if (member.totpLastStep != null && step <= Number(member.totpLastStep)) return false;
-    member.totpLastStep = step;
-    return true;
+    const delta = totpOf(member).validate({ token: digits, window: 1 });
+    return delta !== null && spendTotpStep(em, member.id, Math.floor(Date.now() / 30_000) + delta);
   }
-  const hashed = sha256(digits.toLowerCase());
-  const left = member.recoveryCodeHashes ?? [];
-  if (!left.includes(hashed)) return false;
-  member.recoveryCodeHashes = left.filter((h) => h !== hashed);
-  await em.flush();
-  return true;
+  return spendRecoveryCode(em, member.id, sha256(digits.toLowerCase()));
 }
 
 /** The second step of a sign-in: the TOTP or a recovery code of the member whose password was right (within 5 minutes). */
@@ -211,7 +210,7 @@ export async function checkSecondFactor(em: EntityManager, memberId: string | un
   if (!memberId || !since || Date.now() - since > SECOND_FACTOR_MS) throw new DomainError('unauthorized', 'Sign in with your email and password first (the code step lasts 5 minutes).');
   const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
   if (!member?.totpEnabledAt) throw new DomainError('unauthorized', 'Sign in with your email and password first.');
-  if (member.lockedUntil && member.lockedUntil > new Date()) throw lockedError(member.lockedUntil);
+  await admit(em, member, ip);
   if (!(await acceptCode(em, member, code))) return failed(em, member, ip);
   await signedIn(em, member, ip);
   return member;
@@ -268,15 +267,13 @@ export async function inviteFirstOwner(em: EntityManager, merchantId: string, em
 
 /** Who may manage `role`: only an owner grants, changes or removes the owner role. */
 function assertMayManage(ctx: ServiceContext, role: Role): void {
-  if (ctx.principal.actor?.kind !== 'user')
-    throw new DomainError('insufficient_permissions', 'The team is managed in the console by a signed-in owner or admin, not with an API key.', { details: { required_permission: 'team:write' } });
-  requirePermission(ctx.principal, 'team:write');
+  requireConsoleUser(ctx.principal, 'team:write', 'The team is managed in the console by a signed-in owner or admin, not with an API key.');
   if (role === 'owner') requirePermission(ctx.principal, 'owners:write');
 }
 
 /** The merchant's team, invitations pending included. */
 export async function listTeamMembers(ctx: ServiceContext): Promise<TeamMemberView[]> {
-  requirePermission(ctx.principal, 'team:read');
+  requireConsoleUser(ctx.principal, 'team:read', "The team (its members' email addresses) is read in the console by a signed-in member whose role holds team:read, not with an API key.");
   const members = await ctx.em.find(TeamMember, { merchant: ctx.principal.merchantId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 });
   return members.map(presentMember);
 }
