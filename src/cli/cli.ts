@@ -1,17 +1,10 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/config.js';
-import { migrate, resolveDatabase } from '../platform/db/database.js';
-import { openOrm } from '../../mikro-orm.config.js';
-import { createMerchant } from '../modules/merchants/merchant.service.js';
-import { createMigration } from './migration-create.js';
-import { IMPORT_USAGE, productsImport } from './products-import.js';
-import { PROCESSOR_USAGE, processorCommand } from './processor-commands.js';
-import { openApiTypesCheck, openApiTypesEmit } from './openapi-commands.js';
-import { schemaCheck, schemaDiff, schemaEmit } from './schema-commands.js';
-import { USER_USAGE, userCommand } from './user-commands.js';
-import { LISTEN_USAGE, listen } from './webhook-listen.js';
-import { TRIGGER_USAGE, trigger } from './webhook-trigger.js';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { IMPORT_USAGE, LISTEN_USAGE, PROCESSOR_USAGE, TRIGGER_USAGE, USER_USAGE } from './usage.js';
+
+// Each command loads what it needs when it runs: the usage, `listen` and `trigger` start without
+// loading the service's modules.
 
 const USAGE = `usage:
   npm run cli -- merchant create --name NAME   create a merchant, print its keys as JSON
@@ -28,7 +21,8 @@ const USAGE = `usage:
   npm run openapi:types | openapi:check        write / verify the REST client types (test/generated/api-v2.d.ts)`;
 
 /** Runs `fn` against the configured database, then closes everything. */
-async function withOrm<T>(fn: (orm: Awaited<ReturnType<typeof openOrm>>) => Promise<T>): Promise<T> {
+async function withOrm<T>(fn: (orm: MikroORM) => Promise<T>): Promise<T> {
+  const [{ loadConfig }, { resolveDatabase }, { openOrm }] = await Promise.all([import('../config/config.js'), import('../platform/db/database.js'), import('../../mikro-orm.config.js')]);
   const db = await resolveDatabase(loadConfig());
   const orm = await openOrm(db.url, 2);
   try {
@@ -45,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     case 'merchant': {
       const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
       if (sub !== 'create' || !values.name) throw new Error(USAGE);
+      const [{ migrate }, { createMerchant }] = await Promise.all([import('../platform/db/database.js'), import('../modules/merchants/merchant.service.js')]);
       const created = await withOrm(async (orm) => {
         await migrate(orm);
         return createMerchant(orm.em.fork(), values.name!);
@@ -54,33 +49,36 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'products':
       if (sub !== 'import') throw new Error(USAGE);
-      return productsImport(rest, withOrm);
+      return (await import('./products-import.js')).productsImport(rest, withOrm);
     case 'processor':
-      return processorCommand(sub, rest, withOrm);
+      return (await import('./processor-commands.js')).processorCommand(sub, rest, withOrm);
     case 'user':
-      return userCommand(sub, rest, withOrm);
+      return (await import('./user-commands.js')).userCommand(sub, rest, withOrm);
     case 'migrate': {
+      const { migrate } = await import('../platform/db/database.js');
       const applied = await withOrm(migrate);
       process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'no pending migrations\n');
       return 0;
     }
-    case 'migration:create':
+    case 'migration:create': {
+      const { createMigration } = await import('./migration-create.js');
       process.stdout.write(`${await withOrm(createMigration)}\n`);
       return 0;
+    }
     case 'schema:emit':
-      return schemaEmit();
+      return (await import('./schema-commands.js')).schemaEmit();
     case 'schema:check':
-      return schemaCheck();
+      return (await import('./schema-commands.js')).schemaCheck();
     case 'schema:diff':
-      return schemaDiff(sub);
+      return (await import('./schema-commands.js')).schemaDiff(sub);
     case 'listen':
-      return listen(argv.slice(1));
+      return (await import('./webhook-listen.js')).listen(argv.slice(1));
     case 'trigger':
-      return trigger(sub, rest);
+      return (await import('./webhook-trigger.js')).trigger(sub, rest);
     case 'openapi:types':
-      return openApiTypesEmit();
+      return (await import('./openapi-commands.js')).openApiTypesEmit();
     case 'openapi:check':
-      return openApiTypesCheck();
+      return (await import('./openapi-commands.js')).openApiTypesCheck();
     default:
       process.stderr.write(`${USAGE}\n`);
       return 2;

@@ -3,11 +3,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config/config.js';
 import { migrate } from '../platform/db/database.js';
 import { configureProcessorAccounts, setProcessorAccount, showProcessorAccount } from '../modules/processor-accounts/processor-account.service.js';
+import { PROCESSOR_USAGE } from './usage.js';
 
-export const PROCESSOR_USAGE = `npm run cli -- processor set --merchant ID --provider adyen --merchant-account NAME
-                   --api-key KEY --client-key KEY --hmac-key HEX [--live-url-prefix PREFIX]
-                                               store (or replace) a merchant's processor keys, print them masked
-  npm run cli -- processor show --merchant ID  print a merchant's processor configuration, masked`;
+export { PROCESSOR_USAGE };
 
 const setOptions = {
   merchant: { type: 'string' },

@@ -5,8 +5,9 @@ import { systemContext, type Log } from '../platform/context.js';
 import { Merchant } from '../modules/merchants/merchant.entity.js';
 import { ImportFileError, readCatalogCsv } from '../modules/products/product-import.csv.js';
 import { importCatalog, type ImportProgress, type ImportReport } from '../modules/products/product-import.service.js';
+import { IMPORT_USAGE } from './usage.js';
 
-export const IMPORT_USAGE = 'npm run cli -- products import FILE.csv [--merchant ID] [--mode test|live] [--continue-on-error] [--json]';
+export { IMPORT_USAGE };
 
 const noop = () => undefined;
 const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };

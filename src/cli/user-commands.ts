@@ -5,9 +5,9 @@ import { migrate } from '../platform/db/database.js';
 import { DomainError } from '../platform/errors.js';
 import { rememberedPublicUrl, setPublicUrl } from '../platform/links.js';
 import { inviteMember } from '../modules/team/team.service.js';
+import { USER_USAGE } from './usage.js';
 
-export const USER_USAGE = `npm run cli -- user invite --merchant ID --email EMAIL --role owner|admin|developer|support|viewer
-                                               invite a team member, print the one-time link that sets their password`;
+export { USER_USAGE };
 
 /** `user invite`: the invitation as JSON on stdout (its `setup_url` is the link to hand over), errors on stderr. */
 export async function userCommand(sub: string | undefined, args: string[], withOrm: <T>(fn: (orm: MikroORM) => Promise<T>) => Promise<T>): Promise<number> {

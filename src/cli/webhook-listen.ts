@@ -6,29 +6,13 @@ import { toEventEnvelope } from '../platform/events/events.service.js';
 import { deliveryHeaders } from '../modules/webhooks/webhook-delivery.service.js';
 import { postWebhook } from '../modules/webhooks/webhook-post.js';
 import { newWebhookSecret } from '../modules/webhooks/webhook.service.js';
+import { apiBase, requireTestKey } from './api-options.js';
+import { LISTEN_USAGE } from './usage.js';
 
-export const LISTEN_USAGE = `npm run cli -- listen --api-key glm_test_… --forward-to URL [--events a,b] [--api-url URL]
-                                               forward this merchant's test-mode events to URL, signed as deliveries`;
+export { LISTEN_USAGE };
 
-/** The service's address (`--api-url`, default the local `npm start`). */
-export const DEFAULT_API_URL = 'http://localhost:4000';
 /** A forwarded event's request timeout: a real delivery's. */
 const FORWARD_TIMEOUT_MS = 10_000;
-
-/** Refuses anything but a test key: these commands act in test mode only. */
-export function requireTestKey(command: string, key: string | undefined, usage: string): string {
-  if (!key) throw new Error(`${command}: --api-key is required\nusage:\n  ${usage}`);
-  if (key.startsWith('glm_live_')) throw new Error(`${command} works in test mode only: use the merchant's glm_test_ key, not a live key`);
-  if (!key.startsWith('glm_test_')) throw new Error(`${command}: --api-key must be a glm_test_ key`);
-  return key;
-}
-
-/** The service's base URL without a trailing slash; refused unless http(s). */
-export function apiBase(url: string | undefined): string {
-  const base = (url ?? DEFAULT_API_URL).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/]/.test(base)) throw new Error(`--api-url must be an http(s) URL, got ${base}`);
-  return base;
-}
 
 const EVENTS_SUBSCRIPTION = 'subscription Listen($types: [String!]) { events(types: $types) { eventId type livemode createdAt data } }';
 

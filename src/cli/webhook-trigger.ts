@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { apiBase, requireTestKey } from './webhook-listen.js';
+import { apiBase, requireTestKey } from './api-options.js';
+import { TRIGGER_USAGE } from './usage.js';
 
-export const TRIGGER_USAGE = `npm run cli -- trigger EVENT_TYPE --api-key glm_test_… [--api-url URL]
-                                               create the test-mode objects that fire EVENT_TYPE (e.g. order.completed)`;
+export { TRIGGER_USAGE };
 
 /** The contract's test cards (test mode's simulated processor). */
 const card = (number: string) => ({ number, exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123' });

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { NOT_TRIGGERABLE, TRIGGERABLE_EVENTS, trigger } from '../../src/cli/webhook-trigger.js';
@@ -36,8 +37,8 @@ afterAll(async () => {
 });
 
 /** Runs the CLI with `args`; the output so far, a way to wait for a line, and its exit. */
-function cli(args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' });
+function cli(args: string[], via: 'node' | 'npm' = 'node') {
+  const child = via === 'node' ? spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' }) : spawn('npm', ['run', '-s', 'cli', '--', ...args], { stdio: 'pipe' });
   children.push(child);
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (output.stdout += c.toString('utf8')));
@@ -112,6 +113,31 @@ test('test mode only: a live key is refused by listen and trigger, with a clear 
   await expect(runTrigger('order.completed', liveKey)).rejects.toThrow(/test mode only/);
   await expect(runTrigger('webhook_endpoint.disabled')).rejects.toThrow(/cannot be triggered: it needs an endpoint failing[\s\S]*order\.completed/);
 });
+
+test('npm run cli -- listen stops with the signal its supervisor sends npm: no node process is left reconnecting', async () => {
+  const target = `${receiver.url}/signals-${Date.now()}`;
+  const listen = cli(['listen', '--api-key', key, '--forward-to', target, '--api-url', t.url], 'npm');
+  await listen.line(/Connected to /, 60_000);
+  const running = () => listCommandLines().filter((line) => line.includes(target));
+  expect(running().length).toBeGreaterThan(0);
+  listen.child.kill('SIGTERM'); // npm's pid, as `kill $!` after `npm run cli -- listen … &`
+  await listen.exit;
+  for (let i = 0; i < 100 && running().length; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(running()).toEqual([]);
+}, 90_000);
+
+/** The command lines of every process on this machine. */
+function listCommandLines(): string[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        return [readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ')];
+      } catch {
+        return [];
+      }
+    });
+}
 
 test('trigger without a type lists the supported types and never echoes the API key', async () => {
   const run = cli(['trigger', '--api-key', key, '--api-url', t.url]);
