@@ -3,7 +3,7 @@ import { helper, JsonType, Reference, ReferenceKind, type EntityProperty } from 
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insideTransaction } from '../context.js';
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { countStatement } from './sql-counter.js';
+import { timedStatement } from './sql-counter.js';
 
 interface PgClient {
   query<R extends QueryResultRow>(query: QueryConfig): Promise<{ rows: R[] }>;
@@ -37,8 +37,7 @@ async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryC
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {
-    countStatement(query.text);
-    return (await connection.query<R>(query)).rows;
+    return (await timedStatement(query.text, () => connection.query<R>(query))).rows;
   } finally {
     // Knex releases at once and answers an already resolved promise: nothing to wait for.
     void pool.releaseConnection(connection);
@@ -73,10 +72,7 @@ interface KnexRunner {
  */
 export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
   const transaction = em.getTransactionContext<KnexRunner>();
-  if (transaction) {
-    countStatement(sql);
-    return (await transaction.raw(sql, params)).rows as R[];
-  }
+  if (transaction) return (await timedStatement(sql, () => transaction.raw(sql, params))).rows as R[];
   if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
   return runAutocommit<R>(em, sql, params);
 }
