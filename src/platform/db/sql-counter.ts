@@ -4,7 +4,7 @@ import { dbStatementDuration } from '../observability/metrics.js';
 
 let statements = 0;
 
-/** SQL statements this process has sent, for `/metrics` and the benchmark. */
+/** SQL statements this process has sent (the tests count them; `/metrics` has them as its statement histogram's `_count`). */
 export function sqlStatementCount(): number {
   return statements;
 }

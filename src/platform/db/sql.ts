@@ -25,7 +25,7 @@ export function outsideTransaction(em: EntityManager): boolean {
  * query builder, no hydration, no extra pool, no fork of the caller's EntityManager): for hot
  * read models only, outside transactions. `on` is a service context (its `base` EntityManager)
  * or an EntityManager. A named `query` is prepared once per connection. Counted in
- * `sql_statements_total`.
+ * `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
 export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
@@ -68,7 +68,7 @@ interface KnexRunner {
  * value) and nothing hydrated: inside `em`'s transaction when it holds one, else straight on the
  * pg driver with a pooled connection, prepared once per connection. For hot statements (the pay
  * path's journal, the simulated processor's books, the webhook fan-out, billing's batches).
- * Counted in `sql_statements_total`.
+ * Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
 export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
   const transaction = em.getTransactionContext<KnexRunner>();
