@@ -4,6 +4,7 @@ import { entities } from './src/modules/entities.js';
 import { sqlLogger } from './src/platform/db/sql-counter.js';
 import { migrationsList } from './migrations/index.js';
 import { installPoolGuard, type PoolGuardMode } from './src/platform/db/pool-guard.js';
+import { instrumentTransactions } from './src/platform/observability/db-metrics.js';
 
 /** MikroORM options for `clientUrl`; migrations are listed explicitly in migrations/index.ts. */
 export function ormConfig(clientUrl: string, poolMax = 10) {
@@ -40,6 +41,7 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
 export async function openOrm(url: string, poolMax = 10, opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void } = {}): Promise<MikroORM> {
   const orm = await MikroORM.init(ormConfig(url, poolMax));
   installPoolGuard(orm, opts.poolGuard ?? 'off', opts.onPoolViolation);
+  instrumentTransactions(orm);
   return orm;
 }
 

@@ -219,7 +219,8 @@ const schema = new GraphQLSchema({
 
 const app = Fastify();
 app.get('/healthz', () => ({ status: 'ok' }));
-app.get('/metrics', () => ({ sql_statements_total: statements }));
+// The statement count as the service exposes it (its /metrics histogram's _count).
+app.get('/metrics', (_req, reply) => reply.type('text/plain; version=0.0.4').send(`commerce_db_statement_duration_seconds_count ${statements}\n`));
 app.get('/api/v2/products/:id', async (req, reply) => {
   const [row] = await rows(productByIdQuery(Number((req.params as { id: string }).id), merchantId, false));
   return row ? resource(row) : reply.code(404).send({ error: { code: 'not_found' } });

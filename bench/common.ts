@@ -38,6 +38,17 @@ export function formatTable(header: string[], rows: string[][]): string {
   return `${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${rows.map(line).join('\n')}`;
 }
 
+/** The token the benchmarks' services serve `/metrics` under (METRICS_TOKEN). */
+export const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/** SQL statements `base` has sent so far: the count of its statement-duration histogram on `/metrics` (Prometheus text). */
+export async function sqlCount(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const match = /^commerce_db_statement_duration_seconds_count(?:\{\})? (\d+)/m.exec(text);
+  if (!match) throw new Error(`no statement count at ${base}/metrics`);
+  return Number(match[1]);
+}
+
 export interface BenchService {
   base: string;
   /** The service's process id (for its CPU time). */
@@ -68,6 +79,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
     RATE_LIMIT_MAX: '100000000',
     GRAPHQL_COST_BUCKET: '100000000',
     GRAPHQL_COST_RESTORE_RATE: '100000000',
+    METRICS_TOKEN,
     ...env,
   };
   delete childEnv.DATABASE_URL;

@@ -14,7 +14,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startAdyenStandIn } from '../test/helpers/adyen/stand-in.js';
-import { cpuMs, formatTable, startService } from './common.js';
+import { cpuMs, formatTable, sqlCount, startService } from './common.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -54,10 +54,6 @@ function checkoutBody(i: number): string {
     success_url: 'https://shop.example.com/thanks',
     failure_url: 'https://shop.example.com/cart',
   });
-}
-
-async function sqlCount(base: string): Promise<number> {
-  return ((await (await fetch(`${base}/metrics`)).json()) as { sql_statements_total: number }).sql_statements_total;
 }
 
 /** `clients` concurrent shoppers for `seconds`: flows/s, the service's CPU ms per flow, p50 of the pay step. */

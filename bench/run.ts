@@ -20,7 +20,7 @@ import pg from 'pg';
 import { freePort } from '../src/platform/db/embedded-postgres.js';
 import { checkEligibility, ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
 import { suggestionOf } from '../src/modules/products/product-eligibility.js';
-import { cpuMs, formatTable, startService, waitFor } from './common.js';
+import { cpuMs, formatTable, sqlCount, startService, waitFor } from './common.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -57,10 +57,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
-
-async function sqlCount(base: string): Promise<number> {
-  return ((await (await fetch(`${base}/metrics`)).json()) as { sql_statements_total: number }).sql_statements_total;
-}
 
 async function measure(t: Target, c: Case, seconds: number): Promise<Run> {
   const before = await sqlCount(t.base);

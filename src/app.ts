@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -9,7 +11,6 @@ import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './mo
 import { consoleSessionAuth, consoleWsSessionAuth, registerConsoleSessions } from './modules/team/console-session.js';
 import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL, recordKeyUse } from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
-import { sqlStatementCount } from './platform/db/sql-counter.js';
 import { DomainError } from './platform/errors.js';
 import type { JobRunner } from './platform/jobs/jobs.js';
 import { rememberPublicUrl, setPublicUrl } from './platform/links.js';
@@ -35,6 +36,12 @@ import { registerFavicon } from './platform/rest/favicon.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
 import { loggerOptions, requestLogger } from './platform/logging.js';
+import { registerHttpMetrics, registerMetricsRoute, startMetricsServer } from './platform/observability/metrics-endpoint.js';
+import { databaseAvailable, onScrape } from './platform/observability/metrics.js';
+import { poolSampler } from './platform/observability/db-metrics.js';
+import { activeTraceIds } from './platform/observability/spans.js';
+import { graphqlMetrics } from './platform/observability/graphql-metrics.js';
+import { sampleWebhookBacklog } from './modules/webhooks/webhook-metrics.js';
 
 export interface App {
   http: FastifyInstance;
@@ -42,6 +49,8 @@ export interface App {
   apollo: ApolloServer<GraphContext>;
   /** Whether PostgreSQL is reachable, as this process sees it. */
   health: DatabaseHealth;
+  /** The port of the metrics listener of its own (METRICS_PORT) once listening; undefined without one. */
+  metricsPort(): number | undefined;
 }
 
 declare module 'fastify' {
@@ -74,6 +83,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   http.addHook('onSend', (req, reply, _payload, done) => {
     reply.header('X-Request-Id', req.id);
+    // Beside the request id, the trace it belongs to (when tracing): the id to look it up by in the tracing back end.
+    const trace = activeTraceIds();
+    if (trace) reply.header('X-Trace-Id', trace.traceId);
     if (closing) reply.header('Connection', 'close');
     done();
   });
@@ -92,7 +104,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     if (health.available) await writeKeyUse();
     health.close();
   });
+  registerHttpMetrics(http);
   registerDatabaseGate(http, health);
+  const metricsPort = observe(http, config, orm, health);
   registerJsonBodyParser(http);
   registerCsvBodyParser(http);
   registerInputGuards(http);
@@ -124,7 +138,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   });
   await registerOpenApi(http, config.publicUrl);
 
-  http.get('/metrics', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () => ({ sql_statements_total: sqlStatementCount() }));
+  if (config.METRICS_TOKEN) registerMetricsRoute(http, config.METRICS_TOKEN);
 
   registerFavicon(http);
   registerPublicRoutes(http, orm, publicRoutes);
@@ -154,7 +168,13 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
     schema,
     introspection: config.GRAPHQL_INTROSPECTION,
     formatError: graphqlErrorFormatter(http.log),
-    plugins: [queryCost(new CostBuckets(orm, config.GRAPHQL_COST_BUCKET, config.GRAPHQL_COST_RESTORE_RATE, http.log)), httpRequestRules(), databaseHealthPlugin(health), ...noStoreCacheControl()],
+    plugins: [
+      graphqlMetrics(),
+      queryCost(new CostBuckets(orm, config.GRAPHQL_COST_BUCKET, config.GRAPHQL_COST_RESTORE_RATE, http.log)),
+      httpRequestRules(),
+      databaseHealthPlugin(health),
+      ...noStoreCacheControl(),
+    ],
     validationRules: [noNulInStrings],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     includeStacktraceInErrorResponses: false,
@@ -163,5 +183,34 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): 
   registerGraphqlRoute(http, apollo, schema);
   registerGraphqlWs(http, schema, orm, authenticate, consoleWsSessionAuth(http, orm));
 
-  return { http, schema, apollo, health };
+  return { http, schema, apollo, health, metricsPort };
+}
+
+/**
+ * What `/metrics` reads when scraped (the pool, the database gate, the outbox backlog, read only
+ * while the database is reachable), and the metrics listener of its own (METRICS_PORT), which
+ * starts and stops with the service.
+ */
+function observe(http: FastifyInstance, config: Config, orm: MikroORM, health: DatabaseHealth): () => number | undefined {
+  const stop = [
+    onScrape('db-pool', poolSampler(orm)),
+    onScrape('database', () => databaseAvailable.set(health.available ? 1 : 0)),
+    onScrape('outbox', () => (health.available ? sampleWebhookBacklog(orm) : undefined)),
+  ];
+  let server: Server | undefined;
+  let port: number | undefined;
+  if (config.METRICS_PORT !== undefined) {
+    const wanted = config.METRICS_PORT;
+    // At ready (awaited by listen), so the port is known once the service listens.
+    http.addHook('onReady', async () => {
+      server = await startMetricsServer(wanted, config.HOST);
+      port = (server.address() as AddressInfo).port;
+      http.log.info({ port }, 'metrics listener started');
+    });
+  }
+  http.addHook('onClose', async () => {
+    for (const off of stop) off();
+    if (server) await new Promise((resolve) => server!.close(resolve));
+  });
+  return () => port;
 }

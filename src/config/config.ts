@@ -38,6 +38,16 @@ const schema = z
      * `log` it (default), `throw` (tests), or `off`.
      */
     DB_POOL_GUARD: z.enum(['throw', 'log', 'off']).default('log'),
+    /**
+     * Port of a listener of its own serving Prometheus `GET /metrics` without a token (reach it
+     * only from the scraper's network; never publish it beside the API). Unset: no such listener.
+     */
+    METRICS_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+    /**
+     * Bearer token for `GET /metrics` on the API port (`Authorization: Bearer <token>`), at least
+     * 16 characters. Unset: the API port serves no `/metrics` (404). Neither set: no metrics endpoint.
+     */
+    METRICS_TOKEN: optional(z.string().min(16, 'must be at least 16 characters')),
     /** Run Agenda job processing in this process (API-only replicas set false). */
     RUN_JOBS: bool.default(true),
     /**

@@ -1,4 +1,5 @@
 import { DomainError } from './errors.js';
+import { admissionRefusals, admissionRunning, admissionWaiting, onScrape } from './observability/metrics.js';
 
 /**
  * Admission control for expensive work (payments): at most `concurrency` run at once in this
@@ -17,7 +18,13 @@ export class AdmissionGate {
     private readonly what: string,
     private readonly concurrency: number,
     private readonly maxWaitMs: number,
-  ) {}
+  ) {
+    // Read when scraped (`commerce_admission_running` / `_waiting`), never written per run.
+    onScrape(`admission:${what}`, () => {
+      admissionRunning.set({ gate: what }, this.running);
+      admissionWaiting.set({ gate: what }, this.waiting.length);
+    });
+  }
 
   /** Runs `work` once admitted. */
   async run<T>(work: () => Promise<T>): Promise<T> {
@@ -32,6 +39,7 @@ export class AdmissionGate {
   }
 
   private refusal(): DomainError {
+    admissionRefusals.inc({ gate: this.what });
     return new DomainError('rate_limit_exceeded', `Too many ${this.what} in progress right now; nothing was done. Retry in a second.`, { headers: { 'Retry-After': '1' } });
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { stdSerializers, type LoggerOptions } from 'pino';
+import { activeTraceIds } from './observability/spans.js';
 
 /**
  * What never reaches a log line: secrets, card data and customer PII, by key at any depth up to
@@ -117,6 +118,9 @@ export function loggerOptions(level: string): LoggerOptions {
     level,
     mixin: (_object, _level, logger) => {
       const reqId = (logger as { [REQUEST_ID]?: unknown })[REQUEST_ID];
+      // When tracing, every line written inside a span names its trace and span.
+      const trace = activeTraceIds();
+      if (trace) return reqId === undefined ? { trace_id: trace.traceId, span_id: trace.spanId } : { reqId, trace_id: trace.traceId, span_id: trace.spanId };
       return reqId === undefined ? {} : { reqId };
     },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', ...REDACT_PATHS], censor: '[redacted]' },

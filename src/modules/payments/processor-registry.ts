@@ -3,6 +3,7 @@ import { insideTransaction, type ServiceContext } from '../../platform/context.j
 import { DomainError } from '../../platform/errors.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { SimulatedProcessor } from './simulated-processor.js';
+import { observedProcessor } from './observed-processor.js';
 import { AdyenCallLog } from './adyen/adyen-call-log.js';
 import type { NotificationAccounts } from './adyen/adyen-notifications.js';
 import { AdyenProcessor, type AdyenAccount, type AdyenSettings } from './adyen/adyen-processor.js';
@@ -49,7 +50,7 @@ export function useLivePayments(config: LivePayments | null): void {
  */
 export async function processorFor(ctx: ServiceContext): Promise<PaymentProcessor> {
   if (ctx.em.isInTransaction() || insideTransaction.getStore()) throw new Error('the payment processor was called inside a database transaction');
-  if (!ctx.principal.livemode) return testMode ?? simulatedProcessor(ctx.em);
+  if (!ctx.principal.livemode) return observedProcessor(testMode ?? simulatedProcessor(ctx.em), 'simulated');
   const account = live ? await live.accountFor(ctx) : null;
   if (!live || !account) {
     throw new DomainError(
@@ -58,5 +59,5 @@ export async function processorFor(ctx: ServiceContext): Promise<PaymentProcesso
     );
   }
   const em = ctx.em;
-  return new AdyenProcessor(account, live.settings, new AdyenCallLog((sql, params) => runAutocommit(em, sql, params), ctx.principal.merchantId));
+  return observedProcessor(new AdyenProcessor(account, live.settings, new AdyenCallLog((sql, params) => runAutocommit(em, sql, params), ctx.principal.merchantId)), 'adyen');
 }

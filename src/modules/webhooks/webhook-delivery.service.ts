@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
+import { webhookAttempts, webhookDeadLettered } from '../../platform/observability/metrics.js';
 import { toEventEnvelope } from '../../platform/events/events.service.js';
 import { postWebhook, type AttemptOutcome } from './webhook-post.js';
 import { webhookSignatureHeaders } from './webhook-signature.js';
@@ -233,7 +234,10 @@ export async function deliverDue(orm: MikroORM, now: Date, log: Log, options: De
           .then((outcome) => {
             if (outcome.ok) succeeded++;
             else log.info({ delivery: claim.id, attempt: claim.attempt_count, error: outcome.error }, 'webhook attempt failed');
-            recorder.add(outcomeRow(claim, outcome));
+            const row = outcomeRow(claim, outcome);
+            webhookAttempts.inc({ outcome: outcome.ok ? 'succeeded' : 'failed' });
+            if (!outcome.ok && row.failed_status === 'failed') webhookDeadLettered.inc();
+            recorder.add(row);
           })
           .finally(() => inFlight.delete(job));
         inFlight.add(job);

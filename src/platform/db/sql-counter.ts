@@ -1,9 +1,10 @@
 import { DefaultLogger, type LogContext, type LoggerNamespace } from '@mikro-orm/core';
 import { scrubSql } from '../logging.js';
+import { dbStatementDuration } from '../observability/metrics.js';
 
 let statements = 0;
 
-/** SQL statements this process has sent, for `/metrics` and the benchmark. */
+/** SQL statements this process has sent (the tests count them; `/metrics` has them as its statement histogram's `_count`). */
 export function sqlStatementCount(): number {
   return statements;
 }
@@ -24,6 +25,17 @@ export function countStatement(sql?: string): void {
   if (sql !== undefined) sqlDebugLog?.write(sql);
 }
 
+/** Sends a statement outside the ORM (`countStatement`) and records its duration. */
+export async function timedStatement<T>(sql: string, send: () => Promise<T>): Promise<T> {
+  countStatement(sql);
+  const start = performance.now();
+  try {
+    return await send();
+  } finally {
+    dbStatementDuration.observe((performance.now() - start) / 1000);
+  }
+}
+
 /**
  * A MikroORM logger that counts queries and forwards nothing else unless `SQL_DEBUG=true`; even
  * then a query is written with its values replaced by `?` (MikroORM inlines parameters).
@@ -38,7 +50,11 @@ export class CountingLogger extends DefaultLogger {
   }
 
   override log(namespace: LoggerNamespace, message: string, context?: LogContext): void {
-    if (namespace === 'query') statements++;
+    if (namespace === 'query') {
+      statements++;
+      // MikroORM times its statements in whole milliseconds.
+      if (context?.took !== undefined) dbStatementDuration.observe(context.took / 1000);
+    }
     if (this.debug) super.log(namespace, namespace === 'query' ? scrubSql(message) : message, context);
   }
 

@@ -3,7 +3,7 @@ import { helper, JsonType, Reference, ReferenceKind, type EntityProperty } from 
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { insideTransaction } from '../context.js';
 import type { QueryConfig, QueryResultRow } from 'pg';
-import { countStatement } from './sql-counter.js';
+import { timedStatement } from './sql-counter.js';
 
 interface PgClient {
   query<R extends QueryResultRow>(query: QueryConfig): Promise<{ rows: R[] }>;
@@ -25,7 +25,7 @@ export function outsideTransaction(em: EntityManager): boolean {
  * query builder, no hydration, no extra pool, no fork of the caller's EntityManager): for hot
  * read models only, outside transactions. `on` is a service context (its `base` EntityManager)
  * or an EntityManager. A named `query` is prepared once per connection. Counted in
- * `sql_statements_total`.
+ * `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
 export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
@@ -37,8 +37,7 @@ async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryC
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const connection = await pool.acquireConnection();
   try {
-    countStatement(query.text);
-    return (await connection.query<R>(query)).rows;
+    return (await timedStatement(query.text, () => connection.query<R>(query))).rows;
   } finally {
     // Knex releases at once and answers an already resolved promise: nothing to wait for.
     void pool.releaseConnection(connection);
@@ -69,14 +68,11 @@ interface KnexRunner {
  * value) and nothing hydrated: inside `em`'s transaction when it holds one, else straight on the
  * pg driver with a pooled connection, prepared once per connection. For hot statements (the pay
  * path's journal, the simulated processor's books, the webhook fan-out, billing's batches).
- * Counted in `sql_statements_total`.
+ * Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
 export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
   const transaction = em.getTransactionContext<KnexRunner>();
-  if (transaction) {
-    countStatement(sql);
-    return (await transaction.raw(sql, params)).rows as R[];
-  }
+  if (transaction) return (await timedStatement(sql, () => transaction.raw(sql, params))).rows as R[];
   if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
   return runAutocommit<R>(em, sql, params);
 }

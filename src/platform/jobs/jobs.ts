@@ -4,6 +4,8 @@ import { Agenda } from 'agenda';
 import pg from 'pg';
 import type { Log } from '../context.js';
 import { logFailure } from '../db/database-health.js';
+import { jobLag, jobRunDuration, jobRuns, onScrape } from '../observability/metrics.js';
+import { inSpan } from '../observability/spans.js';
 
 /**
  * A recurring sweep: due work lives in domain tables (`expires_at`, `next_attempt_at`, …) and a
@@ -29,6 +31,30 @@ export interface Sweep {
   kickPaceMs?: number;
 }
 
+/** Runs one job run of `name`, counted (`commerce_job_runs_total`), timed and in a span of its own (`job <name>`). */
+async function observedRun(name: string, trigger: 'scheduled' | 'kicked', run: () => Promise<void>): Promise<void> {
+  const start = performance.now();
+  let outcome = 'failure';
+  try {
+    await inSpan(`job ${name}`, { 'job.name': name, 'job.trigger': trigger }, run);
+    outcome = 'success';
+  } finally {
+    jobRuns.inc({ job: name, trigger, outcome });
+    jobRunDuration.observe({ job: name }, (performance.now() - start) / 1000);
+  }
+}
+
+/** Reads how far behind schedule each recurring job is, from Agenda's table (every worker's view). */
+async function sampleJobLag(orm: MikroORM): Promise<void> {
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ name: string; lag: number }[]>(
+      `select name, greatest(0, extract(epoch from now() - min(next_run_at)))::float8 as lag from agenda_jobs where disabled = false and next_run_at is not null group by name`,
+    );
+  for (const row of rows) jobLag.set({ job: row.name }, row.lag);
+}
+
 const noop = () => undefined;
 const silentLog: Log = { info: noop, warn: noop, error: noop, debug: noop };
 
@@ -36,6 +62,7 @@ const silentLog: Log = { info: noop, warn: noop, error: noop, debug: noop };
 export class JobRunner {
   private agenda?: Agenda;
   private pool?: pg.Pool;
+  private stopSampling?: () => void;
 
   constructor(
     private readonly orm: MikroORM,
@@ -58,12 +85,13 @@ export class JobRunner {
       defaultLockLifetime: 10 * 60_000,
     });
     for (const sweep of this.sweeps) {
-      agenda.define(sweep.name, async () => sweep.run(this.orm, new Date(), this.log), { concurrency: 1 });
+      agenda.define(sweep.name, async () => observedRun(sweep.name, 'scheduled', () => sweep.run(this.orm, new Date(), this.log)), { concurrency: 1 });
     }
     agenda.on('error', (err: unknown) => logFailure(this.log, err, 'agenda error'));
     await agenda.start();
     for (const sweep of this.sweeps) await agenda.every(sweep.every, sweep.name);
     this.agenda = agenda;
+    this.stopSampling = onScrape('jobs', () => sampleJobLag(this.orm));
   }
 
   /** Runs every sweep once at `now`, in this process (the test clock and `drain` helpers). */
@@ -74,6 +102,7 @@ export class JobRunner {
   /** Stops taking jobs and waits for running ones to finish. */
   async stop(): Promise<void> {
     if (!this.agenda) return;
+    this.stopSampling?.();
     await this.agenda.drain(20_000);
     await this.agenda.stop();
     this.agenda = undefined;
@@ -114,7 +143,7 @@ export class JobRunner {
         }
         if (!this.agenda) break;
         this.kickedAt.set(name, performance.now());
-        await (wholeRun ? sweep.run(this.orm, new Date(), this.log) : sweep.prompt!(this.orm, new Date(), this.log)).catch((err: unknown) =>
+        await observedRun(name, 'kicked', () => (wholeRun ? sweep.run(this.orm, new Date(), this.log) : sweep.prompt!(this.orm, new Date(), this.log))).catch((err: unknown) =>
           logFailure(this.log, err, 'kicked sweep failed', { sweep: name }),
         );
         const again = this.kickedAgain.get(name);

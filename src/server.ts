@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import { buildApp } from './app.js';
+import { loadConfig, type Config } from './config/config.js';
+import { migrate, resolveDatabase } from './platform/db/database.js';
+import { openOrm } from '../mikro-orm.config.js';
+import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
+import { DEMO_OWNER_EMAIL, inviteFirstOwner } from './modules/team/team.service.js';
+import { configureLivePayments, sweeps } from './modules/index.js';
+import { checkStoredProcessorSecrets } from './modules/processor-accounts/processor-account.service.js';
+import { JobRunner } from './platform/jobs/jobs.js';
+import type { EmbeddedDatabase } from './platform/db/embedded-postgres.js';
+import { isDatabaseUnavailable } from './platform/db/database-health.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { stopTracing } from './platform/observability/tracing.js';
+
+/** Starts the database, then the service; a start that fails after PostgreSQL is up stops it again (nothing is left running). */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const db = await resolveDatabase(config);
+  try {
+    await serve(config, db);
+  } catch (err) {
+    await db.stop().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Wiring only: migrations, demo merchant, HTTP (REST + GraphQL), jobs, graceful shutdown. */
+async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
+  // eslint-disable-next-line prefer-const -- read by onPoolViolation before the app (and its logger) exists: a const would be in its temporal dead zone
+  let log: FastifyBaseLogger | undefined;
+  const orm = await openOrm(db.url, config.DB_POOL_MAX, {
+    poolGuard: config.DB_POOL_GUARD,
+    onPoolViolation: (err) => log?.error({ err }, 'a unit of work asked for a second pooled connection'),
+  });
+  const applied = await migrate(orm);
+  // Stored processor keys need the SECRETS_KEY that sealed them: without it live mode cannot pay.
+  configureLivePayments(config);
+  await checkStoredProcessorSecrets(orm.em);
+  const jobs = new JobRunner(orm, db.url, sweeps);
+  const app = await buildApp(config, orm, jobs);
+  log = app.http.log;
+  jobs.log = log;
+  keepRunningThroughDatabaseErrors(log);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+
+  const demo = await ensureDemoMerchant(orm.em);
+  if (demo) {
+    log.info({ merchant: demo.id }, 'demo merchant created');
+    // Only the test key (CONTRACT): the live key and the webhook secret never go to stdout or logs.
+    process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\n\n`);
+    const setup = await inviteFirstOwner(orm.em.fork(), demo.id, DEMO_OWNER_EMAIL);
+    process.stdout.write(`Console owner ${DEMO_OWNER_EMAIL}: set a password with this one-time link (valid 7 days):\n  ${setup}\n\n`);
+  }
+
+  if (config.RUN_JOBS) await jobs.start();
+  await app.http.listen({ port: config.PORT, host: config.HOST });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => process.exit(1), 25_000).unref();
+    try {
+      await app.http.close(); // stops accepting, waits for in-flight requests
+      await app.apollo.stop();
+      log.info('http closed');
+      await jobs.stop(); // lets running jobs finish
+      log.info('jobs stopped');
+      await orm.close();
+      await db.stop();
+      log.info('database closed');
+      await stopTracing(); // the last spans are exported
+      clearTimeout(force);
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  // embedded-postgres installs exit hooks that stop PostgreSQL at the first signal, under the
+  // requests still running; our shutdown stops it last, after the requests and jobs.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/**
+ * The service never exits because its database went away: every connection of ours handles its
+ * errors, and these last-resort handlers keep a stray one (a rejected promise nobody awaited, an
+ * 'error' event of a dependency's connection) from ending the process. Any other uncaught
+ * exception still ends it (its state can no longer be trusted; the supervisor restarts it).
+ */
+function keepRunningThroughDatabaseErrors(log: FastifyBaseLogger): void {
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
+  process.on('uncaughtException', (err) => {
+    if (isDatabaseUnavailable(err)) {
+      log.warn({ err }, 'database connection error outside a request (the service keeps running)');
+      return;
+    }
+    log.fatal({ err }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
