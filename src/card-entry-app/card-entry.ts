@@ -51,6 +51,8 @@ export interface CardEntry {
   handleAction(action: Record<string, unknown>): void;
   /** Removes the action shown (its details were sent). */
   clearAction(): void;
+  /** Empties a slot's card (Adyen Web's fields, mounted afresh) and puts the cursor in its card number: "try another card". */
+  reset(slot: CardSlot): void;
 }
 
 const element = (id: string): HTMLElement => {
@@ -76,15 +78,18 @@ export async function mountCardEntry(config: CardEntryConfig, handlers: CardEntr
   });
   const states = new Map<CardSlot, OnChangeData>();
   const components = new Map<CardSlot, InstanceType<typeof Card>>();
-  for (const { slot, containerId, amount } of config.cards) {
+  const mountCard = (slot: CardSlot, containerId: string, amount: number, focus: boolean) => {
     const card = new Card(checkout, {
       amount: { value: amount, currency: config.amount.currency },
       hasHolderName: false,
       onChange: (state: OnChangeData) => states.set(slot, state),
+      // Once its secured fields answered: the card number takes the cursor ("try another card").
+      onConfigSuccess: () => (focus ? card.setFocusOn('encryptedCardNumber') : undefined),
     });
     card.mount(element(containerId));
     components.set(slot, card);
-  }
+  };
+  for (const { slot, containerId, amount } of config.cards) mountCard(slot, containerId, amount, false);
   let action: { unmount(): unknown } | null = null;
   return {
     collect(slots) {
@@ -109,6 +114,13 @@ export async function mountCardEntry(config: CardEntryConfig, handlers: CardEntr
     clearAction() {
       action?.unmount();
       action = null;
+    },
+    reset(slot) {
+      const mounted = config.cards.find((c) => c.slot === slot);
+      if (!mounted) return;
+      components.get(slot)?.unmount();
+      states.delete(slot);
+      mountCard(slot, mounted.containerId, mounted.amount, true);
     },
   };
 }

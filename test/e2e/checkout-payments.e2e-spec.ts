@@ -1,3 +1,4 @@
+import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import { cards, checkoutBody, createProducts, openCheckout } from '../helpers/fixtures.js';
 import { client, type ErrorBody } from '../helpers/http.js';
@@ -32,6 +33,20 @@ describe('POST /api/v2/checkout/{id}/payments in test mode', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'completed', payment_status: 'captured', amount: checkout.amounts.total });
     expect(res.body.amounts).toMatchObject({ hsa_amount: 1999, regular_amount: 1700 });
+  });
+
+  test("one regular card paying a split checkout: the order's amounts say it paid everything, over REST and GraphQL", async () => {
+    const checkout = await openCheckout(api, splitItems);
+    expect(checkout.amounts).toMatchObject({ hsa_amount: 1999, regular_amount: 1700 });
+    const res = await api.post<OrderResource>(`/api/v2/checkout/${checkout.checkout_id}/payments`, { card: cards.visa });
+    expect(res.status).toBe(200);
+    expect(res.body.payments.map((p) => [p.payment_method, p.amount])).toEqual([['card', 3699]]);
+    expect(res.body.amounts).toMatchObject({ hsa_amount: 0, regular_amount: 3699, total: 3699 });
+    expect((await api.get<OrderResource>(`/api/v2/orders/${res.body.id}`)).body.amounts).toMatchObject({ hsa_amount: 0, regular_amount: 3699 });
+    const gql = await api.graphql<{ order: { amounts: { hsaAmount: number; regularAmount: number } } }>(`query($id: ID!) { order(id: $id) { amounts { hsaAmount regularAmount } } }`, {
+      id: toGlobalId('Order', res.body.id),
+    });
+    expect(gql.body.data.order.amounts).toEqual({ hsaAmount: 0, regularAmount: 3699 });
   });
 
   test("takes Adyen Web's payment_method_data with Adyen's test values, as a page built on Adyen Web sends it", async () => {

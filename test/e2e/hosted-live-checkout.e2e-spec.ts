@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import { PaymentLink } from '../../src/modules/payment-links/payment-link.entity.js';
 import { completeAction, enterCard, fakeState, openWithFakeAdyenWeb } from '../helpers/adyen-web-fake.js';
+import { playAdyenHosts, securedField, typeCard } from '../helpers/adyen-web-hosts.js';
 import { launchBrowser, startStore, type StoreServer } from '../helpers/browser.js';
 import { openCheckout } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
@@ -319,4 +320,86 @@ describe('Content Security Policy', () => {
     expect((await fetch(`${m.t.url}/card-entry/card-entry.js`)).status).toBe(200);
     expect((await fetch(`${m.t.url}/card-entry/other.js`)).status).toBe(404);
   });
+});
+
+describe("with Adyen Web's real bundle, Adyen's hosts played locally", () => {
+  /** Opens `url` with Adyen Web's own bundle; Adyen's hosts are played (or offline); what the page posted to our origin. */
+  async function openReal(url: string, opts: { offline?: boolean } = {}) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    const { requests } = await playAdyenHosts(page, opts);
+    const posts: { url: string; body: string }[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && req.url().startsWith(m.t.url)) posts.push({ url: pagePath(req.url()), body: req.postData() ?? '' });
+    });
+    await page.goto(`${m.t.url}${pagePath(url)}`);
+    return { page, requests, posts };
+  }
+
+  test("the page's token reaches no Adyen host (address, Referer or body), while the page pays with it", async () => {
+    const checkout = await liveCheckout(MUG);
+    const token = new URL(checkout.checkout_url).searchParams.get('token')!;
+    const { page, requests, posts } = await openReal(checkout.checkout_url);
+    await typeCard(page, 'card-adyen', { number: '4111111111111111' });
+    await page.click('#pay-button');
+    await page.waitForURL(`${store.url}/thanks**`);
+    expect(posts.map((p) => p.url)).toEqual([`/api/v2/checkout/${checkout.checkout_id}/payments?token=${token}`]);
+    expect(requests.some((r) => r.url.startsWith('https://checkoutanalytics-test.adyen.com/'))).toBe(true); // Adyen Web did call Adyen…
+    expect(requests.some((r) => r.url.includes('/securedFields.html'))).toBe(true);
+    expect(requests.filter((r) => [r.url, r.referer ?? '', r.body].some((s) => s.includes(token)))).toEqual([]); // …never with the token
+  });
+
+  test('reloaded after it took its token out of the address bar, the page opens again', async () => {
+    const checkout = await liveCheckout(MUG);
+    const { page } = await openReal(checkout.checkout_url);
+    await securedField(page, 'card-adyen', 'encryptedCardNumber');
+    expect(page.url()).toBe(`${m.t.url}/checkout/${checkout.checkout_id}`);
+    await page.reload();
+    await securedField(page, 'card-adyen', 'encryptedCardNumber');
+    expect(await text(page, 'h1')).toBe('Review and pay');
+    expect(page.url()).toBe(`${m.t.url}/checkout/${checkout.checkout_id}`);
+  });
+
+  test('"Try another card" empties the declined card from Adyen Web\'s fields and puts the cursor in its card number; Pay then sends the new card', async () => {
+    const checkout = await liveCheckout(MUG);
+    const { page, posts } = await openReal(checkout.checkout_url);
+    await typeCard(page, 'card-adyen', { number: '4000000000000002' });
+    await page.click('#pay-button');
+    await page.locator('#try-another-card').click();
+    const number = await securedField(page, 'card-adyen', 'encryptedCardNumber');
+    await number.waitForFunction(() => document.hasFocus() && document.activeElement?.id === 'field');
+    for (const field of ['encryptedCardNumber', 'encryptedExpiryDate', 'encryptedSecurityCode'] as const) {
+      expect(await (await securedField(page, 'card-adyen', field)).locator('input').inputValue()).toBe('');
+    }
+    await page.keyboard.type('4111111111111111');
+    await (await securedField(page, 'card-adyen', 'encryptedExpiryDate')).locator('input').fill('03/30');
+    await (await securedField(page, 'card-adyen', 'encryptedSecurityCode')).locator('input').fill('737');
+    await page.click('#pay-button');
+    await page.waitForURL(`${store.url}/thanks**`);
+    expect(posts.map((p) => (JSON.parse(p.body) as { card: { payment_method_data: { encryptedCardNumber: string } } }).card.payment_method_data.encryptedCardNumber)).toEqual([
+      'test_4000000000000002',
+      'test_4111111111111111',
+    ]);
+  });
+
+  test('with Adyen unreachable, the page says once that the card form could not load', async () => {
+    const checkout = await liveCheckout(SPLIT);
+    const context = await browser.newContext();
+    contexts.push(context);
+    // Counts each time the page writes the sentence: once per card component Adyen Web could not load.
+    await context.addInitScript(() => {
+      const w = window as unknown as { cardFormFailures: number };
+      w.cardFormFailures = 0;
+      new MutationObserver((records) => {
+        for (const r of records)
+          if ((r.target as Element).closest?.('#form-error')) for (const n of Array.from(r.addedNodes)) if (n.textContent?.includes('The card form could not load')) w.cardFormFailures++;
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const page = await context.newPage();
+    await playAdyenHosts(page, { offline: true });
+    await page.goto(`${m.t.url}${pagePath(checkout.checkout_url)}`);
+    await page.waitForFunction(() => (window as unknown as { cardFormFailures: number }).cardFormFailures >= 2, undefined, { timeout: 90_000 });
+    expect((await text(page, '#form-error')).split('The card form could not load').length - 1).toBe(1);
+  }, 120_000);
 });

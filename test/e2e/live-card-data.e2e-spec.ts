@@ -129,8 +129,14 @@ async function liveFlows(): Promise<void> {
   // A raw card sent with a live key is refused, wherever it is sent.
   const refusedCheckout = await openCheckout(api, [['mug', 'Coffee Mug', 1700, 1]]);
   expect((await api.post(`/api/v2/checkout/${refusedCheckout.checkout_id}/payments`, { card: raw }, idem())).status).toBe(400);
-  expect((await api.post(`/api/v2/checkout/${refusedCheckout.checkout_id}/payments`, { card: { payment_method_data: raw } }, idem())).status).toBe(422); // not Adyen Web's shape
+  expect((await api.post(`/api/v2/checkout/${refusedCheckout.checkout_id}/payments`, { card: { payment_method_data: raw } }, idem())).status).toBe(400); // not Adyen Web's fields
   expect((await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: raw }, idem())).status).toBe(400);
+}
+
+/** Every place the service could have kept a value: its whole log, the answers it gave, every row of every table. */
+async function everyPlace(): Promise<Map<string, string>> {
+  await new Promise((r) => setTimeout(r, 300)); // let the service flush its log lines
+  return new Map<string, string>([['log', service.output()], ['answers', answers.join('\n')], ...(await everyRow(live.t.orm))]);
 }
 
 /** Every row of every table of the service's database, as text. */
@@ -149,14 +155,36 @@ async function everyRow(orm: MikroORM): Promise<Map<string, string>> {
 
 test('after live payments, 3-D Secure, a stored card, a subscription, card setup and card-update links and refused raw cards, no log line, table or answer holds a card number', async () => {
   await liveFlows();
-  await new Promise((r) => setTimeout(r, 300)); // let the service flush its log lines
-  const output = service.output();
-  expect(output).toContain('/payments'); // the requests were logged, at trace level…
-  const tables = await everyRow(live.t.orm);
-  expect(tables.get('public.idempotency_keys')).toMatch(/card-data-/); // …the idempotency store holds them…
-  expect(tables.get('public.processor_calls')).toMatch(/Authorised/); // …and so does the record of every Adyen call
-  const places = new Map<string, string>([['log', output], ['answers', answers.join('\n')], ...tables]);
+  const places = await everyPlace();
+  expect(places.get('log')).toContain('/payments'); // the requests were logged, at trace level…
+  expect(places.get('public.idempotency_keys')).toMatch(/card-data-/); // …the idempotency store holds them…
+  expect(places.get('public.processor_calls')).toMatch(/Authorised/); // …and so does the record of every Adyen call
   const leaks: string[] = [];
   for (const [place, text] of places) for (const [name, pan] of Object.entries(PANS)) if (text.includes(pan)) leaks.push(`${place} holds the ${name} card number`);
   expect(leaks).toEqual([]);
 }, 120_000);
+
+test("payment_method_data holding a raw card beside Adyen Web's encrypted fields is refused with 400 invalid_request on every pay route, and no log line, table, answer or Adyen call holds it", async () => {
+  const pan = '4000020000000000';
+  const mixed = { payment_method_data: { ...adyenCard(PANS.visa).payment_method_data, number: pan, expiryMonth: '03', expiryYear: '2030', cvc: '737' } };
+  const checkout = await openCheckout(api, [['mug', 'Coffee Mug', 1700, 1]]);
+  const customer = (await api.post<{ id: string }>('/api/v2/customers', { email: 'mixed.card@example.com', first_name: 'Mixed', last_name: 'Card' }, idem())).body;
+  const setup = await api.post<{ url: string }>(`/api/v2/customers/${customer.id}/payment-method-setup-links`, undefined, idem());
+  const shopper = client(service.url);
+  const refused = [
+    await api.post(`/api/v2/checkout/${checkout.checkout_id}/payments`, { card: mixed }, idem()),
+    await api.post(`/api/v2/checkout/${checkout.checkout_id}/payments`, { hsa_fsa: mixed }, idem()),
+    await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: mixed }, idem()),
+    await shopper.post(submitPathOf(setup.body.url), { card: mixed }),
+  ];
+  for (const res of refused) answers.push(JSON.stringify(res.body));
+  expect(refused.map((res) => [res.status, (res.body as { error: { code: string; param: string } }).error])).toEqual([
+    [400, expect.objectContaining({ code: 'invalid_request', param: 'card.payment_method_data' })],
+    [400, expect.objectContaining({ code: 'invalid_request', param: 'hsa_fsa.payment_method_data' })],
+    [400, expect.objectContaining({ code: 'invalid_request', param: 'card.payment_method_data' })],
+    [400, expect.objectContaining({ code: 'invalid_request', param: 'card.payment_method_data' })],
+  ]);
+  const places = await everyPlace();
+  places.set('Adyen', JSON.stringify(live.adyen.standIn.requests));
+  expect([...places].filter(([, text]) => text.includes(pan)).map(([place]) => place)).toEqual([]);
+}, 60_000);

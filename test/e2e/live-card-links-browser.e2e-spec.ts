@@ -9,6 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
 import { enterCard, fakeState, openWithFakeAdyenWeb } from '../helpers/adyen-web-fake.js';
+import { playAdyenHosts, typeCard } from '../helpers/adyen-web-hosts.js';
 import { axeViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { newCustomer, pathOf, subscribeWith, type SetupLinkBody } from '../helpers/card-links.js';
@@ -128,4 +129,20 @@ test('card-update link: the live page of an action_required subscription takes a
   expect(rescued).toMatchObject({ status: 'active', payment_method: { last4: '1111' } });
   const types = (await db().execute<{ type: string }[]>(`select type from events where data->>'subscription_id' = ? order by created_at, id`, [sub.id])).map((e) => e.type);
   expect(types).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
+});
+
+test("card setup link with Adyen Web's real bundle (Adyen's hosts played locally): the link's token reaches no Adyen host, and the card is saved", async () => {
+  const customer = await newCustomer(m.live);
+  const link = (await m.live.post<SetupLinkBody>(`/api/v2/customers/${customer.id}/payment-method-setup-links`)).body;
+  const token = new URL(link.url).searchParams.get('token')!;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const { requests } = await playAdyenHosts(page);
+  await page.goto(`${m.t.url}${pathOf(link.url)}`);
+  await typeCard(page, 'card-adyen', { number: '4111111111111111' });
+  await page.click('#pay-button');
+  await page.locator('h1', { hasText: 'Your card is saved' }).waitFor();
+  expect(requests.some((r) => r.url.startsWith('https://checkoutanalytics-test.adyen.com/'))).toBe(true); // Adyen Web did call Adyen…
+  expect(requests.filter((r) => [r.url, r.referer ?? '', r.body].some((s) => s.includes(token)))).toEqual([]); // …never with the token
 });

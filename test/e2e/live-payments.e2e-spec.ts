@@ -59,6 +59,19 @@ describe('a split checkout paid with a glm_live_ key through POST /api/v2/checko
 });
 
 describe("the HSA/FSA authorisation carries the checkout's IIAS breakdown", () => {
+  test("one regular card paying it: Adyen charges it the total and the order's amounts say so, over REST and GraphQL", async () => {
+    const checkout = await openCheckout(m.live, thermosAndMug);
+    const res = await m.live.post<OrderResource>(`/api/v2/checkout/${checkout.checkout_id}/payments`, { card: adyenCard('4111111111111111') });
+    expect(res.status).toBe(200);
+    const [payment] = res.body.payments;
+    expect(m.adyen.standIn.payments.get(payment.psp_reference)).toMatchObject({ amountAuthorised: { value: 5698 }, captured: 5698 });
+    expect(res.body.amounts).toMatchObject({ hsa_amount: 0, regular_amount: 5698, total: 5698 });
+    const gql = await m.live.graphql<{ order: { amounts: { hsaAmount: number; regularAmount: number } } }>(`query($id: ID!) { order(id: $id) { amounts { hsaAmount regularAmount } } }`, {
+      id: toGlobalId('Order', res.body.id),
+    });
+    expect(gql.body.data.order.amounts).toEqual({ hsaAmount: 0, regularAmount: 5698 });
+  });
+
   test('enhancedSchemeData.healthcare.* in additionalData: the total and the prescription, vision, clinic and dental parts the catalog and overrides give', async () => {
     const refill = await m.live.post('/api/v2/products', {
       name: 'Allergy refill',

@@ -1658,11 +1658,14 @@ export interface components {
             encryptedExpiryMonth?: string;
             encryptedExpiryYear?: string;
             encryptedSecurityCode?: string;
+            encryptedPassword?: string;
             storedPaymentMethodId?: string;
             holderName?: string;
             brand?: string;
-        } & {
-            [key: string]: unknown;
+            /** @enum {string} */
+            fundingSource?: "credit" | "debit" | "prepaid";
+            checkoutAttemptId?: string;
+            sdkData?: string;
         };
         PaymentMethodSetupLink: {
             /** @description pmsl_… */

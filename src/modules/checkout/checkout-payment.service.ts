@@ -158,7 +158,7 @@ export function onCheckoutPaid(paymentType: CheckoutSession['paymentType'], hook
 }
 
 /** The order a payment of `session` makes (a payment-link order carries the link and the payer's reference instead of a reference_id). */
-function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = [], moved = 0): OrderDraft {
+function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = []): OrderDraft {
   const recurring = session.paymentType === 'subscription';
   return {
     at: now,
@@ -181,12 +181,23 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
       requires_lmn: l.requires_lmn,
       is_recurring: recurring,
     })),
-    // A partial HSA/FSA authorisation moved `moved` cents to the regular card: the order shows the actual split.
     // The IIAS breakdown is the checkout's request to the processor, not part of the order's split.
-    amounts: { ...withoutHealthcare(session.amounts), hsa_amount: session.amounts.hsa_amount - moved, regular_amount: session.amounts.regular_amount + moved },
+    amounts: { ...withoutHealthcare(session.amounts), ...paidSplit(session, payments) },
     metadata: session.metadata,
     payments,
   };
+}
+
+/**
+ * The order's split: once paid, what the cards actually paid (HSA/FSA cards' captures, the rest on
+ * regular cards: one regular card paying everything makes `hsa_amount` 0, a partial HSA/FSA
+ * authorisation moves what it could not cover); unpaid, the checkout's split.
+ */
+function paidSplit(session: CheckoutSession, payments: CapturedPayment[]): { hsa_amount: number; regular_amount: number } {
+  const { hsa_amount, regular_amount, total } = session.amounts;
+  if (!payments.length) return { hsa_amount, regular_amount };
+  const hsa = payments.reduce((sum, p) => sum + (p.paymentMethod === 'hsa_fsa_card' ? p.amount : 0), 0);
+  return { hsa_amount: hsa, regular_amount: total - hsa };
 }
 
 /** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
@@ -534,7 +545,7 @@ async function captureAndSettle(ctx: ServiceContext, processor: PaymentProcessor
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, run.sessionId, true);
-    const { order, payments } = await createOrder(tx, orderDraft(paid, run.now, opts, captured.map(captureOf), run.moved), false);
+    const { order, payments } = await createOrder(tx, orderDraft(paid, run.now, opts, captured.map(captureOf)), false);
     const done = markPaid(run, paid, order, payments, captured);
     await startedHook(paid.paymentType)?.(tx, done);
     const events = paidEvents(tx, paid, order);
@@ -599,7 +610,7 @@ function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order) {
  */
 async function settleAtOnce(ctx: ServiceContext, run: Run, session: CheckoutSession, captured: Captured[]): Promise<PayOutcome> {
   const placeholder = `ORDNUM${randomBase62(16)}`;
-  const { order, payments } = await createOrder(ctx, { ...orderDraft(session, run.now, run.opts, captured.map(captureOf), run.moved), orderNumber: placeholder }, false);
+  const { order, payments } = await createOrder(ctx, { ...orderDraft(session, run.now, run.opts, captured.map(captureOf)), orderNumber: placeholder }, false);
   const before = { status: session.status, paidAt: session.paidAt, orderId: session.orderId };
   markPaid(run, session, order, payments, captured);
   const journal = run.journal.settling('succeeded', order.id);

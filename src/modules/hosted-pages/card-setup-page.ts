@@ -5,7 +5,7 @@ import { isRescuable } from '../subscriptions/subscription-lifecycle.js';
 import type { Subscription } from '../subscriptions/subscription.entity.js';
 import { cardEntryConfigScript, type AdyenWebSetup } from './card-entry-page.js';
 import { formatMoney, html, trusted, type SafeHtml } from './hosted-page-html.js';
-import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
+import { HOSTED_PAGE_SCRIPT, TOKEN_RESTORE_SCRIPT } from './hosted-page-script.js';
 import { cardFieldset, layout, renderNoticePage, type PageOptions } from './hosted-page.js';
 
 /**
@@ -65,6 +65,7 @@ ${live ? html`<div id="card-action" class="card-action" role="region" aria-label
 export function renderSetupLinkNotFoundPage(opts: PageOptions): string {
   return renderNoticePage({
     ...opts,
+    script: TOKEN_RESTORE_SCRIPT, // a live page reloaded after it hid its token
     title: 'Link not found',
     message: 'This link to save a card is not valid. Check that you opened the complete link the store sent you, or ask the store for a new one.',
   });

@@ -29,6 +29,9 @@ export const HOSTED_PAGE_SCRIPT = `
   var live = configEl ? JSON.parse(configEl.textContent) : null;
   // A partial HSA/FSA authorisation asked for a regular card for the rest (live mode).
   var addRegular = false;
+  // The page's address as opened (its token, a redirect's result), before hideToken takes the token out of it.
+  var pageUrl = new URL(window.location.href);
+  if (live) hideToken();
   var entry = live ? import(live.module).then(function (m) {
     return m.mountCardEntry(live.adyen, { onAdditionalDetails: sendDetails, onError: cardFormFailed });
   }) : null;
@@ -183,6 +186,7 @@ export const HOSTED_PAGE_SCRIPT = `
     retry.textContent = 'Try another card';
     retry.addEventListener('click', function () {
       clearErrors();
+      if (live) return entry.then(function (cards) { cards.reset(fieldset.id); }, cardFormFailed);
       Array.prototype.forEach.call(fieldset.querySelectorAll('input'), function (el) { el.value = ''; });
       var number = fieldset.querySelector('input');
       if (number) number.focus();
@@ -310,13 +314,25 @@ export const HOSTED_PAGE_SCRIPT = `
   // Live mode from here on.
   function cardFormFailed() {
     setBusy(false);
+    clearErrors(); // Adyen Web and the module's load can both fail: say it once
     showErrors([], 'The card form could not load. Check your connection and reload the page; nothing was charged.');
   }
   function money(cents) {
     return new Intl.NumberFormat('en-US', { style: 'currency', currency: live.pay.currency }).format(cents / 100);
   }
+  // The capability in the address bar (?token=) would reach Adyen with Adyen Web's requests (their
+  // Referer, its analytics' referrer): out before Adyen Web loads. The page's calls have it in their
+  // configuration; a reload finds it in this tab's sessionStorage (TOKEN_RESTORE_SCRIPT).
+  function hideToken() {
+    var token = pageUrl.searchParams.get('token');
+    if (!token) return;
+    try { window.sessionStorage.setItem('page-token:' + pageUrl.pathname, token); } catch (e) { /* storage off: a reload needs the link again */ }
+    var shown = new URL(pageUrl.href);
+    shown.searchParams.delete('token');
+    window.history.replaceState(null, '', shown.toString());
+  }
   function returnUrl() {
-    var url = new URL(window.location.href);
+    var url = new URL(pageUrl.href);
     url.searchParams.delete('redirectResult');
     url.hash = '';
     return url.toString();
@@ -365,13 +381,31 @@ export const HOSTED_PAGE_SCRIPT = `
   }
   // Back from a redirect (3-D Secure on the issuer's page): finish it with the result Adyen appended.
   if (live) {
-    var back = new URL(window.location.href);
-    var redirectResult = back.searchParams.get('redirectResult');
+    var redirectResult = pageUrl.searchParams.get('redirectResult');
     if (redirectResult && live.pay.detailsUrl) {
+      var back = new URL(window.location.href);
       back.searchParams.delete('redirectResult');
       window.history.replaceState(null, '', back.toString());
       post(live.pay.detailsUrl, { details: { redirectResult: redirectResult } });
     }
   }
+})();
+`;
+
+/**
+ * The script of a hosted page's "not found" answer: a live page took its token out of the address
+ * bar (`hideToken`), so its reload asks for the page without one; the token this tab kept for
+ * that page puts it back (once: an address with a token is never rewritten).
+ */
+export const TOKEN_RESTORE_SCRIPT = `
+(function () {
+  'use strict';
+  try {
+    var url = new URL(window.location.href);
+    var token = window.sessionStorage.getItem('page-token:' + url.pathname);
+    if (!token || url.searchParams.has('token')) return;
+    url.searchParams.set('token', token);
+    window.location.replace(url.toString());
+  } catch (e) { /* no storage: the page stays not found */ }
 })();
 `;

@@ -1,7 +1,7 @@
 import type { CheckoutLineItem, CheckoutSession, CheckoutStatus } from '../checkout/checkout-session.entity.js';
 import { cardEntryConfigScript, sessionAmounts, type LiveCardEntry } from './card-entry-page.js';
 import { formatMoney, html, safeUrl, trusted, withQuery, type SafeHtml } from './hosted-page-html.js';
-import { HOSTED_PAGE_SCRIPT } from './hosted-page-script.js';
+import { HOSTED_PAGE_SCRIPT, TOKEN_RESTORE_SCRIPT } from './hosted-page-script.js';
 import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
 
 /**
@@ -48,20 +48,21 @@ ${opts.cardEntry ?? ''}${opts.script ? html`<script nonce="${opts.nonce}">${trus
 }
 
 /** A short page with a heading, a message and an optional link (not found, paid, expired, error). */
-export function renderNoticePage(opts: PageOptions & { title: string; message: string; link?: { href: string; text: string } | null; livemode?: boolean }): string {
+export function renderNoticePage(opts: PageOptions & { title: string; message: string; link?: { href: string; text: string } | null; livemode?: boolean; script?: string }): string {
   const href = safeUrl(opts.link?.href);
   const body = html`<section class="panel notice" aria-labelledby="notice-title">
 <h1 id="notice-title">${opts.title}</h1>
 <p>${opts.message}</p>
 ${href ? html`<p><a class="button-link" href="${href}">${opts.link!.text}</a></p>` : ''}
 </section>`;
-  return layout(opts.title, body, { nonce: opts.nonce, livemode: opts.livemode, merchantName: opts.merchantName });
+  return layout(opts.title, body, { nonce: opts.nonce, livemode: opts.livemode, merchantName: opts.merchantName, script: opts.script });
 }
 
-/** The 404 page for an unknown checkout or a wrong access token (the two look the same). */
+/** The 404 page for an unknown checkout or a wrong access token (the two look the same); a live page reloaded without its token gets it back. */
 export function renderNotFoundPage(opts: PageOptions): string {
   return renderNoticePage({
     ...opts,
+    script: TOKEN_RESTORE_SCRIPT, // a live page reloaded after it hid its token
     title: 'Checkout not found',
     message: 'This checkout link is not valid. Check that you opened the complete link the store sent you, or go back to the store and start the checkout again.',
   });

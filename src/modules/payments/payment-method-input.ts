@@ -5,21 +5,37 @@ import { cardSchema, type CardInput } from './card.js';
 const encrypted = z.string().min(1).max(10_000);
 
 /**
- * The `paymentMethod` object Adyen Web produces for a card (`state.data.paymentMethod`): the card's
- * fields encrypted in the shopper's browser with the merchant's client key, or a stored card's id.
- * Never a card number: only Adyen can read it.
+ * The fields a card's `paymentMethod` may carry (Adyen's `CardDetails`), as Adyen Web 6's Card
+ * component produces them (`state.data.paymentMethod`): the card's fields encrypted in the
+ * shopper's browser with the merchant's client key (the KCP password too), or a stored card's id;
+ * the holder's name and brands it picked; what Adyen Web adds to every payment method (its
+ * checkout attempt id and `sdkData`). Nothing else: `CardDetails`' raw `number`, `expiryMonth`,
+ * `expiryYear` and `cvc` (only Adyen can read a card) and any other field are refused.
+ */
+const paymentMethodFields = {
+  type: z.literal('scheme', 'must be "scheme" (a card)'),
+  encryptedCardNumber: encrypted.optional(),
+  encryptedExpiryMonth: encrypted.optional(),
+  encryptedExpiryYear: encrypted.optional(),
+  encryptedSecurityCode: encrypted.optional(),
+  encryptedPassword: encrypted.optional(),
+  storedPaymentMethodId: z.string().min(1).max(64).optional(),
+  holderName: z.string().max(255).optional(),
+  brand: z.string().max(50).optional(),
+  fundingSource: z.enum(['credit', 'debit', 'prepaid']).optional(),
+  checkoutAttemptId: z.string().max(255).optional(),
+  sdkData: z.string().max(10_000).optional(),
+};
+
+/** The fields `payment_method_data` may hold (the keys of `paymentMethodFields`). */
+const PAYMENT_METHOD_FIELDS = new Set(Object.keys(paymentMethodFields));
+
+/**
+ * The `paymentMethod` object Adyen Web produces for a card: only `paymentMethodFields`. Never a
+ * card number: only Adyen can read it.
  */
 export const paymentMethodDataSchema = z
-  .looseObject({
-    type: z.literal('scheme', 'must be "scheme" (a card)'),
-    encryptedCardNumber: encrypted.optional(),
-    encryptedExpiryMonth: encrypted.optional(),
-    encryptedExpiryYear: encrypted.optional(),
-    encryptedSecurityCode: encrypted.optional(),
-    storedPaymentMethodId: z.string().min(1).max(64).optional(),
-    holderName: z.string().max(255).optional(),
-    brand: z.string().max(50).optional(),
-  })
+  .strictObject(paymentMethodFields)
   .refine((d) => d.storedPaymentMethodId || (d.encryptedCardNumber && d.encryptedExpiryMonth && d.encryptedExpiryYear), {
     message: 'needs encryptedCardNumber, encryptedExpiryMonth and encryptedExpiryYear (from Adyen Web), or a storedPaymentMethodId',
   })
@@ -85,12 +101,21 @@ const CARD_FIELDS = ['card', 'hsa_fsa_card', 'hsa_fsa'] as const;
 
 /**
  * Refuses a live-mode body holding a raw card number before anything reads, validates, stores or
- * logs it (400 `invalid_request`, whatever else is wrong with the body).
+ * logs it (400 `invalid_request`, whatever else is wrong with the body): a test card object, or a
+ * `payment_method_data` with any field but Adyen Web's (`paymentMethodFields`). The refusal names
+ * no field it was given and repeats no value.
  */
 export function refuseRawCardInLiveMode(body: unknown, livemode: boolean): void {
   if (!livemode || !body || typeof body !== 'object') return;
   for (const field of CARD_FIELDS) {
     const slot = (body as Record<string, unknown>)[field];
-    if (slot && typeof slot === 'object' && !('payment_method_data' in slot)) paymentMethodOf(slot as CardInput, true, field);
+    if (!slot || typeof slot !== 'object') continue;
+    if (!('payment_method_data' in slot)) paymentMethodOf(slot as CardInput, true, field);
+    const data = (slot as { payment_method_data: unknown }).payment_method_data;
+    if (data && typeof data === 'object' && Object.keys(data).some((key) => !PAYMENT_METHOD_FIELDS.has(key))) {
+      throw new DomainError('invalid_request', `Live mode never takes card data of its own: payment_method_data holds only the fields Adyen Web produces (${[...PAYMENT_METHOD_FIELDS].join(', ')}).`, {
+        param: `${field}.payment_method_data`,
+      });
+    }
   }
 }
