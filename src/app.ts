@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
@@ -34,7 +34,7 @@ import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerFavicon } from './platform/rest/favicon.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
-import { loggerOptions, requestLogger } from './platform/logging.js';
+import { createLogger, requestLogger } from './platform/logging.js';
 
 export interface App {
   http: FastifyInstance;
@@ -51,11 +51,11 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. */
-export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): Promise<App> {
+/** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. `log`: the process's logger (one at LOG_LEVEL otherwise). */
+export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, log: FastifyBaseLogger = createLogger(config.LOG_LEVEL)): Promise<App> {
   const genReqId = () => `req_${randomBase62(20)}`;
   const http = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    loggerInstance: log,
     childLoggerFactory: requestLogger,
     genReqId,
     bodyLimit: 1024 * 1024,
