@@ -36,6 +36,7 @@ import { Migration20261128000500_query_cost_buckets } from './Migration202611280
 import { Migration20261129000100_random_base62 } from './Migration20261129000100_random_base62.js';
 import { Migration20261129000200_webhook_attempt_response_body } from './Migration20261129000200_webhook_attempt_response_body.js';
 import { Migration20261130000100_service_settings } from './Migration20261130000100_service_settings.js';
+import { Migration20261130000200_retention_real_time } from './Migration20261130000200_retention_real_time.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -75,4 +76,5 @@ export const migrationsList = [
   { name: 'Migration20261129000100_random_base62', class: Migration20261129000100_random_base62 },
   { name: 'Migration20261129000200_webhook_attempt_response_body', class: Migration20261129000200_webhook_attempt_response_body },
   { name: 'Migration20261130000100_service_settings', class: Migration20261130000100_service_settings },
+  { name: 'Migration20261130000200_retention_real_time', class: Migration20261130000200_retention_real_time },
 ];
