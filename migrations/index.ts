@@ -37,6 +37,7 @@ import { Migration20261129000100_random_base62 } from './Migration20261129000100
 import { Migration20261129000200_webhook_attempt_response_body } from './Migration20261129000200_webhook_attempt_response_body.js';
 import { Migration20261130000100_service_settings } from './Migration20261130000100_service_settings.js';
 import { Migration20261130100000_webhook_dead_letter_index } from './Migration20261130100000_webhook_dead_letter_index.js';
+import { Migration20261130000200_retention_real_time } from './Migration20261130000200_retention_real_time.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -76,5 +77,6 @@ export const migrationsList = [
   { name: 'Migration20261129000100_random_base62', class: Migration20261129000100_random_base62 },
   { name: 'Migration20261129000200_webhook_attempt_response_body', class: Migration20261129000200_webhook_attempt_response_body },
   { name: 'Migration20261130000100_service_settings', class: Migration20261130000100_service_settings },
+  { name: 'Migration20261130000200_retention_real_time', class: Migration20261130000200_retention_real_time },
   { name: 'Migration20261130100000_webhook_dead_letter_index', class: Migration20261130100000_webhook_dead_letter_index },
 ];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import rateLimit from '@fastify/rate-limit';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
@@ -35,13 +35,13 @@ import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerFavicon } from './platform/rest/favicon.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
-import { loggerOptions, requestLogger } from './platform/logging.js';
 import { registerHttpMetrics, registerMetricsRoute, startMetricsServer } from './platform/observability/metrics-endpoint.js';
 import { databaseAvailable, onScrape } from './platform/observability/metrics.js';
 import { poolSampler } from './platform/observability/db-metrics.js';
 import { activeTraceIds } from './platform/observability/spans.js';
 import { graphqlMetrics } from './platform/observability/graphql-metrics.js';
 import { sampleWebhookBacklog } from './modules/webhooks/webhook-metrics.js';
+import { createLogger, requestLogger } from './platform/logging.js';
 
 export interface App {
   http: FastifyInstance;
@@ -60,11 +60,11 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. */
-export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner): Promise<App> {
+/** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. `log`: the process's logger (one at LOG_LEVEL otherwise). */
+export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, log: FastifyBaseLogger = createLogger(config.LOG_LEVEL)): Promise<App> {
   const genReqId = () => `req_${randomBase62(20)}`;
   const http = Fastify({
-    logger: loggerOptions(config.LOG_LEVEL),
+    loggerInstance: log,
     childLoggerFactory: requestLogger,
     genReqId,
     bodyLimit: 1024 * 1024,

@@ -12,13 +12,20 @@ import type { EmbeddedDatabase } from './platform/db/embedded-postgres.js';
 import { isDatabaseUnavailable } from './platform/db/database-health.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { stopTracing } from './platform/observability/tracing.js';
+import type { Logger } from 'pino';
+import { createLogger, logProcessWarnings, scrubText } from './platform/logging.js';
+
+/** The process's logger: every line it writes goes through it (and its redaction), from the start. */
+let processLog: Logger | undefined;
 
 /** Starts the database, then the service; a start that fails after PostgreSQL is up stops it again (nothing is left running). */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const log = (processLog = createLogger(config.LOG_LEVEL));
+  logProcessWarnings(log);
   const db = await resolveDatabase(config);
   try {
-    await serve(config, db);
+    await serve(config, db, log);
   } catch (err) {
     await db.stop().catch(() => undefined);
     throw err;
@@ -26,20 +33,18 @@ async function main(): Promise<void> {
 }
 
 /** Wiring only: migrations, demo merchant, HTTP (REST + GraphQL), jobs, graceful shutdown. */
-async function serve(config: Config, db: EmbeddedDatabase): Promise<void> {
-  // eslint-disable-next-line prefer-const -- read by onPoolViolation before the app (and its logger) exists: a const would be in its temporal dead zone
-  let log: FastifyBaseLogger | undefined;
+async function serve(config: Config, db: EmbeddedDatabase, log: Logger): Promise<void> {
   const orm = await openOrm(db.url, config.DB_POOL_MAX, {
     poolGuard: config.DB_POOL_GUARD,
-    onPoolViolation: (err) => log?.error({ err }, 'a unit of work asked for a second pooled connection'),
+    onPoolViolation: (err) => log.error({ err }, 'a unit of work asked for a second pooled connection'),
+    log,
   });
   const applied = await migrate(orm);
   // Stored processor keys need the SECRETS_KEY that sealed them: without it live mode cannot pay.
   configureLivePayments(config);
   await checkStoredProcessorSecrets(orm.em);
   const jobs = new JobRunner(orm, db.url, sweeps);
-  const app = await buildApp(config, orm, jobs);
-  log = app.http.log;
+  const app = await buildApp(config, orm, jobs, log);
   jobs.log = log;
   keepRunningThroughDatabaseErrors(log);
   if (applied.length) log.info({ applied }, 'migrations applied');
@@ -106,6 +111,7 @@ function keepRunningThroughDatabaseErrors(log: FastifyBaseLogger): void {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  // Before the configuration is read (an invalid one) there is no level yet: info.
+  (processLog ?? createLogger('info')).fatal({ err }, `failed to start: ${scrubText(err instanceof Error ? err.message : String(err))}`);
   process.exit(1);
 });

@@ -27,6 +27,14 @@ const schema = z
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
     /** Days applied processor notifications are kept (disputes read a payment's chargeback history from them). */
     PROCESSOR_NOTIFICATION_RETENTION_DAYS: z.coerce.number().int().min(30).default(730),
+    /** Days failed and reversed payment attempts are kept (succeeded ones stay: late processor notifications are matched through them). */
+    PAYMENT_ATTEMPT_RETENTION_DAYS: z.coerce.number().int().min(30).default(90),
+    /**
+     * Days the processors' call logs are kept: Adyen's answers (`processor_calls`) except the
+     * successful authorisations and charges (captures and refunds read their amount, for the
+     * payment's life), and the test-mode simulated processor's ledger (`processor_ledger`).
+     */
+    PROCESSOR_CALL_RETENTION_DAYS: z.coerce.number().int().min(30).default(90),
     /** Points in each API key's GraphQL query-cost bucket (`throttleStatus.maximumAvailable`); also caps one operation's cost. */
     GRAPHQL_COST_BUCKET: z.coerce.number().int().positive().max(1_000_000_000).default(20_000),
     /** Points restored to a query-cost bucket per second (`throttleStatus.restoreRate`). */

@@ -36,7 +36,7 @@ import { orderRoutes } from './orders/order.routes.js';
 import { receiptRoutes } from './orders/receipt.routes.js';
 import { processorNotificationRoutes } from './payments/adyen/adyen-notification.routes.js';
 import { recordAuthorisation, recordCapture } from './payments/authorisation-events.js';
-import { paymentReconciliationSweep, processorNotificationRetentionSweep, processorNotificationSweep } from './payments/payment.jobs.js';
+import { paymentRecordsRetentionSweep, paymentReconciliationSweep, processorNotificationRetentionSweep, processorNotificationSweep } from './payments/payment.jobs.js';
 import { consoleSessionSweep } from './team/team.jobs.js';
 import { tokenOf } from './payments/adyen/adyen-processor.js';
 import { onProcessorEvent } from './payments/processor-events.js';
@@ -127,6 +127,7 @@ export const sweeps: Sweep[] = [
   paymentReconciliationSweep,
   processorNotificationSweep,
   processorNotificationRetentionSweep,
+  paymentRecordsRetentionSweep,
   consoleSessionSweep,
   refundProcessingSweep,
   subscriptionBillingSweep,

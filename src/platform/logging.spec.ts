@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { loggerOptions, scrubSql, serializeError } from './logging.js';
+import { knexLogOptions, loggerOptions, scrubSql, serializeError } from './logging.js';
 
 test('SQL is logged with every value replaced by ?', () => {
   expect(scrubSql(`insert into "orders" ("id", "email", "amount") values ('ord_1', 'jane@example.com', 2599), ('o''x', 'tok_abc', -3)`)).toBe(
@@ -46,4 +46,19 @@ test("a merchant's processor keys are redacted, whichever way they are spelled",
   );
   expect(line).toContain('processor set');
   expect(line).not.toMatch(new RegExp(`${apiKey}|${hmacKey}|abababab|cdcdcdcd|c2lnbmF0dXJl`));
+});
+
+test('a broken pooled connection knex reports (its failed statement with the values) is one log line without them', () => {
+  let out = '';
+  const sink = new Writable({ write: (chunk, _e, cb) => ((out += chunk), cb()) });
+  const knexLog = knexLogOptions(pino(loggerOptions('info'), sink));
+  knexLog.warn(
+    `Connection Error: error: insert into "customers" ("email", "phone", "address_line_1") values ('olive@example.com', '+15125559876', '77 Hidden Lane') - terminating connection due to administrator command`,
+  );
+  const lines = out.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  const entry = JSON.parse(lines[0]) as { level: number; source: string; msg: string };
+  expect([entry.level, entry.source]).toEqual([40, 'knex']);
+  expect(entry.msg).toContain('Connection Error: error: insert into "customers"');
+  expect(out).not.toMatch(/olive@example\.com|5125559876|Hidden Lane/);
 });

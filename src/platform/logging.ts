@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { stdSerializers, type LoggerOptions } from 'pino';
 import { activeTraceIds } from './observability/spans.js';
+import { pino, stdSerializers, type Logger, type LoggerOptions } from 'pino';
 
 /**
  * What never reaches a log line: secrets, card data and customer PII, by key at any depth up to
@@ -136,4 +136,36 @@ export function loggerOptions(level: string): LoggerOptions {
       }),
     },
   };
+}
+
+/** The process's one logger: pino with `loggerOptions` (the redaction), one JSON line per entry on stdout. Fastify's, and the sink of what dependencies would print. */
+export function createLogger(level: string): Logger {
+  return pino(loggerOptions(level));
+}
+
+/** A line a dependency would have printed itself, as a log message: its SQL values and quoted values, keys, card numbers and emails replaced. */
+function dependencyText(message: unknown): string {
+  const sql = (message as { sql?: unknown } | null)?.sql;
+  const text = typeof message === 'string' ? message : typeof sql === 'string' ? sql : `(${typeof message})`;
+  return scrubText(scrubSql(text));
+}
+
+/**
+ * knex's `log` option (MikroORM `driverOptions.log`): what knex would print with `console.log`
+ * itself (a pooled connection found broken, `Connection Error: ` and the failed statement with its
+ * values; deprecations) goes to `log` instead, scrubbed.
+ */
+export function knexLogOptions(log: Pick<Logger, 'warn' | 'error' | 'debug'>) {
+  return {
+    warn: (message: unknown) => log.warn({ source: 'knex' }, dependencyText(message)),
+    error: (message: unknown) => log.error({ source: 'knex' }, dependencyText(message)),
+    deprecate: (message: unknown) => log.warn({ source: 'knex' }, dependencyText(message)),
+    debug: (message: unknown) => log.debug({ source: 'knex' }, dependencyText(message)),
+  };
+}
+
+/** Node's process warnings (printed to stderr by default) as log entries instead. */
+export function logProcessWarnings(log: Pick<Logger, 'warn'>): void {
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => log.warn({ err: warning }, 'process warning'));
 }

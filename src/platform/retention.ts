@@ -2,14 +2,22 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 
 /**
  * How long rows that grow with traffic are kept (EVENT_RETENTION_DAYS,
- * PROCESSOR_NOTIFICATION_RETENTION_DAYS); the sweeps of their modules purge what is older. Set once
- * at start-up from the configuration.
+ * PROCESSOR_NOTIFICATION_RETENTION_DAYS, PAYMENT_ATTEMPT_RETENTION_DAYS,
+ * PROCESSOR_CALL_RETENTION_DAYS); the sweeps of their modules purge what is older, by real time
+ * (never a test clock's). Set once at start-up from the configuration.
  */
-export const retention = { eventDays: 30, processorNotificationDays: 730 };
+export const retention = { eventDays: 30, processorNotificationDays: 730, paymentAttemptDays: 90, processorCallDays: 90 };
 
-export function configureRetention(settings: { EVENT_RETENTION_DAYS: number; PROCESSOR_NOTIFICATION_RETENTION_DAYS: number }): void {
+export function configureRetention(settings: {
+  EVENT_RETENTION_DAYS: number;
+  PROCESSOR_NOTIFICATION_RETENTION_DAYS: number;
+  PAYMENT_ATTEMPT_RETENTION_DAYS: number;
+  PROCESSOR_CALL_RETENTION_DAYS: number;
+}): void {
   retention.eventDays = settings.EVENT_RETENTION_DAYS;
   retention.processorNotificationDays = settings.PROCESSOR_NOTIFICATION_RETENTION_DAYS;
+  retention.paymentAttemptDays = settings.PAYMENT_ATTEMPT_RETENTION_DAYS;
+  retention.processorCallDays = settings.PROCESSOR_CALL_RETENTION_DAYS;
 }
 
 /** The moment `days` before `now`. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -14,6 +14,7 @@ import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql
 import { client, type ApiResponse } from '../helpers/http.js';
 import { startServiceProcess } from '../helpers/service-process.js';
 import { ledgerAccounting, nothingUnaccounted } from '../helpers/ledger.js';
+import { stopPostgres } from '../helpers/postgres.js';
 
 /**
  * PostgreSQL stops and starts under the service, as in a managed database's maintenance window or
@@ -51,22 +52,6 @@ async function startService(name: string, env: Record<string, string>) {
   started.child.on('exit', (code) => service.exits.push(code));
   services.push(service);
   return service;
-}
-
-/** Stops PostgreSQL as `pg_ctl stop -m <mode>` does (a signal to the postmaster) and waits until it is gone. */
-async function stopDatabase(mode: 'fast' | 'immediate'): Promise<void> {
-  const pid = Number((await readFile(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
-  process.kill(pid, mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
-  const until = Date.now() + 30_000;
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    if (Date.now() > until) throw new Error('PostgreSQL did not stop');
-    await sleep(50);
-  }
 }
 
 /** Starts it again on the same cluster and port (durable: every acknowledged commit survives). */
@@ -203,7 +188,7 @@ describe.each([
     await sleep(1500);
 
     const stopAt = Date.now();
-    await stopDatabase(mode);
+    await stopPostgres(dataDir, mode);
     const goneAt = Date.now();
     await sleep(downMs);
     const restartAt = Date.now();

@@ -332,6 +332,24 @@ describe('auto-disable', () => {
     expect(await status(api, endpoint.id)).toBe('enabled');
     expect((await api.get<Page<Envelope>>('/api/v2/events?type=webhook_endpoint.disabled')).body.data).toEqual([]);
   });
+
+  test('six concurrent advance-clock calls past the 3 days all answer 200, and each failing endpoint is disabled once', async () => {
+    receiver = await startReceiver(() => 500);
+    // A few merchants in a row: the sweeps of six calls race each time, over several endpoints and their deliveries.
+    for (let round = 0; round < 3; round++) {
+      const m = await t.merchant();
+      const api = client(t.url, m.test_api_key);
+      const endpoints: Endpoint[] = [];
+      for (let i = 0; i < 4; i++) endpoints.push((await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks/${i}`, events: ['*'] })).body);
+      for (let i = 0; i < 10; i++) await recordTestEvent(t, m.id, 'order.completed', { id: `ord_${i}` });
+      await runSweeps();
+      await advance(api, 2 * 86_400);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 12 * 3600 })));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      const disabled = (await api.get<Page<Envelope>>('/api/v2/events?type=webhook_endpoint.disabled&limit=100')).body.data;
+      expect(disabled.map((e) => e.data.id).sort()).toEqual(endpoints.map((e) => e.id).sort());
+    }
+  });
 });
 
 describe('endpoint lifecycle (GraphQL)', () => {

@@ -5,9 +5,15 @@ import { recordEvent } from '../../src/platform/events/events.service.js';
 const noop = () => undefined;
 const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
 
-/** Records an event the way services do (`recordEvent` in a committed transaction); returns its id. */
-export async function recordTestEvent(t: TestApp, merchantId: string, type: string, data: Record<string, unknown> = {}, opts: { webhookUrl?: string; livemode?: boolean } = {}): Promise<string> {
-  const ctx = systemContext(t.orm.em, merchantId, opts.livemode ?? false, 0, silent);
+/** Records an event the way services do (`recordEvent` in a committed transaction, on the merchant's clock at `clockOffsetMs`); returns its id. */
+export async function recordTestEvent(
+  t: TestApp,
+  merchantId: string,
+  type: string,
+  data: Record<string, unknown> = {},
+  opts: { webhookUrl?: string; livemode?: boolean; clockOffsetMs?: number } = {},
+): Promise<string> {
+  const ctx = systemContext(t.orm.em, merchantId, opts.livemode ?? false, opts.clockOffsetMs ?? 0, silent);
   return ctx.em.transactional((em) => recordEvent({ ...ctx, em }, type, data, { webhookUrl: opts.webhookUrl }).id);
 }
 

@@ -158,10 +158,14 @@ function outcomeRow(claim: ClaimedDelivery, outcome: AttemptOutcome): RecordedOu
  * attempt and ends with a success.
  */
 async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<void> {
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute(
+  const endpoints = [...new Set(rows.flatMap((r) => r.endpoint_id ?? []))];
+  await orm.em.fork().transactional(async (em) => {
+    // The endpoints first, in id order, as everyone who changes an endpoint and its deliveries
+    // (a disable dead-letters them): concurrent sweeps then never wait on each other in a circle.
+    if (endpoints.length) {
+      await em.execute('select 1 from webhook_endpoints where id in (select jsonb_array_elements_text(?::jsonb)) order by id for no key update', [JSON.stringify(endpoints)]);
+    }
+    await em.execute(
       `with o as (
        select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, endpoint_id text, attempted_at timestamptz, attempt_id text, attempt_count int, ok boolean, response_status int, response_body text, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
      ), health as (
@@ -184,6 +188,7 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
      from o where d.id = o.delivery_id and d.attempt_count = o.attempt_count`,
       [JSON.stringify(rows)],
     );
+  });
 }
 
 /** Batches outcomes: one statement in flight at a time carries everything queued meanwhile. */

@@ -30,17 +30,16 @@ export const webhookDeliverySweep: Sweep = {
 /**
  * Hourly: events older than EVENT_RETENTION_DAYS (30) go, with their deliveries and attempts
  * (cascade); an event still waiting for dispatch or with a delivery still pending stays until it is sent.
+ * Age is real time: `dispatched_at` (set by the database clock moments after the event commits),
+ * not `created_at`, which a test-mode event takes from its merchant's test clock (years ahead, maybe).
  */
 export const eventRetentionSweep: Sweep = {
   name: 'events.retention',
   every: '1 hour',
   run: async (orm, now, log) => {
-    const purged = await purgeInBatches(
-      orm,
-      'events',
-      `created_at < ? and dispatched_at is not null and not exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status = 'pending')`,
-      [daysBefore(now, retention.eventDays)],
-    );
+    const purged = await purgeInBatches(orm, 'events', `dispatched_at < ? and not exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status = 'pending')`, [
+      daysBefore(now, retention.eventDays),
+    ]);
     if (purged) log.info({ purged, days: retention.eventDays }, 'events past their retention purged');
   },
 };

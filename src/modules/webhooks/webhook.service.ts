@@ -62,6 +62,20 @@ export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promi
   return endpoint;
 }
 
+/**
+ * The endpoint, locked until the transaction of `em` ends and read after the lock (so a change
+ * made meanwhile is seen, not repeated). Whoever changes an endpoint and its deliveries locks the
+ * endpoint first (as the delivery workers do before recording outcomes): concurrent disables and
+ * sweeps queue on the endpoint instead of deadlocking on its deliveries. `FOR NO KEY UPDATE` leaves
+ * new deliveries (their foreign key) free to be inserted meanwhile.
+ */
+async function lockedWebhookEndpoint(ctx: ServiceContext, em: EntityManager, id: string): Promise<WebhookEndpoint> {
+  await em.execute('select 1 from webhook_endpoints where id = ? and merchant_id = ? for no key update', [id, ctx.principal.merchantId]);
+  const endpoint = await em.findOne(WebhookEndpoint, { id, ...scope(ctx), deletedAt: null }, { refresh: true });
+  if (!endpoint) throw DomainError.notFound('webhook endpoint', id);
+  return endpoint;
+}
+
 /** Validates list query parameters (400 `invalid_request` on a bad one). */
 export function parseListWebhookEndpointsQuery(query: unknown): PageRequest<string> {
   const { limit, starting_after } = parseInput(listWebhookEndpointsSchema, query, 'invalid_request');
@@ -97,7 +111,7 @@ export const FAILING_DAYS_BEFORE_DISABLE = 3;
  */
 export async function disableWebhookEndpoint(ctx: ServiceContext, id: string, failing?: { failingSince: Date }): Promise<WebhookEndpoint> {
   return ctx.em.transactional(async (em) => {
-    const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
+    const endpoint = await lockedWebhookEndpoint(ctx, em, id);
     if (endpoint.status === 'disabled') return endpoint;
     endpoint.status = 'disabled';
     endpoint.disabledAt = ctx.now();
@@ -140,7 +154,7 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, id: string, bod
 /** Deletes an endpoint: its queued deliveries become `dead_letter`, then it answers 404 (its deliveries stay readable by id). */
 export async function deleteWebhookEndpoint(ctx: ServiceContext, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
   return ctx.em.transactional(async (em) => {
-    const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
+    const endpoint = await lockedWebhookEndpoint(ctx, em, id);
     endpoint.status = 'disabled';
     endpoint.disabledAt ??= ctx.now();
     endpoint.deletedAt = ctx.now();
@@ -269,7 +283,7 @@ function assertEnabled(endpoint: WebhookEndpoint, what: string): void {
 export async function recoverWebhookEndpoint(ctx: ServiceContext, id: string, body: unknown): Promise<{ endpoint: WebhookEndpoint; since: Date; recovered: number }> {
   const { since } = parseInput(recoverWebhookEndpointSchema, body ?? {});
   return ctx.em.transactional(async (em) => {
-    const endpoint = await getWebhookEndpoint(withEm(ctx, em), id);
+    const endpoint = await lockedWebhookEndpoint(ctx, em, id);
     assertEnabled(endpoint, 'recovered');
     const rows = await em.execute<{ id: string }[]>(
       `update webhook_deliveries d set status = 'pending', next_attempt_at = ?::timestamptz, locked_until = null, updated_at = now()
