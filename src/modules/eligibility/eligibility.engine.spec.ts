@@ -358,15 +358,13 @@ describe('checkEligibility by name: messages and edge cases', () => {
     expect(result.message.length).toBeLessThan(400);
   });
 
-  test('is deterministic and fast enough to run on every product create', () => {
+  // Its speed (µs per name) is measured by `npm run bench` (bench/eligibility.ts), not here.
+  test('is deterministic: the same name always gets the same answer', () => {
     const names = LABELLED.map((c) => c[0]);
     const first = names.map((name) => checkEligibility({ name }));
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 3; i++) {
       names.forEach((name, j) => expect(checkEligibility({ name })).toEqual(first[j]));
     }
-    const perCallMs = Number(process.hrtime.bigint() - start) / 1e6 / (names.length * 10);
-    expect(perCallMs).toBeLessThan(2);
   });
 });
 
