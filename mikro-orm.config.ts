@@ -5,6 +5,7 @@ import { sqlLogger } from './src/platform/db/sql-counter.js';
 import { migrationsList } from './migrations/index.js';
 import { installPoolGuard, type PoolGuardMode } from './src/platform/db/pool-guard.js';
 import { instrumentTransactions } from './src/platform/observability/db-metrics.js';
+import { usePreparedStatements } from './src/platform/db/sql.js';
 
 /** MikroORM options for `clientUrl`; migrations are listed explicitly in migrations/index.ts. */
 export function ormConfig(clientUrl: string, poolMax = 10) {
@@ -37,11 +38,14 @@ export function ormConfig(clientUrl: string, poolMax = 10) {
 /**
  * Connects MikroORM to `url` with every module's entities. `poolGuard` checks that no unit of
  * work asks for a second pooled connection while its transaction holds one (see pool-guard.ts).
+ * `preparedStatements` keeps hot statements prepared per connection (`DATABASE_PREPARED_STATEMENTS`;
+ * off by default: works behind any transaction pooler).
  */
-export async function openOrm(url: string, poolMax = 10, opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void } = {}): Promise<MikroORM> {
+export async function openOrm(url: string, poolMax = 10, opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void; preparedStatements?: boolean } = {}): Promise<MikroORM> {
   const orm = await MikroORM.init(ormConfig(url, poolMax));
   installPoolGuard(orm, opts.poolGuard ?? 'off', opts.onPoolViolation);
   instrumentTransactions(orm);
+  usePreparedStatements(orm, opts.preparedStatements ?? false);
   return orm;
 }
 
