@@ -26,4 +26,9 @@ const rows = [
   { case: 'npm run -s cli', ms: median(Array.from({ length: RUNS }, () => timed('npm', ['run', '-s', 'cli']))) },
 ];
 console.log(`\nCLI start on a built tree (median of ${RUNS} runs; target < ${TARGET_MS} ms)`);
-console.log(formatTable(['case', 'ms', 'target'], rows.map((r) => [r.case, r.ms.toFixed(0), r.ms < TARGET_MS ? 'holds' : 'missed'])));
+console.log(
+  formatTable(
+    ['case', 'ms', 'target'],
+    rows.map((r) => [r.case, r.ms.toFixed(0), r.ms < TARGET_MS ? 'holds' : 'missed']),
+  ),
+);
