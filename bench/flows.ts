@@ -1,4 +1,7 @@
 import { availableParallelism } from 'node:os';
+import type pg from 'pg';
+import { checkEligibility } from '../src/modules/eligibility/eligibility.engine.js';
+import { suggestionOf } from '../src/modules/products/product-eligibility.js';
 import { cpuMs, sqlCount } from './common.js';
 
 /** A service to drive: its base URL and the headers of every request (the API key). */
@@ -82,4 +85,26 @@ export async function flows(t: FlowTarget, clients: number, seconds: number, ser
     failed,
     failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', '),
   };
+}
+
+/** `count` catalog products `SKU-1` … (the flows' checkouts name the first 1,000), a day old, with the eligibility engine's own decisions. */
+export async function seedSkuProducts(db: pg.Client, merchantId: string, count: number): Promise<void> {
+  const names = Array.from({ length: count }, (_, i) => `${(i + 1) % 2 === 0 ? 'Digital thermometer' : 'Gift card'} ${i + 1}`);
+  const decisions = names.map((name) => checkEligibility({ name }));
+  await db.query(
+    `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_suggested, eligibility_checked_at, metadata, created_at, updated_at)
+     select $1, false, d.name, 500 + d.g % 9000, 'USD', 'SKU-' || d.g, 'active', d.eligible, d.lmn, d.category, d.source, d.message, d.suggested,
+            now() - interval '1 day', jsonb_build_object('batch', d.g % 7), now() - interval '1 day' - d.g * interval '1 second', now() - interval '1 day'
+     from unnest($2::text[], $3::bool[], $4::bool[], $5::text[], $6::text[], $7::text[], $8::jsonb[]) with ordinality d(name, eligible, lmn, category, source, message, suggested, g)`,
+    [
+      merchantId,
+      names,
+      decisions.map((d) => d.hsa_fsa_eligible),
+      decisions.map((d) => d.requires_lmn),
+      decisions.map((d) => d.category),
+      decisions.map((d) => d.source),
+      decisions.map((d) => d.message),
+      decisions.map((d) => JSON.stringify(suggestionOf(d))),
+    ],
+  );
 }

@@ -11,10 +11,9 @@
  * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20).
  */
 import pg from 'pg';
-import { checkEligibility, ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
-import { suggestionOf } from '../src/modules/products/product-eligibility.js';
+import { ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
 import { formatTable, startService, type BenchService } from './common.js';
-import { flows, median } from './flows.js';
+import { flows, median, seedSkuProducts } from './flows.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -64,23 +63,7 @@ async function seedCatalog(databaseUrl: string): Promise<void> {
   try {
     await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [ENGINE_VERSION]);
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
-    const names = Array.from({ length: 1000 }, (_, i) => `${(i + 1) % 2 === 0 ? 'Digital thermometer' : 'Gift card'} ${i + 1}`);
-    const decisions = names.map((name) => checkEligibility({ name }));
-    await db.query(
-      `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_suggested, eligibility_checked_at, metadata, created_at, updated_at)
-       select $1, false, d.name, 500 + d.g, 'USD', 'SKU-' || d.g, 'active', d.eligible, d.lmn, d.category, d.source, d.message, d.suggested, now(), '{}'::jsonb, now(), now()
-       from unnest($2::text[], $3::bool[], $4::bool[], $5::text[], $6::text[], $7::text[], $8::jsonb[]) with ordinality d(name, eligible, lmn, category, source, message, suggested, g)`,
-      [
-        merchantId,
-        names,
-        decisions.map((d) => d.hsa_fsa_eligible),
-        decisions.map((d) => d.requires_lmn),
-        decisions.map((d) => d.category),
-        decisions.map((d) => d.source),
-        decisions.map((d) => d.message),
-        decisions.map((d) => JSON.stringify(suggestionOf(d))),
-      ],
-    );
+    await seedSkuProducts(db, merchantId, 1000);
   } finally {
     await db.end();
   }

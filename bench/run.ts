@@ -18,10 +18,9 @@ import { availableParallelism } from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../src/platform/db/embedded-postgres.js';
-import { checkEligibility, ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
-import { suggestionOf } from '../src/modules/products/product-eligibility.js';
+import { ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
 import { formatTable, sqlCount, startService, waitFor } from './common.js';
-import { checkoutBody, flows, median, type FlowTarget } from './flows.js';
+import { checkoutBody, flows, median, seedSkuProducts, type FlowTarget } from './flows.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -89,24 +88,7 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
   }
   // The deep catalog, older than the API's products: written in SQL (the API would take minutes),
   // with the engine's own decisions, so the engine's recheck sweep finds nothing to change.
-  const names = Array.from({ length: DEEP_ROWS }, (_, i) => `${(i + 1) % 2 === 0 ? 'Digital thermometer' : 'Gift card'} ${i + 1}`);
-  const decisions = names.map((name) => checkEligibility({ name }));
-  await db.query(
-    `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_suggested, eligibility_checked_at, metadata, created_at, updated_at)
-     select $1, false, d.name, 500 + d.g % 9000, 'USD', 'SKU-' || d.g, 'active', d.eligible, d.lmn, d.category, d.source, d.message, d.suggested,
-            now() - interval '1 day', jsonb_build_object('batch', d.g % 7), now() - interval '1 day' - d.g * interval '1 second', now() - interval '1 day'
-     from unnest($2::text[], $3::bool[], $4::bool[], $5::text[], $6::text[], $7::text[], $8::jsonb[]) with ordinality d(name, eligible, lmn, category, source, message, suggested, g)`,
-    [
-      merchantId,
-      names,
-      decisions.map((d) => d.hsa_fsa_eligible),
-      decisions.map((d) => d.requires_lmn),
-      decisions.map((d) => d.category),
-      decisions.map((d) => d.source),
-      decisions.map((d) => d.message),
-      decisions.map((d) => JSON.stringify(suggestionOf(d))),
-    ],
-  );
+  await seedSkuProducts(db, merchantId, DEEP_ROWS);
   await db.query(
     `insert into product_images (product_id, url, position)
      select p.id, 'https://cdn.example.com/p' || p.id || '-' || k || '.png', k from products p, generate_series(0, 1) k
