@@ -7,6 +7,7 @@ import { installPoolGuard, type PoolGuardMode } from './src/platform/db/pool-gua
 import { instrumentTransactions } from './src/platform/observability/db-metrics.js';
 import { createLogger, knexLogOptions } from './src/platform/logging.js';
 import type { Logger } from 'pino';
+import { usePreparedStatements } from './src/platform/db/sql.js';
 
 /**
  * MikroORM options for `clientUrl`; migrations are listed explicitly in migrations/index.ts. What
@@ -46,11 +47,18 @@ export function ormConfig(clientUrl: string, poolMax = 10, log: Logger = createL
 /**
  * Connects MikroORM to `url` with every module's entities. `poolGuard` checks that no unit of
  * work asks for a second pooled connection while its transaction holds one (see pool-guard.ts).
+ * `preparedStatements` keeps hot statements prepared per connection (`DATABASE_PREPARED_STATEMENTS`;
+ * off by default: works behind any transaction pooler).
  */
-export async function openOrm(url: string, poolMax = 10, opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void; log?: Logger } = {}): Promise<MikroORM> {
+export async function openOrm(
+  url: string,
+  poolMax = 10,
+  opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void; log?: Logger; preparedStatements?: boolean } = {},
+): Promise<MikroORM> {
   const orm = await MikroORM.init(ormConfig(url, poolMax, opts.log));
   installPoolGuard(orm, opts.poolGuard ?? 'off', opts.onPoolViolation);
   instrumentTransactions(orm);
+  usePreparedStatements(orm, opts.preparedStatements ?? false);
   return orm;
 }
 

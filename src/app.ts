@@ -42,6 +42,7 @@ import { activeTraceIds } from './platform/observability/spans.js';
 import { graphqlMetrics } from './platform/observability/graphql-metrics.js';
 import { sampleWebhookBacklog } from './modules/webhooks/webhook-metrics.js';
 import { createLogger, requestLogger } from './platform/logging.js';
+import { registerProbes } from './platform/rest/probes.js';
 
 export interface App {
   http: FastifyInstance;
@@ -146,11 +147,13 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
 
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.
   const live = await startLiveEvents(http, orm, {
+    listenUrl: config.DATABASE_LISTEN_URL,
     hintChannels: ['events', DELIVERIES_CHANNEL],
     // A new event needs its fan-out (and the sends it made); a retry or a replay, a whole run.
     onHint: (channel) => jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt'),
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
-    onConnect: forgetAllPrincipals,
+    // A key revoked or a test clock moved elsewhere may have gone unheard: keys are looked up afresh.
+    onMissed: forgetAllPrincipals,
   });
   // A dropped LISTEN connection is the first sign of a database restart; its return reconnects at once.
   live.listener.onLost((err) => health.suspect(err));
@@ -163,6 +166,7 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
     health.suspect();
     return reply.code(503).header('Retry-After', '1').send({ status: 'unavailable', database: 'unreachable' });
   });
+  registerProbes(http, orm, health, live.listener);
   const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
     schema,

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config/config.js';
-import { migrate, resolveDatabase } from './platform/db/database.js';
+import { migrate, pendingMigrations, resolveDatabase } from './platform/db/database.js';
 import { openOrm } from '../mikro-orm.config.js';
 import { ensureDemoMerchant } from './modules/merchants/demo-merchant.js';
 import { DEMO_OWNER_EMAIL, inviteFirstOwner } from './modules/team/team.service.js';
@@ -36,10 +36,13 @@ async function main(): Promise<void> {
 async function serve(config: Config, db: EmbeddedDatabase, log: Logger): Promise<void> {
   const orm = await openOrm(db.url, config.DB_POOL_MAX, {
     poolGuard: config.DB_POOL_GUARD,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     onPoolViolation: (err) => log.error({ err }, 'a unit of work asked for a second pooled connection'),
     log,
   });
-  const applied = await migrate(orm);
+  // Processes starting together migrate one at a time (an advisory lock); with MIGRATE_ON_START=false
+  // the deploy runs `npm run migrate` itself and the process waits for it.
+  const applied = config.MIGRATE_ON_START ? await migrate(orm) : await waitForMigrations(orm);
   // Stored processor keys need the SECRETS_KEY that sealed them: without it live mode cannot pay.
   configureLivePayments(config);
   await checkStoredProcessorSecrets(orm.em);
@@ -90,6 +93,16 @@ async function serve(config: Config, db: EmbeddedDatabase, log: Logger): Promise
   process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** MIGRATE_ON_START=false: waits (polling every second) until `npm run migrate` has applied every migration this build knows. */
+async function waitForMigrations(orm: Awaited<ReturnType<typeof openOrm>>): Promise<string[]> {
+  for (let waited = 0; ; waited++) {
+    const pending = await pendingMigrations(orm);
+    if (!pending.length) return [];
+    if (waited % 10 === 0) process.stderr.write(`waiting for migrations (MIGRATE_ON_START=false; run npm run migrate): ${pending.length} pending\n`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
 }
 
 /**

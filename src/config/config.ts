@@ -39,6 +39,19 @@ const schema = z
     GRAPHQL_COST_BUCKET: z.coerce.number().int().positive().max(1_000_000_000).default(20_000),
     /** Points restored to a query-cost bucket per second (`throttleStatus.restoreRate`). */
     GRAPHQL_COST_RESTORE_RATE: z.coerce.number().int().positive().max(1_000_000_000).default(1_000),
+    /**
+     * Direct PostgreSQL connection (not through a transaction pooler) for LISTEN/NOTIFY and the
+     * start-up migration lock. Default: DATABASE_URL.
+     */
+    DATABASE_LISTEN_URL: optional(z.string().url()),
+    /**
+     * Keep hot statements prepared per connection under a name (`true`): about 4% less database CPU,
+     * but only with direct connections or PgBouncer 1.21+ with `max_prepared_statements`. Default
+     * `false`: every statement unnamed, so any pooler in transaction mode works.
+     */
+    DATABASE_PREPARED_STATEMENTS: bool.default(false),
+    /** Apply pending migrations at start (`false`: the deploy runs `npm run migrate` as a step of its own). */
+    MIGRATE_ON_START: bool.default(true),
     /** Connections per process to PostgreSQL. */
     DB_POOL_MAX: z.coerce.number().int().positive().default(10),
     /**

@@ -11,7 +11,7 @@ import { parkedMethod, paymentMethodOf, refuseRawCardInLiveMode, unparkedMethod,
 import { openAtRest, sealAtRest } from '../processor-accounts/processor-account.service.js';
 import { needsAction, type Authorization, type AuthorizeResult, type CardDetails, type PaymentProcessor, type ProcessorResult, type SplitPayment } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
-import { PaymentJournal } from '../payments/payment-journal.js';
+import { PaymentJournal, withAttemptLeases } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor-registry.js';
 import type { LmnApproval, Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
@@ -245,7 +245,7 @@ export async function payCheckoutSession(ctx: ServiceContext, subject: CheckoutS
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(payCheckoutSchema, body ?? {});
   const processor = await processorFor(ctx);
-  return payments.run(() => startPayment(ctx, processor, subject, input, opts));
+  return payments.run(() => withAttemptLeases(() => startPayment(ctx, processor, subject, input, opts)));
 }
 
 /**
@@ -254,7 +254,7 @@ export async function payCheckoutSession(ctx: ServiceContext, subject: CheckoutS
  */
 export async function continueCheckoutPayment(ctx: ServiceContext, sessionId: string, details: Record<string, unknown>, hooks: Omit<PayOptions, 'clientReferenceId'> = {}): Promise<PayOutcome> {
   const processor = await processorFor(ctx);
-  return payments.run(() => resumePayment(ctx, processor, sessionId, details, hooks));
+  return payments.run(() => withAttemptLeases(() => resumePayment(ctx, processor, sessionId, details, hooks)));
 }
 
 /** Payments in flight per process; a burst beyond what can start within 2 s is answered 429 at once. */
@@ -365,12 +365,18 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
   const now = ctx.now();
   const { parts, reserve } = planPayment(ctx, session, input, processor, now);
   const lmn = lmnApproval(session, input, parts, now);
-  const journal = await PaymentJournal.open(
-    ctx,
-    session.id,
-    parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })),
-    { sql: `select 1 from checkout_sessions where id = ? and merchant_id = ? and livemode = ? and status = 'open' for update`, params: [session.id, ctx.principal.merchantId, ctx.principal.livemode] },
-  );
+  const open = () =>
+    PaymentJournal.open(
+      ctx,
+      session.id,
+      parts.map((p) => ({ slot: p.slot, payment_method: p.details.type, amount: p.amount })),
+      {
+        sql: `select 1 from checkout_sessions where id = ? and merchant_id = ? and livemode = ? and status = 'open' for update`,
+        params: [session.id, ctx.principal.merchantId, ctx.principal.livemode],
+      },
+    );
+  // Another attempt in the way may be one whose pay died (a crash, a failover): taken over once it lapsed.
+  const journal = (await open()) ?? ((await PaymentJournal.takeOverLapsed(ctx, session.id)) ? await open() : null);
   if (!journal) {
     // Settled or closed since it was read, or another attempt is in flight.
     refuseUnpayable(ctx, await getCheckoutSession(ctx, sessionId, 'fresh'));

@@ -1,12 +1,37 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, type Log, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
+import { holdLease, LEASE_SECONDS } from '../../platform/db/leases.js';
 import { runStatement } from '../../platform/db/sql.js';
 import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { processorFor } from './processor-registry.js';
 
 type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse' | 'details' | 'split' | 'cancel_split';
+
+/** The lease releases of the attempts the running pay holds (see `withAttemptLeases`). */
+const attemptLeases = new AsyncLocalStorage<(() => void)[]>();
+/** Renews the open attempts of the pays running in this process (`updated_at`; a parked attempt waits on `awaiting_until` instead). */
+const RENEW_ATTEMPTS = `update payment_attempts set updated_at = now() where id in (select jsonb_array_elements_text(?::jsonb)) and status = 'calling' and awaiting_until is null`;
+
+/**
+ * Runs a pay whose attempts live as long as it does: each attempt it opens or takes up again is
+ * renewed every second while the pay runs (`holdLease`), so one whose pay died (a crash, or a
+ * database connection cut in a failover) lapses within 5 s and the next pay of the subject takes
+ * it over (`takeOverLapsed`) instead of waiting for reconciliation.
+ */
+export async function withAttemptLeases<T>(pay: () => Promise<T>): Promise<T> {
+  const releases: (() => void)[] = [];
+  try {
+    return await attemptLeases.run(releases, pay);
+  } finally {
+    for (const release of releases) release();
+  }
+}
+
+const leaseAttempt = (ctx: ServiceContext, id: string) => attemptLeases.getStore()?.push(holdLease(ctx.base, RENEW_ATTEMPTS, id));
 
 /**
  * A payment attempt's journal (see PaymentAttempt). `open` runs inside the caller's short
@@ -46,7 +71,47 @@ export class PaymentJournal {
         : `${columns} values (?, ?, ?, ?, 'calling', ?, now(), now()) ${conflict}`,
       onlyIf ? [...onlyIf.params, ...values] : values,
     );
-    return inserted.length ? new PaymentJournal(id, rows) : null;
+    if (!inserted.length) return null;
+    leaseAttempt(ctx, id);
+    return new PaymentJournal(id, rows);
+  }
+
+  /**
+   * Takes over the open attempt on `subjectId` whose pay died: one not parked for the shopper and
+   * not renewed for 5 s is reversed (what the processor did under its keys is refunded or voided,
+   * as reconciliation does) and marked `reversed`. One that missed a renewal is waited for (holding
+   * no connection) until it lapses or is renewed. True when no open attempt is left in the way
+   * (a new one may be opened), false while a live or parked one holds the subject.
+   */
+  static async takeOverLapsed(ctx: ServiceContext, subjectId: string): Promise<boolean> {
+    const scope = [subjectId, ctx.principal.merchantId, ctx.principal.livemode];
+    for (let round = 0; round < 3; round++) {
+      const [open] = await ctx.em
+        .getConnection()
+        .execute<{ id: string; idle: number; parked: boolean }[]>(
+          `select id, extract(epoch from now() - updated_at)::float8 as idle, coalesce(awaiting_until > now(), false) as parked from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling'`,
+          scope,
+        );
+      if (!open) return true;
+      if (open.parked) return false;
+      if (open.idle < LEASE_SECONDS) {
+        // Renewed within the last two seconds: its pay is alive.
+        if (open.idle < 2) return false;
+        await sleep(Math.ceil((LEASE_SECONDS - open.idle) * 1000) + 50);
+        continue;
+      }
+      const [taken] = await ctx.em.getConnection().execute<{ id: string; steps: AttemptStep[] }[]>(
+        `update payment_attempts set status = 'reversing', updated_at = now()
+         where id = ? and status = 'calling' and updated_at < now() - interval '${LEASE_SECONDS} seconds' and (awaiting_until is null or awaiting_until < now())
+         returning id, steps`,
+        [open.id],
+      );
+      if (!taken) continue; // renewed, settled or taken over meanwhile: look again
+      await reverseSteps(await processorFor(ctx), taken.id, taken.steps, ctx.log);
+      await ctx.em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [taken.id]);
+      ctx.log.warn({ attempt: taken.id, subject: subjectId }, 'payment attempt of a pay that died taken over and reversed');
+    }
+    return false;
   }
 
   /**
@@ -99,7 +164,9 @@ export class PaymentJournal {
        where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling' and awaiting_until > now() returning id, steps, state`,
       [subjectId, ctx.principal.merchantId, ctx.principal.livemode],
     );
-    return row ? { journal: new PaymentJournal(row.id, row.steps), state: row.state } : null;
+    if (!row) return null;
+    leaseAttempt(ctx, row.id);
+    return { journal: new PaymentJournal(row.id, row.steps), state: row.state };
   }
 
   /** The processor idempotency key of `operation` on step `index`. */

@@ -20,12 +20,28 @@ export function outsideTransaction(em: EntityManager): boolean {
   return !em.isInTransaction() && !insideTransaction.getStore();
 }
 
+/** The pools (knex clients) whose connections may keep named prepared statements (`DATABASE_PREPARED_STATEMENTS=true`). */
+const namedStatementPools = new WeakSet<object>();
+
+/**
+ * Lets the statements of `orm`'s pool be prepared once per connection under their names
+ * (`DATABASE_PREPARED_STATEMENTS=true`: only with a direct connection or a pooler that tracks
+ * prepared statements, PgBouncer 1.21+ with `max_prepared_statements`). Off by default: a named
+ * statement lives in one server session, which a pooler in transaction mode hands to others.
+ */
+export function usePreparedStatements(orm: { em: EntityManager }, enabled: boolean): void {
+  const client = orm.em.getConnection().getKnex().client as object;
+  if (enabled) namedStatementPools.add(client);
+  else namedStatementPools.delete(client);
+}
+
 /**
  * Runs one statement straight on the pg driver with a connection of the ORM's own pool (no
  * query builder, no hydration, no extra pool, no fork of the caller's EntityManager): for hot
  * read models only, outside transactions. `on` is a service context (its `base` EntityManager)
- * or an EntityManager. A named `query` is prepared once per connection. Counted in
- * `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
+ * or an EntityManager. A `query`'s name is used (prepared once per connection) only with
+ * `usePreparedStatements`; otherwise it is sent unnamed, parsed with each execution, and depends
+ * on no server session. Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
 export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
@@ -35,9 +51,10 @@ export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } 
 
 async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryConfig): Promise<R[]> {
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
+  const sent = query.name && !namedStatementPools.has(pool) ? { text: query.text, values: query.values } : query;
   const connection = await pool.acquireConnection();
   try {
-    return (await timedStatement(query.text, () => connection.query<R>(query))).rows;
+    return (await timedStatement(query.text, () => connection.query<R>(sent))).rows;
   } finally {
     // Knex releases at once and answers an already resolved promise: nothing to wait for.
     void pool.releaseConnection(connection);
@@ -66,7 +83,8 @@ interface KnexRunner {
  * Runs one statement with `?` placeholders, its parameters sent as parameters (`em.execute`
  * inlines them into the SQL text, escaping each character: slow for a batch sent as one JSON
  * value) and nothing hydrated: inside `em`'s transaction when it holds one, else straight on the
- * pg driver with a pooled connection, prepared once per connection. For hot statements (the pay
+ * pg driver with a pooled connection (named and prepared once per connection only with
+ * `usePreparedStatements`). For hot statements (the pay
  * path's journal, the simulated processor's books, the webhook fan-out, billing's batches).
  * Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */

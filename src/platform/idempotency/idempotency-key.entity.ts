@@ -28,7 +28,7 @@ export class IdempotencyKey {
   @Property({ type: 'text', nullable: true })
   responseBody!: string | null;
 
-  /** When the running first request claimed the key; a claim older than a minute with no response is taken over. */
+  /** When the running first request last renewed its claim (every second while it runs); a claim not renewed for 5 s with no response is taken over. */
   @Property({ type: 'datetime', columnType: 'timestamptz', defaultRaw: 'now()' })
   lockedAt: Opt<Date> = new Date();
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { insideTransaction, withEm, type ServiceContext } from '../context.js';
 import { DomainError } from '../errors.js';
+import { holdLease, LEASE_SECONDS } from '../db/leases.js';
 
 /** A response as sent: its status and the exact bytes of its body. */
 export interface StoredResponse {
@@ -16,10 +17,14 @@ export interface ExecutedResponse extends StoredResponse {
 
 /** How long a first response is kept and replayed. */
 export const IDEMPOTENCY_TTL_HOURS = 24;
-/** A claim with no response after this long belongs to a request that died; the key is taken over. */
-const STALE_CLAIM_SECONDS = 60;
-/** How long a concurrent duplicate waits for the first request's response before answering 409. */
-const WAIT_FOR_FIRST_MS = 4000;
+/**
+ * How long a concurrent duplicate waits for the first request's response before answering 409:
+ * longer than a claim's lease, so a duplicate of a request that died takes its key over rather
+ * than being refused.
+ */
+const WAIT_FOR_FIRST_MS = (LEASE_SECONDS + 1) * 1000;
+/** Renews the claims of the requests running in this process (see `holdLease`). */
+const RENEW_CLAIMS = `update idempotency_keys set locked_at = now() where id in (select jsonb_array_elements_text(?::jsonb)::bigint) and response_status = 0`;
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 function canonicalJson(value: unknown): string {
@@ -51,13 +56,18 @@ class NotStored extends Error {
  * Runs `execute` at most once per `Idempotency-Key` (per merchant and mode) within 24 hours and
  * replays the first response's exact bytes. The key is claimed by one autocommit INSERT before
  * the work; a concurrent duplicate holds no connection while it waits (polling) for the first
- * response, and gets 409 `idempotency_key_in_use` if the first is still running after 4 s.
+ * response, and gets 409 `idempotency_key_in_use` if the first is still running after 6 s.
+ *
+ * A claim lives as long as its request: renewed every second while the request runs (a lease,
+ * `locked_at`), it lapses 5 s after its request died (its process crashed, or its database
+ * connection was cut in a failover and the release could not reach the database). A retry then
+ * takes the key over and runs afresh; a duplicate waiting meanwhile takes it over as it lapses.
  *
  * `transactional` (the default) runs the work and stores its response in one transaction: both
  * commit or neither. Handlers that call the payment processor manage their own short
  * transactions (never one open while the processor works): their response is stored right after
- * (a crash in between leaves a claim that is taken over after a minute; such handlers are
- * idempotent by their own state, e.g. a checkout is paid once).
+ * (a crash in between leaves a claim that lapses; such handlers are idempotent by their own
+ * state, e.g. a checkout is paid once).
  *
  * A failed request (an error thrown, or `store: false`) is not stored and its work is rolled
  * back, so the key can be retried; a declined payment is an answer, stored and replayed.
@@ -82,7 +92,7 @@ export async function runIdempotent(
      on conflict (merchant_id, livemode, key) do update
        set request_hash = excluded.request_hash, response_status = 0, response_body = null, created_at = now(), expires_at = excluded.expires_at, locked_at = now()
        where idempotency_keys.expires_at < now()
-          or (idempotency_keys.response_status = 0 and idempotency_keys.locked_at < now() - interval '${STALE_CLAIM_SECONDS} seconds')
+          or (idempotency_keys.response_status = 0 and idempotency_keys.locked_at < now() - interval '${LEASE_SECONDS} seconds')
      returning id`,
     [merchantId, livemode, key, fingerprint],
   );
@@ -95,6 +105,7 @@ export async function runIdempotent(
   }
 
   const id = claimed[0].id;
+  const releaseLease = holdLease(ctx.base, RENEW_CLAIMS, String(id));
   const store = (run: ServiceContext, response: StoredResponse) =>
     run.em.execute('update idempotency_keys set response_status = ?, response_body = ? where id = ?', [response.status, response.body, id]);
   const release = () => connection.execute('delete from idempotency_keys where id = ? and response_status = 0', [id]).catch(() => undefined);
@@ -119,17 +130,19 @@ export async function runIdempotent(
     await release();
     if (err instanceof NotStored) return { ...err.response, replayed: false };
     throw err;
+  } finally {
+    releaseLease();
   }
 }
 
-/** Waits (holding no connection) for the first request under `key` to store its response; null if it failed and let the key go. */
+/** Waits (holding no connection) for the first request under `key` to store its response; null if it failed and let the key go, or died and its claim lapsed. */
 async function awaitFirstResponse(ctx: ServiceContext, key: string, fingerprint: string): Promise<StoredResponse | null> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
     const [stored] = await ctx.em
       .getConnection()
-      .execute<{ request_hash: string; response_status: number; response_body: string | null }[]>(
-        'select request_hash, response_status, response_body from idempotency_keys where merchant_id = ? and livemode = ? and key = ?',
+      .execute<{ request_hash: string; response_status: number; response_body: string | null; lapsed: boolean }[]>(
+        `select request_hash, response_status, response_body, locked_at < now() - interval '${LEASE_SECONDS} seconds' as lapsed from idempotency_keys where merchant_id = ? and livemode = ? and key = ?`,
         [ctx.principal.merchantId, ctx.principal.livemode, key],
       );
     if (!stored) return null;
@@ -137,6 +150,7 @@ async function awaitFirstResponse(ctx: ServiceContext, key: string, fingerprint:
       throw new DomainError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new operation.`, { param: 'Idempotency-Key' });
     }
     if (stored.response_status > 0) return { status: stored.response_status, body: stored.response_body ?? 'null' };
+    if (stored.lapsed) return null;
     if (Date.now() + pause > deadline) {
       throw new DomainError('idempotency_key_in_use', `A request with Idempotency-Key '${key}' is still in progress; retry it in a moment to get its response.`, { param: 'Idempotency-Key' });
     }

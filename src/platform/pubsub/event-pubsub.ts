@@ -219,6 +219,7 @@ export function bridgeEvents(listener: PgListener, pubSub: EventPubSub, orm: Mik
   }
 
   listener.on(EVENTS_CHANNEL, pump);
+  listener.onMissed(pump);
   const poll = setInterval(pump, opts.pollMs ?? 1000).unref();
   return () => {
     stopped = true;

@@ -7,7 +7,7 @@ import { WebSocketServer } from 'ws';
 import { createContext, type Authenticator, type Principal } from '../context.js';
 import { randomBase62 } from '../db/ids.js';
 import type { GraphContext } from '../graphql/context.js';
-import { bridgeEvents, EventPubSub } from './event-pubsub.js';
+import { bridgeEvents, EVENTS_CHANNEL, EventPubSub } from './event-pubsub.js';
 import { PgListener } from './pg-listener.js';
 
 export interface LiveEvents {
@@ -16,22 +16,28 @@ export interface LiveEvents {
 }
 
 /**
- * This process's PostgreSQL LISTEN connection: committed events go to the local GraphQL
- * subscribers, every notification on `hintChannels` calls `onHint` (prompt work after a
- * commit, e.g. webhook delivery), `channels` get their own handlers and `onConnect` runs at every
- * (re)connection. Closed with the HTTP server.
+ * This process's PostgreSQL LISTEN connection, on `listenUrl` (a direct connection; default the
+ * ORM's): committed events go to the local GraphQL subscribers, every notification on
+ * `hintChannels` calls `onHint` (prompt work after a commit, e.g. webhook delivery), `channels`
+ * get their own handlers and `onMissed` runs whenever notifications may have been missed (every
+ * (re)connection, and every half second while the listener does not hear: see `PgListener`), as
+ * do the event tail and the `events` hint. Closed with the HTTP server.
  */
 export async function startLiveEvents(
   http: FastifyInstance,
   orm: MikroORM,
-  opts: { hintChannels?: string[]; onHint?: (channel: string) => void; channels?: Record<string, (payload: string) => void>; onConnect?: () => void } = {},
+  opts: { listenUrl?: string; hintChannels?: string[]; onHint?: (channel: string) => void; channels?: Record<string, (payload: string) => void>; onMissed?: () => void } = {},
 ): Promise<LiveEvents> {
-  const listener = new PgListener(orm.config.get('clientUrl'), http.log);
+  // The probe notification goes the way every other one does: through the request pool.
+  const notify = (channel: string, payload: string) => orm.em.getConnection().execute('select pg_notify(?, ?)', [channel, payload]);
+  const listener = new PgListener(opts.listenUrl ?? orm.config.get('clientUrl'), http.log, { notify });
   const pubSub = new EventPubSub();
   const stopBridge = bridgeEvents(listener, pubSub, orm, http.log);
   for (const channel of opts.hintChannels ?? []) listener.on(channel, () => opts.onHint?.(channel));
   for (const [channel, handler] of Object.entries(opts.channels ?? {})) listener.on(channel, handler);
-  if (opts.onConnect) listener.onConnect(opts.onConnect);
+  if (opts.onMissed) listener.onMissed(opts.onMissed);
+  // New events may have been missed: each hint that says so (`events`) is given once more.
+  if (opts.hintChannels?.includes(EVENTS_CHANNEL)) listener.onMissed(() => opts.onHint?.(EVENTS_CHANNEL));
   await listener.start();
   http.addHook('onClose', async () => {
     stopBridge();

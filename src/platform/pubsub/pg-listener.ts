@@ -1,13 +1,31 @@
 import pg from 'pg';
 import type { Log } from '../context.js';
+import { randomBase62 } from '../db/ids.js';
 
 type Handler = (payload: string) => void;
+
+/** The channel on which the listener sends itself a notification to prove that it hears. */
+const PROBE_CHANNEL = 'listener_probe';
+/** How long a probe notification may take to come back before the listener counts as deaf. */
+const PROBE_WAIT_MS = 2000;
+/** How often a deaf listener probes again. */
+const REPROBE_MS = 5000;
+
+/** Sends a notification the way the rest of the service does (through the request pool: see `PgListener`). */
+export type Notify = (channel: string, payload: string) => Promise<unknown>;
 
 /**
  * One dedicated PostgreSQL connection LISTENing on a few channels, reconnecting (with backoff)
  * when it drops. NOTIFY is transactional, so a handler only ever hears of committed work. A
  * notification sent while the connection is down is not replayed: handlers are hints (the sweeps
  * find the work anyway) or live streams (best effort, the events table is the record).
+ *
+ * LISTEN needs a connection of its own to the server (`DATABASE_LISTEN_URL`): through a pooler
+ * in transaction mode it silently hears nothing. So at start and after every reconnect the
+ * listener proves that it hears: it sends a notification with `notify` (the path every other
+ * notification takes) and waits for it. Until one comes back it is deaf (`hearing` false, an error
+ * logged, probed again every 5 s), and the `onMissed` handlers run every `missedPollMs` in place
+ * of the notifications it may be missing.
  */
 export class PgListener {
   private client?: pg.Client;
@@ -16,12 +34,98 @@ export class PgListener {
   private retryTimer?: NodeJS.Timeout;
   private connecting = false;
   private readonly handlers = new Map<string, Set<Handler>>();
-  private readonly connectHandlers: (() => void)[] = [];
+  private readonly missedHandlers: (() => void)[] = [];
+  /** Whether the current connection heard its own probe. */
+  private heard = false;
+  private probing?: Promise<boolean>;
+  private readonly awaitedProbes = new Map<string, () => void>();
+  private reprobeTimer?: NodeJS.Timeout;
+  private readonly missedTimer: NodeJS.Timeout;
 
   constructor(
     private readonly connectionString: string,
     private readonly log: Log,
-  ) {}
+    private readonly opts: { notify?: Notify; missedPollMs?: number } = {},
+  ) {
+    this.on(PROBE_CHANNEL, (payload) => this.awaitedProbes.get(payload)?.());
+    this.missedTimer = setInterval(() => {
+      if (!this.hearing) this.missed();
+    }, opts.missedPollMs ?? 500).unref();
+  }
+
+  /** Whether notifications reach this process now: connected, and its own probe came back. */
+  get hearing(): boolean {
+    return this.client !== undefined && this.heard;
+  }
+
+  /**
+   * Calls `handler` whenever notifications may have been missed: at every (re)connection and, while
+   * the listener is not hearing, every `missedPollMs` (a cache is dropped, a stream read again).
+   */
+  onMissed(handler: () => void): this {
+    this.missedHandlers.push(handler);
+    return this;
+  }
+
+  private missed(): void {
+    for (const handler of this.missedHandlers) {
+      try {
+        handler();
+      } catch (err) {
+        this.log.error({ err }, 'missed-notification handler failed');
+      }
+    }
+  }
+
+  /**
+   * Sends a notification on the probe channel and waits (2 s at most) to hear it; records and
+   * returns whether it came back. Concurrent calls share one probe.
+   */
+  probe(): Promise<boolean> {
+    this.probing ??= this.sendProbe().finally(() => (this.probing = undefined));
+    return this.probing;
+  }
+
+  private async sendProbe(): Promise<boolean> {
+    const client = this.client;
+    if (!client) return false;
+    const token = randomBase62(16);
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<boolean>((resolve) => {
+      this.awaitedProbes.set(token, () => resolve(true));
+      timer = setTimeout(() => resolve(false), PROBE_WAIT_MS);
+    });
+    const notify = this.opts.notify ?? ((channel: string, payload: string) => client.query('select pg_notify($1, $2)', [channel, payload]));
+    const ok = await notify(PROBE_CHANNEL, token)
+      .then(() => heard)
+      .catch((err: unknown) => {
+        this.log.warn({ err }, 'LISTEN probe could not be sent');
+        return false;
+      })
+      .finally(() => {
+        clearTimeout(timer);
+        this.awaitedProbes.delete(token);
+      });
+    if (this.client !== client || this.closed) return ok;
+    const was = this.heard;
+    this.heard = ok;
+    if (ok && !was) this.log.info('LISTEN connection hears notifications');
+    if (!ok) {
+      this.log.error(
+        'LISTEN connection does not hear its own notification: cross-process updates fall back to polling. Point DATABASE_LISTEN_URL at PostgreSQL directly (not through a pooler in transaction mode).',
+      );
+      this.scheduleReprobe();
+    }
+    return ok;
+  }
+
+  private scheduleReprobe(): void {
+    if (this.closed || this.reprobeTimer) return;
+    this.reprobeTimer = setTimeout(() => {
+      this.reprobeTimer = undefined;
+      if (!this.closed && this.client && !this.heard) void this.probe();
+    }, REPROBE_MS).unref();
+  }
 
   /** Calls `handler` with the payload of every notification on `channel` (register before `start`). */
   on(channel: string, handler: Handler): this {
@@ -32,15 +136,10 @@ export class PgListener {
     return this;
   }
 
-  /** Calls `handler` each time the connection is (re)established: notifications sent while it was down are lost. */
-  onConnect(handler: () => void): this {
-    this.connectHandlers.push(handler);
-    return this;
-  }
-
-  /** Connects and LISTENs; throws if PostgreSQL cannot be reached. */
+  /** Connects, LISTENs and probes (a deaf listener is logged, not thrown); throws if PostgreSQL cannot be reached. */
   async start(): Promise<void> {
     await this.connect();
+    await this.probe();
   }
 
   /** Whether the LISTEN connection is up now. */
@@ -60,6 +159,7 @@ export class PgListener {
   private attempt(): void {
     this.connecting = true;
     this.connect()
+      .then(() => void this.probe())
       .catch((err: unknown) => {
         this.log.warn({ err }, 'LISTEN reconnect failed');
         this.reconnectLater();
@@ -88,8 +188,9 @@ export class PgListener {
       throw err;
     }
     this.client = client;
+    this.heard = false;
     this.retryMs = 250;
-    for (const handler of this.connectHandlers) handler();
+    this.missed();
     if (this.closed) await client.end();
   }
 
@@ -146,7 +247,9 @@ export class PgListener {
   /** Stops listening and closes the connection. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.missedTimer);
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.reprobeTimer) clearTimeout(this.reprobeTimer);
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
