@@ -1,10 +1,13 @@
 import type { ParsedMail } from 'mailparser';
+import PDFDocument from 'pdfkit';
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
 import { renewalCards, subscribeWith } from '../helpers/card-links.js';
 import { signedInConsole } from '../helpers/console.js';
 import type { Client } from '../helpers/http.js';
 import { pdfText, recipients, startMailSink, type MailSink } from '../helpers/mail-sink.js';
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
+import { registerEmailAttachment } from '../../src/modules/email/email-attachments.js';
+import { queueEmail } from '../../src/modules/email/email-outbox.js';
 
 /**
  * Email to shoppers and teams, received by a real SMTP server in this process: every message's
@@ -292,5 +295,63 @@ describe('delivery', () => {
     expect(received.map((x) => x.messageId).sort()).toEqual(queued.body.data.emails.nodes.map((n) => n.messageId).sort());
     const sent = await api.graphql<{ emails: { nodes: { status: string; attempts: number }[] } }>('{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { status attempts } } }');
     expect(sent.body.data.emails.nodes).toEqual(Array.from({ length: 3 }, () => ({ status: 'SENT', attempts: 3 })));
+  });
+
+  test('a message a worker held when it died is sent once its lease lapses, and never while the lease holds', async () => {
+    const box = inbox();
+    const order = await paidSplitOrder();
+    const db = t.orm.em.fork().getConnection();
+    // A worker took it and died: the lease (real time) still holds for a minute.
+    await db.execute(`update email_messages set status = 'sending', locked_until = now() + interval '1 minute' where merchant_id = ? and kind = 'order_receipt'`, [m.keys.id]);
+    await advance(1);
+    expect(box.to(SHOPPER)).toHaveLength(0);
+    await db.execute(`update email_messages set locked_until = now() - interval '1 second' where merchant_id = ? and kind = 'order_receipt'`, [m.keys.id]);
+    await advance(1);
+    await advance(3600);
+    expect(box.to(SHOPPER).map((x) => x.subject)).toEqual([`Your receipt from Acme Health (order ${order.order_number})`]);
+  });
+});
+
+/** A one-line PDF standing for the LMN module's letter. */
+function letterPdf(id: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument();
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.text(`Letter ${id}`);
+    doc.end();
+  });
+}
+
+describe('letters of medical necessity (written by the LMN module through queueEmail)', () => {
+  test('approved: the letter attached; declined: the reason', async () => {
+    registerEmailAttachment('lmn_letter', async (_em, id) => ({ filename: `letter-${id}.pdf`, content: await letterPdf(id), contentType: 'application/pdf' }));
+    const box = inbox();
+    await t.orm.em.fork().transactional((tx) => {
+      const owner = { merchantId: m.keys.id, livemode: false, at: new Date() };
+      queueEmail(tx, owner, {
+        kind: 'lmn_approved',
+        to: SHOPPER,
+        data: { customer_name: 'Jane Doe', condition: 'Type 2 diabetes', items: ['Glucose monitor'], expires_at: '2027-11-27' },
+        attachments: [{ kind: 'lmn_letter', id: 'lmn_1' }],
+      });
+      queueEmail(tx, owner, { kind: 'lmn_declined', to: SHOPPER, data: { customer_name: 'Jane Doe', reason: 'not medically necessary', order_number: 'ORD-000001' } });
+      return Promise.resolve();
+    });
+    await advance(1);
+    const approved = box.to(SHOPPER).find((x) => x.subject?.includes('approved'))!;
+    await expectWellFormed(approved, SHOPPER);
+    expect(approved.subject).toBe('Your letter of medical necessity from Acme Health is approved');
+    expect(approved.text).toContain('for Type 2 diabetes');
+    expect(approved.text).toContain('- Glucose monitor');
+    expect(approved.attachments.map((a) => [a.filename, a.contentType])).toEqual([['letter-lmn_1.pdf', 'application/pdf']]);
+    expect(await pdfText(approved.attachments[0].content)).toContain('Letter lmn_1');
+    const declined = box.to(SHOPPER).find((x) => x.subject?.includes('declined'))!;
+    await expectWellFormed(declined, SHOPPER);
+    expect(declined.subject).toBe('Your request for a letter of medical necessity from Acme Health was declined');
+    expect(declined.text).toContain('declined: not medically necessary');
+    expect(declined.html).toContain('declined: not medically necessary');
   });
 });

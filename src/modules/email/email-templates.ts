@@ -96,6 +96,7 @@ We could not charge {{amount}} for your subscription to {{card}}{{#if refusal}} 
 Update your card to keep your subscription (the link works for 24 hours):
 {{card_update_url}}{{/if}}`,
   },
+  // The LMN messages read from the draft's data: customer_name, condition, items (names), expires_at, reason, order_number.
   lmn_approved: {
     subject: 'Your letter of medical necessity from {{brand.name}} is approved',
     html: `<p>Hello {{customer_name}},</p><p>A licensed clinician approved your letter of medical necessity{{#if condition}} for {{condition}}{{/if}}.</p>

@@ -87,7 +87,9 @@ export const emailSettingsSchema = z
 export async function updateEmailSettings(ctx: ServiceContext, input: unknown): Promise<EmailSettingsView> {
   const change = parseInput(emailSettingsSchema, input);
   const merchantId = ctx.principal.merchantId;
-  const settings = (await ctx.em.findOne(EmailSettings, { merchantId })) ?? ctx.em.create(EmailSettings, { merchantId });
+  // The row is made once, whichever of two first saves at once gets there first.
+  await ctx.em.getConnection().execute(`insert into email_settings (merchant_id) values (?) on conflict do nothing`, [merchantId]);
+  const settings = await ctx.em.findOneOrFail(EmailSettings, { merchantId });
   if (change.brand_name !== undefined) settings.brandName = change.brand_name;
   if (change.support_email !== undefined) settings.supportEmail = change.support_email;
   if (change.logo_url !== undefined) settings.logoUrl = change.logo_url;
