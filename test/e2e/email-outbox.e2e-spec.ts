@@ -78,3 +78,14 @@ test('email settings refuse a logo URL that is not https and an unknown address,
   const now = await m.api.graphql('{ emailSettings { logoUrl supportEmail } }');
   expect(now.body).toMatchObject({ data: { emailSettings: { logoUrl: null, supportEmail: 'help@acme.example' } } });
 });
+
+test('invitations (they carry a sign-up link) are read with a console session only, never with an API key', async () => {
+  const owner = await signedInConsole(t, m.keys.id, 'owner');
+  const query = '{ emails(first: 10, kind: TEAM_INVITATION) { nodes { to } } }';
+  const asOwner = (await owner.graphql(query)).body as { data: { emails: { nodes: { to: string }[] } } };
+  expect(asOwner.data.emails.nodes.length).toBeGreaterThanOrEqual(1);
+  const withKey = await m.api.graphql<{ emails: { nodes: unknown[] } }>(query);
+  expect(withKey.body.data.emails.nodes).toEqual([]);
+  const all = await m.api.graphql<{ emails: { nodes: { kind: string }[] } }>('{ emails(first: 50) { nodes { kind } } }');
+  expect(all.body.data.emails.nodes.map((n) => n.kind)).not.toContain('TEAM_INVITATION');
+});

@@ -6,7 +6,7 @@ import { parseInput } from '../../platform/validation.js';
 import { recordAudit } from '../audit/audit-log.service.js';
 import { brandingOf } from './email-compose.js';
 import { mailTransport } from './email-transport.js';
-import { EMAIL_KINDS, EMAIL_STATUSES, EmailMessage, EmailSettings, SHOPPER_EMAIL_KINDS, type ShopperEmailKind } from './email-message.entity.js';
+import { EMAIL_KINDS, EMAIL_STATUSES, EmailMessage, EmailSettings, SHOPPER_EMAIL_KINDS, type EmailKind, type ShopperEmailKind } from './email-message.entity.js';
 
 /** The outbox as the console and GraphQL read it, and Settings → Branding / Emails. Reads go through the ORM (not hot). */
 
@@ -20,6 +20,15 @@ export const emailFiltersSchema = z
   })
   .strict();
 
+/**
+ * Invitations carry a link that makes a console account: like the team itself, they are read with
+ * a console session only, never with an API key.
+ */
+function kindsReadable(ctx: ServiceContext, kind?: EmailKind): { kind?: EmailKind | { $in: EmailKind[] } | { $ne: EmailKind } } {
+  if (ctx.principal.actor?.kind === 'user') return kind ? { kind } : {};
+  return { kind: kind === 'team_invitation' ? { $in: [] } : (kind ?? { $ne: 'team_invitation' }) };
+}
+
 /** A page of this mode's messages, newest first: by kind, status, recipient (part of the address), creation time. */
 export async function listEmails(ctx: ServiceContext, filters: z.output<typeof emailFiltersSchema>, page: PageRequest<string>): Promise<Page<EmailMessage>> {
   const created = createdBetween(filters);
@@ -28,7 +37,7 @@ export async function listEmails(ctx: ServiceContext, filters: z.output<typeof e
     EmailMessage,
     {
       ...scope(ctx),
-      ...(filters.kind && { kind: filters.kind }),
+      ...kindsReadable(ctx, filters.kind),
       ...(filters.status && { status: filters.status }),
       ...(filters.to && { to: { $ilike: `%${filters.to.replace(/[\\%_]/g, (c) => `\\${c}`)}%` } }),
       ...(created && { createdAt: created }),
@@ -40,7 +49,7 @@ export async function listEmails(ctx: ServiceContext, filters: z.output<typeof e
 
 /** One message of this mode by id, or 404 `not_found`. */
 export async function getEmail(ctx: ServiceContext, id: string): Promise<EmailMessage> {
-  const message = await ctx.em.findOne(EmailMessage, { id, ...scope(ctx) });
+  const message = await ctx.em.findOne(EmailMessage, { id, ...scope(ctx), ...kindsReadable(ctx) });
   if (!message) throw DomainError.notFound('email', id);
   return message;
 }
