@@ -7,7 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
-import { configureLivePayments, publicRoutes, resolvers, restRoutes } from './modules/index.js';
+import { configureLivePayments, EMAIL_SWEEP, publicRoutes, resolvers, restRoutes } from './modules/index.js';
 import { consoleSessionAuth, consoleWsSessionAuth, registerConsoleSessions } from './modules/team/console-session.js';
 import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL, recordKeyUse } from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
@@ -148,9 +148,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
   // LISTEN: events reach websocket subscribers of every process; new events and retries prompt delivery.
   const live = await startLiveEvents(http, orm, {
     listenUrl: config.DATABASE_LISTEN_URL,
-    hintChannels: ['events', DELIVERIES_CHANNEL],
-    // A new event needs its fan-out (and the sends it made); a retry or a replay, a whole run.
-    onHint: (channel) => jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt'),
+    hintChannels: ['events', DELIVERIES_CHANNEL, 'emails'],
+    // A new event needs its fan-out (and the sends it made); a retry or a replay, a whole run; a new email, its send.
+    onHint: (channel) => (channel === 'emails' ? jobs.kick(EMAIL_SWEEP) : jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt')),
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
     // A key revoked or a test clock moved elsewhere may have gone unheard: keys are looked up afresh.
     onMissed: forgetAllPrincipals,

@@ -93,6 +93,14 @@ const schema = z
      * Basic authentication): when set, `POST /processor-notifications/adyen` answers 401 without it.
      */
     ADYEN_NOTIFICATION_BASIC_AUTH: optional(z.string().regex(/^[^:]+:.+$/, 'must be user:password')),
+    /**
+     * Where email goes: `smtp://user:pass@host:port` or `smtps://…` (nodemailer). Unset (the
+     * default): nothing leaves the machine; every message stays in the outbox, readable in the
+     * console (Settings → Emails) and through GraphQL `emails`.
+     */
+    SMTP_URL: optional(z.string().regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://user:pass@host:port or smtps://…')),
+    /** The From of every message (`Name <address>` or an address); its domain names each message's Message-ID. */
+    MAIL_FROM: z.string().min(3).default('Health Commerce <no-reply@localhost>'),
   })
   .superRefine((c, ctx) => {
     // Buckets untouched for an hour are purged as full ones.

@@ -1,16 +1,11 @@
-/** Settings pages of the console: API keys, security (TOTP), team, webhooks, audit log. */
+/** Settings pages of the console: API keys, security (TOTP), team, webhooks, audit log, branding and emails (settings-email.ts). */
 import { RESTRICTABLE_RESOURCES, ROLE_PERMISSIONS, ROLES, type Role } from '../modules/merchants/permissions.js';
 import { consoleCall } from './api.js';
 import { $, field, h, lower, shownOnce, table, when } from './dom.js';
+import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
+import { brandingPage, emailsPage } from './settings-email.js';
 
-export interface ConsoleContext {
-  role: string;
-  member: { id: string; email: string; two_factor_enabled: boolean };
-  livemode: boolean;
-  query: <T>(q: string, variables?: Record<string, unknown>) => Promise<T>;
-  showError: (err: unknown) => void;
-  refreshOrders: () => Promise<void>;
-}
+export type { ConsoleContext } from './settings-kit.js';
 
 /** Whether the role holds `permission` (`x:write` includes `x:read`). The server decides; this only hides what would be refused. */
 export function can(role: string, permission: string): boolean {
@@ -25,6 +20,8 @@ const PAGES: Record<string, { title: string; needs?: string; render: (root: HTML
   team: { title: 'Team', needs: 'team:write', render: teamPage },
   webhooks: { title: 'Webhooks', needs: 'webhooks:read', render: webhooksPage },
   audit: { title: 'Audit log', needs: 'audit_log:read', render: auditPage },
+  branding: { title: 'Branding', needs: 'emails:write', render: brandingPage },
+  emails: { title: 'Emails', needs: 'emails:read', render: emailsPage },
 };
 
 /** Hides the navigation's links the role cannot use. */
@@ -43,29 +40,6 @@ export function showPage(name: string, root: HTMLElement, ctx: ConsoleContext): 
   $('settings-title').focus();
   void page.render(body, ctx).catch((err) => say(`Error: ${(err as Error).message}`, true));
 }
-
-/** A message on the settings page's live status line (errors also as an alert). */
-function say(message: string, error = false): void {
-  const status = $('settings-status');
-  status.textContent = message;
-  status.className = error ? 'error' : 'help';
-  status.setAttribute('role', error ? 'alert' : 'status');
-}
-
-/** Runs `fn`, showing its error on the status line; true when it succeeded. */
-async function attempt(fn: () => Promise<void>): Promise<boolean> {
-  try {
-    await fn();
-    return true;
-  } catch (err) {
-    say((err as Error).message, true);
-    return false;
-  }
-}
-
-const button = (label: string, onclick: () => void, attrs: Record<string, string> = {}) => h('button', { type: 'button', onclick, ...attrs }, label);
-const input = (id: string, attrs: Record<string, string | boolean> = {}) => h('input', { id, name: id, ...attrs }) as HTMLInputElement;
-const value = (id: string) => ($<HTMLInputElement>(id).value ?? '').trim();
 
 // ---- API keys ----------------------------------------------------------------------------------
 

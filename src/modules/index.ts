@@ -63,6 +63,10 @@ import { EventResolver } from './webhooks/event.resolver.js';
 import { WebhookDeliveryResolver, WebhookEndpointResolver } from './webhooks/webhook.resolver.js';
 import { webhookRoutes } from './webhooks/webhook.routes.js';
 import { webhookSweeps } from './webhooks/webhook.jobs.js';
+import { EmailResolver } from './email/email.resolver.js';
+import { emailSweep } from './email/email.jobs.js';
+import { configureEmail } from './email/email-transport.js';
+import './email/email-events.js'; // which events write which messages (registered at load)
 
 /** Every GraphQL resolver of the graph. */
 export const resolvers: NonEmptyArray<ClassType> = [
@@ -89,6 +93,7 @@ export const resolvers: NonEmptyArray<ClassType> = [
   AuditLogResolver,
   TeamResolver,
   RefundPreviewResolver,
+  EmailResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */
@@ -132,7 +137,11 @@ export const sweeps: Sweep[] = [
   refundProcessingSweep,
   subscriptionBillingSweep,
   ...webhookSweeps,
-]; // webhook sweeps last: they send what the others record
+  emailSweep,
+]; // webhook sweeps, then email, last: they send what the others record (a failing endpoint's warning among them)
+
+/** The email sweep's name, kicked when a new message is committed (`NOTIFY emails`). */
+export const EMAIL_SWEEP = emailSweep.name;
 
 // What a paid checkout starts, in its order's transaction: checkout knows the hook, not the module.
 onCheckoutPaid('subscription', startSubscriptionFromCheckout);
@@ -157,9 +166,10 @@ onProcessorEvent([...CHARGEBACK_EVENT_CODES], applyChargebackNotification);
 /**
  * Live mode (`glm_live_` keys) pays through Adyen with each merchant's own stored account
  * (processor-accounts), on the platform and base URLs the configuration names; the console
- * seals its members' TOTP secrets with the same SECRETS_KEY.
+ * seals its members' TOTP secrets with the same SECRETS_KEY; email goes out through SMTP_URL (if set) from MAIL_FROM.
  */
 export function configureLivePayments(config: Config): void {
+  configureEmail(config);
   configureProcessorAccounts(config);
   configureTeam({ secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : undefined, signInLimit: config.CONSOLE_SIGN_IN_LIMIT });
   useLivePayments({

@@ -395,6 +395,7 @@ const graphql: Record<string, Round> = {
       .id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }`, { id }));
   },
+  updateEmailSettings: () => round((i) => () => owner.graphql(`mutation { updateEmailSettings(input: { brandName: "Brand ${i}" }) { settings { brandName } } }`)),
   revokeApiKey: async () => {
     const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Revoked" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }`, { id }));

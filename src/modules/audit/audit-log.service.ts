@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Principal, ServiceContext } from '../../platform/context.js';
 import { requireConsoleUser } from '../../platform/permissions.js';
-import { paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
+import { createdBetween, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { AuditLogEntry } from './audit-log.entity.js';
 
 /** Every action the audit log records, in one place. */
@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'payment_link.cancelled',
   'subscription.cancelled',
   'subscription.resumed',
+  'email_settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -73,8 +74,7 @@ export const auditFiltersSchema = z
 /** A page of the caller's mode's audit log, newest first, with the console's filters. */
 export async function listAuditLog(ctx: ServiceContext, filters: z.output<typeof auditFiltersSchema>, page: PageRequest<string>): Promise<Page<AuditLogEntry>> {
   requireConsoleUser(ctx.principal, 'audit_log:read', 'The audit log is read in the console (Settings → Audit log) by a signed-in member whose role holds audit_log:read, not with an API key.');
-  const created =
-    filters.createdAfter || filters.createdBefore ? { ...(filters.createdAfter && { $gte: filters.createdAfter }), ...(filters.createdBefore && { $lte: filters.createdBefore }) } : undefined;
+  const created = createdBetween(filters);
   return paginate(
     ctx,
     AuditLogEntry,

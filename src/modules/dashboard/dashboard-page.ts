@@ -28,6 +28,8 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
       <li><a href="#/settings/team" data-needs="team:write">Team</a></li>
       <li><a href="#/settings/webhooks" data-needs="webhooks:read">Webhooks</a></li>
       <li><a href="#/settings/audit" data-needs="audit_log:read">Audit log</a></li>
+      <li><a href="#/settings/branding" data-needs="emails:write">Branding</a></li>
+      <li><a href="#/settings/emails" data-needs="emails:read">Emails</a></li>
     </ul>
   </nav>
 </header>

@@ -8,7 +8,7 @@
 export const RESTRICTABLE_RESOURCES = ['products', 'checkout', 'orders', 'refunds', 'payment_links', 'customers', 'subscriptions', 'webhooks'] as const;
 
 /** Resources only a secret key or a console owner / admin reaches (restricted keys never hold them). */
-export const SECRET_ONLY_RESOURCES = ['test_clock', 'processor_accounts'] as const;
+export const SECRET_ONLY_RESOURCES = ['test_clock', 'processor_accounts', 'emails'] as const;
 
 /** The console's own resources: never held by an API key, whatever its kind. */
 export const CONSOLE_RESOURCES = ['api_keys', 'team', 'audit_log'] as const;

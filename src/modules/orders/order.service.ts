@@ -11,6 +11,7 @@ import type { SplitAmounts } from '../shared/amounts.js';
 import { Order, type OrderCustomer, type OrderLineItem, type OrderStatus, type PaymentStatus, type StatusChange } from './order.entity.js';
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
+import { queueEmail } from '../email/email-outbox.js';
 
 /** A card payment captured for an order. */
 export interface CapturedPayment {
@@ -244,14 +245,21 @@ async function settledRefundTotal(em: EntityManager, orderId: string): Promise<n
 /**
  * The one rule for disputes (chargebacks) on a paid order (`what` names the disputed charge, e.g.
  * a payment or a subscription cycle): while one is open (stage `notification` or `confirmed`) the
- * order is `disputed` (status and payment status); once none is (`reversed`), it is what it
+ * order is `disputed` (status and payment status; the team is emailed when it becomes so); once none is (`reversed`), it is what it
  * would be without the dispute: the status it had before (its status history) and the payment
  * status its settled refunds give (`captured`, `partially_refunded` or `refunded`). Each change is
  * recorded in `status_history`; a stage that changes nothing records nothing.
  */
 export async function applyDisputeToOrder(em: EntityManager, order: Order, open: boolean, at: Date, what: string, eventCode: string): Promise<void> {
   if (open) {
-    if (order.paymentStatus !== 'disputed') order.transition(at, 'disputed', `chargeback on ${what}: ${eventCode}`, 'disputed');
+    if (order.paymentStatus === 'disputed') return;
+    order.transition(at, 'disputed', `chargeback on ${what}: ${eventCode}`, 'disputed');
+    // The team hears of it with the change (the order's first open dispute).
+    queueEmail(
+      em,
+      { merchantId: order.merchant.id, livemode: order.livemode, at },
+      { kind: 'dispute_opened', to: null, data: { order_id: order.id, order_number: order.orderNumber, amount: order.amount, currency: order.currency, reason: eventCode } },
+    );
     return;
   }
   if (order.paymentStatus !== 'disputed') return;

@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import PDFDocument from 'pdfkit';
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { publicLink } from '../../platform/links.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Payment } from '../payments/payment.entity.js';
-import { Order } from './order.entity.js';
+import { Order, type OrderLineItem } from './order.entity.js';
 
 /** Receipt links are valid for one hour. */
 export const RECEIPT_LINK_TTL_S = 3600;
@@ -50,11 +50,35 @@ export async function openReceipt(orm: MikroORM, orderId: string, expires: unkno
   const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
   const expected = Buffer.from(sign(merchant.signingKey, order.id, exp), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')) || exp < Date.now() / 1000) throw refused();
-  const payments = await em.find(Payment, { orderId: order.id }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
-  return renderReceipt(merchant, order, payments);
+  return renderReceipt(merchant, order, await paymentsOf(em, order.id));
 }
 
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+const paymentsOf = (em: EntityManager, orderId: string) => em.find(Payment, { orderId }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
+
+/** The file name of an order's receipt PDF. */
+export const receiptFilename = (order: Pick<Order, 'orderNumber'>) => `receipt-${order.orderNumber}.pdf`;
+
+/** An order's receipt PDF as an email attaches it (the order read from `em`, any merchant); null while the order has no receipt. */
+export async function receiptAttachment(em: EntityManager, orderId: string): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
+  const order = await em.findOne(Order, { id: orderId });
+  if (!order || !HAS_RECEIPT.has(order.paymentStatus)) return null;
+  const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
+  return { filename: receiptFilename(order), content: await renderReceipt(merchant, order, await paymentsOf(em, order.id)), contentType: 'application/pdf' };
+}
+
+/** What the receipt and its email say of an item's eligibility. */
+export function eligibilityLabel(l: Pick<OrderLineItem, 'hsa_fsa_eligible' | 'requires_lmn'>): string {
+  if (!l.hsa_fsa_eligible) return 'Not HSA/FSA eligible';
+  return l.requires_lmn ? 'HSA/FSA eligible with a letter of medical necessity' : 'HSA/FSA eligible';
+}
+
+/** A card as receipts and emails name it: kind, brand and last 4 digits, never more. */
+export function cardLabel(p: { paymentMethod: string; brand: string | null; last4: string | null }): string {
+  return `${p.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card'} ${p.brand ?? ''} •••• ${p.last4 ?? '????'}`.replace(/\s+/g, ' ');
+}
+
+/** An amount as receipts and emails show it: `20.00 USD`. */
+export const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
 /** The receipt PDF: items marked HSA/FSA eligible, the split, and each card charged. */
 function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): Promise<Buffer> {
@@ -80,8 +104,7 @@ function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): P
     doc.moveDown();
     doc.fontSize(11).text('Items', { underline: true }).fontSize(10);
     for (const l of order.lineItems) {
-      const flag = l.hsa_fsa_eligible ? (l.requires_lmn ? ' [HSA/FSA eligible with LMN]' : ' [HSA/FSA eligible]') : '';
-      doc.text(`${l.quantity} × ${l.name}${flag} — ${money(l.price * l.quantity, order.currency)}`);
+      doc.text(`${l.quantity} × ${l.name} — ${eligibilityLabel(l)} — ${money(l.price * l.quantity, order.currency)}`);
     }
     doc.moveDown();
     const m = order.amounts;
@@ -99,9 +122,7 @@ function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): P
     doc.moveDown();
     doc.fontSize(11).text('Payments', { underline: true }).fontSize(10);
     for (const p of payments) {
-      doc.text(
-        `${p.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card'} ${p.brand} •••• ${p.last4}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`,
-      );
+      doc.text(`Paid by ${cardLabel(p)}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`);
     }
     if (order.lmn) doc.moveDown().text(`Letter of medical necessity approved ${order.lmn.approved_at.slice(0, 10)} for: ${order.lmn.condition}`);
     doc.end();

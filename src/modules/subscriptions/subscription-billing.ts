@@ -401,7 +401,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       }
       events.push(...after);
     }
-    await runBulk(em, [insertOrders(orders), insertEvents(events)]);
+    await runBulk(em, [insertOrders(orders), ...insertEvents(events)]);
   });
   // After the commit, with no transaction open: refund what was captured for voided cycles. A
   // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.

@@ -13,6 +13,7 @@ import { parseInput } from '../../platform/validation.js';
 import { merchantPrincipal } from '../merchants/merchant.service.js';
 import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
 import { auditEntry, type AuditAction } from '../audit/audit-log.service.js';
+import { queueEmail } from '../email/email-outbox.js';
 import { checkPassword } from './password-policy.js';
 import { admitAttempt, attemptFailed, attemptReturned, attemptSucceeded, LOCK_AFTER_FAILURES, LOCK_MINUTES, lockEnd, spendRecoveryCode, spendTotpStep } from './sign-in-attempts.js';
 import { TeamMember } from './team-member.entity.js';
@@ -79,8 +80,8 @@ const inviteSchema = z
 
 /**
  * Invites `email` to the merchant's team with `role` (or renews a pending invitation): returns
- * the one-time link that sets the password, valid 7 days. Emailing it comes with the email issue;
- * the CLI prints it.
+ * the one-time link that sets the password, valid 7 days, and emails it to the invitee (the CLI
+ * prints it too).
  */
 export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, by?: Principal['actor']): Promise<{ member: TeamMemberView; setup_url: string }> {
   const { email, role } = parseInput(inviteSchema, input);
@@ -94,6 +95,9 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
   member.setupTokenHash = sha256(token);
   member.setupTokenExpiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
   auditEntry(em, { merchantId, livemode: false, actor: by, action: 'team_member.invited', objectId: member.id, details: { email, role } });
+  const setupUrl = publicLink(`/console/setup?token=${token}`);
+  // The invitation email is written with the invitation (the console starts in test mode, as the audit entry).
+  queueEmail(em, { merchantId, livemode: false, at: new Date() }, { kind: 'team_invitation', to: email, data: { role, setup_url: setupUrl } });
   try {
     await em.flush();
   } catch (err) {
@@ -102,7 +106,7 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
       throw new DomainError('invalid_state', 'That email address was just invited: use the link already given, or invite again to renew it.', { param: 'email' });
     throw err;
   }
-  return { member: presentMember(member), setup_url: publicLink(`/console/setup?token=${token}`) };
+  return { member: presentMember(member), setup_url: setupUrl };
 }
 
 /** Sets the first password through an invitation link's token (once; the link is spent). */

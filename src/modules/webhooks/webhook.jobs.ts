@@ -2,7 +2,7 @@ import type { Sweep } from '../../platform/jobs/jobs.js';
 import { daysBefore, purgeInBatches, retention } from '../../platform/retention.js';
 import { deliverDue } from './webhook-delivery.service.js';
 import { dispatchEvents } from './webhook-dispatch.js';
-import { disableFailingEndpoints } from './webhook-health.js';
+import { disableFailingEndpoints, warnFailingEndpoints } from './webhook-health.js';
 
 /**
  * Every few seconds (and at once when PostgreSQL announces a retry, see app.ts): fan new events
@@ -15,7 +15,8 @@ export const webhookDeliverySweep: Sweep = {
   run: async (orm, now, log) => {
     await dispatchEvents(orm, now, log);
     await deliverDue(orm, now, log);
-    // After 3 days of failures an endpoint is disabled; its webhook_endpoint.disabled goes out with the next run.
+    // After 24 hours of failures the team is emailed; after 3 days an endpoint is disabled (its webhook_endpoint.disabled goes out with the next run).
+    await warnFailingEndpoints(orm);
     await disableFailingEndpoints(orm, log);
     // Events recorded while sending (e.g. by a long batch) are picked up by the next run or trigger.
   },

@@ -142,6 +142,13 @@ export interface InsertCondition {
   returning: string;
 }
 
+const companionSources: ((em: EntityManager, entity: object) => object[])[] = [];
+
+/** What an entity brings into the `insertTogether` statement that writes it (an event: what it causes, see events.service.ts). */
+export function registerInsertCompanions(source: (em: EntityManager, entity: object) => object[]): void {
+  companionSources.push(source);
+}
+
 /**
  * Writes new entities (made with `em.create(…, { persist: false })`) as one statement, each row
  * an `insert` of its own in a `with`: one round trip and, outside a transaction, atomic on its
@@ -151,6 +158,7 @@ export interface InsertCondition {
  * statement answers its `returning` (no row: nothing was written).
  */
 export async function insertTogether<R extends QueryResultRow = QueryResultRow>(em: EntityManager, entities: readonly object[], when?: InsertCondition): Promise<R[]> {
+  entities = entities.flatMap((e) => [e, ...companionSources.flatMap((source) => source(em, e))]);
   if (when?.fill && !/^\w+$/.test(when.fill.token)) throw new Error('an insertTogether fill token is letters, digits and _ only');
   const parts: (string | { table: string; columns: string; rows: string[] })[] = when ? when.with.map((w) => w.sql) : [];
   const params: unknown[] = when ? when.with.flatMap((w) => w.params) : [];

@@ -1,6 +1,8 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { scope, type Principal, type ServiceContext } from '../context.js';
 import { bulkInsert, type BulkWrite } from '../db/bulk.js';
 import { prefixedId } from '../db/ids.js';
+import { registerInsertCompanions } from '../db/sql.js';
 import { DomainError } from '../errors.js';
 import { decodeEventCursor, eventPosition, readEventLog, type LoggedEvent } from './event-log.js';
 import { Event } from './event.entity.js';
@@ -12,13 +14,54 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
+/** An event as its followers see it, however it is written. */
+export interface FollowedEvent {
+  id: string;
+  merchantId: string;
+  livemode: boolean;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+}
+
+/**
+ * What events cause beside themselves, written with them in the same unit of work or statement
+ * (the email outbox registers here: a receipt is written with `order.completed`). Every way an
+ * event is written calls it: `recordEvent`, `insertTogether` (an event among its entities), and
+ * `insertEvents`.
+ */
+export interface EventFollower {
+  /** Entities (not persisted yet) to write with `event`. */
+  entities(em: EntityManager, event: FollowedEvent): object[];
+  /** Statements writing what `events` cause, for the same `runBulk`. */
+  bulk(events: FollowedEvent[]): BulkWrite[];
+}
+
+const followers: EventFollower[] = [];
+
+/** Adds what events cause (modules register at start; see `EventFollower`). */
+export function registerEventFollower(follower: EventFollower): void {
+  followers.push(follower);
+}
+
+const factsOf = (e: Event): FollowedEvent => ({ id: e.id, merchantId: e.merchant.id, livemode: e.livemode, type: e.type, data: e.data, createdAt: e.createdAt });
+
+function followersOf(em: EntityManager, event: Event): object[] {
+  return followers.length ? followers.flatMap((f) => f.entities(em, factsOf(event))) : [];
+}
+
+// An event among `insertTogether`'s entities brings what it causes into the same statement.
+registerInsertCompanions((em, entity) => (entity instanceof Event ? followersOf(em, entity) : []));
+
 /**
  * Records an event in the caller's unit of work: it is flushed (and committed) together with
- * the state change, so a rolled-back change never has an event and a committed one always does.
+ * the state change, so a rolled-back change never has an event and a committed one always does
+ * (nor what it causes: see `EventFollower`).
  */
 export function recordEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>, opts: { webhookUrl?: string | null } = {}): Event {
   const event = newEvent(ctx, type, data, opts);
   ctx.em.persist(event);
+  for (const entity of followersOf(ctx.em, event)) ctx.em.persist(entity);
   return event;
 }
 
@@ -54,9 +97,16 @@ export function eventRow(principal: Pick<Principal, 'merchantId' | 'livemode'>, 
   return { id: prefixedId('evt'), merchant_id: principal.merchantId, livemode: principal.livemode, type, data, created_at: at, updated_at: new Date() };
 }
 
-/** Inserts event rows in one statement, in their order (the log's sequence follows it); run it in the state change's transaction (`runBulk`). */
-export function insertEvents(rows: EventRow[]): BulkWrite {
-  return bulkInsert('events', { id: 'text', merchant_id: 'text', livemode: 'boolean', type: 'text', data: 'jsonb', created_at: 'timestamptz', updated_at: 'timestamptz' }, rows);
+/**
+ * Inserts event rows in one statement, in their order (the log's sequence follows it), and what
+ * they cause (`EventFollower`); run them in the state change's transaction (`runBulk`).
+ */
+export function insertEvents(rows: EventRow[]): BulkWrite[] {
+  const facts = rows.map((r) => ({ id: r.id, merchantId: r.merchant_id, livemode: r.livemode, type: r.type, data: r.data, createdAt: r.created_at }));
+  return [
+    bulkInsert('events', { id: 'text', merchant_id: 'text', livemode: 'boolean', type: 'text', data: 'jsonb', created_at: 'timestamptz', updated_at: 'timestamptz' }, rows),
+    ...followers.flatMap((f) => f.bulk(facts)),
+  ];
 }
 
 /** The spec's event envelope. */

@@ -179,3 +179,9 @@ export function paginateLoaded<T extends Keyed<Id>, Id extends string | number>(
   if (page.fromEnd) return { items: range.slice(Math.max(0, range.length - page.limit)), hasMore: range.length > page.limit };
   return { items: range.slice(0, page.limit), hasMore: range.length > page.limit };
 }
+
+/** The `createdAt` condition of a list's inclusive `created_after` / `created_before` filters (undefined: neither is set). */
+export function createdBetween(filters: { createdAfter?: Date; createdBefore?: Date }): { $gte?: Date; $lte?: Date } | undefined {
+  if (!filters.createdAfter && !filters.createdBefore) return undefined;
+  return { ...(filters.createdAfter && { $gte: filters.createdAfter }), ...(filters.createdBefore && { $lte: filters.createdBefore }) };
+}
