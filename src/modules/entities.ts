@@ -16,6 +16,7 @@ import { ProcessorAccount } from './processor-accounts/processor-account.entity.
 import { Dispute } from './disputes/dispute.entity.js';
 import { ConsoleSession, TeamMember } from './team/team-member.entity.js';
 import { AuditLogEntry } from './audit/audit-log.entity.js';
+import { LmnLetter, LmnReview } from './lmn/lmn.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
@@ -47,4 +48,6 @@ export const entities = [
   PaymentLink,
   ProcessorAccount,
   Dispute,
+  LmnReview,
+  LmnLetter,
 ];

@@ -56,6 +56,9 @@ import { SubscriptionContractResolver, SubscriptionInvoiceResolver } from './sub
 import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
 import { replacePaymentMethod } from './subscriptions/subscription.service.js';
 import { consoleRoutes } from './team/console.routes.js';
+import { configureLmn } from './lmn/lmn-review.service.js';
+import { lmnReviewTimeoutSweep } from './lmn/lmn.jobs.js';
+import { lmnLetterPdfRoutes, lmnRoutes } from './lmn/lmn.routes.js';
 import { configureTeam } from './team/team.service.js';
 import { parseSecretsKey } from '../platform/secrets.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
@@ -102,6 +105,7 @@ export const restRoutes: RouteSpec[] = [
   ...guardedBy('subscriptions', subscriptionRoutes),
   ...guardedBy('webhooks', webhookRoutes),
   ...guardedBy('customers', customerRoutes),
+  ...lmnRoutes, // each names its resource
   ...guardedBy('payment_links', paymentLinkRoutes),
   ...guardedBy('processor_accounts', processorAccountRoutes),
 ];
@@ -113,6 +117,7 @@ export const publicRoutes: PublicRoute[] = [
   ...hostedCardSetupRoutes,
   cardEntryAssets,
   ...receiptRoutes,
+  ...lmnLetterPdfRoutes,
   ...dashboardRoutes,
   ...processorNotificationRoutes,
   ...consoleRoutes,
@@ -131,6 +136,7 @@ export const sweeps: Sweep[] = [
   consoleSessionSweep,
   refundProcessingSweep,
   subscriptionBillingSweep,
+  lmnReviewTimeoutSweep,
   ...webhookSweeps,
 ]; // webhook sweeps last: they send what the others record
 
@@ -161,6 +167,7 @@ onProcessorEvent([...CHARGEBACK_EVENT_CODES], applyChargebackNotification);
  */
 export function configureLivePayments(config: Config): void {
   configureProcessorAccounts(config);
+  configureLmn({ reviewTimeoutHours: config.LMN_REVIEW_TIMEOUT_HOURS });
   configureTeam({ secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : undefined, signInLimit: config.CONSOLE_SIGN_IN_LIMIT });
   useLivePayments({
     settings: {

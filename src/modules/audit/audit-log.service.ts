@@ -28,6 +28,8 @@ export const AUDIT_ACTIONS = [
   'payment_link.cancelled',
   'subscription.cancelled',
   'subscription.resumed',
+  'lmn_review.approved',
+  'lmn_review.declined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -86,10 +86,12 @@ async function captureAndCommit(ctx: ServiceContext, processor: PaymentProcessor
   // the remaining holds released, so the customer is charged all or nothing.
   const captured: Captured[] = [];
   for (const [n, held] of run.held.entries()) {
+    // Under a clinician's review the HSA/FSA part stays authorised: approval captures it, a decline or the timeout voids it.
+    if (run.review && held.part.slot === 'hsa_fsa_card') continue;
     const capture = await processor.capture(held.auth.authorizationId, run.journal.key(held.i, 'capture'));
     if (!capture.ok) {
       for (const c of captured) await processor.refund(c.captureId, c.part.amount, run.journal.key(c.i, 'reverse'));
-      for (const h of run.held.slice(n + 1)) await processor.void(h.auth.authorizationId, run.journal.key(h.i, 'void'));
+      for (const h of [...run.held.slice(0, n).filter((x) => !captured.some((c) => c.i === x.i)), ...run.held.slice(n + 1)]) await processor.void(h.auth.authorizationId, run.journal.key(h.i, 'void'));
       return fail(ctx, run, held.part, { code: capture.code, message: 'The payment could not be completed; nothing was charged.' });
     }
     run.journal.steps[held.i].capture_id = capture.captureId;

@@ -9,6 +9,7 @@ import type { Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
 import { orderNumberPart } from '../orders/order-numbers.js';
 import { createOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';
+import { openReview } from '../lmn/lmn-review.service.js';
 import type { Part } from './checkout-payment-plan.js';
 import type { Captured, PaidCheckout, PaidHook, PayOptions, PayOutcome, Run } from './checkout-payment-run.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
@@ -41,7 +42,7 @@ function withoutHealthcare<T extends { healthcare?: unknown }>(amounts: T): Omit
 }
 
 /** The order a payment of `session` makes (a payment-link order carries the link and the payer's reference instead of a reference_id). */
-function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = []): OrderDraft {
+function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = [], held = 0): OrderDraft {
   const recurring = session.paymentType === 'subscription';
   return {
     at: now,
@@ -65,7 +66,7 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
       is_recurring: recurring,
     })),
     // The IIAS breakdown is the checkout's request to the processor, not part of the order's split.
-    amounts: { ...withoutHealthcare(session.amounts), ...paidSplit(session, payments) },
+    amounts: { ...withoutHealthcare(session.amounts), ...paidSplit(session, payments, held) },
     metadata: session.metadata,
     payments,
   };
@@ -74,12 +75,13 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
 /**
  * The order's split: once paid, what the cards actually paid (HSA/FSA cards' captures, the rest on
  * regular cards: one regular card paying everything makes `hsa_amount` 0, a partial HSA/FSA
- * authorisation moves what it could not cover); unpaid, the checkout's split.
+ * authorisation moves what it could not cover); unpaid, the checkout's split. `held`: an HSA/FSA
+ * part authorised and held for a clinician's review counts as the HSA/FSA card's.
  */
-function paidSplit(session: CheckoutSession, payments: CapturedPayment[]): { hsa_amount: number; regular_amount: number } {
+function paidSplit(session: CheckoutSession, payments: CapturedPayment[], held: number): { hsa_amount: number; regular_amount: number } {
   const { hsa_amount, regular_amount, total } = session.amounts;
-  if (!payments.length) return { hsa_amount, regular_amount };
-  const hsa = payments.reduce((sum, p) => sum + (p.paymentMethod === 'hsa_fsa_card' ? p.amount : 0), 0);
+  if (!payments.length && !held) return { hsa_amount, regular_amount };
+  const hsa = held + payments.reduce((sum, p) => sum + (p.paymentMethod === 'hsa_fsa_card' ? p.amount : 0), 0);
   return { hsa_amount: hsa, regular_amount: total - hsa };
 }
 
@@ -129,17 +131,26 @@ const captureOf = ({ part, auth, captureId }: Captured): CapturedPayment => ({
   captureId,
 });
 
+/** Cents of the HSA/FSA part authorised and not captured (held for a clinician's review). */
+const heldAmount = (run: Run, captured: Captured[]) => run.held.filter((h) => !captured.some((c) => c.i === h.i)).reduce((sum, h) => sum + h.part.amount, 0);
+
 /** Moves the new order to completed and the session to paid (in memory): what a paid checkout is. */
 function markPaid(run: Run, paid: CheckoutSession, order: Order, payments: Payment[], captured: Captured[]): PaidCheckout {
   const { now } = run;
-  order.transition(now, 'processing', 'payment authorized', 'authorized');
   order.lmn = run.lmn;
-  order.completedAt = now;
-  order.transition(now, 'completed', 'payment captured', 'captured');
+  if (run.review) {
+    // Under a clinician's review: the regular part is captured, the HSA/FSA part only authorised.
+    order.transition(now, 'processing', 'payment authorized; the HSA/FSA part is held until a clinician reviews the letter of medical necessity', 'authorized');
+  } else {
+    order.transition(now, 'processing', 'payment authorized', 'authorized');
+    order.completedAt = now;
+    order.transition(now, 'completed', 'payment captured', 'captured');
+  }
   paid.status = 'paid';
   paid.paidAt = now;
   paid.orderId = order.id;
-  const cards = captured.map(({ part, auth, captureId }) => ({
+  const held = run.held.filter((h) => !captured.some((c) => c.i === h.i)).map((h) => ({ ...h, captureId: h.auth.authorizationId }));
+  const cards = [...captured, ...held].map(({ part, auth, captureId }) => ({
     slot: part.slot,
     type: auth.type,
     brand: auth.brand,
@@ -152,13 +163,34 @@ function markPaid(run: Run, paid: CheckoutSession, order: Order, payments: Payme
 }
 
 /** The events of a paid checkout (made, not yet written). */
-function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order) {
+function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order, completed = true) {
   const webhookUrl = webhookUrlOf(paid);
   return [
     newEvent(ctx, 'order.created', orderCompletedPayload(order), { webhookUrl }),
-    newEvent(ctx, 'order.completed', orderCompletedPayload(order), { webhookUrl }),
+    ...(completed ? [newEvent(ctx, 'order.completed', orderCompletedPayload(order), { webhookUrl })] : []),
     newEvent(ctx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl }),
   ];
+}
+
+/** Opens the clinician's review of a pay whose HSA/FSA part is held (`lmn_review.created`, in the order's transaction). */
+function openReviewOf(tx: ServiceContext, run: Run, paid: CheckoutSession, order: Order): void {
+  const hold = run.held.find((h) => h.part.slot === 'hsa_fsa_card')!;
+  const { email, first_name, last_name } = paid.customer;
+  openReview(tx, {
+    order,
+    answers: run.review!.answers,
+    items: run.review!.items,
+    customer: { email, first_name, last_name },
+    hold: {
+      authorization_id: hold.auth.authorizationId,
+      amount: hold.part.amount,
+      currency: run.currency,
+      payment_method: hold.auth.type,
+      brand: hold.auth.brand,
+      last4: hold.auth.last4,
+      token: hold.auth.token,
+    },
+  });
 }
 
 /**
@@ -168,15 +200,16 @@ function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order) {
  */
 export async function commitPaid(ctx: ServiceContext, run: Run, captured: Captured[]): Promise<PayOutcome> {
   const { opts } = run;
-  if (run.session && !opts.lockFirst && !opts.onPaid && !startedBy.has(run.session.paymentType)) return settleAtOnce(ctx, run, run.session, captured);
+  if (run.session && !opts.lockFirst && !opts.onPaid && !run.review && !startedBy.has(run.session.paymentType)) return settleAtOnce(ctx, run, run.session, captured);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, run.sessionId, true);
-    const { order, payments } = await createOrder(tx, orderDraft(paid, run.now, opts, captured.map(captureOf)), false);
+    const { order, payments } = await createOrder(tx, orderDraft(paid, run.now, opts, captured.map(captureOf), heldAmount(run, captured)), false);
     const done = markPaid(run, paid, order, payments, captured);
     await startedHook(paid.paymentType)?.(tx, done);
-    const events = paidEvents(tx, paid, order);
+    const events = paidEvents(tx, paid, order, !run.review);
+    if (run.review) openReviewOf(tx, run, paid, order);
     await opts.onPaid?.(tx, done);
     if (!(await run.journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
     // The order, its payments and events in one statement; the session's change (and a hook's work) with the flush.

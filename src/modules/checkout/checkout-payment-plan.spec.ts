@@ -1,6 +1,6 @@
 import { SimulatedProcessor } from '../payments/simulated-processor.js';
 import type { CheckoutLineItem } from './checkout-session.entity.js';
-import { healthcareAmounts, lmnApproval, planPayment, type PlannedSession } from './checkout-payment-plan.js';
+import { healthcareAmounts, lmnRequest, planPayment, requireAnswers, type PlannedSession } from './checkout-payment-plan.js';
 
 // `inspect` only reads the card: the processor never reaches its ledger here.
 const processor = new SimulatedProcessor(() => Promise.reject(new Error('no ledger in a plan')));
@@ -57,16 +57,21 @@ describe('planPayment', () => {
   });
 });
 
-describe('lmnApproval', () => {
-  const lmnSession = session(1000, 0, [item(true)]);
-  test('an HSA/FSA card paying an item that needs a letter needs the questionnaire', () => {
+describe('lmnRequest', () => {
+  const lmnSession = session(2000, 0, [item(true), item(false)]);
+  test('an HSA/FSA card paying an item that needs a letter asks for that item only', () => {
     const { parts } = plan(lmnSession, { hsa_fsa_card: hsa });
-    expect(() => lmnApproval(lmnSession, {}, parts, now)).toThrow(/letter of medical necessity/);
+    expect(lmnRequest(lmnSession, {}, parts)).toEqual({ items: [{ product_id: 'VIT', name: 'Vitamin D' }], answers: null });
   });
 
-  test('a regular card paying the same item needs no questionnaire', () => {
+  test('without a letter the questionnaire is required', () => {
+    const { parts } = plan(lmnSession, { hsa_fsa_card: hsa });
+    expect(() => requireAnswers(lmnRequest(lmnSession, {}, parts)!)).toThrow(/letter of medical necessity/);
+  });
+
+  test('a regular card paying the same item asks for nothing', () => {
     const { parts } = plan(lmnSession, { card: visa });
-    expect(lmnApproval(lmnSession, {}, parts, now)).toBeNull();
+    expect(lmnRequest(lmnSession, {}, parts)).toBeNull();
   });
 });
 

@@ -3,7 +3,7 @@ import { formatAmount } from '../../platform/money.js';
 import { notExpired } from '../payments/card.js';
 import { paymentMethodOf, type PaymentMethodInput } from '../payments/payment-method-input.js';
 import type { CardDetails, HealthcareAmounts, PaymentProcessor } from '../payments/payment-processor.js';
-import type { LmnApproval } from '../orders/order.entity.js';
+import type { LmnAnswers } from '../lmn/lmn.entity.js';
 import type { HealthcareBreakdown } from '../shared/amounts.js';
 import { shareByCategory } from './checkout-amounts.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
@@ -73,19 +73,30 @@ export function planPayment(livemode: boolean, session: PlannedSession, input: P
   return { parts: [part('card', cardDetails!, total)], reserve: null };
 }
 
-/** An approved LMN when an HSA/FSA card pays for items that need one; otherwise null. */
-export function lmnApproval(session: PlannedSession, input: PayCheckoutInput, parts: Part[], now: Date): LmnApproval | null {
+/** What an HSA/FSA card paying for items that need a letter of medical necessity asks for: the items, and the questionnaire (a request for a letter) when given. */
+export interface LmnRequest {
+  items: { product_id: string; name: string }[];
+  answers: LmnAnswers | null;
+}
+
+/** The items an HSA/FSA card pays that need a letter, with the shopper's answers; null when none (or no HSA/FSA card pays). */
+export function lmnRequest(session: PlannedSession, input: PayCheckoutInput, parts: Part[]): LmnRequest | null {
   const lmnItems = session.lineItems.filter((l) => l.requires_lmn);
   if (!lmnItems.length || !parts.some((p) => p.details.type === 'hsa_fsa_card')) return null;
-  if (!input.lmn) {
-    const names = lmnItems.map((l) => l.name).join(', ');
-    throw fieldError(
-      'validation_error',
-      'lmn',
-      `is required: ${names} ${lmnItems.length === 1 ? 'needs' : 'need'} a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire, or pay with a regular card)`,
-    );
-  }
-  return { status: 'approved', approved_at: now.toISOString(), condition: input.lmn.condition, provider_name: input.lmn.provider_name ?? null, items: lmnItems.map((l) => l.product_id) };
+  const items = [...new Map(lmnItems.map((l) => [l.product_id, { product_id: l.product_id, name: l.name }])).values()];
+  const answers = input.lmn ? { condition: input.lmn.condition, recommended_by_provider: true, provider_name: input.lmn.provider_name ?? null, attestation: true } : null;
+  return { items, answers };
+}
+
+/** The questionnaire is required when no valid letter covers the items: it is what the clinician reviews. */
+export function requireAnswers(request: LmnRequest): LmnAnswers {
+  if (request.answers) return request.answers;
+  const names = request.items.map((l) => l.name).join(', ');
+  throw fieldError(
+    'validation_error',
+    'lmn',
+    `is required: ${names} ${request.items.length === 1 ? 'needs' : 'need'} a letter of medical necessity to be paid with an HSA/FSA card (answer the questionnaire for a clinician to review, or pay with a regular card)`,
+  );
 }
 
 /** The IIAS amounts of an HSA/FSA authorisation of `amount`: the checkout's breakdown, re-shared in its proportions when the card is asked for another amount. */

@@ -3,7 +3,8 @@ import type { DomainError } from '../../platform/errors.js';
 import type { Authorization, SplitPayment } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
 import type { PaymentJournal } from '../payments/payment-journal.js';
-import type { LmnApproval, Order } from '../orders/order.entity.js';
+import type { LmnAnswers, LmnItem } from '../lmn/lmn.entity.js';
+import type { Order, OrderLmn } from '../orders/order.entity.js';
 import type { HealthcareBreakdown } from '../shared/amounts.js';
 import type { Part, Slot } from './checkout-payment-plan.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
@@ -88,7 +89,10 @@ export interface Run {
   split: SplitPayment | null;
   /** Cents a partial HSA/FSA authorisation moved to the regular card. */
   moved: number;
-  lmn: LmnApproval | null;
+  /** How the items that need a letter are covered when a valid letter covers them (no review). */
+  lmn: OrderLmn | null;
+  /** A clinician's review this pay opens: the HSA/FSA part is authorised and held, not captured. */
+  review: { answers: LmnAnswers; items: LmnItem[] } | null;
   now: Date;
   returnUrl: string | null;
   browserInfo: Record<string, unknown> | null;

@@ -10,7 +10,8 @@ import { healthcareOf } from './checkout-amounts.js';
 import { authorizeFrom } from './checkout-payment-authorize.js';
 import { fail } from './checkout-payment-commit.js';
 import { ACTION_MINUTES, fromParked, type ParkedRun } from './checkout-payment-parking.js';
-import { lmnApproval, planPayment } from './checkout-payment-plan.js';
+import { coveringLetter } from '../lmn/lmn-letter.service.js';
+import { lmnRequest, planPayment, requireAnswers, type LmnRequest } from './checkout-payment-plan.js';
 import type { PayOptions, PayOutcome, Run } from './checkout-payment-run.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
 import { effectiveStatus, getCheckoutSession } from './checkout.service.js';
@@ -82,7 +83,7 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
   refuseUnpayable(ctx, session);
   const now = ctx.now();
   const { parts, reserve } = planPayment(ctx.principal.livemode, session, input, processor, now);
-  const lmn = lmnApproval(session, input, parts, now);
+  const { lmn, review } = await lmnCoverage(ctx, session, lmnRequest(session, input, parts), now);
   const open = () =>
     PaymentJournal.open(
       ctx,
@@ -113,6 +114,7 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
     split: null,
     moved: 0,
     lmn,
+    review,
     now,
     returnUrl: input.return_url ?? null,
     browserInfo: input.browser_info ?? null,
@@ -126,6 +128,19 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
     run.split = opened.split;
   }
   return authorizeFrom(ctx, processor, run, 0);
+}
+
+/**
+ * How a pay's items that need a letter are covered: by a valid letter of the shopper (no review),
+ * or by a review this pay opens (the questionnaire is then required). One query, only when an
+ * HSA/FSA card pays for such items.
+ */
+async function lmnCoverage(ctx: ServiceContext, session: CheckoutSession, request: LmnRequest | null, now: Date): Promise<Pick<Run, 'lmn' | 'review'>> {
+  if (!request) return { lmn: null, review: null };
+  const items = request.items.map((i) => i.product_id);
+  const letter = await coveringLetter(ctx, session.customer.email, items, now);
+  if (letter) return { lmn: { items, review: null, letter_id: letter.id }, review: null };
+  return { lmn: null, review: { answers: requireAnswers(request), items: request.items } };
 }
 
 async function resumePayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, details: Record<string, unknown>, hooks: Omit<PayOptions, 'clientReferenceId'>): Promise<PayOutcome> {
