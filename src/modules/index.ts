@@ -59,6 +59,7 @@ import { consoleRoutes } from './team/console.routes.js';
 import { configureLmn } from './lmn/lmn-review.service.js';
 import { lmnReviewTimeoutSweep } from './lmn/lmn.jobs.js';
 import { lmnLetterPdfRoutes, lmnRoutes } from './lmn/lmn.routes.js';
+import { CustomerLettersResolver, LmnReviewResolver, OrderLmnReviewResolver } from './lmn/lmn.resolver.js';
 import { configureTeam } from './team/team.service.js';
 import { parseSecretsKey } from '../platform/secrets.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
@@ -92,6 +93,9 @@ export const resolvers: NonEmptyArray<ClassType> = [
   AuditLogResolver,
   TeamResolver,
   RefundPreviewResolver,
+  LmnReviewResolver,
+  OrderLmnReviewResolver,
+  CustomerLettersResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */

@@ -2,6 +2,12 @@ import { PDFParse } from 'pdf-parse';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import { cards, createProducts, openCheckout, paidOrder, payCheckout } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
+import { createContext } from '../../src/platform/context.js';
+import { createApiKey } from '../../src/modules/merchants/api-key.service.js';
+import { ROLE_PERMISSIONS } from '../../src/modules/merchants/permissions.js';
+import { inviteMember } from '../../src/modules/team/team.service.js';
+import { consoleClient, PASSWORD, signedInConsole } from '../helpers/console.js';
+import { client } from '../helpers/http.js';
 import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -11,6 +17,7 @@ import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js'
  */
 let t: TestApp;
 let api: Client;
+let merchantId: string;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 const answers = { condition: 'Vitamin D deficiency', recommended_by_provider: true, provider_name: 'Dr. Rivera', attestation: true };
@@ -21,7 +28,9 @@ beforeAll(async () => {
   await t.reset();
 });
 beforeEach(async () => {
-  ({ api } = await newMerchant(t, 'Wellness Shop'));
+  let keys;
+  ({ api, keys } = await newMerchant(t, 'Wellness Shop'));
+  merchantId = keys.id;
   await createProducts(api, [
     ['VIT', 'Daily multivitamin', 1299],
     ['CANDY', 'Chocolate candy bar', 500],
@@ -152,4 +161,69 @@ test('a live key cannot use the review test helpers (403 test_mode_only)', async
   });
   expect(live.status).toBe(403);
   expect(((await live.json()) as { error: { code: string } }).error.code).toBe('test_mode_only');
+});
+
+const clinicianDetails = { name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893', licensed_states: ['TX', 'CA'] };
+
+/** A clinician of the merchant, signed in to the console. */
+async function clinicianConsole() {
+  const email = `clinician-${Math.random().toString(36).slice(2, 8)}@team.test`;
+  const { setup_url } = await inviteMember(t.orm.em.fork(), merchantId, { email, role: 'clinician', ...clinicianDetails });
+  expect((await client(t.url).post('/console/password-setup', { token: new URL(setup_url).searchParams.get('token'), password: PASSWORD })).status).toBe(200);
+  const console = consoleClient(t.url);
+  expect((await console.signIn(email)).status).toBe(200);
+  return console;
+}
+
+const APPROVE =
+  'mutation($id: ID!, $condition: String) { approveLmnReview(id: $id, condition: $condition) { review { status letterId decidedBy } letter { id clinician { name credential npi } pdfUrl } } }';
+const DECLINE = 'mutation($id: ID!) { declineLmnReview(id: $id, reason: "no") { review { status } } }';
+
+test('a clinician approves in a console session (GraphQL): captured, letter issued in their name, the decision audited', async () => {
+  const order = await splitPurchase();
+  const clinician = await clinicianConsole();
+  const queue = await clinician.graphql('{ lmnReviews(first: 10, status: PENDING) { nodes { id status answers items { productId name } customer amountHeld } } }');
+  expect(queue.body.data.lmnReviews.nodes).toEqual([expect.objectContaining({ id: order.lmn_review!.id, amountHeld: 1299, items: [{ productId: 'VIT', name: 'Daily multivitamin' }] })]);
+  const res = await clinician.graphql(APPROVE, { id: order.lmn_review!.id, condition: 'Vitamin D deficiency' });
+  expect(res.body.errors).toBeUndefined();
+  expect(res.body.data.approveLmnReview.review).toMatchObject({ status: 'APPROVED', decidedBy: { kind: 'clinician', name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' } });
+  expect(res.body.data.approveLmnReview.letter.clinician).toEqual({ name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' });
+  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+  const gql = await api.graphql('{ orders(first: 1) { nodes { orderId lmnReview { status letterId } } } }');
+  expect(gql.body.data.orders.nodes).toEqual([{ orderId: order.id, lmnReview: { status: 'APPROVED', letterId: res.body.data.approveLmnReview.letter.id } }]);
+  const audit = await t.orm.em.fork().getConnection().execute<{ action: string; actor_kind: string }[]>(`select action, actor_kind from audit_log_entries where object_id = ?`, [order.lmn_review!.id]);
+  expect(audit).toEqual([{ action: 'lmn_review.approved', actor_kind: 'user' }]);
+});
+
+test('a clinician declines in a console session: the hold is voided, the decision audited', async () => {
+  const order = await splitPurchase();
+  const clinician = await clinicianConsole();
+  const res = await clinician.graphql(DECLINE, { id: order.lmn_review!.id });
+  expect(res.body.data.declineLmnReview.review.status).toBe('DECLINED');
+  const audit = await t.orm.em.fork().getConnection().execute<{ action: string }[]>(`select action from audit_log_entries where object_id = ?`, [order.lmn_review!.id]);
+  expect(audit.map((a) => a.action)).toEqual(['lmn_review.declined']);
+});
+
+test('no API key can approve or decline, restricted or not (403 insufficient_permissions); nor an owner in the console', async () => {
+  const order = await splitPurchase();
+  const id = order.lmn_review!.id;
+  const developer = createContext(
+    t.orm.em.fork(),
+    { merchantId, livemode: false, clockOffsetMs: 0, keyId: 'usr_dev', actor: { kind: 'user', id: 'usr_dev' }, permissions: ROLE_PERMISSIONS.developer },
+    'req_test',
+    { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never,
+  );
+  const restricted = client(t.url, (await createApiKey(developer, { name: 'Orders', permissions: ['orders:write', 'customers:write'] })).secret);
+  const owner = await signedInConsole(t, merchantId, 'owner');
+  for (const [who, call] of [
+    ['secret key', (q: string) => api.graphql(q, { id })],
+    ['restricted key', (q: string) => restricted.graphql(q, { id })],
+    ['owner console', (q: string) => owner.graphql(q, { id })],
+  ] as const) {
+    for (const q of [APPROVE, DECLINE]) {
+      const res = await call(q);
+      expect([who, res.body.errors?.[0]?.extensions?.code]).toEqual([who, 'insufficient_permissions']);
+    }
+  }
+  expect((await api.get(`/api/v2/lmn-reviews/${id}`)).body.status).toBe('pending');
 });
