@@ -39,6 +39,7 @@ import { Migration20261130000100_service_settings } from './Migration20261130000
 import { Migration20261130100000_webhook_dead_letter_index } from './Migration20261130100000_webhook_dead_letter_index.js';
 import { Migration20261130000200_retention_real_time } from './Migration20261130000200_retention_real_time.js';
 import { Migration20261130100100_email_outbox } from './Migration20261130100100_email_outbox.js';
+import { Migration20261130200000_lmn_reviews } from './Migration20261130200000_lmn_reviews.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -81,4 +82,5 @@ export const migrationsList = [
   { name: 'Migration20261130000200_retention_real_time', class: Migration20261130000200_retention_real_time },
   { name: 'Migration20261130100000_webhook_dead_letter_index', class: Migration20261130100000_webhook_dead_letter_index },
   { name: 'Migration20261130100100_email_outbox', class: Migration20261130100100_email_outbox },
+  { name: 'Migration20261130200000_lmn_reviews', class: Migration20261130200000_lmn_reviews },
 ];

@@ -94,6 +94,23 @@ async function subscription(api: Api, withCard = CARDS.visa, interval = 'monthly
   return idOf(await api.post('/api/v2/subscriptions', { customer_id: customer, payment_method_id: pm, amount_cents: 1500, currency: 'USD', interval }));
 }
 
+/** A split purchase of an item that needs a letter of medical necessity, paid with the HSA/FSA test card: opens a clinician's review; answers its id. */
+async function lmnReview(api: Api): Promise<string> {
+  const sku = `TRIGGER-LMN-${Date.now()}`;
+  await api.post('/api/v2/products', { name: 'Daily multivitamin', price: 1299, currency: 'USD', merchant_product_id: sku });
+  const session = await api.post('/api/v2/checkout', {
+    reference_id: `trigger_${Date.now()}`,
+    customer: { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' },
+    line_items: [{ product_id: sku, name: 'Daily multivitamin', price: 1299, quantity: 1, currency: 'USD' }],
+    shipping_info: ADDRESS,
+    success_url: 'https://example.com/thanks',
+    failure_url: 'https://example.com/cart',
+  });
+  const lmn = { condition: 'Vitamin D deficiency', recommended_by_provider: true, attestation: true };
+  const order = await api.post(`/api/v2/test-helpers/checkout/${String((session.data as Body).checkout_id)}/pay`, { hsa_fsa_card: CARDS.hsa, lmn });
+  return String((order.lmn_review as Body).id);
+}
+
 const paymentLink = (api: Api, extra: Body = {}) => api.post('/api/v2/payment-links', { amount: 2500, description: 'Consultation', currency: 'USD', ...extra });
 
 /** What each event type needs; the service records the event (and every other the same calls cause). */
@@ -135,6 +152,9 @@ const TRIGGERS: Record<string, (api: Api) => Promise<unknown>> = {
     await subscription(api, CARDS.renewalRefused, 'daily');
     await api.advanceClock(DAY_SECONDS + 60, "the daily subscription's renewal is refused by the test card");
   },
+  'lmn_review.created': (api) => lmnReview(api),
+  'lmn_review.approved': async (api) => api.post(`/api/v2/test-helpers/lmn-reviews/${await lmnReview(api)}/approve`, {}),
+  'lmn_review.declined': async (api) => api.post(`/api/v2/test-helpers/lmn-reviews/${await lmnReview(api)}/decline`, { reason: 'triggered from the CLI' }),
   'subscription.disputed': async (api) => api.post(`/api/v2/test-helpers/subscriptions/${await subscription(api)}/dispute`, { stage: 'notification' }),
 };
 

@@ -23,6 +23,8 @@ const schema = z
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(1000),
     /** Console sign-in attempts allowed per network address per 15 minutes (each account also locks after 5 failures in a row). */
     CONSOLE_SIGN_IN_LIMIT: z.coerce.number().int().positive().default(20),
+    /** Hours a letter-of-medical-necessity review waits for a clinician before it expires and the HSA/FSA hold is released (inside the hold's validity: 6.95 days). */
+    LMN_REVIEW_TIMEOUT_HOURS: z.coerce.number().positive().max(166).default(144),
     /** Days events (and their webhook deliveries) are kept: `GET /api/v2/events`, catch-up cursors and `recover` reach that far back. */
     EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
     /** Days applied processor notifications are kept (disputes read a payment's chargeback history from them). */

@@ -17,6 +17,7 @@ import { Dispute } from './disputes/dispute.entity.js';
 import { ConsoleSession, TeamMember } from './team/team-member.entity.js';
 import { AuditLogEntry } from './audit/audit-log.entity.js';
 import { EmailMessage, EmailSettings } from './email/email-message.entity.js';
+import { LmnLetter, LmnReview } from './lmn/lmn.entity.js';
 import { IdempotencyKey } from '../platform/idempotency/idempotency-key.entity.js';
 
 /** Every entity, listed explicitly (no folder scanning: the same list works compiled and under jest). */
@@ -50,4 +51,6 @@ export const entities = [
   Dispute,
   EmailMessage,
   EmailSettings,
+  LmnReview,
+  LmnLetter,
 ];

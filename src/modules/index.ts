@@ -56,6 +56,10 @@ import { SubscriptionContractResolver, SubscriptionInvoiceResolver } from './sub
 import { subscriptionRoutes } from './subscriptions/subscription.routes.js';
 import { replacePaymentMethod } from './subscriptions/subscription.service.js';
 import { consoleRoutes } from './team/console.routes.js';
+import { configureLmn } from './lmn/lmn-review.service.js';
+import { lmnReviewTimeoutSweep } from './lmn/lmn.jobs.js';
+import { lmnLetterPdfRoutes, lmnRoutes } from './lmn/lmn.routes.js';
+import { CustomerLettersResolver, LmnReviewResolver, OrderLmnReviewResolver } from './lmn/lmn.resolver.js';
 import { configureTeam } from './team/team.service.js';
 import { parseSecretsKey } from '../platform/secrets.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
@@ -94,6 +98,9 @@ export const resolvers: NonEmptyArray<ClassType> = [
   TeamResolver,
   RefundPreviewResolver,
   EmailResolver,
+  LmnReviewResolver,
+  OrderLmnReviewResolver,
+  CustomerLettersResolver,
 ];
 
 /** Every REST route of `/api/v2` (and `/v1`), guarded by its resource's permissions (see merchants/permissions.ts). */
@@ -107,6 +114,7 @@ export const restRoutes: RouteSpec[] = [
   ...guardedBy('subscriptions', subscriptionRoutes),
   ...guardedBy('webhooks', webhookRoutes),
   ...guardedBy('customers', customerRoutes),
+  ...lmnRoutes, // each names its resource
   ...guardedBy('payment_links', paymentLinkRoutes),
   ...guardedBy('processor_accounts', processorAccountRoutes),
 ];
@@ -118,6 +126,7 @@ export const publicRoutes: PublicRoute[] = [
   ...hostedCardSetupRoutes,
   cardEntryAssets,
   ...receiptRoutes,
+  ...lmnLetterPdfRoutes,
   ...dashboardRoutes,
   ...processorNotificationRoutes,
   ...consoleRoutes,
@@ -136,6 +145,7 @@ export const sweeps: Sweep[] = [
   consoleSessionSweep,
   refundProcessingSweep,
   subscriptionBillingSweep,
+  lmnReviewTimeoutSweep,
   ...webhookSweeps,
   emailSweep,
 ]; // webhook sweeps, then email, last: they send what the others record (a failing endpoint's warning among them)
@@ -171,6 +181,7 @@ onProcessorEvent([...CHARGEBACK_EVENT_CODES], applyChargebackNotification);
 export function configureLivePayments(config: Config): void {
   configureEmail(config);
   configureProcessorAccounts(config);
+  configureLmn({ reviewTimeoutHours: config.LMN_REVIEW_TIMEOUT_HOURS });
   configureTeam({ secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : undefined, signInLimit: config.CONSOLE_SIGN_IN_LIMIT });
   useLivePayments({
     settings: {

@@ -300,7 +300,7 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
     expect(unknown.status).toBe(404);
   });
 
-  test('items needing a letter of medical necessity: the questionnaire is required with the HSA/FSA card and recorded', async () => {
+  test('items needing a letter of medical necessity: the questionnaire is required with the HSA/FSA card and goes to a clinician', async () => {
     const { path } = await createCheckout([['VIT', 'Daily multivitamin', 1299, 1]]);
     const without = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa });
     expect(without.status).toBe(422);
@@ -311,7 +311,9 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
     const ok = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, lmn: { condition: 'Vitamin D deficiency', recommended_by_provider: true, attestation: true } });
     expect(ok.status).toBe(200);
     const order = await api.get(`/api/v2/orders/${ok.body.order_id}`);
-    expect(order.body.lmn).toMatchObject({ status: 'approved', condition: 'Vitamin D deficiency', items: ['VIT'] });
+    expect(order.body).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' }, lmn: { items: ['VIT'], letter_id: null } });
+    const review = await api.get(`/api/v2/lmn-reviews/${order.body.lmn_review.id}`);
+    expect(review.body.answers).toMatchObject({ condition: 'Vitamin D deficiency' });
   });
 });
 

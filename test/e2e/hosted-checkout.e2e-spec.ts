@@ -166,7 +166,7 @@ test('one regular card may pay everything instead of the HSA/FSA split', async (
   expect(problems).toEqual([]);
 });
 
-test('an item needing a letter of medical necessity requires the questionnaire with the HSA/FSA card; the order records the approval', async () => {
+test('an item needing a letter of medical necessity requires the questionnaire with the HSA/FSA card; the order waits for a clinician', async () => {
   const { page, problems } = await openCheckout([['VIT', 'Daily multivitamin', 1299, 1]]);
   expect(await page.locator('.badge-lmn').textContent()).toBe('Needs a letter of medical necessity');
   expect(await page.locator('#lmn').isVisible()).toBe(true);
@@ -185,8 +185,9 @@ test('an item needing a letter of medical necessity requires the questionnaire w
   await page.click('#pay-button');
   await page.waitForURL(`${store.url}/thanks?*`);
   const order = await api.get(`/api/v2/orders/${new URL(page.url()).searchParams.get('order_id')}`);
-  expect(order.body).toMatchObject({ status: 'completed', payment: { payment_method: 'hsa_fsa_card' } });
-  expect(order.body.lmn).toMatchObject({ status: 'approved', condition: 'Vitamin D deficiency', provider_name: 'Dr. Rivera', items: ['VIT'] });
+  expect(order.body).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' } });
+  const review = await api.get(`/api/v2/lmn-reviews/${order.body.lmn_review.id}`);
+  expect(review.body.answers).toMatchObject({ condition: 'Vitamin D deficiency', provider_name: 'Dr. Rivera' });
   expect(problems).toEqual([]);
 });
 

@@ -783,6 +783,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/customers/{id}/letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's letters of medical necessity (by the customer's email), most recent first */
+        get: operations["listCustomerLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/letters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a letter of medical necessity (with a fresh signed pdf_url) */
+        get: operations["getLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/lmn-reviews/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an LMN review */
+        get: operations["getLmnReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/test-helpers/lmn-reviews/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a pending LMN review as a clinician would (test mode only): captures the HSA/FSA hold, issues the letter, completes the order */
+        post: operations["testApproveLmnReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/test-helpers/lmn-reviews/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a pending LMN review (test mode only): releases the HSA/FSA hold, refunds the regular part, fails the order */
+        post: operations["testDeclineLmnReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/payment-links": {
         parameters: {
             query?: never;
@@ -1408,6 +1493,77 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        LmnLetter: {
+            /** @description lmn_… */
+            id: string;
+            /** @constant */
+            object: "lmn_letter";
+            livemode: boolean;
+            customer: {
+                email: string;
+                name: string;
+            };
+            condition: string;
+            /** @description The items it covers */
+            items: {
+                /** @description The merchant's product id */
+                product_id: string;
+                name: string;
+            }[];
+            clinician: {
+                name: string;
+                credential: string;
+                npi: string;
+            };
+            review_id: string;
+            issued_at: string;
+            /** @description 12 months after issue */
+            expires_at: string;
+            /** @description Signed link to the letter PDF, valid one hour; request the letter again for a fresh one */
+            pdf_url: string;
+        };
+        LmnReview: {
+            /** @description lmnr_… */
+            id: string;
+            /** @constant */
+            object: "lmn_review";
+            livemode: boolean;
+            /** @enum {string} */
+            status: "pending" | "approved" | "declined" | "expired";
+            answers: {
+                condition: string;
+                recommended_by_provider: boolean;
+                provider_name: string | null;
+                attestation: boolean;
+            };
+            items: {
+                /** @description The merchant's product id */
+                product_id: string;
+                name: string;
+            }[];
+            customer: {
+                email: string;
+                first_name: string;
+                last_name: string;
+            };
+            order_id: string;
+            invoice_id: string | null;
+            /** @description Cents of the HSA/FSA card authorised and not captured */
+            amount_held: number;
+            currency: string;
+            /** @enum {string} */
+            hold_status: "held" | "captured" | "released";
+            condition: string | null;
+            decided_at: string | null;
+            decided_by: {
+                [key: string]: unknown;
+            } | null;
+            reason: string | null;
+            letter_id: string | null;
+            /** @description When an undecided review expires (LMN_REVIEW_TIMEOUT_HOURS) */
+            expires_at: string;
+            created_at: string;
+        };
         Order: {
             id: string;
             /** @constant */
@@ -1476,12 +1632,23 @@ export interface components {
                 psp_reference: string;
             }[];
             lmn: {
-                /** @constant */
-                status: "approved";
-                approved_at: string;
-                condition: string;
-                provider_name: string | null;
+                /** @description Merchant product ids that need a letter of medical necessity, paid with the HSA/FSA card */
                 items: string[];
+                review: {
+                    /** @description lmnr_… */
+                    id: string;
+                    /** @enum {string} */
+                    status: "pending" | "approved" | "declined" | "expired";
+                } | null;
+                /** @description The letter (lmn_…) that covers them, once issued */
+                letter_id: string | null;
+            } | null;
+            /** @description The clinician review this order waits for or went through (see README: letters of medical necessity) */
+            lmn_review: {
+                /** @description lmnr_… */
+                id: string;
+                /** @enum {string} */
+                status: "pending" | "approved" | "declined" | "expired";
             } | null;
             failure_reason: string | null;
             metadata: {
@@ -4312,6 +4479,185 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCustomerLetters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LmnLetter"][];
+                        has_more: boolean;
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LmnLetter"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLmnReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LmnReview"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testApproveLmnReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first response for 24 hours; use a UUID v4 per operation. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The condition the letter names (default: the questionnaire answer) */
+                    condition?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LmnReview"];
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testDeclineLmnReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Replays the first response for 24 hours; use a UUID v4 per operation. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The clinician's reason (default: declined) */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LmnReview"];
                 };
             };
             /** @description Default Response */

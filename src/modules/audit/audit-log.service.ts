@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   'subscription.cancelled',
   'subscription.resumed',
   'email_settings.updated',
+  'lmn_review.approved',
+  'lmn_review.declined',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

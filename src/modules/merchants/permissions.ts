@@ -18,7 +18,7 @@ export type Resource = (typeof RESTRICTABLE_RESOURCES)[number] | (typeof SECRET_
 /** Every permission a restricted key may be given, in display order. */
 export const RESTRICTED_KEY_PERMISSIONS: readonly string[] = RESTRICTABLE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
 
-export const ROLES = ['owner', 'admin', 'developer', 'support', 'viewer'] as const;
+export const ROLES = ['owner', 'admin', 'developer', 'support', 'viewer', 'clinician'] as const;
 export type Role = (typeof ROLES)[number];
 
 const all = (resources: readonly string[], access: 'read' | 'write') => resources.map((r) => `${r}:${access}`);
@@ -32,8 +32,8 @@ const all = (resources: readonly string[], access: 'read' | 'write') => resource
  * Viewers read everything but keys, the team and the audit log.
  */
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
-  owner: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write'), 'owners:write']),
-  admin: new Set([...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
+  owner: new Set(['lmn_reviews:read', ...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write'), 'owners:write']),
+  admin: new Set(['lmn_reviews:read', ...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
   developer: new Set([
     'api_keys:write',
     'webhooks:write',
@@ -43,4 +43,7 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
   ]),
   support: new Set([...all(['orders', 'refunds', 'payment_links', 'subscriptions', 'customers'], 'write'), ...all(['products', 'checkout', 'webhooks'], 'read')]),
   viewer: new Set(all(RESTRICTABLE_RESOURCES, 'read')),
+  // Clinicians decide letters of medical necessity (`lmn_reviews:write`, held by no other role and
+  // by no API key) and read what a decision needs: orders and customers.
+  clinician: new Set(['lmn_reviews:write', 'orders:read', 'customers:read']),
 };

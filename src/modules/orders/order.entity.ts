@@ -40,13 +40,15 @@ export interface StatusChange {
   reason: string;
 }
 
-/** The letter-of-medical-necessity questionnaire as approved on the hosted page. */
-export interface LmnApproval {
-  status: 'approved';
-  approved_at: string;
-  condition: string;
-  provider_name: string | null;
+/**
+ * How an order's items that need a letter of medical necessity are covered when an HSA/FSA card
+ * pays them: a clinician's review (`lmn_review`, its status kept in step by the lmn module) and,
+ * once issued, the letter (`letter_id`). `items` are the merchant product ids concerned.
+ */
+export interface OrderLmn {
   items: string[];
+  review: { id: string; status: 'pending' | 'approved' | 'declined' | 'expired' } | null;
+  letter_id: string | null;
 }
 
 @Entity({ tableName: 'orders' })
@@ -110,7 +112,7 @@ export class Order extends MerchantScopedEntity {
   statusHistory: Opt<StatusChange[]> = [];
 
   @Property({ type: 'json', nullable: true })
-  lmn: LmnApproval | null = null;
+  lmn: OrderLmn | null = null;
 
   @Property({ type: 'text', nullable: true })
   failureReason: string | null = null;

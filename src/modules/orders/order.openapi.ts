@@ -4,6 +4,8 @@ import { addressResponse, amountsResponse, pricedLineFields } from '../shared/va
 import { DISPUTE_STAGES, PAYMENT_METHOD_TYPES } from '../payments/payment-processor.js';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from './order.entity.js';
 
+const lmnReviewRef = z.object({ id: z.string().describe('lmnr_…'), status: z.enum(['pending', 'approved', 'declined', 'expired']) });
+
 /** Response shapes of the orders routes, for the OpenAPI document (what `toOrderResource` returns). */
 
 const payment = z.object({
@@ -72,7 +74,14 @@ export const orderResponse = z
     amounts: amountsResponse,
     payment: payment.nullable(),
     payments: z.array(payment),
-    lmn: z.object({ status: z.literal('approved'), approved_at: z.string(), condition: z.string(), provider_name: z.string().nullable(), items: z.array(z.string()) }).nullable(),
+    lmn: z
+      .object({
+        items: z.array(z.string()).describe('Merchant product ids that need a letter of medical necessity, paid with the HSA/FSA card'),
+        review: lmnReviewRef.nullable(),
+        letter_id: z.string().nullable().describe('The letter (lmn_…) that covers them, once issued'),
+      })
+      .nullable(),
+    lmn_review: lmnReviewRef.nullable().describe('The clinician review this order waits for or went through (see README: letters of medical necessity)'),
     failure_reason: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
     status_history: z.array(z.object({ status: z.enum(ORDER_STATUSES), timestamp: z.iso.datetime(), reason: z.string() })),

@@ -67,6 +67,7 @@ export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], d
     payment: primary ? toPaymentResource(primary) : null,
     payments: payments.map(toPaymentResource),
     lmn: order.lmn,
+    lmn_review: order.lmn?.review ?? null,
     failure_reason: order.failureReason,
     metadata: order.metadata,
     status_history: order.statusHistory,

@@ -119,7 +119,10 @@ export class OrderNode extends Node {
   @Field(() => [OrderLineItemType]) lineItems!: OrderLineItemType[];
   @Field(() => Amounts) amounts!: Amounts;
   @Field(() => [StatusChangeType]) statusHistory!: StatusChangeType[];
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'The approved letter of medical necessity, if any' }) lmn!: Record<string, unknown> | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'How items that need a letter of medical necessity are covered: items, review {id,status}, letter_id' }) lmn!: Record<
+    string,
+    unknown
+  > | null;
   @Field(() => String, { nullable: true }) failureReason!: string | null;
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
   @Field(() => GraphQLISODateTime) createdAt!: Date;

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import PDFDocument from 'pdfkit';
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { publicLink } from '../../platform/links.js';
+import { renderPdf } from '../../platform/pdf.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Payment } from '../payments/payment.entity.js';
 import { Order, type OrderLineItem } from './order.entity.js';
@@ -35,21 +35,31 @@ async function signingKeyOf(ctx: ServiceContext): Promise<string> {
 export async function receiptUrl(ctx: ServiceContext, order: Pick<Order, 'id' | 'paymentStatus'>): Promise<string | null> {
   if (!HAS_RECEIPT.has(order.paymentStatus)) return null;
   // The caller's own order (read in its scope): the caller's merchant signs.
+  return signedPdfLink(ctx, '/receipts', order.id);
+}
+
+/** A link to `{path}/{id}.pdf` signed with the caller's merchant key, valid one hour (receipts, letters of medical necessity). */
+export async function signedPdfLink(ctx: ServiceContext, path: string, id: string): Promise<string> {
   const expires = Math.floor(Date.now() / 1000) + RECEIPT_LINK_TTL_S;
-  return publicLink(`/receipts/${order.id}.pdf?expires=${expires}&signature=${sign(await signingKeyOf(ctx), order.id, expires)}`);
+  return publicLink(`${path}/${id}.pdf?expires=${expires}&signature=${sign(await signingKeyOf(ctx), id, expires)}`);
+}
+
+/** Throws 404 `not_found` unless `signature` signs `id` until `expires` (not yet past) with `signingKey`. */
+export function checkPdfLink(signingKey: string, id: string, expires: unknown, signature: unknown, refused: () => DomainError): void {
+  const exp = Number(expires);
+  if (!Number.isInteger(exp) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused();
+  const expected = Buffer.from(sign(signingKey, id, exp), 'hex');
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')) || exp < Date.now() / 1000) throw refused();
 }
 
 /** Checks a receipt link and renders the PDF; an expired, forged or unknown link is 404 `not_found`. */
 export async function openReceipt(orm: MikroORM, orderId: string, expires: unknown, signature: unknown): Promise<Buffer> {
   const refused = () => new DomainError('not_found', 'This receipt link is invalid or has expired; request the order again for a fresh link.');
-  const exp = Number(expires);
-  if (!Number.isInteger(exp) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused();
   const em = orm.em.fork();
   const order = await em.findOne(Order, { id: orderId });
   if (!order || !HAS_RECEIPT.has(order.paymentStatus)) throw refused();
   const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
-  const expected = Buffer.from(sign(merchant.signingKey, order.id, exp), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')) || exp < Date.now() / 1000) throw refused();
+  checkPdfLink(merchant.signingKey, order.id, expires, signature, refused);
   return renderReceipt(merchant, order, await paymentsOf(em, order.id));
 }
 
@@ -82,13 +92,7 @@ export const money = (cents: number, currency: string) => `${(cents / 100).toFix
 
 /** The receipt PDF: items marked HSA/FSA eligible, the split, and each card charged. */
 function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ size: 'LETTER', margin: 50, info: { Title: `Receipt ${order.orderNumber}`, Author: merchant.name } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-
+  return renderPdf({ margin: 50, title: `Receipt ${order.orderNumber}`, author: merchant.name }, (doc) => {
     doc.fontSize(20).text(merchant.name).moveDown(0.3);
     doc.fontSize(12).text(`Receipt for order ${order.orderNumber}`);
     doc
@@ -124,7 +128,6 @@ function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): P
     for (const p of payments) {
       doc.text(`Paid by ${cardLabel(p)}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`);
     }
-    if (order.lmn) doc.moveDown().text(`Letter of medical necessity approved ${order.lmn.approved_at.slice(0, 10)} for: ${order.lmn.condition}`);
-    doc.end();
+    if (order.lmn?.letter_id) doc.moveDown().text(`HSA/FSA items covered by letter of medical necessity ${order.lmn.letter_id}`);
   });
 }

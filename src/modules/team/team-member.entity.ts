@@ -22,6 +22,19 @@ export class TeamMember {
   @Enum({ items: [...ROLES], type: 'string' })
   role!: Role;
 
+  /** A clinician's name, credential (MD, DO, NP, PA…), NPI and licensed states, as their letters name them. */
+  @Property({ type: 'string', nullable: true })
+  name?: string | null;
+
+  @Property({ type: 'string', length: 64, nullable: true })
+  credential?: string | null;
+
+  @Property({ type: 'string', length: 10, nullable: true })
+  npi?: string | null;
+
+  @Property({ type: ArrayType, nullable: true })
+  licensedStates?: string[] | null;
+
   /** argon2id (PHC string); null until the invitation is accepted. */
   @Property({ type: 'string', nullable: true })
   passwordHash?: string | null;

@@ -15,7 +15,14 @@ export class TeamResolver {
 
   @Mutation(() => InviteTeamMemberPayload, { description: 'Invite a member: returns the one-time link that sets their password' })
   async inviteTeamMember(@Arg('input', () => InviteTeamMemberInput) input: InviteTeamMemberInput, @Ctx() { ctx }: GraphContext): Promise<InviteTeamMemberPayload> {
-    const { member, setup_url } = await inviteTeamMember(ctx, { email: input.email, role: input.role });
+    const { member, setup_url } = await inviteTeamMember(ctx, {
+      email: input.email,
+      role: input.role,
+      ...(input.name != null && { name: input.name }),
+      ...(input.credential != null && { credential: input.credential }),
+      ...(input.npi != null && { npi: input.npi }),
+      ...(input.licensedStates != null && { licensed_states: input.licensedStates }),
+    });
     return { member: TeamMemberType.from(member), setupUrl: setup_url };
   }
 

@@ -52,6 +52,8 @@ export interface TeamMemberView {
   active: boolean;
   last_sign_in_at: string | null;
   created_at: string;
+  /** A clinician's details (null for other roles). */
+  clinician: { name: string; credential: string; npi: string; licensed_states: string[] } | null;
 }
 
 export function presentMember(m: TeamMember): TeamMemberView {
@@ -65,8 +67,24 @@ export function presentMember(m: TeamMember): TeamMemberView {
     active: Boolean(m.passwordHash),
     last_sign_in_at: m.lastSignInAt?.toISOString() ?? null,
     created_at: m.createdAt.toISOString(),
+    clinician: m.role === 'clinician' && m.name && m.credential && m.npi ? { name: m.name, credential: m.credential, npi: m.npi, licensed_states: m.licensedStates ?? [] } : null,
   };
 }
+
+/** What a clinician's letters name: a name, a credential, a 10-digit NPI and the states they are licensed in. */
+const clinicianFields = {
+  name: z.string().trim().min(1).max(255).optional(),
+  credential: z.string().trim().min(1).max(64).optional(),
+  npi: z
+    .string()
+    .regex(/^\d{10}$/, 'must be a 10-digit NPI')
+    .optional(),
+  licensed_states: z
+    .array(z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter state code'))
+    .min(1)
+    .max(60)
+    .optional(),
+};
 
 const inviteSchema = z
   .object({
@@ -75,8 +93,14 @@ const inviteSchema = z
       .max(254)
       .transform((e) => e.toLowerCase()),
     role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }),
+    ...clinicianFields,
   })
-  .strict();
+  .strict()
+  .superRefine((v, issue) => {
+    if (v.role !== 'clinician') return;
+    for (const field of ['name', 'credential', 'npi', 'licensed_states'] as const)
+      if (v[field] === undefined) issue.addIssue({ code: 'custom', path: [field], message: 'is required for a clinician' });
+  });
 
 /**
  * Invites `email` to the merchant's team with `role` (or renews a pending invitation): returns
@@ -84,7 +108,7 @@ const inviteSchema = z
  * prints it too).
  */
 export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, by?: Principal['actor']): Promise<{ member: TeamMemberView; setup_url: string }> {
-  const { email, role } = parseInput(inviteSchema, input);
+  const { email, role, name, credential, npi, licensed_states } = parseInput(inviteSchema, input);
   const token = randomBase62(40);
   let member = await em.findOne(TeamMember, { email });
   if (member && (member.merchant.id !== merchantId || member.passwordHash)) {
@@ -92,6 +116,7 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
   }
   member ??= em.create(TeamMember, { merchant: merchantId, email, role });
   member.role = role;
+  Object.assign(member, role === 'clinician' ? { name, credential, npi, licensedStates: licensed_states } : { name: null, credential: null, npi: null, licensedStates: null });
   member.setupTokenHash = sha256(token);
   member.setupTokenExpiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
   auditEntry(em, { merchantId, livemode: false, actor: by, action: 'team_member.invited', objectId: member.id, details: { email, role } });

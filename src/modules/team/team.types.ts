@@ -10,7 +10,7 @@ const TeamMutationPayload = mutationPayload('Team', ['validation_error', 'invali
 export const TeamRoleEnum = graphqlEnum(
   'TeamRole',
   ROLES,
-  'owner, admin: everything (only owners manage owners); developer: keys, webhooks; support: orders, refunds, links, subscriptions, customers, and read webhooks and events; viewer: read only',
+  'owner, admin: everything (only owners manage owners); developer: keys, webhooks; support: orders, refunds, links, subscriptions, customers, and read webhooks and events; viewer: read only; clinician: decides letters of medical necessity (LMN reviews) and reads orders and customers',
 );
 
 @ObjectType('TeamMember', { description: 'A member of the merchant team who signs in to the console' })
@@ -22,6 +22,10 @@ export class TeamMemberType {
   @Field({ description: 'False while the invitation is pending' }) active!: boolean;
   @Field(() => GraphQLISODateTime, { nullable: true }) lastSignInAt!: Date | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => String, { nullable: true, description: "A clinician's name" }) name!: string | null;
+  @Field(() => String, { nullable: true, description: "A clinician's credential (MD, DO, NP, PA…)" }) credential!: string | null;
+  @Field(() => String, { nullable: true, description: "A clinician's 10-digit NPI" }) npi!: string | null;
+  @Field(() => [String], { nullable: true, description: 'The states a clinician is licensed in' }) licensedStates!: string[] | null;
 
   static from(v: TeamMemberView): TeamMemberType {
     return Object.assign(new TeamMemberType(), {
@@ -32,6 +36,10 @@ export class TeamMemberType {
       active: v.active,
       lastSignInAt: v.last_sign_in_at ? new Date(v.last_sign_in_at) : null,
       createdAt: new Date(v.created_at),
+      name: v.clinician?.name ?? null,
+      credential: v.clinician?.credential ?? null,
+      npi: v.clinician?.npi ?? null,
+      licensedStates: v.clinician?.licensed_states ?? null,
     });
   }
 }
@@ -40,6 +48,10 @@ export class TeamMemberType {
 export class InviteTeamMemberInput {
   @Field() email!: string;
   @Field(() => TeamRoleEnum) role!: ValueOf<typeof TeamRoleEnum>;
+  @Field(() => String, { nullable: true, description: 'Clinicians: name' }) name?: string;
+  @Field(() => String, { nullable: true, description: 'Clinicians: credential (MD, DO, NP, PA…)' }) credential?: string;
+  @Field(() => String, { nullable: true, description: 'Clinicians: 10-digit NPI' }) npi?: string;
+  @Field(() => [String], { nullable: true, description: 'Clinicians: two-letter codes of the states they are licensed in' }) licensedStates?: string[];
 }
 
 @ObjectType({ description: 'An invitation: hand the link to the new member (shown once; valid 7 days)' })
