@@ -289,10 +289,10 @@ describe('items needing a letter of medical necessity', () => {
     expect(without.body.error.param).toBe('lmn');
   });
 
-  test('records the approval on the order when it is given', async () => {
+  test('the questionnaire opens a clinician review: the order is processing, not completed', async () => {
     const s = await openCheckout(api, [['VIT', 'Multivitamin', 1299, 1]]);
     const paid = await paidOrder(api, s.checkout_id, { hsa_fsa_card: cards.hsa, lmn });
-    expect(paid.lmn).toMatchObject({ status: 'approved', condition: 'Vitamin D deficiency', items: ['VIT'] });
+    expect(paid).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { id: expect.stringMatching(/^lmnr_/), status: 'pending' } });
   });
 });
 

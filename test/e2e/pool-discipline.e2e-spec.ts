@@ -182,6 +182,9 @@ const rest: Record<string, Round> = {
     const { sub } = await make.subscription();
     return round((i) => () => api.post(`/api/v2/test-helpers/subscriptions/${sub.id}/dispute`, { stage: i % 2 ? 'notification' : 'confirmed' }, key()));
   },
+  // An unknown review takes the route's whole path to its 404 (a pending one needs a held LMN purchase).
+  testApproveLmnReview: () => round(() => () => api.post('/api/v2/test-helpers/lmn-reviews/lmnr_unknown/approve', {}, key())),
+  testDeclineLmnReview: () => round(() => () => api.post('/api/v2/test-helpers/lmn-reviews/lmnr_unknown/decline', {}, key())),
   testAdvanceClock: async () => {
     await make.subscription();
     return round(() => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 }));
@@ -395,6 +398,9 @@ const graphql: Record<string, Round> = {
       .id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }`, { id }));
   },
+  // The owner is no clinician: refused before any work, on every call (the decisions are tested in lmn-reviews).
+  approveLmnReview: () => round(() => () => owner.graphql(`mutation { approveLmnReview(id: "lmnr_unknown", condition: "Vitamin D deficiency") { __typename } }`)),
+  declineLmnReview: () => round(() => () => owner.graphql(`mutation { declineLmnReview(id: "lmnr_unknown", reason: "not indicated") { __typename } }`)),
   updateEmailSettings: () => round((i) => () => owner.graphql(`mutation { updateEmailSettings(input: { brandName: "Brand ${i}" }) { settings { brandName } } }`)),
   revokeApiKey: async () => {
     const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Revoked" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
