@@ -158,7 +158,8 @@ export function registerInsertCompanions(source: (em: EntityManager, entity: obj
  * statement answers its `returning` (no row: nothing was written).
  */
 export async function insertTogether<R extends QueryResultRow = QueryResultRow>(em: EntityManager, entities: readonly object[], when?: InsertCondition): Promise<R[]> {
-  entities = entities.flatMap((e) => [e, ...companionSources.flatMap((source) => source(em, e))]);
+  // Companion rows (an event's email) go after all the given rows, so rows of one table stay together and in order.
+  entities = [...entities, ...entities.flatMap((e) => companionSources.flatMap((source) => source(em, e)))];
   if (when?.fill && !/^\w+$/.test(when.fill.token)) throw new Error('an insertTogether fill token is letters, digits and _ only');
   const parts: (string | { table: string; columns: string; rows: string[] })[] = when ? when.with.map((w) => w.sql) : [];
   const params: unknown[] = when ? when.with.flatMap((w) => w.params) : [];
