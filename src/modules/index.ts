@@ -71,6 +71,9 @@ import { EmailResolver } from './email/email.resolver.js';
 import { emailSweep } from './email/email.jobs.js';
 import { configureEmail } from './email/email-transport.js';
 import './email/email-events.js'; // which events write which messages (registered at load)
+import './orders/order-emails.js'; // receipts' figures and PDF, read when sent
+import './refunds/refund-emails.js';
+import './team/team-emails.js'; // who team messages go to
 
 /** Every GraphQL resolver of the graph. */
 export const resolvers: NonEmptyArray<ClassType> = [

@@ -309,10 +309,12 @@ test('makes exactly one order and one capture of concurrent payment attempts on 
   const s = await openBandagesCheckout();
   const results = await Promise.all(Array.from({ length: 10 }, () => payCheckout(api, s.checkout_id, { card: cards.visa })));
   expect(results.filter((r) => r.status === 200)).toHaveLength(1);
-  // The others find it paid, or another attempt still open: never a second charge.
+  // The others find it paid, or another attempt still open, or (on a slow machine) the payments
+  // gate full, answered 429 with nothing done: never a second charge.
   const foundPaid = (r: (typeof results)[number]) => r.status === 400 && r.body.error.code === 'invalid_state';
   const foundInProgress = (r: (typeof results)[number]) => r.status === 409 && r.body.error.code === 'payment_in_progress';
-  expect(results.filter((r) => foundPaid(r) || foundInProgress(r))).toHaveLength(9);
+  const turnedAway = (r: (typeof results)[number]) => r.status === 429 && r.body.error.code === 'rate_limit_exceeded';
+  expect(results.filter((r) => r.status !== 200 && !foundPaid(r) && !foundInProgress(r) && !turnedAway(r))).toEqual([]);
   const captures = await count(
     `select count(*)::int as n from processor_ledger
      where operation = 'capture' and key like 'pa_%' and split_part(key, '.', 1) in (select id from payment_attempts where subject_id = ?)`,

@@ -6,6 +6,7 @@ import { publicLink } from '../../platform/links.js';
 import { renderPdf } from '../../platform/pdf.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Payment } from '../payments/payment.entity.js';
+import { cardLabel, money } from '../shared/labels.js';
 import { Order, type OrderLineItem } from './order.entity.js';
 
 /** Receipt links are valid for one hour. */
@@ -81,14 +82,6 @@ export function eligibilityLabel(l: Pick<OrderLineItem, 'hsa_fsa_eligible' | 're
   if (!l.hsa_fsa_eligible) return 'Not HSA/FSA eligible';
   return l.requires_lmn ? 'HSA/FSA eligible with a letter of medical necessity' : 'HSA/FSA eligible';
 }
-
-/** A card as receipts and emails name it: kind, brand and last 4 digits, never more. */
-export function cardLabel(p: { paymentMethod: string; brand: string | null; last4: string | null }): string {
-  return `${p.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card'} ${p.brand ?? ''} •••• ${p.last4 ?? '????'}`.replace(/\s+/g, ' ');
-}
-
-/** An amount as receipts and emails show it: `20.00 USD`. */
-export const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
 
 /** The receipt PDF: items marked HSA/FSA eligible, the split, and each card charged. */
 function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): Promise<Buffer> {

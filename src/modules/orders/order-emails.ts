@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { registerEmailAttachment } from '../email/email-attachments.js';
+import { registerEmailVars } from '../email/email-compose.js';
+import type { EmailMessage } from '../email/email-message.entity.js';
+import { Payment } from '../payments/payment.entity.js';
+import { cardLabel, money } from '../shared/labels.js';
+import { Order } from './order.entity.js';
+import { eligibilityLabel, receiptAttachment, receiptFilename } from './receipt.service.js';
+
+// A paid order's itemized HSA/FSA receipt, attached as `{kind: 'receipt', id: 'ord_…'}`.
+registerEmailAttachment('receipt', receiptAttachment);
+
+const day = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().slice(0, 10) : '');
+
+/** The shopper's name as emails greet them (else their address). */
+export const customerName = (order: Pick<Order, 'customer'>) => `${order.customer.first_name} ${order.customer.last_name}`.trim() || order.customer.email;
+
+// The receipt and the renewal receipt: items with their eligibility, the totals, the split, and each card charged.
+registerEmailVars(['order_receipt', 'renewal_receipt'], async (em: EntityManager, m: EmailMessage) => {
+  const order = await em.findOneOrFail(Order, { id: String(m.data.order_id) });
+  const payments = await em.find(Payment, { orderId: order.id }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
+  const c = order.currency;
+  const a = order.amounts;
+  return {
+    customer_name: customerName(order),
+    order_number: order.orderNumber,
+    date: day(order.completedAt ?? order.createdAt),
+    items: order.lineItems.map((l) => ({ name: l.name, quantity: l.quantity, eligibility: eligibilityLabel(l), amount: money(l.price * l.quantity, c) })),
+    totals: {
+      subtotal: money(a.subtotal, c),
+      discount: a.discount ? money(a.discount, c) : null,
+      shipping: a.shipping ? money(a.shipping, c) : null,
+      tax: a.tax ? money(a.tax, c) : null,
+      total: money(a.total, c),
+      hsa_amount: money(a.hsa_amount, c),
+      regular_amount: money(a.regular_amount, c),
+    },
+    payments: payments.map((p) => ({ card: cardLabel(p), amount: money(p.amount, p.currency) })),
+    receipt_filename: receiptFilename(order),
+  };
+});
