@@ -74,6 +74,7 @@ import './email/email-events.js'; // which events write which messages (register
 import './orders/order-emails.js'; // receipts' figures and PDF, read when sent
 import './refunds/refund-emails.js';
 import './team/team-emails.js'; // who team messages go to
+import './lmn/lmn-emails.js'; // the letter approved (PDF attached) or declined
 
 /** Every GraphQL resolver of the graph. */
 export const resolvers: NonEmptyArray<ClassType> = [

@@ -1,13 +1,10 @@
 import type { ParsedMail } from 'mailparser';
-import PDFDocument from 'pdfkit';
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
 import { renewalCards, subscribeWith } from '../helpers/card-links.js';
 import { signedInConsole } from '../helpers/console.js';
 import type { Client } from '../helpers/http.js';
 import { pdfText, recipients, startMailSink, type MailSink } from '../helpers/mail-sink.js';
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
-import { registerEmailAttachment } from '../../src/modules/email/email-attachments.js';
-import { queueEmail } from '../../src/modules/email/email-outbox.js';
 
 /**
  * Email to shoppers and teams, received by a real SMTP server in this process: every message's
@@ -312,46 +309,77 @@ describe('delivery', () => {
   });
 });
 
-/** A one-line PDF standing for the LMN module's letter. */
-function letterPdf(id: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument();
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    doc.text(`Letter ${id}`);
-    doc.end();
-  });
-}
+describe('letters of medical necessity', () => {
+  const answers = { condition: 'Vitamin D deficiency', recommended_by_provider: true, provider_name: 'Dr. Rivera', attestation: true };
+  /** A split checkout of a multivitamin (needs a letter) and candy, paid with both cards: its review is pending. */
+  async function reviewedOrder() {
+    await createProducts(api, [['VIT', 'Daily multivitamin', 1299]]);
+    const s = await openCheckout(api, [
+      ['VIT', 'Daily multivitamin', 1299, 1],
+      ['CANDY', 'Candy', 1500, 1],
+    ]);
+    const order = await paidOrder(api, s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.visa, lmn: answers });
+    expect(order.lmn_review?.status).toBe('pending');
+    return order as typeof order & { lmn_review: { id: string } };
+  }
 
-describe('letters of medical necessity (written by the LMN module through queueEmail)', () => {
-  test('approved: the letter attached; declined: the reason', async () => {
-    registerEmailAttachment('lmn_letter', async (_em, id) => ({ filename: `letter-${id}.pdf`, content: await letterPdf(id), contentType: 'application/pdf' }));
+  test('approved: the letter PDF attached (patient, condition, items, clinician, dates), and the receipt of the completed order', async () => {
+    const order = await reviewedOrder();
     const box = inbox();
-    await t.orm.em.fork().transactional((tx) => {
-      const owner = { merchantId: m.keys.id, livemode: false, at: new Date() };
-      queueEmail(tx, owner, {
-        kind: 'lmn_approved',
-        to: SHOPPER,
-        data: { customer_name: 'Jane Doe', condition: 'Type 2 diabetes', items: ['Glucose monitor'], expires_at: '2027-11-27' },
-        attachments: [{ kind: 'lmn_letter', id: 'lmn_1' }],
-      });
-      queueEmail(tx, owner, { kind: 'lmn_declined', to: SHOPPER, data: { customer_name: 'Jane Doe', reason: 'not medically necessary', order_number: 'ORD-000001' } });
-      return Promise.resolve();
-    });
     await advance(1);
-    const approved = box.to(SHOPPER).find((x) => x.subject?.includes('approved'))!;
-    await expectWellFormed(approved, SHOPPER);
-    expect(approved.subject).toBe('Your letter of medical necessity from Acme Health is approved');
-    expect(approved.text).toContain('for Type 2 diabetes');
-    expect(approved.text).toContain('- Glucose monitor');
-    expect(approved.attachments.map((a) => [a.filename, a.contentType])).toEqual([['letter-lmn_1.pdf', 'application/pdf']]);
-    expect(await pdfText(approved.attachments[0].content)).toContain('Letter lmn_1');
-    const declined = box.to(SHOPPER).find((x) => x.subject?.includes('declined'))!;
-    await expectWellFormed(declined, SHOPPER);
-    expect(declined.subject).toBe('Your request for a letter of medical necessity from Acme Health was declined');
-    expect(declined.text).toContain('declined: not medically necessary');
-    expect(declined.html).toContain('declined: not medically necessary');
+    // While the review is open the order is not completed: no receipt yet.
+    expect(box.to(SHOPPER)).toHaveLength(0);
+    const approved = await api.post<{ letter_id: string }>(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/approve`, { condition: 'Vitamin D deficiency (E55.9)' });
+    expect(approved.status).toBe(200);
+    await advance(1);
+    const mail = box.to(SHOPPER).find((x) => x.subject?.includes('letter of medical necessity'))!;
+    await expectWellFormed(mail, SHOPPER);
+    expect(mail.subject).toBe('Your letter of medical necessity from Acme Health is approved');
+    for (const part of [mail.text!, mail.html as string]) {
+      expect(part).toContain('for Vitamin D deficiency (E55.9)');
+      expect(part).toContain('Daily multivitamin');
+      expect(part).toMatch(/valid until \d{4}-\d{2}-\d{2}/);
+    }
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`letter-of-medical-necessity-${approved.body.letter_id}.pdf`, 'application/pdf']]);
+    const text = await pdfText(mail.attachments[0].content);
+    for (const part of ['Letter of Medical Necessity', approved.body.letter_id, 'Jane Doe', 'Vitamin D deficiency (E55.9)', 'Daily multivitamin', 'NPI', 'Issued', 'Valid until'])
+      expect(text).toContain(part);
+    expect(box.to(SHOPPER).map((x) => x.subject)).toContain(`Your receipt from Acme Health (order ${order.order_number})`);
+  });
+
+  test('declined: the reason, and that the hold was released and the card refunded', async () => {
+    const order = await reviewedOrder();
+    const box = inbox();
+    expect((await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/decline`, { reason: 'Not indicated for this condition' })).status).toBe(200);
+    await advance(1);
+    const [mail, ...more] = box.to(SHOPPER);
+    expect(more).toHaveLength(0);
+    await expectWellFormed(mail, SHOPPER);
+    expect(mail.subject).toBe('Your request for a letter of medical necessity from Acme Health was declined');
+    for (const part of [mail.text!, mail.html as string]) {
+      expect(part).toContain('declined: Not indicated for this condition');
+      expect(part).toContain(`Order ${order.order_number} was not completed`);
+      expect(part).toContain('15.00 USD was refunded to your card');
+    }
+    expect(mail.attachments).toHaveLength(0);
+  });
+
+  test('no decision in time: declined because nobody could review it', async () => {
+    const order = await reviewedOrder();
+    const box = inbox();
+    await advance(145 * 3600);
+    const [mail] = box.to(SHOPPER).filter((x) => x.subject?.includes('declined'));
+    expect(mail.text).toContain('declined: no clinician could review it in time');
+    expect(mail.text).toContain(`Order ${order.order_number} was not completed`);
+  });
+
+  test('each can be turned off like any shopper message', async () => {
+    const off = await api.graphql('mutation { updateEmailSettings(input: { disabledEmails: [LMN_DECLINED] }) { userErrors { code } } }');
+    expect(off.body.data.updateEmailSettings.userErrors).toEqual([]);
+    const order = await reviewedOrder();
+    const box = inbox();
+    await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/decline`, {});
+    await advance(1);
+    expect(box.to(SHOPPER)).toHaveLength(0);
   });
 });

@@ -96,7 +96,7 @@ We could not charge {{amount}} for your subscription to {{card}}{{#if refusal}} 
 Update your card to keep your subscription (the link works for 24 hours):
 {{card_update_url}}{{/if}}`,
   },
-  // The LMN messages read from the draft's data: customer_name, condition, items (names), expires_at, reason, order_number.
+  // The LMN messages (variables read by lmn-emails.ts): customer_name, condition, items (names), expires_at, reason, order_number, refunded.
   lmn_approved: {
     subject: 'Your letter of medical necessity from {{brand.name}} is approved',
     html: `<p>Hello {{customer_name}},</p><p>A licensed clinician approved your letter of medical necessity{{#if condition}} for {{condition}}{{/if}}.</p>
@@ -115,12 +115,12 @@ The letter is attached: keep it for your plan administrator.`,
   lmn_declined: {
     subject: 'Your request for a letter of medical necessity from {{brand.name}} was declined',
     html: `<p>Hello {{customer_name}},</p><p>Your request for a letter of medical necessity was declined{{#if reason}}: {{reason}}{{/if}}.</p>
-{{#if order_number}}<p>Order {{order_number}}: the HSA/FSA card was not charged for the items that needed the letter.</p>{{/if}}`,
+{{#if order_number}}<p>Order {{order_number}} was not completed: the hold on your HSA/FSA card was released{{#if refunded}}, and {{refunded}} was refunded to your card{{/if}}. Nothing was charged for it.</p>{{/if}}`,
     text: `Hello {{customer_name}},
 
 Your request for a letter of medical necessity was declined{{#if reason}}: {{reason}}{{/if}}.
 {{#if order_number}}
-Order {{order_number}}: the HSA/FSA card was not charged for the items that needed the letter.{{/if}}`,
+Order {{order_number}} was not completed: the hold on your HSA/FSA card was released{{#if refunded}}, and {{refunded}} was refunded to your card{{/if}}. Nothing was charged for it.{{/if}}`,
   },
   team_invitation: {
     subject: "You're invited to {{brand.name}}'s console",

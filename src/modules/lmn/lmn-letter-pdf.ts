@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.js';
 import { renderPdf } from '../../platform/pdf.js';
 import { Merchant } from '../merchants/merchant.entity.js';
@@ -14,6 +14,11 @@ export async function openLetterPdf(orm: MikroORM, letterId: string, expires: un
   const merchant = await em.findOneOrFail(Merchant, letter.merchant.id);
   checkPdfLink(merchant.signingKey, letter.id, expires, signature, refused);
   return renderLetter(merchant, letter);
+}
+
+/** A letter's PDF as an email attaches it (the letter read from `em`). */
+export async function letterPdf(em: EntityManager, letter: LmnLetter): Promise<Buffer> {
+  return renderLetter(await em.findOneOrFail(Merchant, letter.merchant.id), letter);
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
