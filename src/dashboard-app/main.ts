@@ -146,6 +146,8 @@ async function enter(s: Session): Promise<void> {
   $('console-nav').hidden = false;
   $('account').hidden = false;
   lastCursor = sessionStorage.getItem(CURSOR_STORAGE);
+  // A clinician's work is the review queue: it opens there.
+  if (s.member.role === 'clinician' && !location.hash) history.replaceState(null, '', '#/settings/lmn-reviews');
   route();
   optional = {
     links: await discoverList('paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']),

@@ -4,6 +4,7 @@ import { consoleCall } from './api.js';
 import { $, field, h, lower, shownOnce, table, when } from './dom.js';
 import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
 import { brandingPage, emailsPage } from './settings-email.js';
+import { lmnReviewsPage } from './lmn-reviews.js';
 
 export type { ConsoleContext } from './settings-kit.js';
 
@@ -22,6 +23,7 @@ const PAGES: Record<string, { title: string; needs?: string; render: (root: HTML
   audit: { title: 'Audit log', needs: 'audit_log:read', render: auditPage },
   branding: { title: 'Branding', needs: 'emails:write', render: brandingPage },
   emails: { title: 'Emails', needs: 'emails:read', render: emailsPage },
+  'lmn-reviews': { title: 'LMN reviews', needs: 'lmn_reviews:read', render: lmnReviewsPage },
 };
 
 /** Hides the navigation's links the role cannot use. */

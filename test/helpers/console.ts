@@ -39,9 +39,9 @@ export function consoleClient(base: string) {
   };
 }
 
-/** Invites `email` to `merchantId`'s team with `role` and sets its password through the invitation link. */
-export async function teamMember(t: TestApp, merchantId: string, email: string, role: string): Promise<void> {
-  const { setup_url } = await inviteMember(t.orm.em.fork(), merchantId, { email, role });
+/** Invites `email` to `merchantId`'s team with `role` (and a clinician's `details`) and sets its password through the invitation link. */
+export async function teamMember(t: TestApp, merchantId: string, email: string, role: string, details: Record<string, unknown> = {}): Promise<void> {
+  const { setup_url } = await inviteMember(t.orm.em.fork(), merchantId, { email, role, ...details });
   const token = new URL(setup_url).searchParams.get('token');
   const res = await client(t.url).post('/console/password-setup', { token, password: PASSWORD });
   if (res.status !== 200) throw new Error(`password setup failed: ${res.status} ${JSON.stringify(res.body)}`);

@@ -30,6 +30,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
       <li><a href="#/settings/audit" data-needs="audit_log:read">Audit log</a></li>
       <li><a href="#/settings/branding" data-needs="emails:write">Branding</a></li>
       <li><a href="#/settings/emails" data-needs="emails:read">Emails</a></li>
+      <li><a href="#/settings/lmn-reviews" data-needs="lmn_reviews:read">LMN reviews</a></li>
     </ul>
   </nav>
 </header>
