@@ -4,10 +4,10 @@
  * saved in the page, the outbox listed with a message's text part, a shopper message turned off;
  * axe-core on both pages.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { PASSWORD, teamMember } from '../helpers/console.js';
+import { consolePage } from '../helpers/console-browser.js';
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
 
@@ -33,21 +33,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedInOwner(): Promise<Page> {
-  const address = `owner-${Math.random().toString(36).slice(2, 8)}@console.test`;
-  await teamMember(t, shop.keys.id, address, 'owner');
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  await page.goto(`${t.url}/dashboard`);
-  await page.getByLabel('Email', { exact: true }).fill(address);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => ['live', 'off'].includes(document.body.dataset.connection ?? ''));
-  return page;
-}
+const signedInOwner = () => consolePage(t, browser, shop.keys.id, 'owner', problems);
 
 const settings = async () =>
   (

@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { PASSWORD, teamMember } from '../helpers/console.js';
+import { consolePage } from '../helpers/console-browser.js';
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
 import { pdfText, recipients, startMailSink, type MailSink } from '../helpers/mail-sink.js';
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
@@ -56,21 +56,7 @@ async function pendingOrder() {
   return order as typeof order & { lmn_review: { id: string } };
 }
 
-async function signedIn(role: string, details: Record<string, unknown> = {}): Promise<Page> {
-  const address = `${role}-${Math.random().toString(36).slice(2, 8)}@console.test`;
-  await teamMember(t, shop.keys.id, address, role, details);
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(m.text());
-  });
-  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  await page.goto(`${t.url}/dashboard`);
-  await page.getByLabel('Email', { exact: true }).fill(address);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.keyboard.press('Enter');
-  await page.waitForFunction(() => ['live', 'off'].includes(document.body.dataset.connection ?? ''));
-  return page;
-}
+const signedIn = (role: string, details: Record<string, unknown> = {}) => consolePage(t, browser, shop.keys.id, role, problems, details);
 
 const clinician = () => signedIn('clinician', { name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893', licensed_states: ['TX'] });
 const review = (page: Page, id: string) => page.locator(`article[data-review-id="${id}"]`);
