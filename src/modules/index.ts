@@ -75,6 +75,7 @@ import './orders/order-emails.js'; // receipts' figures and PDF, read when sent
 import './refunds/refund-emails.js';
 import './team/team-emails.js'; // who team messages go to
 import './lmn/lmn-emails.js'; // the letter approved (PDF attached) or declined
+import './subscriptions/subscription-lmn.js'; // a renewal held for a letter moves on when its review is decided
 
 /** Every GraphQL resolver of the graph. */
 export const resolvers: NonEmptyArray<ClassType> = [

@@ -1,5 +1,6 @@
 import { PDFParse } from 'pdf-parse';
 import type { OrderResource } from '../../src/modules/orders/order.resource.js';
+import { subscribeWith } from '../helpers/card-links.js';
 import { cards, createProducts, openCheckout, paidOrder, payCheckout } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
 import { createContext } from '../../src/platform/context.js';
@@ -226,4 +227,92 @@ test('no API key can approve or decline, restricted or not (403 insufficient_per
     }
   }
   expect((await api.get(`/api/v2/lmn-reviews/${id}`)).body.status).toBe('pending');
+});
+
+describe('subscription renewals of an item that needs a letter (HSA/FSA card)', () => {
+  const db = () => t.orm.em.fork().getConnection();
+  const invoicesOf = (subId: string) =>
+    db().execute<{ id: string; status: string; order_id: string | null; last_refusal_code: string | null }[]>(
+      `select id, status, order_id, last_refusal_code from subscription_invoices where subscription_id = ? order by period_index`,
+      [subId],
+    );
+  const reviewOfInvoice = async (invoiceId: string) => (await db().execute<{ id: string; status: string }[]>(`select id, status from lmn_reviews where invoice_id = ?`, [invoiceId]))[0];
+  const subscriptionEvents = async (subId: string) =>
+    (await db().execute<{ type: string; data: Record<string, unknown> }[]>(`select type, data from events where data->>'subscription_id' = ? order by created_at, id`, [subId])).filter((e) =>
+      e.type.startsWith('subscription.'),
+    );
+
+  /**
+   * A monthly subscription to the multivitamin on a stored HSA/FSA card: its first cycle waits for
+   * a review (the shopper holds no letter), approved here; then the clock runs 12 months of 31
+   * days: cycles 2 to 12 are charged under the letter, the 13th (after it expired) is held.
+   */
+  async function heldAfterLetterExpired() {
+    const { sub } = await subscribeWith(api, cards.hsa, { merchant_product_id: 'VIT', amount_cents: 1299 });
+    const [first] = await invoicesOf(sub.id);
+    expect(first).toMatchObject({ status: 'open', order_id: expect.stringMatching(/^ord_/) });
+    const firstOrder = (await api.get(`/api/v2/orders/${first.order_id}`)).body;
+    expect(firstOrder).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' } });
+    const approved = await api.post(`/api/v2/test-helpers/lmn-reviews/${firstOrder.lmn_review.id}/approve`, {});
+    expect(approved.body).toMatchObject({ status: 'approved', invoice_id: first.id });
+    expect((await invoicesOf(sub.id))[0].status).toBe('paid');
+    expect((await api.get(`/api/v2/orders/${first.order_id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+    for (let month = 1; month <= 12; month++) await advance(31 * DAY);
+    const invoices = await invoicesOf(sub.id);
+    expect(invoices).toHaveLength(13);
+    // Cycles 2 to 12 under the letter: charged at once, no review.
+    for (const paid of invoices.slice(1, 12)) {
+      expect(paid.status).toBe('paid');
+      expect(await reviewOfInvoice(paid.id)).toBeUndefined();
+    }
+    const held = invoices[12];
+    expect(held).toMatchObject({ status: 'open', order_id: expect.stringMatching(/^ord_/) });
+    const review = await reviewOfInvoice(held.id);
+    expect(review.status).toBe('pending');
+    return { sub, held, review };
+  }
+
+  test('after the letter expires the renewal waits for a new review: card held, invoice open, subscription active; approval captures and renews', async () => {
+    const { sub, held, review } = await heldAfterLetterExpired();
+    const order = (await api.get(`/api/v2/orders/${held.order_id}`)).body;
+    expect(order).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { id: review.id, status: 'pending' }, amount: 1299 });
+    expect(await ledger(`key = ?`, [`${review.id}.capture`])).toEqual([]);
+    const waiting = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
+    expect(waiting.status).toBe('active');
+    // Billing leaves it alone while the review is open: a month later nothing more is charged or held.
+    await advance(2 * DAY);
+    expect(await invoicesOf(sub.id)).toHaveLength(13);
+    const renewedBefore = (await subscriptionEvents(sub.id)).filter((e) => e.type === 'subscription.renewed').length;
+
+    const approved = await api.post(`/api/v2/test-helpers/lmn-reviews/${review.id}/approve`, {});
+    expect(approved.status).toBe(200);
+    expect((await invoicesOf(sub.id))[12].status).toBe('paid');
+    expect((await api.get(`/api/v2/orders/${held.order_id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+    expect(await ledger(`key = ?`, [`${review.id}.capture`])).toMatchObject([{ operation: 'capture' }]);
+    const events = await subscriptionEvents(sub.id);
+    expect(events.filter((e) => e.type === 'subscription.renewed')).toHaveLength(renewedBefore + 1);
+    expect(events.at(-1)).toMatchObject({ type: 'subscription.renewed', data: { invoice: { invoice_id: held.id, order_id: held.order_id } } });
+    // The new letter covers the next cycle: charged at once.
+    await advance(31 * DAY);
+    const next = (await invoicesOf(sub.id))[13];
+    expect(next.status).toBe('paid');
+    expect(await reviewOfInvoice(next.id)).toBeUndefined();
+  });
+
+  test('a declined renewal review releases the hold: invoice uncollectible, subscription unpaid, payment_failed (terminal)', async () => {
+    const { sub, held, review } = await heldAfterLetterExpired();
+    const hold = (await db().execute<{ auth: string }[]>(`select hold->>'authorization_id' as auth from lmn_reviews where id = ?`, [review.id]))[0].auth;
+    expect((await api.post(`/api/v2/test-helpers/lmn-reviews/${review.id}/decline`, { reason: 'No longer indicated' })).status).toBe(200);
+    expect((await ledger(`target = ?`, [hold])).map((l) => l.operation)).toEqual(['void']);
+    expect((await invoicesOf(sub.id))[12]).toMatchObject({ status: 'uncollectible', last_refusal_code: 'lmn_review_declined' });
+    expect((await api.get(`/api/v2/orders/${held.order_id}`)).body).toMatchObject({ status: 'failed', payment_status: 'failed' });
+    expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body.status).toBe('unpaid');
+    expect((await subscriptionEvents(sub.id)).at(-1)).toMatchObject({
+      type: 'subscription.payment_failed',
+      data: { failure: { disposition: 'terminal', status: 'unpaid', refusal_code: 'lmn_review_declined' } },
+    });
+    // Unpaid: billing makes no further attempt.
+    await advance(31 * DAY);
+    expect(await invoicesOf(sub.id)).toHaveLength(13);
+  });
 });

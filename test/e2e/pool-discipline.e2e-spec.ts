@@ -11,11 +11,14 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * platform's guard throwing (test/setup-file.js sets DB_POOL_GUARD=throw, so a path that asks for
  * a second connection inside a transaction fails at once), every write route and mutation is
  * driven 20 at a time, with and without Idempotency-Key: no answer is a 5xx, and an unrelated
- * merchant's read meanwhile stays under 1 s. The REST table must name every write operation of
+ * merchant's read meanwhile is answered well before a starved pool would answer it (the 10 s
+ * acquire timeout): under 3 s, a bound for starvation, not a speed figure (speed is bench/'s). The REST table must name every write operation of
  * the OpenAPI document, and the GraphQL table every mutation, so routes added later are covered.
  */
 
 const CONCURRENCY = 20;
+/** An unrelated read slower than this waited on a starved pool (the pool's acquire timeout is 10 s). */
+const STARVED_MS = 3000;
 /** A barcode (valid check digit) the eligibility-list rounds flag back and forth. */
 const LISTED_UPC = '012345000010';
 let t: TestApp;
@@ -448,17 +451,17 @@ test('the REST table names every write operation of the OpenAPI document, the Gr
 });
 
 describe('REST, 20 at a time on a pool of 2', () => {
-  test.each(Object.keys(rest))('%s: no 5xx, an unrelated read under 1 s', async (operation) => {
+  test.each(Object.keys(rest))('%s: no 5xx, an unrelated read not starved', async (operation) => {
     const { answers, slowestReadMs } = await drive(await rest[operation]());
     expect(serverErrors(answers)).toEqual([]);
-    expect(slowestReadMs).toBeLessThan(1000);
+    expect(slowestReadMs).toBeLessThan(STARVED_MS);
   });
 });
 
 describe('GraphQL mutations, 20 at a time on a pool of 2', () => {
-  test.each(Object.keys(graphql))('%s: no internal errors, an unrelated read under 1 s', async (mutation) => {
+  test.each(Object.keys(graphql))('%s: no internal errors, an unrelated read not starved', async (mutation) => {
     const { answers, slowestReadMs } = await drive(await graphql[mutation]());
     expect(serverErrors(answers)).toEqual([]);
-    expect(slowestReadMs).toBeLessThan(1000);
+    expect(slowestReadMs).toBeLessThan(STARVED_MS);
   });
 });

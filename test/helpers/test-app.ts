@@ -24,7 +24,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}, opts: { port?: number } = {}): Promise<TestApp> {
   const config = loadConfig({
     ...process.env,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PORT: '0',
     HOST: '127.0.0.1',
     RATE_LIMIT_MAX: '100000',

@@ -31,6 +31,9 @@ export function configureLmn(opts: { reviewTimeoutHours: number }): void {
   settings.timeoutHours = opts.reviewTimeoutHours;
 }
 
+/** When a review opened at `at` expires (LMN_REVIEW_TIMEOUT_HOURS later). */
+export const reviewExpiry = (at: Date) => new Date(at.getTime() + settings.timeoutHours * 3600_000);
+
 /** What a review is opened with. */
 export interface ReviewRequest {
   order: Order;
@@ -53,7 +56,7 @@ export function openReview(ctx: ServiceContext, r: ReviewRequest): LmnReview {
     orderId: r.order.id,
     invoiceId: r.invoiceId ?? null,
     hold: { ...r.hold, state: 'held', capture_id: null },
-    expiresAt: new Date(now.getTime() + settings.timeoutHours * 3600_000),
+    expiresAt: reviewExpiry(now),
     createdAt: now,
     updatedAt: now,
   });

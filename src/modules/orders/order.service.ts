@@ -8,7 +8,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { SplitAmounts } from '../shared/amounts.js';
-import { Order, type OrderCustomer, type OrderLineItem, type OrderStatus, type PaymentStatus, type StatusChange } from './order.entity.js';
+import { Order, type OrderCustomer, type OrderLineItem, type OrderLmn, type OrderStatus, type PaymentStatus, type StatusChange } from './order.entity.js';
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 import { queueEmail } from '../email/email-outbox.js';
@@ -45,6 +45,8 @@ export interface OrderDraft {
   payments?: CapturedPayment[];
   /** Its number when the caller took numbers for many orders at once (`takeOrderNumbers`); else one is taken here. */
   orderNumber?: string;
+  /** The letter of medical necessity its items need (a review it waits for, or the letter that covers it). */
+  lmn?: OrderLmn | null;
 }
 
 /** An order and its captured payments as `createOrder` makes them: the entities' values, ids included. */
@@ -71,6 +73,7 @@ export function buildOrder(owner: { merchant: string; livemode: boolean }, draft
     lineItems: draft.lineItems,
     amounts: draft.amounts,
     metadata: draft.metadata,
+    lmn: draft.lmn ?? null,
     statusHistory: [{ status: 'pending', timestamp: draft.at.toISOString(), reason: draft.reason }] as StatusChange[],
     completedAt: null as Date | null,
     createdAt: draft.at,
@@ -128,6 +131,7 @@ export function insertOrders(built: BuiltOrder[]): BulkWrite {
     amounts: o.amounts,
     status_history: o.statusHistory,
     metadata: o.metadata,
+    lmn: o.lmn,
     completed_at: o.completedAt,
     created_at: o.createdAt,
     updated_at: o.updatedAt,
@@ -154,6 +158,7 @@ export function insertOrders(built: BuiltOrder[]): BulkWrite {
       amounts: 'jsonb',
       status_history: 'jsonb',
       metadata: 'jsonb',
+      lmn: 'jsonb',
       completed_at: AT,
       created_at: AT,
       updated_at: AT,

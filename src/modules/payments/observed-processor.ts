@@ -37,6 +37,7 @@ export function observedProcessor(processor: PaymentProcessor, name: 'simulated'
     void: (authorizationId, key) => call('void', () => processor.void(authorizationId, key)),
     refund: (captureId, amount, key) => call('refund', () => processor.refund(captureId, amount, key)),
     chargeToken: (token, amount, currency, key) => call('charge', () => processor.chargeToken(token, amount, currency, key)),
+    holdToken: (token, amount, currency, key) => call('hold', () => processor.holdToken(token, amount, currency, key)),
     acceptDispute: (reference, key) => call('accept_dispute', () => processor.acceptDispute(reference, key)),
     defendDispute: (reference, reason, key) => call('defend_dispute', () => processor.defendDispute(reference, reason, key)),
     lookup: (key) => call('lookup', () => processor.lookup(key)),

@@ -87,6 +87,8 @@ export const DISPUTE_STAGES = ['notification', 'confirmed', 'reversed'] as const
 export type DisputeStage = (typeof DISPUTE_STAGES)[number];
 
 export type ChargeResult = { ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition };
+/** A stored card authorised and held, not captured (a renewal waiting for a letter of medical necessity). */
+export type HoldResult = { ok: true; authorizationId: string } | { ok: false; code: string; message: string; disposition: Disposition };
 
 /** A refund the processor took: settled at once, or (`pending`) settled later by its notification. */
 export type RefundResult = ProcessorResult<{ refundId: string; pending?: boolean }>;
@@ -129,6 +131,8 @@ export interface PaymentProcessor {
   refund(captureId: string, amount: number, idempotencyKey: string): Promise<RefundResult>;
   /** Charges a stored card token (subscription renewals); a refusal carries its disposition. */
   chargeToken(token: string, amount: number, currency: string, idempotencyKey: string): Promise<ChargeResult>;
+  /** Authorises a stored card token without capturing it (captured or voided later); a refusal carries its disposition. */
+  holdToken(token: string, amount: number, currency: string, idempotencyKey: string): Promise<HoldResult>;
   /** Accepts a dispute (the chargeback stands, no defence), named by the dispute's own reference. */
   acceptDispute(disputePspReference: string, idempotencyKey: string): Promise<ProcessorResult<object>>;
   /** Defends a dispute with one of the processor's defence reason codes (documents may follow). */

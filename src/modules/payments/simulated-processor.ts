@@ -8,6 +8,7 @@ import type {
   CardDetails,
   ChargeResult,
   Disposition,
+  HoldResult,
   PaymentMethodType,
   PaymentProcessor,
   ProcessorRecord,
@@ -151,9 +152,14 @@ export class SimulatedProcessor implements PaymentProcessor {
     return this.once(key, 'verify', null, 0, this.hold(method, 0), (r) => (r.ok ? r.token : null));
   }
 
-  capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
+  /** Captures a hold; one already voided (released) can no longer be captured, as at a card network. */
+  async capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
     const flags = authorizationId.split('_')[1];
-    return this.once(key, 'capture', authorizationId, 0, { ok: true, captureId: prefixedId(`ch_${flags}`) }, (r) => r.captureId);
+    const [voided] = await this.sql(`select 1 from processor_ledger where target = ? and operation = 'void' limit 1`, [authorizationId]);
+    const result: ProcessorResult<{ captureId: string }> = voided
+      ? { ok: false, code: 'authorization_voided', message: 'The authorisation was cancelled: nothing is left to capture.' }
+      : { ok: true, captureId: prefixedId(`ch_${flags}`) };
+    return this.once(key, 'capture', authorizationId, 0, result, (r) => (r.ok ? r.captureId : null));
   }
 
   async void(authorizationId: string, key: string): Promise<void> {
@@ -168,11 +174,22 @@ export class SimulatedProcessor implements PaymentProcessor {
 
   chargeToken(token: string, amount: number, _currency: string, key: string): Promise<ChargeResult> {
     const flags = token.split('_')[1] ?? '';
-    const renewal = Object.values(TEST_CARDS).find((c) => c.renewal && SimulatedProcessor.flags(c) === flags)?.renewal;
-    const result: ChargeResult = renewal
-      ? { ok: false, code: renewal.code, message: `The charge was refused: ${renewal.code}.`, disposition: renewal.disposition }
-      : { ok: true, captureId: prefixedId(`ch_${flags}`) };
+    const refused = SimulatedProcessor.renewalRefusal(flags);
+    const result: ChargeResult = refused ?? { ok: true, captureId: prefixedId(`ch_${flags}`) };
     return this.once(key, 'charge', token, amount, result, (r) => (r.ok ? r.captureId : null));
+  }
+
+  holdToken(token: string, amount: number, _currency: string, key: string): Promise<HoldResult> {
+    const flags = token.split('_')[1] ?? '';
+    const refused = SimulatedProcessor.renewalRefusal(flags);
+    const result: HoldResult = refused ?? { ok: true, authorizationId: prefixedId(`auth_${flags}`) };
+    return this.once(key, 'authorize', token, amount, result, (r) => (r.ok ? r.authorizationId : null));
+  }
+
+  /** How a later charge of a stored test card is refused (its renewal behaviour), or null: it pays. */
+  private static renewalRefusal(flags: string): { ok: false; code: string; message: string; disposition: Disposition } | null {
+    const renewal = Object.values(TEST_CARDS).find((c) => c.renewal && SimulatedProcessor.flags(c) === flags)?.renewal;
+    return renewal ? { ok: false, code: renewal.code, message: `The charge was refused: ${renewal.code}.`, disposition: renewal.disposition } : null;
   }
 
   /** Test mode has no card network: a dispute is accepted at once. */

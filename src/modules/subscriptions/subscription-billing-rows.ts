@@ -21,6 +21,7 @@ export type BillingSubscription = Pick<
   | 'merchantProductId'
   | 'description'
   | 'hsaFsaEligible'
+  | 'requiresLmn'
   | 'amountCents'
   | 'currency'
   | 'interval'
@@ -75,7 +76,7 @@ export type BillingMethod = Pick<PaymentMethod, 'id' | 'type' | 'brand' | 'last4
 const SUBSCRIPTION_DATES = ['anchorAt', 'currentPeriodStart', 'currentPeriodEnd', 'nextChargeAt', 'billingLeaseUntil', 'cancelledAt', 'priorNextChargeAt'] as const;
 const SUBSCRIPTION_COLUMNS = [
   's.id, s.merchant_id as "merchantId", s.livemode, s.customer_id as "customerId", s.payment_method_id as "paymentMethodId"',
-  's.product_id as "productId", s.merchant_product_id as "merchantProductId", s.description, s.hsa_fsa_eligible as "hsaFsaEligible"',
+  's.product_id as "productId", s.merchant_product_id as "merchantProductId", s.description, s.hsa_fsa_eligible as "hsaFsaEligible", s.requires_lmn as "requiresLmn"',
   's.amount_cents as "amountCents", s.currency, s.interval, s.interval_count as "intervalCount", s.status, s.period_index as "periodIndex"',
   's.open_invoice_id as "openInvoiceId", s.latest_invoice_id as "latestInvoiceId", s.cancel_at_period_end as "cancelAtPeriodEnd", s.prior_status as "priorStatus"',
   ...SUBSCRIPTION_DATES.map((d) => `${epochMs(`s.${d.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`)} as "${d}"`),

@@ -25,11 +25,13 @@ import {
   readMethods,
   type BillingAttempt,
   type BillingInvoice,
+  type BillingMethod,
   type BillingSubscription,
 } from './subscription-billing-rows.js';
 import { endSubscription } from './subscription-ending.js';
 import { subscriptionEventRow } from './subscription-events.js';
 import { renewalOrderDraft } from './subscription-renewal.js';
+import { letterCovers, openRenewalReview } from '../lmn/lmn-renewal.js';
 import { invoiceEventBody } from './subscription.resource.js';
 
 /**
@@ -83,9 +85,15 @@ export interface ChargeJob {
   token: string;
   /** The attempt was made by replacing the card (a rescue), not by the schedule. */
   byNewCard: boolean;
+  /** An HSA/FSA renewal of a product that needs a letter: charged if the shopper's letter still covers it, else held for a review (lmn-renewal.ts). */
+  lmn: { customerId: string; productId: string } | null;
 }
 
-type ChargeOutcome = { job: ChargeJob; ok: true; captureId: string } | { job: ChargeJob; ok: false; code: string; disposition: Disposition } | { job: ChargeJob; ok: null; error: unknown };
+type ChargeOutcome =
+  | { job: ChargeJob; ok: true; captureId: string }
+  | { job: ChargeJob; ok: 'held'; authorizationId: string }
+  | { job: ChargeJob; ok: false; code: string; disposition: Disposition }
+  | { job: ChargeJob; ok: null; error: unknown };
 
 const noop = () => undefined;
 const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
@@ -117,9 +125,21 @@ function setBillingState(sub: BillingSubscription, status: SubscriptionStatus, n
 }
 
 /** Leases `sub` to this charge (no other worker takes it meanwhile) and describes the charge of `attempt` on the card `token`. */
-function leaseCharge(sub: BillingSubscription, attempt: BillingAttempt, currency: string, clockOffsetMs: number, token: string, byNewCard: boolean): ChargeJob {
+function leaseCharge(sub: BillingSubscription, attempt: BillingAttempt, currency: string, clockOffsetMs: number, pm: BillingMethod, byNewCard: boolean): ChargeJob {
   sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-  return { attemptId: attempt.id, subscriptionId: sub.id, merchantId: sub.merchantId, livemode: sub.livemode, clockOffsetMs, amount: attempt.amount, currency, token, byNewCard };
+  const lmn = sub.requiresLmn && pm.type === 'hsa_fsa_card' && sub.merchantProductId ? { customerId: sub.customerId, productId: sub.merchantProductId } : null;
+  return {
+    attemptId: attempt.id,
+    subscriptionId: sub.id,
+    merchantId: sub.merchantId,
+    livemode: sub.livemode,
+    clockOffsetMs,
+    amount: attempt.amount,
+    currency,
+    token: pm.processorToken,
+    byNewCard,
+    lmn,
+  };
 }
 
 /** Ends the subscriptions whose scheduled end has come, through the entity and `endSubscription` (rare: not worth a batch path). */
@@ -168,13 +188,13 @@ export async function prepareCharges(em: EntityManager, subs: BillingSubscriptio
       // Cancelled while a charge was in flight whose worker died: re-drive that attempt under its
       // own key (the processor answers the first call), so that step 3 settles it as reversed.
       const attempt = sub.latestInvoiceId ? inFlight.get(sub.latestInvoiceId) : undefined;
-      const token = attempt && methods.get(attempt.paymentMethodId)?.processorToken;
+      const method = attempt && methods.get(attempt.paymentMethodId);
       const invoice = attempt && openInvoices.get(attempt.invoiceId);
-      if (!attempt || !token || !invoice) {
+      if (!attempt || !method?.processorToken || !invoice) {
         sub.nextChargeAt = null;
         continue;
       }
-      jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, token, false));
+      jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, method, false));
       continue;
     }
     if (!isBillable(sub.status) && !opts.byNewCard) {
@@ -246,7 +266,7 @@ export async function prepareCharges(em: EntityManager, subs: BillingSubscriptio
       };
       attempts.push(attempt);
     }
-    jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, pm.processorToken, !!opts.byNewCard));
+    jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, pm, !!opts.byNewCard));
   }
   await runBulk(em, billingWrites(changed, invoices, attempts));
   await endScheduled(em, ending, offsets, log);
@@ -282,8 +302,11 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
       const job = jobs[i];
       try {
         const processor = await processorOf(job);
-        const result = await processor.chargeToken(job.token, job.amount, job.currency.toLowerCase(), job.attemptId);
-        if (result.ok) outcomes[i] = { job, ok: true, captureId: result.captureId };
+        const currency = job.currency.toLowerCase();
+        // A renewal that needs a letter the shopper no longer holds is authorised and held, under a key of its own.
+        const hold = job.lmn && !(await letterCovers(root, { merchantId: job.merchantId, livemode: job.livemode, ...job.lmn, at: clockNow(job.clockOffsetMs) }));
+        const result = hold ? await processor.holdToken(job.token, job.amount, currency, `${job.attemptId}.hold`) : await processor.chargeToken(job.token, job.amount, currency, job.attemptId);
+        if (result.ok) outcomes[i] = 'authorizationId' in result ? { job, ok: 'held', authorizationId: result.authorizationId } : { job, ok: true, captureId: result.captureId };
         else outcomes[i] = { job, ok: false, code: result.code, disposition: result.disposition && DISPOSITIONS.includes(result.disposition) ? result.disposition : 'retry' };
       } catch (error) {
         log.error({ err: error, attempt: job.attemptId }, 'processor call failed; the attempt is re-driven when its lease lapses');
@@ -306,6 +329,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
   const decided = outcomes.filter((o) => o.ok !== null);
   if (!decided.length) return;
   const reversals: { journal: PaymentJournal; ctx: ServiceContext }[] = [];
+  const releases: { authorizationId: string; key: string; ctx: ServiceContext }[] = [];
   await root.fork().transactional(async (em) => {
     const subs = new Map((await lockSubscriptionRows(em, [...new Set(decided.map((o) => o.job.subscriptionId))].sort())).map((s) => [s.id, s]));
     const calling = new Map(
@@ -321,8 +345,8 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
     const changed = new Set<BillingSubscription>();
     const invoices: BillingInvoice[] = [];
     const attempts: BillingAttempt[] = [];
-    // Per settled charge in order: its order (numbered last, see below) and the events after the order's.
-    const settled: { order?: BuiltOrder; principal: { merchantId: string; livemode: boolean }; at: Date; events: EventRow[] }[] = [];
+    // Per settled charge in order: its order (numbered last, see below; completed unless held for a review) and the events after the order's.
+    const settled: { order?: BuiltOrder; held?: boolean; principal: { merchantId: string; livemode: boolean }; at: Date; events: EventRow[] }[] = [];
     for (const outcome of decided) {
       const found = calling.get(outcome.job.attemptId);
       if (!found) continue;
@@ -338,7 +362,40 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       if (sub.status === 'cancelled') sub.nextChargeAt = null; // nothing left to re-drive
       attempt.updatedAt = now;
       invoice.updatedAt = now;
-      if (outcome.ok && voided(outcome)) {
+      if (outcome.ok === 'held' && voided(outcome)) {
+        // Cancelled while the card was being held: nothing is kept, the hold is released after the commit.
+        attempt.status = 'reversed';
+        attempt.pspReference = outcome.authorizationId;
+        releases.push({ authorizationId: outcome.authorizationId, key: `${attempt.id}.release`, ctx: ctxFor(root, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log) });
+      } else if (outcome.ok === 'held') {
+        // The letter has expired: the cycle's order waits, processing and authorised, for a clinician's
+        // review; the invoice stays open and billing leaves the subscription alone until the decision.
+        attempt.status = 'succeeded';
+        attempt.pspReference = outcome.authorizationId;
+        const order = buildOrder(principalScope(principal), renewalOrderDraft(sub, invoice, customer, pm, '', null, now), '');
+        const { review, payload } = await openRenewalReview(em, {
+          ...principal,
+          orderId: order.order.id,
+          invoiceId: invoice.id,
+          customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '' },
+          item: { product_id: sub.merchantProductId ?? '', name: sub.description },
+          hold: {
+            authorization_id: outcome.authorizationId,
+            amount: invoice.amount,
+            currency: invoice.currency.toLowerCase(),
+            payment_method: pm.type,
+            brand: pm.brand ?? '',
+            last4: pm.last4 ?? '',
+            token: pm.processorToken ?? '',
+          },
+          at: now,
+        });
+        order.order.lmn = { items: [sub.merchantProductId ?? ''], review: { id: review.id, status: 'pending' }, letter_id: null };
+        transitionOrder(order.order, now, 'processing', `HSA/FSA card held until a clinician reviews the letter of medical necessity (${review.id})`, 'authorized');
+        Object.assign(invoice, { orderId: order.order.id, nextRetryAt: null });
+        setBillingState(sub, sub.status, null);
+        settled.push({ order, held: true, principal, at: now, events: [eventRow(principal, 'lmn_review.created', payload, now)] });
+      } else if (outcome.ok && voided(outcome)) {
         // Cancelled while the processor charged: keep nothing. The reversal is journaled with this
         // settlement (both commit or neither) and refunds the capture under a key of its own.
         attempt.status = 'reversed';
@@ -393,11 +450,12 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       orders.map((o) => ({ merchantId: o.order.merchant, livemode: o.order.livemode })),
     );
     const events: EventRow[] = [];
-    for (const { order, principal, at, events: after } of settled) {
+    for (const { order, held, principal, at, events: after } of settled) {
       if (order) {
         order.order.orderNumber = numbers.shift()!;
         const payload = orderCompletedPayload(order.order);
-        events.push(eventRow(principal, 'order.created', payload, at), eventRow(principal, 'order.completed', payload, at));
+        events.push(eventRow(principal, 'order.created', payload, at));
+        if (!held) events.push(eventRow(principal, 'order.completed', payload, at));
       }
       events.push(...after);
     }
@@ -407,6 +465,13 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
   // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.
   for (const { journal, ctx } of reversals) {
     await journal.reverse(ctx).catch((err: unknown) => log.error({ err, journal: journal.id }, "reversal of a cancelled cycle's charge failed; the reconciliation sweep retries it"));
+  }
+  for (const { authorizationId, key, ctx } of releases) {
+    await (
+      await processorFor(ctx)
+    )
+      .void(authorizationId, key)
+      .catch((err: unknown) => log.error({ err, authorizationId }, "release of a cancelled cycle's hold failed; the authorisation lapses by itself"));
   }
 }
 

@@ -35,6 +35,7 @@ export async function startSubscriptionFromCheckout(ctx: ServiceContext, { sessi
     merchantProductId: matched?.product_id ?? null,
     description: truncateCodePoints(session.lineItems.map((l) => l.name).join(', '), 255) || 'Subscription',
     hsaFsaEligible: part.type === 'hsa_fsa_card' && session.type === 'eligible',
+    requiresLmn: part.type === 'hsa_fsa_card' && session.type === 'eligible' && !!matched?.requires_lmn,
     amountCents: session.amounts.total,
     currency: session.currency.toUpperCase(),
     interval,

@@ -42,6 +42,10 @@ export class Subscription extends MerchantScopedEntity {
   @Property({ type: 'boolean', default: false })
   hsaFsaEligible: Opt<boolean> = false;
 
+  /** Its product needs a letter of medical necessity: an HSA/FSA renewal without a valid letter is held for a clinician's review. */
+  @Property({ type: 'boolean', default: false })
+  requiresLmn: Opt<boolean> = false;
+
   /** Cents charged per cycle (from the next cycle on when changed). */
   @Property({ type: 'integer' })
   amountCents!: number;

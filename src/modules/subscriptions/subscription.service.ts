@@ -98,6 +98,7 @@ export async function createSubscription(ctx: ServiceContext, body: unknown, sou
       merchantProductId: product?.merchantProductId ?? input.merchant_product_id ?? null,
       description: product?.name ?? 'Subscription',
       hsaFsaEligible: product?.hsaFsaEligible ?? false,
+      requiresLmn: product?.requiresLmn ?? false,
       amountCents: input.amount_cents,
       currency: input.currency,
       interval: input.interval,

@@ -5,6 +5,7 @@ import type {
   AuthorizeResult,
   CardDetails,
   ChargeResult,
+  HoldResult,
   HealthcareAmounts,
   PaymentMethodType,
   PaymentProcessor,
@@ -265,6 +266,19 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   async chargeToken(token: string, amount: number, currency: string, key: string): Promise<ChargeResult> {
+    const held = await this.authorizeStored(token, amount, currency, key, 'charge');
+    if (!held.ok) return held;
+    const captured = await this.capture(held.authorizationId, `${key}.capture`);
+    return captured.ok ? captured : { ...captured, disposition: 'retry' };
+  }
+
+  /** A stored card authorised with manual capture and left held (captured or cancelled later by its pspReference). */
+  holdToken(token: string, amount: number, currency: string, key: string): Promise<HoldResult> {
+    return this.authorizeStored(token, amount, currency, key, 'authorize');
+  }
+
+  /** A merchant-initiated authorisation of a stored card (a subscription's), recorded as `operation`. */
+  private async authorizeStored(token: string, amount: number, currency: string, key: string, operation: 'charge' | 'authorize'): Promise<HoldResult> {
     const [shopperReference, storedPaymentMethodId] = token.split('/');
     const request = this.paymentRequest(
       key,
@@ -281,11 +295,8 @@ export class AdyenProcessor implements PaymentProcessor {
     if (!res.ok) return { ...res, disposition: 'action_required' };
     const payment = res.value;
     const held = String(payment.resultCode) === 'Authorised';
-    await this.calls.record({ key, operation: 'charge', ok: held, pspReference: payment.pspReference ?? null, target: null, amount, currency, result: payment });
-    if (held) {
-      const captured = await this.capture(payment.pspReference!, `${key}.capture`);
-      return captured.ok ? captured : { ...captured, disposition: 'retry' };
-    }
+    await this.calls.record({ key, operation, ok: held, pspReference: payment.pspReference ?? null, target: null, amount, currency, result: payment });
+    if (held) return { ok: true, authorizationId: payment.pspReference! };
     const refusal = refusalOf(payment.refusalReasonCode, payment.refusalReason);
     return { ok: false, code: refusal.code, message: refusal.message, disposition: refusal.disposition };
   }
