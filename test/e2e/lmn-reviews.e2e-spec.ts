@@ -153,6 +153,27 @@ test('a purchase after the letter expired (12 months) waits for a new review', a
   expect(later.lmn_review!.id).not.toBe(first.lmn_review!.id);
 });
 
+test('a payment link paid the same way opens the same review; approval completes its order', async () => {
+  const link = await api.post<{ id: string }>('/api/v2/payment-links', {
+    products: [
+      { merchant_product_id: 'VIT', quantity: 1 },
+      { merchant_product_id: 'CANDY', quantity: 1 },
+    ],
+    currency: 'USD',
+    customer: { email: 'pat.lee@example.com', first_name: 'Pat', last_name: 'Lee' },
+    collect_shipping_address: false,
+  });
+  expect(link.status).toBe(201);
+  const paid = await api.post<OrderResource>(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, split);
+  expect(paid.status).toBe(200);
+  expect(paid.body).toMatchObject({ status: 'processing', payment_status: 'authorized', payment_link_id: link.body.id, lmn_review: { status: 'pending' } });
+  const hold = await holdOf(paid.body.id);
+  expect((await ledger(`target = ?`, [hold])).map((l) => l.operation)).toEqual([]);
+  expect((await api.post(`/api/v2/test-helpers/lmn-reviews/${paid.body.lmn_review!.id}/approve`, {})).status).toBe(200);
+  expect((await ledger(`target = ?`, [hold])).map((l) => l.operation)).toEqual(['capture']);
+  expect((await api.get(`/api/v2/orders/${paid.body.id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+});
+
 test('a live key cannot use the review test helpers (403 test_mode_only)', async () => {
   const { keys } = await newMerchant(t, 'Live Shop');
   const live = await fetch(`${t.url}/api/v2/test-helpers/lmn-reviews/lmnr_x/approve`, {
