@@ -6,10 +6,12 @@ interface EmailSettings {
   brandName: string;
   supportEmail: string | null;
   logoUrl: string | null;
+  businessAddress: string | null;
+  phone: string | null;
   shopperEmails: { kind: string; enabled: boolean }[];
   smtpConfigured: boolean;
 }
-const SETTINGS_FIELDS = 'brandName supportEmail logoUrl shopperEmails { kind enabled } smtpConfigured';
+const SETTINGS_FIELDS = 'brandName supportEmail logoUrl businessAddress phone shopperEmails { kind enabled } smtpConfigured';
 
 const SHOPPER_EMAIL_NAMES: Record<string, string> = {
   ORDER_RECEIPT: 'Order receipt (with the itemized HSA/FSA receipt PDF)',
@@ -40,12 +42,24 @@ export async function brandingPage(root: HTMLElement, ctx: ConsoleContext): Prom
       'Where shoppers can write with questions; team messages go here when no owner or admin has signed in yet.',
     ),
     field('Logo URL', input('brand-logo-url', { type: 'url', value: s.logoUrl ?? '', placeholder: 'https://…' }), 'An https image shown at the top of each HTML message.'),
+    field(
+      'Business address',
+      input('brand-address', { value: s.businessAddress ?? '', maxlength: '300', autocomplete: 'street-address' }),
+      'One line, on every receipt and at the bottom of every message.',
+    ),
+    field('Phone', input('brand-phone', { type: 'tel', value: s.phone ?? '', maxlength: '40', autocomplete: 'tel' }), 'On every receipt and at the bottom of every message.'),
     h('button', { type: 'submit' }, 'Save branding'),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void attempt(async () => {
-      await saveSettings(ctx, { brandName: value('brand-name') || null, supportEmail: value('brand-support-email') || null, logoUrl: value('brand-logo-url') || null });
+      await saveSettings(ctx, {
+        brandName: value('brand-name') || null,
+        supportEmail: value('brand-support-email') || null,
+        logoUrl: value('brand-logo-url') || null,
+        businessAddress: value('brand-address') || null,
+        phone: value('brand-phone') || null,
+      });
       say('Branding saved: messages rendered from now on carry it.');
     });
   });

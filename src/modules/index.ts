@@ -73,6 +73,7 @@ import { configureEmail } from './email/email-transport.js';
 import './email/email-events.js'; // which events write which messages (registered at load)
 import './orders/order-emails.js'; // receipts' figures and PDF, read when sent
 import './refunds/refund-emails.js';
+import './refunds/refund-receipt.js'; // receipts list the refunds
 import './team/team-emails.js'; // who team messages go to
 import './lmn/lmn-emails.js'; // the letter approved (PDF attached) or declined
 import './subscriptions/subscription-lmn.js'; // a renewal held for a letter moves on when its review is decided

@@ -37,9 +37,9 @@ const signedInOwner = () => consolePage(t, browser, shop.keys.id, 'owner', probl
 
 const settings = async () =>
   (
-    await shop.api.graphql<{ emailSettings: { brandName: string; supportEmail: string | null; shopperEmails: { kind: string; enabled: boolean }[] } }>(
-      '{ emailSettings { brandName supportEmail shopperEmails { kind enabled } } }',
-    )
+    await shop.api.graphql<{
+      emailSettings: { brandName: string; supportEmail: string | null; businessAddress: string | null; phone: string | null; shopperEmails: { kind: string; enabled: boolean }[] };
+    }>('{ emailSettings { brandName supportEmail businessAddress phone shopperEmails { kind enabled } } }')
   ).body.data.emailSettings;
 
 test('Settings → Branding saves the name and support email messages carry', async () => {
@@ -48,9 +48,11 @@ test('Settings → Branding saves the name and support email messages carry', as
   await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('Console Pharmacy');
   await page.getByLabel('Name', { exact: true }).fill('Console Pharmacy & Co');
   await page.getByLabel('Support email').fill('help@pharmacy.example');
+  await page.getByLabel('Business address').fill('12 Health Way, Austin, TX 78701');
+  await page.getByLabel('Phone').fill('+1 512 555 0199');
   await page.getByRole('button', { name: 'Save branding' }).click();
   await page.getByText('Branding saved').waitFor();
-  expect(await settings()).toMatchObject({ brandName: 'Console Pharmacy & Co', supportEmail: 'help@pharmacy.example' });
+  expect(await settings()).toMatchObject({ brandName: 'Console Pharmacy & Co', supportEmail: 'help@pharmacy.example', businessAddress: '12 Health Way, Austin, TX 78701', phone: '+1 512 555 0199' });
   expect(await axeViolations(page)).toEqual([]);
 });
 

@@ -227,11 +227,13 @@ describe('messages to the team', () => {
 });
 
 describe('branding and opt-outs', () => {
-  test('every message carries the branding of Settings → Branding: name, support email, logo', async () => {
+  test('every message carries the branding of Settings → Branding: name, support email, logo, address, phone', async () => {
     const res = await api.graphql<{ updateEmailSettings: { settings: { brandName: string } } }>(
-      'mutation { updateEmailSettings(input: { brandName: "Acme Health & Co", supportEmail: "help@acme.example", logoUrl: "https://acme.example/logo.png" }) { settings { brandName supportEmail logoUrl } userErrors { code } } }',
+      'mutation { updateEmailSettings(input: { brandName: "Acme Health & Co", supportEmail: "help@acme.example", logoUrl: "https://acme.example/logo.png", businessAddress: "12 Health Way, Austin, TX", phone: "+1 512 555 0199" }) { settings { brandName supportEmail logoUrl } userErrors { code } } }',
     );
     expect(res.body.data.updateEmailSettings).toEqual({ settings: { brandName: 'Acme Health & Co', supportEmail: 'help@acme.example', logoUrl: 'https://acme.example/logo.png' }, userErrors: [] });
+    const badPhone = await api.graphql('mutation { updateEmailSettings(input: { phone: "call me" }) { userErrors { field code } } }');
+    expect(badPhone.body.data.updateEmailSettings.userErrors).toEqual([{ field: ['input', 'phone'], code: 'VALIDATION_ERROR' }]);
     const box = inbox();
     await paidSplitOrder();
     await advance(1);
@@ -241,6 +243,10 @@ describe('branding and opt-outs', () => {
     expect(mail.html).toContain('<img src="https://acme.example/logo.png" alt="Acme Health &amp; Co"');
     expect(mail.html).toContain('mailto:help@acme.example');
     expect(mail.text).toContain('Questions? help@acme.example');
+    for (const part of [mail.text!, mail.html as string]) {
+      expect(part).toContain('12 Health Way, Austin, TX');
+      expect(part).toContain('+1 512 555 0199');
+    }
   });
 
   test('a shopper message turned off is not sent (kept as skipped); the others still are', async () => {

@@ -1,4 +1,5 @@
 import { checkoutBody, cards } from '../helpers/fixtures.js';
+import { pdfText } from '../helpers/mail-sink.js';
 import { client, type Page, type Client } from '../helpers/http.js';
 import { statementsOf } from '../helpers/sql.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -72,6 +73,12 @@ describe('GET /api/v2/orders', () => {
   });
 });
 
+/** The text of an order's receipt PDF. */
+async function receiptText(orderId: string, via = api): Promise<string> {
+  const { receipt_url } = (await via.get<{ receipt_url: string }>(`/api/v2/orders/${orderId}`)).body;
+  return pdfText(Buffer.from(await (await fetch(receipt_url)).arrayBuffer()));
+}
+
 describe('receipts', () => {
   test('receipt_url is a real PDF; a fresh link on every read; forged or expired links are refused', async () => {
     const order = (await api.get(`/api/v2/orders/${orderIds[0]}`)).body;
@@ -97,6 +104,44 @@ describe('receipts', () => {
     const res = await fetch(expired);
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  test('after refunds the receipt lists each one (date, split, lines) and the net figures; it names the seller with address and contact', async () => {
+    const branding = await api.graphql(
+      'mutation { updateEmailSettings(input: { businessAddress: "12 Health Way, Austin, TX 78701", phone: "+1 512 555 0199", supportEmail: "help@shop.example" }) { userErrors { field } } }',
+    );
+    expect(branding.body.data.updateEmailSettings.userErrors).toEqual([]);
+    const order = (await api.get<{ id: string; checkout_id: string; line_items: { id: string; name: string }[] }>(`/api/v2/orders/${orderIds[2]}`)).body;
+    expect((await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'other' })).status).toBe(201);
+    const candy = order.line_items.find((l) => l.name === 'Candy')!;
+    expect((await api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: [{ line_item_id: candy.id, quantity: 1, amount_cents: 250 }], reason: 'wrong_product' })).status).toBe(201);
+    await api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 }); // the refund job settles both
+    const text = await receiptText(order.id);
+    for (const part of [
+      '12 Health Way, Austin, TX 78701 · +1 512 555 0199 · help@shop.example',
+      '1 × Thermometer — HSA/FSA eligible — 19.99 USD',
+      '3 × Candy — Not HSA/FSA eligible — 7.50 USD',
+      'HSA/FSA eligible items: 19.99 USD',
+      'Refunds',
+      'for 1 × Candy',
+    ]) {
+      expect(text).toContain(part);
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    expect(text).toMatch(new RegExp(`${today}: refunded 5\\.00 USD \\(to the HSA/FSA card \\d+\\.\\d\\d USD, to other cards \\d+\\.\\d\\d USD\\)`));
+    expect(text).toContain(`${today}: refunded 2.50 USD (to the HSA/FSA card 0.00 USD, to other cards 2.50 USD) for 1 × Candy`);
+    expect(text).toContain('Net total after refunds: 19.99 USD');
+  });
+
+  test('a regular card paying for eligible items: the receipt still says what was HSA/FSA eligible', async () => {
+    const shop = client(t.url, (await t.merchant('Regular card shop')).test_api_key);
+    await shop.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM' });
+    const s = (await shop.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 1999, 1]]))).body.data;
+    const order = (await shop.post<{ id: string }>(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).body;
+    const text = await receiptText(order.id, shop);
+    expect(text).toContain('HSA/FSA eligible items: 19.99 USD');
+    expect(text).toContain('Paid by HSA/FSA card: 0.00 USD');
+    expect(text).toContain('Paid by other cards: 19.99 USD');
   });
 
   test('a failed order has no receipt', async () => {

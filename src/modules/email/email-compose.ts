@@ -55,7 +55,13 @@ export function registerTeamRecipients(find: TeamRecipients): void {
 export async function brandingOf(em: EntityManager, merchantId: string): Promise<{ brand: Branding; disabled: ShopperEmailKind[] }> {
   const [merchant, settings] = await Promise.all([em.findOneOrFail(Merchant, merchantId), em.findOne(EmailSettings, { merchantId })]);
   return {
-    brand: { name: settings?.brandName || merchant.name, support_email: settings?.supportEmail ?? null, logo_url: settings?.logoUrl ?? null },
+    brand: {
+      name: settings?.brandName || merchant.name,
+      support_email: settings?.supportEmail ?? null,
+      logo_url: settings?.logoUrl ?? null,
+      business_address: settings?.businessAddress ?? null,
+      phone: settings?.phone ?? null,
+    },
     disabled: settings?.disabledKinds ?? [],
   };
 }

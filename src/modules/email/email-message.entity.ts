@@ -103,6 +103,13 @@ export class EmailSettings {
   @Property({ type: 'text', nullable: true })
   logoUrl: string | null = null;
 
+  /** Where the business is (receipts and every message's footer). */
+  @Property({ type: 'text', nullable: true })
+  businessAddress: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  phone: string | null = null;
+
   @Property({ type: 'json' })
   disabledKinds: Opt<ShopperEmailKind[]> = [];
 

@@ -12,6 +12,8 @@ export interface Branding {
   name: string;
   support_email: string | null;
   logo_url: string | null;
+  business_address: string | null;
+  phone: string | null;
 }
 
 interface KindTemplates {
@@ -157,14 +159,16 @@ const HTML_LAYOUT = `<!doctype html>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:640px;margin:0 auto;padding:16px">
 <div style="margin-bottom:16px">{{#if brand.logo_url}}<img src="{{brand.logo_url}}" alt="{{brand.name}}" style="max-height:48px"><br>{{/if}}<strong>{{brand.name}}</strong></div>
 {{{body}}}
-<hr style="border:none;border-top:1px solid #ddd"><p style="color:#666;font-size:12px">{{brand.name}}{{#if brand.support_email}} · Questions? <a href="mailto:{{brand.support_email}}">{{brand.support_email}}</a>{{/if}}{{#if test_mode}} · Sent in test mode{{/if}}</p>
+<hr style="border:none;border-top:1px solid #ddd"><p style="color:#666;font-size:12px">{{brand.name}}{{#if brand.business_address}} · {{brand.business_address}}{{/if}}{{#if brand.phone}} · {{brand.phone}}{{/if}}{{#if brand.support_email}} · Questions? <a href="mailto:{{brand.support_email}}">{{brand.support_email}}</a>{{/if}}{{#if test_mode}} · Sent in test mode{{/if}}</p>
 </body></html>`;
 const TEXT_LAYOUT = `{{brand.name}}
 
 {{{body}}}
 
 --
-{{brand.name}}{{#if brand.support_email}}
+{{brand.name}}{{#if brand.business_address}}
+{{brand.business_address}}{{/if}}{{#if brand.phone}}
+{{brand.phone}}{{/if}}{{#if brand.support_email}}
 Questions? {{brand.support_email}}{{/if}}{{#if test_mode}}
 (sent in test mode){{/if}}
 `;

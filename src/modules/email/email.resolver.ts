@@ -43,6 +43,8 @@ export class EmailResolver {
       ...(input.brandName !== undefined && { brand_name: input.brandName }),
       ...(input.supportEmail !== undefined && { support_email: input.supportEmail }),
       ...(input.logoUrl !== undefined && { logo_url: input.logoUrl }),
+      ...(input.businessAddress !== undefined && { business_address: input.businessAddress }),
+      ...(input.phone !== undefined && { phone: input.phone }),
       ...(input.disabledEmails != null && { disabled_emails: input.disabledEmails }),
     });
     return { settings: EmailSettingsNode.from(view) };

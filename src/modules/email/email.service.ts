@@ -59,6 +59,8 @@ export interface EmailSettingsView {
   brand_name: string;
   support_email: string | null;
   logo_url: string | null;
+  business_address: string | null;
+  phone: string | null;
   /** Each shopper message and whether it is sent. */
   shopper_emails: { kind: ShopperEmailKind; enabled: boolean }[];
   /** False: SMTP_URL is unset and messages stay in the outbox (`stored`). */
@@ -72,6 +74,8 @@ export async function getEmailSettings(ctx: ServiceContext): Promise<EmailSettin
     brand_name: brand.name,
     support_email: brand.support_email,
     logo_url: brand.logo_url,
+    business_address: brand.business_address,
+    phone: brand.phone,
     shopper_emails: SHOPPER_EMAIL_KINDS.map((kind) => ({ kind, enabled: !disabled.includes(kind) })),
     smtp_configured: mailTransport() !== null,
   };
@@ -88,6 +92,14 @@ export const emailSettingsSchema = z
     brand_name: nullable(z.string().trim().min(1).max(100)),
     support_email: nullable(z.email('must be an email address').max(254)),
     logo_url: nullable(httpsUrl),
+    business_address: nullable(z.string().trim().min(1).max(300)),
+    phone: nullable(
+      z
+        .string()
+        .trim()
+        .max(40)
+        .regex(/^\+?[0-9 ().-]{5,}$/, 'must be a phone number: digits, spaces, ( ) . - and an optional leading +'),
+    ),
     disabled_emails: z.array(z.enum(SHOPPER_EMAIL_KINDS, { message: `must be among ${SHOPPER_EMAIL_KINDS.join(', ')}` })).optional(),
   })
   .strict();
@@ -102,6 +114,8 @@ export async function updateEmailSettings(ctx: ServiceContext, input: unknown): 
   if (change.brand_name !== undefined) settings.brandName = change.brand_name;
   if (change.support_email !== undefined) settings.supportEmail = change.support_email;
   if (change.logo_url !== undefined) settings.logoUrl = change.logo_url;
+  if (change.business_address !== undefined) settings.businessAddress = change.business_address;
+  if (change.phone !== undefined) settings.phone = change.phone;
   if (change.disabled_emails) settings.disabledKinds = [...new Set(change.disabled_emails)];
   recordAudit(ctx, 'email_settings.updated', null, change);
   await ctx.em.flush();

@@ -80,6 +80,8 @@ export class EmailSettingsNode {
   @Field({ description: "The name messages carry (default: the merchant's name)" }) brandName!: string;
   @Field(() => String, { nullable: true }) supportEmail!: string | null;
   @Field(() => String, { nullable: true, description: 'https URL of the logo at the top of each HTML message' }) logoUrl!: string | null;
+  @Field(() => String, { nullable: true, description: 'Where the business is, one line: on receipts and in every message footer' }) businessAddress!: string | null;
+  @Field(() => String, { nullable: true, description: 'The business phone: on receipts and in every message footer' }) phone!: string | null;
   @Field(() => [ShopperEmailSettingNode]) shopperEmails!: ShopperEmailSettingNode[];
   @Field({ description: 'False: SMTP_URL is unset, nothing leaves the machine and messages stay in the outbox' }) smtpConfigured!: boolean;
 
@@ -88,6 +90,8 @@ export class EmailSettingsNode {
       brandName: v.brand_name,
       supportEmail: v.support_email,
       logoUrl: v.logo_url,
+      businessAddress: v.business_address,
+      phone: v.phone,
       shopperEmails: v.shopper_emails.map((s) => Object.assign(new ShopperEmailSettingNode(), s)),
       smtpConfigured: v.smtp_configured,
     });
@@ -99,6 +103,8 @@ export class UpdateEmailSettingsInput {
   @Field(() => String, { nullable: true, description: 'Empty or null: the merchant’s name' }) brandName?: string | null;
   @Field(() => String, { nullable: true }) supportEmail?: string | null;
   @Field(() => String, { nullable: true }) logoUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where the business is, one line (receipts, message footers)' }) businessAddress?: string | null;
+  @Field(() => String, { nullable: true }) phone?: string | null;
   @Field(() => [ShopperEmailKindEnum], { nullable: true, description: 'The shopper messages turned off (the whole list: others are sent)' }) disabledEmails?:
     ValueOf<typeof ShopperEmailKindEnum>[] | null;
 }

@@ -4,6 +4,8 @@ import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { publicLink } from '../../platform/links.js';
 import { renderPdf } from '../../platform/pdf.js';
+import { brandingOf } from '../email/email-compose.js';
+import type { Branding } from '../email/email-templates.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { Payment } from '../payments/payment.entity.js';
 import { cardLabel, money } from '../shared/labels.js';
@@ -61,7 +63,7 @@ export async function openReceipt(orm: MikroORM, orderId: string, expires: unkno
   if (!order || !HAS_RECEIPT.has(order.paymentStatus)) throw refused();
   const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
   checkPdfLink(merchant.signingKey, order.id, expires, signature, refused);
-  return renderReceipt(merchant, order, await paymentsOf(em, order.id));
+  return renderReceipt(em, merchant, order);
 }
 
 const paymentsOf = (em: EntityManager, orderId: string) => em.find(Payment, { orderId }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
@@ -74,7 +76,24 @@ export async function receiptAttachment(em: EntityManager, orderId: string): Pro
   const order = await em.findOne(Order, { id: orderId });
   if (!order || !HAS_RECEIPT.has(order.paymentStatus)) return null;
   const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
-  return { filename: receiptFilename(order), content: await renderReceipt(merchant, order, await paymentsOf(em, order.id)), contentType: 'application/pdf' };
+  return { filename: receiptFilename(order), content: await renderReceipt(em, merchant, order), contentType: 'application/pdf' };
+}
+
+/** A refund as the receipt lists it (the refunds module says which, `registerReceiptRefunds`). */
+export interface ReceiptRefund {
+  at: Date;
+  amount: number;
+  hsaAmount: number;
+  regularAmount: number;
+  /** The order lines a line refund returned (empty: an amount refund). */
+  lines: { lineItemId: string; quantity: number }[];
+}
+type RefundsReader = (em: EntityManager, orderId: string) => Promise<ReceiptRefund[]>;
+let refundsOf: RefundsReader = () => Promise.resolve([]);
+
+/** The refunds module tells receipts an order's money returned (orders never import refunds). */
+export function registerReceiptRefunds(read: RefundsReader): void {
+  refundsOf = read;
 }
 
 /** What the receipt and its email say of an item's eligibility. */
@@ -83,43 +102,71 @@ export function eligibilityLabel(l: Pick<OrderLineItem, 'hsa_fsa_eligible' | 're
   return l.requires_lmn ? 'HSA/FSA eligible with a letter of medical necessity' : 'HSA/FSA eligible';
 }
 
-/** The receipt PDF: items marked HSA/FSA eligible, the split, and each card charged. */
-function renderReceipt(merchant: Merchant, order: Order, payments: Payment[]): Promise<Buffer> {
-  return renderPdf({ margin: 50, title: `Receipt ${order.orderNumber}`, author: merchant.name }, (doc) => {
-    doc.fontSize(20).text(merchant.name).moveDown(0.3);
+const day = (d: Date) => d.toISOString().slice(0, 10);
+const lineTotal = (l: OrderLineItem) => l.price * l.quantity;
+
+/**
+ * The receipt PDF, as plan administrators read it: who sold (name, address, contact), each item
+ * marked HSA/FSA eligible or not, the eligible items' total, what each card paid, every refund
+ * with its date and split, and the net figures after refunds.
+ */
+async function renderReceipt(em: EntityManager, merchant: Merchant, order: Order): Promise<Buffer> {
+  const [payments, refunds, { brand }] = await Promise.all([paymentsOf(em, order.id), refundsOf(em, order.id), brandingOf(em, merchant.id)]);
+  return drawReceipt(brand, order, payments, refunds);
+}
+
+function drawReceipt(brand: Branding, order: Order, payments: Payment[], refunds: ReceiptRefund[]): Promise<Buffer> {
+  const c = order.currency;
+  return renderPdf({ margin: 50, title: `Receipt ${order.orderNumber}`, author: brand.name }, (doc) => {
+    doc.fontSize(20).text(brand.name).moveDown(0.2);
+    const contact = [brand.business_address, brand.phone, brand.support_email].filter(Boolean).join(' · ');
+    if (contact) doc.fontSize(9).text(contact);
+    doc.moveDown(0.3);
     doc.fontSize(12).text(`Receipt for order ${order.orderNumber}`);
     doc
       .fontSize(9)
       .fillColor('#555')
-      .text(`Order ${order.id} · ${(order.completedAt ?? order.createdAt).toISOString().slice(0, 10)}${order.livemode ? '' : ' · TEST MODE'}`)
+      .text(`Order ${order.id} · ${day(order.completedAt ?? order.createdAt)}${order.livemode ? '' : ' · TEST MODE'}`)
       .fillColor('black');
     doc.moveDown();
-    const c = order.customer;
-    doc.fontSize(10).text(`Billed to: ${c.first_name} ${c.last_name} <${c.email}>`);
-    const a = c.billing_address;
+    const customer = order.customer;
+    doc.fontSize(10).text(`Billed to: ${customer.first_name} ${customer.last_name} <${customer.email}>`);
+    const a = customer.billing_address;
     if (a) doc.text(`${a.address_line_1}${a.address_line_2 ? `, ${a.address_line_2}` : ''}, ${a.city}, ${a.state} ${a.postal_code}, ${a.country}`);
     doc.moveDown();
     doc.fontSize(11).text('Items', { underline: true }).fontSize(10);
-    for (const l of order.lineItems) {
-      doc.text(`${l.quantity} × ${l.name} — ${eligibilityLabel(l)} — ${money(l.price * l.quantity, order.currency)}`);
-    }
+    for (const l of order.lineItems) doc.text(`${l.quantity} × ${l.name} — ${eligibilityLabel(l)} — ${money(lineTotal(l), c)}`);
     doc.moveDown();
     const m = order.amounts;
+    const eligible = order.lineItems.filter((l) => l.hsa_fsa_eligible).reduce((sum, l) => sum + lineTotal(l), 0);
     for (const [label, value] of [
       ['Subtotal', m.subtotal],
       ['Discount', -m.discount],
       ['Shipping', m.shipping],
       ['Tax', m.tax],
       ['Total', m.total],
-      ['HSA/FSA eligible amount', m.hsa_amount],
-      ['Regular amount', m.regular_amount],
+      ['HSA/FSA eligible items', eligible],
+      ['Paid by HSA/FSA card', m.hsa_amount],
+      ['Paid by other cards', m.regular_amount],
     ] as const) {
-      doc.text(`${label}: ${money(value, order.currency)}`);
+      doc.text(`${label}: ${money(value, c)}`);
     }
     doc.moveDown();
     doc.fontSize(11).text('Payments', { underline: true }).fontSize(10);
-    for (const p of payments) {
-      doc.text(`Paid by ${cardLabel(p)}: ${money(p.amount, p.currency)}${p.refundedAmount ? ` (refunded ${money(p.refundedAmount, p.currency)})` : ''}`);
+    for (const p of payments) doc.text(`Paid by ${cardLabel(p)}: ${money(p.amount, p.currency)}`);
+    if (refunds.length) {
+      const names = new Map(order.lineItems.map((l) => [l.id, l.name]));
+      doc.moveDown();
+      doc.fontSize(11).text('Refunds', { underline: true }).fontSize(10);
+      for (const r of refunds) {
+        const lines = r.lines.map((l) => `${l.quantity} × ${names.get(l.lineItemId) ?? l.lineItemId}`).join(', ');
+        doc.text(`${day(r.at)}: refunded ${money(r.amount, c)} (to the HSA/FSA card ${money(r.hsaAmount, c)}, to other cards ${money(r.regularAmount, c)})${lines ? ` for ${lines}` : ''}`);
+      }
+      const back = (pick: (r: ReceiptRefund) => number) => refunds.reduce((sum, r) => sum + pick(r), 0);
+      doc.moveDown();
+      doc.text(`Net total after refunds: ${money(m.total - back((r) => r.amount), c)}`);
+      doc.text(`Net paid by HSA/FSA card: ${money(m.hsa_amount - back((r) => r.hsaAmount), c)}`);
+      doc.text(`Net paid by other cards: ${money(m.regular_amount - back((r) => r.regularAmount), c)}`);
     }
     if (order.lmn?.letter_id) doc.moveDown().text(`HSA/FSA items covered by letter of medical necessity ${order.lmn.letter_id}`);
   });
