@@ -32,7 +32,7 @@ const kinds: [string, Record<string, unknown>, Record<string, unknown>][] = [
 ];
 
 describe.each(kinds)('50 concurrent pays of one %s', (_kind, linkBody, payExtra) => {
-  test('make exactly one order; every other answer is 409 or 400, never 5xx', async () => {
+  test('make exactly one order; every other answer is 409, 400 or (a full payments gate, nothing done) 429, never 5xx', async () => {
     const link = await api.post('/api/v2/payment-links', linkBody);
     expect(link.status).toBe(201);
     const results = await Promise.all(
@@ -42,7 +42,8 @@ describe.each(kinds)('50 concurrent pays of one %s', (_kind, linkBody, payExtra)
     );
     const answers = results.map((r) => (r.status === 200 ? '200' : `${r.status} ${r.body?.error?.code}`));
     const tally = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a]: (acc[a] ?? 0) + 1 }), {});
-    expect(answers.filter((a) => !['200', '400 invalid_state', '409 payment_in_progress'].includes(a))).toEqual([]);
+    // A burst beyond what the payments gate can start within 2 s is turned away at once (429, nothing done): on a slow machine some are.
+    expect(answers.filter((a) => !['200', '400 invalid_state', '409 payment_in_progress', '429 rate_limit_exceeded'].includes(a))).toEqual([]);
     expect(tally['200']).toBe(1);
 
     const winner = results.find((r) => r.status === 200)!.body;
