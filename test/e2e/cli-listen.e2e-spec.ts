@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { NOT_TRIGGERABLE, TRIGGERABLE_EVENTS, trigger } from '../../src/cli/webhook-trigger.js';
 import { EVENT_SAMPLES } from '../../src/modules/webhooks/event-samples.js';
 import { EVENT_TYPES } from '../../src/modules/webhooks/webhook.schemas.js';
-import { verifyWebhook } from '../../src/index.js';
+import { verifyWebhook } from '../../src/modules/webhooks/webhook-signature.js';
 import type { Client } from '../helpers/http.js';
 import { newMerchant, startTestApp, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';

@@ -12,7 +12,7 @@ import { axeViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { PASSWORD, teamMember } from '../helpers/console.js';
 import { cards, checkoutBody, createProducts } from '../helpers/fixtures.js';
-import { verifyWebhook } from '../../src/index.js';
+import { verifyWebhook } from '../../src/modules/webhooks/webhook-signature.js';
 import { client } from '../helpers/http.js';
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook } from '../../src/index.js';
+import { verifyWebhook } from '../../src/modules/webhooks/webhook-signature.js';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
 import { client, type Client, type ErrorBody, type Page } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { verifyWebhook } from '../../src/index.js';
+import { verifyWebhook } from '../../src/modules/webhooks/webhook-signature.js';
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import { recordTestEvent } from '../helpers/events.js';
 import { client, type Client, type ErrorBody, type Page } from '../helpers/http.js';
