@@ -79,6 +79,7 @@ function fail(errorId: string, inputId: string, message: string): void {
 
 async function signIn(email: string, password: string): Promise<void> {
   $('sign-in-error').textContent = '';
+  $('sign-in-status').textContent = '';
   if (!email || !password) return fail('sign-in-error', email ? 'password' : 'email', 'Enter your email and password.');
   try {
     const res = await consoleCall<Session & { two_factor_required?: boolean }>('POST', '/console/sign-in', { email, password });
@@ -117,11 +118,26 @@ async function setupPassword(token: string, password: string): Promise<void> {
   }
 }
 
+/** The sign-in form, with an informational `message` (signed out, password set: never in the error style). */
+/** The password setup page: its form only while the link still works, else why not. */
+async function showSetup(token: string): Promise<void> {
+  try {
+    await consoleCall('POST', '/console/password-setup/check', { token });
+    $('new-password').focus();
+  } catch (err) {
+    $('setup-form').hidden = true;
+    const state = $('setup-link-state');
+    state.hidden = false;
+    state.textContent = err instanceof ApiError ? err.message : `Could not check this link: ${(err as Error).message}`;
+  }
+}
+
 function showSignIn(message = ''): void {
   $('sign-in').hidden = false;
   $('sign-in-form').hidden = false;
   $('two-factor-form').hidden = true;
-  $('sign-in-error').textContent = message;
+  $('sign-in-status').textContent = message;
+  $('sign-in-error').textContent = '';
   $('email').focus();
 }
 
@@ -150,8 +166,20 @@ async function enter(s: Session): Promise<void> {
   if (s.member.role === 'clinician' && !location.hash) history.replaceState(null, '', '#/settings/lmn-reviews');
   route();
   optional = {
-    links: await discoverList('paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'createdAt']),
-    subs: await discoverList('subscriptions', ['id', 'subscriptionId', 'status', 'amountCents', 'amount', 'currency', 'customerId', 'nextBillingDate', 'currentPeriodEnd', 'cancelAtPeriodEnd']),
+    links: await discoverList('paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'products', 'createdAt']),
+    subs: await discoverList('subscriptions', [
+      'id',
+      'subscriptionId',
+      'description',
+      'status',
+      'amountCents',
+      'amount',
+      'currency',
+      'customerId',
+      'nextBillingDate',
+      'currentPeriodEnd',
+      'cancelAtPeriodEnd',
+    ]),
   };
   $('payment-links-panel').hidden = !optional.links;
   $('subscriptions-panel').hidden = !optional.subs;
@@ -281,7 +309,7 @@ function connect(): void {
     retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(250 * 2 ** retries, 3000))),
     on: {
       connected: () => {
-        $('connection').textContent = 'Live';
+        $('connection').textContent = 'Connected: updates arrive as they happen';
         document.body.dataset.connection = 'live';
         // Subscribed again by the client; read what was missed while away (live events wait meanwhile).
         void catchUp().then(() => refreshAll(), showError);
@@ -579,6 +607,7 @@ interface LinkRow {
   amountCents?: number | null;
   currency?: string | null;
   description?: string | null;
+  products?: { name: string; quantity: number }[];
   createdAt?: string;
 }
 
@@ -586,6 +615,7 @@ interface LinkRow {
 interface SubscriptionRow {
   id?: string;
   subscriptionId?: string;
+  description?: string;
   status?: string;
   amountCents?: number | null;
   amount?: number | null;
@@ -595,6 +625,9 @@ interface SubscriptionRow {
   currentPeriodEnd?: string | null;
   cancelAtPeriodEnd?: boolean;
 }
+
+/** A link as a person names it: its description, else what it sells (the products' names), never its id. */
+const linkName = (l: LinkRow) => l.description ?? (l.products?.length ? l.products.map((p) => (p.quantity > 1 ? `${p.quantity} × ${p.name}` : p.name)).join(', ') : 'Payment link');
 
 /** A copy button for `text` (a link's URL), its result on the activity's status line. */
 function copyButton(text: string, label: string): HTMLElement {
@@ -614,7 +647,8 @@ async function act(question: string, name: string, id: string, select: string, a
 
 async function refreshLinks(): Promise<void> {
   if (!optional.links) return;
-  const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(`{ paymentLinks(first: 10) { nodes { ${optional.links.fields.join(' ')} } } }`);
+  const fields = optional.links.fields.map((f) => (f === 'products' ? 'products { name quantity }' : f));
+  const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(`{ paymentLinks(first: 10) { nodes { ${fields.join(' ')} } } }`);
   $('payment-links').replaceChildren(
     ...data.paymentLinks.nodes.map((l) => {
       const cents = l.amount ?? l.amountCents;
@@ -623,21 +657,21 @@ async function refreshLinks(): Promise<void> {
         {},
         h('span', { class: `badge ${lower(String(l.status ?? ''))}` }, lower(String(l.status ?? ''))),
         ' ',
-        l.description ?? l.paymentLinkId ?? l.linkId ?? l.id,
+        linkName(l),
         cents != null ? ` · ${money(cents, l.currency ?? 'usd')}` : '',
         l.url ? ' · ' : '',
         l.url ? h('a', { href: l.url, target: '_blank', rel: 'noopener noreferrer' }, 'open link') : null,
         l.url ? ' ' : '',
-        l.url ? copyButton(l.url, `Copy URL of ${l.description ?? 'the link'}`) : null,
+        l.url ? copyButton(l.url, `Copy URL of ${linkName(l)}`) : null,
         l.id && lower(String(l.status ?? '')) === 'active' && can(session?.member.role ?? '', 'payment_links:write')
           ? h(
               'button',
               {
                 type: 'button',
                 class: 'danger',
-                'aria-label': `Cancel ${l.description ?? 'the link'}`,
+                'aria-label': `Cancel ${linkName(l)}`,
                 // Its checkout session closes with it: the open checkouts are drawn again first.
-                onclick: () => void act(`Cancel the payment link ${l.description ?? ''}?`, 'cancelPaymentLink', l.id!, 'paymentLink { id }', () => refreshCheckouts().then(refreshLinks)),
+                onclick: () => void act(`Cancel the payment link ${linkName(l)}?`, 'cancelPaymentLink', l.id!, 'paymentLink { id }', () => refreshCheckouts().then(refreshLinks)),
               },
               'Cancel',
             )
@@ -689,7 +723,7 @@ async function refreshSubscriptions(): Promise<void> {
         { 'data-subscription-id': name, 'data-status': status, 'data-ending': s.cancelAtPeriodEnd ? 'true' : undefined },
         h('span', { class: `badge ${status}` }, status.replace('_', ' ')),
         ' ',
-        name,
+        s.description ?? name,
         cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '',
         s.cancelAtPeriodEnd && s.currentPeriodEnd ? ` · ends ${when(s.currentPeriodEnd)}` : due ? ` · next ${when(due)}` : '',
         ' ',
@@ -723,7 +757,7 @@ async function refreshCheckouts(): Promise<void> {
         'li',
         { 'data-checkout-id': c.checkoutId },
         h('code', {}, c.checkoutId),
-        ` · ${c.customer.email} · ${money(c.amounts.total, c.currency)} · until ${when(c.expiresAt)} `,
+        ` · ${[c.customer.email, money(c.amounts.total, c.currency), `until ${when(c.expiresAt)}`].filter(Boolean).join(' · ')} `,
         copyButton(c.checkoutUrl, `Copy URL of checkout ${c.checkoutId}`),
       ),
     ),
@@ -788,7 +822,7 @@ async function refreshWebhooks(): Promise<void> {
                   h('td', {}, d.lastAttemptAt ? h('time', { datetime: d.lastAttemptAt }, when(d.lastAttemptAt)) : '–'),
                   h(
                     'td',
-                    {},
+                    { class: 'actions' },
                     status === 'succeeded' || !can(session?.member.role ?? '', 'webhooks:write') // a replay needs webhooks:write
                       ? ''
                       : h(
@@ -849,7 +883,7 @@ window.addEventListener('hashchange', route);
 
 if (location.pathname === '/console/setup') {
   $('setup').hidden = false;
-  $('new-password').focus();
+  void showSetup(new URLSearchParams(location.search).get('token') ?? '');
 } else {
   consoleCall<Session>('GET', '/console/session').then(enter, () => showSignIn());
 }

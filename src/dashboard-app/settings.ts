@@ -1,5 +1,6 @@
 /** Settings pages of the console: API keys, security (TOTP), team, webhooks, audit log, branding and emails (settings-email.ts). */
 import { RESTRICTABLE_RESOURCES, ROLE_PERMISSIONS, ROLES, type Role } from '../modules/merchants/permissions.js';
+import QRCode from 'qrcode';
 import { consoleCall } from './api.js';
 import { $, field, h, lower, shownOnce, table, when } from './dom.js';
 import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
@@ -109,19 +110,25 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
       ),
     );
   };
-  const showSecret = (label: string, secret: string) => {
+  /** The key whose secret is on screen: revoking it takes the secret off. */
+  let shownKeyId: string | null = null;
+  const showSecret = (keyId: string, label: string, secret: string) => {
+    shownKeyId = keyId;
     once.replaceChildren(shownOnce('new-secret', label, secret));
     $('new-secret').focus();
   };
   const roll = async (k: KeyRow, hours: number) => {
     const ok = await attempt(async () => {
-      const { rollApiKey } = await ctx.query<{ rollApiKey: { secret: string } }>('mutation($id: ID!, $h: Float) { rollApiKey(id: $id, expiresInHours: $h) { secret userErrors { message } } }', {
-        id: k.id,
-        h: hours,
-      });
+      const { rollApiKey } = await ctx.query<{ rollApiKey: { secret: string; apiKey: { id: string } } }>(
+        'mutation($id: ID!, $h: Float) { rollApiKey(id: $id, expiresInHours: $h) { secret apiKey { id } userErrors { message } } }',
+        {
+          id: k.id,
+          h: hours,
+        },
+      );
       await draw();
       say(hours ? `${k.name} rolled: the old key works for ${hours} more hour(s).` : `${k.name} rolled: the old key stopped working.`);
-      showSecret(`New secret of ${k.name}`, rollApiKey.secret);
+      showSecret(rollApiKey.apiKey.id, `New secret of ${k.name}`, rollApiKey.secret);
     });
     if (!ok) await draw();
   };
@@ -130,6 +137,10 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
     await attempt(async () => {
       await ctx.query('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { message } } }', { id: k.id });
       say(`${k.name} revoked.`);
+      if (shownKeyId === k.id) {
+        shownKeyId = null;
+        once.replaceChildren();
+      }
       await draw();
     });
   };
@@ -184,7 +195,7 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
       grid.hidden = true;
       await draw();
       say(`Key ${createApiKey.apiKey.name} created.`);
-      showSecret(`Secret of ${createApiKey.apiKey.name}`, createApiKey.secret);
+      showSecret(createApiKey.apiKey.id, `Secret of ${createApiKey.apiKey.name}`, createApiKey.secret);
     });
   });
   root.replaceChildren(once, list, form);
@@ -194,18 +205,23 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
 // ---- security (TOTP) ---------------------------------------------------------------------------
 
 async function securityPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
-  const state = h('p', { id: 'two-factor-state' }, ctx.member.two_factor_enabled ? 'Two-factor authentication is on.' : 'Two-factor authentication is off.');
+  const stateText = () => (ctx.member.two_factor_enabled ? 'Two-factor authentication is on.' : 'Two-factor authentication is off.');
+  const state = h('p', { id: 'two-factor-state' }, stateText());
   const area = h('div', { id: 'two-factor-area' });
   const start = button(
     'Set up an authenticator app',
     () =>
       void attempt(async () => {
         const { secret, otpauth_uri } = await consoleCall<{ secret: string; otpauth_uri: string }>('POST', '/console/two-factor/enroll');
+        const qr = h('canvas', { id: 'totp-qr', role: 'img', 'aria-label': 'QR code of the otpauth URI: scan it with your authenticator app' }) as HTMLCanvasElement;
+        await QRCode.toCanvas(qr, otpauth_uri, { width: 192, margin: 2 });
         const confirm = h(
           'form',
           { id: 'two-factor-confirm', novalidate: true },
+          h('p', { class: 'help' }, 'Scan the code with your authenticator app, or type the secret into it.'),
+          qr,
           shownOnce('totp-secret', 'Secret (type it into your app)', secret),
-          shownOnce('totp-uri', 'otpauth URI (paste it or make a QR code of it)', otpauth_uri),
+          shownOnce('totp-uri', 'otpauth URI (the same, as a link)', otpauth_uri),
           field('Code from the app', input('enroll-code', { inputmode: 'numeric', autocomplete: 'one-time-code', required: true })),
           h('button', { type: 'submit' }, 'Turn on two-factor'),
         );
@@ -214,19 +230,22 @@ async function securityPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
           void attempt(async () => {
             const { recovery_codes } = await consoleCall<{ recovery_codes: string[] }>('POST', '/console/two-factor/confirm', { code: value('enroll-code') });
             ctx.member.two_factor_enabled = true;
-            state.textContent = 'Two-factor authentication is on.';
+            state.textContent = stateText();
+            start.hidden = true;
             area.replaceChildren(
               h('h3', {}, 'Recovery codes'),
               h('p', { class: 'help' }, 'Each works once instead of a code. Shown this once: store them now.'),
               h('ul', { id: 'recovery-codes', class: 'list' }, ...recovery_codes.map((c) => h('li', {}, h('code', {}, c)))),
             );
-            say('Two-factor authentication is on.');
+            say('Store your recovery codes now: they are not shown again.');
           });
         });
         area.replaceChildren(confirm);
         $('totp-secret').focus();
       }),
   );
+  // Set up once: while two-factor is on there is nothing to set up.
+  start.hidden = ctx.member.two_factor_enabled;
   root.replaceChildren(state, start, area);
   await Promise.resolve();
 }

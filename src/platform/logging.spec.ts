@@ -62,3 +62,15 @@ test('a broken pooled connection knex reports (its failed statement with the val
   expect(entry.msg).toContain('Connection Error: error: insert into "customers"');
   expect(out).not.toMatch(/olive@example\.com|5125559876|Hidden Lane/);
 });
+
+test("a lost pooled connection's error is logged without the pg client it carries (Ctrl-C stopped PostgreSQL first)", () => {
+  const err = Object.assign(new Error('terminating connection due to administrator command'), {
+    code: '57P01',
+    client: { connectionParameters: { user: 'postgres', password: 'secret-pass', database: 'commerce' }, _events: {}, queue: new Array(50).fill({ text: 'select 1' }) },
+  });
+  const line = JSON.stringify(serializeError(err));
+  expect(line).toContain('57P01');
+  expect(line).not.toContain('connectionParameters');
+  expect(line).not.toContain('secret-pass');
+  expect(line).not.toContain('_events');
+});

@@ -88,11 +88,14 @@ export function scrubText(text: string): string {
     .replace(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g, '[redacted]');
 }
 
-/** pino's error serializer, then scrubbed: no SQL values, parameters or row details. */
+/** What drivers hang on their errors that a log line must not carry: SQL values, parameters, row details, and whole client objects (pg's `client`, sockets). */
+const UNLOGGED_ERROR_FIELDS = ['sql', 'sqlMessage', 'query', 'parameters', 'params', 'bindings', 'detail', 'where', 'internalQuery', 'hint', 'client', 'connection', 'socket'];
+
+/** pino's error serializer, then scrubbed: no SQL values, parameters, row details or driver objects. */
 export function serializeError(err: unknown): unknown {
   if (!(err instanceof Error)) return err;
   const out = stdSerializers.err(err) as unknown as Record<string, unknown>;
-  for (const key of ['sql', 'sqlMessage', 'query', 'parameters', 'params', 'bindings', 'detail', 'where', 'internalQuery', 'hint']) delete out[key];
+  for (const key of UNLOGGED_ERROR_FIELDS) delete out[key];
   if (typeof out.message === 'string') out.message = scrubText(out.message);
   if (typeof out.stack === 'string') out.stack = scrubText(out.stack);
   return out;

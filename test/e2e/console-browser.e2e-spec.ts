@@ -11,6 +11,7 @@ import { inviteMember } from '../../src/modules/team/team.service.js';
 import { axeViolations } from '../helpers/axe.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { PASSWORD, teamMember } from '../helpers/console.js';
+import { subscribeWith } from '../helpers/card-links.js';
 import { cards, checkoutBody, createProducts } from '../helpers/fixtures.js';
 import { verifyWebhook } from '../../src/modules/webhooks/webhook-signature.js';
 import { client } from '../helpers/http.js';
@@ -126,9 +127,18 @@ test('an invitation link sets the password (the rules shown), then sign-in: a wr
   expect(await axeViolations(page)).toEqual([]);
   await page.getByLabel('New password').fill(PASSWORD);
   await page.keyboard.press('Enter');
-  await page.locator('#sign-in-error', { hasText: `Password set for ${address}` }).waitFor();
+  // Said as information, not in the error style.
+  await page.locator('#sign-in-status', { hasText: `Password set for ${address}` }).waitFor();
+  expect(await page.locator('#sign-in-status').getAttribute('class')).toBe('help');
+  expect(await page.locator('#sign-in-error').textContent()).toBe('');
   expect(new URL(page.url()).pathname).toBe('/dashboard'); // the token leaves the address bar
   expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe(address);
+
+  // The link is spent: opened again, it says so at once, with no form.
+  const again = await newTab();
+  await again.goto(setup_url);
+  await again.locator('#setup-link-state', { hasText: 'was used already' }).waitFor();
+  expect(await again.locator('#setup-form').isHidden()).toBe(true);
 
   await submitSignIn(page, address, 'not the password at all');
   await page.locator('#sign-in-error', { hasText: 'Wrong email, password or code.' }).waitFor();
@@ -159,7 +169,7 @@ test('TOTP: enrolment on the Security page (secret, otpauth URI, recovery codes 
   expect(await page.locator('#two-factor-state').textContent()).toBe('Two-factor authentication is on.');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.locator('#sign-in-error', { hasText: 'Signed out.' }).waitFor();
+  await page.locator('#sign-in-status', { hasText: 'Signed out.' }).waitFor();
   await submitSignIn(page, address);
   await page.locator('#two-factor-form:not([hidden])').waitFor();
   expect(await axeViolations(page)).toEqual([]);
@@ -546,3 +556,77 @@ test('axe-core finds nothing on any console page; at 390 px nothing scrolls side
   await page.locator('#mode-banner.test').waitFor();
   await page.locator(`tr[data-order-id="${orderId}"]`).waitFor();
 }, 90_000);
+
+describe('details a merchant meets (issue 39)', () => {
+  test("a revoked key's secret leaves the screen", async () => {
+    const { page } = await signedIn('owner');
+    await go(page, 'API keys');
+    await page.getByLabel('Name', { exact: true }).fill('Short-lived');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.locator('#new-secret').waitFor();
+    await page.getByRole('button', { name: 'Revoke Short-lived' }).click();
+    await status(page).filter({ hasText: 'Short-lived revoked.' }).waitFor();
+    expect(await page.locator('#new-secret').count()).toBe(0);
+  });
+
+  test('Security: a QR code to scan; once two-factor is on, it says so once and offers no second setup', async () => {
+    const { page } = await signedIn('developer');
+    await go(page, 'Security');
+    await page.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const qr = page.getByRole('img', { name: /QR code of the otpauth URI/ });
+    await qr.waitFor();
+    // Drawn: dark modules on a light ground.
+    const dark = await qr.evaluate((c) => {
+      const canvas = c as HTMLCanvasElement;
+      const pixels = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < pixels.length; i += 4) if (pixels[i] < 64) n++;
+      return n / (pixels.length / 4);
+    });
+    expect(dark).toBeGreaterThan(0.2);
+    expect(dark).toBeLessThan(0.8);
+    const secret = await page.locator('#totp-secret').inputValue();
+    await page.getByLabel('Code from the app').fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate());
+    await page.getByRole('button', { name: 'Turn on two-factor' }).click();
+    await page.locator('#recovery-codes li').first().waitFor();
+    expect(await page.locator('#two-factor-state').textContent()).toBe('Two-factor authentication is on.');
+    expect(await status(page).textContent()).not.toContain('is on');
+    expect(await page.getByRole('button', { name: 'Set up an authenticator app' }).isVisible()).toBe(false);
+    await page.reload();
+    await ready(page);
+    await page.locator('#two-factor-state', { hasText: 'is on' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Set up an authenticator app' }).isVisible()).toBe(false);
+  });
+
+  test('subscriptions and links by what they sell, an open checkout without an email, the connection not named like the mode', async () => {
+    const { sub } = await subscribeWith(shop.api, cards.visa, { merchant_product_id: 'CANDY', amount_cents: 399 });
+    // A link that takes the payer's details: its open checkout has no email yet.
+    const link = await shop.api.post<{ id: string; checkout_id: string }>('/api/v2/payment-links', {
+      products: [{ merchant_product_id: 'THERM', quantity: 2 }],
+      currency: 'USD',
+      collect_shipping_address: false,
+    });
+    expect(link.status).toBe(201);
+    const { page } = await signedIn('owner');
+    await page.locator(`#subscriptions li[data-subscription-id="${sub.id}"]`, { hasText: 'Chocolate candy bar' }).waitFor();
+    expect(await page.locator(`#subscriptions li[data-subscription-id="${sub.id}"]`).textContent()).not.toContain(`${sub.id} ·`);
+    await page.locator('#payment-links li', { hasText: '2 × Digital thermometer' }).waitFor();
+    expect(await page.locator('#payment-links').textContent()).not.toContain(link.body.id);
+    const row = page.locator(`#checkouts li[data-checkout-id="${link.body.checkout_id}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).not.toMatch(/·\s*·/);
+    expect(await page.locator('#connection').textContent()).toBe('Connected: updates arrive as they happen');
+  });
+
+  test('at 390 px the table actions are on screen without swiping; axe finds nothing on the dashboard', async () => {
+    const { page } = await signedIn('owner', { width: 390, height: 844 });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`${t.url}/dashboard#/settings/api-keys`);
+    await page.locator('#api-keys-table tbody tr').first().waitFor();
+    const revoke = page.getByRole('button', { name: /^Revoke / }).first();
+    const box = (await revoke.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

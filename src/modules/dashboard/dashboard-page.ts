@@ -42,6 +42,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
       <input id="email" name="email" type="email" autocomplete="username" spellcheck="false" required aria-describedby="sign-in-error">
       <label for="password">Password</label>
       <input id="password" name="password" type="password" autocomplete="current-password" required aria-describedby="sign-in-error">
+      <p id="sign-in-status" class="help" role="status"></p>
       <p id="sign-in-error" class="error" role="alert"></p>
       <button type="submit">Sign in</button>
     </form>
@@ -55,6 +56,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
   </section>
   <section id="setup" aria-labelledby="setup-title" class="card narrow" hidden>
     <h2 id="setup-title">Set your password</h2>
+    <p id="setup-link-state" class="error" role="alert" hidden></p>
     <form id="setup-form" novalidate>
       <label for="new-password">New password</label>
       <input id="new-password" name="new-password" type="password" autocomplete="new-password" required aria-describedby="new-password-help setup-error">
@@ -73,7 +75,7 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
     </section>
     <section aria-labelledby="orders-title" class="card wide">
       <h2 id="orders-title">Recent orders</h2>
-      <div class="table-wrap"><table id="orders">
+      <div class="table-wrap" tabindex="0" role="region" aria-label="Recent orders table, scrolls sideways"><table id="orders">
         <caption class="sr-only">The 20 most recent orders; choose an order for its details and receipt</caption>
         <thead><tr><th scope="col">Order</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">HSA/FSA</th><th scope="col" class="num">Regular</th><th scope="col" class="num">Refunded</th><th scope="col">Created</th></tr></thead>
         <tbody></tbody>

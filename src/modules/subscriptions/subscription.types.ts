@@ -101,6 +101,7 @@ export class SubscriptionContractNode extends Node {
   @Field(() => SubscriptionStatusEnum) status!: ValueOf<typeof SubscriptionStatusEnum>;
   @Field(() => Int, { nullable: true }) productId!: number | null;
   @Field(() => String, { nullable: true }) merchantProductId!: string | null;
+  @Field({ description: 'What it sells: its product name (or the checkout’s items)' }) description!: string;
   @Field(() => Int, { description: 'Cents charged per cycle' }) amountCents!: number;
   @Field() currency!: string;
   @Field(() => SubscriptionIntervalEnum) interval!: ValueOf<typeof SubscriptionIntervalEnum>;
@@ -128,6 +129,7 @@ export class SubscriptionContractNode extends Node {
       paymentMethodId: s.paymentMethodId,
       status: s.status,
       productId: s.productId,
+      description: s.description,
       merchantProductId: s.merchantProductId,
       amountCents: s.amountCents,
       currency: s.currency,

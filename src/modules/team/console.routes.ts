@@ -4,7 +4,7 @@ import { DomainError } from '../../platform/errors.js';
 import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { parseInput } from '../../platform/validation.js';
 import { requireCsrf } from './console-session.js';
-import { acceptSetup, beginTwoFactor, signInAttemptsPerAddress, checkCredentials, checkSecondFactor, confirmTwoFactor, presentMember, sessionPrincipal } from './team.service.js';
+import { acceptSetup, checkSetupLink, beginTwoFactor, signInAttemptsPerAddress, checkCredentials, checkSecondFactor, confirmTwoFactor, presentMember, sessionPrincipal } from './team.service.js';
 import type { TeamMember } from './team-member.entity.js';
 
 /**
@@ -94,6 +94,15 @@ export const consoleRoutes: PublicRoute[] = [
       const { livemode } = parseInput(z.object({ livemode: z.boolean() }).strict(), req.body);
       req.session.livemode = livemode;
       return { livemode };
+    },
+  },
+  {
+    // The setup page asks whether its link still works before it shows the form (no password sent).
+    method: 'POST',
+    url: '/console/password-setup/check',
+    rateLimit: signInLimit,
+    async handler(req, _reply, orm) {
+      return checkSetupLink(orm.em.fork(), req.body);
     },
   },
   {

@@ -134,11 +134,23 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
   return { member: presentMember(member), setup_url: setupUrl };
 }
 
+/** The member an invitation link's token still sets the password of; 404 `not_found` when it is invalid, spent or expired. */
+async function memberOfSetupToken(em: EntityManager, token: string): Promise<TeamMember> {
+  const member = await em.findOne(TeamMember, { setupTokenHash: sha256(token), setupTokenExpiresAt: { $gt: new Date() } });
+  if (!member) throw new DomainError('not_found', 'This link is invalid, was used already, or has expired: ask an owner or admin for a new invitation.', { param: 'token' });
+  return member;
+}
+
+/** Whether an invitation link can still set a password (the page asks before showing its form): the invitee's email. */
+export async function checkSetupLink(em: EntityManager, input: unknown): Promise<{ email: string }> {
+  const { token } = parseInput(z.object({ token: z.string().min(1).max(200) }).strict(), input);
+  return { email: (await memberOfSetupToken(em, token)).email };
+}
+
 /** Sets the first password through an invitation link's token (once; the link is spent). */
 export async function acceptSetup(em: EntityManager, input: unknown): Promise<TeamMemberView> {
   const { token, password } = parseInput(z.object({ token: z.string().min(1).max(200), password: z.string() }).strict(), input);
-  const member = await em.findOne(TeamMember, { setupTokenHash: sha256(token), setupTokenExpiresAt: { $gt: new Date() } });
-  if (!member) throw new DomainError('not_found', 'This link is invalid, was used already, or has expired: ask an owner or admin for a new invitation.', { param: 'token' });
+  const member = await memberOfSetupToken(em, token);
   member.passwordHash = await hash(checkPassword(password, member.email));
   member.setupTokenHash = null;
   member.setupTokenExpiresAt = null;
