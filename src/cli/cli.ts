@@ -17,7 +17,9 @@ const USAGE = `usage:
   npm run migrate                              apply pending migrations
   npm run migration:create                     generate a migration from entity changes
   npm run schema:emit | schema:check           write / verify schema.graphql
+  npm run schema:diff                          the gate: breaking changes since the last release must be in CHANGELOG.md
   npm run schema:diff -- REF                   breaking, dangerous and safe changes since git REF
+  npm run schema:release                       write schema.release.graphql on a release commit
   npm run openapi:types | openapi:check        write / verify the REST client types (test/generated/api-v2.d.ts)`;
 
 /** Runs `fn` against the configured database, then closes everything. */
@@ -71,6 +73,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./schema-commands.js')).schemaCheck();
     case 'schema:diff':
       return (await import('./schema-commands.js')).schemaDiff(sub);
+    case 'schema:release':
+      return (await import('./schema-commands.js')).schemaRelease();
     case 'listen':
       return (await import('./webhook-listen.js')).listen(argv.slice(1));
     case 'trigger':

@@ -4,6 +4,7 @@ import { CriticalityLevel, diff } from '@graphql-inspector/core';
 import { buildSchema as buildFromSdl } from 'graphql';
 import { resolvers } from '../modules/index.js';
 import { buildGraphSchema, printGraphSchema } from '../platform/graphql/schema.js';
+import { CHANGELOG_FILE, changelogSections, changeLists, newestRelease, RELEASE_SCHEMA_FILE, schemaGate } from './schema-gate.js';
 
 const SCHEMA_FILE = 'schema.graphql';
 
@@ -45,20 +46,55 @@ export async function schemaChanges(before: string, after: string): Promise<Sche
 }
 
 /**
- * Lists breaking, dangerous and safe changes from the schema.graphql at git `ref` to the schema
- * the resolvers emit now; exits 1 on a breaking change when `--fail-on-breaking` is given.
+ * Without `ref`, the gate CI runs: the working schema against the newest release's
+ * (schema.release.graphql), failing on a breaking change CHANGELOG.md does not list under a new major
+ * version (schema-gate.ts, docs/schema-changes.md). With a git `ref`, lists breaking, dangerous and
+ * safe changes from the schema.graphql at `ref`; exits 1 on a breaking change when
+ * `--fail-on-breaking` is given.
  */
 export async function schemaDiff(ref: string | undefined, failOnBreaking = process.argv.includes('--fail-on-breaking')): Promise<number> {
-  if (!ref || ref.startsWith('--')) throw new Error('usage: npm run schema:diff -- REF [--fail-on-breaking]');
+  if (!ref) return schemaGateCommand();
+  if (ref.startsWith('--')) throw new Error('usage: npm run schema:diff [-- REF [--fail-on-breaking]]');
   const old = execFileSync('git', ['show', `${ref}:${SCHEMA_FILE}`], { encoding: 'utf8' });
   const changes = await schemaChanges(old, await currentSdl());
-  for (const [label, list] of [
+  for (const line of changeLists([
     ['Breaking', changes.breaking],
     ['Dangerous', changes.dangerous],
     ['Safe', changes.safe],
-  ] as const) {
-    process.stdout.write(`${label} changes (${list.length})\n`);
-    for (const message of list) process.stdout.write(`  - ${message}\n`);
-  }
+  ]))
+    process.stdout.write(`${line}\n`);
   return changes.breaking.length && failOnBreaking ? 1 : 0;
+}
+
+/** schema.graphql at tag `v<version>`, if this clone has that tag (a clean clone may have none). */
+function taggedSchema(version: string): string | undefined {
+  try {
+    return execFileSync('git', ['show', `refs/tags/v${version}:${SCHEMA_FILE}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+
+async function schemaGateCommand(): Promise<number> {
+  const [changelog, releaseSchema, pkg, currentSchema] = await Promise.all([readFile(CHANGELOG_FILE, 'utf8'), readFile(RELEASE_SCHEMA_FILE, 'utf8'), readFile('package.json', 'utf8'), currentSdl()]);
+  const packageVersion = (JSON.parse(pkg) as { version: string }).version;
+  const release = newestRelease(changelogSections(changelog).sections);
+  const verdict = await schemaGate({ changelog, releaseSchema, currentSchema, packageVersion, taggedSchema: release && taggedSchema(release.version), today: new Date().toISOString().slice(0, 10) });
+  process.stdout.write(`${verdict.lines.join('\n')}\n`);
+  return verdict.ok ? 0 : 1;
+}
+
+/** On a release commit: writes schema.release.graphql, the schema of CHANGELOG.md's newest release (package.json's version). */
+export async function schemaRelease(): Promise<number> {
+  const [changelog, pkg] = await Promise.all([readFile(CHANGELOG_FILE, 'utf8'), readFile('package.json', 'utf8')]);
+  const release = newestRelease(changelogSections(changelog).sections);
+  const packageVersion = (JSON.parse(pkg) as { version: string }).version;
+  if (!release || release.version !== packageVersion) {
+    process.stderr.write(`${CHANGELOG_FILE}'s newest release (${release?.heading ?? 'none'}) is not package.json's version ${packageVersion}: date the section and bump package.json together.\n`);
+    return 1;
+  }
+  const header = `# Release ${release.version} (${release.date}) of schema.graphql: what \`npm run schema:diff\` compares with (docs/schema-changes.md).\n# Written by \`npm run schema:release\` on the release commit; never edited by hand.\n`;
+  await writeFile(RELEASE_SCHEMA_FILE, header + (await currentSdl()));
+  process.stdout.write(`wrote ${RELEASE_SCHEMA_FILE} (release ${release.version})\n`);
+  return 0;
 }
