@@ -252,7 +252,7 @@ test('payment links are listed with their status, updated live when one is paid'
   expect(await item.getByRole('link', { name: 'open link' }).getAttribute('href')).toBe(link.url);
 }, 30_000);
 
-test('README screenshot; usable on a phone; no CSP violation anywhere', async () => {
+test('the docs screenshot; usable on a phone; no CSP violation anywhere', async () => {
   // What the picture shows: a split order, an order on the HSA/FSA card alone, a paid payment link, and their unsent deliveries.
   const { keys, api } = await pharmacy('Dashboard Pharmacy');
   await payCheckout(t, keys.test_api_key, [
@@ -268,7 +268,7 @@ test('README screenshot; usable on a phone; no CSP violation anywhere', async ()
   await page.locator('#webhooks tr[data-delivery-id]').first().waitFor();
   await page.waitForFunction(() => /HSA\/FSA \$55\.97, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''));
   await new Promise((r) => setTimeout(r, 300));
-  // The README's picture; rewritten only on request so that test runs leave the checkout clean.
+  // The picture in docs/console.md; rewritten only on request so that test runs leave the checkout clean.
   const shot = await page.screenshot({ path: process.env.UPDATE_SCREENSHOT ? 'docs/dashboard.png' : undefined, fullPage: true });
   expect(shot.subarray(1, 4).toString()).toBe('PNG');
 

@@ -3,9 +3,9 @@ import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js'
 
 /**
  * graphql-http's server audit (GraphQL over HTTP), each audit a test of its own: every MUST
- * passes, and every SHOULD passes or is one of the SHOULDs the README declines (GraphQL section),
+ * passes, and every SHOULD passes or is one of the SHOULDs docs/graphql.md declines,
  * listed here with the reason. A declined SHOULD that starts to pass fails too, so this list and the
- * README never claim more than the service does. MAYs are reported, not required.
+ * page never claim more than the service does. MAYs are reported, not required.
  */
 const DECLINED_SHOULDS: Record<string, string> = {
   '572B': 'a document that does not parse never ran: 400 in the error shape, as every client mistake of this API',

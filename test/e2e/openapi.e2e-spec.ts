@@ -171,8 +171,8 @@ describe('real responses match their documented schemas', () => {
   });
 });
 
-test("the README's checkout example is a request the API accepts, with the amounts it shows", async () => {
-  const readme = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../README.md', import.meta.url), 'utf8'));
+test("the checkout page's example (docs/checkout.md) is a request the API accepts, with the amounts it shows", async () => {
+  const readme = await import('node:fs').then((fs) => fs.readFileSync(new URL('../../docs/checkout.md', import.meta.url), 'utf8'));
   const example = /localhost:4000\/api\/v2\/checkout [^\n]*\n[^\n]*-d '(\{[\s\S]*?\})'/.exec(readme);
   expect(example).not.toBeNull();
   await api.post('/api/v2/products', { name: 'Digital Thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM-1' });
