@@ -112,8 +112,8 @@ test('release bookkeeping: package.json, schema.release.graphql and a release ta
   expect(await problems({ releaseSchema: repo.releaseSchema.replace('# Release 0.1.0', '# Release 0.0.3') })).toEqual([
     "  * schema.release.graphql is release 0.0.3's schema, CHANGELOG.md's newest release is 0.1.0: run `npm run schema:release` on the release commit.",
   ]);
-  expect(await problems({ taggedSchema: inProduct(repo.currentSchema, '  tagline: String\n', '') })).toEqual(['  * schema.release.graphql differs from schema.graphql at tag v0.1.0.']);
-  expect(await problems({ taggedSchema: repo.currentSchema })).toEqual([]);
+  expect(await problems({ taggedSchema: inProduct(repo.releaseSchema, '  tagline: String\n', '') })).toEqual(['  * schema.release.graphql differs from schema.graphql at tag v0.1.0.']);
+  expect(await problems({ taggedSchema: repo.releaseSchema })).toEqual([]);
   expect(await problems({ changelog: repo.changelog.replace('## [0.0.2] - 2026-11-23', '## [0.0.2] - Nov 23') })).toEqual([
     '  * CHANGELOG.md: a heading the gate does not understand: "## [0.0.2] - Nov 23"',
   ]);
