@@ -557,7 +557,7 @@ test('axe-core finds nothing on any console page; at 390 px nothing scrolls side
   await page.locator(`tr[data-order-id="${orderId}"]`).waitFor();
 }, 90_000);
 
-describe('details a merchant meets (issue 39)', () => {
+describe('details a merchant meets', () => {
   test("a revoked key's secret leaves the screen", async () => {
     const { page } = await signedIn('owner');
     await go(page, 'API keys');
