@@ -8,7 +8,7 @@ import { startServiceProcess } from '../helpers/service-process.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Settings → API keys (issue 24): several named keys per mode, restricted keys refused with 403
+ * Settings → API keys: several named keys per mode, restricted keys refused with 403
  * `insufficient_permissions` on REST and GraphQL alike, roll with an overlap, revoke seen by every
  * API process within a second, last use recorded.
  */

@@ -5,7 +5,7 @@ import { client, type Client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The audit log (issue 24): sign-ins, keys, endpoint changes, refunds and cancellations, with who
+ * The audit log: sign-ins, keys, endpoint changes, refunds and cancellations, with who
  * (member or key, by name), when and from where; a GraphQL connection with filters, for roles
  * that hold audit_log only, of the caller's merchant only.
  */

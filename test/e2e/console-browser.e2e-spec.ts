@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The merchant console (issue 24) in a real headless Chromium: set-password link, sign-in with its
+ * The merchant console in a real headless Chromium: set-password link, sign-in with its
  * errors (wrong password, lockout), TOTP enrolment and two-step sign-in, API keys made, rolled and
  * revoked in the page and used against the API, role limits, webhook endpoints with a test event and
  * recovery, a refund with its HSA/FSA split and its audit entry; axe-core and a 390 px phone on every page.

@@ -9,7 +9,7 @@ import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Console sign-in (issue 24): invitation link → password (policy), sign-in with the session cookie
+ * Console sign-in: invitation link → password (policy), sign-in with the session cookie
  * (HttpOnly, SameSite=Lax, rotated at sign-in), CSRF on every state-changing request, lockout,
  * TOTP with recovery codes, roles as permissions on /graphql, sign-out ending the session.
  */

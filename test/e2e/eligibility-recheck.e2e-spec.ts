@@ -2,7 +2,7 @@ import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
- * An engine update moves stored decisions (issue 23, `product.eligibility_changed` on "engine
+ * An engine update moves stored decisions (`product.eligibility_changed` on "engine
  * update"): after a deploy whose eligibility engine differs, the `eligibility.recheck` sweep checks
  * every stored product again, once per engine version. A product the old engine judged otherwise
  * takes the new decision with `reason: engine_updated`; a merchant's own decision stays in force

@@ -6,7 +6,7 @@ import { adyenCard, LIVE_SECRETS_KEY, startLiveMode, type LiveMode } from '../he
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 
 /**
- * In live mode no route, log line or table ever holds a full card number (issue 22, CONTRACT "card
+ * In live mode no route, log line or table ever holds a full card number (CONTRACT "card
  * data in live mode"). Live flows run through a service process of its own that logs at its most
  * verbose level; afterwards its whole output, every row of every table (the idempotency store
  * included) and every answer it gave are searched for the card numbers the flows used, bare or

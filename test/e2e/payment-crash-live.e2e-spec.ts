@@ -22,7 +22,7 @@ import { ADYEN_API_KEY, ADYEN_HMAC_KEY, ADYEN_MERCHANT_ACCOUNT, LIVE_SECRETS_KEY
 import { startServiceProcess } from '../helpers/service-process.js';
 
 /**
- * Crash safety of live payments (issue 21): the service paying through Adyen (the stand-in behind
+ * Crash safety of live payments: the service paying through Adyen (the stand-in behind
  * Prism, which lives in this process and survives) is SIGKILLed at random moments of a burst of
  * split payments, PostgreSQL too in one round. Adyen keeps notifying a service that is down, as it
  * does for days, so the restarted service receives what it missed. Afterwards reconciliation and the

@@ -10,7 +10,7 @@ import type { Client } from '../helpers/http.js';
 import { newMerchant, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The merchant's own HSA/FSA decision (issue 23): an override on create, PUT, GraphQL and the
+ * The merchant's own HSA/FSA decision: an override on create, PUT, GraphQL and the
  * catalog import; the bulk eligibility list matched by barcode; `product.eligibility_changed`
  * whenever a product's decision moves, and never when it does not.
  */

@@ -6,7 +6,7 @@ import { client, type Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Retention (issue 26): tables that grow with traffic are bounded. Events (with their deliveries)
+ * Retention: tables that grow with traffic are bounded. Events (with their deliveries)
  * older than EVENT_RETENTION_DAYS go unless a delivery is still pending; applied processor
  * notifications older than PROCESSOR_NOTIFICATION_RETENTION_DAYS go; failed and reversed payment
  * attempts and the processors' call logs (but for the payments' own authorisations) go after their
