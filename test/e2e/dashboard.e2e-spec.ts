@@ -7,6 +7,7 @@ import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import { address, checkoutBody, cards, createProducts, type ProductRow } from '../helpers/fixtures.js';
 import { client, type Client, type Envelope, type Page as ListPage } from '../helpers/http.js';
 import { newMerchant, startTestApp, type MerchantClient, type TestApp } from '../helpers/test-app.js';
+import { subscribeWith } from '../helpers/card-links.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 import { PASSWORD, teamMember } from '../helpers/console.js';
@@ -41,10 +42,10 @@ afterAll(async () => {
 });
 
 /** A merchant of the test's own: the pharmacy's three products and a fulfilment webhook endpoint (the receiver answering 500). */
-async function pharmacy(name: string): Promise<MerchantClient> {
+async function pharmacy(name: string, hooksUrl = receiver.url): Promise<MerchantClient> {
   const merchant = await newMerchant(t, name);
   await createProducts(merchant.api, CATALOG);
-  const hooks = { url: `${receiver.url}/hooks`, events: ['order.completed'], description: 'fulfilment' };
+  const hooks = { url: `${hooksUrl}/hooks`, events: ['order.completed'], description: 'fulfilment' };
   expect((await merchant.api.post('/api/v2/webhook-endpoints', hooks)).status).toBe(201);
   return merchant;
 }
@@ -253,8 +254,10 @@ test('payment links are listed with their status, updated live when one is paid'
 }, 30_000);
 
 test('the docs screenshot; usable on a phone; no CSP violation anywhere', async () => {
-  // What the picture shows: a split order, an order on the HSA/FSA card alone, a paid payment link, and their unsent deliveries.
-  const { keys, api } = await pharmacy('Dashboard Pharmacy');
+  // What the picture shows, a healthy shop: a split order, an order on the HSA/FSA card alone, a paid payment link, a subscription, delivered webhooks.
+  const healthy = await startReceiver(() => 200);
+  const { keys, api } = await pharmacy('Dashboard Pharmacy', healthy.url);
+  await subscribeWith(api, cards.hsa, { merchant_product_id: 'BAND', amount_cents: 599 });
   await payCheckout(t, keys.test_api_key, [
     ['THERM', 'Digital thermometer', 2499, 1],
     ['CANDY', 'Chocolate candy bar', 399, 2],
@@ -263,10 +266,12 @@ test('the docs screenshot; usable on a phone; no CSP violation anywhere', async 
   await paidThermometerRefill(api);
   expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker makes the first attempts
   const page = await signedInPage(keys);
-  await page.waitForFunction(() => document.querySelectorAll('#orders tbody tr').length === 3);
+  await page.waitForFunction(() => document.querySelectorAll('#orders tbody tr').length === 4);
   await page.locator('#payment-links li', { hasText: 'Thermometer refill' }).waitFor();
-  await page.locator('#webhooks tr[data-delivery-id]').first().waitFor();
-  await page.waitForFunction(() => /HSA\/FSA \$55\.97, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''));
+  await page.locator('#webhooks tr[data-delivery-id][data-status="succeeded"]').first().waitFor();
+  await page.locator('#subscriptions li[data-subscription-id]').first().waitFor();
+  await healthy.close();
+  await page.waitForFunction(() => /HSA\/FSA \$61\.96, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''));
   await new Promise((r) => setTimeout(r, 300));
   // The picture in docs/console.md; rewritten only on request so that test runs leave the checkout clean.
   const shot = await page.screenshot({ path: process.env.UPDATE_SCREENSHOT ? 'docs/dashboard.png' : undefined, fullPage: true });
