@@ -42,6 +42,7 @@ import { Migration20261130100100_email_outbox } from './Migration20261130100100_
 import { Migration20261130200000_lmn_reviews } from './Migration20261130200000_lmn_reviews.js';
 import { Migration20261130300000_subscription_requires_lmn } from './Migration20261130300000_subscription_requires_lmn.js';
 import { Migration20261130300100_branding_contact } from './Migration20261130300100_branding_contact.js';
+import { Migration20261201000100_payment_attempt_idempotency_key } from './Migration20261201000100_payment_attempt_idempotency_key.js';
 
 export const migrationsList = [
   { name: 'Migration20261123041248', class: Migration20261123041248 },
@@ -87,4 +88,5 @@ export const migrationsList = [
   { name: 'Migration20261130200000_lmn_reviews', class: Migration20261130200000_lmn_reviews },
   { name: 'Migration20261130300000_subscription_requires_lmn', class: Migration20261130300000_subscription_requires_lmn },
   { name: 'Migration20261130300100_branding_contact', class: Migration20261130300100_branding_contact },
+  { name: 'Migration20261201000100_payment_attempt_idempotency_key', class: Migration20261201000100_payment_attempt_idempotency_key },
 ];

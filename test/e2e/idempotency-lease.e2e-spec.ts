@@ -63,3 +63,22 @@ test('a retry under the key of a payment whose process died mid-payment is paid 
   const replay = await pay(t.url);
   expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), id: replay.body.id }).toEqual({ status: 200, replayed: 'true', id: retry.body.id });
 }, 120_000);
+
+test('a retry under the key of a payment whose order committed but whose answer was lost (a failover cut the connection) gets that order, not "already paid"', async () => {
+  const session = await openCheckout(m.api, [['THERM', 'Thermometer', 2000, 1]]);
+  const key = `pay-${session.checkout_id}`;
+  const pay = (k: string) => m.api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa }, { 'Idempotency-Key': k });
+  const first = await pay(key);
+  expect(first.status).toBe(200);
+  // As if the connection was cut as the order committed: its answer never stored, the claim lapsed.
+  await t.orm.em
+    .fork()
+    .getConnection()
+    .execute(`update idempotency_keys set response_status = 0, response_body = null, locked_at = now() - interval '10 seconds' where merchant_id = ? and key = ?`, [m.keys.id, key]);
+  const retry = await pay(key);
+  expect({ status: retry.status, id: retry.body.id, replayed: retry.headers.get('idempotent-replayed') }).toEqual({ status: 200, id: first.body.id, replayed: null });
+  expect((await pay(key)).headers.get('idempotent-replayed')).toBe('true');
+  // Another request (another key) finds the checkout paid.
+  const other = await pay(`other-${session.checkout_id}`);
+  expect({ status: other.status, code: other.body.error?.code }).toEqual({ status: 400, code: 'invalid_state' });
+});

@@ -11,25 +11,30 @@ export const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) 
 /** Why a topology test is skipped here (PgBouncer missing), or undefined when it can run. */
 export const pgbouncerMissing = PGBOUNCER ? undefined : 'PgBouncer is not installed (apt-get install pgbouncer): the topology tests are skipped';
 
+/** `describe`, or `describe.skip` with `missing` printed when something the tests need is missing. */
+export function describeUnless(missing: string | undefined): jest.Describe {
+  return missing
+    ? (((...args: Parameters<jest.Describe>) => {
+        console.warn(missing);
+        return describe.skip(...args);
+      }) as jest.Describe)
+    : describe;
+}
+
 /** `describe`, or `describe.skip` with the reason printed, as PgBouncer is there or not. */
-export const describeWithPgBouncer: jest.Describe = pgbouncerMissing
-  ? (((...args: Parameters<jest.Describe>) => {
-      console.warn(pgbouncerMissing);
-      return describe.skip(...args);
-    }) as jest.Describe)
-  : describe;
+export const describeWithPgBouncer = describeUnless(pgbouncerMissing);
 
 export interface PgBouncer {
   port: number;
-  /** `DATABASE_URL` of database `db` through PgBouncer. */
+  /** `DATABASE_URL` of database `db` through PgBouncer (`<db>_session`: in session mode, see `sessionPooled`). */
   url(db: string): string;
   /** Points every database at PostgreSQL on `port` (a failover: PgBouncer reloads its configuration). */
   repoint(port: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The user PgBouncer runs as when we are root (it refuses to run as root): Debian's `postgres`. */
-function unprivileged(): { uid: number; gid: number } | undefined {
+/** The user PgBouncer (and PostgreSQL) run as when we are root (they refuse to run as root): Debian's `postgres`. */
+export function unprivileged(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
   return { uid: id('-u'), gid: id('-g') };
@@ -38,9 +43,11 @@ function unprivileged(): { uid: number; gid: number } | undefined {
 /**
  * Starts PgBouncer in front of PostgreSQL on 127.0.0.1:`serverPort` with its defaults but for
  * `pool_mode = transaction` (the production topology) and `settings` (e.g. `server_login_retry`);
- * every database name goes to the same name on the server, as user postgres.
+ * every database name goes to the same name on the server, as user postgres. Each database of
+ * `sessionPooled` is also reachable as `<db>_session` in session mode (a LISTEN connection that
+ * follows PgBouncer when it is repointed).
  */
-export async function startPgBouncer(serverPort: number, settings: Record<string, string | number> = {}): Promise<PgBouncer> {
+export async function startPgBouncer(serverPort: number, settings: Record<string, string | number> = {}, opts: { sessionPooled?: string[] } = {}): Promise<PgBouncer> {
   if (!PGBOUNCER) throw new Error(pgbouncerMissing);
   const dir = await mkdtemp(path.join(tmpdir(), 'pgbouncer-'));
   await chmod(dir, 0o777);
@@ -51,6 +58,7 @@ export async function startPgBouncer(serverPort: number, settings: Record<string
       ini,
       [
         '[databases]',
+        ...(opts.sessionPooled ?? []).map((db) => `${db}_session = host=127.0.0.1 port=${server} dbname=${db} user=postgres password=postgres pool_mode=session`),
         `* = host=127.0.0.1 port=${server} user=postgres password=postgres`,
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',

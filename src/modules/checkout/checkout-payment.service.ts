@@ -1,8 +1,10 @@
 import { AdmissionGate } from '../../platform/admission.js';
-import type { ServiceContext } from '../../platform/context.js';
+import { scope, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
+import { getOrderEntity } from '../orders/order.service.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
+import { Payment } from '../payments/payment.entity.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { PaymentJournal, withAttemptLeases } from '../payments/payment-journal.js';
 import { processorFor } from '../payments/processor-registry.js';
@@ -80,6 +82,11 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
   // The session as this request read it (the statement opening the journal checks it is still open), or read now.
   const session = typeof subject === 'string' ? await getCheckoutSession(ctx, subject, 'fresh') : subject;
   const sessionId = session.id;
+  // This request, retried under its Idempotency-Key, paid it before its answer was lost: that order again.
+  if (session.orderId && effectiveStatus(ctx, session) === 'paid' && (await PaymentJournal.paidByThisRequest(ctx, sessionId, session.orderId))) {
+    const order = await getOrderEntity(ctx, session.orderId);
+    return { ok: true, order, payments: await ctx.em.find(Payment, { orderId: order.id, ...scope(ctx) }) };
+  }
   refuseUnpayable(ctx, session);
   const now = ctx.now();
   const { parts, reserve } = planPayment(ctx.principal.livemode, session, input, processor, now);

@@ -50,6 +50,10 @@ export class PaymentAttempt extends MerchantScopedEntity {
   @Property({ type: 'string', nullable: true })
   orderId: string | null = null;
 
+  /** The `Idempotency-Key` claim (idempotency_keys.id) of the request that opened it, if any: its retry answers the order this attempt committed. */
+  @Property({ type: 'bigint', nullable: true })
+  idempotencyKeyId: string | null = null;
+
   /** Parked for the shopper (3-D Secure) until then: what is left to do is in `state`. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   awaitingUntil: Date | null = null;

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, type Log, type ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { holdLease, LEASE_SECONDS } from '../../platform/db/leases.js';
+import { runningClaim } from '../../platform/idempotency/idempotency.service.js';
 import { runStatement } from '../../platform/db/sql.js';
 import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import type { PaymentProcessor } from './payment-processor.js';
@@ -61,19 +62,39 @@ export class PaymentJournal {
   ): Promise<PaymentJournal | null> {
     const id = prefixedId('pa');
     const rows = steps.map((s) => ({ ...s, authorization_id: null, capture_id: null }));
-    const values = [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows)];
-    const columns = `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at)`;
+    const values = [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows), runningClaim() ?? null];
+    const columns = `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, idempotency_key_id, created_at, updated_at)`;
     const conflict = `on conflict (subject_id) where status in ('calling', 'reversing') do nothing returning id`;
     const inserted = await runStatement<{ id: string }>(
       ctx.em,
       onlyIf
-        ? `with subject as (${onlyIf.sql}) ${columns} select ?::text, ?::text, ?::boolean, ?::text, 'calling', ?::jsonb, now(), now() from subject ${conflict}`
-        : `${columns} values (?, ?, ?, ?, 'calling', ?, now(), now()) ${conflict}`,
+        ? `with subject as (${onlyIf.sql}) ${columns} select ?::text, ?::text, ?::boolean, ?::text, 'calling', ?::jsonb, ?::bigint, now(), now() from subject ${conflict}`
+        : `${columns} values (?, ?, ?, ?, 'calling', ?, ?, now(), now()) ${conflict}`,
       onlyIf ? [...onlyIf.params, ...values] : values,
     );
     if (!inserted.length) return null;
     leaseAttempt(ctx, id);
     return new PaymentJournal(id, rows);
+  }
+
+  /**
+   * Whether `orderId`, the order `subjectId` was paid with, was committed by an attempt of the
+   * running request (under its `Idempotency-Key` claim, see `runningClaim`): a retry of a pay whose
+   * order committed as its connection was cut (a failover) answers that order, not "already paid".
+   */
+  static async paidByThisRequest(ctx: ServiceContext, subjectId: string, orderId: string): Promise<boolean> {
+    const claim = runningClaim();
+    if (!claim) return false;
+    const rows = await ctx.em
+      .getConnection()
+      .execute(`select 1 from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'succeeded' and order_id = ? and idempotency_key_id = ?`, [
+        subjectId,
+        ctx.principal.merchantId,
+        ctx.principal.livemode,
+        orderId,
+        claim,
+      ]);
+    return rows.length === 1;
   }
 
   /**

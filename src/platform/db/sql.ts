@@ -14,6 +14,11 @@ interface PooledClient {
   releaseConnection(connection: PgClient): Promise<void>;
 }
 
+/** node-pg's client as it is underneath: its socket. */
+interface WithSocket {
+  connection: { stream: { destroy(): void } };
+}
+
 /** Whether this unit of work holds no transaction, so it may take a pooled connection (`queryRows`). */
 export function outsideTransaction(em: EntityManager): boolean {
   // The base EntityManager sees a transaction opened with `em.transactional` (MikroORM's own context); ours is flagged.
@@ -43,19 +48,27 @@ export function usePreparedStatements(orm: { em: EntityManager }, enabled: boole
  * `usePreparedStatements`; otherwise it is sent unnamed, parsed with each execution, and depends
  * on no server session. Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
-export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig): Promise<R[]> {
+export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig, dropAfterMs?: number): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
   if (!outsideTransaction(em)) return Promise.reject(new Error('queryRows runs outside transactions; use the EntityManager inside one'));
-  return pooled(em, query);
+  return pooled(em, query, dropAfterMs);
 }
 
-async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryConfig): Promise<R[]> {
+/**
+ * With `dropAfterMs`, a statement not answered by then is dropped with its connection (its socket
+ * closed, the pool discards it): it never reaches the database late. A pooler holds the statements
+ * it cannot send while the database is away (PgBouncer queues them, then runs them on the server it
+ * reaches next) and drops those of a client that went away.
+ */
+async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryConfig, dropAfterMs?: number): Promise<R[]> {
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const sent = query.name && !namedStatementPools.has(pool) ? { text: query.text, values: query.values } : query;
   const connection = await pool.acquireConnection();
+  const timer = dropAfterMs === undefined ? undefined : setTimeout(() => (connection as unknown as WithSocket).connection.stream.destroy(), dropAfterMs);
   try {
     return (await timedStatement(query.text, () => connection.query<R>(sent))).rows;
   } finally {
+    clearTimeout(timer);
     // Knex releases at once and answers an already resolved promise: nothing to wait for.
     void pool.releaseConnection(connection);
   }

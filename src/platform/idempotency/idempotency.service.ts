@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { insideTransaction, withEm, type ServiceContext } from '../context.js';
@@ -25,6 +26,19 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 const WAIT_FOR_FIRST_MS = (LEASE_SECONDS + 1) * 1000;
 /** Renews the claims of the requests running in this process (see `holdLease`). */
 const RENEW_CLAIMS = `update idempotency_keys set locked_at = now() where id in (select jsonb_array_elements_text(?::jsonb)::bigint) and response_status = 0`;
+
+/** The claim (`idempotency_keys.id`) of the request whose work runs here, for work that commits on its own (see `runningClaim`). */
+const claimOfWork = new AsyncLocalStorage<string>();
+
+/**
+ * The claim of the running request when it has an `Idempotency-Key` and its handler commits on its
+ * own (`transactional: false`), else undefined. A claim keeps its id when a retry takes it over, so
+ * work that records it (a payment attempt) tells a retry of the same request that it already
+ * committed, though the response was never stored (the connection cut right after the commit).
+ */
+export function runningClaim(): string | undefined {
+  return claimOfWork.getStore();
+}
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 function canonicalJson(value: unknown): string {
@@ -67,7 +81,8 @@ class NotStored extends Error {
  * commit or neither. Handlers that call the payment processor manage their own short
  * transactions (never one open while the processor works): their response is stored right after
  * (a crash in between leaves a claim that lapses; such handlers are idempotent by their own
- * state, e.g. a checkout is paid once).
+ * state, e.g. a checkout is paid once, and a retry of a pay answers the order its attempt, opened
+ * under this claim, committed: see `runningClaim`).
  *
  * A failed request (an error thrown, or `store: false`) is not stored and its work is rolled
  * back, so the key can be retried; a declined payment is an answer, stored and replayed.
@@ -111,7 +126,7 @@ export async function runIdempotent(
   const release = () => connection.execute('delete from idempotency_keys where id = ? and response_status = 0', [id]).catch(() => undefined);
   try {
     if (opts.transactional === false) {
-      const response = await execute(ctx);
+      const response = await claimOfWork.run(String(id), () => execute(ctx));
       if (response.store === false) {
         await release();
         return { status: response.status, body: response.body, replayed: false };

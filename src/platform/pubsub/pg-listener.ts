@@ -96,9 +96,11 @@ export class PgListener {
       timer = setTimeout(() => resolve(false), PROBE_WAIT_MS);
     });
     const notify = this.opts.notify ?? ((channel: string, payload: string) => client.query('select pg_notify($1, $2)', [channel, payload]));
+    let sent = true;
     const ok = await notify(PROBE_CHANNEL, token)
       .then(() => heard)
       .catch((err: unknown) => {
+        sent = false;
         this.log.warn({ err }, 'LISTEN probe could not be sent');
         return false;
       })
@@ -111,9 +113,13 @@ export class PgListener {
     this.heard = ok;
     if (ok && !was) this.log.info('LISTEN connection hears notifications');
     if (!ok) {
-      this.log.error(
-        'LISTEN connection does not hear its own notification: cross-process updates fall back to polling. Point DATABASE_LISTEN_URL at PostgreSQL directly (not through a pooler in transaction mode).',
-      );
+      // Deaf only when its own notification went out and never came back; one that could not be sent (the
+      // database still away for the request pool, as just after a failover) proves nothing: probed again.
+      if (sent) {
+        this.log.error(
+          'LISTEN connection does not hear its own notification: cross-process updates fall back to polling. Point DATABASE_LISTEN_URL at PostgreSQL directly (not through a pooler in transaction mode).',
+        );
+      }
       this.scheduleReprobe();
     }
     return ok;
