@@ -3,6 +3,7 @@ import { registerEmailAttachment } from '../email/email-attachments.js';
 import { registerEmailVars } from '../email/email-compose.js';
 import { emailOnEvent } from '../email/email-outbox.js';
 import type { EmailMessage } from '../email/email-message.entity.js';
+import { customerName } from '../orders/order-emails.js';
 import { Order } from '../orders/order.entity.js';
 import { Payment } from '../payments/payment.entity.js';
 import { money } from '../shared/labels.js';
@@ -26,7 +27,6 @@ const emailOf = (data: Record<string, unknown>) => {
   const email = customerOf(data).email;
   return typeof email === 'string' && email.includes('@') ? email : null;
 };
-const nameOf = (c: Partial<LmnCustomer>) => `${c.first_name ?? ''} ${c.last_name ?? ''}`.trim() || (c.email ?? '');
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 emailOnEvent('lmn_review.approved', ({ data }) => {
@@ -44,7 +44,7 @@ registerEmailVars(['lmn_approved'], async (em: EntityManager, m: EmailMessage) =
   const letter = await em.findOneOrFail(LmnLetter, { id: String(m.data.letter_id) });
   const order = await em.findOne(Order, { id: String(m.data.order_id) });
   return {
-    customer_name: nameOf(letter.customer),
+    customer_name: customerName(letter.customer),
     condition: letter.condition,
     items: letter.items.map((i) => i.name),
     expires_at: day(letter.expiresAt),
@@ -57,7 +57,7 @@ registerEmailVars(['lmn_declined'], async (em: EntityManager, m: EmailMessage) =
   const order = await em.findOne(Order, { id: review.orderId });
   const refunded = (await em.find(Payment, { orderId: review.orderId })).reduce((sum, p) => sum + p.refundedAmount, 0);
   return {
-    customer_name: nameOf(review.customer),
+    customer_name: customerName(review.customer),
     reason: review.status === 'expired' ? 'no clinician could review it in time' : review.reason,
     order_number: order?.orderNumber ?? null,
     refunded: refunded > 0 ? money(refunded, review.hold.currency) : null,

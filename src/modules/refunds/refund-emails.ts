@@ -14,7 +14,7 @@ registerEmailVars(['refund'], async (em: EntityManager, m: EmailMessage) => {
   const payments = new Map((await em.find(Payment, { orderId: order.id })).map((p) => [p.id, p]));
   const c = refund.currency;
   return {
-    customer_name: customerName(order),
+    customer_name: customerName(order.customer),
     order_number: order.orderNumber,
     amount: money(refund.amount, c),
     hsa_amount: money(refund.hsaAmount, c),
