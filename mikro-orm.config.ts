@@ -53,7 +53,12 @@ export function ormConfig(clientUrl: string, poolMax = 10, log: Logger = createL
 export async function openOrm(
   url: string,
   poolMax = 10,
-  opts: { poolGuard?: PoolGuardMode; onPoolViolation?: (err: Error) => void; log?: Logger; preparedStatements?: boolean } = {},
+  opts: {
+    poolGuard?: PoolGuardMode;
+    onPoolViolation?: (err: Error) => void;
+    log?: Logger;
+    preparedStatements?: boolean;
+  } = {},
 ): Promise<MikroORM> {
   const orm = await MikroORM.init(ormConfig(url, poolMax, opts.log));
   installPoolGuard(orm, opts.poolGuard ?? 'off', opts.onPoolViolation);

@@ -8,11 +8,33 @@
  * Env: DATABASE_URL, PORT, MERCHANT_ID (the rows are read as this merchant, test mode).
  */
 import Fastify from 'fastify';
-import { GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLScalarType, GraphQLSchema, GraphQLString, graphql } from 'graphql';
+import {
+  GraphQLBoolean,
+  GraphQLEnumType,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLScalarType,
+  GraphQLSchema,
+  GraphQLString,
+  graphql,
+} from 'graphql';
 import pg from 'pg';
-import { orderPageQuery, paymentsOfOrdersQuery, type OrderRecord, type PaymentRecord } from '../src/modules/orders/order.read-model.js';
+import {
+  orderPageQuery,
+  paymentsOfOrdersQuery,
+  type OrderRecord,
+  type PaymentRecord,
+} from '../src/modules/orders/order.read-model.js';
 import { iiasCategoryOf } from '../src/modules/products/product-eligibility.js';
-import { productByIdQuery, productPageQuery, productsByIdsQuery, type ProductRow } from '../src/modules/products/product.read-model.js';
+import {
+  productByIdQuery,
+  productPageQuery,
+  productsByIdsQuery,
+  type ProductRow,
+} from '../src/modules/products/product.read-model.js';
 import { refundsOfOrdersQuery, type RefundRecord } from '../src/modules/refunds/refund.read-model.js';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
@@ -25,7 +47,8 @@ async function rows<R extends pg.QueryResultRow = ProductRow>(query: pg.QueryCon
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const eligibilityStatus = (r: ProductRow) => (r.requiresLmn ? 'requires_lmn' : r.hsaFsaEligible ? 'eligible' : 'not_eligible');
+const eligibilityStatus = (r: ProductRow) =>
+  r.requiresLmn ? 'requires_lmn' : r.hsaFsaEligible ? 'eligible' : 'not_eligible';
 
 function resource(r: ProductRow) {
   return {
@@ -40,7 +63,10 @@ function resource(r: ProductRow) {
     merchant_product_id: r.merchantProductId,
     upc_code_or_gtin: r.upcCodeOrGtin,
     status: r.status,
-    hsa_fsa_eligibility: r.eligibilityOverride && { status: r.eligibilityOverride.status, category: r.eligibilityOverride.category },
+    hsa_fsa_eligibility: r.eligibilityOverride && {
+      status: r.eligibilityOverride.status,
+      category: r.eligibilityOverride.category,
+    },
     eligibility: {
       hsa_fsa_eligible: r.hsaFsaEligible,
       requires_lmn: r.requiresLmn,
@@ -52,7 +78,12 @@ function resource(r: ProductRow) {
       iias_category: iiasCategoryOf(r),
       set_by: r.eligibilityOverride?.set_by ?? null,
       set_at: r.eligibilityOverride?.set_at ?? null,
-      suggested: { status: r.eligibilitySuggested.status, category: r.eligibilitySuggested.category, source: r.eligibilitySuggested.source, message: r.eligibilitySuggested.message },
+      suggested: {
+        status: r.eligibilitySuggested.status,
+        category: r.eligibilitySuggested.category,
+        source: r.eligibilitySuggested.source,
+        message: r.eligibilitySuggested.message,
+      },
     },
     images: r.images.map((i) => ({ id: i.id, url: i.url, is_primary: i.position === 0 })),
     metadata: r.metadata,
@@ -69,7 +100,8 @@ async function page(limit: number, after?: number) {
 // graphql-js over the same statements, the same field names as the service's graph.
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
 const nn = <T extends import('graphql').GraphQLType>(t: T) => new GraphQLNonNull(t);
-const enumOf = (name: string, values: string[]) => new GraphQLEnumType({ name, values: Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) });
+const enumOf = (name: string, values: string[]) =>
+  new GraphQLEnumType({ name, values: Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) });
 const DateTime = new GraphQLScalarType({ name: 'DateTimeISO', serialize: (v) => iso(v as number) });
 const JSONObject = new GraphQLScalarType({ name: 'JSONObject', serialize: (v) => v });
 const Eligibility = new GraphQLObjectType<ProductRow>({
@@ -77,7 +109,10 @@ const Eligibility = new GraphQLObjectType<ProductRow>({
   fields: {
     hsaFsaEligible: { type: nn(GraphQLBoolean) },
     requiresLmn: { type: nn(GraphQLBoolean) },
-    status: { type: nn(enumOf('EligibilityStatus', ['eligible', 'requires_lmn', 'not_eligible'])), resolve: eligibilityStatus },
+    status: {
+      type: nn(enumOf('EligibilityStatus', ['eligible', 'requires_lmn', 'not_eligible'])),
+      resolve: eligibilityStatus,
+    },
     category: { type: GraphQLString, resolve: (r) => r.eligibilityCategory },
     source: { type: nn(enumOf('EligibilitySource', ['upc', 'name', 'none'])), resolve: (r) => r.eligibilitySource },
     message: { type: nn(GraphQLString), resolve: (r) => r.eligibilityMessage },
@@ -86,7 +121,11 @@ const Eligibility = new GraphQLObjectType<ProductRow>({
 });
 const ProductImage = new GraphQLObjectType<{ id: number; url: string; position: number }>({
   name: 'ProductImage',
-  fields: { id: { type: nn(GraphQLInt) }, url: { type: nn(GraphQLString) }, isPrimary: { type: nn(GraphQLBoolean), resolve: (i) => i.position === 0 } },
+  fields: {
+    id: { type: nn(GraphQLInt) },
+    url: { type: nn(GraphQLString) },
+    isPrimary: { type: nn(GraphQLBoolean), resolve: (i) => i.position === 0 },
+  },
 });
 const Product = new GraphQLObjectType<ProductRow>({
   name: 'Product',
@@ -111,15 +150,31 @@ const Product = new GraphQLObjectType<ProductRow>({
 });
 const PageInfo = new GraphQLObjectType({
   name: 'PageInfo',
-  fields: { hasNextPage: { type: nn(GraphQLBoolean) }, hasPreviousPage: { type: nn(GraphQLBoolean) }, startCursor: { type: GraphQLString }, endCursor: { type: GraphQLString } },
+  fields: {
+    hasNextPage: { type: nn(GraphQLBoolean) },
+    hasPreviousPage: { type: nn(GraphQLBoolean) },
+    startCursor: { type: GraphQLString },
+    endCursor: { type: GraphQLString },
+  },
 });
-const Edge = new GraphQLObjectType({ name: 'ProductEdge', fields: { cursor: { type: nn(GraphQLString) }, node: { type: nn(Product) } } });
+const Edge = new GraphQLObjectType({
+  name: 'ProductEdge',
+  fields: { cursor: { type: nn(GraphQLString) }, node: { type: nn(Product) } },
+});
 const Connection = new GraphQLObjectType({
   name: 'ProductConnection',
-  fields: { edges: { type: nn(new GraphQLList(nn(Edge))) }, nodes: { type: nn(new GraphQLList(nn(Product))) }, pageInfo: { type: nn(PageInfo) } },
+  fields: {
+    edges: { type: nn(new GraphQLList(nn(Edge))) },
+    nodes: { type: nn(new GraphQLList(nn(Product))) },
+    pageInfo: { type: nn(PageInfo) },
+  },
 });
 // Orders as the read model sends them (timestamps in epoch ms), with what the page query asks for attached.
-type OrderRow = Omit<OrderRecord, 'createdAt' | 'completedAt'> & { payments: PaymentRecord[]; refunds: RefundRecord[]; products: Map<number, ProductRow> };
+type OrderRow = Omit<OrderRecord, 'createdAt' | 'completedAt'> & {
+  payments: PaymentRecord[];
+  refunds: RefundRecord[];
+  products: Map<number, ProductRow>;
+};
 type LineItem = OrderRecord['lineItems'][number] & { order: OrderRow };
 const LineItem = new GraphQLObjectType<LineItem>({
   name: 'OrderLineItem',
@@ -127,12 +182,18 @@ const LineItem = new GraphQLObjectType<LineItem>({
     name: { type: nn(GraphQLString) },
     quantity: { type: nn(GraphQLInt) },
     price: { type: nn(GraphQLInt) },
-    product: { type: Product, resolve: (l) => (l.product_id == null ? null : (l.order.products.get(l.product_id) ?? null)) },
+    product: {
+      type: Product,
+      resolve: (l) => (l.product_id == null ? null : (l.order.products.get(l.product_id) ?? null)),
+    },
   },
 });
 const Payment = new GraphQLObjectType<PaymentRecord>({
   name: 'Payment',
-  fields: { paymentMethod: { type: nn(enumOf('PaymentMethodType', ['hsa_fsa_card', 'card'])) }, amount: { type: nn(GraphQLInt) } },
+  fields: {
+    paymentMethod: { type: nn(enumOf('PaymentMethodType', ['hsa_fsa_card', 'card'])) },
+    amount: { type: nn(GraphQLInt) },
+  },
 });
 const Refund = new GraphQLObjectType<RefundRecord>({
   name: 'Refund',
@@ -142,29 +203,52 @@ const Refund = new GraphQLObjectType<RefundRecord>({
     status: { type: nn(enumOf('RefundStatus', ['pending', 'succeeded', 'failed', 'cancelled'])) },
   },
 });
-const RefundConnection = new GraphQLObjectType<RefundRecord[]>({ name: 'RefundConnection', fields: { nodes: { type: nn(new GraphQLList(nn(Refund))), resolve: (r) => r } } });
-const newestFirst = (a: { createdAt: unknown; id: string }, b: { createdAt: unknown; id: string }) => Number(b.createdAt) - Number(a.createdAt) || (a.id < b.id ? 1 : -1);
+const RefundConnection = new GraphQLObjectType<RefundRecord[]>({
+  name: 'RefundConnection',
+  fields: { nodes: { type: nn(new GraphQLList(nn(Refund))), resolve: (r) => r } },
+});
+const newestFirst = (a: { createdAt: unknown; id: string }, b: { createdAt: unknown; id: string }) =>
+  Number(b.createdAt) - Number(a.createdAt) || (a.id < b.id ? 1 : -1);
 const Order = new GraphQLObjectType<OrderRow>({
   name: 'Order',
   fields: {
     id: { type: nn(GraphQLID), resolve: (o) => b64(`Order:${o.id}`) },
     orderNumber: { type: nn(GraphQLString) },
-    status: { type: nn(enumOf('OrderStatus', ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'disputed'])) },
+    status: {
+      type: nn(
+        enumOf('OrderStatus', ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'disputed']),
+      ),
+    },
     amount: { type: nn(GraphQLInt) },
-    lineItems: { type: nn(new GraphQLList(nn(LineItem))), resolve: (o) => o.lineItems.map((l) => ({ ...l, order: o })) },
+    lineItems: {
+      type: nn(new GraphQLList(nn(LineItem))),
+      resolve: (o) => o.lineItems.map((l) => ({ ...l, order: o })),
+    },
     payments: { type: nn(new GraphQLList(nn(Payment))) },
-    refunds: { type: nn(RefundConnection), args: { first: { type: GraphQLInt } }, resolve: (o, args: { first?: number }) => [...o.refunds].sort(newestFirst).slice(0, args.first ?? 10) },
+    refunds: {
+      type: nn(RefundConnection),
+      args: { first: { type: GraphQLInt } },
+      resolve: (o, args: { first?: number }) => [...o.refunds].sort(newestFirst).slice(0, args.first ?? 10),
+    },
   },
 });
-const OrderEdge = new GraphQLObjectType({ name: 'OrderEdge', fields: { cursor: { type: nn(GraphQLString) }, node: { type: nn(Order) } } });
-const OrderConnection = new GraphQLObjectType({ name: 'OrderConnection', fields: { edges: { type: nn(new GraphQLList(nn(OrderEdge))) }, pageInfo: { type: nn(PageInfo) } } });
+const OrderEdge = new GraphQLObjectType({
+  name: 'OrderEdge',
+  fields: { cursor: { type: nn(GraphQLString) }, node: { type: nn(Order) } },
+});
+const OrderConnection = new GraphQLObjectType({
+  name: 'OrderConnection',
+  fields: { edges: { type: nn(new GraphQLList(nn(OrderEdge))) }, pageInfo: { type: nn(PageInfo) } },
+});
 
 /** A page of orders and, in three statements side by side, the payments, products and refunds the page query asks for. */
 async function orderPage(limit: number): Promise<{ items: OrderRow[]; hasMore: boolean }> {
   const found = await rows<OrderRow>(orderPageQuery(merchantId, false, {}, { limit }));
   const items = found.slice(0, limit);
   const ids = items.map((o) => o.id);
-  const productIds = [...new Set(items.flatMap((o) => o.lineItems.flatMap((l) => (l.product_id == null ? [] : [l.product_id]))))];
+  const productIds = [
+    ...new Set(items.flatMap((o) => o.lineItems.flatMap((l) => (l.product_id == null ? [] : [l.product_id])))),
+  ];
   const [payments, products, refunds] = await Promise.all([
     rows<PaymentRecord>(paymentsOfOrdersQuery(ids, merchantId, false)),
     rows(productsByIdsQuery(productIds, merchantId, false)),
@@ -187,7 +271,9 @@ const schema = new GraphQLSchema({
         type: nn(Product),
         args: { id: { type: nn(GraphQLID) } },
         resolve: async (_root, { id }: { id: string }) => {
-          const [row] = await rows(productByIdQuery(Number(Buffer.from(id, 'base64url').toString().slice(8)), merchantId, false));
+          const [row] = await rows(
+            productByIdQuery(Number(Buffer.from(id, 'base64url').toString().slice(8)), merchantId, false),
+          );
           return row;
         },
       },
@@ -196,7 +282,10 @@ const schema = new GraphQLSchema({
         args: { first: { type: GraphQLInt } },
         resolve: async (_root, args: { first?: number }) => {
           const { items, hasMore } = await orderPage(args.first ?? 10);
-          return { edges: items.map((node) => ({ cursor: b64(`cursor:${node.id}`), node })), pageInfo: { hasNextPage: hasMore } };
+          return {
+            edges: items.map((node) => ({ cursor: b64(`cursor:${node.id}`), node })),
+            pageInfo: { hasNextPage: hasMore },
+          };
         },
       },
       products: {
@@ -209,7 +298,12 @@ const schema = new GraphQLSchema({
           return {
             edges,
             nodes: items,
-            pageInfo: { hasNextPage: hasMore, hasPreviousPage: after !== undefined, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },
+            pageInfo: {
+              hasNextPage: hasMore,
+              hasPreviousPage: after !== undefined,
+              startCursor: edges[0]?.cursor ?? null,
+              endCursor: edges.at(-1)?.cursor ?? null,
+            },
           };
         },
       },
@@ -220,7 +314,9 @@ const schema = new GraphQLSchema({
 const app = Fastify();
 app.get('/healthz', () => ({ status: 'ok' }));
 // The statement count as the service exposes it (its /metrics histogram's _count).
-app.get('/metrics', (_req, reply) => reply.type('text/plain; version=0.0.4').send(`commerce_db_statement_duration_seconds_count ${statements}\n`));
+app.get('/metrics', (_req, reply) =>
+  reply.type('text/plain; version=0.0.4').send(`commerce_db_statement_duration_seconds_count ${statements}\n`),
+);
 app.get('/api/v2/products/:id', async (req, reply) => {
   const [row] = await rows(productByIdQuery(Number((req.params as { id: string }).id), merchantId, false));
   return row ? resource(row) : reply.code(404).send({ error: { code: 'not_found' } });
@@ -228,7 +324,12 @@ app.get('/api/v2/products/:id', async (req, reply) => {
 app.get('/api/v2/products', async (req) => {
   const q = req.query as { limit?: string; starting_after?: string };
   const { items, hasMore } = await page(Number(q.limit ?? 10), q.starting_after ? Number(q.starting_after) : undefined);
-  return { object: 'list', data: items.map(resource), has_more: hasMore, next_cursor: hasMore ? items.at(-1)!.id : null };
+  return {
+    object: 'list',
+    data: items.map(resource),
+    has_more: hasMore,
+    next_cursor: hasMore ? items.at(-1)!.id : null,
+  };
 });
 app.post('/graphql', async (req) => {
   const { query, variables } = req.body as { query: string; variables?: Record<string, unknown> };

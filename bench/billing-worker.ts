@@ -19,7 +19,12 @@ const batch = Number(env.BILLING_BATCH ?? 100);
 const delay = Number(env.CHARGE_DELAY_MS ?? 0);
 if (env.BILLING_LEASE_MS) setBillingLeaseMs(Number(env.BILLING_LEASE_MS));
 const noop = () => undefined;
-const log: Log = { info: noop, debug: noop, warn: noop, error: (obj: unknown, msg?: string) => console.error(msg, obj) };
+const log: Log = {
+  info: noop,
+  debug: noop,
+  warn: noop,
+  error: (obj: unknown, msg?: string) => console.error(msg, obj),
+};
 
 const loops = Number(env.BILLING_LOOPS ?? 3);
 // Each loop is one claim → charge → settle pipeline holding at most one connection at a time;
@@ -59,5 +64,7 @@ await Promise.all(
 clearInterval(sampler);
 // Peak resident set (kB) and CPU time (µs) of this process, for the bench's memory and CPU figures.
 const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
-process.stdout.write(`${JSON.stringify({ charged, maxRssKb: maxRSS, cpuMs: Math.round((userCPUTime + systemCPUTime) / 1000), liveHeapKb })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ charged, maxRssKb: maxRSS, cpuMs: Math.round((userCPUTime + systemCPUTime) / 1000), liveHeapKb })}\n`,
+);
 await orm.close();

@@ -69,10 +69,14 @@ function postgresCpuMs(dir: string | null): number | null {
 function runWorker(url: string): Promise<WorkerResult> {
   let out = '';
   const prof = process.env.BENCH_CPU_PROF;
-  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--expose-gc', 'dist/bench/billing-worker.js'], {
-    env: { ...process.env, DATABASE_URL: url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--expose-gc', 'dist/bench/billing-worker.js'],
+    {
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   child.stdout.on('data', (d) => (out += d));
   const samples: number[] = [];
   const timer = setInterval(() => {
@@ -89,13 +93,22 @@ function runWorker(url: string): Promise<WorkerResult> {
         .map((l) => JSON.parse(l) as Partial<WorkerResult>)
         .findLast((l) => l.charged !== undefined);
       const at = (share: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * share))] ?? 0;
-      resolve({ code, charged: last?.charged ?? 0, cpuMs: last?.cpuMs ?? 0, maxRssKb: last?.maxRssKb ?? 0, rssAt: [at(0.1), at(0.5), at(0.9)], liveHeapKb: last?.liveHeapKb ?? [] });
+      resolve({
+        code,
+        charged: last?.charged ?? 0,
+        cpuMs: last?.cpuMs ?? 0,
+        maxRssKb: last?.maxRssKb ?? 0,
+        rssAt: [at(0.1), at(0.5), at(0.9)],
+        liveHeapKb: last?.liveHeapKb ?? [],
+      });
     }),
   );
 }
 
 const dataDir = process.env.DATABASE_URL ? null : await mkdtemp(path.join(tmpdir(), 'commerce-billing-bench-'));
-const db = dataDir ? await startEmbeddedPostgres({ dataDir }) : { url: process.env.DATABASE_URL!, stop: () => Promise.resolve() };
+const db = dataDir
+  ? await startEmbeddedPostgres({ dataDir })
+  : { url: process.env.DATABASE_URL!, stop: () => Promise.resolve() };
 const orm = await openOrm(db.url, 4);
 let failed = false;
 try {
@@ -132,7 +145,19 @@ try {
   await new Promise((r) => setTimeout(r, 300)); // the workers' backends exit and are reaped
   const pgCpu = pgCpuBefore === null ? null : postgresCpuMs(dataDir)! - pgCpuBefore;
 
-  const [check] = await conn.execute<{ paid: number; invoices: number; doubled: number; missed: number; attempts: number; captures: number; orders: number; payments: number; ledger: number }[]>(
+  const [check] = await conn.execute<
+    {
+      paid: number;
+      invoices: number;
+      doubled: number;
+      missed: number;
+      attempts: number;
+      captures: number;
+      orders: number;
+      payments: number;
+      ledger: number;
+    }[]
+  >(
     `select
        (select count(*)::int from subscription_invoices where merchant_id = ? and status = 'paid') as paid,
        (select count(*)::int from subscription_invoices where merchant_id = ?) as invoices,
@@ -153,10 +178,22 @@ try {
     ['worker processes', `${WORKERS} (${results.map((r) => r.charged).join(' + ')} charges)`],
     ['wall time', `${secs.toFixed(2)} s`],
     ['charges/s', (check.paid / secs).toFixed(0)],
-    ['CPU s: workers / PostgreSQL', `${results.map((r) => (r.cpuMs / 1000).toFixed(1)).join(' + ')} / ${pgCpu === null ? 'n/a' : (pgCpu / 1000).toFixed(1)}`],
-    ['CPU ms per charge: workers + PostgreSQL', ((results.reduce((t, r) => t + r.cpuMs, 0) + (pgCpu ?? 0)) / N).toFixed(2)],
-    ...results.map((r, i) => [`worker ${i + 1} RSS at 10% / 50% / 90% of its run; peak`, `${r.rssAt.map(mb).join(' / ')}; ${mb(r.maxRssKb)}`]),
-    ...results.map((r, i) => [`worker ${i + 1} live heap after a full GC, every 10 s`, r.liveHeapKb.map((kb) => (kb / 1024).toFixed(0)).join(' ') + ' MB']),
+    [
+      'CPU s: workers / PostgreSQL',
+      `${results.map((r) => (r.cpuMs / 1000).toFixed(1)).join(' + ')} / ${pgCpu === null ? 'n/a' : (pgCpu / 1000).toFixed(1)}`,
+    ],
+    [
+      'CPU ms per charge: workers + PostgreSQL',
+      ((results.reduce((t, r) => t + r.cpuMs, 0) + (pgCpu ?? 0)) / N).toFixed(2),
+    ],
+    ...results.map((r, i) => [
+      `worker ${i + 1} RSS at 10% / 50% / 90% of its run; peak`,
+      `${r.rssAt.map(mb).join(' / ')}; ${mb(r.maxRssKb)}`,
+    ]),
+    ...results.map((r, i) => [
+      `worker ${i + 1} live heap after a full GC, every 10 s`,
+      r.liveHeapKb.map((kb) => (kb / 1024).toFixed(0)).join(' ') + ' MB',
+    ]),
     ['periods paid', String(check.paid)],
     ['processor calls (attempts)', String(check.attempts)],
     ['distinct captures', String(check.captures)],
@@ -165,24 +202,46 @@ try {
     ['periods charged twice', String(check.doubled)],
     ['periods missed', String(check.missed)],
   ];
-  console.log(`\nBilling: ${N} subscriptions due at once (load average ${loadavg()[0].toFixed(1)} at the end)\n\n${formatTable(['measure', 'value'], rows)}\n`);
+  console.log(
+    `\nBilling: ${N} subscriptions due at once (load average ${loadavg()[0].toFixed(1)} at the end)\n\n${formatTable(['measure', 'value'], rows)}\n`,
+  );
   // Flat: what no worker keeps (live heap after a full collection) grows by more than a quarter
   // from its first sample to its last. The resident set is shown beside it: it grows until V8
   // collects (a major collection every ~30 s here), whatever is live.
-  const growth = (r: WorkerResult) => (r.liveHeapKb.length ? r.liveHeapKb[r.liveHeapKb.length - 1] / r.liveHeapKb[0] : NaN);
+  const growth = (r: WorkerResult) =>
+    r.liveHeapKb.length ? r.liveHeapKb[r.liveHeapKb.length - 1] / r.liveHeapKb[0] : NaN;
   const flat = results.every((r) => growth(r) <= 1.25);
   const verdict = (ok: boolean) => (ok ? 'holds' : 'MISSED');
   const limit = (90 * N) / 100_000;
   const targets = [
-    [`${N.toLocaleString('en-US')} due at once, ${WORKERS} workers: ≤ ${limit} s`, `${secs.toFixed(1)} s`, verdict(secs <= limit)],
+    [
+      `${N.toLocaleString('en-US')} due at once, ${WORKERS} workers: ≤ ${limit} s`,
+      `${secs.toFixed(1)} s`,
+      verdict(secs <= limit),
+    ],
     ['  periods charged twice: 0', String(check.doubled), verdict(check.doubled === 0)],
     ['  periods missed: 0', String(check.missed), verdict(check.missed === 0)],
-    ['  memory flat: live heap, last sample <= 1.25x first (each worker)', results.map((r) => growth(r).toFixed(2)).join(' / '), verdict(flat)],
-    ['  peak RSS (each worker; a full GC every 10 s for the samples)', results.map((r) => mb(r.maxRssKb)).join(' / '), ''],
+    [
+      '  memory flat: live heap, last sample <= 1.25x first (each worker)',
+      results.map((r) => growth(r).toFixed(2)).join(' / '),
+      verdict(flat),
+    ],
+    [
+      '  peak RSS (each worker; a full GC every 10 s for the samples)',
+      results.map((r) => mb(r.maxRssKb)).join(' / '),
+      '',
+    ],
   ];
   console.log(`${formatTable(['target', 'measured', ''], targets)}\n`);
   failed =
-    results.some((r) => r.code !== 0) || check.doubled !== 0 || check.missed !== 0 || check.paid !== N || check.attempts !== N || check.captures !== N || check.orders !== N || check.ledger !== N;
+    results.some((r) => r.code !== 0) ||
+    check.doubled !== 0 ||
+    check.missed !== 0 ||
+    check.paid !== N ||
+    check.attempts !== N ||
+    check.captures !== N ||
+    check.orders !== N ||
+    check.ledger !== N;
   if (failed) console.error('FAILED: some period was charged twice or missed, or a worker failed');
 } finally {
   await orm.close();

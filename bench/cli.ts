@@ -22,7 +22,10 @@ function median(values: number[]): number {
 
 execFileSync('node', ['src/cli/build-if-stale.mjs']); // built and current before measuring
 const rows = [
-  { case: 'node src/cli/run.mjs (the bin)', ms: median(Array.from({ length: RUNS }, () => timed(process.execPath, ['src/cli/run.mjs']))) },
+  {
+    case: 'node src/cli/run.mjs (the bin)',
+    ms: median(Array.from({ length: RUNS }, () => timed(process.execPath, ['src/cli/run.mjs']))),
+  },
   { case: 'npm run -s cli', ms: median(Array.from({ length: RUNS }, () => timed('npm', ['run', '-s', 'cli']))) },
 ];
 console.log(`\nCLI start on a built tree (median of ${RUNS} runs; target < ${TARGET_MS} ms)`);

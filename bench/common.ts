@@ -27,8 +27,16 @@ export function cpuMs(pid: number): { process: number; machine: number } {
   const tick = 1000 / 100; // USER_HZ
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  return { process: (Number(fields[11]) + Number(fields[12])) * tick, machine: (user + nice + system + irq + softirq + steal) * tick };
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return {
+    process: (Number(fields[11]) + Number(fields[12])) * tick,
+    machine: (user + nice + system + irq + softirq + steal) * tick,
+  };
 }
 
 /** A plain-text table: the first column left-aligned, the others right-aligned, a dashed rule under the header. */
@@ -86,7 +94,10 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
   if (env.DATABASE_URL) childEnv.DATABASE_URL = env.DATABASE_URL;
   let output = '';
   // As `npm start` runs it (a young generation large enough that a request's garbage dies young).
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...nodeArgs, 'dist/src/main.js'], { env: childEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...nodeArgs, 'dist/src/main.js'], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   child.stdout.on('data', (d) => (output += d));
   // BENCH_SERVICE_LOG=FILE keeps the service's output (e.g. with SQL_DEBUG=true: every statement it sent).
   if (process.env.BENCH_SERVICE_LOG) child.stdout.pipe(createWriteStream(process.env.BENCH_SERVICE_LOG));
@@ -101,7 +112,13 @@ export async function startService(env: NodeJS.ProcessEnv = {}, nodeArgs: string
     await waitFor(`${base}/healthz`, 90_000);
     const key = /glm_test_[0-9A-Za-z]{32}/.exec(output)?.[0];
     if (!key) throw new Error('no demo key printed');
-    return { base, pid: child.pid!, key, databaseUrl: env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce`, stop };
+    return {
+      base,
+      pid: child.pid!,
+      key,
+      databaseUrl: env.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${pgPort}/commerce`,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

@@ -22,7 +22,13 @@ export function checkoutBody(i: number) {
     reference_id: `bench_${i}_${Math.random().toString(36).slice(2, 8)}`,
     customer: { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+15125550100' },
     line_items: [
-      { product_id: `SKU-${2 * (i % 500) + 2}`, name: 'Digital thermometer', price: 1999, quantity: 1, currency: 'USD' },
+      {
+        product_id: `SKU-${2 * (i % 500) + 2}`,
+        name: 'Digital thermometer',
+        price: 1999,
+        quantity: 1,
+        currency: 'USD',
+      },
       { product_id: `SKU-${2 * (i % 500) + 1}`, name: 'Gift card', price: 1250, quantity: 1, currency: 'USD' },
     ],
     shipping_info: address,
@@ -52,14 +58,22 @@ export async function flows(t: FlowTarget, clients: number, seconds: number, ser
     Array.from({ length: clients }, async () => {
       while (performance.now() < until) {
         const t0 = performance.now();
-        const created = await fetch(`${t.base}/api/v2/checkout`, { method: 'POST', headers: t.headers, body: JSON.stringify(checkoutBody(n++)) });
+        const created = await fetch(`${t.base}/api/v2/checkout`, {
+          method: 'POST',
+          headers: t.headers,
+          body: JSON.stringify(checkoutBody(n++)),
+        });
         const body = (await created.json()) as { data?: { checkout_id: string } };
         const t1 = performance.now();
         if (!body.data) {
           fail(`create ${created.status}`);
           continue;
         }
-        const paid = await fetch(`${t.base}/api/v2/test-helpers/checkout/${body.data.checkout_id}/pay`, { method: 'POST', headers: t.headers, body: payBody });
+        const paid = await fetch(`${t.base}/api/v2/test-helpers/checkout/${body.data.checkout_id}/pay`, {
+          method: 'POST',
+          headers: t.headers,
+          body: payBody,
+        });
         const paidBody = await paid.text();
         const t2 = performance.now();
         if (paid.ok) {
@@ -89,7 +103,10 @@ export async function flows(t: FlowTarget, clients: number, seconds: number, ser
 
 /** `count` catalog products `SKU-1` … (the flows' checkouts name the first 1,000), a day old, with the eligibility engine's own decisions. */
 export async function seedSkuProducts(db: pg.Client, merchantId: string, count: number): Promise<void> {
-  const names = Array.from({ length: count }, (_, i) => `${(i + 1) % 2 === 0 ? 'Digital thermometer' : 'Gift card'} ${i + 1}`);
+  const names = Array.from(
+    { length: count },
+    (_, i) => `${(i + 1) % 2 === 0 ? 'Digital thermometer' : 'Gift card'} ${i + 1}`,
+  );
   const decisions = names.map((name) => checkEligibility({ name }));
   await db.query(
     `insert into products (merchant_id, livemode, name, price, currency, merchant_product_id, status, hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_suggested, eligibility_checked_at, metadata, created_at, updated_at)

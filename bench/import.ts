@@ -31,7 +31,9 @@ function catalog(priceBump: number): string {
   for (let i = 0; i < ROWS; i++) {
     const [name, upc] = NAMES[i % NAMES.length];
     const images = i % 4 === 0 ? `https://images.example-pharmacy.com/p${i}.jpg` : '';
-    lines.push(`SKU-${String(i).padStart(6, '0')},"${name} #${i}",${199 + (i % 5000) + priceBump},USD,${upc},"Pack of ${1 + (i % 12)}",active,${images}`);
+    lines.push(
+      `SKU-${String(i).padStart(6, '0')},"${name} #${i}",${199 + (i % 5000) + priceBump},USD,${upc},"Pack of ${1 + (i % 12)}",active,${images}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -66,9 +68,18 @@ async function main(): Promise<void> {
       await writeFile(file, catalog(bump));
       const { ms, report } = await runImport(file, service.databaseUrl);
       slow ||= ms > LIMIT_MS;
-      rows.push([label, `${(ms / 1000).toFixed(1)} s`, String(report.created), String(report.updated), String(report.unchanged), `${Math.round(ROWS / (ms / 1000))}`]);
+      rows.push([
+        label,
+        `${(ms / 1000).toFixed(1)} s`,
+        String(report.created),
+        String(report.updated),
+        String(report.unchanged),
+        `${Math.round(ROWS / (ms / 1000))}`,
+      ]);
     }
-    process.stdout.write(`\nCatalog import, ${ROWS} rows via the CLI (target < ${LIMIT_MS / 1000} s each)\n${formatTable(['run', 'time', 'created', 'updated', 'unchanged', 'rows/s'], rows)}\n`);
+    process.stdout.write(
+      `\nCatalog import, ${ROWS} rows via the CLI (target < ${LIMIT_MS / 1000} s each)\n${formatTable(['run', 'time', 'created', 'updated', 'unchanged', 'rows/s'], rows)}\n`,
+    );
     if (slow) process.exitCode = 1;
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -35,10 +35,19 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits);
 
 /** What each mode's page posts: the contract's test cards, or Adyen Web's payment_method_data (Adyen's test values). */
 const adyenCard = (number: string) => ({
-  payment_method_data: { type: 'scheme', encryptedCardNumber: `test_${number}`, encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' },
+  payment_method_data: {
+    type: 'scheme',
+    encryptedCardNumber: `test_${number}`,
+    encryptedExpiryMonth: 'test_03',
+    encryptedExpiryYear: 'test_2030',
+    encryptedSecurityCode: 'test_737',
+  },
 });
 const payBodies: Record<Mode, string> = {
-  test: JSON.stringify({ hsa_fsa: { number: '4111110000000013', exp_month: 12, exp_year: 2030, cvc: '123' }, card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' } }),
+  test: JSON.stringify({
+    hsa_fsa: { number: '4111110000000013', exp_month: 12, exp_year: 2030, cvc: '123' },
+    card: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
+  }),
   live: JSON.stringify({ hsa_fsa: adyenCard('4111110000000013'), card: adyenCard('4111111111111111') }),
 };
 
@@ -69,13 +78,19 @@ async function flows(base: string, key: string, mode: Mode, pid: number, seconds
   await Promise.all(
     Array.from({ length: clients }, async () => {
       while (performance.now() < until) {
-        const created = (await (await fetch(`${base}/api/v2/checkout`, { method: 'POST', headers, body: checkoutBody(n++) })).json()) as { data?: { checkout_id: string } };
+        const created = (await (
+          await fetch(`${base}/api/v2/checkout`, { method: 'POST', headers, body: checkoutBody(n++) })
+        ).json()) as { data?: { checkout_id: string } };
         if (!created.data) {
           failures.set('create', (failures.get('create') ?? 0) + 1);
           continue;
         }
         const t0 = performance.now();
-        const paid = await fetch(`${base}/api/v2/checkout/${created.data.checkout_id}/payments`, { method: 'POST', headers, body: payBodies[mode] });
+        const paid = await fetch(`${base}/api/v2/checkout/${created.data.checkout_id}/payments`, {
+          method: 'POST',
+          headers,
+          body: payBodies[mode],
+        });
         const text = await paid.text();
         if (paid.status === 200) {
           done++;
@@ -99,13 +114,27 @@ async function flows(base: string, key: string, mode: Mode, pid: number, seconds
 }
 
 async function main(): Promise<void> {
-  const adyen = await startAdyenStandIn({ apiKey: API_KEY, merchantAccount: MERCHANT_ACCOUNT, retryDelaysMs: [200, 1000, 5000] });
+  const adyen = await startAdyenStandIn({
+    apiKey: API_KEY,
+    merchantAccount: MERCHANT_ACCOUNT,
+    retryDelaysMs: [200, 1000, 5000],
+  });
   const cpuProf = process.env.BENCH_CPU_PROF;
-  const service = await startService({ SECRETS_KEY, ADYEN_CHECKOUT_URL: adyen.checkoutUrl }, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []);
+  const service = await startService(
+    { SECRETS_KEY, ADYEN_CHECKOUT_URL: adyen.checkoutUrl },
+    cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [],
+  );
   try {
     const cli = (args: string[]) =>
-      execFileSync(process.execPath, ['dist/src/cli/cli.js', ...args], { env: { ...process.env, DATABASE_URL: service.databaseUrl, SECRETS_KEY, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
-    const merchant = JSON.parse(cli(['merchant', 'create', '--name', 'Live Bench Pharmacy'])) as { id: string; test_api_key: string; live_api_key: string };
+      execFileSync(process.execPath, ['dist/src/cli/cli.js', ...args], {
+        env: { ...process.env, DATABASE_URL: service.databaseUrl, SECRETS_KEY, LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+      });
+    const merchant = JSON.parse(cli(['merchant', 'create', '--name', 'Live Bench Pharmacy'])) as {
+      id: string;
+      test_api_key: string;
+      live_api_key: string;
+    };
     cli([
       'processor',
       'set',
@@ -122,7 +151,8 @@ async function main(): Promise<void> {
       '--hmac-key',
       HMAC_KEY,
     ]);
-    if (!process.env.BENCH_NO_NOTIFICATIONS) adyen.notifyTo(`${service.base}/processor-notifications/adyen`, { hmacKeyHex: HMAC_KEY });
+    if (!process.env.BENCH_NO_NOTIFICATIONS)
+      adyen.notifyTo(`${service.base}/processor-notifications/adyen`, { hmacKeyHex: HMAC_KEY });
     const keys: Record<Mode, string> = { test: merchant.test_api_key, live: merchant.live_api_key };
     for (const mode of ['test', 'live'] as const) {
       for (const [id, name, price] of [
@@ -154,7 +184,9 @@ async function main(): Promise<void> {
     const cpu = (mode: Mode) => median(runs[mode].map((r) => r.cpuPerFlow));
     // Each round's live run over the same round's test run: drift of the machine between rounds
     // (other work on its two cores) falls on both halves of a pair, so the pairs' median is the figure.
-    const pairs = runs.live.map((r, i) => r.cpuPerFlow / (runs.test[i]?.cpuPerFlow ?? NaN)).filter((x) => Number.isFinite(x));
+    const pairs = runs.live
+      .map((r, i) => r.cpuPerFlow / (runs.test[i]?.cpuPerFlow ?? NaN))
+      .filter((x) => Number.isFinite(x));
     const ratio = median(pairs);
     const rows = MODES.map((mode) => [
       mode === 'test' ? 'test mode (simulated processor)' : 'live mode (Adyen adapter, stand-in)',
@@ -163,9 +195,13 @@ async function main(): Promise<void> {
       fmt(median(runs[mode].map((r) => r.payP50))),
       fmt(median(runs[mode].map((r) => r.sqlPerFlow)), 1),
     ]);
-    process.stdout.write(`\n${formatTable(['checkout create + POST /payments (split)', 'flows/s', 'service CPU ms/flow', 'p50 pay ms', 'SQL/flow'], rows)}\n`);
+    process.stdout.write(
+      `\n${formatTable(['checkout create + POST /payments (split)', 'flows/s', 'service CPU ms/flow', 'p50 pay ms', 'SQL/flow'], rows)}\n`,
+    );
     process.stdout.write(`live / test CPU per flow, round by round: ${pairs.map((x) => fmt(x, 2)).join(' ')}\n`);
-    process.stdout.write(`live / test CPU per flow (median of the rounds): ${fmt(ratio, 2)} (target <= 1.20: ${ratio <= 1.2 ? 'met' : 'NOT met'})\n`);
+    process.stdout.write(
+      `live / test CPU per flow (median of the rounds): ${fmt(ratio, 2)} (target <= 1.20: ${ratio <= 1.2 ? 'met' : 'NOT met'})\n`,
+    );
   } finally {
     await service.stop();
     await adyen.close();

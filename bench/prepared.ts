@@ -48,9 +48,15 @@ async function main(): Promise<void> {
       const cpu = median(list.map((f) => f.serviceCpuPerFlow));
       rows.push([`pay flow, ${name}: statements per flow <= 10`, fmt(sql), check(sql <= 10)]);
       rows.push([`pay flow, ${name}: service CPU per flow <= 4.5 ms`, fmt(cpu), check(cpu <= 4.5)]);
-      rows.push([`  flows/s, machine CPU ms per flow`, `${fmt(median(list.map((f) => f.perSecond)))}, ${fmt(median(list.map((f) => f.machineCpuPerFlow)))}`, '']);
+      rows.push([
+        `  flows/s, machine CPU ms per flow`,
+        `${fmt(median(list.map((f) => f.perSecond)))}, ${fmt(median(list.map((f) => f.machineCpuPerFlow)))}`,
+        '',
+      ]);
     }
-    process.stdout.write(`\n${CONNECTIONS} clients, ${ROUNDS} alternating rounds of ${DURATION} s; medians\n\n${formatTable(['target', 'measured', ''], rows)}\n\n`);
+    process.stdout.write(
+      `\n${CONNECTIONS} clients, ${ROUNDS} alternating rounds of ${DURATION} s; medians\n\n${formatTable(['target', 'measured', ''], rows)}\n\n`,
+    );
   } finally {
     for (const [, s] of services) await s.stop();
   }
@@ -61,7 +67,9 @@ async function seedCatalog(databaseUrl: string): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [ENGINE_VERSION]);
+    await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [
+      ENGINE_VERSION,
+    ]);
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
     await seedSkuProducts(db, merchantId, 1000);
   } finally {

@@ -68,7 +68,8 @@ profile.samples.forEach((id, i) => {
     if (f.functionName === '(root)') continue;
     const area = areaOf(f.url, f.functionName);
     areas.add(area);
-    if (area.startsWith('src') || area === 'bench') frames.add(`${f.functionName || '(anonymous)'} ${area}:${f.lineNumber + 1}`);
+    if (area.startsWith('src') || area === 'bench')
+      frames.add(`${f.functionName || '(anonymous)'} ${area}:${f.lineNumber + 1}`);
   }
   for (const a of areas) inclusive.set(a, (inclusive.get(a) ?? 0) + dt);
   for (const f of frames) functions.set(f, (functions.get(f) ?? 0) + dt);

@@ -52,9 +52,23 @@ interface Run {
 
 async function measure(t: Target, c: Case, seconds: number): Promise<Run> {
   const before = await sqlCount(t.base);
-  const r = await autocannon({ url: t.base + c.path, method: c.method, headers: t.headers, body: c.body, connections: CONNECTIONS, duration: seconds });
+  const r = await autocannon({
+    url: t.base + c.path,
+    method: c.method,
+    headers: t.headers,
+    body: c.body,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   const statements = (await sqlCount(t.base)) - before;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.average, sqlPerReq: statements / Math.max(r['2xx'], 1), errors: r.non2xx + r.errors };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    sqlPerReq: statements / Math.max(r['2xx'], 1),
+    errors: r.non2xx + r.errors,
+  };
 }
 
 /** The body of one request, for checking that service and baseline answer the same JSON. */
@@ -71,7 +85,9 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
   const { base, headers } = service;
   // The rows below carry this engine's own decisions: its once-per-version recheck of every product
   // (a deploy's background work, ~50,000 engine runs) is marked done, so it does not run during the measurements.
-  await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [ENGINE_VERSION]);
+  await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [
+    ENGINE_VERSION,
+  ]);
   let lastId = 0;
   for (let i = 0; i < 20; i++) {
     const res = await fetch(`${base}/api/v2/products`, {
@@ -98,16 +114,20 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
   await db.query('analyze products; analyze product_images');
   const at = async (depth: number) =>
     (
-      await db.query<{ id: number }>(`select id from products where merchant_id = $1 and not livemode and status <> 'archived' order by created_at desc, id desc offset $2 limit 1`, [
-        merchantId,
-        depth - 1,
-      ])
+      await db.query<{ id: number }>(
+        `select id from products where merchant_id = $1 and not livemode and status <> 'archived' order by created_at desc, id desc offset $2 limit 1`,
+        [merchantId, depth - 1],
+      )
     ).rows[0].id;
 
   // Paid orders: an eligible and a regular line each, split between an HSA/FSA card and a card; every fifth partly refunded.
   const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123' });
   for (let i = 0; i < ORDERS; i++) {
-    const checkout = await fetch(`${base}/api/v2/checkout`, { method: 'POST', headers, body: JSON.stringify(checkoutBody(i)) }).then((r) => r.json() as Promise<{ data: { checkout_id: string } }>);
+    const checkout = await fetch(`${base}/api/v2/checkout`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(checkoutBody(i)),
+    }).then((r) => r.json() as Promise<{ data: { checkout_id: string } }>);
     const paid = await fetch(`${base}/api/v2/test-helpers/checkout/${checkout.data.checkout_id}/pay`, {
       method: 'POST',
       headers,
@@ -115,13 +135,20 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
     });
     const order = (await paid.json()) as { id?: string; order_id?: string };
     if (i % 5 === 0) {
-      await fetch(`${base}/api/v2/refunds`, { method: 'POST', headers, body: JSON.stringify({ order_id: order.id ?? order.order_id, amount: 100, reason: 'customer_request' }) });
+      await fetch(`${base}/api/v2/refunds`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ order_id: order.id ?? order.order_id, amount: 100, reason: 'customer_request' }),
+      });
     }
   }
   return { lastId, at2k: await at(2_000), at50k: await at(50_000) };
 }
 
-async function startBaseline(databaseUrl: string, merchantId: string): Promise<{ base: string; stop: () => Promise<void> }> {
+async function startBaseline(
+  databaseUrl: string,
+  merchantId: string,
+): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/bench/baseline.js'], {
     env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MERCHANT_ID: merchantId },
@@ -149,23 +176,46 @@ async function main(): Promise<void> {
   try {
     await db.connect();
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
-    const svc: Target = { base: service.base, headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' } };
+    const svc: Target = {
+      base: service.base,
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+    };
     process.stdout.write(`seeding ${DEEP_ROWS + 20} products and ${ORDERS} orders…\n`);
     const { lastId, at2k, at50k } = await seed(svc, db, merchantId);
     baseline = await startBaseline(service.databaseUrl, merchantId);
     const bare: Target = { base: baseline.base, headers: { 'content-type': 'application/json' } };
 
     const gid = Buffer.from(`Product:${lastId}`).toString('base64url');
-    const fields = 'id productId name price currency status eligibility { hsaFsaEligible message } images { url isPrimary }';
+    const fields =
+      'id productId name price currency status eligibility { hsaFsaEligible message } images { url isPrimary }';
     const gql = (query: string) => JSON.stringify({ query });
     const ordersQuery = (n: number) =>
       gql(`{ orders(first: ${n}) { edges { node { id orderNumber status amount
         lineItems { name quantity product { name price eligibility { hsaFsaEligible } images { url } } }
         payments { paymentMethod amount } refunds(first: 5) { nodes { refundId amount status } } } } pageInfo { hasNextPage } } }`);
     const all: Case[] = [
-      { id: 'rest-get', name: 'REST   GET /products/{id}', method: 'GET', path: `/api/v2/products/${lastId}`, baseline: true },
-      { id: 'rest-list', name: 'REST   GET /products?limit=20', method: 'GET', path: '/api/v2/products?limit=20', baseline: true },
-      { id: 'gql-get', name: 'GraphQL product(id)', method: 'POST', path: '/graphql', body: gql(`{ product(id: "${gid}") { ${fields} } }`), baseline: true },
+      {
+        id: 'rest-get',
+        name: 'REST   GET /products/{id}',
+        method: 'GET',
+        path: `/api/v2/products/${lastId}`,
+        baseline: true,
+      },
+      {
+        id: 'rest-list',
+        name: 'REST   GET /products?limit=20',
+        method: 'GET',
+        path: '/api/v2/products?limit=20',
+        baseline: true,
+      },
+      {
+        id: 'gql-get',
+        name: 'GraphQL product(id)',
+        method: 'POST',
+        path: '/graphql',
+        body: gql(`{ product(id: "${gid}") { ${fields} } }`),
+        baseline: true,
+      },
       {
         id: 'gql-list',
         name: 'GraphQL products(first: 20)',
@@ -174,10 +224,36 @@ async function main(): Promise<void> {
         body: gql(`{ products(first: 20) { edges { cursor node { ${fields} } } pageInfo { hasNextPage endCursor } } }`),
         baseline: true,
       },
-      { id: 'list-2k', name: 'REST   list 20 at row 2,000', method: 'GET', path: `/api/v2/products?limit=20&starting_after=${at2k}`, baseline: true },
-      { id: 'list-50k', name: 'REST   list 20 at row 50,000', method: 'GET', path: `/api/v2/products?limit=20&starting_after=${at50k}`, baseline: true },
-      { id: 'orders-1', name: 'GraphQL orders(first: 1), nested', method: 'POST', path: '/graphql', body: ordersQuery(1), baseline: true },
-      { id: 'orders-50', name: 'GraphQL orders(first: 50), nested', method: 'POST', path: '/graphql', body: ordersQuery(50), baseline: true },
+      {
+        id: 'list-2k',
+        name: 'REST   list 20 at row 2,000',
+        method: 'GET',
+        path: `/api/v2/products?limit=20&starting_after=${at2k}`,
+        baseline: true,
+      },
+      {
+        id: 'list-50k',
+        name: 'REST   list 20 at row 50,000',
+        method: 'GET',
+        path: `/api/v2/products?limit=20&starting_after=${at50k}`,
+        baseline: true,
+      },
+      {
+        id: 'orders-1',
+        name: 'GraphQL orders(first: 1), nested',
+        method: 'POST',
+        path: '/graphql',
+        body: ordersQuery(1),
+        baseline: true,
+      },
+      {
+        id: 'orders-50',
+        name: 'GraphQL orders(first: 50), nested',
+        method: 'POST',
+        path: '/graphql',
+        body: ordersQuery(50),
+        baseline: true,
+      },
     ];
     const cases = all.filter((c) => !ONLY || ONLY.includes(c.id));
     const runFlows = !ONLY || ONLY.includes('flow');
@@ -191,17 +267,25 @@ async function main(): Promise<void> {
         let at = 0;
         while (ours[at] === theirs[at]) at++;
         const around = (s: string) => s.slice(Math.max(0, at - 1000), at + 1000);
-        process.stdout.write(`${c.name}: the answers differ at character ${at}\n  service  …${around(ours)}…\n  baseline …${around(theirs)}…\n`);
+        process.stdout.write(
+          `${c.name}: the answers differ at character ${at}\n  service  …${around(ours)}…\n  baseline …${around(theirs)}…\n`,
+        );
       }
     }
-    const ordersCheck = JSON.parse(await answer(svc, all[7])) as { data?: { orders: { edges: unknown[] } }; errors?: unknown };
-    if (ordersCheck.errors || ordersCheck.data?.orders.edges.length !== ORDERS) throw new Error(`orders page: ${JSON.stringify(ordersCheck).slice(0, 300)}`);
+    const ordersCheck = JSON.parse(await answer(svc, all[7])) as {
+      data?: { orders: { edges: unknown[] } };
+      errors?: unknown;
+    };
+    if (ordersCheck.errors || ordersCheck.data?.orders.edges.length !== ORDERS)
+      throw new Error(`orders page: ${JSON.stringify(ordersCheck).slice(0, 300)}`);
 
     for (const c of cases) {
       await measure(svc, c, 1); // warm-up
       if (c.baseline) await measure(bare, c, 1);
     }
-    const results = new Map<string, { service: Run[]; baseline: Run[] }>(cases.map((c) => [c.id, { service: [], baseline: [] }]));
+    const results = new Map<string, { service: Run[]; baseline: Run[] }>(
+      cases.map((c) => [c.id, { service: [], baseline: [] }]),
+    );
     const flowRuns: Awaited<ReturnType<typeof flows>>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of cases) {
@@ -240,7 +324,20 @@ async function main(): Promise<void> {
       const r = results.get(id);
       return r ? median(r.service.map((s, i) => s[k] / r.baseline[i][k])) : NaN;
     };
-    const header = ['case', 'req/s', 'p50', 'p99', 'SQL/req', 'bare req/s', 'bare p50', 'bare p99', 'bare SQL', 'ratio req/s', 'p99 x bare', 'same JSON'];
+    const header = [
+      'case',
+      'req/s',
+      'p50',
+      'p99',
+      'SQL/req',
+      'bare req/s',
+      'bare p50',
+      'bare p99',
+      'bare SQL',
+      'ratio req/s',
+      'p99 x bare',
+      'same JSON',
+    ];
     const rows = cases.map((c) => {
       const r = results.get(c.id)!;
       const b = r.baseline;
@@ -259,7 +356,9 @@ async function main(): Promise<void> {
         same.get(c.id) ?? '',
       ];
     });
-    process.stdout.write(`\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians (ratios: median of the per-round ratios)\n\n${formatTable(header, rows)}\n`);
+    process.stdout.write(
+      `\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians (ratios: median of the per-round ratios)\n\n${formatTable(header, rows)}\n`,
+    );
 
     // Targets of the issue, from the same run.
     const check = (ok: boolean) => (ok ? 'holds' : 'MISSED');
@@ -271,26 +370,68 @@ async function main(): Promise<void> {
     const targets: string[][] = [];
     const has = (id: string) => results.has(id);
     if (has('rest-get')) {
-      targets.push(['REST product get: req/s >= 0.85 of bare (issue 26)', fmt(ratio('rest-get', 'rps'), 2), check(ratio('rest-get', 'rps') >= 0.85)]);
-      targets.push(['REST product get: p99 <= 2x bare', fmt(ratio('rest-get', 'p99'), 2), check(ratio('rest-get', 'p99') <= 2)]);
-      targets.push(['REST product get: 1 statement', fmt(med(results.get('rest-get')!.service, 'sqlPerReq'), 2), check(med(results.get('rest-get')!.service, 'sqlPerReq') < 1.05)]);
+      targets.push([
+        'REST product get: req/s >= 0.85 of bare (issue 26)',
+        fmt(ratio('rest-get', 'rps'), 2),
+        check(ratio('rest-get', 'rps') >= 0.85),
+      ]);
+      targets.push([
+        'REST product get: p99 <= 2x bare',
+        fmt(ratio('rest-get', 'p99'), 2),
+        check(ratio('rest-get', 'p99') <= 2),
+      ]);
+      targets.push([
+        'REST product get: 1 statement',
+        fmt(med(results.get('rest-get')!.service, 'sqlPerReq'), 2),
+        check(med(results.get('rest-get')!.service, 'sqlPerReq') < 1.05),
+      ]);
     }
     if (has('rest-list')) {
-      targets.push(['REST product list (20): req/s >= 0.50 of bare', fmt(ratio('rest-list', 'rps'), 2), check(ratio('rest-list', 'rps') >= 0.5)]);
-      targets.push(['REST product list: <= 2 statements', fmt(med(results.get('rest-list')!.service, 'sqlPerReq'), 2), check(med(results.get('rest-list')!.service, 'sqlPerReq') <= 2.05)]);
+      targets.push([
+        'REST product list (20): req/s >= 0.50 of bare',
+        fmt(ratio('rest-list', 'rps'), 2),
+        check(ratio('rest-list', 'rps') >= 0.5),
+      ]);
+      targets.push([
+        'REST product list: <= 2 statements',
+        fmt(med(results.get('rest-list')!.service, 'sqlPerReq'), 2),
+        check(med(results.get('rest-list')!.service, 'sqlPerReq') <= 2.05),
+      ]);
     }
     if (has('gql-get')) {
-      targets.push(['GraphQL product(id): req/s >= 0.60 of graphql-js', fmt(ratio('gql-get', 'rps'), 2), check(ratio('gql-get', 'rps') >= 0.6)]);
+      targets.push([
+        'GraphQL product(id): req/s >= 0.60 of graphql-js',
+        fmt(ratio('gql-get', 'rps'), 2),
+        check(ratio('gql-get', 'rps') >= 0.6),
+      ]);
       // Issue 26's targets for the single-object read.
-      targets.push(['GraphQL product(id): req/s ≥ 0.80 of bare', fmt(ratio('gql-get', 'rps'), 2), check(ratio('gql-get', 'rps') >= 0.8)]);
-      targets.push(['GraphQL product(id): p99 ≤ 1.3x bare', fmt(ratio('gql-get', 'p99'), 2), check(ratio('gql-get', 'p99') <= 1.3)]);
+      targets.push([
+        'GraphQL product(id): req/s ≥ 0.80 of bare',
+        fmt(ratio('gql-get', 'rps'), 2),
+        check(ratio('gql-get', 'rps') >= 0.8),
+      ]);
+      targets.push([
+        'GraphQL product(id): p99 ≤ 1.3x bare',
+        fmt(ratio('gql-get', 'p99'), 2),
+        check(ratio('gql-get', 'p99') <= 1.3),
+      ]);
     }
-    if (has('gql-list')) targets.push(['GraphQL products(first: 20): req/s >= 0.50 of graphql-js', fmt(ratio('gql-list', 'rps'), 2), check(ratio('gql-list', 'rps') >= 0.5)]);
+    if (has('gql-list'))
+      targets.push([
+        'GraphQL products(first: 20): req/s >= 0.50 of graphql-js',
+        fmt(ratio('gql-list', 'rps'), 2),
+        check(ratio('gql-list', 'rps') >= 0.5),
+      ]);
     if (has('list-2k') && has('list-50k')) {
       const deep = perRound('list-50k', 'list-2k', 'mean');
       targets.push(['list latency at 50,000 <= 1.5x at 2,000 (mean)', fmt(deep, 2), check(deep <= 1.5)]);
     }
-    if (has('orders-50')) targets.push(['GraphQL 50-order page: req/s ≥ 0.85 of bare', fmt(ratio('orders-50', 'rps'), 2), check(ratio('orders-50', 'rps') >= 0.85)]);
+    if (has('orders-50'))
+      targets.push([
+        'GraphQL 50-order page: req/s ≥ 0.85 of bare',
+        fmt(ratio('orders-50', 'rps'), 2),
+        check(ratio('orders-50', 'rps') >= 0.85),
+      ]);
     if (has('orders-1') && has('orders-50')) {
       const times = perRound('orders-50', 'orders-1', 'mean');
       targets.push(['GraphQL 50 orders <= 3x the time of 1 (mean latency)', fmt(times, 2), check(times <= 3)]);
@@ -298,24 +439,52 @@ async function main(): Promise<void> {
       const bareTimes = perRound('orders-50', 'orders-1', 'mean', 'baseline');
       targets.push(['  the same ratio on bare graphql-js (its floor)', fmt(bareTimes, 2), '']);
       targets.push(['  GraphQL orders(first: 50): req/s of bare graphql-js', fmt(ratio('orders-50', 'rps'), 2), '']);
-      targets.push(['GraphQL orders page: statements 50 vs 1', `${fmt(med(results.get('orders-50')!.service, 'sqlPerReq'), 2)} vs ${fmt(med(results.get('orders-1')!.service, 'sqlPerReq'), 2)}`, '']);
+      targets.push([
+        'GraphQL orders page: statements 50 vs 1',
+        `${fmt(med(results.get('orders-50')!.service, 'sqlPerReq'), 2)} vs ${fmt(med(results.get('orders-1')!.service, 'sqlPerReq'), 2)}`,
+        '',
+      ]);
     }
     if (flowRuns.length) {
       const perSecond = median(flowRuns.map((f) => f.perSecond));
-      targets.push([`checkout create + pay at ${CONNECTIONS} clients >= 200 flows/s`, fmt(perSecond, 1), check(perSecond >= 200)]);
+      targets.push([
+        `checkout create + pay at ${CONNECTIONS} clients >= 200 flows/s`,
+        fmt(perSecond, 1),
+        check(perSecond >= 200),
+      ]);
       const serviceCpu = median(flowRuns.map((f) => f.serviceCpuPerFlow));
       const machineCpu = median(flowRuns.map((f) => f.machineCpuPerFlow));
       // 200 flows/s needs 200 x (CPU ms per flow) of the machine's cores each second.
       targets.push(['  CPU ms per flow: service / whole machine', `${fmt(serviceCpu, 1)} / ${fmt(machineCpu, 1)}`, '']);
-      targets.push(['  cores 200 flows/s would need (machine has ' + availableParallelism() + ')', fmt((200 * machineCpu) / 1000, 1), '']);
-      targets.push(['  p50 create / pay ms', `${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`, '']);
+      targets.push([
+        '  cores 200 flows/s would need (machine has ' + availableParallelism() + ')',
+        fmt((200 * machineCpu) / 1000, 1),
+        '',
+      ]);
+      targets.push([
+        '  p50 create / pay ms',
+        `${fmt(median(flowRuns.map((f) => f.createP50)), 1)} / ${fmt(median(flowRuns.map((f) => f.payP50)), 1)}`,
+        '',
+      ]);
       // Issue 26: every statement the service sent while the flows ran (the requests' and the sweeps' they caused), per flow.
       const sqlPerFlow = median(flowRuns.map((f) => f.sqlPerFlow));
-      targets.push(['statements per checkout create + pay <= 14 (issue 26)', fmt(sqlPerFlow, 1), check(sqlPerFlow <= 14)]);
-      targets.push(['service CPU per create + pay flow <= 6 ms (issue 26)', fmt(serviceCpu, 1), check(serviceCpu <= 6)]);
+      targets.push([
+        'statements per checkout create + pay <= 14 (issue 26)',
+        fmt(sqlPerFlow, 1),
+        check(sqlPerFlow <= 14),
+      ]);
+      targets.push([
+        'service CPU per create + pay flow <= 6 ms (issue 26)',
+        fmt(serviceCpu, 1),
+        check(serviceCpu <= 6),
+      ]);
     }
     // Issue 26's last row is a policy, not a figure: the purge sweeps (README, Operations → Retention; test/e2e/retention.e2e-spec.ts).
-    targets.push(['events, deliveries, idempotency keys, notifications: bounded', 'hourly purge sweeps (README: Retention)', 'holds']);
+    targets.push([
+      'events, deliveries, idempotency keys, notifications: bounded',
+      'hourly purge sweeps (README: Retention)',
+      'holds',
+    ]);
     process.stdout.write(`\n${formatTable(['target', 'measured', ''], targets)}\n\n`);
   } finally {
     await baseline?.stop();

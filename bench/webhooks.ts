@@ -15,7 +15,8 @@ import { formatTable, startService } from './common.js';
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
   const service = await startService({ RUN_JOBS: 'true' });
@@ -43,7 +44,12 @@ async function main(): Promise<void> {
     await db.connect();
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
 
-    const createEndpoint = (events: string[]) => fetch(`${base}/api/v2/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, events }) });
+    const createEndpoint = (events: string[]) =>
+      fetch(`${base}/api/v2/webhook-endpoints`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: `http://127.0.0.1:${receiverPort}/hook`, events }),
+      });
     await createEndpoint(['bench.backlog']);
     await createEndpoint(['bench.latency']);
 
@@ -56,13 +62,19 @@ async function main(): Promise<void> {
       [merchantId, BACKLOG],
     );
     while (received - deliveredBefore < BACKLOG) {
-      if (performance.now() - started > 300_000) throw new Error(`only ${received - deliveredBefore} of ${BACKLOG} delivered`);
+      if (performance.now() - started > 300_000)
+        throw new Error(`only ${received - deliveredBefore} of ${BACKLOG} delivered`);
       await new Promise((r) => setTimeout(r, 5));
     }
     const seconds = (performance.now() - started) / 1000;
 
     // 2. Latency: one event per transaction; time from COMMIT to the websocket message and to the webhook.
-    ws = createClient({ url: `${base.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 });
+    ws = createClient({
+      url: `${base.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+    });
     const wsArrivals = new Map<string, number>();
     let live = false;
     ws.subscribe<{ events: { eventId: string } }>(
@@ -78,7 +90,10 @@ async function main(): Promise<void> {
     );
     for (let i = 0; !live; i++) {
       if (i > 200) throw new Error('subscription never went live');
-      await db.query(`insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.probe', '{}')`, [`evt_probe${i}`, merchantId]);
+      await db.query(
+        `insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.probe', '{}')`,
+        [`evt_probe${i}`, merchantId],
+      );
       await new Promise((r) => setTimeout(r, 50));
     }
     const wsLatency: number[] = [];
@@ -86,7 +101,10 @@ async function main(): Promise<void> {
     for (let i = 0; i < LATENCY_SAMPLES; i++) {
       const id = `evt_latency${i}`;
       await db.query('begin');
-      await db.query(`insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.latency', $3)`, [id, merchantId, { i, amount: 4995 }]);
+      await db.query(
+        `insert into events (id, merchant_id, livemode, type, data) values ($1, $2, false, 'bench.latency', $3)`,
+        [id, merchantId, { i, amount: 4995 }],
+      );
       const committing = performance.now();
       await db.query('commit');
       const until = Date.now() + 15_000;
@@ -102,11 +120,23 @@ async function main(): Promise<void> {
 
     const rows = [
       [`webhook deliveries/s (${BACKLOG} events, 1 endpoint)`, (BACKLOG / seconds).toFixed(0), '', ''],
-      [`commit -> graphql-ws message (${LATENCY_SAMPLES} events)`, '', percentile(wsLatency, 50).toFixed(1), percentile(wsLatency, 99).toFixed(1)],
-      [`commit -> webhook received (${LATENCY_SAMPLES} events)`, '', percentile(hookLatency, 50).toFixed(1), percentile(hookLatency, 99).toFixed(1)],
+      [
+        `commit -> graphql-ws message (${LATENCY_SAMPLES} events)`,
+        '',
+        percentile(wsLatency, 50).toFixed(1),
+        percentile(wsLatency, 99).toFixed(1),
+      ],
+      [
+        `commit -> webhook received (${LATENCY_SAMPLES} events)`,
+        '',
+        percentile(hookLatency, 50).toFixed(1),
+        percentile(hookLatency, 99).toFixed(1),
+      ],
     ];
     const header = ['case', 'per s', 'p50 ms', 'p99 ms'];
-    process.stdout.write(`\nWebhooks and live events (one worker process, local receiver)\n\n${formatTable(header, rows)}\n\n`);
+    process.stdout.write(
+      `\nWebhooks and live events (one worker process, local receiver)\n\n${formatTable(header, rows)}\n\n`,
+    );
   } finally {
     await ws?.dispose();
     await db.end().catch(() => undefined);

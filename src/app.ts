@@ -9,7 +9,13 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config } from './config/config.js';
 import { configureLivePayments, EMAIL_SWEEP, publicRoutes, resolvers, restRoutes } from './modules/index.js';
 import { consoleSessionAuth, consoleWsSessionAuth, registerConsoleSessions } from './modules/team/console-session.js';
-import { authenticate, forgetAllPrincipals, forgetMerchant, PRINCIPALS_CHANNEL, recordKeyUse } from './modules/merchants/merchant.service.js';
+import {
+  authenticate,
+  forgetAllPrincipals,
+  forgetMerchant,
+  PRINCIPALS_CHANNEL,
+  recordKeyUse,
+} from './modules/merchants/merchant.service.js';
 import { randomBase62 } from './platform/db/ids.js';
 import { DomainError } from './platform/errors.js';
 import type { JobRunner } from './platform/jobs/jobs.js';
@@ -18,7 +24,12 @@ import type { GraphContext } from './platform/graphql/context.js';
 import { noStoreCacheControl } from './platform/graphql/cache-control.js';
 import { queryCost } from './platform/graphql/complexity.js';
 import { CostBuckets } from './platform/graphql/cost-bucket.js';
-import { graphqlErrorFormatter, httpRequestRules, MAX_DOCUMENT_TOKENS, noNulInStrings } from './platform/graphql/errors.js';
+import {
+  graphqlErrorFormatter,
+  httpRequestRules,
+  MAX_DOCUMENT_TOKENS,
+  noNulInStrings,
+} from './platform/graphql/errors.js';
 import { registerGraphqlRoute } from './platform/graphql/http.js';
 import { buildGraphSchema } from './platform/graphql/schema.js';
 import { configureRetention } from './platform/retention.js';
@@ -35,7 +46,11 @@ import { postgresRateLimitStore } from './platform/rest/rate-limit-store.js';
 import { registerFavicon } from './platform/rest/favicon.js';
 import { registerPublicRoutes } from './platform/rest/public-routes.js';
 import { registerRoutes } from './platform/rest/routes.js';
-import { registerHttpMetrics, registerMetricsRoute, startMetricsServer } from './platform/observability/metrics-endpoint.js';
+import {
+  registerHttpMetrics,
+  registerMetricsRoute,
+  startMetricsServer,
+} from './platform/observability/metrics-endpoint.js';
 import { databaseAvailable, onScrape } from './platform/observability/metrics.js';
 import { poolSampler } from './platform/observability/db-metrics.js';
 import { activeTraceIds } from './platform/observability/spans.js';
@@ -62,7 +77,12 @@ declare module 'fastify' {
 }
 
 /** Builds the HTTP service (REST, GraphQL, health, OpenAPI) on an open ORM; does not listen. `log`: the process's logger (one at LOG_LEVEL otherwise). */
-export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, log: FastifyBaseLogger = createLogger(config.LOG_LEVEL)): Promise<App> {
+export async function buildApp(
+  config: Config,
+  orm: MikroORM,
+  jobs: JobRunner,
+  log: FastifyBaseLogger = createLogger(config.LOG_LEVEL),
+): Promise<App> {
   const genReqId = () => `req_${randomBase62(20)}`;
   const http = Fastify({
     loggerInstance: log,
@@ -98,7 +118,8 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
   registerErrorHandling(http);
   const health = new DatabaseHealth(orm.config.get('clientUrl'), http.log);
   // API keys' last use reaches the database once a minute (and at shutdown), never per request.
-  const writeKeyUse = () => recordKeyUse(orm.em.fork()).catch((err: unknown) => http.log.warn({ err }, 'could not record API key use'));
+  const writeKeyUse = () =>
+    recordKeyUse(orm.em.fork()).catch((err: unknown) => http.log.warn({ err }, 'could not record API key use'));
   const keyUseTimer = setInterval(() => void writeKeyUse(), 60_000).unref();
   http.addHook('onClose', async () => {
     clearInterval(keyUseTimer);
@@ -130,7 +151,9 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
       const own = req.ctx?.principal.rateLimit;
       return new DomainError(
         'rate_limit_exceeded',
-        own ? own.message(context.max, wait) : `Too many requests: at most ${context.max} per ${context.after} per API key. Retry after ${Math.ceil(context.ttl / 1000)} s.`,
+        own
+          ? own.message(context.max, wait)
+          : `Too many requests: at most ${context.max} per ${context.after} per API key. Retry after ${Math.ceil(context.ttl / 1000)} s.`,
         {
           headers: { 'Retry-After': String(wait) },
         },
@@ -150,7 +173,10 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
     listenUrl: config.DATABASE_LISTEN_URL,
     hintChannels: ['events', DELIVERIES_CHANNEL, 'emails'],
     // A new event needs its fan-out (and the sends it made); a retry or a replay, a whole run; a new email, its send.
-    onHint: (channel) => (channel === 'emails' ? jobs.kick(EMAIL_SWEEP) : jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt')),
+    onHint: (channel) =>
+      channel === 'emails'
+        ? jobs.kick(EMAIL_SWEEP)
+        : jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt'),
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
     // A key revoked or a test clock moved elsewhere may have gone unheard: keys are looked up afresh.
     onMissed: forgetAllPrincipals,
@@ -160,12 +186,16 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
   health.onAvailable(() => live.listener.reconnectNow());
   // Liveness and the database, checked over the LISTEN connection (never queued behind the pool),
   // or over a probe connection of its own while that one reconnects.
-  http.get('/healthz', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, async (_req, reply) => {
-    const up = health.available && (live.listener.connected ? await live.listener.ping() : await health.probe());
-    if (up) return { status: 'ok', database: 'ok' };
-    health.suspect();
-    return reply.code(503).header('Retry-After', '1').send({ status: 'unavailable', database: 'unreachable' });
-  });
+  http.get(
+    '/healthz',
+    { config: { public: true, withoutDatabase: true }, schema: { hide: true } },
+    async (_req, reply) => {
+      const up = health.available && (live.listener.connected ? await live.listener.ping() : await health.probe());
+      if (up) return { status: 'ok', database: 'ok' };
+      health.suspect();
+      return reply.code(503).header('Retry-After', '1').send({ status: 'unavailable', database: 'unreachable' });
+    },
+  );
   registerProbes(http, orm, health, live.listener);
   const schema = await buildGraphSchema(resolvers, live.pubSub);
   const apollo = new ApolloServer<GraphContext>({
@@ -195,7 +225,12 @@ export async function buildApp(config: Config, orm: MikroORM, jobs: JobRunner, l
  * while the database is reachable), and the metrics listener of its own (METRICS_PORT), which
  * starts and stops with the service.
  */
-function observe(http: FastifyInstance, config: Config, orm: MikroORM, health: DatabaseHealth): () => number | undefined {
+function observe(
+  http: FastifyInstance,
+  config: Config,
+  orm: MikroORM,
+  health: DatabaseHealth,
+): () => number | undefined {
   const stop = [
     onScrape('db-pool', poolSampler(orm)),
     onScrape('database', () => databaseAvailable.set(health.available ? 1 : 0)),

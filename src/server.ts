@@ -58,7 +58,9 @@ async function serve(config: Config, db: EmbeddedDatabase, log: Logger): Promise
     // Only the test key (CONTRACT): the live key and the webhook secret never go to stdout or logs.
     process.stdout.write(`\nDemo merchant ${demo.id} created. Test API key (shown once):\n  ${demo.test_api_key}\n\n`);
     const setup = await inviteFirstOwner(orm.em.fork(), demo.id, DEMO_OWNER_EMAIL);
-    process.stdout.write(`Console owner ${DEMO_OWNER_EMAIL}: set a password with this one-time link (valid 7 days):\n  ${setup}\n\n`);
+    process.stdout.write(
+      `Console owner ${DEMO_OWNER_EMAIL}: set a password with this one-time link (valid 7 days):\n  ${setup}\n\n`,
+    );
   }
 
   if (config.RUN_JOBS) await jobs.start();
@@ -100,7 +102,10 @@ async function waitForMigrations(orm: Awaited<ReturnType<typeof openOrm>>): Prom
   for (let waited = 0; ; waited++) {
     const pending = await pendingMigrations(orm);
     if (!pending.length) return [];
-    if (waited % 10 === 0) process.stderr.write(`waiting for migrations (MIGRATE_ON_START=false; run npm run migrate): ${pending.length} pending\n`);
+    if (waited % 10 === 0)
+      process.stderr.write(
+        `waiting for migrations (MIGRATE_ON_START=false; run npm run migrate): ${pending.length} pending\n`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
@@ -112,7 +117,9 @@ async function waitForMigrations(orm: Awaited<ReturnType<typeof openOrm>>): Prom
  * exception still ends it (its state can no longer be trusted; the supervisor restarts it).
  */
 function keepRunningThroughDatabaseErrors(log: FastifyBaseLogger): void {
-  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection (the service keeps running)'));
+  process.on('unhandledRejection', (err) =>
+    log.error({ err }, 'unhandled promise rejection (the service keeps running)'),
+  );
   process.on('uncaughtException', (err) => {
     if (isDatabaseUnavailable(err)) {
       log.warn({ err }, 'database connection error outside a request (the service keeps running)');
@@ -125,6 +132,9 @@ function keepRunningThroughDatabaseErrors(log: FastifyBaseLogger): void {
 
 main().catch((err: unknown) => {
   // Before the configuration is read (an invalid one) there is no level yet: info.
-  (processLog ?? createLogger('info')).fatal({ err }, `failed to start: ${scrubText(err instanceof Error ? err.message : String(err))}`);
+  (processLog ?? createLogger('info')).fatal(
+    { err },
+    `failed to start: ${scrubText(err instanceof Error ? err.message : String(err))}`,
+  );
   process.exit(1);
 });

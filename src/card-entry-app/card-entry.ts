@@ -42,7 +42,13 @@ export interface CardEntryHandlers {
 }
 
 /** The page's card data: Adyen Web's `paymentMethod` per slot and the browser's details (3-D Secure 2), or the slots still to fix. */
-export type CollectedCards = { ok: true; paymentMethods: Partial<Record<CardSlot, Record<string, unknown>>>; browserInfo: Record<string, unknown> | null } | { ok: false; invalid: CardSlot[] };
+export type CollectedCards =
+  | {
+      ok: true;
+      paymentMethods: Partial<Record<CardSlot, Record<string, unknown>>>;
+      browserInfo: Record<string, unknown> | null;
+    }
+  | { ok: false; invalid: CardSlot[] };
 
 export interface CardEntry {
   /** The `paymentMethod` of each of `slots`; a slot not complete and valid shows Adyen Web's own field errors and is named in `invalid`. */
@@ -101,7 +107,10 @@ export async function mountCardEntry(config: CardEntryConfig, handlers: CardEntr
       const paymentMethods: Partial<Record<CardSlot, Record<string, unknown>>> = {};
       let browserInfo: Record<string, unknown> | null = null;
       for (const slot of slots) {
-        const data = states.get(slot)!.data as { paymentMethod: Record<string, unknown>; browserInfo?: Record<string, unknown> };
+        const data = states.get(slot)!.data as {
+          paymentMethod: Record<string, unknown>;
+          browserInfo?: Record<string, unknown>;
+        };
         paymentMethods[slot] = data.paymentMethod;
         browserInfo ??= data.browserInfo ?? null;
       }
@@ -109,7 +118,9 @@ export async function mountCardEntry(config: CardEntryConfig, handlers: CardEntr
     },
     handleAction(next) {
       action?.unmount();
-      action = checkout.createFromAction(next as unknown as PaymentAction, { challengeWindowSize: '05' }).mount(element(config.actionContainerId));
+      action = checkout
+        .createFromAction(next as unknown as PaymentAction, { challengeWindowSize: '05' })
+        .mount(element(config.actionContainerId));
     },
     clearAction() {
       action?.unmount();

@@ -8,7 +8,16 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const STAMP = path.join(root, 'dist', '.built');
 /** What the build reads: a change to any of them makes the built tree stale. */
-const SOURCES = ['src', 'migrations', 'bench', 'mikro-orm.config.ts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const SOURCES = [
+  'src',
+  'migrations',
+  'bench',
+  'mikro-orm.config.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+];
 
 /** The newest modification time under `p` (a file or a folder), in ms. */
 function newest(p) {

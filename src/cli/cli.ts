@@ -24,7 +24,11 @@ const USAGE = `usage:
 
 /** Runs `fn` against the configured database, then closes everything. */
 async function withOrm<T>(fn: (orm: MikroORM) => Promise<T>): Promise<T> {
-  const [{ loadConfig }, { resolveDatabase }, { openOrm }] = await Promise.all([import('../config/config.js'), import('../platform/db/database.js'), import('../../mikro-orm.config.js')]);
+  const [{ loadConfig }, { resolveDatabase }, { openOrm }] = await Promise.all([
+    import('../config/config.js'),
+    import('../platform/db/database.js'),
+    import('../../mikro-orm.config.js'),
+  ]);
   const db = await resolveDatabase(loadConfig());
   const orm = await openOrm(db.url, 2);
   try {
@@ -41,7 +45,10 @@ async function main(argv: string[]): Promise<number> {
     case 'merchant': {
       const { values } = parseArgs({ args: rest, options: { name: { type: 'string' } } });
       if (sub !== 'create' || !values.name) throw new Error(USAGE);
-      const [{ migrate }, { createMerchant }] = await Promise.all([import('../platform/db/database.js'), import('../modules/merchants/merchant.service.js')]);
+      const [{ migrate }, { createMerchant }] = await Promise.all([
+        import('../platform/db/database.js'),
+        import('../modules/merchants/merchant.service.js'),
+      ]);
       const created = await withOrm(async (orm) => {
         await migrate(orm);
         return createMerchant(orm.em.fork(), values.name!);

@@ -44,7 +44,10 @@ export async function openApiTypesEmit(): Promise<number> {
 
 /** Fails when the committed client types differ from what the OpenAPI document generates. */
 export async function openApiTypesCheck(): Promise<number> {
-  const [committed, built] = await Promise.all([readFile(OPENAPI_TYPES_FILE, 'utf8').catch(() => ''), openApiDocument().then(openApiTypes)]);
+  const [committed, built] = await Promise.all([
+    readFile(OPENAPI_TYPES_FILE, 'utf8').catch(() => ''),
+    openApiDocument().then(openApiTypes),
+  ]);
   if (committed === built) {
     process.stdout.write(`${OPENAPI_TYPES_FILE} is up to date\n`);
     return 0;

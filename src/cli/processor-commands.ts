@@ -2,7 +2,11 @@ import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config/config.js';
 import { migrate } from '../platform/db/database.js';
-import { configureProcessorAccounts, setProcessorAccount, showProcessorAccount } from '../modules/processor-accounts/processor-account.service.js';
+import {
+  configureProcessorAccounts,
+  setProcessorAccount,
+  showProcessorAccount,
+} from '../modules/processor-accounts/processor-account.service.js';
 import { PROCESSOR_USAGE } from './usage.js';
 
 export { PROCESSOR_USAGE };
@@ -23,13 +27,20 @@ function parse<O extends Partial<typeof setOptions>>(args: string[], options: O)
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    const why = code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? 'an unexpected argument (a value without its --option?)' : (err as Error).message;
+    const why =
+      code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL'
+        ? 'an unexpected argument (a value without its --option?)'
+        : (err as Error).message;
     throw new Error(`processor: ${why}\nusage:\n  ${PROCESSOR_USAGE}`);
   }
 }
 
 /** `processor set` and `processor show`: the masked configuration as JSON on stdout, errors on stderr (exit 1). */
-export async function processorCommand(sub: string | undefined, args: string[], withOrm: <T>(fn: (orm: MikroORM) => Promise<T>) => Promise<T>): Promise<number> {
+export async function processorCommand(
+  sub: string | undefined,
+  args: string[],
+  withOrm: <T>(fn: (orm: MikroORM) => Promise<T>) => Promise<T>,
+): Promise<number> {
   if (sub !== 'set' && sub !== 'show') throw new Error(`usage:\n  ${PROCESSOR_USAGE}`);
   const values = parse(args, sub === 'set' ? setOptions : { merchant: setOptions.merchant });
   if (!values.merchant) throw new Error(`processor ${sub}: --merchant is required\nusage:\n  ${PROCESSOR_USAGE}`);
@@ -49,7 +60,10 @@ export async function processorCommand(sub: string | undefined, args: string[], 
       live_url_prefix: v['live-url-prefix'],
     });
   });
-  if (!view) throw new Error(`processor show: merchant ${merchantId} has no processor configuration (set one with: npm run cli -- processor set …)`);
+  if (!view)
+    throw new Error(
+      `processor show: merchant ${merchantId} has no processor configuration (set one with: npm run cli -- processor set …)`,
+    );
   process.stdout.write(`${JSON.stringify(view)}\n`);
   return 0;
 }

@@ -21,7 +21,10 @@ async function resolveMerchant(orm: MikroORM, id: string | undefined): Promise<M
     return merchant;
   }
   const merchants = await em.find(Merchant, {}, { limit: 2 });
-  if (merchants.length !== 1) throw new ImportFileError(`${merchants.length ? 'several merchants exist' : 'no merchant exists'}: pass --merchant ID`);
+  if (merchants.length !== 1)
+    throw new ImportFileError(
+      `${merchants.length ? 'several merchants exist' : 'no merchant exists'}: pass --merchant ID`,
+    );
   return merchants[0];
 }
 
@@ -29,7 +32,10 @@ async function resolveMerchant(orm: MikroORM, id: string | undefined): Promise<M
 function progressReporter(): { progress: ImportProgress; stop: () => void } {
   const verbs = { validate: 'validated', write: 'written' } as const;
   if (process.stderr.isTTY) {
-    const bar = new cliProgress.SingleBar({ stream: process.stderr, format: '{stage} [{bar}] {percentage}% {value}/{total} rows', hideCursor: true }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      { stream: process.stderr, format: '{stage} [{bar}] {percentage}% {value}/{total} rows', hideCursor: true },
+      cliProgress.Presets.shades_classic,
+    );
     let stage = '';
     return {
       progress: (s, done, total) => {
@@ -65,7 +71,9 @@ export function formatReport(report: ImportReport, file: string, merchant: strin
     `  updated    ${report.updated}`,
     `  unchanged  ${report.unchanged}`,
     `  rejected   ${report.rejected.length}`,
-    ...report.rejected.slice(0, 50).map((r) => `    line ${r.line}${r.merchant_product_id ? ` (${r.merchant_product_id})` : ''}: ${r.reason}`),
+    ...report.rejected
+      .slice(0, 50)
+      .map((r) => `    line ${r.line}${r.merchant_product_id ? ` (${r.merchant_product_id})` : ''}: ${r.reason}`),
     ...(report.rejected.length > 50 ? [`    … and ${report.rejected.length - 50} more (use --json for all)`] : []),
   ];
   if (report.committed) {
@@ -78,11 +86,19 @@ export function formatReport(report: ImportReport, file: string, merchant: strin
 }
 
 /** `products import FILE.csv …`: exit 0 when the import committed, 1 when the file or a row stopped it. */
-export async function productsImport(args: string[], withOrm: <T>(fn: (orm: MikroORM) => Promise<T>) => Promise<T>): Promise<number> {
+export async function productsImport(
+  args: string[],
+  withOrm: <T>(fn: (orm: MikroORM) => Promise<T>) => Promise<T>,
+): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { merchant: { type: 'string' }, mode: { type: 'string', default: 'test' }, 'continue-on-error': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
+    options: {
+      merchant: { type: 'string' },
+      mode: { type: 'string', default: 'test' },
+      'continue-on-error': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
   });
   if (positionals.length !== 1 || !['test', 'live'].includes(values.mode)) throw new Error(`usage: ${IMPORT_USAGE}`);
   const file = positionals[0];
@@ -94,12 +110,20 @@ export async function productsImport(args: string[], withOrm: <T>(fn: (orm: Mikr
       const ctx = systemContext(orm.em, merchant.id, livemode, Number(merchant.testClockOffsetMs), silent);
       const bar = progressReporter();
       try {
-        return { report: await importCatalog(ctx, rows, { continueOnError: values['continue-on-error'], progress: bar.progress }), merchant };
+        return {
+          report: await importCatalog(ctx, rows, {
+            continueOnError: values['continue-on-error'],
+            progress: bar.progress,
+          }),
+          merchant,
+        };
       } finally {
         bar.stop();
       }
     });
-    process.stdout.write(values.json ? `${JSON.stringify(report)}\n` : formatReport(report, file, merchant.id, livemode));
+    process.stdout.write(
+      values.json ? `${JSON.stringify(report)}\n` : formatReport(report, file, merchant.id, livemode),
+    );
     return report.committed ? 0 : 1;
   } catch (err) {
     if (!(err instanceof ImportFileError)) throw err;

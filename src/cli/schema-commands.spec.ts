@@ -14,7 +14,12 @@ test('classifies breaking, dangerous and safe changes', async () => {
   `;
   const changes = await schemaChanges(BEFORE, after);
   expect(changes.breaking).toEqual([expect.stringContaining("Field 'price' was removed from object type 'Product'")]);
-  expect(changes.dangerous).toEqual(expect.arrayContaining([expect.stringContaining("Enum value 'ARCHIVED' was added to enum 'Status'"), expect.stringContaining("Argument 'after: String' added")]));
+  expect(changes.dangerous).toEqual(
+    expect.arrayContaining([
+      expect.stringContaining("Enum value 'ARCHIVED' was added to enum 'Status'"),
+      expect.stringContaining("Argument 'after: String' added"),
+    ]),
+  );
   expect(changes.safe).toEqual([expect.stringContaining("Field 'tagline' was added to object type 'Product'")]);
 });
 

@@ -4,7 +4,14 @@ import { CriticalityLevel, diff } from '@graphql-inspector/core';
 import { buildSchema as buildFromSdl } from 'graphql';
 import { resolvers } from '../modules/index.js';
 import { buildGraphSchema, printGraphSchema } from '../platform/graphql/schema.js';
-import { CHANGELOG_FILE, changelogSections, changeLists, newestRelease, RELEASE_SCHEMA_FILE, schemaGate } from './schema-gate.js';
+import {
+  CHANGELOG_FILE,
+  changelogSections,
+  changeLists,
+  newestRelease,
+  RELEASE_SCHEMA_FILE,
+  schemaGate,
+} from './schema-gate.js';
 
 const SCHEMA_FILE = 'schema.graphql';
 
@@ -41,8 +48,15 @@ export interface SchemaChanges {
 /** Classifies the changes from SDL `before` to SDL `after` (graphql-inspector's criticality). */
 export async function schemaChanges(before: string, after: string): Promise<SchemaChanges> {
   const changes = await diff(buildFromSdl(before), buildFromSdl(after));
-  const pick = (level: CriticalityLevel) => changes.filter((c) => c.criticality.level === level).map((c) => `${c.message}${c.criticality.reason ? ` (${c.criticality.reason})` : ''}`);
-  return { breaking: pick(CriticalityLevel.Breaking), dangerous: pick(CriticalityLevel.Dangerous), safe: pick(CriticalityLevel.NonBreaking) };
+  const pick = (level: CriticalityLevel) =>
+    changes
+      .filter((c) => c.criticality.level === level)
+      .map((c) => `${c.message}${c.criticality.reason ? ` (${c.criticality.reason})` : ''}`);
+  return {
+    breaking: pick(CriticalityLevel.Breaking),
+    dangerous: pick(CriticalityLevel.Dangerous),
+    safe: pick(CriticalityLevel.NonBreaking),
+  };
 }
 
 /**
@@ -52,7 +66,10 @@ export async function schemaChanges(before: string, after: string): Promise<Sche
  * safe changes from the schema.graphql at `ref`; exits 1 on a breaking change when
  * `--fail-on-breaking` is given.
  */
-export async function schemaDiff(ref: string | undefined, failOnBreaking = process.argv.includes('--fail-on-breaking')): Promise<number> {
+export async function schemaDiff(
+  ref: string | undefined,
+  failOnBreaking = process.argv.includes('--fail-on-breaking'),
+): Promise<number> {
   if (!ref) return schemaGateCommand();
   if (ref.startsWith('--')) throw new Error('usage: npm run schema:diff [-- REF [--fail-on-breaking]]');
   const old = execFileSync('git', ['show', `${ref}:${SCHEMA_FILE}`], { encoding: 'utf8' });
@@ -69,17 +86,32 @@ export async function schemaDiff(ref: string | undefined, failOnBreaking = proce
 /** schema.graphql at tag `v<version>`, if this clone has that tag (a clean clone may have none). */
 function taggedSchema(version: string): string | undefined {
   try {
-    return execFileSync('git', ['show', `refs/tags/v${version}:${SCHEMA_FILE}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return execFileSync('git', ['show', `refs/tags/v${version}:${SCHEMA_FILE}`], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return undefined;
   }
 }
 
 async function schemaGateCommand(): Promise<number> {
-  const [changelog, releaseSchema, pkg, currentSchema] = await Promise.all([readFile(CHANGELOG_FILE, 'utf8'), readFile(RELEASE_SCHEMA_FILE, 'utf8'), readFile('package.json', 'utf8'), currentSdl()]);
+  const [changelog, releaseSchema, pkg, currentSchema] = await Promise.all([
+    readFile(CHANGELOG_FILE, 'utf8'),
+    readFile(RELEASE_SCHEMA_FILE, 'utf8'),
+    readFile('package.json', 'utf8'),
+    currentSdl(),
+  ]);
   const packageVersion = (JSON.parse(pkg) as { version: string }).version;
   const release = newestRelease(changelogSections(changelog).sections);
-  const verdict = await schemaGate({ changelog, releaseSchema, currentSchema, packageVersion, taggedSchema: release && taggedSchema(release.version), today: new Date().toISOString().slice(0, 10) });
+  const verdict = await schemaGate({
+    changelog,
+    releaseSchema,
+    currentSchema,
+    packageVersion,
+    taggedSchema: release && taggedSchema(release.version),
+    today: new Date().toISOString().slice(0, 10),
+  });
   process.stdout.write(`${verdict.lines.join('\n')}\n`);
   return verdict.ok ? 0 : 1;
 }
@@ -90,7 +122,9 @@ export async function schemaRelease(): Promise<number> {
   const release = newestRelease(changelogSections(changelog).sections);
   const packageVersion = (JSON.parse(pkg) as { version: string }).version;
   if (!release || release.version !== packageVersion) {
-    process.stderr.write(`${CHANGELOG_FILE}'s newest release (${release?.heading ?? 'none'}) is not package.json's version ${packageVersion}: date the section and bump package.json together.\n`);
+    process.stderr.write(
+      `${CHANGELOG_FILE}'s newest release (${release?.heading ?? 'none'}) is not package.json's version ${packageVersion}: date the section and bump package.json together.\n`,
+    );
     return 1;
   }
   const header = `# Release ${release.version} (${release.date}) of schema.graphql: what \`npm run schema:diff\` compares with (docs/schema-changes.md).\n# Written by \`npm run schema:release\` on the release commit; never edited by hand.\n`;

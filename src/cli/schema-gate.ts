@@ -1,5 +1,14 @@
 import { CriticalityLevel, diff, type Change, type TypeOfChangeType } from '@graphql-inspector/core';
-import { buildSchema, isEnumType, isInputObjectType, isInterfaceType, isObjectType, type GraphQLField, type GraphQLInputField, type GraphQLSchema } from 'graphql';
+import {
+  buildSchema,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLInputField,
+  type GraphQLSchema,
+} from 'graphql';
 
 // The schema-change gate (docs/schema-changes.md): the working schema against the schema of the
 // newest release in CHANGELOG.md. Pure: the command reads the files and git, this decides.
@@ -40,7 +49,8 @@ export function changelogSections(text: string): { sections: ChangelogSection[];
     const [, label = '', tail] = HEADING.exec(line) ?? [];
     const unreleased = /^unreleased$/i;
     current = undefined;
-    if (VERSION.test(label) && tail !== undefined && (isDate(tail) || unreleased.test(tail))) current = { heading: line.trim(), version: label, date: isDate(tail) ? tail : undefined, body: '' };
+    if (VERSION.test(label) && tail !== undefined && (isDate(tail) || unreleased.test(tail)))
+      current = { heading: line.trim(), version: label, date: isDate(tail) ? tail : undefined, body: '' };
     else if (unreleased.test(label) && tail === undefined) current = { heading: line.trim(), body: '' };
     else errors.push(`${CHANGELOG_FILE}: a heading the gate does not understand: "${line.trim()}"`);
     if (current) sections.push(current);
@@ -49,7 +59,9 @@ export function changelogSections(text: string): { sections: ChangelogSection[];
 }
 
 /** The newest release section (`## [X.Y.Z] - YYYY-MM-DD`), if any. */
-export function newestRelease(sections: ChangelogSection[]): (ChangelogSection & { version: string; date: string }) | undefined {
+export function newestRelease(
+  sections: ChangelogSection[],
+): (ChangelogSection & { version: string; date: string }) | undefined {
   return sections.find((s): s is ChangelogSection & { version: string; date: string } => s.date !== undefined);
 }
 
@@ -82,11 +94,14 @@ export function deprecations(schema: GraphQLSchema): Map<string, string> {
   const out = new Map<string, string>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__')) continue;
-    if (isEnumType(type)) for (const value of type.getValues()) if (value.deprecationReason != null) out.set(`${type.name}.${value.name}`, value.deprecationReason);
+    if (isEnumType(type))
+      for (const value of type.getValues())
+        if (value.deprecationReason != null) out.set(`${type.name}.${value.name}`, value.deprecationReason);
     if (!isObjectType(type) && !isInterfaceType(type) && !isInputObjectType(type)) continue;
     for (const field of Object.values<GraphQLField<unknown, unknown> | GraphQLInputField>(type.getFields())) {
       if (field.deprecationReason != null) out.set(`${type.name}.${field.name}`, field.deprecationReason);
-      for (const arg of 'args' in field ? field.args : []) if (arg.deprecationReason != null) out.set(`${type.name}.${field.name}.${arg.name}`, arg.deprecationReason);
+      for (const arg of 'args' in field ? field.args : [])
+        if (arg.deprecationReason != null) out.set(`${type.name}.${field.name}.${arg.name}`, arg.deprecationReason);
     }
   }
   return out;
@@ -99,7 +114,10 @@ export function removalDate(reason: string): string | undefined {
 }
 
 /** `Type.field.arg` → itself, `Type.field`, `Type`: the deprecation nearest to what a change touches. */
-function deprecationOf(path: string | undefined, deprecated: Map<string, string>): { path: string; reason: string } | undefined {
+function deprecationOf(
+  path: string | undefined,
+  deprecated: Map<string, string>,
+): { path: string; reason: string } | undefined {
   const names = path?.split('.') ?? [];
   for (let n = names.length; n > 0; n--) {
     const at = names.slice(0, n).join('.');
@@ -149,11 +167,17 @@ export interface GateVerdict {
 export async function schemaGate(input: GateInput): Promise<GateVerdict> {
   const { sections, errors: problems } = changelogSections(input.changelog);
   const newest = newestRelease(sections);
-  if (!newest) return { ok: false, lines: [...problems, `FAIL: ${CHANGELOG_FILE} names no release (## [X.Y.Z] - YYYY-MM-DD).`] };
+  if (!newest)
+    return { ok: false, lines: [...problems, `FAIL: ${CHANGELOG_FILE} names no release (## [X.Y.Z] - YYYY-MM-DD).`] };
   const release = newest.version;
-  const majors = sections.slice(0, sections.indexOf(newest)).filter((s) => s.version !== undefined && isNewMajor(s.version, release));
+  const majors = sections
+    .slice(0, sections.indexOf(newest))
+    .filter((s) => s.version !== undefined && isNewMajor(s.version, release));
   const snapshotVersion = RELEASE_HEADER.exec(input.releaseSchema)?.[1];
-  if (input.packageVersion !== release) problems.push(`package.json's version is ${input.packageVersion}, ${CHANGELOG_FILE}'s newest release is ${release}: they are bumped together.`);
+  if (input.packageVersion !== release)
+    problems.push(
+      `package.json's version is ${input.packageVersion}, ${CHANGELOG_FILE}'s newest release is ${release}: they are bumped together.`,
+    );
   if (snapshotVersion !== release)
     problems.push(
       `${RELEASE_SCHEMA_FILE} is ${snapshotVersion ? `release ${snapshotVersion}'s schema` : 'not a release schema'}, ${CHANGELOG_FILE}'s newest release is ${release}: run \`npm run schema:release\` on the release commit.`,
@@ -161,7 +185,8 @@ export async function schemaGate(input: GateInput): Promise<GateVerdict> {
 
   const before = buildSchema(input.releaseSchema);
   const after = buildSchema(input.currentSchema);
-  if (input.taggedSchema !== undefined && (await diff(buildSchema(input.taggedSchema), before)).length) problems.push(`${RELEASE_SCHEMA_FILE} differs from schema.graphql at tag v${release}.`);
+  if (input.taggedSchema !== undefined && (await diff(buildSchema(input.taggedSchema), before)).length)
+    problems.push(`${RELEASE_SCHEMA_FILE} differs from schema.graphql at tag v${release}.`);
   const changes = await diff(before, after);
   const released = deprecations(before);
 
@@ -172,18 +197,29 @@ export async function schemaGate(input: GateInput): Promise<GateVerdict> {
     const deprecated = deprecationOf(change.path, released);
     const date = deprecated && removalDate(deprecated.reason);
     const early = date !== undefined && date > input.today;
-    const noted = deprecated ? `deprecated in ${release}, ${date ? `removal on ${date}` : 'no removal date'}` : `not deprecated in ${release}`;
-    breaking.push(`${change.message} [${listedIn ? `listed in ${listedIn.heading.slice(3)}; ${noted}` : `NOT LISTED under a new major version; ${noted}`}]`);
+    const noted = deprecated
+      ? `deprecated in ${release}, ${date ? `removal on ${date}` : 'no removal date'}`
+      : `not deprecated in ${release}`;
+    breaking.push(
+      `${change.message} [${listedIn ? `listed in ${listedIn.heading.slice(3)}; ${noted}` : `NOT LISTED under a new major version; ${noted}`}]`,
+    );
     if (!listedIn) refused.push(change);
-    if (early) problems.push(`${change.message}: ${deprecated?.path} is deprecated until ${date}; the change lands no earlier (today is ${input.today}).`);
+    if (early)
+      problems.push(
+        `${change.message}: ${deprecated?.path} is deprecated until ${date}; the change lands no earlier (today is ${input.today}).`,
+      );
   }
 
   for (const [path, reason] of deprecations(after)) {
     if (released.get(path) === reason) continue;
     const date = removalDate(reason);
     const was = released.has(path) ? removalDate(released.get(path)!) : undefined;
-    if (!date) problems.push(`${path} is deprecated without a removal date: end its reason with "Removal on YYYY-MM-DD." (deprecationReason).`);
-    else if (was && date < was) problems.push(`${path}'s removal date moves earlier, from ${was} to ${date}: integrators were promised ${was}.`);
+    if (!date)
+      problems.push(
+        `${path} is deprecated without a removal date: end its reason with "Removal on YYYY-MM-DD." (deprecationReason).`,
+      );
+    else if (was && date < was)
+      problems.push(`${path}'s removal date moves earlier, from ${was} to ${date}: integrators were promised ${was}.`);
   }
 
   const lines = [
@@ -194,15 +230,28 @@ export async function schemaGate(input: GateInput): Promise<GateVerdict> {
       ['Safe', changes.filter((c) => c.criticality.level === CriticalityLevel.NonBreaking).map(changeLine)],
     ]),
   ];
-  if (refused.length) problems.push(`${refused.length === 1 ? '1 breaking change is' : `${refused.length} breaking changes are`} not listed in ${CHANGELOG_FILE} under a new major version.`);
+  if (refused.length)
+    problems.push(
+      `${refused.length === 1 ? '1 breaking change is' : `${refused.length} breaking changes are`} not listed in ${CHANGELOG_FILE} under a new major version.`,
+    );
   if (problems.length)
     return {
       ok: false,
-      lines: [...lines, 'FAIL', ...problems.map((p) => `  * ${p}`), ...(refused.length ? pasteBlock(majors[0]?.heading ?? `## [${nextMajor(release)}] - Unreleased`, refused) : [])],
+      lines: [
+        ...lines,
+        'FAIL',
+        ...problems.map((p) => `  * ${p}`),
+        ...(refused.length ? pasteBlock(majors[0]?.heading ?? `## [${nextMajor(release)}] - Unreleased`, refused) : []),
+      ],
     };
   return {
     ok: true,
-    lines: [...lines, breaking.length ? `OK: every breaking change is listed under ${majors.map((s) => s.heading.slice(3)).join(', ')}.` : `OK: no breaking change since release ${release}.`],
+    lines: [
+      ...lines,
+      breaking.length
+        ? `OK: every breaking change is listed under ${majors.map((s) => s.heading.slice(3)).join(', ')}.`
+        : `OK: no breaking change since release ${release}.`,
+    ],
   };
 }
 

@@ -5,7 +5,8 @@ export const PROCESSOR_USAGE = `npm run cli -- processor set --merchant ID --pro
                                                store (or replace) a merchant's processor keys, print them masked
   npm run cli -- processor show --merchant ID  print a merchant's processor configuration, masked`;
 
-export const IMPORT_USAGE = 'npm run cli -- products import FILE.csv [--merchant ID] [--mode test|live] [--continue-on-error] [--json]';
+export const IMPORT_USAGE =
+  'npm run cli -- products import FILE.csv [--merchant ID] [--mode test|live] [--continue-on-error] [--json]';
 
 export const USER_USAGE = `npm run cli -- user invite --merchant ID --email EMAIL --role owner|admin|developer|support|viewer
                                                invite a team member, print the one-time link that sets their password`;

@@ -14,7 +14,8 @@ export { LISTEN_USAGE };
 /** A forwarded event's request timeout: a real delivery's. */
 const FORWARD_TIMEOUT_MS = 10_000;
 
-const EVENTS_SUBSCRIPTION = 'subscription Listen($types: [String!]) { events(types: $types) { eventId type livemode createdAt data } }';
+const EVENTS_SUBSCRIPTION =
+  'subscription Listen($types: [String!]) { events(types: $types) { eventId type livemode createdAt data } }';
 
 interface StreamedEvent {
   eventId: string;
@@ -34,12 +35,18 @@ interface StreamedEvent {
 export async function listen(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { 'api-key': { type: 'string' }, 'forward-to': { type: 'string' }, events: { type: 'string' }, 'api-url': { type: 'string' } },
+    options: {
+      'api-key': { type: 'string' },
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      'api-url': { type: 'string' },
+    },
     strict: true,
   });
   const key = requireTestKey('listen', values['api-key'], LISTEN_USAGE);
   const forwardTo = values['forward-to'];
-  if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new Error(`listen: --forward-to must be an http(s) URL\nusage:\n  ${LISTEN_USAGE}`);
+  if (!forwardTo || !/^https?:\/\//.test(forwardTo))
+    throw new Error(`listen: --forward-to must be an http(s) URL\nusage:\n  ${LISTEN_USAGE}`);
   const types = values.events
     ?.split(',')
     .map((s) => s.trim())
@@ -57,7 +64,10 @@ export async function listen(args: string[]): Promise<number> {
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: () => true,
     on: {
-      connected: () => out(`Connected to ${base}; forwarding ${types?.length ? types.join(', ') : 'every event type'} to ${forwardTo}`),
+      connected: () =>
+        out(
+          `Connected to ${base}; forwarding ${types?.length ? types.join(', ') : 'every event type'} to ${forwardTo}`,
+        ),
       closed: (event) => {
         const code = (event as { code?: number }).code;
         if (code !== 4401 && code !== 1000) out(`Disconnected (${code ?? 'no code'}); reconnecting…`);
@@ -69,9 +79,19 @@ export async function listen(args: string[]): Promise<number> {
 
   const forward = async (e: StreamedEvent) => {
     if (e.livemode) return; // the key is a test key; never forward a live event
-    const body = JSON.stringify(toEventEnvelope({ id: e.eventId, type: e.type, createdAt: new Date(e.createdAt), data: e.data }));
-    const outcome = await postWebhook(forwardTo, body, deliveryHeaders({ id: e.eventId, type: e.type }, prefixedId('wd'), body, [secret]), FORWARD_TIMEOUT_MS, false);
-    out(`${new Date().toISOString()}  ${e.type}  ${e.eventId}  --> ${outcome.ok ? `[${outcome.status}]` : `failed: ${outcome.error}`} POST ${forwardTo}`);
+    const body = JSON.stringify(
+      toEventEnvelope({ id: e.eventId, type: e.type, createdAt: new Date(e.createdAt), data: e.data }),
+    );
+    const outcome = await postWebhook(
+      forwardTo,
+      body,
+      deliveryHeaders({ id: e.eventId, type: e.type }, prefixedId('wd'), body, [secret]),
+      FORWARD_TIMEOUT_MS,
+      false,
+    );
+    out(
+      `${new Date().toISOString()}  ${e.type}  ${e.eventId}  --> ${outcome.ok ? `[${outcome.status}]` : `failed: ${outcome.error}`} POST ${forwardTo}`,
+    );
   };
 
   return new Promise<number>((resolve) => {
@@ -84,12 +104,17 @@ export async function listen(args: string[]): Promise<number> {
       { query: EVENTS_SUBSCRIPTION, variables: { types: types?.length ? types : null } },
       {
         next: (message) => {
-          if (message.errors?.length) process.stderr.write(`listen: ${message.errors.map((e) => e.message).join('; ')}\n`);
+          if (message.errors?.length)
+            process.stderr.write(`listen: ${message.errors.map((e) => e.message).join('; ')}\n`);
           if (message.data) void forward(message.data.events);
         },
         error: (err) => {
           const code = (err as { code?: number }).code;
-          process.stderr.write(code === 4401 ? 'listen: the service refused the API key\n' : `listen: ${err instanceof Error ? err.message : JSON.stringify(err)}\n`);
+          process.stderr.write(
+            code === 4401
+              ? 'listen: the service refused the API key\n'
+              : `listen: ${err instanceof Error ? err.message : JSON.stringify(err)}\n`,
+          );
           stop(1);
         },
         complete: () => stop(0),

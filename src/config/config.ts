@@ -78,14 +78,26 @@ const schema = z
      * hex characters (`openssl rand -hex 32`). Optional until a processor configuration is stored;
      * from then on the service refuses to start without the key that stored it. Empty is unset.
      */
-    SECRETS_KEY: optional(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32')),
+    SECRETS_KEY: optional(
+      z
+        .string()
+        .regex(
+          /^[0-9a-fA-F]{64}$/,
+          'must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32',
+        ),
+    ),
     /** Adyen platform live-mode payments go to: `test` (Adyen's test platform) or `live`. */
     ADYEN_ENVIRONMENT: z.enum(['test', 'live'], 'must be test or live').default('test'),
     /**
      * Adyen Web's environment on the live-mode hosted pages: the live region of the merchant
      * accounts (`live`, `live-us`, `live-au`, `live-apse`, `live-in`, `live-nea`). Default: ADYEN_ENVIRONMENT.
      */
-    ADYEN_WEB_ENVIRONMENT: optional(z.enum(['test', 'live', 'live-us', 'live-au', 'live-apse', 'live-in', 'live-nea'], 'must be test, live or live-<region>')),
+    ADYEN_WEB_ENVIRONMENT: optional(
+      z.enum(
+        ['test', 'live', 'live-us', 'live-au', 'live-apse', 'live-in', 'live-nea'],
+        'must be test, live or live-<region>',
+      ),
+    ),
     /** Base URL of Adyen's Checkout API instead of the environment's (a local stand-in in tests), e.g. `http://127.0.0.1:9000/v72`. */
     ADYEN_CHECKOUT_URL: optional(z.url('must be a URL').transform(noTrailingSlash)),
     /** Base URL of Adyen's Disputes API instead of the environment's (our addition beside ADYEN_CHECKOUT_URL). */
@@ -107,10 +119,18 @@ const schema = z
   .superRefine((c, ctx) => {
     // Buckets untouched for an hour are purged as full ones.
     if (c.GRAPHQL_COST_BUCKET / c.GRAPHQL_COST_RESTORE_RATE > 3600)
-      ctx.addIssue({ code: 'custom', path: ['GRAPHQL_COST_RESTORE_RATE'], message: 'must refill GRAPHQL_COST_BUCKET within an hour (at least GRAPHQL_COST_BUCKET / 3600)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GRAPHQL_COST_RESTORE_RATE'],
+        message: 'must refill GRAPHQL_COST_BUCKET within an hour (at least GRAPHQL_COST_BUCKET / 3600)',
+      });
     // Live mode stores and reads merchants' processor keys sealed with SECRETS_KEY: no key, no start.
     if (c.ADYEN_ENVIRONMENT === 'live' && !c.SECRETS_KEY)
-      ctx.addIssue({ code: 'custom', path: ['SECRETS_KEY'], message: 'is required when ADYEN_ENVIRONMENT is live (generate one with: openssl rand -hex 32)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY'],
+        message: 'is required when ADYEN_ENVIRONMENT is live (generate one with: openssl rand -hex 32)',
+      });
     if (c.ADYEN_WEB_ENVIRONMENT && (c.ADYEN_WEB_ENVIRONMENT === 'test') !== (c.ADYEN_ENVIRONMENT === 'test'))
       ctx.addIssue({
         code: 'custom',

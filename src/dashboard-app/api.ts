@@ -25,15 +25,29 @@ function headers(): Record<string, string> {
 }
 
 /** A console session route (`/console/…`): its JSON answer, or an ApiError with the API's message. */
-export async function consoleCall<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, { method, credentials: 'same-origin', headers: headers(), body: method === 'GET' ? undefined : JSON.stringify(body ?? {}) });
+export async function consoleCall<T = Record<string, unknown>>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(path, {
+    method,
+    credentials: 'same-origin',
+    headers: headers(),
+    body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+  });
   const json = (await res.json().catch(() => null)) as (T & { error?: { code: string; message: string } }) | null;
   if (!res.ok || !json) throw new ApiError(json?.error?.message ?? `HTTP ${res.status}`, res.status, json?.error?.code);
   return json;
 }
 
 export async function gql<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const res = await fetch('/graphql', { method: 'POST', credentials: 'same-origin', headers: headers(), body: JSON.stringify({ query, variables }) });
+  const res = await fetch('/graphql', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: headers(),
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json().catch(() => null)) as {
     data?: T;
     errors?: { message: string; extensions?: { code?: string; retryAfterSeconds?: number } }[];
@@ -41,13 +55,20 @@ export async function gql<T = unknown>(query: string, variables: Record<string, 
   } | null;
   if (body?.errors?.length) {
     const [{ message, extensions }] = body.errors;
-    throw new ApiError(message, res.status, extensions?.code, extensions?.retryAfterSeconds === undefined ? undefined : extensions.retryAfterSeconds * 1000);
+    throw new ApiError(
+      message,
+      res.status,
+      extensions?.code,
+      extensions?.retryAfterSeconds === undefined ? undefined : extensions.retryAfterSeconds * 1000,
+    );
   }
-  if (!res.ok || !body?.data) throw new ApiError(body?.error?.message ?? `HTTP ${res.status}`, res.status, body?.error?.code);
+  if (!res.ok || !body?.data)
+    throw new ApiError(body?.error?.message ?? `HTTP ${res.status}`, res.status, body?.error?.code);
   // A mutation's input mistakes come back as its payload's userErrors (HTTP 200): the console shows them as errors.
   for (const payload of Object.values(body.data)) {
     const mistakes = (payload as { userErrors?: { message: string; code?: string }[] } | null)?.userErrors;
-    if (mistakes?.length) throw new ApiError(mistakes.map((m) => m.message).join(' '), res.status, mistakes[0].code ?? 'user_error');
+    if (mistakes?.length)
+      throw new ApiError(mistakes.map((m) => m.message).join(' '), res.status, mistakes[0].code ?? 'user_error');
   }
   return body.data;
 }
@@ -57,15 +78,27 @@ export async function gql<T = unknown>(query: string, variables: Record<string, 
  * not have them yet): the root field's node type is read by introspection, and only the wanted
  * fields it has are selected. Null when the field does not exist (or introspection is off).
  */
-export async function discoverList(rootField: string, wanted: string[]): Promise<{ fields: string[]; args: string[] } | null> {
+export async function discoverList(
+  rootField: string,
+  wanted: string[],
+): Promise<{ fields: string[]; args: string[] } | null> {
   try {
-    const data = await gql<{ q: { fields: { name: string; args: { name: string }[]; type: { name: string | null; ofType: { name: string | null } | null } }[] } | null }>(
-      `{ q: __type(name: "Query") { fields { name args { name } type { name ofType { name } } } } }`,
-    );
+    const data = await gql<{
+      q: {
+        fields: {
+          name: string;
+          args: { name: string }[];
+          type: { name: string | null; ofType: { name: string | null } | null };
+        }[];
+      } | null;
+    }>(`{ q: __type(name: "Query") { fields { name args { name } type { name ofType { name } } } } }`);
     const field = data.q?.fields.find((f) => f.name === rootField);
     const connection = field?.type.name ?? field?.type.ofType?.name;
     if (!field || !connection?.endsWith('Connection')) return null;
-    const node = await gql<{ t: { fields: { name: string }[] } | null }>(`query($n: String!) { t: __type(name: $n) { fields { name } } }`, { n: connection.replace(/Connection$/, '') });
+    const node = await gql<{ t: { fields: { name: string }[] } | null }>(
+      `query($n: String!) { t: __type(name: $n) { fields { name } } }`,
+      { n: connection.replace(/Connection$/, '') },
+    );
     const have = new Set(node.t?.fields.map((f) => f.name) ?? []);
     const fields = wanted.filter((w) => have.has(w));
     return fields.length ? { fields, args: field.args.map((a) => a.name) } : null;

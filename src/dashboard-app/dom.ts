@@ -15,7 +15,8 @@ export function h(tag: string, attrs: Attrs = {}, ...children: (Node | string | 
 }
 
 export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
-export const money = (cents: number, currency = 'usd') => new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+export const money = (cents: number, currency = 'usd') =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 export const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 export const lower = (v: string) => v.toLowerCase();
 
@@ -25,7 +26,13 @@ export function table(caption: string, columns: string[], rows: HTMLElement[], a
     'div',
     // Focusable and named: a wide table scrolls sideways in its wrapper, which keyboard users must reach.
     { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
-    h('table', attrs, h('caption', { class: 'sr-only' }, caption), h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, ...rows)),
+    h(
+      'table',
+      attrs,
+      h('caption', { class: 'sr-only' }, caption),
+      h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, ...rows),
+    ),
   );
 }
 
@@ -33,18 +40,40 @@ export function table(caption: string, columns: string[], rows: HTMLElement[], a
 export function field(label: string, control: HTMLElement, help?: string): HTMLElement {
   const id = control.id;
   if (help) control.setAttribute('aria-describedby', `${id}-help`);
-  return h('div', { class: 'field' }, h('label', { for: id }, label), control, help ? h('p', { id: `${id}-help`, class: 'help' }, help) : null);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    control,
+    help ? h('p', { id: `${id}-help`, class: 'help' }, help) : null,
+  );
 }
 
 /** A secret shown once: read-only text and a copy button; `label` names it for the ear. */
 export function shownOnce(id: string, label: string, value: string): HTMLElement {
-  const input = h('input', { id, type: 'text', readonly: true, value, spellcheck: 'false', 'aria-describedby': `${id}-once` }) as HTMLInputElement;
+  const input = h('input', {
+    id,
+    type: 'text',
+    readonly: true,
+    value,
+    spellcheck: 'false',
+    'aria-describedby': `${id}-once`,
+  }) as HTMLInputElement;
   const status = h('span', { role: 'status', class: 'help' });
   return h(
     'div',
     { class: 'once' },
     h('label', { for: id }, label),
-    h('div', { class: 'copy-row' }, input, h('button', { type: 'button', onclick: () => void copy(value, status), 'aria-label': `Copy ${label.toLowerCase()}` }, 'Copy')),
+    h(
+      'div',
+      { class: 'copy-row' },
+      input,
+      h(
+        'button',
+        { type: 'button', onclick: () => void copy(value, status), 'aria-label': `Copy ${label.toLowerCase()}` },
+        'Copy',
+      ),
+    ),
     h('p', { id: `${id}-once`, class: 'help' }, 'Shown this once: store it now.'),
     status,
   );

@@ -5,7 +5,12 @@ import { attempt, button, input, say, value, type ConsoleContext } from './setti
 interface Review {
   id: string;
   status: string;
-  answers: { condition?: string; recommended_by_provider?: boolean; provider_name?: string | null; attestation?: boolean };
+  answers: {
+    condition?: string;
+    recommended_by_provider?: boolean;
+    provider_name?: string | null;
+    attestation?: boolean;
+  };
   items: { productId: string; name: string }[];
   customer: { email?: string; first_name?: string; last_name?: string };
   orderId: string;
@@ -18,9 +23,11 @@ interface Review {
   expiresAt: string;
   createdAt: string;
 }
-const REVIEW_FIELDS = 'id status answers items { productId name } customer orderId amountHeld currency condition reason decidedAt letterId expiresAt createdAt';
+const REVIEW_FIELDS =
+  'id status answers items { productId name } customer orderId amountHeld currency condition reason decidedAt letterId expiresAt createdAt';
 
-const shopper = (r: Review) => `${r.customer.first_name ?? ''} ${r.customer.last_name ?? ''}`.trim() || (r.customer.email ?? 'Unknown shopper');
+const shopper = (r: Review) =>
+  `${r.customer.first_name ?? ''} ${r.customer.last_name ?? ''}`.trim() || (r.customer.email ?? 'Unknown shopper');
 const yesNo = (v: boolean | undefined) => (v ? 'yes' : 'no');
 
 /** One pending review: what the shopper answered, the items, the hold; a clinician's approve and decline. */
@@ -53,18 +60,30 @@ function reviewCard(r: Review, ctx: ConsoleContext, decided: () => Promise<void>
       h('dt', {}, 'HSA/FSA card held'),
       h('dd', {}, `${money(r.amountHeld, r.currency)} · order ${r.orderId}`),
       h('dt', {}, 'Requested'),
-      h('dd', {}, h('time', { datetime: r.createdAt }, when(r.createdAt)), ' · released unless decided by ', h('time', { datetime: r.expiresAt }, when(r.expiresAt))),
+      h(
+        'dd',
+        {},
+        h('time', { datetime: r.createdAt }, when(r.createdAt)),
+        ' · released unless decided by ',
+        h('time', { datetime: r.expiresAt }, when(r.expiresAt)),
+      ),
     ),
     clinician
       ? h(
           'div',
           { class: 'decision' },
-          field('Condition on the letter', input(conditionId, { value: a.condition ?? '', maxlength: '500' }), 'Approving captures the HSA/FSA hold and issues the letter (valid 12 months).'),
+          field(
+            'Condition on the letter',
+            input(conditionId, { value: a.condition ?? '', maxlength: '500' }),
+            'Approving captures the HSA/FSA hold and issues the letter (valid 12 months).',
+          ),
           button(
             'Approve',
             () =>
               decide(async () => {
-                const { approveLmnReview: p } = await ctx.query<{ approveLmnReview: { letter: { id: string } | null; userErrors: { message: string }[] } }>(
+                const { approveLmnReview: p } = await ctx.query<{
+                  approveLmnReview: { letter: { id: string } | null; userErrors: { message: string }[] };
+                }>(
                   'mutation($id: ID!, $condition: String) { approveLmnReview(id: $id, condition: $condition) { letter { id } userErrors { message } } }',
                   { id: r.id, condition: value(conditionId) || null },
                 );
@@ -73,12 +92,18 @@ function reviewCard(r: Review, ctx: ConsoleContext, decided: () => Promise<void>
               }),
             { id: `approve-${r.id}` },
           ),
-          field('Reason (told to the shopper)', input(reasonId, { maxlength: '500' }), 'Declining releases the hold and refunds the rest of the order.'),
+          field(
+            'Reason (told to the shopper)',
+            input(reasonId, { maxlength: '500' }),
+            'Declining releases the hold and refunds the rest of the order.',
+          ),
           button(
             'Decline',
             () =>
               decide(async () => {
-                const { declineLmnReview: p } = await ctx.query<{ declineLmnReview: { userErrors: { message: string }[] } }>(
+                const { declineLmnReview: p } = await ctx.query<{
+                  declineLmnReview: { userErrors: { message: string }[] };
+                }>(
                   'mutation($id: ID!, $reason: String) { declineLmnReview(id: $id, reason: $reason) { review { status } userErrors { message } } }',
                   { id: r.id, reason: value(reasonId) || null },
                 );
@@ -116,7 +141,11 @@ export async function lmnReviewsPage(root: HTMLElement, ctx: ConsoleContext): Pr
       h('h3', {}, `Waiting for a clinician (${pending.nodes.length})`),
       queue,
       h('h3', {}, 'Decided'),
-      rows.length ? table('Reviews decided, newest first', ['Decided', 'Shopper', 'Items', 'Outcome', 'Letter or reason'], rows, { id: 'lmn-decided' }) : h('p', { class: 'help' }, 'None yet.'),
+      rows.length
+        ? table('Reviews decided, newest first', ['Decided', 'Shopper', 'Items', 'Outcome', 'Letter or reason'], rows, {
+            id: 'lmn-decided',
+          })
+        : h('p', { class: 'help' }, 'None yet.'),
     );
   };
   await draw();

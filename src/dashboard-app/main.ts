@@ -1,12 +1,40 @@
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import {
+  BarController,
+  BarElement,
+  CategoryScale,
+  Chart,
+  Legend,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Tooltip,
+} from 'chart.js';
 import { createClient, type Client } from 'graphql-ws';
 import { ApiError, consoleCall, currentCsrfToken, discoverList, gql, setCsrfToken } from './api.js';
 import { $, copy, h, lower, money, when } from './dom.js';
 import { splitRefund } from '../modules/refunds/refund-split.js';
-import { can, hideNavigation, showPage, type ConsoleContext, type DeliveryBase, type EndpointBase } from './settings.js';
+import {
+  can,
+  hideNavigation,
+  showPage,
+  type ConsoleContext,
+  type DeliveryBase,
+  type EndpointBase,
+} from './settings.js';
 import './styles.css';
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Legend, Tooltip);
+Chart.register(
+  BarController,
+  BarElement,
+  CategoryScale,
+  LinearScale,
+  LineController,
+  LineElement,
+  PointElement,
+  Legend,
+  Tooltip,
+);
 
 const CURSOR_STORAGE = 'dashboard.eventCursor';
 const ATTENTION = ['past_due', 'action_required', 'unpaid', 'disputed'];
@@ -28,7 +56,10 @@ let lastCursor: string | null = null;
 let catchingUp = false;
 let buffered: LiveEvent[] = [];
 const timers = new Map<string, number>();
-let optional: { links: Awaited<ReturnType<typeof discoverList>>; subs: Awaited<ReturnType<typeof discoverList>> } = { links: null, subs: null };
+let optional: { links: Awaited<ReturnType<typeof discoverList>>; subs: Awaited<ReturnType<typeof discoverList>> } = {
+  links: null,
+  subs: null,
+};
 
 interface LiveEvent {
   eventId: string;
@@ -47,7 +78,15 @@ function soon(name: string, fn: () => Promise<void>, ms = 120): void {
   clearTimeout(timers.get(name));
   timers.set(
     name,
-    window.setTimeout(() => void fn().catch((err: unknown) => (err instanceof ApiError && err.code === 'throttled' ? soon(name, fn, err.retryAfterMs ?? 1000) : showError(err))), ms),
+    window.setTimeout(
+      () =>
+        void fn().catch((err: unknown) =>
+          err instanceof ApiError && err.code === 'throttled'
+            ? soon(name, fn, err.retryAfterMs ?? 1000)
+            : showError(err),
+        ),
+      ms,
+    ),
   );
 }
 
@@ -82,7 +121,10 @@ async function signIn(email: string, password: string): Promise<void> {
   $('sign-in-status').textContent = '';
   if (!email || !password) return fail('sign-in-error', email ? 'password' : 'email', 'Enter your email and password.');
   try {
-    const res = await consoleCall<Session & { two_factor_required?: boolean }>('POST', '/console/sign-in', { email, password });
+    const res = await consoleCall<Session & { two_factor_required?: boolean }>('POST', '/console/sign-in', {
+      email,
+      password,
+    });
     $<HTMLInputElement>('password').value = '';
     if (res.two_factor_required) {
       $('sign-in-form').hidden = true;
@@ -92,7 +134,11 @@ async function signIn(email: string, password: string): Promise<void> {
     }
     await enter(res);
   } catch (err) {
-    fail('sign-in-error', 'password', err instanceof ApiError ? err.message : `Could not sign in: ${(err as Error).message}`);
+    fail(
+      'sign-in-error',
+      'password',
+      err instanceof ApiError ? err.message : `Could not sign in: ${(err as Error).message}`,
+    );
   }
 }
 
@@ -108,7 +154,10 @@ async function signInSecondFactor(code: string): Promise<void> {
 async function setupPassword(token: string, password: string): Promise<void> {
   $('setup-error').textContent = '';
   try {
-    const { member } = await consoleCall<{ member: { email: string } }>('POST', '/console/password-setup', { token, password });
+    const { member } = await consoleCall<{ member: { email: string } }>('POST', '/console/password-setup', {
+      token,
+      password,
+    });
     $('setup').hidden = true;
     history.replaceState(null, '', '/dashboard');
     showSignIn(`Password set for ${member.email}: sign in.`);
@@ -151,7 +200,9 @@ async function enter(s: Session): Promise<void> {
   const banner = $('mode-banner');
   banner.hidden = false;
   banner.className = `mode-banner ${live ? 'live' : 'test'}`;
-  banner.textContent = live ? 'LIVE MODE: real customers and real money' : 'TEST MODE: test data only, no real money moves';
+  banner.textContent = live
+    ? 'LIVE MODE: real customers and real money'
+    : 'TEST MODE: test data only, no real money moves';
   document.body.dataset.mode = live ? 'live' : 'test';
   document.body.dataset.role = s.member.role;
   $<HTMLInputElement>('live-mode').checked = live;
@@ -166,7 +217,19 @@ async function enter(s: Session): Promise<void> {
   if (s.member.role === 'clinician' && !location.hash) history.replaceState(null, '', '#/settings/lmn-reviews');
   route();
   optional = {
-    links: await discoverList('paymentLinks', ['id', 'paymentLinkId', 'linkId', 'status', 'url', 'amount', 'amountCents', 'currency', 'description', 'products', 'createdAt']),
+    links: await discoverList('paymentLinks', [
+      'id',
+      'paymentLinkId',
+      'linkId',
+      'status',
+      'url',
+      'amount',
+      'amountCents',
+      'currency',
+      'description',
+      'products',
+      'createdAt',
+    ]),
     subs: await discoverList('subscriptions', [
       'id',
       'subscriptionId',
@@ -222,11 +285,33 @@ function endSession(message = ''): void {
   chart?.destroy();
   chart = undefined;
   optional = { links: null, subs: null };
-  for (const id of ['activity', 'order-detail-body', 'webhooks', 'payment-links', 'subscriptions', 'checkouts', 'settings', 'who']) $(id).replaceChildren();
+  for (const id of [
+    'activity',
+    'order-detail-body',
+    'webhooks',
+    'payment-links',
+    'subscriptions',
+    'checkouts',
+    'settings',
+    'who',
+  ])
+    $(id).replaceChildren();
   document.querySelector('#orders tbody')!.replaceChildren();
   for (const id of ['revenue-summary', 'webhooks-status']) $(id).textContent = '';
   $('order-detail-title').textContent = 'Order';
-  for (const id of ['order-detail', 'orders-empty', 'payment-links-panel', 'subscriptions-panel', 'checkouts-panel', 'app', 'console-nav', 'account', 'mode-banner', 'settings']) $(id).hidden = true;
+  for (const id of [
+    'order-detail',
+    'orders-empty',
+    'payment-links-panel',
+    'subscriptions-panel',
+    'checkouts-panel',
+    'app',
+    'console-nav',
+    'account',
+    'mode-banner',
+    'settings',
+  ])
+    $(id).hidden = true;
   delete document.body.dataset.mode;
   delete document.body.dataset.role;
   delete document.body.dataset.connection;
@@ -264,7 +349,14 @@ function route(): void {
 
 function context(): ConsoleContext {
   const s = session!;
-  return { role: s.member.role, member: s.member, livemode: s.livemode, query, showError, refreshOrders: () => refreshOrders() };
+  return {
+    role: s.member.role,
+    member: s.member,
+    livemode: s.livemode,
+    query,
+    showError,
+    refreshOrders: () => refreshOrders(),
+  };
 }
 
 // ---- live events and catch-up ----------------------------------------------------------------
@@ -273,7 +365,9 @@ const EVENT_FIELDS = 'eventId type cursor createdAt data';
 
 /** The last events so far (the stream continues after the newest one's cursor). */
 async function loadRecentActivity(): Promise<void> {
-  const data = await query<{ events: { nodes: LiveEvent[] } }>(`{ events(last: 20, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } } }`);
+  const data = await query<{ events: { nodes: LiveEvent[] } }>(
+    `{ events(last: 20, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } } }`,
+  );
   for (const e of data.events.nodes) record(e, false);
 }
 
@@ -354,7 +448,16 @@ function record(e: LiveEvent, refresh: boolean): void {
   const list = $('activity');
   const ref = e.data.id ?? e.data.checkout_id ?? e.data.order_id;
   const id = typeof ref === 'string' || typeof ref === 'number' ? String(ref) : '';
-  list.prepend(h('li', { 'data-event-id': e.eventId, 'data-event-type': e.type }, h('time', { datetime: e.createdAt }, when(e.createdAt)), ' ', h('code', {}, e.type), id ? ` ${id}` : ''));
+  list.prepend(
+    h(
+      'li',
+      { 'data-event-id': e.eventId, 'data-event-type': e.type },
+      h('time', { datetime: e.createdAt }, when(e.createdAt)),
+      ' ',
+      h('code', {}, e.type),
+      id ? ` ${id}` : '',
+    ),
+  );
   while (list.children.length > 300) list.lastElementChild?.remove();
   if (!refresh) return;
   if (/^(order|refund|checkout)\./.test(e.type)) {
@@ -397,10 +500,27 @@ async function refreshOrders(): Promise<void> {
         h(
           'th',
           { scope: 'row' },
-          h('button', { type: 'button', class: 'link', onclick: () => void openOrder(o.id).catch(showError), 'aria-label': `Order ${o.orderNumber}: details and receipt` }, o.orderNumber),
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'link',
+              onclick: () => void openOrder(o.id).catch(showError),
+              'aria-label': `Order ${o.orderNumber}: details and receipt`,
+            },
+            o.orderNumber,
+          ),
         ),
         h('td', { 'data-label': 'Customer' }, `${o.customer.firstName} ${o.customer.lastName}`),
-        h('td', { 'data-label': 'Status' }, h('span', { class: `badge ${lower(o.paymentStatus)}` }, `${lower(o.status)} · ${lower(o.paymentStatus).replace('_', ' ')}`)),
+        h(
+          'td',
+          { 'data-label': 'Status' },
+          h(
+            'span',
+            { class: `badge ${lower(o.paymentStatus)}` },
+            `${lower(o.status)} · ${lower(o.paymentStatus).replace('_', ' ')}`,
+          ),
+        ),
         h('td', { class: 'num', 'data-label': 'Total' }, money(o.amount, o.currency)),
         h('td', { class: 'num', 'data-label': 'HSA/FSA' }, money(o.amounts.hsaAmount, o.currency)),
         h('td', { class: 'num', 'data-label': 'Regular' }, money(o.amounts.regularAmount, o.currency)),
@@ -416,9 +536,24 @@ async function refreshOrders(): Promise<void> {
 interface OrderDetail extends Omit<OrderRow, 'id' | 'amounts' | 'payments'> {
   receiptUrl: string | null;
   failureReason: string | null;
-  amounts: { subtotal: number; hsaAmount: number; regularAmount: number; shipping: number; tax: number; discount: number; total: number };
+  amounts: {
+    subtotal: number;
+    hsaAmount: number;
+    regularAmount: number;
+    shipping: number;
+    tax: number;
+    discount: number;
+    total: number;
+  };
   lineItems: { name: string; quantity: number; price: number; hsaFsaEligible: boolean; requiresLmn: boolean }[];
-  payments: { paymentMethod: string; brand: string; last4: string; amount: number; refundedAmount: number; capturedAt: string }[];
+  payments: {
+    paymentMethod: string;
+    brand: string;
+    last4: string;
+    amount: number;
+    refundedAmount: number;
+    capturedAt: string;
+  }[];
   refunds: { nodes: { refundId: string; amount: number; status: string; reason: string; createdAt: string }[] };
 }
 
@@ -451,7 +586,14 @@ async function openOrder(id: string): Promise<void> {
         h(
           'thead',
           {},
-          h('tr', {}, h('th', { scope: 'col' }, 'Item'), h('th', { scope: 'col', class: 'num' }, 'Qty'), h('th', { scope: 'col', class: 'num' }, 'Price'), h('th', { scope: 'col' }, 'HSA/FSA')),
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Item'),
+            h('th', { scope: 'col', class: 'num' }, 'Qty'),
+            h('th', { scope: 'col', class: 'num' }, 'Price'),
+            h('th', { scope: 'col' }, 'HSA/FSA'),
+          ),
         ),
         h(
           'tbody',
@@ -486,10 +628,30 @@ async function openOrder(id: string): Promise<void> {
       ),
     ),
     ...(o.refunds.nodes.length
-      ? [h('ul', { class: 'list' }, ...o.refunds.nodes.map((r) => h('li', {}, `Refund ${r.refundId}: ${money(r.amount, c)} ${lower(r.status)} (${lower(r.reason).replace(/_/g, ' ')})`)))]
+      ? [
+          h(
+            'ul',
+            { class: 'list' },
+            ...o.refunds.nodes.map((r) =>
+              h(
+                'li',
+                {},
+                `Refund ${r.refundId}: ${money(r.amount, c)} ${lower(r.status)} (${lower(r.reason).replace(/_/g, ' ')})`,
+              ),
+            ),
+          ),
+        ]
       : []),
     o.receiptUrl
-      ? h('p', {}, h('a', { href: o.receiptUrl, target: '_blank', rel: 'noopener noreferrer', id: 'receipt-link' }, 'Download the receipt (PDF)'))
+      ? h(
+          'p',
+          {},
+          h(
+            'a',
+            { href: o.receiptUrl, target: '_blank', rel: 'noopener noreferrer', id: 'receipt-link' },
+            'Download the receipt (PDF)',
+          ),
+        )
       : h('p', {}, 'No receipt until the payment is captured.'),
     refundForm(id, o) ?? '',
   );
@@ -497,7 +659,15 @@ async function openOrder(id: string): Promise<void> {
   panel.focus();
 }
 
-const REFUND_REASONS = ['CUSTOMER_REQUEST', 'DAMAGED_PRODUCT', 'DUPLICATE', 'FRAUDULENT', 'PRODUCT_UNAVAILABLE', 'WRONG_PRODUCT', 'OTHER'];
+const REFUND_REASONS = [
+  'CUSTOMER_REQUEST',
+  'DAMAGED_PRODUCT',
+  'DUPLICATE',
+  'FRAUDULENT',
+  'PRODUCT_UNAVAILABLE',
+  'WRONG_PRODUCT',
+  'OTHER',
+];
 
 /**
  * The refund of an order (for a role that may refund): the amount, the reason, and before it is
@@ -508,13 +678,26 @@ function refundForm(id: string, o: OrderDetail): HTMLElement | null {
   if (!session || !can(session.member.role, 'refunds:write')) return null;
   const c = o.currency;
   const payment = (method: string) => o.payments.find((p) => p.paymentMethod === method);
-  const part = (method: string) => ({ captured: payment(method)?.amount ?? 0, refunded: payment(method)?.refundedAmount ?? 0 });
+  const part = (method: string) => ({
+    captured: payment(method)?.amount ?? 0,
+    refunded: payment(method)?.refundedAmount ?? 0,
+  });
   const hsa = part('HSA_FSA_CARD');
   const regular = part('CARD');
   const remaining = hsa.captured - hsa.refunded + regular.captured - regular.refunded;
   if (remaining <= 0 || !o.payments.some((p) => p.capturedAt)) return null;
-  const amount = h('input', { id: 'refund-amount', type: 'text', inputmode: 'decimal', value: (remaining / 100).toFixed(2), 'aria-describedby': 'refund-split' }) as HTMLInputElement;
-  const reason = h('select', { id: 'refund-reason' }, ...REFUND_REASONS.map((r) => h('option', { value: r }, lower(r).replace(/_/g, ' '))));
+  const amount = h('input', {
+    id: 'refund-amount',
+    type: 'text',
+    inputmode: 'decimal',
+    value: (remaining / 100).toFixed(2),
+    'aria-describedby': 'refund-split',
+  }) as HTMLInputElement;
+  const reason = h(
+    'select',
+    { id: 'refund-reason' },
+    ...REFUND_REASONS.map((r) => h('option', { value: r }, lower(r).replace(/_/g, ' '))),
+  );
   const split = h('p', { id: 'refund-split', role: 'status' });
   const error = h('p', { id: 'refund-error', class: 'error', role: 'alert' });
   const cents = () => Math.round(Number(amount.value.replace(/[$,\s]/g, '')) * 100);
@@ -546,9 +729,12 @@ function refundForm(id: string, o: OrderDetail): HTMLElement | null {
     const share = preview();
     if (!share) return;
     if (!window.confirm(`${split.textContent} Refund now?`)) return;
-    void query('mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } userErrors { message } } }', {
-      input: { orderId: id, amount: cents(), reason: (reason as HTMLSelectElement).value },
-    })
+    void query(
+      'mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } userErrors { message } } }',
+      {
+        input: { orderId: id, amount: cents(), reason: (reason as HTMLSelectElement).value },
+      },
+    )
       .then(() => openOrder(id))
       .then(() => refreshOrders())
       .catch((err: unknown) => {
@@ -563,11 +749,14 @@ function refundForm(id: string, o: OrderDetail): HTMLElement | null {
 // ---- revenue chart ---------------------------------------------------------------------------
 
 async function refreshRevenue(): Promise<void> {
-  const { revenueByDay: days } = await query<{ revenueByDay: { day: string; hsaFsa: number; regular: number; refunds: number }[] }>('{ revenueByDay(days: 30) { day hsaFsa regular refunds } }');
+  const { revenueByDay: days } = await query<{
+    revenueByDay: { day: string; hsaFsa: number; regular: number; refunds: number }[];
+  }>('{ revenueByDay(days: 30) { day hsaFsa regular refunds } }');
   const labels = days.map((d) => d.day.slice(5));
   const sets = [days.map((d) => d.hsaFsa / 100), days.map((d) => d.regular / 100), days.map((d) => d.refunds / 100)];
   const sum = (k: 'hsaFsa' | 'regular' | 'refunds') => days.reduce((s, d) => s + d[k], 0);
-  $('revenue-summary').textContent = `Last 30 days: HSA/FSA ${money(sum('hsaFsa'))}, regular ${money(sum('regular'))}, refunds ${money(sum('refunds'))}.`;
+  $('revenue-summary').textContent =
+    `Last 30 days: HSA/FSA ${money(sum('hsaFsa'))}, regular ${money(sum('regular'))}, refunds ${money(sum('refunds'))}.`;
   if (chart) {
     chart.data.labels = labels;
     chart.data.datasets.forEach((ds, i) => (ds.data = sets[i]));
@@ -588,7 +777,10 @@ async function refreshRevenue(): Promise<void> {
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
-      scales: { x: { stacked: true, ticks: { color: '#222' } }, y: { stacked: true, beginAtZero: true, ticks: { color: '#222', callback: (v) => `$${v}` } } },
+      scales: {
+        x: { stacked: true, ticks: { color: '#222' } },
+        y: { stacked: true, beginAtZero: true, ticks: { color: '#222', callback: (v) => `$${v}` } },
+      },
       plugins: { legend: { labels: { color: '#222' } } },
     },
   });
@@ -627,18 +819,36 @@ interface SubscriptionRow {
 }
 
 /** A link as a person names it: its description, else what it sells (the products' names), never its id. */
-const linkName = (l: LinkRow) => l.description ?? (l.products?.length ? l.products.map((p) => (p.quantity > 1 ? `${p.quantity} × ${p.name}` : p.name)).join(', ') : 'Payment link');
+const linkName = (l: LinkRow) =>
+  l.description ??
+  (l.products?.length
+    ? l.products.map((p) => (p.quantity > 1 ? `${p.quantity} × ${p.name}` : p.name)).join(', ')
+    : 'Payment link');
 
 /** A copy button for `text` (a link's URL), its result on the activity's status line. */
 function copyButton(text: string, label: string): HTMLElement {
-  return h('button', { type: 'button', 'aria-label': label, onclick: () => void copy(text, $('connection')) }, 'Copy URL');
+  return h(
+    'button',
+    { type: 'button', 'aria-label': label, onclick: () => void copy(text, $('connection')) },
+    'Copy URL',
+  );
 }
 
 /** A confirmed mutation `name(input: {id, ...extra})` of an object on the dashboard, then `after` redraws its panel. */
-async function act(question: string, name: string, id: string, select: string, after: () => Promise<void>, extra: Record<string, unknown> = {}): Promise<void> {
+async function act(
+  question: string,
+  name: string,
+  id: string,
+  select: string,
+  after: () => Promise<void>,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   if (!window.confirm(question)) return;
   try {
-    await query(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`, { input: { id, ...extra } });
+    await query(
+      `mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`,
+      { input: { id, ...extra } },
+    );
     await after();
   } catch (err) {
     showError(err);
@@ -648,7 +858,9 @@ async function act(question: string, name: string, id: string, select: string, a
 async function refreshLinks(): Promise<void> {
   if (!optional.links) return;
   const fields = optional.links.fields.map((f) => (f === 'products' ? 'products { name quantity }' : f));
-  const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(`{ paymentLinks(first: 10) { nodes { ${fields.join(' ')} } } }`);
+  const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(
+    `{ paymentLinks(first: 10) { nodes { ${fields.join(' ')} } } }`,
+  );
   $('payment-links').replaceChildren(
     ...data.paymentLinks.nodes.map((l) => {
       const cents = l.amount ?? l.amountCents;
@@ -671,7 +883,14 @@ async function refreshLinks(): Promise<void> {
                 class: 'danger',
                 'aria-label': `Cancel ${linkName(l)}`,
                 // Its checkout session closes with it: the open checkouts are drawn again first.
-                onclick: () => void act(`Cancel the payment link ${linkName(l)}?`, 'cancelPaymentLink', l.id!, 'paymentLink { id }', () => refreshCheckouts().then(refreshLinks)),
+                onclick: () =>
+                  void act(
+                    `Cancel the payment link ${linkName(l)}?`,
+                    'cancelPaymentLink',
+                    l.id!,
+                    'paymentLink { id }',
+                    () => refreshCheckouts().then(refreshLinks),
+                  ),
               },
               'Cancel',
             )
@@ -683,31 +902,62 @@ async function refreshLinks(): Promise<void> {
 }
 
 /** Where a subscription sits in the panel: needing attention first, then those ending at the period end, then the rest (newest first in each). */
-const subscriptionRank = (s: SubscriptionRow) => (ATTENTION.includes(lower(s.status ?? '')) ? 0 : s.cancelAtPeriodEnd ? 1 : 2);
+const subscriptionRank = (s: SubscriptionRow) =>
+  ATTENTION.includes(lower(s.status ?? '')) ? 0 : s.cancelAtPeriodEnd ? 1 : 2;
 
 /** A subscription's actions for a role that may change subscriptions: resume a scheduled end, or cancel at the period end or now. */
 function subscriptionActions(s: SubscriptionRow, name: string): HTMLElement | null {
   if (!s.id || !can(session?.member.role ?? '', 'subscriptions:write')) return null;
   const action = (label: string, aria: string, run: () => void, danger = false) =>
-    h('button', { type: 'button', 'aria-label': `${aria} ${name}`, class: danger ? 'danger' : undefined, onclick: run }, label);
+    h(
+      'button',
+      { type: 'button', 'aria-label': `${aria} ${name}`, class: danger ? 'danger' : undefined, onclick: run },
+      label,
+    );
   if (s.cancelAtPeriodEnd)
-    return action('Resume', 'Resume subscription', () => void act(`Resume ${name}? It renews as before.`, 'resumeSubscription', s.id!, 'subscription { id }', refreshSubscriptions));
+    return action(
+      'Resume',
+      'Resume subscription',
+      () =>
+        void act(
+          `Resume ${name}? It renews as before.`,
+          'resumeSubscription',
+          s.id!,
+          'subscription { id }',
+          refreshSubscriptions,
+        ),
+    );
   return h(
     'span',
     { class: 'actions' },
     action(
       'Cancel at period end',
       'Cancel at period end',
-      () => void act(`Cancel ${name} at the end of its period?`, 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions, { cancelAtPeriodEnd: true }),
+      () =>
+        void act(
+          `Cancel ${name} at the end of its period?`,
+          'cancelSubscription',
+          s.id!,
+          'subscription { id }',
+          refreshSubscriptions,
+          { cancelAtPeriodEnd: true },
+        ),
     ),
-    action('Cancel now', 'Cancel now', () => void act(`Cancel ${name} now?`, 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions), true),
+    action(
+      'Cancel now',
+      'Cancel now',
+      () => void act(`Cancel ${name} now?`, 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions),
+      true,
+    ),
   );
 }
 
 /** Subscriptions that have not ended (of the latest 100): those needing attention, then those ending at the period end, then the others; 20 at most. */
 async function refreshSubscriptions(): Promise<void> {
   if (!optional.subs) return;
-  const data = await query<{ subscriptions: { nodes: SubscriptionRow[] } }>(`{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`);
+  const data = await query<{ subscriptions: { nodes: SubscriptionRow[] } }>(
+    `{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`,
+  );
   const shown = data.subscriptions.nodes
     .filter((s) => lower(s.status ?? '') !== 'cancelled')
     .sort((a, b) => subscriptionRank(a) - subscriptionRank(b))
@@ -720,12 +970,20 @@ async function refreshSubscriptions(): Promise<void> {
       const name = s.subscriptionId ?? s.id ?? '';
       return h(
         'li',
-        { 'data-subscription-id': name, 'data-status': status, 'data-ending': s.cancelAtPeriodEnd ? 'true' : undefined },
+        {
+          'data-subscription-id': name,
+          'data-status': status,
+          'data-ending': s.cancelAtPeriodEnd ? 'true' : undefined,
+        },
         h('span', { class: `badge ${status}` }, status.replace('_', ' ')),
         ' ',
         s.description ?? name,
         cents != null ? ` · ${money(cents, s.currency ?? 'usd')}` : '',
-        s.cancelAtPeriodEnd && s.currentPeriodEnd ? ` · ends ${when(s.currentPeriodEnd)}` : due ? ` · next ${when(due)}` : '',
+        s.cancelAtPeriodEnd && s.currentPeriodEnd
+          ? ` · ends ${when(s.currentPeriodEnd)}`
+          : due
+            ? ` · next ${when(due)}`
+            : '',
         ' ',
         subscriptionActions(s, name),
       );
@@ -781,8 +1039,10 @@ async function refreshWebhooks(): Promise<void> {
   );
   const root = $('webhooks');
   // A pending delivery (e.g. just replayed) is sent by a background worker: look again shortly.
-  if (data.webhookEndpoints.nodes.some((e) => e.webhookDeliveries.nodes.some((d) => lower(d.status) === 'pending'))) soon('webhooks', refreshWebhooks, 1500);
-  if (!data.webhookEndpoints.nodes.length) return void root.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
+  if (data.webhookEndpoints.nodes.some((e) => e.webhookDeliveries.nodes.some((d) => lower(d.status) === 'pending')))
+    soon('webhooks', refreshWebhooks, 1500);
+  if (!data.webhookEndpoints.nodes.length)
+    return void root.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
   root.replaceChildren(
     ...data.webhookEndpoints.nodes.map((e) =>
       h(
@@ -802,7 +1062,9 @@ async function refreshWebhooks(): Promise<void> {
               h(
                 'tr',
                 {},
-                ...['Event', 'Status', 'Attempts', 'Last response', 'Last attempt'].map((t) => h('th', { scope: 'col' }, t)),
+                ...['Event', 'Status', 'Attempts', 'Last response', 'Last attempt'].map((t) =>
+                  h('th', { scope: 'col' }, t),
+                ),
                 h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')),
               ),
             ),
@@ -827,7 +1089,11 @@ async function refreshWebhooks(): Promise<void> {
                       ? ''
                       : h(
                           'button',
-                          { type: 'button', onclick: (ev) => void replay(d.id, d.deliveryId, ev.currentTarget as HTMLButtonElement), 'aria-label': `Replay ${d.eventType} delivery ${d.deliveryId}` },
+                          {
+                            type: 'button',
+                            onclick: (ev) => void replay(d.id, d.deliveryId, ev.currentTarget as HTMLButtonElement),
+                            'aria-label': `Replay ${d.eventType} delivery ${d.deliveryId}`,
+                          },
                           'Replay',
                         ),
                   ),
@@ -845,7 +1111,12 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
   button.disabled = true;
   const status = $('webhooks-status');
   try {
-    const data = await query<{ retryWebhookDelivery: { webhookDelivery: { status: string; lastResponseStatus: number | null } | null; userErrors: { message: string }[] } }>(
+    const data = await query<{
+      retryWebhookDelivery: {
+        webhookDelivery: { status: string; lastResponseStatus: number | null } | null;
+        userErrors: { message: string }[];
+      };
+    }>(
       'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } userErrors { message } } }',
       { id },
     );
@@ -871,7 +1142,10 @@ $('two-factor-form').addEventListener('submit', (e) => {
 });
 $('setup-form').addEventListener('submit', (e) => {
   e.preventDefault();
-  void setupPassword(new URLSearchParams(location.search).get('token') ?? '', $<HTMLInputElement>('new-password').value);
+  void setupPassword(
+    new URLSearchParams(location.search).get('token') ?? '',
+    $<HTMLInputElement>('new-password').value,
+  );
 });
 $('sign-out').addEventListener('click', () => void signOut());
 $('live-mode').addEventListener('change', (e) => void switchMode((e.currentTarget as HTMLInputElement).checked));

@@ -11,7 +11,8 @@ interface EmailSettings {
   shopperEmails: { kind: string; enabled: boolean }[];
   smtpConfigured: boolean;
 }
-const SETTINGS_FIELDS = 'brandName supportEmail logoUrl businessAddress phone shopperEmails { kind enabled } smtpConfigured';
+const SETTINGS_FIELDS =
+  'brandName supportEmail logoUrl businessAddress phone shopperEmails { kind enabled } smtpConfigured';
 
 const SHOPPER_EMAIL_NAMES: Record<string, string> = {
   ORDER_RECEIPT: 'Order receipt (with the itemized HSA/FSA receipt PDF)',
@@ -22,7 +23,8 @@ const SHOPPER_EMAIL_NAMES: Record<string, string> = {
   LMN_DECLINED: 'Letter of medical necessity declined',
 };
 
-const loadSettings = async (ctx: ConsoleContext) => (await ctx.query<{ emailSettings: EmailSettings }>(`{ emailSettings { ${SETTINGS_FIELDS} } }`)).emailSettings;
+const loadSettings = async (ctx: ConsoleContext) =>
+  (await ctx.query<{ emailSettings: EmailSettings }>(`{ emailSettings { ${SETTINGS_FIELDS} } }`)).emailSettings;
 
 const saveSettings = (ctx: ConsoleContext, input: Record<string, unknown>) =>
   ctx.query<{ updateEmailSettings: { settings: EmailSettings } }>(
@@ -35,19 +37,31 @@ export async function brandingPage(root: HTMLElement, ctx: ConsoleContext): Prom
   const form = h(
     'form',
     { id: 'branding-form', novalidate: true },
-    field('Name', input('brand-name', { value: s.brandName, maxlength: '100', required: true }), "Shown at the top and bottom of every message (default: the account's name)."),
+    field(
+      'Name',
+      input('brand-name', { value: s.brandName, maxlength: '100', required: true }),
+      "Shown at the top and bottom of every message (default: the account's name).",
+    ),
     field(
       'Support email',
       input('brand-support-email', { type: 'email', value: s.supportEmail ?? '' }),
       'Where shoppers can write with questions; team messages go here when no owner or admin has signed in yet.',
     ),
-    field('Logo URL', input('brand-logo-url', { type: 'url', value: s.logoUrl ?? '', placeholder: 'https://…' }), 'An https image shown at the top of each HTML message.'),
+    field(
+      'Logo URL',
+      input('brand-logo-url', { type: 'url', value: s.logoUrl ?? '', placeholder: 'https://…' }),
+      'An https image shown at the top of each HTML message.',
+    ),
     field(
       'Business address',
       input('brand-address', { value: s.businessAddress ?? '', maxlength: '300', autocomplete: 'street-address' }),
       'One line, on every receipt and at the bottom of every message.',
     ),
-    field('Phone', input('brand-phone', { type: 'tel', value: s.phone ?? '', maxlength: '40', autocomplete: 'tel' }), 'On every receipt and at the bottom of every message.'),
+    field(
+      'Phone',
+      input('brand-phone', { type: 'tel', value: s.phone ?? '', maxlength: '40', autocomplete: 'tel' }),
+      'On every receipt and at the bottom of every message.',
+    ),
     h('button', { type: 'submit' }, 'Save branding'),
   );
   form.addEventListener('submit', (e) => {
@@ -90,7 +104,13 @@ export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promis
       h(
         'div',
         { class: 'field check' },
-        h('input', { type: 'checkbox', id: `email-${lower(e.kind)}`, 'data-kind': e.kind, checked: e.enabled, disabled: !canWrite }),
+        h('input', {
+          type: 'checkbox',
+          id: `email-${lower(e.kind)}`,
+          'data-kind': e.kind,
+          checked: e.enabled,
+          disabled: !canWrite,
+        }),
         h('label', { for: `email-${lower(e.kind)}` }, SHOPPER_EMAIL_NAMES[e.kind] ?? e.kind),
       ),
     ),
@@ -99,9 +119,15 @@ export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promis
           'Save',
           () =>
             void attempt(async () => {
-              const off = [...toggles.querySelectorAll<HTMLInputElement>('input[type=checkbox]')].filter((c) => !c.checked).map((c) => c.dataset.kind!);
+              const off = [...toggles.querySelectorAll<HTMLInputElement>('input[type=checkbox]')]
+                .filter((c) => !c.checked)
+                .map((c) => c.dataset.kind!);
               await saveSettings(ctx, { disabledEmails: off });
-              say(off.length ? `Saved: ${off.length} shopper message(s) turned off.` : 'Saved: every shopper message is sent.');
+              say(
+                off.length
+                  ? `Saved: ${off.length} shopper message(s) turned off.`
+                  : 'Saved: every shopper message is sent.',
+              );
             }),
           { id: 'shopper-emails-save' },
         )
@@ -110,11 +136,15 @@ export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promis
   const transport = h(
     'p',
     { id: 'smtp-status', class: 'help' },
-    s.smtpConfigured ? 'Messages are sent through the SMTP server of SMTP_URL.' : 'SMTP_URL is not set: nothing leaves this machine, and every message is kept here (status stored).',
+    s.smtpConfigured
+      ? 'Messages are sent through the SMTP server of SMTP_URL.'
+      : 'SMTP_URL is not set: nothing leaves this machine, and every message is kept here (status stored).',
   );
   const list = h('div', { id: 'emails' });
   const detail = h('div', { id: 'email-detail' });
-  const { emails } = await ctx.query<{ emails: { nodes: EmailRow[] } }>(`{ emails(first: 50) { nodes { id kind to subject status attempts lastError text html createdAt } } }`);
+  const { emails } = await ctx.query<{ emails: { nodes: EmailRow[] } }>(
+    `{ emails(first: 50) { nodes { id kind to subject status attempts lastError text html createdAt } } }`,
+  );
   const show = (e: EmailRow) => {
     // The text part as is; the HTML part as its source (never rendered inside the console's own page).
     detail.replaceChildren(
@@ -140,7 +170,11 @@ export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promis
       h('td', {}, String(e.attempts)),
     ),
   );
-  list.replaceChildren(table('Messages, newest first', ['When', 'Message', 'To', 'Subject', 'Status', 'Tries'], rows, { id: 'emails-table' }));
+  list.replaceChildren(
+    table('Messages, newest first', ['When', 'Message', 'To', 'Subject', 'Status', 'Tries'], rows, {
+      id: 'emails-table',
+    }),
+  );
   if (!rows.length) list.append(h('p', { class: 'help' }, 'No messages yet.'));
   root.replaceChildren(toggles, transport, list, detail);
 }

@@ -30,6 +30,8 @@ export async function attempt(fn: () => Promise<void>): Promise<boolean> {
   }
 }
 
-export const button = (label: string, onclick: () => void, attrs: Record<string, string> = {}) => h('button', { type: 'button', onclick, ...attrs }, label);
-export const input = (id: string, attrs: Record<string, string | boolean> = {}) => h('input', { id, name: id, ...attrs }) as HTMLInputElement;
+export const button = (label: string, onclick: () => void, attrs: Record<string, string> = {}) =>
+  h('button', { type: 'button', onclick, ...attrs }, label);
+export const input = (id: string, attrs: Record<string, string | boolean> = {}) =>
+  h('input', { id, name: id, ...attrs }) as HTMLInputElement;
 export const value = (id: string) => ($<HTMLInputElement>(id).value ?? '').trim();

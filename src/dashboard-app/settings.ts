@@ -16,7 +16,10 @@ export function can(role: string, permission: string): boolean {
   return held.has(permission) || (permission.endsWith(':read') && held.has(permission.replace(/:read$/, ':write')));
 }
 
-const PAGES: Record<string, { title: string; needs?: string; render: (root: HTMLElement, ctx: ConsoleContext) => Promise<void> }> = {
+const PAGES: Record<
+  string,
+  { title: string; needs?: string; render: (root: HTMLElement, ctx: ConsoleContext) => Promise<void> }
+> = {
   'api-keys': { title: 'API keys', needs: 'api_keys:write', render: apiKeysPage },
   security: { title: 'Security', render: securityPage },
   team: { title: 'Team', needs: 'team:write', render: teamPage },
@@ -29,7 +32,8 @@ const PAGES: Record<string, { title: string; needs?: string; render: (root: HTML
 
 /** Hides the navigation's links the role cannot use. */
 export function hideNavigation(role: string): void {
-  for (const a of document.querySelectorAll<HTMLAnchorElement>('#console-nav a[data-needs]')) a.parentElement!.hidden = !can(role, a.dataset.needs!);
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('#console-nav a[data-needs]'))
+    a.parentElement!.hidden = !can(role, a.dataset.needs!);
 }
 
 /** Draws settings page `name` into `root`. */
@@ -37,9 +41,18 @@ export function showPage(name: string, root: HTMLElement, ctx: ConsoleContext): 
   const page = PAGES[name];
   const status = h('p', { id: 'settings-status', class: 'help', role: 'status', 'aria-live': 'polite' });
   const body = h('div', { id: 'settings-body' });
-  root.replaceChildren(h('section', { class: 'card wide', 'aria-labelledby': 'settings-title' }, h('h2', { id: 'settings-title', tabindex: '-1' }, page?.title ?? 'Not found'), status, body));
+  root.replaceChildren(
+    h(
+      'section',
+      { class: 'card wide', 'aria-labelledby': 'settings-title' },
+      h('h2', { id: 'settings-title', tabindex: '-1' }, page?.title ?? 'Not found'),
+      status,
+      body,
+    ),
+  );
   if (!page) return void (body.textContent = 'No such settings page.');
-  if (page.needs && !can(ctx.role, page.needs)) return void (body.textContent = `Your role (${ctx.role}) cannot use this page.`);
+  if (page.needs && !can(ctx.role, page.needs))
+    return void (body.textContent = `Your role (${ctx.role}) cannot use this page.`);
   $('settings-title').focus();
   void page.render(body, ctx).catch((err) => say(`Error: ${(err as Error).message}`, true));
 }
@@ -86,9 +99,19 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
             'tr',
             { 'data-key-id': k.id, 'data-status': status },
             h('th', { scope: 'row' }, k.name),
-            h('td', {}, lower(k.type), k.permissions ? h('span', { class: 'help' }, ` (${k.permissions.join(', ')})`) : null),
+            h(
+              'td',
+              {},
+              lower(k.type),
+              k.permissions ? h('span', { class: 'help' }, ` (${k.permissions.join(', ')})`) : null,
+            ),
             h('td', {}, h('code', {}, k.redactedKey)),
-            h('td', {}, h('span', { class: `badge ${status}` }, status), k.expiresAt && status === 'expiring' ? ` until ${when(k.expiresAt)}` : ''),
+            h(
+              'td',
+              {},
+              h('span', { class: `badge ${status}` }, status),
+              k.expiresAt && status === 'expiring' ? ` until ${when(k.expiresAt)}` : '',
+            ),
             h('td', {}, k.lastUsedAt ? when(k.lastUsedAt) : 'never'),
             h(
               'td',
@@ -99,10 +122,14 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
                     {},
                     overlap,
                     ' ',
-                    button('Roll', () => void roll(k, Number((overlap as HTMLSelectElement).value)), { 'aria-label': `Roll ${k.name}` }),
+                    button('Roll', () => void roll(k, Number((overlap as HTMLSelectElement).value)), {
+                      'aria-label': `Roll ${k.name}`,
+                    }),
                   )
                 : null,
-              usable ? button('Revoke', () => void revoke(k), { 'aria-label': `Revoke ${k.name}`, class: 'danger' }) : null,
+              usable
+                ? button('Revoke', () => void revoke(k), { 'aria-label': `Revoke ${k.name}`, class: 'danger' })
+                : null,
             ),
           );
         }),
@@ -127,7 +154,11 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
         },
       );
       await draw();
-      say(hours ? `${k.name} rolled: the old key works for ${hours} more hour(s).` : `${k.name} rolled: the old key stopped working.`);
+      say(
+        hours
+          ? `${k.name} rolled: the old key works for ${hours} more hour(s).`
+          : `${k.name} rolled: the old key stopped working.`,
+      );
       showSecret(rollApiKey.apiKey.id, `New secret of ${k.name}`, rollApiKey.secret);
     });
     if (!ok) await draw();
@@ -135,7 +166,9 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
   const revoke = async (k: KeyRow) => {
     if (!window.confirm(`Revoke ${k.name}? Every request with it is refused from now on.`)) return;
     await attempt(async () => {
-      await ctx.query('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { message } } }', { id: k.id });
+      await ctx.query('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { message } } }', {
+        id: k.id,
+      });
       say(`${k.name} revoked.`);
       if (shownKeyId === k.id) {
         shownKeyId = null;
@@ -179,13 +212,22 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
     { id: 'create-key-form', novalidate: true },
     h('h3', {}, 'Create a key'),
     field('Name', input('key-name', { required: true, autocomplete: 'off' })),
-    h('div', { class: 'check' }, restricted, h('label', { for: 'key-restricted' }, 'Restricted key (only the permissions chosen)')),
+    h(
+      'div',
+      { class: 'check' },
+      restricted,
+      h('label', { for: 'key-restricted' }, 'Restricted key (only the permissions chosen)'),
+    ),
     grid,
     h('button', { type: 'submit' }, 'Create key'),
   );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const permissions = restricted.checked ? [...grid.querySelectorAll<HTMLSelectElement>('select')].filter((s) => s.value).map((s) => `${s.dataset.resource}:${s.value}`) : undefined;
+    const permissions = restricted.checked
+      ? [...grid.querySelectorAll<HTMLSelectElement>('select')]
+          .filter((s) => s.value)
+          .map((s) => `${s.dataset.resource}:${s.value}`)
+      : undefined;
     void attempt(async () => {
       const { createApiKey } = await ctx.query<{ createApiKey: { secret: string; apiKey: KeyRow } }>(
         `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { ${KEY_FIELDS} } userErrors { message } } }`,
@@ -205,15 +247,23 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
 // ---- security (TOTP) ---------------------------------------------------------------------------
 
 async function securityPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
-  const stateText = () => (ctx.member.two_factor_enabled ? 'Two-factor authentication is on.' : 'Two-factor authentication is off.');
+  const stateText = () =>
+    ctx.member.two_factor_enabled ? 'Two-factor authentication is on.' : 'Two-factor authentication is off.';
   const state = h('p', { id: 'two-factor-state' }, stateText());
   const area = h('div', { id: 'two-factor-area' });
   const start = button(
     'Set up an authenticator app',
     () =>
       void attempt(async () => {
-        const { secret, otpauth_uri } = await consoleCall<{ secret: string; otpauth_uri: string }>('POST', '/console/two-factor/enroll');
-        const qr = h('canvas', { id: 'totp-qr', role: 'img', 'aria-label': 'QR code of the otpauth URI: scan it with your authenticator app' }) as HTMLCanvasElement;
+        const { secret, otpauth_uri } = await consoleCall<{ secret: string; otpauth_uri: string }>(
+          'POST',
+          '/console/two-factor/enroll',
+        );
+        const qr = h('canvas', {
+          id: 'totp-qr',
+          role: 'img',
+          'aria-label': 'QR code of the otpauth URI: scan it with your authenticator app',
+        }) as HTMLCanvasElement;
         await QRCode.toCanvas(qr, otpauth_uri, { width: 192, margin: 2 });
         const confirm = h(
           'form',
@@ -222,20 +272,31 @@ async function securityPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
           qr,
           shownOnce('totp-secret', 'Secret (type it into your app)', secret),
           shownOnce('totp-uri', 'otpauth URI (the same, as a link)', otpauth_uri),
-          field('Code from the app', input('enroll-code', { inputmode: 'numeric', autocomplete: 'one-time-code', required: true })),
+          field(
+            'Code from the app',
+            input('enroll-code', { inputmode: 'numeric', autocomplete: 'one-time-code', required: true }),
+          ),
           h('button', { type: 'submit' }, 'Turn on two-factor'),
         );
         confirm.addEventListener('submit', (e) => {
           e.preventDefault();
           void attempt(async () => {
-            const { recovery_codes } = await consoleCall<{ recovery_codes: string[] }>('POST', '/console/two-factor/confirm', { code: value('enroll-code') });
+            const { recovery_codes } = await consoleCall<{ recovery_codes: string[] }>(
+              'POST',
+              '/console/two-factor/confirm',
+              { code: value('enroll-code') },
+            );
             ctx.member.two_factor_enabled = true;
             state.textContent = stateText();
             start.hidden = true;
             area.replaceChildren(
               h('h3', {}, 'Recovery codes'),
               h('p', { class: 'help' }, 'Each works once instead of a code. Shown this once: store them now.'),
-              h('ul', { id: 'recovery-codes', class: 'list' }, ...recovery_codes.map((c) => h('li', {}, h('code', {}, c)))),
+              h(
+                'ul',
+                { id: 'recovery-codes', class: 'list' },
+                ...recovery_codes.map((c) => h('li', {}, h('code', {}, c))),
+              ),
             );
             say('Store your recovery codes now: they are not shown again.');
           });
@@ -264,11 +325,18 @@ interface MemberRow {
 async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const owner = can(ctx.role, 'owners:write');
   const assignable = ROLES.filter((r) => owner || r !== 'owner');
-  const roleSelect = (id: string, label: string, selected: string) => h('select', { id, 'aria-label': label }, ...assignable.map((r) => h('option', { value: r, selected: r === selected }, r)));
+  const roleSelect = (id: string, label: string, selected: string) =>
+    h(
+      'select',
+      { id, 'aria-label': label },
+      ...assignable.map((r) => h('option', { value: r, selected: r === selected }, r)),
+    );
   const once = h('div', { id: 'invite-link' });
   const list = h('div', { id: 'team' });
   const draw = async () => {
-    const { teamMembers } = await ctx.query<{ teamMembers: MemberRow[] }>('{ teamMembers { id email role active twoFactorEnabled lastSignInAt } }');
+    const { teamMembers } = await ctx.query<{ teamMembers: MemberRow[] }>(
+      '{ teamMembers { id email role active twoFactorEnabled lastSignInAt } }',
+    );
     list.replaceChildren(
       table(
         'Team members',
@@ -292,10 +360,13 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                     'Change role',
                     () =>
                       void attempt(async () => {
-                        await ctx.query('mutation($id: ID!, $role: TeamRole!) { changeTeamMemberRole(id: $id, role: $role) { member { id } userErrors { message } } }', {
-                          id: m.id,
-                          role: (select as HTMLSelectElement).value.toUpperCase(),
-                        });
+                        await ctx.query(
+                          'mutation($id: ID!, $role: TeamRole!) { changeTeamMemberRole(id: $id, role: $role) { member { id } userErrors { message } } }',
+                          {
+                            id: m.id,
+                            role: (select as HTMLSelectElement).value.toUpperCase(),
+                          },
+                        );
                         say(`${m.email} is now ${(select as HTMLSelectElement).value}.`);
                         await draw();
                       }),
@@ -308,7 +379,10 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                     () => {
                       if (!window.confirm(`Remove ${m.email} from the team?`)) return;
                       void attempt(async () => {
-                        await ctx.query('mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { message } } }', { id: m.id });
+                        await ctx.query(
+                          'mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { message } } }',
+                          { id: m.id },
+                        );
                         say(`${m.email} removed.`);
                         await draw();
                       });
@@ -327,7 +401,12 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
     { id: 'invite-form', novalidate: true },
     h('h3', {}, 'Invite a member'),
     field('Email', input('invite-email', { type: 'email', required: true, autocomplete: 'off' })),
-    h('div', { class: 'field' }, h('label', { for: 'invite-role' }, 'Role'), roleSelect('invite-role', 'Role', 'viewer')),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'invite-role' }, 'Role'),
+      roleSelect('invite-role', 'Role', 'viewer'),
+    ),
     h('button', { type: 'submit' }, 'Invite'),
   );
   form.addEventListener('submit', (e) => {
@@ -338,7 +417,13 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
         { input: { email: value('invite-email'), role: $<HTMLSelectElement>('invite-role').value.toUpperCase() } },
       );
       (form as HTMLFormElement).reset();
-      once.replaceChildren(shownOnce('setup-url', `Invitation link for ${inviteTeamMember.member.email} (valid 7 days)`, inviteTeamMember.setupUrl));
+      once.replaceChildren(
+        shownOnce(
+          'setup-url',
+          `Invitation link for ${inviteTeamMember.member.email} (valid 7 days)`,
+          inviteTeamMember.setupUrl,
+        ),
+      );
       say(`${inviteTeamMember.member.email} invited.`);
       await draw();
     });
@@ -400,13 +485,17 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
       say(message);
     });
   const mutate = (name: string, input: Record<string, unknown>, select = 'webhookEndpoint { id }') =>
-    ctx.query<Record<string, Record<string, unknown>>>(`mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`, { input });
+    ctx.query<Record<string, Record<string, unknown>>>(
+      `mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`,
+      { input },
+    );
   const draw = async () => {
     const data = await ctx.query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
       `{ webhookEndpoints(first: 20) { nodes { id endpointId url status events description
           webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus createdAt event { data } attempts { attempt status responseStatus responseBody error startedAt durationMs } } } } } }`,
     );
-    if (!data.webhookEndpoints.nodes.length) return void list.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
+    if (!data.webhookEndpoints.nodes.length)
+      return void list.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
     list.replaceChildren(...data.webhookEndpoints.nodes.map((e) => endpoint(e)));
   };
   const endpoint = (e: EndpointRow) => {
@@ -419,7 +508,12 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
           button(
             status === 'enabled' ? 'Disable' : 'Enable',
             () =>
-              run(async () => (await mutate(status === 'enabled' ? 'disableWebhookEndpoint' : 'enableWebhookEndpoint', { id: e.id }), `${e.url} ${status === 'enabled' ? 'disabled' : 'enabled'}.`)),
+              run(
+                async () => (
+                  await mutate(status === 'enabled' ? 'disableWebhookEndpoint' : 'enableWebhookEndpoint', { id: e.id }),
+                  `${e.url} ${status === 'enabled' ? 'disabled' : 'enabled'}.`
+                ),
+              ),
             {
               'aria-label': `${status === 'enabled' ? 'Disable' : 'Enable'} ${e.url}`,
             },
@@ -428,8 +522,16 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
             'Send test event',
             () =>
               run(async () => {
-                const r = await mutate('testWebhookEndpoint', { id: e.id }, 'deliveryId responseStatus error durationMs');
-                const t = r.testWebhookEndpoint as { responseStatus: number | null; error: string | null; durationMs: number };
+                const r = await mutate(
+                  'testWebhookEndpoint',
+                  { id: e.id },
+                  'deliveryId responseStatus error durationMs',
+                );
+                const t = r.testWebhookEndpoint as {
+                  responseStatus: number | null;
+                  error: string | null;
+                  durationMs: number;
+                };
                 return `Test event sent: ${t.responseStatus ? `HTTP ${t.responseStatus}` : (t.error ?? 'no answer')} in ${t.durationMs} ms.`;
               }),
             { 'aria-label': `Send test event to ${e.url}` },
@@ -439,7 +541,13 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
             () =>
               void attempt(async () => {
                 const r = await mutate('rotateWebhookEndpointSecret', { id: e.id }, 'secret');
-                once.replaceChildren(shownOnce('endpoint-secret', `New signing secret of ${e.url} (the previous one signs for 24 hours more)`, String(r.rotateWebhookEndpointSecret.secret)));
+                once.replaceChildren(
+                  shownOnce(
+                    'endpoint-secret',
+                    `New signing secret of ${e.url} (the previous one signs for 24 hours more)`,
+                    String(r.rotateWebhookEndpointSecret.secret),
+                  ),
+                );
                 say('Secret rotated.');
               }),
             { 'aria-label': `Rotate secret of ${e.url}` },
@@ -448,7 +556,13 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
           button(
             'Delete',
             () => {
-              if (window.confirm(`Delete the endpoint ${e.url}?`)) run(async () => (await mutate('deleteWebhookEndpoint', { id: e.id }, 'deletedWebhookEndpointId'), `${e.url} deleted.`));
+              if (window.confirm(`Delete the endpoint ${e.url}?`))
+                run(
+                  async () => (
+                    await mutate('deleteWebhookEndpoint', { id: e.id }, 'deletedWebhookEndpointId'),
+                    `${e.url} deleted.`
+                  ),
+                );
             },
             { 'aria-label': `Delete ${e.url}`, class: 'danger' },
           ),
@@ -462,7 +576,11 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
               () =>
                 run(async () => {
                   if (!since.value) throw new Error('Choose the time to recover from.');
-                  const r = await mutate('recoverWebhookEndpoint', { id: e.id, since: new Date(since.value).toISOString() }, 'recovered');
+                  const r = await mutate(
+                    'recoverWebhookEndpoint',
+                    { id: e.id, since: new Date(since.value).toISOString() },
+                    'recovered',
+                  );
                   return `${String(r.recoverWebhookEndpoint.recovered)} deliveries queued again.`;
                 }),
               { 'aria-label': `Recover failed deliveries of ${e.url}` },
@@ -505,7 +623,13 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
             {},
             `#${a.attempt} ${lower(a.status)}: ${a.responseStatus ? `HTTP ${a.responseStatus}` : (a.error ?? '–')} · ${when(a.startedAt)}${a.durationMs != null ? ` · ${a.durationMs} ms` : ''}`,
             // The receiver's answer as the service kept it (its first 4 KiB).
-            a.responseBody != null ? h('pre', { class: 'response-body', tabindex: '0', 'aria-label': `Response body of attempt ${a.attempt}` }, a.responseBody || '(empty)') : null,
+            a.responseBody != null
+              ? h(
+                  'pre',
+                  { class: 'response-body', tabindex: '0', 'aria-label': `Response body of attempt ${a.attempt}` },
+                  a.responseBody || '(empty)',
+                )
+              : null,
           ),
         ),
       ),
@@ -514,7 +638,10 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
             'Replay',
             () =>
               run(async () => {
-                await ctx.query('mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status } userErrors { message } } }', { id: d.id });
+                await ctx.query(
+                  'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status } userErrors { message } } }',
+                  { id: d.id },
+                );
                 return `Delivery ${d.deliveryId} queued to be sent again now.`;
               }),
             { 'aria-label': `Replay ${d.eventType} delivery ${d.deliveryId}` },
@@ -530,13 +657,22 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
     list.querySelector(`[data-endpoint-id="${e.endpointId}"]`)?.append(form);
     $('edit-url').focus();
   };
-  const endpointForm = (prefix: string, label: string, e: Partial<EndpointRow>, save: (url: string, events: string[], description: string) => Promise<string>) => {
+  const endpointForm = (
+    prefix: string,
+    label: string,
+    e: Partial<EndpointRow>,
+    save: (url: string, events: string[], description: string) => Promise<string>,
+  ) => {
     const form = h(
       'form',
       { id: `${prefix}-endpoint-form`, novalidate: true },
       h('h3', {}, prefix === 'edit' ? 'Edit the endpoint' : 'Add an endpoint'),
       field('URL', input(`${prefix}-url`, { type: 'url', required: true, value: e.url ?? '' })),
-      field('Events', input(`${prefix}-events`, { required: true, value: (e.events ?? ['*']).join(', ') }), 'Event types separated by commas, or * for every type.'),
+      field(
+        'Events',
+        input(`${prefix}-events`, { required: true, value: (e.events ?? ['*']).join(', ') }),
+        'Event types separated by commas, or * for every type.',
+      ),
       field('Description', input(`${prefix}-description`, { value: e.description ?? '' })),
       h('button', { type: 'submit' }, label),
     );
@@ -551,8 +687,14 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
     return form;
   };
   const create = endpointForm('new', 'Add endpoint', {}, async (url, events, description) => {
-    const r = await mutate('createWebhookEndpoint', { url, events, description: description || undefined }, 'secret webhookEndpoint { url }');
-    once.replaceChildren(shownOnce('endpoint-secret', `Signing secret of ${url}`, String(r.createWebhookEndpoint.secret)));
+    const r = await mutate(
+      'createWebhookEndpoint',
+      { url, events, description: description || undefined },
+      'secret webhookEndpoint { url }',
+    );
+    once.replaceChildren(
+      shownOnce('endpoint-secret', `Signing secret of ${url}`, String(r.createWebhookEndpoint.secret)),
+    );
     return `${url} added.`;
   });
   root.replaceChildren(once, list, writer ? create : '');
@@ -599,7 +741,10 @@ const AUDIT_ACTIONS = [
 
 async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const list = h('div', { id: 'audit' });
-  const more = button('Older entries', () => void load(true).catch((err) => say((err as Error).message, true)), { id: 'audit-more', hidden: 'true' });
+  const more = button('Older entries', () => void load(true).catch((err) => say((err as Error).message, true)), {
+    id: 'audit-more',
+    hidden: 'true',
+  });
   let after: string | null = null;
   let latest = 0; // the answer of the latest load only is drawn (a filter may be applied while the first page loads)
   const load = async (append: boolean) => {
@@ -613,7 +758,9 @@ async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> 
       createdAfter: iso('audit-from'),
       createdBefore: iso('audit-to'),
     };
-    const { auditLog } = await ctx.query<{ auditLog: { nodes: AuditRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
+    const { auditLog } = await ctx.query<{
+      auditLog: { nodes: AuditRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
+    }>(
       `query($after: String, $action: AuditAction, $actorId: String, $objectId: String, $createdAfter: DateTimeISO, $createdBefore: DateTimeISO) {
         auditLog(first: 25, after: $after, action: $action, actorId: $actorId, objectId: $objectId, createdAfter: $createdAfter, createdBefore: $createdBefore) {
           nodes { id action actorKind actorId actorLabel objectId ipAddress createdAt details } pageInfo { hasNextPage endCursor } } }`,
@@ -635,7 +782,12 @@ async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> 
       ),
     );
     if (append) list.querySelector('tbody')?.append(...rows);
-    else list.replaceChildren(table('Audit log entries, newest first', ['When', 'Action', 'Who', 'Object', 'From', 'Details'], rows, { id: 'audit-table' }));
+    else
+      list.replaceChildren(
+        table('Audit log entries, newest first', ['When', 'Action', 'Who', 'Object', 'From', 'Details'], rows, {
+          id: 'audit-table',
+        }),
+      );
     if (!append && !rows.length) list.append(h('p', { class: 'help' }, 'No entries.'));
   };
   const form = h(
@@ -645,7 +797,12 @@ async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> 
       'div',
       { class: 'field' },
       h('label', { for: 'audit-action' }, 'Action'),
-      h('select', { id: 'audit-action' }, h('option', { value: '' }, 'any'), ...AUDIT_ACTIONS.map((a) => h('option', { value: a }, lower(a).replace(/_/g, ' ')))),
+      h(
+        'select',
+        { id: 'audit-action' },
+        h('option', { value: '' }, 'any'),
+        ...AUDIT_ACTIONS.map((a) => h('option', { value: a }, lower(a).replace(/_/g, ' '))),
+      ),
     ),
     field('Actor (usr_… or key_…)', input('audit-actor')),
     field('Object (re_…, we_…, key_…)', input('audit-object')),

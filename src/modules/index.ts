@@ -36,13 +36,22 @@ import { orderRoutes } from './orders/order.routes.js';
 import { receiptRoutes } from './orders/receipt.routes.js';
 import { processorNotificationRoutes } from './payments/adyen/adyen-notification.routes.js';
 import { recordAuthorisation, recordCapture } from './payments/authorisation-events.js';
-import { paymentRecordsRetentionSweep, paymentReconciliationSweep, processorNotificationRetentionSweep, processorNotificationSweep } from './payments/payment.jobs.js';
+import {
+  paymentRecordsRetentionSweep,
+  paymentReconciliationSweep,
+  processorNotificationRetentionSweep,
+  processorNotificationSweep,
+} from './payments/payment.jobs.js';
 import { consoleSessionSweep } from './team/team.jobs.js';
 import { tokenOf } from './payments/adyen/adyen-processor.js';
 import { onProcessorEvent } from './payments/processor-events.js';
 import { useLivePayments } from './payments/processor-registry.js';
 import { settleRefundPart } from './refunds/refund-processing.service.js';
-import { adyenAccountsByMerchantAccount, adyenCredentialsFor, configureProcessorAccounts } from './processor-accounts/processor-account.service.js';
+import {
+  adyenAccountsByMerchantAccount,
+  adyenCredentialsFor,
+  configureProcessorAccounts,
+} from './processor-accounts/processor-account.service.js';
 import { ProcessorConfigurationResolver } from './processor-accounts/processor-account.resolver.js';
 import { processorAccountRoutes } from './processor-accounts/processor-account.routes.js';
 import { ProductResolver } from './products/product.resolver.js';
@@ -172,10 +181,12 @@ onProcessorEvent(['AUTHORISATION'], recordAuthorisation);
 onProcessorEvent(['CAPTURE'], recordCapture);
 onProcessorEvent(['CAPTURE_FAILED'], failOrderOfFailedCapture);
 onProcessorEvent(['recurring.token.disabled'], async (tx, event) => {
-  if (event.merchantReference && event.originalReference) await detachPaymentMethodsByToken(tx, tokenOf(event.merchantReference, event.originalReference));
+  if (event.merchantReference && event.originalReference)
+    await detachPaymentMethodsByToken(tx, tokenOf(event.merchantReference, event.originalReference));
 });
 onProcessorEvent(['REFUND', 'REFUND_FAILED'], async (tx, event) => {
-  if (event.merchantReference) await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
+  if (event.merchantReference)
+    await settleRefundPart(tx, event.merchantReference, event.eventCode === 'REFUND' && event.success, event.reason);
 });
 onProcessorEvent([...CHARGEBACK_EVENT_CODES], applyChargebackNotification);
 
@@ -188,7 +199,10 @@ export function configureLivePayments(config: Config): void {
   configureEmail(config);
   configureProcessorAccounts(config);
   configureLmn({ reviewTimeoutHours: config.LMN_REVIEW_TIMEOUT_HOURS });
-  configureTeam({ secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : undefined, signInLimit: config.CONSOLE_SIGN_IN_LIMIT });
+  configureTeam({
+    secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : undefined,
+    signInLimit: config.CONSOLE_SIGN_IN_LIMIT,
+  });
   useLivePayments({
     settings: {
       environment: config.ADYEN_ENVIRONMENT,
@@ -198,6 +212,9 @@ export function configureLivePayments(config: Config): void {
     },
     accountFor: (ctx) => adyenCredentialsFor(ctx.em, ctx.principal.merchantId),
     notificationAccounts: async (em, merchantAccount) =>
-      (await adyenAccountsByMerchantAccount(em, merchantAccount)).map(({ merchantId, credentials }) => ({ merchantId, hmacKey: credentials.hmacKey })),
+      (await adyenAccountsByMerchantAccount(em, merchantAccount)).map(({ merchantId, credentials }) => ({
+        merchantId,
+        hmacKey: credentials.hmacKey,
+      })),
   });
 }

@@ -40,7 +40,11 @@ export class AdmissionGate {
 
   private refusal(): DomainError {
     admissionRefusals.inc({ gate: this.what });
-    return new DomainError('rate_limit_exceeded', `Too many ${this.what} in progress right now; nothing was done. Retry in a second.`, { headers: { 'Retry-After': '1' } });
+    return new DomainError(
+      'rate_limit_exceeded',
+      `Too many ${this.what} in progress right now; nothing was done. Retry in a second.`,
+      { headers: { 'Retry-After': '1' } },
+    );
   }
 
   private admit(): Promise<void> {
@@ -49,7 +53,8 @@ export class AdmissionGate {
       return Promise.resolve();
     }
     // Expected wait: the runs ahead of this one, `concurrency` at a time.
-    if (((this.waiting.length + 1) / this.concurrency) * this.runMs > this.maxWaitMs) return Promise.reject(this.refusal());
+    if (((this.waiting.length + 1) / this.concurrency) * this.runMs > this.maxWaitMs)
+      return Promise.reject(this.refusal());
     return new Promise((resolve, reject) => {
       const entry = {
         admit: () => {

@@ -35,7 +35,10 @@ export interface Principal {
  * `?token=`), for the one resource its URL names; null when the request carries none. A
  * capability that does not match throws (404 `not_found`, as an unknown id).
  */
-export type PageAuthorizer = (em: EntityManager, request: { params: unknown; query: unknown; ip: string }) => Promise<Principal | null>;
+export type PageAuthorizer = (
+  em: EntityManager,
+  request: { params: unknown; query: unknown; ip: string },
+) => Promise<Principal | null>;
 
 /**
  * Resolves `Authorization: Bearer <key>` to the caller or throws 401 `unauthorized`: the
@@ -87,7 +90,10 @@ export function createContext(em: EntityManager, principal: Principal, requestId
 }
 
 /** A child of `parent` with `bindings`, made when something is first logged (most requests log nothing; a pino child serialises and redacts its bindings). */
-export function lazyChildLog(parent: { child(bindings: Record<string, unknown>): Log }, bindings: Record<string, unknown>): Log {
+export function lazyChildLog(
+  parent: { child(bindings: Record<string, unknown>): Log },
+  bindings: Record<string, unknown>,
+): Log {
   let child: Log | undefined;
   const get = () => (child ??= parent.child(bindings));
   const forward =
@@ -106,8 +112,20 @@ export function scope(ctx: ServiceContext): { merchant: string; livemode: boolea
  * A context for background work on behalf of a merchant and mode (sweeps, hosted pages), on a
  * fork of `em` made when first used; `withEm` puts it on a transaction or fork the caller holds.
  */
-export function systemContext(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log, requestId = `job_${Date.now().toString(36)}`): ServiceContext {
-  return createContext(em, { merchantId, livemode, clockOffsetMs: livemode ? 0 : clockOffsetMs, keyId: 'system' }, requestId, log);
+export function systemContext(
+  em: EntityManager,
+  merchantId: string,
+  livemode: boolean,
+  clockOffsetMs: number,
+  log: Log,
+  requestId = `job_${Date.now().toString(36)}`,
+): ServiceContext {
+  return createContext(
+    em,
+    { merchantId, livemode, clockOffsetMs: livemode ? 0 : clockOffsetMs, keyId: 'system' },
+    requestId,
+    log,
+  );
 }
 
 /**

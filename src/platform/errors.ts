@@ -55,7 +55,11 @@ export class DomainError extends Error {
   /** Extra response headers (e.g. `Retry-After`). */
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, opts: { param?: string; details?: ErrorDetails; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { param?: string; details?: ErrorDetails; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
@@ -70,7 +74,10 @@ export class DomainError extends Error {
 
   /** The spec's error body. */
   toBody(): { error: { code: string; message: string; param?: string; details?: ErrorDetails } } {
-    const error: { code: string; message: string; param?: string; details?: ErrorDetails } = { code: this.code, message: this.message };
+    const error: { code: string; message: string; param?: string; details?: ErrorDetails } = {
+      code: this.code,
+      message: this.message,
+    };
     if (this.param !== undefined) error.param = this.param;
     if (this.details !== undefined) error.details = this.details;
     return { error };
@@ -82,7 +89,10 @@ export class DomainError extends Error {
 
   /** One bad field: `Invalid request: <field> <message>`, with `param` and one `details` entry naming it. */
   static field(field: string, message: string, code: ErrorCode = 'validation_error'): DomainError {
-    return new DomainError(code, `Invalid request: ${field} ${message}`, { param: field, details: [{ field, message }] });
+    return new DomainError(code, `Invalid request: ${field} ${message}`, {
+      param: field,
+      details: [{ field, message }],
+    });
   }
 
   /** 403 `test_mode_only` for a live key on something that exists only in test mode. */
@@ -93,12 +103,22 @@ export class DomainError extends Error {
 
 /** The answer while PostgreSQL cannot be reached (stopped, restarting, failing over): retry in a second. */
 export function databaseUnavailable(): DomainError {
-  return new DomainError('service_unavailable', 'The service is briefly unavailable (its database cannot be reached); retry in a moment.', { headers: { 'Retry-After': '1' } });
+  return new DomainError(
+    'service_unavailable',
+    'The service is briefly unavailable (its database cannot be reached); retry in a moment.',
+    { headers: { 'Retry-After': '1' } },
+  );
 }
 
 /** Wraps anything thrown into a DomainError; unknown errors become a masked `internal_error`. */
 export function toDomainError(err: unknown): { error: DomainError; unexpected: boolean } {
   if (err instanceof DomainError) return { error: err, unexpected: false };
   if (isDatabaseUnavailable(err)) return { error: databaseUnavailable(), unexpected: false };
-  return { error: new DomainError('internal_error', 'An internal error occurred. It has been logged; retry later or contact support with the request id.'), unexpected: true };
+  return {
+    error: new DomainError(
+      'internal_error',
+      'An internal error occurred. It has been logged; retry later or contact support with the request id.',
+    ),
+    unexpected: true,
+  };
 }

@@ -15,12 +15,17 @@ export function setPublicUrl(url: string): void {
 export async function rememberPublicUrl(em: EntityManager, url: string): Promise<void> {
   await em
     .getConnection()
-    .execute(`insert into service_settings (name, value, updated_at) values ('public_url', ?, now()) on conflict (name) do update set value = excluded.value, updated_at = now()`, [url]);
+    .execute(
+      `insert into service_settings (name, value, updated_at) values ('public_url', ?, now()) on conflict (name) do update set value = excluded.value, updated_at = now()`,
+      [url],
+    );
 }
 
 /** The public URL the service last started with, if it has started on this database. */
 export async function rememberedPublicUrl(em: EntityManager): Promise<string | null> {
-  const [row] = await em.getConnection().execute<{ value: string }[]>(`select value from service_settings where name = 'public_url'`);
+  const [row] = await em
+    .getConnection()
+    .execute<{ value: string }[]>(`select value from service_settings where name = 'public_url'`);
   return row?.value ?? null;
 }
 

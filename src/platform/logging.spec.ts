@@ -3,17 +3,22 @@ import pino from 'pino';
 import { knexLogOptions, loggerOptions, scrubSql, serializeError } from './logging.js';
 
 test('SQL is logged with every value replaced by ?', () => {
-  expect(scrubSql(`insert into "orders" ("id", "email", "amount") values ('ord_1', 'jane@example.com', 2599), ('o''x', 'tok_abc', -3)`)).toBe(
-    `insert into "orders" ("id", "email", "amount") values (?, ?, ?), (?, ?, ?)`,
-  );
+  expect(
+    scrubSql(
+      `insert into "orders" ("id", "email", "amount") values ('ord_1', 'jane@example.com', 2599), ('o''x', 'tok_abc', -3)`,
+    ),
+  ).toBe(`insert into "orders" ("id", "email", "amount") values (?, ?, ?), (?, ?, ?)`);
 });
 
 test('a database error loses its SQL values, parameters and row detail', () => {
-  const err = Object.assign(new Error(`insert into "payments" values ('tok_9f8e', 'jane@example.com', 4242424242424242) - boom`), {
-    detail: 'Key (email)=(jane@example.com) already exists.',
-    parameters: ['tok_9f8e'],
-    code: '23505',
-  });
+  const err = Object.assign(
+    new Error(`insert into "payments" values ('tok_9f8e', 'jane@example.com', 4242424242424242) - boom`),
+    {
+      detail: 'Key (email)=(jane@example.com) already exists.',
+      parameters: ['tok_9f8e'],
+      code: '23505',
+    },
+  );
   const out = JSON.stringify(serializeError(err));
   expect(out).toContain('boom');
   expect(out).toContain('23505');
@@ -24,7 +29,14 @@ test('secret keys are redacted at any depth', () => {
   let line = '';
   const sink = new Writable({ write: (chunk, _e, cb) => ((line += chunk), cb()) });
   const log = pino(loggerOptions('info'), sink);
-  log.info({ body: { card: { number: '4242424242424242', cvc: '123' }, customer: { email: 'a@b.co' } }, webhook_secret: 'whsec_x', headers: { authorization: 'Bearer glm_live_x' } }, 'hello');
+  log.info(
+    {
+      body: { card: { number: '4242424242424242', cvc: '123' }, customer: { email: 'a@b.co' } },
+      webhook_secret: 'whsec_x',
+      headers: { authorization: 'Bearer glm_live_x' },
+    },
+    'hello',
+  );
   expect(line).toContain('hello');
   expect(line).not.toMatch(/4242424242424242|"123"|a@b\.co|whsec_x|glm_live_x/);
 });
@@ -66,7 +78,11 @@ test('a broken pooled connection knex reports (its failed statement with the val
 test("a lost pooled connection's error is logged without the pg client it carries (Ctrl-C stopped PostgreSQL first)", () => {
   const err = Object.assign(new Error('terminating connection due to administrator command'), {
     code: '57P01',
-    client: { connectionParameters: { user: 'postgres', password: 'secret-pass', database: 'commerce' }, _events: {}, queue: new Array(50).fill({ text: 'select 1' }) },
+    client: {
+      connectionParameters: { user: 'postgres', password: 'secret-pass', database: 'commerce' },
+      _events: {},
+      queue: new Array(50).fill({ text: 'select 1' }),
+    },
   });
   const line = JSON.stringify(serializeError(err));
   expect(line).toContain('57P01');

@@ -56,7 +56,17 @@ export const REDACT_PATHS = SECRET_KEYS.flatMap((key) => {
  * `customer_email`, `phone`…), capabilities (a hosted page's `token`) and the signatures of signed
  * links (a receipt URL is valid an hour: its `signature` would let a log reader open it).
  */
-const REDACTED_QUERY_KEYS = new Set([...SECRET_KEYS.map((k) => k.toLowerCase()), 'customer_email', 'customer_phone', 'first_name', 'last_name', 'name', 'signature', 'sig', 'x-amz-signature']);
+const REDACTED_QUERY_KEYS = new Set([
+  ...SECRET_KEYS.map((k) => k.toLowerCase()),
+  'customer_email',
+  'customer_phone',
+  'first_name',
+  'last_name',
+  'name',
+  'signature',
+  'sig',
+  'x-amz-signature',
+]);
 
 /** A request URL as logged: the path, and the query with the values of personal or secret keys replaced. */
 export function redactUrl(url: string): string {
@@ -89,7 +99,21 @@ export function scrubText(text: string): string {
 }
 
 /** What drivers hang on their errors that a log line must not carry: SQL values, parameters, row details, and whole client objects (pg's `client`, sockets). */
-const UNLOGGED_ERROR_FIELDS = ['sql', 'sqlMessage', 'query', 'parameters', 'params', 'bindings', 'detail', 'where', 'internalQuery', 'hint', 'client', 'connection', 'socket'];
+const UNLOGGED_ERROR_FIELDS = [
+  'sql',
+  'sqlMessage',
+  'query',
+  'parameters',
+  'params',
+  'bindings',
+  'detail',
+  'where',
+  'internalQuery',
+  'hint',
+  'client',
+  'connection',
+  'socket',
+];
 
 /** pino's error serializer, then scrubbed: no SQL values, parameters, row details or driver objects. */
 export function serializeError(err: unknown): unknown {
@@ -123,7 +147,10 @@ export function loggerOptions(level: string): LoggerOptions {
       const reqId = (logger as { [REQUEST_ID]?: unknown })[REQUEST_ID];
       // When tracing, every line written inside a span names its trace and span.
       const trace = activeTraceIds();
-      if (trace) return reqId === undefined ? { trace_id: trace.traceId, span_id: trace.spanId } : { reqId, trace_id: trace.traceId, span_id: trace.spanId };
+      if (trace)
+        return reqId === undefined
+          ? { trace_id: trace.traceId, span_id: trace.spanId }
+          : { reqId, trace_id: trace.traceId, span_id: trace.spanId };
       return reqId === undefined ? {} : { reqId };
     },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', ...REDACT_PATHS], censor: '[redacted]' },

@@ -17,14 +17,20 @@ export function permission(resource: string, access: Access): string {
 /** True when `principal` holds `required` (`write` includes `read`, as Stripe's restricted keys). */
 export function holds(principal: Principal, required: string): boolean {
   const { permissions } = principal;
-  return permissions === undefined || permissions.has(required) || (required.endsWith(':read') && permissions.has(`${required.slice(0, -5)}:write`));
+  return (
+    permissions === undefined ||
+    permissions.has(required) ||
+    (required.endsWith(':read') && permissions.has(`${required.slice(0, -5)}:write`))
+  );
 }
 
 /** Throws 403 `insufficient_permissions` naming the missing permission unless `principal` holds it. */
 export function requirePermission(principal: Principal, required: string): void {
   if (holds(principal, required)) return;
   const who = principal.actor?.kind === 'user' ? 'Your role' : 'This API key';
-  throw new DomainError('insufficient_permissions', `${who} lacks the ${required} permission.`, { details: { required_permission: required } });
+  throw new DomainError('insufficient_permissions', `${who} lacks the ${required} permission.`, {
+    details: { required_permission: required },
+  });
 }
 
 /**
@@ -32,7 +38,12 @@ export function requirePermission(principal: Principal, required: string): void 
  * signed-in console user whose role holds `required`: what belongs to console sessions only (API
  * keys, the team, the audit log) is never reached with an API key, whatever its permissions.
  */
-export function requireConsoleUser(principal: Principal, required: string, why: string): asserts principal is Principal & { actor: { kind: 'user' } } {
-  if (principal.actor?.kind !== 'user') throw new DomainError('insufficient_permissions', why, { details: { required_permission: required } });
+export function requireConsoleUser(
+  principal: Principal,
+  required: string,
+  why: string,
+): asserts principal is Principal & { actor: { kind: 'user' } } {
+  if (principal.actor?.kind !== 'user')
+    throw new DomainError('insufficient_permissions', why, { details: { required_permission: required } });
   requirePermission(principal, required);
 }

@@ -6,7 +6,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
  * PROCESSOR_CALL_RETENTION_DAYS); the sweeps of their modules purge what is older, by real time
  * (never a test clock's). Set once at start-up from the configuration.
  */
-export const retention = { eventDays: 30, processorNotificationDays: 730, paymentAttemptDays: 90, processorCallDays: 90 };
+export const retention = {
+  eventDays: 30,
+  processorNotificationDays: 730,
+  paymentAttemptDays: 90,
+  processorCallDays: 90,
+};
 
 export function configureRetention(settings: {
   EVENT_RETENTION_DAYS: number;
@@ -30,14 +35,23 @@ export function daysBefore(now: Date, days: number): Date {
  * batch its own short statement, until none is left or `budgetMs` has passed (the next run goes
  * on): a purge never holds long locks nor one long transaction, so reads are unaffected.
  */
-export async function purgeInBatches(orm: MikroORM, table: string, where: string, params: unknown[], opts: { batch?: number; budgetMs?: number; key?: string } = {}): Promise<number> {
+export async function purgeInBatches(
+  orm: MikroORM,
+  table: string,
+  where: string,
+  params: unknown[],
+  opts: { batch?: number; budgetMs?: number; key?: string } = {},
+): Promise<number> {
   const batch = opts.batch ?? 2000;
   const id = opts.key ?? 'id';
   const until = Date.now() + (opts.budgetMs ?? 20_000);
   const conn = orm.em.getConnection();
   let purged = 0;
   for (;;) {
-    const rows = await conn.execute<unknown[]>(`delete from ${table} where ${id} in (select ${id} from ${table} where ${where} limit ${batch}) returning 1`, params);
+    const rows = await conn.execute<unknown[]>(
+      `delete from ${table} where ${id} in (select ${id} from ${table} where ${where} limit ${batch}) returning 1`,
+      params,
+    );
     purged += rows.length;
     if (rows.length < batch || Date.now() > until) return purged;
   }

@@ -57,8 +57,17 @@ test('a sealed value bound to one place (aad) does not open in another', () => {
 
 test('a secrets key is exactly 64 hexadecimal characters; anything else is a clear error that does not repeat it', () => {
   expect(parseSecretsKey('ab'.repeat(32))).toHaveLength(32);
-  for (const bad of ['', 'ab'.repeat(31), 'ab'.repeat(33), `${'ab'.repeat(31)}zz`, ` ${'ab'.repeat(32)}`, 'c2VjcmV0LWtleS1iYXNlNjQtbm90LWhleC1hdC1hbGwtc29ycnk=']) {
-    expect(() => parseSecretsKey(bad)).toThrow('SECRETS_KEY must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32');
+  for (const bad of [
+    '',
+    'ab'.repeat(31),
+    'ab'.repeat(33),
+    `${'ab'.repeat(31)}zz`,
+    ` ${'ab'.repeat(32)}`,
+    'c2VjcmV0LWtleS1iYXNlNjQtbm90LWhleC1hdC1hbGwtc29ycnk=',
+  ]) {
+    expect(() => parseSecretsKey(bad)).toThrow(
+      'SECRETS_KEY must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32',
+    );
   }
   expect(() => sealSecret(plain, randomBytes(16))).toThrow(/32 bytes/);
 });

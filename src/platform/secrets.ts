@@ -14,7 +14,10 @@ const KEY_HEX = /^[0-9a-fA-F]{64}$/;
 
 /** The 32-byte key written as 64 hexadecimal characters (`openssl rand -hex 32`); anything else throws. */
 export function parseSecretsKey(hex: string): Buffer {
-  if (!KEY_HEX.test(hex)) throw new Error('SECRETS_KEY must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32');
+  if (!KEY_HEX.test(hex))
+    throw new Error(
+      'SECRETS_KEY must be exactly 64 hexadecimal characters (32 bytes); generate one with: openssl rand -hex 32',
+    );
   return Buffer.from(hex, 'hex');
 }
 
@@ -29,14 +32,20 @@ export function sealSecret(plain: string, key: Buffer, aad?: string): string {
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'));
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.');
+  return [
+    VERSION,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    body.toString('base64url'),
+  ].join('.');
 }
 
 /** Decrypts what `sealSecret` made with the same key (and `aad`); a wrong key or an altered text throws. */
 export function openSecret(sealed: string, key: Buffer, aad?: string): string {
   checkKey(key);
   const parts = sealed.split('.');
-  if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('not a sealed secret (expected v1.<iv>.<tag>.<ciphertext>)');
+  if (parts.length !== 4 || parts[0] !== VERSION)
+    throw new Error('not a sealed secret (expected v1.<iv>.<tag>.<ciphertext>)');
   const [iv, tag, body] = parts.slice(1).map((p) => Buffer.from(p, 'base64url'));
   if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error('not a sealed secret (bad IV or tag length)');
   const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });

@@ -11,7 +11,10 @@ function fieldOf(path: PropertyKey[]): string {
  * unknown field at the union's level), e.g. a test card object, not `{payment_method_data}`.
  */
 function meantBranch(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[] {
-  const branch = issue.errors.find((issues) => !issues.some((i) => i.code === 'unrecognized_keys' && i.path.length === 0)) ?? issue.errors[0] ?? [];
+  const branch =
+    issue.errors.find((issues) => !issues.some((i) => i.code === 'unrecognized_keys' && i.path.length === 0)) ??
+    issue.errors[0] ??
+    [];
   return branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }
 
@@ -85,7 +88,8 @@ export function isIso4217(code: string): boolean {
  */
 export function requireObject(body: unknown, code: ErrorCode = 'invalid_request'): Record<string, unknown> {
   if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) throw new DomainError(code, 'The request body must be a JSON object.');
+  if (typeof body !== 'object' || Array.isArray(body))
+    throw new DomainError(code, 'The request body must be a JSON object.');
   return body as Record<string, unknown>;
 }
 

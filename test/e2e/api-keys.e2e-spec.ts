@@ -21,7 +21,19 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 
 /** The context a signed-in console user of `role` calls the key service with (test mode). */
 const asUser = (role: Role): ServiceContext =>
-  createContext(t.orm.em, { merchantId, livemode: false, clockOffsetMs: 0, keyId: `usr_${role}`, actor: { kind: 'user', id: `usr_${role}` }, permissions: ROLE_PERMISSIONS[role] }, 'req_test', quiet);
+  createContext(
+    t.orm.em,
+    {
+      merchantId,
+      livemode: false,
+      clockOffsetMs: 0,
+      keyId: `usr_${role}`,
+      actor: { kind: 'user', id: `usr_${role}` },
+      permissions: ROLE_PERMISSIONS[role],
+    },
+    'req_test',
+    quiet,
+  );
 
 beforeAll(async () => {
   const started = await startWithMerchant('Keys');
@@ -37,15 +49,27 @@ afterAll(async () => {
 });
 
 test('a restricted key reads what it may and is refused the rest with 403 insufficient_permissions naming the permission (REST and GraphQL)', async () => {
-  const { secret, api_key } = await createApiKey(asUser('developer'), { name: 'Catalog reader', permissions: ['products:read', 'orders:write'] });
+  const { secret, api_key } = await createApiKey(asUser('developer'), {
+    name: 'Catalog reader',
+    permissions: ['products:read', 'orders:write'],
+  });
   expect(secret).toMatch(/^glm_test_[0-9A-Za-z]{32}$/);
-  expect(api_key).toMatchObject({ name: 'Catalog reader', type: 'restricted', permissions: ['products:read', 'orders:write'], status: 'active', redacted_key: `${secret.slice(0, 13)}…` });
+  expect(api_key).toMatchObject({
+    name: 'Catalog reader',
+    type: 'restricted',
+    permissions: ['products:read', 'orders:write'],
+    status: 'active',
+    redacted_key: `${secret.slice(0, 13)}…`,
+  });
   const restricted = client(t.url, secret);
 
   expect((await restricted.get('/api/v2/products')).status).toBe(200);
   const write = await restricted.post('/api/v2/products', { name: 'Bandages', price: 500, currency: 'USD' });
   expect(write.status).toBe(403);
-  expect(write.body.error).toMatchObject({ code: 'insufficient_permissions', details: { required_permission: 'products:write' } });
+  expect(write.body.error).toMatchObject({
+    code: 'insufficient_permissions',
+    details: { required_permission: 'products:write' },
+  });
   expect(write.body.error.message).toContain('products:write');
   // write includes read
   expect((await restricted.get('/api/v2/orders')).status).toBe(200);
@@ -53,16 +77,22 @@ test('a restricted key reads what it may and is refused the rest with 403 insuff
   expect(refunds.status).toBe(403);
   expect(refunds.body.error.details.required_permission).toBe('refunds:read');
   // a POST that only reads needs read
-  expect((await restricted.post('/api/v2/products/check-eligibility', { name: 'Digital thermometer' })).status).toBe(200);
+  expect((await restricted.post('/api/v2/products/check-eligibility', { name: 'Digital thermometer' })).status).toBe(
+    200,
+  );
   // the test clock is a secret key's
-  expect((await restricted.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).body.error.code).toBe('insufficient_permissions');
+  expect((await restricted.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).body.error.code).toBe(
+    'insufficient_permissions',
+  );
 
   const read = await restricted.graphql('{ products(first: 5) { edges { node { id name } } } }');
   expect(read.body.errors).toBeUndefined();
   expect(read.body.data.products.edges).toHaveLength(1);
   const id = read.body.data.products.edges[0].node.id as string;
   expect((await restricted.graphql('query($id: ID!) { node(id: $id) { id } }', { id })).body.data.node.id).toBe(id);
-  const mutation = await restricted.graphql('mutation { createProduct(input: { name: "Gauze", price: 300, currency: "USD" }) { product { id } } }');
+  const mutation = await restricted.graphql(
+    'mutation { createProduct(input: { name: "Gauze", price: 300, currency: "USD" }) { product { id } } }',
+  );
   expect(mutation.body.errors?.[0].extensions).toMatchObject({ code: 'insufficient_permissions' });
   expect(mutation.body.errors?.[0].message).toContain('products:write');
   const customers = await restricted.graphql('{ customers(first: 1) { edges { node { id } } } }');
@@ -76,11 +106,16 @@ test('keys are managed by console users with the api_keys permission, never with
   const listed = await api.graphql('{ apiKeys { id } }');
   expect(listed.body.errors?.[0].extensions?.code).toBe('insufficient_permissions');
   expect(listed.body.errors?.[0].message).toContain('console');
-  await expect(createApiKey(asUser('support'), { name: 'x' })).rejects.toMatchObject({ code: 'insufficient_permissions' });
+  await expect(createApiKey(asUser('support'), { name: 'x' })).rejects.toMatchObject({
+    code: 'insufficient_permissions',
+  });
   await expect(listApiKeys(asUser('viewer'))).rejects.toMatchObject({ code: 'insufficient_permissions' });
   await expect(createApiKey(asUser('admin'), { name: '', permissions: ['orders:delete'] })).rejects.toMatchObject({
     code: 'validation_error',
-    details: expect.arrayContaining([expect.objectContaining({ field: 'name' }), expect.objectContaining({ field: 'permissions.0' })]),
+    details: expect.arrayContaining([
+      expect.objectContaining({ field: 'name' }),
+      expect.objectContaining({ field: 'permissions.0' }),
+    ]),
   });
   const keys = await listApiKeys(asUser('developer'));
   expect(keys.every((k) => k.mode === 'test')).toBe(true);
@@ -110,7 +145,11 @@ test('a rolled key keeps working for its overlap beside its successor; 0 hours s
 
 test('a revoked key is refused by another API process within a second; last use is recorded', async () => {
   const { secret, api_key } = await createApiKey(asUser('owner'), { name: 'Worker' });
-  const started = await startServiceProcess({ DATABASE_URL: process.env.DATABASE_URL!, RUN_JOBS: 'false', LOG_LEVEL: 'silent' });
+  const started = await startServiceProcess({
+    DATABASE_URL: process.env.DATABASE_URL!,
+    RUN_JOBS: 'false',
+    LOG_LEVEL: 'silent',
+  });
   other = started.child;
   const there = client(started.url, secret);
   expect((await there.get('/api/v2/products')).status).toBe(200); // cached there now

@@ -17,20 +17,39 @@ const db = () => t.orm.em.fork().getConnection();
 beforeAll(async () => {
   ({ t, api } = await startWithMerchant('Crash'));
   merchantId = (await db().execute(`select id from merchants where name = 'Crash'`))[0].id;
-  const customer = (await api.post('/api/v2/customers', { email: 'crash@example.com', first_name: 'Cr', last_name: 'Ash' })).body;
+  const customer = (
+    await api.post('/api/v2/customers', { email: 'crash@example.com', first_name: 'Cr', last_name: 'Ash' })
+  ).body;
   const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
   for (let i = 0; i < N; i++) {
-    const res = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 1000 + i, currency: 'USD', interval: 'monthly', trial_period_days: 1 });
+    const res = await api.post('/api/v2/subscriptions', {
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      amount_cents: 1000 + i,
+      currency: 'USD',
+      interval: 'monthly',
+      trial_period_days: 1,
+    });
     expect(res.status).toBe(201);
   }
   // Two days pass on the merchant's clock: every trial has ended, every first cycle is due.
-  await db().execute(`update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ?`, [2 * 86_400_000, merchantId]);
+  await db().execute(`update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ?`, [
+    2 * 86_400_000,
+    merchantId,
+  ]);
 }, 120_000);
 afterAll(() => t.close());
 
-function worker(env: Record<string, string>): { child: ChildProcess; exited: Promise<number | null>; output: () => string } {
+function worker(env: Record<string, string>): {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+} {
   let out = '';
-  const child = spawn(process.execPath, ['dist/bench/billing-worker.js'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/bench/billing-worker.js'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -68,7 +87,9 @@ test('SIGKILL mid-sweep, restart: every due period charged exactly once', async 
   const second = worker({ BILLING_BATCH: '50' });
   expect(await second.exited).toBe(0);
 
-  const subs = await db().execute<{ id: string; status: string; invoices: number; paid: number; attempts: number; captures: number; orders: number }[]>(
+  const subs = await db().execute<
+    { id: string; status: string; invoices: number; paid: number; attempts: number; captures: number; orders: number }[]
+  >(
     `select s.id, s.status,
             (select count(*)::int from subscription_invoices i where i.subscription_id = s.id) as invoices,
             (select count(*)::int from subscription_invoices i where i.subscription_id = s.id and i.status = 'paid') as paid,
@@ -80,14 +101,26 @@ test('SIGKILL mid-sweep, restart: every due period charged exactly once', async 
     [merchantId],
   );
   expect(subs).toHaveLength(N);
-  const wrong = subs.filter((s) => s.status !== 'active' || s.invoices !== 1 || s.paid !== 1 || s.attempts !== 1 || s.captures !== 1 || s.orders !== 1);
+  const wrong = subs.filter(
+    (s) =>
+      s.status !== 'active' ||
+      s.invoices !== 1 ||
+      s.paid !== 1 ||
+      s.attempts !== 1 ||
+      s.captures !== 1 ||
+      s.orders !== 1,
+  );
   expect(wrong).toEqual([]);
   expect((await counts()).calling).toBe(0);
-  const renewed = await db().execute(`select count(*)::int as n, count(distinct data->>'subscription_id')::int as subs from events where merchant_id = ? and type = 'subscription.renewed'`, [
-    merchantId,
-  ]);
+  const renewed = await db().execute(
+    `select count(*)::int as n, count(distinct data->>'subscription_id')::int as subs from events where merchant_id = ? and type = 'subscription.renewed'`,
+    [merchantId],
+  );
   expect(renewed).toEqual([{ n: N, subs: N }]);
-  const payments = await db().execute(`select count(*)::int as n, count(distinct capture_id)::int as captures from payments where merchant_id = ?`, [merchantId]);
+  const payments = await db().execute(
+    `select count(*)::int as n, count(distinct capture_id)::int as captures from payments where merchant_id = ?`,
+    [merchantId],
+  );
   expect(payments).toEqual([{ n: N, captures: N }]);
   // The processor's own books: exactly one charge of the card per period, each under an attempt's key.
   const ledger = await db().execute(

@@ -31,7 +31,10 @@ beforeAll(async () => {
 beforeEach(async () => {
   ({ api } = await newMerchant(t, 'Corner Pharmacy'));
   receiver.received.length = 0;
-  const endpoint = await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['payment_method.attached', 'subscription.resumed'] });
+  const endpoint = await api.post('/api/v2/webhook-endpoints', {
+    url: `${receiver.url}/hooks`,
+    events: ['payment_method.attached', 'subscription.resumed'],
+  });
   expect(endpoint.status).toBe(201);
 });
 afterEach(async () => {
@@ -71,7 +74,8 @@ async function fillCard(page: Page, card: { number: string; exp_month: number; e
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
 const deliver = () => t.app.http.jobs.runDue(new Date());
-const advance = async (seconds: number) => expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+const advance = async (seconds: number) =>
+  expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
 
 test('card setup link: a declined card is shown in place, a good one is stored for the customer, payment_method.attached is delivered, and the link is then used', async () => {
   const customer = await newCustomer(api);
@@ -98,10 +102,15 @@ test('card setup link: a declined card is shown in place, a good one is stored f
   expect(await axeViolations(page)).toEqual([]);
 
   const methods = (await api.get(`/api/v2/customers/${customer.id}/payment-methods`)).body.data;
-  expect(methods).toEqual([expect.objectContaining({ customer_id: customer.id, brand: 'visa', last4: '4242', type: 'card' })]);
+  expect(methods).toEqual([
+    expect.objectContaining({ customer_id: customer.id, brand: 'visa', last4: '4242', type: 'card' }),
+  ]);
   await deliver();
   const [attached] = await receiver.waitFor(1);
-  expect(attached.body).toMatchObject({ type: 'payment_method.attached', data: { id: methods[0].id, customer_id: customer.id, last4: '4242' } });
+  expect(attached.body).toMatchObject({
+    type: 'payment_method.attached',
+    data: { id: methods[0].id, customer_id: customer.id, last4: '4242' },
+  });
   expect(attached.rawBody).not.toContain(cards.visa.number);
 
   // The same link again, in another tab: no form, the saved notice.
@@ -117,7 +126,10 @@ test('card-update link: the card_update_url of an action_required failure rescue
   const [failed] = await t.orm.em
     .fork()
     .getConnection()
-    .execute<{ data: { card_update_url: string } }[]>(`select data from events where type = 'subscription.payment_failed' and data->>'subscription_id' = ?`, [sub.id]);
+    .execute<{ data: { card_update_url: string } }[]>(
+      `select data from events where type = 'subscription.payment_failed' and data->>'subscription_id' = ?`,
+      [sub.id],
+    );
   const { page, problems } = await open(failed.data.card_update_url);
   expect(await text(page, 'h1')).toBe('Update your card');
   expect(await text(page, '#subscription')).toContain('$15.00 every month');
@@ -128,7 +140,9 @@ test('card-update link: the card_update_url of an action_required failure rescue
   await fillCard(page, cards.mastercard);
   await page.click('#pay-button');
   await page.locator('h1', { hasText: 'Your card is updated' }).waitFor();
-  expect(await text(page, '#main')).toContain('The card ending 4444 is saved. Your subscription uses it from now on and is active.');
+  expect(await text(page, '#main')).toContain(
+    'The card ending 4444 is saved. Your subscription uses it from now on and is active.',
+  );
   expect(await axeViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
 
@@ -143,7 +157,9 @@ test('card-update link: the card_update_url of an action_required failure rescue
   ]);
 
   await advance(32 * DAY);
-  const invoices = (await api.get(`/api/v2/orders?limit=10`)).body.data.filter((o: { is_recurring: boolean }) => o.is_recurring);
+  const invoices = (await api.get(`/api/v2/orders?limit=10`)).body.data.filter(
+    (o: { is_recurring: boolean }) => o.is_recurring,
+  );
   expect(invoices).toHaveLength(2); // the rescued cycle and the next renewal, both on the new card
   expect((await api.get<SubscriptionResource>(`/api/v2/subscriptions/${sub.id}`)).body.status).toBe('active');
 });

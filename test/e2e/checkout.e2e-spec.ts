@@ -26,7 +26,8 @@ afterAll(() => t.close());
 
 const db = () => t.orm.em.fork().getConnection();
 const count = async (sql: string, params: unknown[]) => (await db().execute<{ n: number }[]>(sql, params))[0].n;
-const ordersOfCheckout = (checkoutId: string) => count(`select count(*)::int as n from orders where checkout_id = ?`, [checkoutId]);
+const ordersOfCheckout = (checkoutId: string) =>
+  count(`select count(*)::int as n from orders where checkout_id = ?`, [checkoutId]);
 
 /** A split cart: an eligible thermometer (2000) and a regular candy bar (1000). */
 const splitCart: [string, string, number, number][] = [
@@ -41,7 +42,13 @@ interface PaymentAttemptRow {
   id: string;
   status: string;
   order_id: string | null;
-  steps: { slot: string; payment_method: string; amount: number; authorization_id: string | null; capture_id: string | null }[];
+  steps: {
+    slot: string;
+    payment_method: string;
+    amount: number;
+    authorization_id: string | null;
+    capture_id: string | null;
+  }[];
 }
 
 /** An event row as the payment tests read it. */
@@ -59,7 +66,11 @@ describe('POST /api/v2/checkout', () => {
     ];
     const res = await api.post<Envelope<CheckoutResource>>('/api/v2/checkout', checkoutBody(items));
     expect(res.status).toBe(201);
-    const envelope = { success: true, message: expect.any(String), metadata: { request_id: expect.stringMatching(/^req_/) } };
+    const envelope = {
+      success: true,
+      message: expect.any(String),
+      metadata: { request_id: expect.stringMatching(/^req_/) },
+    };
     expect(res.body).toMatchObject(envelope);
     const s = res.body.data;
     expect(s).toMatchObject({
@@ -88,7 +99,10 @@ describe('POST /api/v2/checkout', () => {
       ],
       { shipping: 700, tax: 0, discount: 0 },
     );
-    expect(s).toMatchObject({ type: 'split', amounts: { subtotal: 3500, hsa_amount: 2000, regular_amount: 2200, total: 4200 } });
+    expect(s).toMatchObject({
+      type: 'split',
+      amounts: { subtotal: 3500, hsa_amount: 2000, regular_amount: 2200, total: 4200 },
+    });
   });
 
   test('opens a cart of unmatched items only as a regular session', async () => {
@@ -110,7 +124,10 @@ describe('POST /api/v2/checkout', () => {
   });
 
   test('answers missing fields with 400 bad_request, listing every missing field', async () => {
-    const missing = await api.post('/api/v2/checkout', { reference_id: 'x', line_items: [{ product_id: 'A', name: 'A', price: 100, quantity: 1 }] });
+    const missing = await api.post('/api/v2/checkout', {
+      reference_id: 'x',
+      line_items: [{ product_id: 'A', name: 'A', price: 100, quantity: 1 }],
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('bad_request');
     const fields = missing.body.error.details.map((d: FieldError) => d.field).sort();
@@ -129,7 +146,15 @@ describe('POST /api/v2/checkout', () => {
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe('validation_error');
     const fields = invalid.body.error.details.map((d: FieldError) => d.field).sort();
-    const expected = ['billing_info.address_line_1', 'billing_info.country', 'customer.email', 'line_items', 'line_items.0.price', 'line_items.0.quantity', 'success_url'];
+    const expected = [
+      'billing_info.address_line_1',
+      'billing_info.country',
+      'customer.email',
+      'line_items',
+      'line_items.0.price',
+      'line_items.0.quantity',
+      'success_url',
+    ];
     expect(fields).toEqual(expected.sort());
   });
 });
@@ -157,22 +182,41 @@ describe('a split payment with both cards', () => {
       amount: 3500,
       currency: 'usd',
       amounts: { hsa_amount: 2000, regular_amount: 1500, total: 3500 },
-      customer: { email: 'Jane.Doe@example.com', shipping_address: { city: 'Austin' }, billing_address: { city: 'Austin' } },
+      customer: {
+        email: 'Jane.Doe@example.com',
+        shipping_address: { city: 'Austin' },
+        billing_address: { city: 'Austin' },
+      },
       payment: { payment_method: 'hsa_fsa_card', last4: '0013', brand: 'visa', amount: 2000 },
     });
     expect(order.payments.map((p) => [p.payment_method, p.amount])).toEqual([
       ['hsa_fsa_card', 2000],
       ['card', 1500],
     ]);
-    expect(order.status_history.map((h: { status: string }) => h.status)).toEqual(['pending', 'processing', 'completed']);
-    const firstLine = { id: expect.any(String), product_id: expect.any(Number), name: 'Thermometer', quantity: 1, price: 2000, hsa_fsa_eligible: true, is_recurring: false };
+    expect(order.status_history.map((h: { status: string }) => h.status)).toEqual([
+      'pending',
+      'processing',
+      'completed',
+    ]);
+    const firstLine = {
+      id: expect.any(String),
+      product_id: expect.any(Number),
+      name: 'Thermometer',
+      quantity: 1,
+      price: 2000,
+      hsa_fsa_eligible: true,
+      is_recurring: false,
+    };
     expect(order.line_items[0]).toMatchObject(firstLine);
     expect(order.receipt_url).toMatch(/\/receipts\/ord_.*signature=/);
   });
 
   test("records order.created and order.completed for the order, sent to the session's webhook_url", async () => {
     const { s, order } = await paySplit();
-    const events = await db().execute<EventRow[]>(`select type, data, webhook_url from events where data->>'id' = ? order by created_at, type`, [order.id]);
+    const events = await db().execute<EventRow[]>(
+      `select type, data, webhook_url from events where data->>'id' = ? order by created_at, type`,
+      [order.id],
+    );
     expect(events.map((e) => e.type).sort()).toEqual(['order.completed', 'order.created']);
     expect(events[0].webhook_url).toBe('http://127.0.0.1:9/hook');
     const completed = events.find((e) => e.type === 'order.completed');
@@ -188,7 +232,11 @@ describe('a split payment with both cards', () => {
   test('marks the session paid with its order', async () => {
     const { s, order } = await paySplit();
     const status = await api.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${s.checkout_id}`);
-    expect(status.body.data).toMatchObject({ status: 'paid', order_id: order.id, order: { id: order.id, status: 'completed' } });
+    expect(status.body.data).toMatchObject({
+      status: 'paid',
+      order_id: order.id,
+      order: { id: order.id, status: 'completed' },
+    });
   });
 });
 
@@ -197,7 +245,10 @@ test('never stores a card number in payments, orders or events', async () => {
   const split = await openSplitCheckout();
   await payCheckout(api, split.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.declined });
   await paidOrder(api, split.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.mastercard });
-  await paidOrder(api, (await openSplitCheckout()).checkout_id, { hsa_fsa_card: cards.hsaMastercard, card: cards.visa });
+  await paidOrder(api, (await openSplitCheckout()).checkout_id, {
+    hsa_fsa_card: cards.hsaMastercard,
+    card: cards.visa,
+  });
   await paidOrder(api, (await openBandagesCheckout()).checkout_id, { hsa_fsa_card: cards.hsa });
   const dumpSql = `select (select string_agg(t::text, '') from payments t)
                        || (select string_agg(o::text, '') from orders o)
@@ -225,16 +276,29 @@ describe('the second card declining', () => {
   test('records a failed order with order.failed and captures nothing', async () => {
     const { s, res } = await declineSecondCard();
     const failed = await api.get<OrderResource>(`/api/v2/orders/${res.body.error.details.order_id}`);
-    expect(failed.body).toMatchObject({ status: 'failed', payment_status: 'failed', payments: [], receipt_url: null, failure_reason: 'card: card_declined' });
-    const captured = await count(`select count(*)::int as n from payments where order_id in (select id from orders where checkout_id = ?)`, [s.checkout_id]);
+    expect(failed.body).toMatchObject({
+      status: 'failed',
+      payment_status: 'failed',
+      payments: [],
+      receipt_url: null,
+      failure_reason: 'card: card_declined',
+    });
+    const captured = await count(
+      `select count(*)::int as n from payments where order_id in (select id from orders where checkout_id = ?)`,
+      [s.checkout_id],
+    );
     expect(captured).toBe(0);
-    const ev = await db().execute<{ type: string }[]>(`select type from events where data->>'id' = ?`, [failed.body.id]);
+    const ev = await db().execute<{ type: string }[]>(`select type from events where data->>'id' = ?`, [
+      failed.body.id,
+    ]);
     expect(ev.map((e) => e.type)).toEqual(['order.failed']);
   });
 
   test('leaves the session payable with another card', async () => {
     const { s } = await declineSecondCard();
-    expect((await payCheckout(api, s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.mastercard })).status).toBe(200);
+    expect((await payCheckout(api, s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.mastercard })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -279,7 +343,12 @@ describe('HSA/FSA card rules', () => {
 });
 
 describe('items needing a letter of medical necessity', () => {
-  const lmn = { condition: 'Vitamin D deficiency', recommended_by_provider: true, provider_name: 'Dr. Smith', attestation: true };
+  const lmn = {
+    condition: 'Vitamin D deficiency',
+    recommended_by_provider: true,
+    provider_name: 'Dr. Smith',
+    attestation: true,
+  };
 
   test('refuses the HSA/FSA card without the approval (422 on lmn)', async () => {
     const s = await openCheckout(api, [['VIT', 'Multivitamin', 1299, 1]]);
@@ -292,7 +361,11 @@ describe('items needing a letter of medical necessity', () => {
   test('the questionnaire opens a clinician review: the order is processing, not completed', async () => {
     const s = await openCheckout(api, [['VIT', 'Multivitamin', 1299, 1]]);
     const paid = await paidOrder(api, s.checkout_id, { hsa_fsa_card: cards.hsa, lmn });
-    expect(paid).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { id: expect.stringMatching(/^lmnr_/), status: 'pending' } });
+    expect(paid).toMatchObject({
+      status: 'processing',
+      payment_status: 'authorized',
+      lmn_review: { id: expect.stringMatching(/^lmnr_/), status: 'pending' },
+    });
   });
 });
 
@@ -307,12 +380,15 @@ test('refuses to pay a session twice (400 invalid_state), leaving one order', as
 
 test('makes exactly one order and one capture of concurrent payment attempts on one session', async () => {
   const s = await openBandagesCheckout();
-  const results = await Promise.all(Array.from({ length: 10 }, () => payCheckout(api, s.checkout_id, { card: cards.visa })));
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => payCheckout(api, s.checkout_id, { card: cards.visa })),
+  );
   expect(results.filter((r) => r.status === 200)).toHaveLength(1);
   // The others find it paid, or another attempt still open, or (on a slow machine) the payments
   // gate full, answered 429 with nothing done: never a second charge.
   const foundPaid = (r: (typeof results)[number]) => r.status === 400 && r.body.error.code === 'invalid_state';
-  const foundInProgress = (r: (typeof results)[number]) => r.status === 409 && r.body.error.code === 'payment_in_progress';
+  const foundInProgress = (r: (typeof results)[number]) =>
+    r.status === 409 && r.body.error.code === 'payment_in_progress';
   const turnedAway = (r: (typeof results)[number]) => r.status === 429 && r.body.error.code === 'rate_limit_exceeded';
   expect(results.filter((r) => r.status !== 200 && !foundPaid(r) && !foundInProgress(r) && !turnedAway(r))).toEqual([]);
   const captures = await count(
@@ -330,7 +406,9 @@ describe('a session past its expiry (a merchant of its own: the test clock moves
     const merchant = await newMerchant(t, 'Expiry');
     await createProducts(merchant.api, catalog);
     const s = await openCheckout(merchant.api, [['BAND', 'Bandages', 499, 1]]);
-    const clock = await merchant.api.post<{ now: string }>('/api/v2/test-helpers/advance-clock', { seconds: 24 * 3600 + 1 });
+    const clock = await merchant.api.post<{ now: string }>('/api/v2/test-helpers/advance-clock', {
+      seconds: 24 * 3600 + 1,
+    });
     expect(clock.status).toBe(200);
     expect(new Date(clock.body.now).getTime()).toBeGreaterThan(new Date(s.expires_at).getTime());
     return { api: merchant.api, s };
@@ -338,9 +416,13 @@ describe('a session past its expiry (a merchant of its own: the test clock moves
 
   test('is marked expired by the clock sweep', async () => {
     const { api: merchantApi, s } = await expiredSession();
-    const row = await db().execute<{ status: string }[]>(`select status from checkout_sessions where id = ?`, [s.checkout_id]);
+    const row = await db().execute<{ status: string }[]>(`select status from checkout_sessions where id = ?`, [
+      s.checkout_id,
+    ]);
     expect(row[0].status).toBe('expired');
-    expect((await merchantApi.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${s.checkout_id}`)).body.data.status).toBe('expired');
+    expect(
+      (await merchantApi.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${s.checkout_id}`)).body.data.status,
+    ).toBe('expired');
   });
 
   test('cannot be paid (400 invalid_state)', async () => {
@@ -368,7 +450,9 @@ test('a capture failing after both holds succeeded refunds the part captured, re
   const flaky: PaymentProcessor = Object.assign(Object.create(real) as PaymentProcessor, {
     capture: async (id: string, key: string) => {
       calls.push(`capture ${id.slice(0, 6)}`);
-      return ++captures === 2 ? { ok: false as const, code: 'processing_error', message: 'down' } : real.capture(id, key);
+      return ++captures === 2
+        ? { ok: false as const, code: 'processing_error', message: 'down' }
+        : real.capture(id, key);
     },
     refund: async (id: string, amount: number, key: string) => {
       calls.push(`refund ${amount}`);
@@ -388,7 +472,9 @@ test('a capture failing after both holds succeeded refunds the part captured, re
     expect(calls).toEqual(['capture auth_h', 'capture auth_c', 'refund 2000']);
     const order = (await api.get<OrderResource>(`/api/v2/orders/${res.body.error.details.order_id}`)).body;
     expect(order).toMatchObject({ status: 'failed', payment_status: 'failed', payments: [] });
-    expect((await api.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${s.checkout_id}`)).body.data.status).toBe('open');
+    expect((await api.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${s.checkout_id}`)).body.data.status).toBe(
+      'open',
+    );
   } finally {
     useTestModeProcessor(previous);
   }
@@ -399,14 +485,29 @@ describe('payment journal', () => {
     const s = await openSplitCheckout();
     const declined = await payCheckout(api, s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.declined });
     const paid = await payCheckout(api, s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.visa });
-    const attempts = await db().execute<PaymentAttemptRow[]>(`select id, status, order_id, steps from payment_attempts where subject_id = ? order by created_at`, [s.checkout_id]);
+    const attempts = await db().execute<PaymentAttemptRow[]>(
+      `select id, status, order_id, steps from payment_attempts where subject_id = ? order by created_at`,
+      [s.checkout_id],
+    );
     expect(attempts.map((a) => [a.status, a.order_id])).toEqual([
       ['failed', declined.body.error.details.order_id],
       ['succeeded', paid.body.id],
     ]);
     expect(attempts[1].steps).toEqual([
-      { slot: 'hsa_fsa_card', payment_method: 'hsa_fsa_card', amount: 2000, authorization_id: expect.any(String), capture_id: expect.any(String) },
-      { slot: 'card', payment_method: 'card', amount: 1000, authorization_id: expect.any(String), capture_id: expect.any(String) },
+      {
+        slot: 'hsa_fsa_card',
+        payment_method: 'hsa_fsa_card',
+        amount: 2000,
+        authorization_id: expect.any(String),
+        capture_id: expect.any(String),
+      },
+      {
+        slot: 'card',
+        payment_method: 'card',
+        amount: 1000,
+        authorization_id: expect.any(String),
+        capture_id: expect.any(String),
+      },
     ]);
     // The processor's own books hold exactly the calls journaled under the attempts' keys.
     const ledger = await db().execute<{ key: string; operation: string; ok: boolean; reference: string | null }[]>(
@@ -465,13 +566,17 @@ describe('payment journal', () => {
         const both = { hsa_fsa_card: cards.hsa, card: cards.visa };
         const first = await payCheckout(api, s.checkout_id, both);
         const again = await payCheckout(api, s.checkout_id, both);
-        const [attempt] = await db().execute<PaymentAttemptRow[]>(`select id, status, steps from payment_attempts where subject_id = ?`, [s.checkout_id]);
+        const [attempt] = await db().execute<PaymentAttemptRow[]>(
+          `select id, status, steps from payment_attempts where subject_id = ?`,
+          [s.checkout_id],
+        );
         return { checkoutId: s.checkout_id, first, again, attempt, crashing };
       } finally {
         useTestModeProcessor(previous);
       }
     }
-    const attemptStatus = async (id: string) => (await db().execute<{ status: string }[]>(`select status from payment_attempts where id = ?`, [id]))[0].status;
+    const attemptStatus = async (id: string) =>
+      (await db().execute<{ status: string }[]>(`select status from payment_attempts where id = ?`, [id]))[0].status;
 
     test('answers 500 internal_error and refuses another pay while the attempt is open (409 payment_in_progress)', async () => {
       const { first, again } = await crashMidPayment();
@@ -491,9 +596,15 @@ describe('payment journal', () => {
         [2000, false, false],
         [1000, false, false],
       ]);
-      const holds = await count(`select count(*)::int as n from processor_ledger where key like ? and operation = 'authorize' and ok`, [`${attempt.id}.%`]);
+      const holds = await count(
+        `select count(*)::int as n from processor_ledger where key like ? and operation = 'authorize' and ok`,
+        [`${attempt.id}.%`],
+      );
       expect(holds).toBe(2);
-      const captures = await count(`select count(*)::int as n from processor_ledger where key like ? and operation = 'capture' and ok`, [`${attempt.id}.%`]);
+      const captures = await count(
+        `select count(*)::int as n from processor_ledger where key like ? and operation = 'capture' and ok`,
+        [`${attempt.id}.%`],
+      );
       expect(captures).toBe(2);
     });
 
@@ -505,7 +616,9 @@ describe('payment journal', () => {
 
     test('is reversed by the reconciliation sweep once abandoned, refunding both captures, and the checkout can then be paid', async () => {
       const { checkoutId, attempt, crashing } = await crashMidPayment();
-      await db().execute(`update payment_attempts set updated_at = now() - interval '3 minutes' where id = ?`, [attempt.id]);
+      await db().execute(`update payment_attempts set updated_at = now() - interval '3 minutes' where id = ?`, [
+        attempt.id,
+      ]);
       const restore = useTestModeProcessor(crashing.processor); // to record the reversal's processor calls
       try {
         await t.app.http.jobs.runDue(new Date());

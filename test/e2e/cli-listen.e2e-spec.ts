@@ -38,7 +38,10 @@ afterAll(async () => {
 
 /** Runs the CLI with `args`; the output so far, a way to wait for a line, and its exit. */
 function cli(args: string[], via: 'node' | 'npm' = 'node') {
-  const child = via === 'node' ? spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' }) : spawn('npm', ['run', '-s', 'cli', '--', ...args], { stdio: 'pipe' });
+  const child =
+    via === 'node'
+      ? spawn(process.execPath, [CLI, ...args], { stdio: 'pipe' })
+      : spawn('npm', ['run', '-s', 'cli', '--', ...args], { stdio: 'pipe' });
   children.push(child);
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (output.stdout += c.toString('utf8')));
@@ -56,10 +59,21 @@ function cli(args: string[], via: 'node' | 'npm' = 'node') {
 }
 
 /** Runs `trigger` as the CLI does, printing nothing. */
-const runTrigger = (type: string, apiKey = key) => trigger(type, ['--api-key', apiKey, '--api-url', t.url], () => undefined);
+const runTrigger = (type: string, apiKey = key) =>
+  trigger(type, ['--api-key', apiKey, '--api-url', t.url], () => undefined);
 
 test('listen forwards the chosen event types signed with the session secret; trigger order.completed fires one', async () => {
-  const listen = cli(['listen', '--api-key', key, '--forward-to', `${receiver.url}/webhooks`, '--events', 'order.completed,refund.succeeded', '--api-url', t.url]);
+  const listen = cli([
+    'listen',
+    '--api-key',
+    key,
+    '--forward-to',
+    `${receiver.url}/webhooks`,
+    '--events',
+    'order.completed,refund.succeeded',
+    '--api-url',
+    t.url,
+  ]);
   const [, secret] = await listen.line(/signing secret for this session is (whsec_\S+)/);
   await listen.line(/Connected to /);
   expect(listen.output.stdout.match(/whsec_/g)).toHaveLength(1); // printed once
@@ -71,15 +85,29 @@ test('listen forwards the chosen event types signed with the session secret; tri
 
   const [hit] = await receiver.waitFor(1);
   expect(hit.path).toBe('/webhooks');
-  expect(hit.body).toMatchObject({ id: expect.stringMatching(/^evt_/), type: 'order.completed', data: { status: 'completed', amount: 2000 } });
-  expect(hit.headers).toMatchObject({ 'x-service-event': 'order.completed', 'x-service-delivery': expect.stringMatching(/^wd_/), 'webhook-id': hit.body.id, 'content-type': 'application/json' });
+  expect(hit.body).toMatchObject({
+    id: expect.stringMatching(/^evt_/),
+    type: 'order.completed',
+    data: { status: 'completed', amount: 2000 },
+  });
+  expect(hit.headers).toMatchObject({
+    'x-service-event': 'order.completed',
+    'x-service-delivery': expect.stringMatching(/^wd_/),
+    'webhook-id': hit.body.id,
+    'content-type': 'application/json',
+  });
   // Signed exactly like a real delivery: the spec's header (our verifier) and Standard Webhooks (the reference package)
   expect(verifyWebhook(hit.rawBody, hit.headers['x-service-signature'] as string, secret)).toBe(true);
   expect(verifyWebhook(hit.rawBody, hit.headers['x-service-signature'] as string, 'whsec_someoneelse')).toBe(false);
   const headers = Object.fromEntries(Object.entries(hit.headers).map(([k, v]) => [k, String(v)]));
   expect(new Webhook(secret).verify(hit.rawBody, headers)).toEqual(hit.body);
   // The envelope is the events API's
-  expect((await api.get(`/api/v2/events/${hit.body.id}`)).body).toMatchObject({ id: hit.body.id, type: 'order.completed', created_at: hit.body.created_at, data: hit.body.data });
+  expect((await api.get(`/api/v2/events/${hit.body.id}`)).body).toMatchObject({
+    id: hit.body.id,
+    type: 'order.completed',
+    created_at: hit.body.created_at,
+    data: hit.body.data,
+  });
   await listen.line(/order\.completed\s+evt_\S+\s+--> \[200\] POST /);
 
   // Only the chosen types: the same payment recorded order.created and checkout.completed too
@@ -92,7 +120,17 @@ test('listen forwards the chosen event types signed with the session secret; tri
 
 test('listen reconnects when the service restarts and goes on forwarding', async () => {
   receiver.received.length = 0;
-  const listen = cli(['listen', '--api-key', key, '--forward-to', receiver.url, '--events', 'product.created', '--api-url', t.url]);
+  const listen = cli([
+    'listen',
+    '--api-key',
+    key,
+    '--forward-to',
+    receiver.url,
+    '--events',
+    'product.created',
+    '--api-url',
+    t.url,
+  ]);
   await listen.line(/Connected to /);
   const port = Number(new URL(t.url).port);
   await t.close();
@@ -111,7 +149,9 @@ test('test mode only: a live key is refused by listen and trigger, with a clear 
   expect(await listen.exit).toBe(1);
   expect(listen.output.stderr).toMatch(/test mode only/);
   await expect(runTrigger('order.completed', liveKey)).rejects.toThrow(/test mode only/);
-  await expect(runTrigger('webhook_endpoint.disabled')).rejects.toThrow(/cannot be triggered: it needs an endpoint failing[\s\S]*order\.completed/);
+  await expect(runTrigger('webhook_endpoint.disabled')).rejects.toThrow(
+    /cannot be triggered: it needs an endpoint failing[\s\S]*order\.completed/,
+  );
 });
 
 test('npm run cli -- listen stops with the signal its supervisor sends npm: no node process is left reconnecting', async () => {
@@ -144,7 +184,9 @@ test('trigger without a type lists the supported types and never echoes the API 
   expect(await run.exit).toBe(1);
   expect(run.output.stderr).toMatch(/name the event type[\s\S]*supported event types:[\s\S]*order\.completed/);
   expect(run.output.stderr + run.output.stdout).not.toContain(key);
-  const stray = await trigger('order.completed', [key, '--api-url', t.url], () => undefined).catch((err: Error) => err.message);
+  const stray = await trigger('order.completed', [key, '--api-url', t.url], () => undefined).catch(
+    (err: Error) => err.message,
+  );
   expect(stray).toMatch(/takes one event type; 1 more argument given \(not shown\)/);
   expect(stray).not.toContain(key);
 });
@@ -177,7 +219,9 @@ test('every supported trigger makes the service record its event type', async ()
     expect(TRIGGERABLE_EVENTS).toContain(type);
 
   // Every type recorded is one an endpoint can subscribe to, and its endpoint-test sample has the shape of the real event.
-  const recorded = await own.get<{ data: { type: string; data: Record<string, unknown> }[] }>('/api/v2/events?limit=100');
+  const recorded = await own.get<{ data: { type: string; data: Record<string, unknown> }[] }>(
+    '/api/v2/events?limit=100',
+  );
   for (const event of recorded.body.data) {
     expect(EVENT_TYPES).toContain(event.type);
     expect([event.type, keysDiffer(EVENT_SAMPLES[event.type], event.data)]).toEqual([event.type, null]);
@@ -186,7 +230,8 @@ test('every supported trigger makes the service record its event type', async ()
 
 /** Where two JSON objects differ in their keys, all the way down (null, arrays and values match anything), or null. */
 function keysDiffer(a: unknown, b: unknown, path = ''): string | null {
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(a) || !isObject(b)) return null;
   const keys = (o: Record<string, unknown>) => Object.keys(o).sort().join(',');
   if (keys(a) !== keys(b)) return `${path || '.'}: ${keys(a)} vs ${keys(b)}`;
@@ -198,5 +243,7 @@ function keysDiffer(a: unknown, b: unknown, path = ''): string | null {
 }
 
 test('every event type an endpoint can subscribe to is triggerable or says why not', () => {
-  expect([...TRIGGERABLE_EVENTS, ...Object.keys(NOT_TRIGGERABLE)].filter((type) => type !== 'webhook_endpoint.test').sort()).toEqual(EVENT_TYPES);
+  expect(
+    [...TRIGGERABLE_EVENTS, ...Object.keys(NOT_TRIGGERABLE)].filter((type) => type !== 'webhook_endpoint.test').sort(),
+  ).toEqual(EVENT_TYPES);
 });

@@ -26,7 +26,14 @@ let orderNumber: string;
 const contexts: BrowserContext[] = [];
 const problems: string[] = []; // CSP reports and page errors of the running test's pages
 
-const PAGES = ['#/', '#/settings/api-keys', '#/settings/security', '#/settings/team', '#/settings/webhooks', '#/settings/audit'];
+const PAGES = [
+  '#/',
+  '#/settings/api-keys',
+  '#/settings/security',
+  '#/settings/team',
+  '#/settings/webhooks',
+  '#/settings/audit',
+];
 
 beforeAll(async () => {
   t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' });
@@ -43,7 +50,10 @@ beforeAll(async () => {
       ['CANDY', 'Chocolate candy bar', 399, 2],
     ]),
   );
-  const paid = await shop.api.post<{ id: string; order_number: string }>(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+  const paid = await shop.api.post<{ id: string; order_number: string }>(
+    `/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`,
+    { hsa_fsa_card: cards.hsa, card: cards.visa },
+  );
   expect(paid.status).toBe(200);
   orderId = paid.body.id;
   orderNumber = paid.body.order_number;
@@ -80,7 +90,10 @@ async function submitSignIn(page: Page, address: string, password = PASSWORD): P
 }
 
 /** A tab signed in as a new `role` member of the shop (test mode), its live connection up. */
-async function signedIn(role: string, viewport?: { width: number; height: number }): Promise<{ page: Page; address: string }> {
+async function signedIn(
+  role: string,
+  viewport?: { width: number; height: number },
+): Promise<{ page: Page; address: string }> {
   const address = email(role);
   await teamMember(t, shop.keys.id, address, role);
   const page = await newTab(viewport);
@@ -91,7 +104,8 @@ async function signedIn(role: string, viewport?: { width: number; height: number
 }
 
 /** Waits for the signed-in page: live, or without live activity for a role that has no events. */
-const ready = (page: Page) => page.waitForFunction(() => ['live', 'off'].includes(document.body.dataset.connection ?? ''));
+const ready = (page: Page) =>
+  page.waitForFunction(() => ['live', 'off'].includes(document.body.dataset.connection ?? ''));
 
 /** Goes to a console page by its navigation link. */
 async function go(page: Page, name: string): Promise<void> {
@@ -107,8 +121,15 @@ async function overflowing(page: Page): Promise<string[]> {
   if (width <= 390) return [];
   const culprits = await page.evaluate(() =>
     Array.from(document.querySelectorAll('body *'))
-      .filter((el) => el.getBoundingClientRect().right > 390 && (!el.parentElement?.closest('.table-wrap') || getComputedStyle(el).position !== 'static'))
-      .map((el) => `${el.tagName}#${el.id}.${el.className} ${el.getBoundingClientRect().right} ${el.textContent?.slice(0, 30)}`)
+      .filter(
+        (el) =>
+          el.getBoundingClientRect().right > 390 &&
+          (!el.parentElement?.closest('.table-wrap') || getComputedStyle(el).position !== 'static'),
+      )
+      .map(
+        (el) =>
+          `${el.tagName}#${el.id}.${el.className} ${el.getBoundingClientRect().right} ${el.textContent?.slice(0, 30)}`,
+      )
       .slice(0, 8),
   );
   return [`scrollWidth ${width}`, ...culprits];
@@ -150,7 +171,9 @@ test('an invitation link sets the password (the rules shown), then sign-in: a wr
     await page.waitForFunction(() => document.getElementById('sign-in-error')!.textContent !== '');
   }
   await submitSignIn(page, address); // the right password, but the account is locked now
-  await page.locator('#sign-in-error', { hasText: /Too many failed sign-ins: this account is locked for 15 more minute/ }).waitFor();
+  await page
+    .locator('#sign-in-error', { hasText: /Too many failed sign-ins: this account is locked for 15 more minute/ })
+    .waitFor();
   expect(await page.locator('#app').isHidden()).toBe(true);
 }, 60_000);
 
@@ -190,7 +213,9 @@ test('API keys: made in the page and used against the API; a restricted key refu
   const secret = await page.locator('#new-secret').inputValue();
   expect(secret).toMatch(/^glm_test_/);
   await page.locator('#api-keys tr', { hasText: 'Warehouse sync' }).waitFor();
-  expect(await page.locator('#api-keys tr', { hasText: 'Warehouse sync' }).locator('td').first().textContent()).toBe('secret');
+  expect(await page.locator('#api-keys tr', { hasText: 'Warehouse sync' }).locator('td').first().textContent()).toBe(
+    'secret',
+  );
   expect((await client(t.url, secret).get('/api/v2/products')).status).toBe(200);
   expect(await axeViolations(page)).toEqual([]);
 
@@ -218,7 +243,10 @@ test('API keys: made in the page and used against the API; a restricted key refu
   expect((await client(t.url, rolled).get('/api/v2/products')).status).toBe(200);
 
   // Revoked (after the confirmation): refused.
-  await page.locator('#api-keys tr[data-status="active"]', { hasText: 'Warehouse sync' }).getByRole('button', { name: 'Revoke Warehouse sync' }).click();
+  await page
+    .locator('#api-keys tr[data-status="active"]', { hasText: 'Warehouse sync' })
+    .getByRole('button', { name: 'Revoke Warehouse sync' })
+    .click();
   await status(page).filter({ hasText: 'Warehouse sync revoked.' }).waitFor();
   await new Promise((r) => setTimeout(r, 1100)); // every API process refuses it within a second
   expect((await client(t.url, rolled).get('/api/v2/products')).status).toBe(401);
@@ -227,7 +255,8 @@ test('API keys: made in the page and used against the API; a restricted key refu
 test('role limits: a viewer sees no refund, no keys, no team, and the API refuses the refund anyway', async () => {
   const { page } = await signedIn('viewer');
   const nav = page.getByRole('navigation', { name: 'Console' });
-  for (const hidden of ['API keys', 'Team', 'Audit log']) expect(await nav.getByRole('link', { name: hidden }).isVisible()).toBe(false);
+  for (const hidden of ['API keys', 'Team', 'Audit log'])
+    expect(await nav.getByRole('link', { name: hidden }).isVisible()).toBe(false);
   await page.locator(`tr[data-order-id="${orderId}"] button`).click();
   await page.locator('#order-detail:not([hidden])').waitFor();
   expect(await page.locator('#refund-form').count()).toBe(0);
@@ -238,7 +267,10 @@ test('role limits: a viewer sees no refund, no keys, no team, and the API refuse
     const res = await fetch('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-csrf-token': csrf_token },
-      body: JSON.stringify({ query: 'mutation($id: ID!) { createRefund(input: { orderId: $id, reason: OTHER }) { refund { refundId } } }', variables: { id } }),
+      body: JSON.stringify({
+        query: 'mutation($id: ID!) { createRefund(input: { orderId: $id, reason: OTHER }) { refund { refundId } } }',
+        variables: { id },
+      }),
     });
     return (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
   }, orderId);
@@ -271,9 +303,19 @@ test('webhooks: an endpoint made in the page gets a test event; a failed deliver
 
     // An order the endpoint fails to take, through the whole retry schedule.
     receiver.respondWith(() => 500);
-    const created = await shop.api.post<{ data: { checkout_id: string } }>('/api/v2/checkout', checkoutBody([['THERM', 'Digital thermometer', 2499, 1]]));
-    expect((await shop.api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa })).status).toBe(200);
-    for (const seconds of [1, 60, 300, 1800, 7200, 21600]) expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+    const created = await shop.api.post<{ data: { checkout_id: string } }>(
+      '/api/v2/checkout',
+      checkoutBody([['THERM', 'Digital thermometer', 2499, 1]]),
+    );
+    expect(
+      (
+        await shop.api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, {
+          hsa_fsa_card: cards.hsa,
+        })
+      ).status,
+    ).toBe(200);
+    for (const seconds of [1, 60, 300, 1800, 7200, 21600])
+      expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
     await go(page, 'Security');
     await go(page, 'Webhooks'); // drawn again
     await endpoint.locator('details[data-status="failed"]').first().waitFor();
@@ -294,10 +336,13 @@ test('webhooks: an endpoint made in the page gets a test event; a failed deliver
     });
     await endpoint.getByLabel('Recover failed deliveries since').fill(since);
     await endpoint.getByRole('button', { name: /^Recover failed deliveries/ }).click();
-    await page.waitForFunction(() => /queued again|Error|refused|must/.test(document.getElementById('settings-status')!.textContent ?? ''));
+    await page.waitForFunction(() =>
+      /queued again|Error|refused|must/.test(document.getElementById('settings-status')!.textContent ?? ''),
+    );
     expect(await status(page).textContent()).toBe(`${failedCount} deliveries queued again.`);
     expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
-    for (let waited = 0; receiver.received.length < received + failedCount && waited < 10_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    for (let waited = 0; receiver.received.length < received + failedCount && waited < 10_000; waited += 100)
+      await new Promise((r) => setTimeout(r, 100));
     expect(receiver.received.length).toBe(received + failedCount);
     expect(receiver.received.at(-1)!.body.type).toBe('order.completed');
   } finally {
@@ -318,9 +363,13 @@ test('webhooks: an endpoint edited (URL, events), disabled, enabled, its secret 
       .filter({ hasText: `${first} added.` })
       .waitFor();
     const created = await page.locator('#endpoint-secret').inputValue();
-    const endpointId = (await page.locator('#settings .endpoint', { hasText: first }).getAttribute('data-endpoint-id'))!;
+    const endpointId = (await page
+      .locator('#settings .endpoint', { hasText: first })
+      .getAttribute('data-endpoint-id'))!;
     const card = page.locator(`#settings .endpoint[data-endpoint-id="${endpointId}"]`);
-    const read = async () => (await shop.api.get<{ url: string; events: string[]; status: string }>(`/api/v2/webhook-endpoints/${endpointId}`)).body;
+    const read = async () =>
+      (await shop.api.get<{ url: string; events: string[]; status: string }>(`/api/v2/webhook-endpoints/${endpointId}`))
+        .body;
 
     // Edit: the URL and the events.
     const second = `${receiver.url}/second`;
@@ -334,7 +383,11 @@ test('webhooks: an endpoint edited (URL, events), disabled, enabled, its secret 
       .waitFor();
     await card.locator('h3', { hasText: second }).waitFor();
     expect(await card.locator('p.help').first().textContent()).toBe('Events: order.completed, refund.succeeded');
-    expect(await read()).toMatchObject({ url: second, events: ['order.completed', 'refund.succeeded'], status: 'enabled' });
+    expect(await read()).toMatchObject({
+      url: second,
+      events: ['order.completed', 'refund.succeeded'],
+      status: 'enabled',
+    });
 
     // Disable, then enable.
     for (const [action, state] of [
@@ -368,8 +421,17 @@ test('webhooks: an endpoint edited (URL, events), disabled, enabled, its secret 
 
     // A real delivery: the log shows what the receiver answered.
     const sent = receiver.received.length;
-    const checkout = await shop.api.post<{ data: { checkout_id: string } }>('/api/v2/checkout', checkoutBody([['THERM', 'Digital thermometer', 2499, 1]]));
-    expect((await shop.api.post(`/api/v2/test-helpers/checkout/${checkout.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa })).status).toBe(200);
+    const checkout = await shop.api.post<{ data: { checkout_id: string } }>(
+      '/api/v2/checkout',
+      checkoutBody([['THERM', 'Digital thermometer', 2499, 1]]),
+    );
+    expect(
+      (
+        await shop.api.post(`/api/v2/test-helpers/checkout/${checkout.body.data.checkout_id}/pay`, {
+          hsa_fsa_card: cards.hsa,
+        })
+      ).status,
+    ).toBe(200);
     expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
     await receiver.waitFor(sent + 1);
     const delivered = card.locator('details.delivery[data-status="succeeded"]');
@@ -409,8 +471,14 @@ test('dashboard actions: a payment link cancelled, a subscription cancelled at i
     cancel_url: 'https://shop.example.com/cart',
   });
   expect(link.status).toBe(201);
-  const customer = await shop.api.post<{ id: string }>('/api/v2/customers', { email: email('subscriber'), first_name: 'Sam', last_name: 'Renew' });
-  const pm = await shop.api.post<{ id: string }>(`/api/v2/customers/${customer.body.id}/payment-methods`, { card: cards.visa });
+  const customer = await shop.api.post<{ id: string }>('/api/v2/customers', {
+    email: email('subscriber'),
+    first_name: 'Sam',
+    last_name: 'Renew',
+  });
+  const pm = await shop.api.post<{ id: string }>(`/api/v2/customers/${customer.body.id}/payment-methods`, {
+    card: cards.visa,
+  });
   const sub = await shop.api.post<{ id: string }>('/api/v2/subscriptions', {
     customer_id: customer.body.id,
     payment_method_id: pm.body.id,
@@ -420,8 +488,13 @@ test('dashboard actions: a payment link cancelled, a subscription cancelled at i
     merchant_product_id: 'THERM',
   });
   expect(sub.status).toBe(201);
-  const subscription = async () => (await shop.api.get<{ status: string; cancel_at_period_end: boolean }>(`/api/v2/subscriptions/${sub.body.id}`)).body;
-  const open = await shop.api.post<{ data: { checkout_id: string; checkout_url: string } }>('/api/v2/checkout', checkoutBody([['CANDY', 'Chocolate candy bar', 399, 1]]));
+  const subscription = async () =>
+    (await shop.api.get<{ status: string; cancel_at_period_end: boolean }>(`/api/v2/subscriptions/${sub.body.id}`))
+      .body;
+  const open = await shop.api.post<{ data: { checkout_id: string; checkout_url: string } }>(
+    '/api/v2/checkout',
+    checkoutBody([['CANDY', 'Chocolate candy bar', 399, 1]]),
+  );
   const { checkout_id: checkoutId, checkout_url: checkoutUrl } = open.body.data;
 
   const { page } = await signedIn('support');
@@ -429,10 +502,15 @@ test('dashboard actions: a payment link cancelled, a subscription cancelled at i
 
   // A payment link cancelled (after the confirmation): its checkout session, open until then, leaves the open checkouts.
   await page.locator(`#checkouts li[data-checkout-id="${link.body.checkout_id}"]`).waitFor();
-  await page.locator('#payment-links li', { hasText: 'Console refill' }).getByRole('button', { name: 'Cancel Console refill' }).click();
+  await page
+    .locator('#payment-links li', { hasText: 'Console refill' })
+    .getByRole('button', { name: 'Cancel Console refill' })
+    .click();
   await page.locator('#payment-links li', { hasText: /^cancelled Console refill/ }).waitFor();
   expect(await page.locator(`#checkouts li[data-checkout-id="${link.body.checkout_id}"]`).count()).toBe(0);
-  expect((await shop.api.get<{ status: string }>(`/api/v2/payment-links/${link.body.id}`)).body.status).toBe('cancelled');
+  expect((await shop.api.get<{ status: string }>(`/api/v2/payment-links/${link.body.id}`)).body.status).toBe(
+    'cancelled',
+  );
 
   // A subscription cancelled at its period end, then resumed.
   const row = page.locator(`#subscriptions li[data-subscription-id="${sub.body.id}"]`);
@@ -453,8 +531,14 @@ test('dashboard actions: a payment link cancelled, a subscription cancelled at i
     .click();
   await page.locator('#connection', { hasText: 'Copied.' }).waitFor();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(checkoutUrl);
-  const listed = await page.locator('#checkouts li[data-checkout-id]').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.checkoutId!));
-  const statuses = await Promise.all(listed.map(async (id) => (await shop.api.get<{ data: { status: string } }>(`/api/v2/checkout/${id}`)).body.data.status));
+  const listed = await page
+    .locator('#checkouts li[data-checkout-id]')
+    .evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.checkoutId!));
+  const statuses = await Promise.all(
+    listed.map(
+      async (id) => (await shop.api.get<{ data: { status: string } }>(`/api/v2/checkout/${id}`)).body.data.status,
+    ),
+  );
   expect(statuses.length).toBeGreaterThanOrEqual(1);
   expect(statuses.filter((s) => s !== 'open')).toEqual([]); // paid or closed ones are not listed
 
@@ -472,7 +556,9 @@ test('a refund from the console: the HSA/FSA split shown before it is confirmed,
   await page.locator(`tr[data-order-id="${orderId}"] button`).click();
   await page.locator('#refund-form').waitFor();
   await page.getByLabel(/^Amount/).fill('10.00');
-  expect(await page.locator('#refund-split').textContent()).toBe('Refund $10.00: $7.57 to the HSA/FSA card, $2.43 to the regular card.');
+  expect(await page.locator('#refund-split').textContent()).toBe(
+    'Refund $10.00: $7.57 to the HSA/FSA card, $2.43 to the regular card.',
+  );
   let asked = '';
   page.removeAllListeners('dialog');
   page.on('dialog', (d) => {
@@ -483,7 +569,9 @@ test('a refund from the console: the HSA/FSA split shown before it is confirmed,
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
   await page.locator('#order-detail-body li', { hasText: /Refund re_\w+: \$10\.00/ }).waitFor();
   expect(asked).toBe('Refund $10.00: $7.57 to the HSA/FSA card, $2.43 to the regular card. Refund now?');
-  const refundId = (await page.locator('#order-detail-body li', { hasText: /Refund re_/ }).textContent())!.match(/re_\w+/)![0];
+  const refundId = (await page.locator('#order-detail-body li', { hasText: /Refund re_/ }).textContent())!.match(
+    /re_\w+/,
+  )![0];
 
   // The audit log (an admin's page): the refund, by this member.
   await page.context().close();
@@ -493,7 +581,9 @@ test('a refund from the console: the HSA/FSA split shown before it is confirmed,
   await admin.page.getByRole('button', { name: 'Filter' }).click();
   await admin.page.locator('#audit-table tr[data-action="refund_created"]', { hasText: refundId }).waitFor();
   await admin.page.waitForFunction(() => document.querySelectorAll('#audit-table tbody tr').length === 1); // the unfiltered first page (which has it too) is replaced
-  expect(await admin.page.locator('#audit-table tbody tr').textContent()).toMatch(/refund created.*support-\w+@console\.test/);
+  expect(await admin.page.locator('#audit-table tbody tr').textContent()).toMatch(
+    /refund created.*support-\w+@console\.test/,
+  );
   expect(orderNumber).toBeTruthy();
 }, 60_000);
 
@@ -586,7 +676,9 @@ describe('details a merchant meets', () => {
     expect(dark).toBeGreaterThan(0.2);
     expect(dark).toBeLessThan(0.8);
     const secret = await page.locator('#totp-secret').inputValue();
-    await page.getByLabel('Code from the app').fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate());
+    await page
+      .getByLabel('Code from the app')
+      .fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate());
     await page.getByRole('button', { name: 'Turn on two-factor' }).click();
     await page.locator('#recovery-codes li').first().waitFor();
     expect(await page.locator('#two-factor-state').textContent()).toBe('Two-factor authentication is on.');
@@ -608,8 +700,12 @@ describe('details a merchant meets', () => {
     });
     expect(link.status).toBe(201);
     const { page } = await signedIn('owner');
-    await page.locator(`#subscriptions li[data-subscription-id="${sub.id}"]`, { hasText: 'Chocolate candy bar' }).waitFor();
-    expect(await page.locator(`#subscriptions li[data-subscription-id="${sub.id}"]`).textContent()).not.toContain(`${sub.id} ·`);
+    await page
+      .locator(`#subscriptions li[data-subscription-id="${sub.id}"]`, { hasText: 'Chocolate candy bar' })
+      .waitFor();
+    expect(await page.locator(`#subscriptions li[data-subscription-id="${sub.id}"]`).textContent()).not.toContain(
+      `${sub.id} ·`,
+    );
     await page.locator('#payment-links li', { hasText: '2 × Digital thermometer' }).waitFor();
     expect(await page.locator('#payment-links').textContent()).not.toContain(link.body.id);
     const row = page.locator(`#checkouts li[data-checkout-id="${link.body.checkout_id}"]`);

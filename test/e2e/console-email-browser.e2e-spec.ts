@@ -38,7 +38,13 @@ const signedInOwner = () => consolePage(t, browser, shop.keys.id, 'owner', probl
 const settings = async () =>
   (
     await shop.api.graphql<{
-      emailSettings: { brandName: string; supportEmail: string | null; businessAddress: string | null; phone: string | null; shopperEmails: { kind: string; enabled: boolean }[] };
+      emailSettings: {
+        brandName: string;
+        supportEmail: string | null;
+        businessAddress: string | null;
+        phone: string | null;
+        shopperEmails: { kind: string; enabled: boolean }[];
+      };
     }>('{ emailSettings { brandName supportEmail businessAddress phone shopperEmails { kind enabled } } }')
   ).body.data.emailSettings;
 
@@ -52,7 +58,12 @@ test('Settings → Branding saves the name and support email messages carry', as
   await page.getByLabel('Phone').fill('+1 512 555 0199');
   await page.getByRole('button', { name: 'Save branding' }).click();
   await page.getByText('Branding saved').waitFor();
-  expect(await settings()).toMatchObject({ brandName: 'Console Pharmacy & Co', supportEmail: 'help@pharmacy.example', businessAddress: '12 Health Way, Austin, TX 78701', phone: '+1 512 555 0199' });
+  expect(await settings()).toMatchObject({
+    brandName: 'Console Pharmacy & Co',
+    supportEmail: 'help@pharmacy.example',
+    businessAddress: '12 Health Way, Austin, TX 78701',
+    phone: '+1 512 555 0199',
+  });
   expect(await axeViolations(page)).toEqual([]);
 });
 
@@ -62,7 +73,9 @@ test('Settings → Emails lists the outbox with each message, and turns a shoppe
   await page.getByText('SMTP_URL is not set').waitFor();
   const subject = `Your receipt from Console Pharmacy (order ${orderNumber})`;
   await page.getByRole('button', { name: subject }).click();
-  await expect(page.locator('#email-text').textContent()).resolves.toContain('- 1 x Digital thermometer (HSA/FSA eligible): 24.99 USD');
+  await expect(page.locator('#email-text').textContent()).resolves.toContain(
+    '- 1 x Digital thermometer (HSA/FSA eligible): 24.99 USD',
+  );
   await page.getByLabel('Refund confirmation').uncheck();
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.getByText('Saved: 1 shopper message(s) turned off.').waitFor();

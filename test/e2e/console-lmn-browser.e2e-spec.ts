@@ -18,7 +18,12 @@ let sink: MailSink;
 let browser: Browser;
 let shop: MerchantClient;
 const problems: string[] = [];
-const answers = { condition: 'Vitamin D deficiency', recommended_by_provider: true, provider_name: 'Dr. Smith', attestation: true };
+const answers = {
+  condition: 'Vitamin D deficiency',
+  recommended_by_provider: true,
+  provider_name: 'Dr. Smith',
+  attestation: true,
+};
 
 beforeAll(async () => {
   sink = await startMailSink();
@@ -52,13 +57,19 @@ async function pendingOrder() {
     { customer },
   );
   const order = await paidOrder(shop.api, s.checkout_id, { hsa_fsa_card: cards.hsa, card: cards.visa, lmn: answers });
-  expect(order).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' } });
+  expect(order).toMatchObject({
+    status: 'processing',
+    payment_status: 'authorized',
+    lmn_review: { status: 'pending' },
+  });
   return order as typeof order & { lmn_review: { id: string } };
 }
 
-const signedIn = (role: string, details: Record<string, unknown> = {}) => consolePage(t, browser, shop.keys.id, role, problems, details);
+const signedIn = (role: string, details: Record<string, unknown> = {}) =>
+  consolePage(t, browser, shop.keys.id, role, problems, details);
 
-const clinician = () => signedIn('clinician', { name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893', licensed_states: ['TX'] });
+const clinician = () =>
+  signedIn('clinician', { name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893', licensed_states: ['TX'] });
 const review = (page: Page, id: string) => page.locator(`article[data-review-id="${id}"]`);
 const mailTo = async (subject: string) => {
   await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 }); // the email sweep runs
@@ -71,7 +82,8 @@ test('a clinician approves in the console: captured, the letter issued, emailed 
   // A clinician's console opens on the queue.
   await page.getByRole('heading', { name: 'LMN reviews' }).waitFor();
   const card = review(page, order.lmn_review.id);
-  for (const shown of ['Jane Doe', 'Vitamin D deficiency', 'yes (Dr. Smith)', 'Daily multivitamin (VIT)', '$12.99']) await card.getByText(shown, { exact: false }).first().waitFor();
+  for (const shown of ['Jane Doe', 'Vitamin D deficiency', 'yes (Dr. Smith)', 'Daily multivitamin (VIT)', '$12.99'])
+    await card.getByText(shown, { exact: false }).first().waitFor();
   await card.getByLabel('Condition on the letter').fill('Vitamin D deficiency (E55.9)');
   await card.getByRole('button', { name: 'Approve' }).click();
   await page.getByText(/^Approved: letter lmn_\w+ issued to Jane Doe/).waitFor();
@@ -79,18 +91,40 @@ test('a clinician approves in the console: captured, the letter issued, emailed 
   await page.locator(`#lmn-decided tr[data-review-id="${order.lmn_review.id}"][data-status="approved"]`).waitFor();
   expect(await axeViolations(page)).toEqual([]);
 
-  const after = (await shop.api.get<{ status: string; payment_status: string; lmn: { letter_id: string } }>(`/api/v2/orders/${order.id}`)).body;
+  const after = (
+    await shop.api.get<{ status: string; payment_status: string; lmn: { letter_id: string } }>(
+      `/api/v2/orders/${order.id}`,
+    )
+  ).body;
   expect(after).toMatchObject({ status: 'completed', payment_status: 'captured' });
   const letterId = after.lmn.letter_id;
-  const letter = (await shop.api.get<{ clinician: Record<string, string>; condition: string }>(`/api/v2/letters/${letterId}`)).body;
-  expect(letter).toMatchObject({ condition: 'Vitamin D deficiency (E55.9)', clinician: { name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' } });
-  const customer = (await shop.api.post<{ id: string }>('/api/v2/customers', { email: shopper, first_name: 'Jane', last_name: 'Doe' })).body;
-  expect((await shop.api.get<{ data: { id: string }[] }>(`/api/v2/customers/${customer.id}/letters`)).body.data.map((l) => l.id)).toContain(letterId);
+  const letter = (
+    await shop.api.get<{ clinician: Record<string, string>; condition: string }>(`/api/v2/letters/${letterId}`)
+  ).body;
+  expect(letter).toMatchObject({
+    condition: 'Vitamin D deficiency (E55.9)',
+    clinician: { name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' },
+  });
+  const customer = (
+    await shop.api.post<{ id: string }>('/api/v2/customers', { email: shopper, first_name: 'Jane', last_name: 'Doe' })
+  ).body;
+  expect(
+    (await shop.api.get<{ data: { id: string }[] }>(`/api/v2/customers/${customer.id}/letters`)).body.data.map(
+      (l) => l.id,
+    ),
+  ).toContain(letterId);
 
   const mail = await mailTo('Your letter of medical necessity from Wellness Pharmacy is approved');
   expect(mail?.attachments.map((a) => a.filename)).toEqual([`letter-of-medical-necessity-${letterId}.pdf`]);
   const text = await pdfText(mail!.attachments[0].content);
-  for (const part of ['Jane Doe', 'Vitamin D deficiency (E55.9)', 'Daily multivitamin', 'Dr. Ana Rivera, MD', 'NPI: 1234567893']) expect(text).toContain(part);
+  for (const part of [
+    'Jane Doe',
+    'Vitamin D deficiency (E55.9)',
+    'Daily multivitamin',
+    'Dr. Ana Rivera, MD',
+    'NPI: 1234567893',
+  ])
+    expect(text).toContain(part);
 });
 
 test('a clinician declines with a reason: the hold released, the order failed, the shopper told', async () => {
@@ -100,7 +134,10 @@ test('a clinician declines with a reason: the hold released, the order failed, t
   await card.getByLabel('Reason (told to the shopper)').fill('Not indicated for this condition');
   await card.getByRole('button', { name: 'Decline' }).click();
   await page.getByText(/^Declined: the hold on Jane Doe's HSA\/FSA card is released/).waitFor();
-  expect((await shop.api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({ status: 'failed', lmn_review: { status: 'declined' } });
+  expect((await shop.api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({
+    status: 'failed',
+    lmn_review: { status: 'declined' },
+  });
   const mail = await mailTo('Your request for a letter of medical necessity from Wellness Pharmacy was declined');
   expect(mail?.text).toContain('declined: Not indicated for this condition');
 });

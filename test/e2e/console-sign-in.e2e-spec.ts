@@ -22,14 +22,26 @@ beforeAll(async () => {
   t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' });
   await t.reset();
   merchant = await t.merchant('Console');
-  await client(t.url, merchant.test_api_key).post('/api/v2/products', { name: 'Reading glasses', price: 1500, currency: 'USD' });
+  await client(t.url, merchant.test_api_key).post('/api/v2/products', {
+    name: 'Reading glasses',
+    price: 1500,
+    currency: 'USD',
+  });
 });
 
 afterAll(() => t.close());
 
 test('an invitation link sets a password once, under the password rules', async () => {
-  const { setup_url, member: invited } = await inviteMember(t.orm.em.fork(), merchant.id, { email: 'New.Owner@Example.com', role: 'owner' });
-  expect(invited).toMatchObject({ email: 'new.owner@example.com', role: 'owner', active: false, two_factor_enabled: false });
+  const { setup_url, member: invited } = await inviteMember(t.orm.em.fork(), merchant.id, {
+    email: 'New.Owner@Example.com',
+    role: 'owner',
+  });
+  expect(invited).toMatchObject({
+    email: 'new.owner@example.com',
+    role: 'owner',
+    active: false,
+    two_factor_enabled: false,
+  });
   expect(setup_url).toMatch(new RegExp(`^${t.url}/console/setup\\?token=`));
   const token = new URL(setup_url).searchParams.get('token');
   const anonymous = client(t.url);
@@ -44,12 +56,18 @@ test('an invitation link sets a password once, under the password rules', async 
     expect(res.body.error).toMatchObject({ code: 'validation_error', param: 'password' });
     expect(res.body.error.message).toContain(why);
   }
-  expect((await anonymous.post('/console/password-setup', { token, password: PASSWORD })).body.member.active).toBe(true);
+  expect((await anonymous.post('/console/password-setup', { token, password: PASSWORD })).body.member.active).toBe(
+    true,
+  );
   const again = await anonymous.post('/console/password-setup', { token, password: PASSWORD });
   expect(again.status).toBe(404);
   expect(again.body.error.message).toContain('used already');
-  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'new.owner@example.com', role: 'viewer' })).rejects.toMatchObject({ code: 'invalid_state' });
-  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'nope', role: 'boss' })).rejects.toMatchObject({ code: 'validation_error' });
+  await expect(
+    inviteMember(t.orm.em.fork(), merchant.id, { email: 'new.owner@example.com', role: 'viewer' }),
+  ).rejects.toMatchObject({ code: 'invalid_state' });
+  await expect(inviteMember(t.orm.em.fork(), merchant.id, { email: 'nope', role: 'boss' })).rejects.toMatchObject({
+    code: 'validation_error',
+  });
 });
 
 test('sign-in sets an HttpOnly SameSite=Lax session cookie; the session answers with a CSRF token; sign-out ends it everywhere', async () => {
@@ -65,7 +83,11 @@ test('sign-in sets an HttpOnly SameSite=Lax session cookie; the session answers 
   expect(ok.status).toBe(200);
   expect(ok.setCookie).toMatch(/HttpOnly/i);
   expect(ok.setCookie).toMatch(/SameSite=Lax/i);
-  expect(ok.body).toMatchObject({ member: { email: 'owner@console.test', role: 'owner' }, merchant: { id: merchant.id, name: 'Console' }, livemode: false });
+  expect(ok.body).toMatchObject({
+    member: { email: 'owner@console.test', role: 'owner' },
+    merchant: { id: merchant.id, name: 'Console' },
+    livemode: false,
+  });
   expect(ok.body.csrf_token).toEqual(expect.any(String));
   const session = await browser.get('/console/session');
   expect(session.body.member.email).toBe('owner@console.test');
@@ -88,32 +110,46 @@ test('/graphql takes the session with its CSRF token; the role is the permission
   await member('support@console.test', 'support');
   const dev = consoleClient(t.url);
   await dev.signIn('dev@console.test');
-  expect((await dev.graphql('{ products(first: 5) { edges { node { name } } } }')).body.data.products.edges).toHaveLength(1);
+  expect(
+    (await dev.graphql('{ products(first: 5) { edges { node { name } } } }')).body.data.products.edges,
+  ).toHaveLength(1);
 
   // a state-changing request without the CSRF token is refused
-  const noCsrf = await dev.graphql('mutation { createApiKey(input: { name: "CI" }) { secret } }', undefined, { 'x-csrf-token': 'forged' });
+  const noCsrf = await dev.graphql('mutation { createApiKey(input: { name: "CI" }) { secret } }', undefined, {
+    'x-csrf-token': 'forged',
+  });
   expect(noCsrf.status).toBe(403);
   expect(noCsrf.body.errors[0].extensions.code).toBe('invalid_csrf_token');
 
-  const created = await dev.graphql('mutation { createApiKey(input: { name: "CI", permissions: ["products:read"] }) { secret apiKey { id type permissions } } }');
+  const created = await dev.graphql(
+    'mutation { createApiKey(input: { name: "CI", permissions: ["products:read"] }) { secret apiKey { id type permissions } } }',
+  );
   expect(created.body.errors).toBeUndefined();
   const { secret, apiKey } = created.body.data.createApiKey;
   expect(apiKey).toMatchObject({ type: 'RESTRICTED', permissions: ['products:read'] });
   const ci = client(t.url, secret);
   expect((await ci.get('/api/v2/products')).status).toBe(200);
-  expect((await ci.post('/api/v2/products', { name: 'X', price: 1, currency: 'USD' })).body.error.code).toBe('insufficient_permissions');
+  expect((await ci.post('/api/v2/products', { name: 'X', price: 1, currency: 'USD' })).body.error.code).toBe(
+    'insufficient_permissions',
+  );
   const listed = await dev.graphql('{ apiKeys { id name status } }');
   expect(listed.body.data.apiKeys.map((k: { id: string }) => k.id)).toContain(apiKey.id);
-  const revoked = await dev.graphql('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }', { id: apiKey.id });
+  const revoked = await dev.graphql('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }', {
+    id: apiKey.id,
+  });
   expect(revoked.body.data.revokeApiKey.apiKey.status).toBe('REVOKED');
   expect((await ci.get('/api/v2/products')).status).toBe(401);
   // developers do not read customers
-  expect((await dev.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
+  expect((await dev.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.errors[0].extensions.code).toBe(
+    'insufficient_permissions',
+  );
 
   const viewer = consoleClient(t.url);
   await viewer.signIn('viewer@console.test');
   expect((await viewer.graphql('{ orders(first: 1) { edges { node { id } } } }')).body.errors).toBeUndefined();
-  const refund = await viewer.graphql('mutation { createRefund(input: { orderId: "T3JkZXI6b3JkX25vcGU=", amount: 100, reason: CUSTOMER_REQUEST }) { refund { id } } }');
+  const refund = await viewer.graphql(
+    'mutation { createRefund(input: { orderId: "T3JkZXI6b3JkX25vcGU=", amount: 100, reason: CUSTOMER_REQUEST }) { refund { id } } }',
+  );
   expect(refund.body.errors[0].extensions).toMatchObject({ code: 'insufficient_permissions' });
   expect(refund.body.errors[0].message).toContain('Your role lacks the refunds:write permission');
   expect((await viewer.graphql('{ apiKeys { id } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
@@ -123,17 +159,30 @@ test('/graphql takes the session with its CSRF token; the role is the permission
   expect((await support.graphql('{ apiKeys { id } }')).body.errors[0].extensions.code).toBe('insufficient_permissions');
   expect((await support.graphql('{ customers(first: 1) { edges { node { id } } } }')).body.errors).toBeUndefined();
   // support reads the webhooks resource (its events are the live activity) and changes none of it; no read of it has a secret
-  expect((await support.graphql('{ events(first: 1) { nodes { eventId } } webhookEndpoints(first: 1) { nodes { url } } }')).body.errors).toBeUndefined();
+  expect(
+    (await support.graphql('{ events(first: 1) { nodes { eventId } } webhookEndpoints(first: 1) { nodes { url } } }'))
+      .body.errors,
+  ).toBeUndefined();
   const secretFields = await support.graphql('{ __type(name: "WebhookEndpoint") { fields { name } } }');
-  expect(secretFields.body.data.__type.fields.map((f: { name: string }) => f.name).filter((n: string) => /secret/i.test(n))).toEqual(['previousSecretExpiresAt']);
-  for (const mutation of ['rotateWebhookEndpointSecret(input: { id: "x" }) { secret }', 'createWebhookEndpoint(input: { url: "https://example.com/h", events: ["*"] }) { secret }']) {
+  expect(
+    secretFields.body.data.__type.fields.map((f: { name: string }) => f.name).filter((n: string) => /secret/i.test(n)),
+  ).toEqual(['previousSecretExpiresAt']);
+  for (const mutation of [
+    'rotateWebhookEndpointSecret(input: { id: "x" }) { secret }',
+    'createWebhookEndpoint(input: { url: "https://example.com/h", events: ["*"] }) { secret }',
+  ]) {
     const refused = await support.graphql(`mutation { ${mutation} }`);
-    expect(refused.body.errors[0]).toMatchObject({ extensions: { code: 'insufficient_permissions' }, message: expect.stringContaining('webhooks:write') });
+    expect(refused.body.errors[0]).toMatchObject({
+      extensions: { code: 'insufficient_permissions' },
+      message: expect.stringContaining('webhooks:write'),
+    });
   }
 
   // the console's mode switch: live mode data through the same session
   expect((await support.post('/console/mode', { livemode: true })).body).toEqual({ livemode: true });
-  expect((await support.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges).toHaveLength(0);
+  expect(
+    (await support.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges,
+  ).toHaveLength(0);
 });
 
 test('a mode switch survives the requests of the same session that were in flight (their rolling save only moves the expiry)', async () => {
@@ -142,7 +191,9 @@ test('a mode switch survives the requests of the same session that were in fligh
   await browser.signIn('racer@console.test');
   for (let round = 0; round < 3; round++) {
     const livemode = round % 2 === 0;
-    const reads = Array.from({ length: 20 }, () => browser.graphql('{ products(first: 50) { edges { node { id name eligibility { message } } } } }'));
+    const reads = Array.from({ length: 20 }, () =>
+      browser.graphql('{ products(first: 50) { edges { node { id name eligibility { message } } } } }'),
+    );
     const switched = browser.post('/console/mode', { livemode });
     const more = Array.from({ length: 20 }, () => browser.graphql('{ products(first: 50) { edges { node { id } } } }'));
     expect((await switched).body).toEqual({ livemode });
@@ -165,35 +216,64 @@ test('a member of another merchant sees nothing of this one', async () => {
   await member('owner@elsewhere.test', 'owner', other.id);
   const browser = consoleClient(t.url);
   await browser.signIn('owner@elsewhere.test');
-  expect((await browser.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges).toHaveLength(0);
+  expect(
+    (await browser.graphql('{ products(first: 5) { edges { node { id } } } }')).body.data.products.edges,
+  ).toHaveLength(0);
   expect((await browser.get('/console/session')).body.merchant.id).toBe(other.id);
 
   // this merchant's keys, members and audit entries are out of reach by id
   const home = consoleClient(t.url);
   await member('tenant@console.test', 'owner');
   await home.signIn('tenant@console.test');
-  const keyId = (await home.graphql('mutation { createApiKey(input: { name: "Mine" }) { apiKey { id } } }')).body.data.createApiKey.apiKey.id as string;
-  const members = (await home.graphql('{ teamMembers { id email } }')).body.data.teamMembers as { id: string; email: string }[];
+  const keyId = (await home.graphql('mutation { createApiKey(input: { name: "Mine" }) { apiKey { id } } }')).body.data
+    .createApiKey.apiKey.id as string;
+  const members = (await home.graphql('{ teamMembers { id email } }')).body.data.teamMembers as {
+    id: string;
+    email: string;
+  }[];
   const memberId = members.find((m) => m.email === 'tenant@console.test')!.id;
   for (const [field, query, variables] of [
     ['rollApiKey', 'mutation($id: ID!) { rollApiKey(id: $id) { secret userErrors { code } } }', { id: keyId }],
-    ['revokeApiKey', 'mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { code } } }', { id: keyId }],
-    ['changeTeamMemberRole', 'mutation($id: ID!) { changeTeamMemberRole(id: $id, role: VIEWER) { member { id } userErrors { code } } }', { id: memberId }],
-    ['removeTeamMember', 'mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { code } } }', { id: memberId }],
+    [
+      'revokeApiKey',
+      'mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { code } } }',
+      { id: keyId },
+    ],
+    [
+      'changeTeamMemberRole',
+      'mutation($id: ID!) { changeTeamMemberRole(id: $id, role: VIEWER) { member { id } userErrors { code } } }',
+      { id: memberId },
+    ],
+    [
+      'removeTeamMember',
+      'mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { code } } }',
+      { id: memberId },
+    ],
   ] as const) {
     const res = await browser.graphql(query, variables);
     expect(res.body.data[field].userErrors).toEqual([{ code: 'NOT_FOUND' }]);
   }
-  expect((await browser.graphql('{ apiKeys { id } }')).body.data.apiKeys.map((k: { id: string }) => k.id)).not.toContain(keyId);
-  expect((await browser.graphql('{ teamMembers { email } }')).body.data.teamMembers.map((m: { email: string }) => m.email)).toEqual(['owner@elsewhere.test']);
-  expect((await browser.graphql(`{ auditLog(first: 50, objectId: "${keyId}") { edges { node { action } } } }`)).body.data.auditLog.edges).toEqual([]);
-  expect((await home.graphql('{ apiKeys { id status } }')).body.data.apiKeys.find((k: { id: string }) => k.id === keyId).status).toBe('ACTIVE');
+  expect(
+    (await browser.graphql('{ apiKeys { id } }')).body.data.apiKeys.map((k: { id: string }) => k.id),
+  ).not.toContain(keyId);
+  expect(
+    (await browser.graphql('{ teamMembers { email } }')).body.data.teamMembers.map((m: { email: string }) => m.email),
+  ).toEqual(['owner@elsewhere.test']);
+  expect(
+    (await browser.graphql(`{ auditLog(first: 50, objectId: "${keyId}") { edges { node { action } } } }`)).body.data
+      .auditLog.edges,
+  ).toEqual([]);
+  expect(
+    (await home.graphql('{ apiKeys { id status } }')).body.data.apiKeys.find((k: { id: string }) => k.id === keyId)
+      .status,
+  ).toBe('ACTIVE');
 });
 
 test('five failed sign-ins lock the account for 15 minutes with a clear message, the right password included', async () => {
   await member('locked@console.test', 'viewer');
   const browser = consoleClient(t.url);
-  for (let i = 0; i < 4; i++) expect((await browser.signIn('locked@console.test', `wrong password ${i}`)).status).toBe(401);
+  for (let i = 0; i < 4; i++)
+    expect((await browser.signIn('locked@console.test', `wrong password ${i}`)).status).toBe(401);
   const fifth = await browser.signIn('locked@console.test', 'wrong password 5');
   expect(fifth.status).toBe(429);
   expect(fifth.body.error.code).toBe('rate_limit_exceeded');
@@ -213,7 +293,10 @@ async function twoFactorMember(email: string) {
   expect(enrol.status).toBe(200);
   expect(enrol.body.otpauth_uri).toMatch(/^otpauth:\/\/totp\//);
   const totp = new TOTP({ secret: Secret.fromBase32(enrol.body.secret), digits: 6, period: 30 });
-  expect((await browser.post('/console/two-factor/confirm', { code: '000000' === totp.generate() ? '111111' : '000000' })).status).toBe(422);
+  expect(
+    (await browser.post('/console/two-factor/confirm', { code: '000000' === totp.generate() ? '111111' : '000000' }))
+      .status,
+  ).toBe(422);
   const confirmed = await browser.post('/console/two-factor/confirm', { code: totp.generate() });
   expect(confirmed.status).toBe(200);
   expect(confirmed.body.recovery_codes).toHaveLength(10);
@@ -238,7 +321,10 @@ async function auditCount(email: string, action: string): Promise<number> {
   const [row] = await t.orm.em
     .fork()
     .getConnection()
-    .execute<{ n: string }[]>(`select count(*) as n from audit_log_entries where action = ? and object_id = (select id from team_members where email = ?)`, [action, email]);
+    .execute<{ n: string }[]>(
+      `select count(*) as n from audit_log_entries where action = ? and object_id = (select id from team_members where email = ?)`,
+      [action, email],
+    );
   return Number(row.n);
 }
 
@@ -269,7 +355,11 @@ test('thirty wrong passwords in concurrent bursts lock the account after at most
   await member('burst@console.test', 'viewer');
   const statuses: number[] = [];
   for (let burst = 0; burst < 3; burst++) {
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => consoleClient(t.url).signIn('burst@console.test', `wrong password ${burst}.${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        consoleClient(t.url).signIn('burst@console.test', `wrong password ${burst}.${i}`),
+      ),
+    );
     statuses.push(...answers.map((a) => a.status));
   }
   expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
@@ -281,7 +371,11 @@ test('thirty wrong passwords in concurrent bursts lock the account after at most
 test('after concurrent bursts of wrong passwords the right password is refused while the account is locked', async () => {
   await member('burst.right@console.test', 'viewer');
   for (let burst = 0; burst < 3; burst++) {
-    await Promise.all(Array.from({ length: 10 }, (_, i) => consoleClient(t.url).signIn('burst.right@console.test', `wrong password ${burst}.${i}`)));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        consoleClient(t.url).signIn('burst.right@console.test', `wrong password ${burst}.${i}`),
+      ),
+    );
   }
   const right = await consoleClient(t.url).signIn('burst.right@console.test');
   expect(right.status).toBe(429);
@@ -306,7 +400,9 @@ test('Settings → Team: owners and admins invite and manage members; only owner
   await teamMember(t, other.id, 'boss@team.test', 'owner');
   const owner = consoleClient(t.url);
   await owner.signIn('boss@team.test');
-  const invited = await owner.graphql('mutation { inviteTeamMember(input: { email: "Ada@Team.test", role: ADMIN }) { setupUrl member { id email role active } } }');
+  const invited = await owner.graphql(
+    'mutation { inviteTeamMember(input: { email: "Ada@Team.test", role: ADMIN }) { setupUrl member { id email role active } } }',
+  );
   expect(invited.body.errors).toBeUndefined();
   const { setupUrl, member: ada } = invited.body.data.inviteTeamMember;
   expect(ada).toMatchObject({ email: 'ada@team.test', role: 'ADMIN', active: false });
@@ -315,32 +411,59 @@ test('Settings → Team: owners and admins invite and manage members; only owner
   const admin = consoleClient(t.url);
   await admin.signIn('ada@team.test');
 
-  const ownerInvite = await admin.graphql('mutation { inviteTeamMember(input: { email: "second@team.test", role: OWNER }) { setupUrl } }');
+  const ownerInvite = await admin.graphql(
+    'mutation { inviteTeamMember(input: { email: "second@team.test", role: OWNER }) { setupUrl } }',
+  );
   expect(ownerInvite.body.errors[0]).toMatchObject({ extensions: { code: 'insufficient_permissions' } });
   expect(ownerInvite.body.errors[0].message).toContain('owners:write');
-  const dev = await admin.graphql('mutation { inviteTeamMember(input: { email: "dev@team.test", role: DEVELOPER }) { member { id } } }');
+  const dev = await admin.graphql(
+    'mutation { inviteTeamMember(input: { email: "dev@team.test", role: DEVELOPER }) { member { id } } }',
+  );
   const devId = dev.body.data.inviteTeamMember.member.id as string;
-  expect((await admin.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: SUPPORT) { member { role } } }', { id: devId })).body.data.changeTeamMemberRole.member.role).toBe('SUPPORT');
+  expect(
+    (
+      await admin.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: SUPPORT) { member { role } } }', {
+        id: devId,
+      })
+    ).body.data.changeTeamMemberRole.member.role,
+  ).toBe('SUPPORT');
   const members = (await admin.graphql('{ teamMembers { email role active } }')).body.data.teamMembers;
   expect(members.map((m: { email: string }) => m.email)).toEqual(['boss@team.test', 'ada@team.test', 'dev@team.test']);
 
   // the last owner stays one
-  const bossId = (await owner.graphql('{ teamMembers { id email } }')).body.data.teamMembers.find((m: { email: string }) => m.email === 'boss@team.test')?.id as string;
-  const demote = await owner.graphql('mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ADMIN) { member { role } userErrors { field code } } }', { id: bossId });
-  expect(demote.body.data.changeTeamMemberRole).toEqual({ member: null, userErrors: [{ field: ['id'], code: 'INVALID_STATE' }] });
+  const bossId = (await owner.graphql('{ teamMembers { id email } }')).body.data.teamMembers.find(
+    (m: { email: string }) => m.email === 'boss@team.test',
+  )?.id as string;
+  const demote = await owner.graphql(
+    'mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ADMIN) { member { role } userErrors { field code } } }',
+    { id: bossId },
+  );
+  expect(demote.body.data.changeTeamMemberRole).toEqual({
+    member: null,
+    userErrors: [{ field: ['id'], code: 'INVALID_STATE' }],
+  });
 
   // a removed member's session ends at the next request
-  expect((await owner.graphql('mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: ada.id })).body.data.removeTeamMember.removedId).toBe(ada.id);
+  expect(
+    (await owner.graphql('mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }', { id: ada.id })).body.data
+      .removeTeamMember.removedId,
+  ).toBe(ada.id);
   expect((await admin.get('/console/session')).status).toBe(401);
   expect((await admin.graphql('{ teamMembers { id } }')).status).toBe(401);
 
   // an API key never manages the team
-  const byKey = await client(t.url, other.test_api_key).graphql('mutation { inviteTeamMember(input: { email: "x@team.test", role: VIEWER }) { setupUrl } }');
+  const byKey = await client(t.url, other.test_api_key).graphql(
+    'mutation { inviteTeamMember(input: { email: "x@team.test", role: VIEWER }) { setupUrl } }',
+  );
   expect(byKey.body.errors?.[0].extensions?.code).toBe('insufficient_permissions');
 });
 
 test('an API key, even a secret key, does not read the team', async () => {
-  expectConsoleOnly((await client(t.url, merchant.test_api_key).graphql('{ teamMembers { email } }')).body, 'teamMembers', 'team:read');
+  expectConsoleOnly(
+    (await client(t.url, merchant.test_api_key).graphql('{ teamMembers { email } }')).body,
+    'teamMembers',
+    'team:read',
+  );
 });
 
 test('the live dashboard streams over graphql-ws with the session cookie and its CSRF token', async () => {
@@ -354,7 +477,13 @@ test('the live dashboard streams over graphql-ws with the session cookie and its
         super(url, protocols, { headers: { cookie } });
       }
     }
-    return createClient({ url: `${t.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: CookieSocket, connectionParams: { csrfToken }, retryAttempts: 0, lazy: true });
+    return createClient({
+      url: `${t.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: CookieSocket,
+      connectionParams: { csrfToken },
+      retryAttempts: 0,
+      lazy: true,
+    });
   };
   const forged = collect(socket('forged'), 'subscription { orderEvents { type } }');
   await forged.done;
@@ -365,7 +494,9 @@ test('the live dashboard streams over graphql-ws with the session cookie and its
   await new Promise((r) => setTimeout(r, 300));
   const api = client(t.url, merchant.test_api_key);
   const session = (await api.post('/api/v2/checkout', checkoutBody([['SOCKS', 'Socks', 500, 1]]))).body.data;
-  expect((await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).status).toBe(200);
+  expect(
+    (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).status,
+  ).toBe(200);
   const [first] = await live.waitFor(1);
   expect(first.orderEvents.type).toMatch(/^order\./);
   live.unsubscribe();

@@ -60,12 +60,21 @@ describe('customers (REST)', () => {
     const id = await createCustomer(api, { ...jane, metadata: { crm: 'A1' } });
     const updated = await api.put<Customer>(`/api/v2/customers/${id}`, { last_name: 'Roe', phone: null });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id, first_name: 'Jane', last_name: 'Roe', phone: null, metadata: { crm: 'A1' } });
+    expect(updated.body).toMatchObject({
+      id,
+      first_name: 'Jane',
+      last_name: 'Roe',
+      phone: null,
+      metadata: { crm: 'A1' },
+    });
     expect((await api.get<Customer>(`/api/v2/customers/${id}`)).body.last_name).toBe('Roe');
   });
 
   test('unknown ids are 404 not_found on get and update', async () => {
-    for (const res of [await api.get<ErrorBody>('/api/v2/customers/cus_nope'), await api.put<ErrorBody>('/api/v2/customers/cus_nope', { first_name: 'X' })]) {
+    for (const res of [
+      await api.get<ErrorBody>('/api/v2/customers/cus_nope'),
+      await api.put<ErrorBody>('/api/v2/customers/cus_nope', { first_name: 'X' }),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'not_found', param: 'id' });
     }
@@ -88,7 +97,8 @@ describe('customers (REST)', () => {
     /** Five customers (odd ones odd@example.com); their ids oldest first. */
     async function fiveCustomers() {
       const made: string[] = [];
-      for (let i = 0; i < 5; i++) made.push(await createCustomer(api, { ...jane, email: i % 2 ? 'odd@example.com' : `even${i}@example.com` }));
+      for (let i = 0; i < 5; i++)
+        made.push(await createCustomer(api, { ...jane, email: i % 2 ? 'odd@example.com' : `even${i}@example.com` }));
       return made;
     }
     const list = async (query: string) => (await api.get<Page<Customer>>(`/api/v2/customers?${query}`)).body;
@@ -152,7 +162,11 @@ describe('customers (REST)', () => {
     const b = await api.post<Customer>('/api/v2/customers', jane, { 'idempotency-key': key });
     expect(b.body.id).toBe(a.body.id);
     expect(b.headers.get('idempotent-replayed')).toBe('true');
-    const reused = await api.post<ErrorBody>('/api/v2/customers', { ...jane, first_name: 'Other' }, { 'idempotency-key': key });
+    const reused = await api.post<ErrorBody>(
+      '/api/v2/customers',
+      { ...jane, first_name: 'Other' },
+      { 'idempotency-key': key },
+    );
     expect(reused.status).toBe(400);
     expect(reused.body.error.code).toBe('idempotency_key_reused');
   });
@@ -165,7 +179,8 @@ describe('payment methods (REST)', () => {
   });
   const methods = (query = '') => `/api/v2/customers/${customer}/payment-methods${query}`;
   /** Attaches `card` to the customer; the answer. */
-  const attach = (card: object, to = customer) => api.post<PaymentMethod & ErrorBody>(`/api/v2/customers/${to}/payment-methods`, { card });
+  const attach = (card: object, to = customer) =>
+    api.post<PaymentMethod & ErrorBody>(`/api/v2/customers/${to}/payment-methods`, { card });
   /** A visa, then an HSA/FSA mastercard, attached. */
   async function twoCards() {
     const visa = (await attach(cards.visa)).body;
@@ -206,10 +221,17 @@ describe('payment methods (REST)', () => {
   test('declined cards are 400 invalid_payment_method with the processor’s reason; nothing is stored', async () => {
     const declined = await attach(cards.declined);
     expect(declined.status).toBe(400);
-    expect(declined.body.error).toMatchObject({ code: 'invalid_payment_method', param: 'card', details: { decline_code: 'card_declined' } });
+    expect(declined.body.error).toMatchObject({
+      code: 'invalid_payment_method',
+      param: 'card',
+      details: { decline_code: 'card_declined' },
+    });
     expect(declined.body.error.message).toContain('The card was declined.');
     const insufficient = await attach(cards.hsaInsufficient);
-    expect(insufficient.body.error).toMatchObject({ code: 'invalid_payment_method', details: { decline_code: 'insufficient_funds' } });
+    expect(insufficient.body.error).toMatchObject({
+      code: 'invalid_payment_method',
+      details: { decline_code: 'insufficient_funds' },
+    });
     expect((await api.get<Page<PaymentMethod>>(methods())).body.data).toEqual([]);
   });
 
@@ -233,7 +255,9 @@ describe('payment methods (REST)', () => {
     });
 
     test('no card at all', async () => {
-      expect((await api.post<ErrorBody>(methods(), {})).body.error.details).toEqual([{ field: 'card', message: 'is required' }]);
+      expect((await api.post<ErrorBody>(methods(), {})).body.error.details).toEqual([
+        { field: 'card', message: 'is required' },
+      ]);
     });
   });
 
@@ -275,8 +299,15 @@ describe('payment methods (REST)', () => {
   test('live mode cannot verify cards without a processor (503), and never sees test methods', async () => {
     const live = client(t.url, keys.live_api_key);
     const liveCustomer = await createCustomer(live);
-    const encrypted = { type: 'scheme', encryptedCardNumber: 'adyenjs_0_1_25$abc', encryptedExpiryMonth: 'adyenjs_0_1_25$def', encryptedExpiryYear: 'adyenjs_0_1_25$ghi' };
-    const res = await live.post<ErrorBody>(`/api/v2/customers/${liveCustomer}/payment-methods`, { card: { payment_method_data: encrypted } });
+    const encrypted = {
+      type: 'scheme',
+      encryptedCardNumber: 'adyenjs_0_1_25$abc',
+      encryptedExpiryMonth: 'adyenjs_0_1_25$def',
+      encryptedExpiryYear: 'adyenjs_0_1_25$ghi',
+    };
+    const res = await live.post<ErrorBody>(`/api/v2/customers/${liveCustomer}/payment-methods`, {
+      card: { payment_method_data: encrypted },
+    });
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('service_unavailable');
   });
@@ -317,7 +348,12 @@ describe('customers (GraphQL)', () => {
   const PM = 'id paymentMethodId customerId type brand last4 expMonth expYear';
   const attachMutation = `mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { ${PM} } userErrors { field message code } } }`;
   const attach = (customerId: string, card: object) =>
-    api.graphql<{ attachPaymentMethod: { paymentMethod: GraphQLPaymentMethod; userErrors: { field: string[] | null; message: string; code: string }[] } }>(attachMutation, {
+    api.graphql<{
+      attachPaymentMethod: {
+        paymentMethod: GraphQLPaymentMethod;
+        userErrors: { field: string[] | null; message: string; code: string }[];
+      };
+    }>(attachMutation, {
       input: { customerId, card },
     });
   /** Gia with an HSA/FSA card attached. */
@@ -329,7 +365,12 @@ describe('customers (GraphQL)', () => {
 
   test('createCustomer answers the customer', async () => {
     const c = await createGia();
-    expect(c).toMatchObject({ customerId: expect.stringMatching(/^cus_/), email: 'g@example.com', firstName: 'Gia', phone: '+1555' });
+    expect(c).toMatchObject({
+      customerId: expect.stringMatching(/^cus_/),
+      email: 'g@example.com',
+      firstName: 'Gia',
+      phone: '+1555',
+    });
   });
 
   test('updateCustomer changes the given fields', async () => {
@@ -359,10 +400,22 @@ describe('customers (GraphQL)', () => {
     const declined = await attach(c.id, gqlCard(cards.declined.number));
     expect(declined.body.data.attachPaymentMethod).toEqual({
       paymentMethod: null,
-      userErrors: [{ field: ['input', 'card'], message: expect.stringContaining('could not be verified'), code: 'INVALID_PAYMENT_METHOD' }],
+      userErrors: [
+        {
+          field: ['input', 'card'],
+          message: expect.stringContaining('could not be verified'),
+          code: 'INVALID_PAYMENT_METHOD',
+        },
+      ],
     });
     const luhn = await attach(c.id, gqlCard('4242424242424241'));
-    expect(luhn.body.data.attachPaymentMethod.userErrors).toEqual([{ field: ['input', 'card', 'number'], message: expect.stringMatching(/^card\.number /), code: 'VALIDATION_ERROR' }]);
+    expect(luhn.body.data.attachPaymentMethod.userErrors).toEqual([
+      {
+        field: ['input', 'card', 'number'],
+        message: expect.stringMatching(/^card\.number /),
+        code: 'VALIDATION_ERROR',
+      },
+    ]);
   });
 
   test('nodes(ids:) resolves customers and payment methods', async () => {
@@ -384,12 +437,17 @@ describe('customers (GraphQL)', () => {
       { input: { id: pm.id } },
     );
     expect(detached.body.data.detachPaymentMethod.paymentMethod.detachedAt).toEqual(expect.any(String));
-    const after = await api.graphql<{ customer: { paymentMethods: unknown[] } }>(`query($id: ID!) { customer(id: $id) { paymentMethods { id } } }`, { id: c.id });
+    const after = await api.graphql<{ customer: { paymentMethods: unknown[] } }>(
+      `query($id: ID!) { customer(id: $id) { paymentMethods { id } } }`,
+      { id: c.id },
+    );
     expect(after.body.data.customer.paymentMethods).toEqual([]);
   });
 
   test('an unknown customer is not_found', async () => {
-    const unknown = await api.graphql(`{ customer(id: "${Buffer.from('Customer:cus_nope').toString('base64url')}") { id } }`);
+    const unknown = await api.graphql(
+      `{ customer(id: "${Buffer.from('Customer:cus_nope').toString('base64url')}") { id } }`,
+    );
     expect(unknown.body.errors?.[0].extensions.code).toBe('not_found');
   });
 
@@ -400,15 +458,20 @@ describe('customers (GraphQL)', () => {
         const email = `buyer${i}@example.com`;
         const id = await createCustomer(api, { ...jane, email });
         await api.post(`/api/v2/customers/${id}/payment-methods`, { card: cards.visa });
-        const body = checkoutBody([['X', 'Gift', 500 + i, 1]], { customer: { email: email.toUpperCase(), first_name: 'B', last_name: 'C' } });
+        const body = checkoutBody([['X', 'Gift', 500 + i, 1]], {
+          customer: { email: email.toUpperCase(), first_name: 'B', last_name: 'C' },
+        });
         const s = (await api.post<{ data: { checkout_id: string } }>('/api/v2/checkout', body)).body.data;
-        expect((await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).status).toBe(200);
+        expect(
+          (await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).status,
+        ).toBe(200);
       }
     }
 
     test('payment methods and orders are batched: 50 customers cost what 1 costs', async () => {
       await fourBuyers();
-      const node = 'email paymentMethods { last4 type } orders(first: 5) { nodes { orderId amount } pageInfo { hasNextPage } }';
+      const node =
+        'email paymentMethods { last4 type } orders(first: 5) { nodes { orderId amount } pageInfo { hasNextPage } }';
       const query = `{ customers(first: 50) { edges { cursor node { ${node} } } pageInfo { hasNextPage } } }`;
       const res = await api.graphql<{ customers: { edges: { node: unknown }[] } }>(query);
       const statements = await statementsOf(() => api.graphql(query));
@@ -427,7 +490,9 @@ describe('customers (GraphQL)', () => {
 
     test('filters by email, in any case', async () => {
       await fourBuyers();
-      const filtered = await api.graphql<{ customers: { nodes: unknown[] } }>(`{ customers(first: 10, email: "BUYER1@example.com") { nodes { email } } }`);
+      const filtered = await api.graphql<{ customers: { nodes: unknown[] } }>(
+        `{ customers(first: 10, email: "BUYER1@example.com") { nodes { email } } }`,
+      );
       expect(filtered.body.data.customers.nodes).toEqual([{ email: 'buyer1@example.com' }]);
     });
   });
@@ -441,7 +506,10 @@ describe('card numbers and cvcs are never kept', () => {
 
   test('not in any table, not in the logs (trace level, SQL included), not in idempotency records', async () => {
     // A second API process on the same database, logging everything, so its output can be searched.
-    service = await startServiceProcess({ RUN_JOBS: 'false', LOG_LEVEL: 'trace', SQL_DEBUG: 'true', RATE_LIMIT_MAX: '100000' }, { capture: true });
+    service = await startServiceProcess(
+      { RUN_JOBS: 'false', LOG_LEVEL: 'trace', SQL_DEBUG: 'true', RATE_LIMIT_MAX: '100000' },
+      { capture: true },
+    );
     const base = service.url;
     const other = client(base, keys.test_api_key);
 
@@ -455,7 +523,17 @@ describe('card numbers and cvcs are never kept', () => {
     const gid = Buffer.from(`Customer:${customer}`).toString('base64url');
     const gql = await other.graphql(
       `mutation($input: AttachPaymentMethodInput!) { attachPaymentMethod(input: $input) { paymentMethod { last4 } } }`,
-      { input: { customerId: gid, card: { number: secretHsa.number, expMonth: secretHsa.exp_month, expYear: secretHsa.exp_year, cvc: secretHsa.cvc } } },
+      {
+        input: {
+          customerId: gid,
+          card: {
+            number: secretHsa.number,
+            expMonth: secretHsa.exp_month,
+            expYear: secretHsa.exp_year,
+            cvc: secretHsa.cvc,
+          },
+        },
+      },
       once(),
     );
     expect(gql.body.data.attachPaymentMethod.paymentMethod.last4).toBe('0010');
@@ -468,14 +546,20 @@ describe('card numbers and cvcs are never kept', () => {
     expect(output).toMatch(/insert into \\?"payment_methods\\?"/); // …and their SQL (a JSON log line escapes its quotes)
 
     // Every row of every table as text.
-    const tables = await t.orm.em.getConnection().execute<{ tablename: string }[]>(`select tablename from pg_tables where schemaname = 'public'`);
+    const tables = await t.orm.em
+      .getConnection()
+      .execute<{ tablename: string }[]>(`select tablename from pg_tables where schemaname = 'public'`);
     let dump = '';
     for (const { tablename } of tables) {
-      const rows = await t.orm.em.getConnection().execute<{ row: string }[]>(`select t::text as row from "${tablename}" t`);
+      const rows = await t.orm.em
+        .getConnection()
+        .execute<{ row: string }[]>(`select t::text as row from "${tablename}" t`);
       dump += rows.map((r) => r.row).join('\n');
     }
     expect(dump).toContain(customer);
-    const idempotency = await t.orm.em.getConnection().execute<{ row: string }[]>(`select t::text as row from idempotency_keys t where merchant_id = ?`, [keys.id]);
+    const idempotency = await t.orm.em
+      .getConnection()
+      .execute<{ row: string }[]>(`select t::text as row from idempotency_keys t where merchant_id = ?`, [keys.id]);
     expect(idempotency.length).toBeGreaterThanOrEqual(3);
     for (const needle of [secret.number, secretHsa.number, cards.declined.number]) {
       expect(dump).not.toContain(needle);

@@ -28,7 +28,16 @@ beforeAll(async () => {
   ({ t, keys, api } = await startWithMerchant('Shared Counter Pharmacy'));
   ownerEmail = 'owner@counter.test';
   await teamMember(t, keys.id, ownerEmail, 'owner');
-  expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2499, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);
+  expect(
+    (
+      await api.post('/api/v2/products', {
+        name: 'Digital thermometer',
+        price: 2499,
+        currency: 'USD',
+        merchant_product_id: 'THERM',
+      })
+    ).status,
+  ).toBe(201);
   const session = (
     await api.post(
       '/api/v2/checkout',
@@ -41,11 +50,22 @@ beforeAll(async () => {
       ),
     )
   ).body.data;
-  const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })).body;
+  const order = (
+    await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, {
+      hsa_fsa_card: cards.hsa,
+      card: cards.visa,
+    })
+  ).body;
   orderNumber = order.order_number;
-  expect((await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks', events: ['order.completed'] })).status).toBe(201);
+  expect(
+    (await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks', events: ['order.completed'] }))
+      .status,
+  ).toBe(201);
   // Enough activity for the live list to scroll (it shows the last 20 events).
-  for (let i = 0; i < 20; i++) expect((await api.post('/api/v2/products', { name: `Bandage pack ${i}`, price: 500, currency: 'USD' })).status).toBe(201);
+  for (let i = 0; i < 20; i++)
+    expect(
+      (await api.post('/api/v2/products', { name: `Bandage pack ${i}`, price: 500, currency: 'USD' })).status,
+    ).toBe(201);
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -91,7 +111,8 @@ test('before sign-in and after sign-out nothing of the merchant is rendered, and
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForTimeout(1500); // the live connection's close has come and gone
   const after = await rendered(page);
-  for (const secret of [orderNumber, CUSTOMER, '$24.99', 'Revenue', 'order.completed', '127.0.0.1:9']) expect(after).not.toContain(secret);
+  for (const secret of [orderNumber, CUSTOMER, '$24.99', 'Revenue', 'order.completed', '127.0.0.1:9'])
+    expect(after).not.toContain(secret);
   expect(await visiblePanels(page)).toEqual([]);
   expect(await page.locator('#revenue-chart').isVisible()).toBe(false);
   // Not merely hidden: the merchant's data is gone from the document too.
@@ -106,7 +127,9 @@ test('axe-core: no scrollable region is out of keyboard reach, and no serious or
   await signIn(page);
   await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const result = await (window as typeof window & { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
+    const result = await (window as typeof window & { axe: typeof axe }).axe.run(document, {
+      resultTypes: ['violations'],
+    });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
   expect(violations.filter((v) => v.id === 'scrollable-region-focusable')).toEqual([]);
@@ -140,7 +163,12 @@ test('on a phone (375 x 667) every money amount of a recent order is on screen, 
   expect(await row.locator('td[data-label="Total"]').innerText()).toContain('$28.98');
   const scroll = await page.evaluate(() => {
     const wrap = document.querySelector('#orders')!.closest('.table-wrap')!;
-    return [wrap.scrollWidth, wrap.clientWidth, document.documentElement.scrollWidth, document.documentElement.clientWidth];
+    return [
+      wrap.scrollWidth,
+      wrap.clientWidth,
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ];
   });
   expect(scroll[0]).toBeLessThanOrEqual(scroll[1]);
   expect(scroll[2]).toBeLessThanOrEqual(scroll[3]);

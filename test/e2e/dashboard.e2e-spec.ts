@@ -91,7 +91,10 @@ async function payCheckout(via: TestApp, apiKey: string, items: [string, string,
   const http = client(via.url, apiKey);
   const created = await http.post<Envelope<CheckoutResource>>('/api/v2/checkout', checkoutBody(items));
   expect(created.status).toBe(201);
-  const paid = await http.post<OrderResource>(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa });
+  const paid = await http.post<OrderResource>(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, {
+    hsa_fsa_card: cards.hsa,
+    card: cards.visa,
+  });
   expect(paid.status).toBe(200);
   return paid.body.id;
 }
@@ -107,12 +110,20 @@ async function paidThermometerRefill(api: Client): Promise<{ id: string; url: st
     cancel_url: 'https://shop.example.com/cart',
   });
   expect(created.status).toBe(201);
-  const paid = await api.post(`/api/v2/test-helpers/payment-links/${created.body.id}/pay`, { hsa_fsa_card: cards.hsa, shipping_address: address });
+  const paid = await api.post(`/api/v2/test-helpers/payment-links/${created.body.id}/pay`, {
+    hsa_fsa_card: cards.hsa,
+    shipping_address: address,
+  });
   expect(paid.status).toBe(200);
   return created.body;
 }
 
-const eventIds = async (merchantId: string) => (await t.orm.em.getConnection().execute<{ id: string }[]>('select id from events where merchant_id = ?', [merchantId])).map((r) => r.id);
+const eventIds = async (merchantId: string) =>
+  (
+    await t.orm.em
+      .getConnection()
+      .execute<{ id: string }[]>('select id from events where merchant_id = ?', [merchantId])
+  ).map((r) => r.id);
 
 test('sign in with the keyboard; test mode is marked; a paid order appears within a second without a reload', async () => {
   const { keys } = await pharmacy('Sign-in Pharmacy');
@@ -126,7 +137,9 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   await page.getByLabel('Email', { exact: true }).fill(await owner(keys));
   await page.getByLabel('Password', { exact: true }).fill('not the password at all');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.getElementById('sign-in-error')!.textContent === 'Wrong email, password or code.');
+  await page.waitForFunction(
+    () => document.getElementById('sign-in-error')!.textContent === 'Wrong email, password or code.',
+  );
   expect(await page.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.keyboard.press('Enter');
@@ -161,7 +174,11 @@ test('sign in with the keyboard; test mode is marked; a paid order appears withi
   expect((await fetch(receipt!)).headers.get('content-type')).toBe('application/pdf');
   expect(await page.locator('#orders-empty').isHidden()).toBe(true);
   // The chart refetches its days after the live event: wait for it rather than race it.
-  await page.waitForFunction(() => /HSA\/FSA \$24\.99, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''), undefined, { timeout: 5000 });
+  await page.waitForFunction(
+    () => /HSA\/FSA \$24\.99, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''),
+    undefined,
+    { timeout: 5000 },
+  );
   expect(await page.locator('#revenue-summary').textContent()).toMatch(/HSA\/FSA \$24\.99, regular \$7\.98/);
   await page.locator('#order-detail-close').click();
   await page.locator('#order-detail').waitFor({ state: 'hidden' });
@@ -183,16 +200,25 @@ test('the service restarts while the page is open: every event caused while it w
 
     // Meanwhile the other API process takes requests: products, and a paid order.
     for (const name of ['Ice pack', 'Elastic bandage', 'Sunscreen SPF 50'])
-      expect((await client(other.url, keys.test_api_key).post('/api/v2/products', { name, price: 500, currency: 'USD' })).status).toBe(201);
+      expect(
+        (await client(other.url, keys.test_api_key).post('/api/v2/products', { name, price: 500, currency: 'USD' }))
+          .status,
+      ).toBe(201);
     const orderWhileDown = await payCheckout(other, keys.test_api_key, [['BAND', 'Adhesive bandages', 599, 1]]);
     t = await startTestApp({ CONSOLE_SIGN_IN_LIMIT: '1000' }, { port });
     const caused = (await eventIds(keys.id)).filter((id) => !before.has(id));
     expect(caused.length).toBeGreaterThanOrEqual(6);
 
     await page.waitForFunction(() => document.body.dataset.connection === 'live', undefined, { timeout: 20_000 });
-    await page.waitForFunction((n) => document.querySelectorAll('#activity li').length >= n, shownBefore + caused.length, { timeout: 10_000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('#activity li').length >= n,
+      shownBefore + caused.length,
+      { timeout: 10_000 },
+    );
     await new Promise((r) => setTimeout(r, 500));
-    const shown = await page.locator('#activity li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-event-id')));
+    const shown = await page
+      .locator('#activity li')
+      .evaluateAll((lis) => lis.map((li) => li.getAttribute('data-event-id')));
     for (const id of caused) expect(shown.filter((s) => s === id)).toHaveLength(1);
     expect(new Set(shown).size).toBe(shown.length); // nothing twice
     expect(shown).toHaveLength(shownBefore + caused.length);
@@ -214,9 +240,12 @@ test('a failed webhook delivery is replayed from the page', async () => {
     await payCheckout(t, keys.test_api_key, [['THERM', 'Digital thermometer', 2499, 1]]);
 
     // Every attempt answers 500 until the schedule is exhausted: the deliveries fail (dead letters).
-    for (const seconds of [1, 60, 300, 1800, 7200, 21600]) expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+    for (const seconds of [1, 60, 300, 1800, 7200, 21600])
+      expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
     const list = await api.get<ListPage<{ id: string }>>(`/api/v2/webhook-endpoints`);
-    const deliveries = await api.get<ListPage<{ id: string; status: string }>>(`/api/v2/webhook-endpoints/${list.body.data[0].id}/deliveries`);
+    const deliveries = await api.get<ListPage<{ id: string; status: string }>>(
+      `/api/v2/webhook-endpoints/${list.body.data[0].id}/deliveries`,
+    );
     const failed = deliveries.body.data.find((d) => d.status === 'failed')!;
     expect(failed).toBeDefined();
     failing.respondWith(() => 200);
@@ -226,14 +255,28 @@ test('a failed webhook delivery is replayed from the page', async () => {
     expect((await api.post('/api/v2/products', { name: 'Cold pack', price: 300, currency: 'USD' })).status).toBe(201);
     const row = page.locator(`tr[data-delivery-id="${failed.id}"]`);
     await page.locator(`tr[data-delivery-id="${failed.id}"][data-status="failed"]`).waitFor({ timeout: 10_000 });
-    expect(await row.locator('td').allTextContents()).toEqual(['order.completed', 'failed', '6', 'HTTP 500', expect.any(String), 'Replay']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'order.completed',
+      'failed',
+      '6',
+      'HTTP 500',
+      expect.any(String),
+      'Replay',
+    ]);
     await row.getByRole('button', { name: /Replay order.completed delivery/ }).focus();
     await page.keyboard.press('Enter');
     const queued = `Delivery ${failed.id} queued to be sent again now (pending).`;
     await page.waitForFunction((text) => document.getElementById('webhooks-status')!.textContent === text, queued);
     expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
     await page.locator(`tr[data-delivery-id="${failed.id}"][data-status="succeeded"]`).waitFor({ timeout: 10_000 });
-    expect(await row.locator('td').allTextContents()).toEqual(['order.completed', 'succeeded', '7', 'HTTP 200', expect.any(String), '']);
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'order.completed',
+      'succeeded',
+      '7',
+      'HTTP 200',
+      expect.any(String),
+      '',
+    ]);
     expect(failing.received.length).toBe(received + 1);
   } finally {
     await failing.close();
@@ -271,10 +314,15 @@ test('the docs screenshot; usable on a phone; no CSP violation anywhere', async 
   await page.locator('#webhooks tr[data-delivery-id][data-status="succeeded"]').first().waitFor();
   await page.locator('#subscriptions li[data-subscription-id]').first().waitFor();
   await healthy.close();
-  await page.waitForFunction(() => /HSA\/FSA \$61\.96, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''));
+  await page.waitForFunction(() =>
+    /HSA\/FSA \$61\.96, regular \$7\.98/.test(document.querySelector('#revenue-summary')?.textContent ?? ''),
+  );
   await new Promise((r) => setTimeout(r, 300));
   // The picture in docs/console.md; rewritten only on request so that test runs leave the checkout clean.
-  const shot = await page.screenshot({ path: process.env.UPDATE_SCREENSHOT ? 'docs/dashboard.png' : undefined, fullPage: true });
+  const shot = await page.screenshot({
+    path: process.env.UPDATE_SCREENSHOT ? 'docs/dashboard.png' : undefined,
+    fullPage: true,
+  });
   expect(shot.subarray(1, 4).toString()).toBe('PNG');
 
   const p = await newTab({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

@@ -105,9 +105,16 @@ function load(merchant: CreatedMerchant) {
           ),
         );
         if (created.status === 201)
-          await timed(service.name, 'pay', () => api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa }));
+          await timed(service.name, 'pay', () =>
+            api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, {
+              hsa_fsa_card: cards.hsa,
+              card: cards.visa,
+            }),
+          );
       } else {
-        await timed(service.name, 'read', () => (i % 4 === 1 ? api.get('/api/v2/orders?limit=5') : api.graphql('{ orders(first: 3) { nodes { id status } } }')));
+        await timed(service.name, 'read', () =>
+          i % 4 === 1 ? api.get('/api/v2/orders?limit=5') : api.graphql('{ orders(first: 3) { nodes { id status } } }'),
+        );
       }
       await sleep(20);
     }
@@ -164,7 +171,16 @@ beforeAll(async () => {
   await startService('api', { RUN_JOBS: 'false' });
   await startService('worker', { RUN_JOBS: 'true' });
   const api = client(services[0].url, merchant.test_api_key);
-  expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);
+  expect(
+    (
+      await api.post('/api/v2/products', {
+        name: 'Digital thermometer',
+        price: 2000,
+        currency: 'USD',
+        merchant_product_id: 'THERM',
+      })
+    ).status,
+  ).toBe(201);
 }, 120_000);
 
 afterAll(async () => {
@@ -179,8 +195,13 @@ describe.each([
 ] as const)('PostgreSQL stopped (%s) for %d ms under load', (mode, downMs) => {
   test('the processes stay up, answer 503 quickly while it is down, and recover by themselves', async () => {
     const live = wsClient(services[0].url, merchant.test_api_key);
-    const stream = collect<{ events: Pick<EventNode, 'eventId' | 'type' | 'cursor'> }>(live, `subscription { events { eventId type cursor } }`);
-    await untilLive(stream, () => client(services[0].url, merchant.test_api_key).post('/api/v2/checkout', checkoutBody([['X', 'Probe', 100, 1]])));
+    const stream = collect<{ events: Pick<EventNode, 'eventId' | 'type' | 'cursor'> }>(
+      live,
+      `subscription { events { eventId type cursor } }`,
+    );
+    await untilLive(stream, () =>
+      client(services[0].url, merchant.test_api_key).post('/api/v2/checkout', checkoutBody([['X', 'Probe', 100, 1]])),
+    );
     const firstCursor = stream.messages[0].events.cursor;
 
     const traffic = load(merchant);
@@ -199,7 +220,8 @@ describe.each([
     for (const s of services) {
       const api = client(s.url, merchant.test_api_key);
       let ok = false;
-      while (!ok && Date.now() - upAt < 5_000) ok = (await api.get('/api/v2/products')).status === 200 || (await sleep(100), false);
+      while (!ok && Date.now() - upAt < 5_000)
+        ok = (await api.get('/api/v2/products')).status === 200 || (await sleep(100), false);
       expect({ service: s.name, recovered: ok }).toEqual({ service: s.name, recovered: true });
     }
     await sleep(1500);
@@ -225,7 +247,9 @@ describe.each([
       expect(backAt).toBeDefined();
       expect(backAt! - upAt).toBeLessThan(2_000);
     }
-    expect(traffic.answers.filter((a) => a.kind === 'pay' && a.status === 200 && a.startedAt > upAt).length).toBeGreaterThan(0);
+    expect(
+      traffic.answers.filter((a) => a.kind === 'pay' && a.status === 200 && a.startedAt > upAt).length,
+    ).toBeGreaterThan(0);
     for (const a of traffic.answers) if (a.orderId) acknowledged.add(a.orderId);
 
     // The live stream missed nothing: what arrived equals the log from the first cursor on.
@@ -258,15 +282,23 @@ describe('afterwards', () => {
   test('every acknowledged order is readable and reconciliation settles every charge left in flight', async () => {
     expect(acknowledged.size).toBeGreaterThan(0);
     const api = client(services[0].url, merchant.test_api_key);
-    for (const id of acknowledged) expect({ id, status: (await api.get(`/api/v2/orders/${id}`)).status }).toEqual({ id, status: 200 });
+    for (const id of acknowledged)
+      expect({ id, status: (await api.get(`/api/v2/orders/${id}`)).status }).toEqual({ id, status: 200 });
     orm = await openOrm(db.url, 2);
     try {
       // Two minutes later, as the reconciliation sweep sees them.
-      await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
+      await orm.em
+        .fork()
+        .getConnection()
+        .execute(
+          `update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`,
+        );
       const reversed = await reverseAbandonedAttempts(orm, quiet);
       const { problems, paidOrders, captures } = await ledgerAccounting(orm);
       expect(problems).toEqual(nothingUnaccounted);
-      console.log(`after the restarts: ${acknowledged.size} acknowledged orders readable, ${paidOrders} paid, ${captures} captures accounted for, ${reversed} attempts left in flight reversed`);
+      console.log(
+        `after the restarts: ${acknowledged.size} acknowledged orders readable, ${paidOrders} paid, ${captures} captures accounted for, ${reversed} attempts left in flight reversed`,
+      );
     } finally {
       await orm.close();
     }

@@ -45,19 +45,20 @@ async function paidCardOrder(): Promise<OrderResource> {
   return paidOrder(api, session.checkout_id, { card: cards.visa });
 }
 
-const dispute = (orderId: string, body: object) => api.post<OrderResource>(`/api/v2/test-helpers/orders/${orderId}/dispute`, body);
+const dispute = (orderId: string, body: object) =>
+  api.post<OrderResource>(`/api/v2/test-helpers/orders/${orderId}/dispute`, body);
 const getOrder = async (id: string) => (await api.get<OrderResource>(`/api/v2/orders/${id}`)).body;
 const orderGid = (id: string) => Buffer.from(`Order:${id}`, 'utf8').toString('base64url');
 const at = (day: number) => new Date(Date.UTC(2030, 0, day)).toISOString();
 
-const DISPUTE_FIELDS = 'disputeId stage amount currency reason eventCode defenseDueAt defendable acceptedAt defendedAt defenseReasonCode';
+const DISPUTE_FIELDS =
+  'disputeId stage amount currency reason eventCode defenseDueAt defendable acceptedAt defendedAt defenseReasonCode';
 
 /** The order through GraphQL: its statuses and its dispute. */
 async function graphOrder(id: string) {
-  const res = await api.graphql<{ order: { status: string; paymentStatus: string; dispute: Record<string, unknown> | null } }>(
-    `query($id: ID!) { order(id: $id) { status paymentStatus dispute { ${DISPUTE_FIELDS} } } }`,
-    { id: orderGid(id) },
-  );
+  const res = await api.graphql<{
+    order: { status: string; paymentStatus: string; dispute: Record<string, unknown> | null };
+  }>(`query($id: ID!) { order(id: $id) { status paymentStatus dispute { ${DISPUTE_FIELDS} } } }`, { id: orderGid(id) });
   expect(res.body.errors).toBeUndefined();
   return res.body.data.order;
 }
@@ -66,7 +67,12 @@ async function graphOrder(id: string) {
 const finalState = (o: OrderResource) => ({
   status: o.status,
   payment_status: o.payment_status,
-  dispute: o.dispute && { stage: o.dispute.stage, event_code: o.dispute.event_code, amount: o.dispute.amount, reason: o.dispute.reason },
+  dispute: o.dispute && {
+    stage: o.dispute.stage,
+    event_code: o.dispute.event_code,
+    amount: o.dispute.amount,
+    reason: o.dispute.reason,
+  },
 });
 
 describe('a dispute opens, is confirmed and is reversed', () => {
@@ -74,7 +80,12 @@ describe('a dispute opens, is confirmed and is reversed', () => {
     const order = await paidCardOrder();
     expect(order).toMatchObject({ status: 'completed', payment_status: 'captured', dispute: null });
 
-    const res = await dispute(order.id, { stage: 'notification', reason: 'Fraud', defense_period_ends_at: '2030-02-01T00:00:00+01:00', defendable: true });
+    const res = await dispute(order.id, {
+      stage: 'notification',
+      reason: 'Fraud',
+      defense_period_ends_at: '2030-02-01T00:00:00+01:00',
+      defendable: true,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: order.id, status: 'disputed', payment_status: 'disputed' });
     const expected = {
@@ -123,26 +134,49 @@ describe('a dispute opens, is confirmed and is reversed', () => {
   test('confirmed keeps it disputed, with the chargeback figures; reversed restores captured and completed', async () => {
     const order = await paidCardOrder();
     await dispute(order.id, { stage: 'notification' });
-    const confirmed = (await dispute(order.id, { stage: 'confirmed', amount: 1200, reason: 'Goods not received' })).body;
+    const confirmed = (await dispute(order.id, { stage: 'confirmed', amount: 1200, reason: 'Goods not received' }))
+      .body;
     expect(confirmed).toMatchObject({ status: 'disputed', payment_status: 'disputed' });
-    expect(confirmed.dispute).toMatchObject({ stage: 'confirmed', event_code: 'CHARGEBACK', amount: 1200, reason: 'Goods not received' });
-    expect((await graphOrder(order.id)).dispute).toMatchObject({ stage: 'CONFIRMED', eventCode: 'CHARGEBACK', amount: 1200 });
+    expect(confirmed.dispute).toMatchObject({
+      stage: 'confirmed',
+      event_code: 'CHARGEBACK',
+      amount: 1200,
+      reason: 'Goods not received',
+    });
+    expect((await graphOrder(order.id)).dispute).toMatchObject({
+      stage: 'CONFIRMED',
+      eventCode: 'CHARGEBACK',
+      amount: 1200,
+    });
 
     const reversed = (await dispute(order.id, { stage: 'reversed' })).body;
     expect(reversed).toMatchObject({ status: 'completed', payment_status: 'captured' });
-    expect(reversed.dispute).toMatchObject({ id: confirmed.dispute!.id, stage: 'reversed', event_code: 'CHARGEBACK_REVERSED' });
+    expect(reversed.dispute).toMatchObject({
+      id: confirmed.dispute!.id,
+      stage: 'reversed',
+      event_code: 'CHARGEBACK_REVERSED',
+    });
     expect(reversed.status_history.map((h) => h.status).slice(-2)).toEqual(['disputed', 'completed']);
-    expect(await graphOrder(order.id)).toMatchObject({ status: 'COMPLETED', paymentStatus: 'CAPTURED', dispute: { stage: 'REVERSED' } });
+    expect(await graphOrder(order.id)).toMatchObject({
+      status: 'COMPLETED',
+      paymentStatus: 'CAPTURED',
+      dispute: { stage: 'REVERSED' },
+    });
   });
 
   test('a reversal restores the payment status the order had: partially refunded stays partially refunded', async () => {
     const order = await paidCardOrder();
-    expect((await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'customer_request' })).status).toBe(201);
+    expect(
+      (await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'customer_request' })).status,
+    ).toBe(201);
     expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200);
     expect((await getOrder(order.id)).payment_status).toBe('partially_refunded');
 
     expect((await dispute(order.id, { stage: 'confirmed' })).body.payment_status).toBe('disputed');
-    expect((await dispute(order.id, { stage: 'reversed' })).body).toMatchObject({ status: 'completed', payment_status: 'partially_refunded' });
+    expect((await dispute(order.id, { stage: 'reversed' })).body).toMatchObject({
+      status: 'completed',
+      payment_status: 'partially_refunded',
+    });
   });
 
   test('a second chargeback after a reversal disputes the order again', async () => {
@@ -150,7 +184,11 @@ describe('a dispute opens, is confirmed and is reversed', () => {
     await dispute(order.id, { stage: 'confirmed' });
     await dispute(order.id, { stage: 'reversed' });
     const again = (await dispute(order.id, { stage: 'confirmed', event_code: 'SECOND_CHARGEBACK' })).body;
-    expect(again).toMatchObject({ status: 'disputed', payment_status: 'disputed', dispute: { stage: 'confirmed', event_code: 'SECOND_CHARGEBACK' } });
+    expect(again).toMatchObject({
+      status: 'disputed',
+      payment_status: 'disputed',
+      dispute: { stage: 'confirmed', event_code: 'SECOND_CHARGEBACK' },
+    });
   });
 });
 
@@ -163,16 +201,22 @@ describe('repeated and out-of-order notifications', () => {
     const reversal = { stage: 'reversed', event_date: at(3), reason: 'Fraud', amount: 1400 };
 
     for (const body of [noc, chargeback, reversal]) expect((await dispute(inOrder.id, body)).status).toBe(200);
-    for (const body of [reversal, chargeback, chargeback, noc, reversal, noc]) expect((await dispute(shuffled.id, body)).status).toBe(200);
+    for (const body of [reversal, chargeback, chargeback, noc, reversal, noc])
+      expect((await dispute(shuffled.id, body)).status).toBe(200);
 
     const a = await getOrder(inOrder.id);
     const b = await getOrder(shuffled.id);
-    expect(finalState(a)).toEqual({ status: 'completed', payment_status: 'captured', dispute: { stage: 'reversed', event_code: 'CHARGEBACK_REVERSED', amount: 1400, reason: 'Fraud' } });
+    expect(finalState(a)).toEqual({
+      status: 'completed',
+      payment_status: 'captured',
+      dispute: { stage: 'reversed', event_code: 'CHARGEBACK_REVERSED', amount: 1400, reason: 'Fraud' },
+    });
     expect(finalState(b)).toEqual(finalState(a));
     // Each notification was stored once, however often it came.
-    const stored = await db().execute<{ n: number }[]>(`select count(*)::int as n from processor_notifications where original_reference in (select capture_id from payments where order_id = ?)`, [
-      shuffled.id,
-    ]);
+    const stored = await db().execute<{ n: number }[]>(
+      `select count(*)::int as n from processor_notifications where original_reference in (select capture_id from payments where order_id = ?)`,
+      [shuffled.id],
+    );
     expect(stored[0].n).toBe(3);
   });
 
@@ -180,7 +224,10 @@ describe('repeated and out-of-order notifications', () => {
     const order = await paidCardOrder();
     await dispute(order.id, { stage: 'confirmed', event_code: 'SECOND_CHARGEBACK', event_date: at(4) });
     const late = (await dispute(order.id, { stage: 'reversed', event_date: at(3) })).body;
-    expect(late).toMatchObject({ payment_status: 'disputed', dispute: { stage: 'confirmed', event_code: 'SECOND_CHARGEBACK' } });
+    expect(late).toMatchObject({
+      payment_status: 'disputed',
+      dispute: { stage: 'confirmed', event_code: 'SECOND_CHARGEBACK' },
+    });
     const older = (await dispute(order.id, { stage: 'notification', event_date: at(1) })).body;
     expect(finalState(older)).toEqual(finalState(late));
   });
@@ -193,15 +240,23 @@ describe('accept and defend', () => {
     const accepted = await api.post<DisputeResource>(`/api/v2/orders/${order.id}/dispute/accept`);
     expect(accepted.status).toBe(200);
     expect(accepted.body).toMatchObject({ stage: 'notification', accepted_at: expect.any(String), defended_at: null });
-    const ledger = await db().execute<{ operation: string; ok: boolean }[]>(`select operation, ok from processor_ledger where key = ?`, [`${accepted.body.id}.accept`]);
+    const ledger = await db().execute<{ operation: string; ok: boolean }[]>(
+      `select operation, ok from processor_ledger where key = ?`,
+      [`${accepted.body.id}.accept`],
+    );
     expect(ledger).toEqual([{ operation: 'accept_dispute', ok: true }]);
 
     const again = await api.post(`/api/v2/orders/${order.id}/dispute/accept`);
     expect(again.status).toBe(400);
     expect(again.body.error).toMatchObject({ code: 'invalid_state', param: 'id' });
-    const defend = await api.post(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'GoodsOrServicesProvided' });
+    const defend = await api.post(`/api/v2/orders/${order.id}/dispute/defend`, {
+      defense_reason_code: 'GoodsOrServicesProvided',
+    });
     expect(defend.body.error.code).toBe('invalid_state');
-    expect((await getOrder(order.id)).dispute).toMatchObject({ accepted_at: accepted.body.accepted_at, defended_at: null });
+    expect((await getOrder(order.id)).dispute).toMatchObject({
+      accepted_at: accepted.body.accepted_at,
+      defended_at: null,
+    });
   });
 
   test('REST: defend records the reason code; a defend without one is a validation error', async () => {
@@ -210,16 +265,29 @@ describe('accept and defend', () => {
     const missing = await api.post(`/api/v2/orders/${order.id}/dispute/defend`, {});
     expect(missing.status).toBeGreaterThanOrEqual(400);
     expect((missing.body.error.details as FieldError[]).map((d) => d.field)).toEqual(['defense_reason_code']);
-    const defended = await api.post<DisputeResource>(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'GoodsOrServicesProvided' });
+    const defended = await api.post<DisputeResource>(`/api/v2/orders/${order.id}/dispute/defend`, {
+      defense_reason_code: 'GoodsOrServicesProvided',
+    });
     expect(defended.status).toBe(200);
-    expect(defended.body).toMatchObject({ stage: 'confirmed', defended_at: expect.any(String), defense_reason_code: 'GoodsOrServicesProvided', accepted_at: null });
-    expect((await api.post(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'Other' })).body.error.code).toBe('invalid_state');
+    expect(defended.body).toMatchObject({
+      stage: 'confirmed',
+      defended_at: expect.any(String),
+      defense_reason_code: 'GoodsOrServicesProvided',
+      accepted_at: null,
+    });
+    expect(
+      (await api.post(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'Other' })).body.error.code,
+    ).toBe('invalid_state');
   });
 
   test('a dispute the processor says cannot be defended is not defended, but can be accepted', async () => {
     const order = await paidCardOrder();
-    expect((await dispute(order.id, { stage: 'confirmed', defendable: false })).body.dispute).toMatchObject({ defendable: false });
-    const defend = await api.post(`/api/v2/orders/${order.id}/dispute/defend`, { defense_reason_code: 'GoodsOrServicesProvided' });
+    expect((await dispute(order.id, { stage: 'confirmed', defendable: false })).body.dispute).toMatchObject({
+      defendable: false,
+    });
+    const defend = await api.post(`/api/v2/orders/${order.id}/dispute/defend`, {
+      defense_reason_code: 'GoodsOrServicesProvided',
+    });
     expect(defend.status).toBe(400);
     expect(defend.body.error).toMatchObject({ code: 'invalid_state', param: 'id' });
     expect((await api.post(`/api/v2/orders/${order.id}/dispute/accept`)).status).toBe(200);
@@ -232,7 +300,12 @@ describe('accept and defend', () => {
     const defended = await api.graphql(defend, { id: orderGid(order.id), code: 'SupplyDefenseMaterial' });
     expect(defended.body.errors).toBeUndefined();
     expect(defended.body.data.defendDispute).toMatchObject({
-      dispute: { stage: 'NOTIFICATION', defenseReasonCode: 'SupplyDefenseMaterial', defendedAt: expect.any(String), acceptedAt: null },
+      dispute: {
+        stage: 'NOTIFICATION',
+        defenseReasonCode: 'SupplyDefenseMaterial',
+        defendedAt: expect.any(String),
+        acceptedAt: null,
+      },
       order: { orderId: order.id, paymentStatus: 'DISPUTED' },
     });
     // Defended, it can still be accepted (the merchant gives up).
@@ -243,8 +316,15 @@ describe('accept and defend', () => {
     const won = await paidCardOrder();
     await dispute(won.id, { stage: 'confirmed' });
     await dispute(won.id, { stage: 'reversed' });
-    const refused = await api.graphql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { acceptedAt } order { id } userErrors { field code } } }`, { id: orderGid(won.id) });
-    expect(refused.body.data.acceptDispute).toEqual({ dispute: null, order: null, userErrors: [{ field: ['orderId'], code: 'INVALID_STATE' }] });
+    const refused = await api.graphql(
+      `mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { acceptedAt } order { id } userErrors { field code } } }`,
+      { id: orderGid(won.id) },
+    );
+    expect(refused.body.data.acceptDispute).toEqual({
+      dispute: null,
+      order: null,
+      userErrors: [{ field: ['orderId'], code: 'INVALID_STATE' }],
+    });
     expect((await api.post(`/api/v2/orders/${won.id}/dispute/accept`)).body.error.code).toBe('invalid_state');
   });
 });
@@ -263,16 +343,27 @@ describe('an order without a dispute', () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'not_found', message: expect.any(String) });
     }
-    const gql = await api.graphql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } userErrors { field code } } }`, { id: orderGid(order.id) });
-    expect(gql.body.data.acceptDispute).toEqual({ dispute: null, userErrors: [{ field: ['orderId'], code: 'NOT_FOUND' }] });
+    const gql = await api.graphql(
+      `mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } userErrors { field code } } }`,
+      { id: orderGid(order.id) },
+    );
+    expect(gql.body.data.acceptDispute).toEqual({
+      dispute: null,
+      userErrors: [{ field: ['orderId'], code: 'NOT_FOUND' }],
+    });
   });
 });
 
 describe('the test helper', () => {
   test('is test mode only, and checks its body', async () => {
     const order = await paidCardOrder();
-    expect((await liveApi.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'confirmed' })).status).toBe(403);
-    const mismatch = await api.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'reversed', event_code: 'CHARGEBACK' });
+    expect((await liveApi.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'confirmed' })).status).toBe(
+      403,
+    );
+    const mismatch = await api.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, {
+      stage: 'reversed',
+      event_code: 'CHARGEBACK',
+    });
     expect(mismatch.body.error).toMatchObject({ code: 'validation_error' });
     expect((mismatch.body.error.details as FieldError[]).map((d) => d.field)).toEqual(['event_code']);
     expect((await dispute('ord_nope', { stage: 'confirmed' })).status).toBe(404);
@@ -282,7 +373,9 @@ describe('the test helper', () => {
 
 describe("a subscription cycle's order", () => {
   test('a confirmed chargeback holds billing (subscription.disputed); its reversal restores the subscription and the order', async () => {
-    const customer = (await api.post('/api/v2/customers', { email: 'sub.payer@example.com', first_name: 'Sub', last_name: 'Payer' })).body;
+    const customer = (
+      await api.post('/api/v2/customers', { email: 'sub.payer@example.com', first_name: 'Sub', last_name: 'Payer' })
+    ).body;
     const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
     const created = await api.post<SubscriptionResource>('/api/v2/subscriptions', {
       customer_id: customer.id,
@@ -294,7 +387,10 @@ describe("a subscription cycle's order", () => {
     });
     expect(created.status).toBe(201);
     const sub = created.body;
-    const [{ order_id: orderId }] = await db().execute<{ order_id: string }[]>(`select order_id from subscription_invoices where subscription_id = ? and status = 'paid'`, [sub.id]);
+    const [{ order_id: orderId }] = await db().execute<{ order_id: string }[]>(
+      `select order_id from subscription_invoices where subscription_id = ? and status = 'paid'`,
+      [sub.id],
+    );
     const subscription = async () => (await api.get<SubscriptionResource>(`/api/v2/subscriptions/${sub.id}`)).body;
     const disputedEvents = async () =>
       (
@@ -313,10 +409,19 @@ describe("a subscription cycle's order", () => {
     // While held, the renewal that falls due is not charged, nor back-charged once billing restarts.
     expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: 32 * DAY })).status).toBe(200);
     expect(await subscription()).toMatchObject({ status: 'disputed', next_billing_date: null });
-    const paidCycles = async () => (await db().execute<{ n: number }[]>(`select count(*)::int as n from subscription_invoices where subscription_id = ? and status = 'paid'`, [sub.id]))[0].n;
+    const paidCycles = async () =>
+      (
+        await db().execute<{ n: number }[]>(
+          `select count(*)::int as n from subscription_invoices where subscription_id = ? and status = 'paid'`,
+          [sub.id],
+        )
+      )[0].n;
     expect(await paidCycles()).toBe(1);
 
-    expect((await dispute(orderId, { stage: 'reversed' })).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+    expect((await dispute(orderId, { stage: 'reversed' })).body).toMatchObject({
+      status: 'completed',
+      payment_status: 'captured',
+    });
     const restored = await subscription();
     expect(restored.status).toBe('active');
     expect(new Date(restored.next_billing_date!).getTime()).toBeGreaterThan(new Date(sub.next_billing_date!).getTime());
@@ -327,7 +432,11 @@ describe("a subscription cycle's order", () => {
       ['disputed', 'confirmed', true, 'CHARGEBACK'],
       ['active', 'reversed', false, 'CHARGEBACK_REVERSED'],
     ]);
-    expect(events[1].dispute).toMatchObject({ amount: 1500, reason: 'fraudulent', invoice_id: expect.stringMatching(/^in_/) });
+    expect(events[1].dispute).toMatchObject({
+      amount: 1500,
+      reason: 'fraudulent',
+      invoice_id: expect.stringMatching(/^in_/),
+    });
   });
 });
 
@@ -343,14 +452,35 @@ describe('live: the Adyen adapter accepts and defends through DisputeService v30
   test('accept and defend send what Adyen documents; a refusal comes back as one, with its message', async () => {
     const routes = { checkoutUrl: harness.checkoutUrl, disputesUrl: harness.disputesUrl };
     const sql = (text: string, params: unknown[]) => db().execute<Record<string, unknown>[]>(text, params);
-    const processor = new AdyenProcessor({ merchantAccount: MERCHANT, apiKey: API_KEY, liveUrlPrefix: null }, { environment: 'test', ...routes }, new AdyenCallLog(sql, merchantId));
+    const processor = new AdyenProcessor(
+      { merchantAccount: MERCHANT, apiKey: API_KEY, liveUrlPrefix: null },
+      { environment: 'test', ...routes },
+      new AdyenCallLog(sql, merchantId),
+    );
     // Captured payments at the stand-in, made with the library itself.
-    const checkout = new adyen.CheckoutAPI(new adyen.Client({ apiKey: API_KEY, environment: adyen.EnvironmentEnum.TEST }, new AdyenHttpClient(routes)));
+    const checkout = new adyen.CheckoutAPI(
+      new adyen.Client({ apiKey: API_KEY, environment: adyen.EnvironmentEnum.TEST }, new AdyenHttpClient(routes)),
+    );
     const capturedPayment = async (reference: string) => {
-      const paymentMethod = { type: 'scheme', encryptedCardNumber: 'test_4111111111111111', encryptedExpiryMonth: 'test_03', encryptedExpiryYear: 'test_2030', encryptedSecurityCode: 'test_737' };
+      const paymentMethod = {
+        type: 'scheme',
+        encryptedCardNumber: 'test_4111111111111111',
+        encryptedExpiryMonth: 'test_03',
+        encryptedExpiryYear: 'test_2030',
+        encryptedSecurityCode: 'test_737',
+      };
       const amount = { currency: 'USD', value: 5000 };
-      const auth = await checkout.PaymentsApi.payments({ amount, merchantAccount: MERCHANT, reference, returnUrl: 'https://shop.example/return', paymentMethod } as never);
-      await checkout.ModificationsApi.captureAuthorisedPayment(auth.pspReference!, { merchantAccount: MERCHANT, amount });
+      const auth = await checkout.PaymentsApi.payments({
+        amount,
+        merchantAccount: MERCHANT,
+        reference,
+        returnUrl: 'https://shop.example/return',
+        paymentMethod,
+      } as never);
+      await checkout.ModificationsApi.captureAuthorisedPayment(auth.pspReference!, {
+        merchantAccount: MERCHANT,
+        amount,
+      });
       return auth.pspReference!;
     };
 
@@ -361,10 +491,18 @@ describe('live: the Adyen adapter accepts and defends through DisputeService v30
     const second = harness.standIn.dispute(await capturedPayment('ord_b'), 'CHARGEBACK');
     const refused = await processor.defendDispute(second.pspReference, 'GoodsOrServicesProvided', 'dp_b.defend');
     expect(refused).toEqual({ ok: false, code: 'dispute_refused', message: 'Required defense documents are missing' });
-    expect(await processor.defendDispute(second.pspReference, 'AdditionalInformation', 'dp_b.defend2')).toEqual({ ok: true });
-    expect(harness.standIn.disputes.get(second.pspReference)).toMatchObject({ status: 'Responded', defenseReasonCode: 'AdditionalInformation' });
+    expect(await processor.defendDispute(second.pspReference, 'AdditionalInformation', 'dp_b.defend2')).toEqual({
+      ok: true,
+    });
+    expect(harness.standIn.disputes.get(second.pspReference)).toMatchObject({
+      status: 'Responded',
+      defenseReasonCode: 'AdditionalInformation',
+    });
 
-    const calls = await db().execute<{ key: string; operation: string; ok: boolean }[]>(`select key, operation, ok from processor_calls where merchant_id = ? order by created_at, key`, [merchantId]);
+    const calls = await db().execute<{ key: string; operation: string; ok: boolean }[]>(
+      `select key, operation, ok from processor_calls where merchant_id = ? order by created_at, key`,
+      [merchantId],
+    );
     expect(calls).toEqual([
       { key: 'dp_a.accept', operation: 'accept_dispute', ok: true },
       { key: 'dp_b.defend', operation: 'defend_dispute', ok: false },

@@ -31,17 +31,34 @@ async function judgedByAnOlderEngine(id: number): Promise<void> {
   );
 }
 
-async function changeEvents(): Promise<{ product_id: number; reason: string; previous_status: string; status: string }[]> {
-  const res = await api.graphql(`{ events(first: 100, order: OLDEST_FIRST, types: ["product.eligibility_changed"]) { edges { node { data } } } }`);
+async function changeEvents(): Promise<
+  { product_id: number; reason: string; previous_status: string; status: string }[]
+> {
+  const res = await api.graphql(
+    `{ events(first: 100, order: OLDEST_FIRST, types: ["product.eligibility_changed"]) { edges { node { data } } } }`,
+  );
   expect(res.body.errors).toBeUndefined();
   return res.body.data.events.edges.map((e: { node: { data: unknown } }) => e.node.data);
 }
 
 test("after an engine update the sweep moves the engine's stale decisions once, with reason engine_updated; a merchant's decision stays", async () => {
-  const advil = (await api.post('/api/v2/products', { name: 'Advil Ibuprofen Tablets 200 mg, 100 ct', price: 1299, currency: 'USD' })).body;
-  const overridden = (await api.post('/api/v2/products', { name: 'Band-Aid Flexible Fabric Bandages, 30 ct', price: 599, currency: 'USD', hsa_fsa_eligibility: { status: 'not_eligible' } })).body;
+  const advil = (
+    await api.post('/api/v2/products', { name: 'Advil Ibuprofen Tablets 200 mg, 100 ct', price: 1299, currency: 'USD' })
+  ).body;
+  const overridden = (
+    await api.post('/api/v2/products', {
+      name: 'Band-Aid Flexible Fabric Bandages, 30 ct',
+      price: 599,
+      currency: 'USD',
+      hsa_fsa_eligibility: { status: 'not_eligible' },
+    })
+  ).body;
   expect(advil.eligibility.status).toBe('eligible');
-  expect(overridden.eligibility).toMatchObject({ status: 'not_eligible', source: 'merchant', suggested: { status: 'eligible' } });
+  expect(overridden.eligibility).toMatchObject({
+    status: 'not_eligible',
+    source: 'merchant',
+    suggested: { status: 'eligible' },
+  });
   await judgedByAnOlderEngine(advil.id);
   await judgedByAnOlderEngine(overridden.id);
   expect((await api.get(`/api/v2/products/${advil.id}`)).body.eligibility.status).toBe('not_eligible');
@@ -50,12 +67,23 @@ test("after an engine update the sweep moves the engine's stale decisions once, 
   await t.app.http.jobs.runDue(new Date());
 
   const after = (await api.get(`/api/v2/products/${advil.id}`)).body;
-  expect(after.eligibility).toMatchObject({ status: 'eligible', hsa_fsa_eligible: true, source: 'name', suggested: { status: 'eligible' } });
+  expect(after.eligibility).toMatchObject({
+    status: 'eligible',
+    hsa_fsa_eligible: true,
+    source: 'name',
+    suggested: { status: 'eligible' },
+  });
   expect(after.eligibility.message).not.toContain('older engine');
   const kept = (await api.get(`/api/v2/products/${overridden.id}`)).body;
-  expect(kept.eligibility).toMatchObject({ status: 'not_eligible', source: 'merchant', suggested: { status: 'eligible' } });
+  expect(kept.eligibility).toMatchObject({
+    status: 'not_eligible',
+    source: 'merchant',
+    suggested: { status: 'eligible' },
+  });
   const events = await changeEvents();
-  expect(events.filter((e) => e.reason === 'engine_updated')).toEqual([expect.objectContaining({ product_id: advil.id, previous_status: 'not_eligible', status: 'eligible' })]);
+  expect(events.filter((e) => e.reason === 'engine_updated')).toEqual([
+    expect.objectContaining({ product_id: advil.id, previous_status: 'not_eligible', status: 'eligible' }),
+  ]);
 
   // Once per engine version: judged stale again by hand, the same engine does not look again.
   await judgedByAnOlderEngine(advil.id);

@@ -33,7 +33,9 @@ test('without SMTP_URL a message is stored, rendered, and readable through Graph
   const s = await openCheckout(m.api, [['THERM', 'Thermometer', 2000, 1]]);
   const order = await paidOrder(m.api, s.checkout_id, { hsa_fsa_card: cards.hsa });
   await m.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 });
-  const res = await m.api.graphql<{ emails: { nodes: EmailRow[]; pageInfo: { hasNextPage: boolean } } }>(`{ emails(first: 5) { nodes { ${FIELDS} } pageInfo { hasNextPage } } }`);
+  const res = await m.api.graphql<{ emails: { nodes: EmailRow[]; pageInfo: { hasNextPage: boolean } } }>(
+    `{ emails(first: 5) { nodes { ${FIELDS} } pageInfo { hasNextPage } } }`,
+  );
   expect(res.body.data.emails.nodes).toEqual([
     {
       kind: 'ORDER_RECEIPT',
@@ -54,7 +56,9 @@ test('without SMTP_URL a message is stored, rendered, and readable through Graph
 });
 
 test('emails filter by kind, status and recipient', async () => {
-  const count = async (args: string) => (await m.api.graphql<{ emails: { nodes: unknown[] } }>(`{ emails(first: 10, ${args}) { nodes { kind } } }`)).body.data.emails.nodes.length;
+  const count = async (args: string) =>
+    (await m.api.graphql<{ emails: { nodes: unknown[] } }>(`{ emails(first: 10, ${args}) { nodes { kind } } }`)).body
+      .data.emails.nodes.length;
   expect(await count('kind: ORDER_RECEIPT')).toBe(1);
   expect(await count('kind: REFUND')).toBe(0);
   expect(await count('status: STORED')).toBe(1);
@@ -68,13 +72,26 @@ test('only owners, admins and secret keys read the outbox and change email setti
   const res = await support.graphql('{ emails(first: 1) { nodes { subject } } }');
   expect(res.body).toMatchObject({ errors: [{ extensions: { code: 'insufficient_permissions' } }] });
   const admin = await signedInConsole(t, m.keys.id, 'admin');
-  const ok = await admin.graphql('mutation { updateEmailSettings(input: { supportEmail: "help@acme.example" }) { settings { supportEmail smtpConfigured } } }');
-  expect(ok.body).toMatchObject({ data: { updateEmailSettings: { settings: { supportEmail: 'help@acme.example', smtpConfigured: false } } } });
+  const ok = await admin.graphql(
+    'mutation { updateEmailSettings(input: { supportEmail: "help@acme.example" }) { settings { supportEmail smtpConfigured } } }',
+  );
+  expect(ok.body).toMatchObject({
+    data: { updateEmailSettings: { settings: { supportEmail: 'help@acme.example', smtpConfigured: false } } },
+  });
 });
 
 test('email settings refuse a logo URL that is not https and an unknown address, changing nothing', async () => {
-  const res = await m.api.graphql('mutation { updateEmailSettings(input: { logoUrl: "http://acme.example/logo.png", supportEmail: "nope" }) { settings { logoUrl } userErrors { field code } } }');
-  expect(res.body).toMatchObject({ data: { updateEmailSettings: { settings: null, userErrors: expect.arrayContaining([expect.objectContaining({ code: 'VALIDATION_ERROR' })]) } } });
+  const res = await m.api.graphql(
+    'mutation { updateEmailSettings(input: { logoUrl: "http://acme.example/logo.png", supportEmail: "nope" }) { settings { logoUrl } userErrors { field code } } }',
+  );
+  expect(res.body).toMatchObject({
+    data: {
+      updateEmailSettings: {
+        settings: null,
+        userErrors: expect.arrayContaining([expect.objectContaining({ code: 'VALIDATION_ERROR' })]),
+      },
+    },
+  });
   const now = await m.api.graphql('{ emailSettings { logoUrl supportEmail } }');
   expect(now.body).toMatchObject({ data: { emailSettings: { logoUrl: null, supportEmail: 'help@acme.example' } } });
 });
@@ -86,6 +103,8 @@ test('invitations (they carry a sign-up link) are read with a console session on
   expect(asOwner.data.emails.nodes.length).toBeGreaterThanOrEqual(1);
   const withKey = await m.api.graphql<{ emails: { nodes: unknown[] } }>(query);
   expect(withKey.body.data.emails.nodes).toEqual([]);
-  const all = await m.api.graphql<{ emails: { nodes: { kind: string }[] } }>('{ emails(first: 50) { nodes { kind } } }');
+  const all = await m.api.graphql<{ emails: { nodes: { kind: string }[] } }>(
+    '{ emails(first: 50) { nodes { kind } } }',
+  );
   expect(all.body.data.emails.nodes.map((n) => n.kind)).not.toContain('TEAM_INVITATION');
 });

@@ -38,14 +38,16 @@ afterAll(async () => {
 });
 
 /** Moves this merchant's test clock and runs every job due (the email sweep last). */
-const advance = async (seconds: number) => expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+const advance = async (seconds: number) =>
+  expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
 
 /** Messages the sink received from here on. */
 function inbox() {
   const from = sink.messages.length;
   return {
     all: () => sink.messages.slice(from),
-    to: (address: string) => sink.messages.slice(from).filter((mail) => recipients(mail).includes(address.toLowerCase())),
+    to: (address: string) =>
+      sink.messages.slice(from).filter((mail) => recipients(mail).includes(address.toLowerCase())),
   };
 }
 
@@ -54,7 +56,8 @@ const ALL_CARD_NUMBERS = [...Object.values(cards), ...Object.values(renewalCards
 /** The message shows no card number (any run of 13 or more digits), in any part or attachment. */
 async function expectNoCardNumber(mail: ParsedMail): Promise<void> {
   const texts = [mail.subject ?? '', mail.text ?? '', typeof mail.html === 'string' ? mail.html : ''];
-  for (const a of mail.attachments) texts.push(a.contentType === 'application/pdf' ? await pdfText(a.content) : a.content.toString('utf8'));
+  for (const a of mail.attachments)
+    texts.push(a.contentType === 'application/pdf' ? await pdfText(a.content) : a.content.toString('utf8'));
   for (const text of texts) {
     for (const number of ALL_CARD_NUMBERS) expect(text).not.toContain(number);
     expect(text).not.toMatch(/\d{13,}/);
@@ -177,7 +180,9 @@ describe('messages to the team', () => {
   test('an invitation goes to the invitee with the link that sets the password', async () => {
     const owner = await signedInConsole(t, m.keys.id, 'owner');
     const box = inbox();
-    const res = await owner.graphql('mutation { inviteTeamMember(input: { email: "new.dev@team.test", role: DEVELOPER }) { setupUrl } }');
+    const res = await owner.graphql(
+      'mutation { inviteTeamMember(input: { email: "new.dev@team.test", role: DEVELOPER }) { setupUrl } }',
+    );
     const { setupUrl } = (res.body as { data: { inviteTeamMember: { setupUrl: string } } }).data.inviteTeamMember;
     await advance(1);
     const [mail, ...more] = box.to('new.dev@team.test');
@@ -195,7 +200,10 @@ describe('messages to the team', () => {
     const order = await paidSplitOrder();
     await advance(1);
     const box = inbox();
-    expect((await api.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'notification', reason: 'Fraud' })).status).toBe(200);
+    expect(
+      (await api.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'notification', reason: 'Fraud' }))
+        .status,
+    ).toBe(200);
     await advance(1);
     const [mail, ...more] = box.all().filter((x) => x.subject?.startsWith('A dispute'));
     expect(more).toHaveLength(0);
@@ -231,9 +239,20 @@ describe('branding and opt-outs', () => {
     const res = await api.graphql<{ updateEmailSettings: { settings: { brandName: string } } }>(
       'mutation { updateEmailSettings(input: { brandName: "Acme Health & Co", supportEmail: "help@acme.example", logoUrl: "https://acme.example/logo.png", businessAddress: "12 Health Way, Austin, TX", phone: "+1 512 555 0199" }) { settings { brandName supportEmail logoUrl } userErrors { code } } }',
     );
-    expect(res.body.data.updateEmailSettings).toEqual({ settings: { brandName: 'Acme Health & Co', supportEmail: 'help@acme.example', logoUrl: 'https://acme.example/logo.png' }, userErrors: [] });
-    const badPhone = await api.graphql('mutation { updateEmailSettings(input: { phone: "call me" }) { userErrors { field code } } }');
-    expect(badPhone.body.data.updateEmailSettings.userErrors).toEqual([{ field: ['input', 'phone'], code: 'VALIDATION_ERROR' }]);
+    expect(res.body.data.updateEmailSettings).toEqual({
+      settings: {
+        brandName: 'Acme Health & Co',
+        supportEmail: 'help@acme.example',
+        logoUrl: 'https://acme.example/logo.png',
+      },
+      userErrors: [],
+    });
+    const badPhone = await api.graphql(
+      'mutation { updateEmailSettings(input: { phone: "call me" }) { userErrors { field code } } }',
+    );
+    expect(badPhone.body.data.updateEmailSettings.userErrors).toEqual([
+      { field: ['input', 'phone'], code: 'VALIDATION_ERROR' },
+    ]);
     const box = inbox();
     await paidSplitOrder();
     await advance(1);
@@ -250,7 +269,9 @@ describe('branding and opt-outs', () => {
   });
 
   test('a shopper message turned off is not sent (kept as skipped); the others still are', async () => {
-    const res = await api.graphql('mutation { updateEmailSettings(input: { disabledEmails: [ORDER_RECEIPT] }) { settings { shopperEmails { kind enabled } } } }');
+    const res = await api.graphql(
+      'mutation { updateEmailSettings(input: { disabledEmails: [ORDER_RECEIPT] }) { settings { shopperEmails { kind enabled } } } }',
+    );
     expect(res.body.data).toMatchObject({
       updateEmailSettings: {
         settings: {
@@ -267,11 +288,15 @@ describe('branding and opt-outs', () => {
     expect(box.to(SHOPPER)).toHaveLength(0);
     await api.post('/api/v2/refunds', { order_id: order.id, reason: 'customer_request' });
     await advance(1);
-    expect(box.to(SHOPPER).map((x) => x.subject)).toEqual([`Your refund from Acme Health (order ${order.order_number})`]);
-    const listed = await api.graphql<{ emails: { nodes: { kind: string; status: string; lastError: string | null }[] } }>(
-      '{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { kind status lastError } } }',
-    );
-    expect(listed.body.data.emails.nodes).toEqual([{ kind: 'ORDER_RECEIPT', status: 'SKIPPED', lastError: 'turned off in Settings → Emails' }]);
+    expect(box.to(SHOPPER).map((x) => x.subject)).toEqual([
+      `Your refund from Acme Health (order ${order.order_number})`,
+    ]);
+    const listed = await api.graphql<{
+      emails: { nodes: { kind: string; status: string; lastError: string | null }[] };
+    }>('{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { kind status lastError } } }');
+    expect(listed.body.data.emails.nodes).toEqual([
+      { kind: 'ORDER_RECEIPT', status: 'SKIPPED', lastError: 'turned off in Settings → Emails' },
+    ]);
   });
 });
 
@@ -285,18 +310,25 @@ describe('delivery', () => {
     await advance(30); // the 1-minute retry: refused again
     expect(sink.refused).toBeGreaterThanOrEqual(6);
     expect(box.all()).toHaveLength(0);
-    const queued = await api.graphql<{ emails: { nodes: { status: string; attempts: number; lastError: string; messageId: string }[] } }>(
-      '{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { status attempts lastError messageId } } }',
-    );
+    const queued = await api.graphql<{
+      emails: { nodes: { status: string; attempts: number; lastError: string; messageId: string }[] };
+    }>('{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { status attempts lastError messageId } } }');
     expect(queued.body.data.emails.nodes).toHaveLength(3);
-    for (const n of queued.body.data.emails.nodes) expect(n).toMatchObject({ status: 'QUEUED', attempts: 2, lastError: expect.stringContaining('421') });
+    for (const n of queued.body.data.emails.nodes)
+      expect(n).toMatchObject({ status: 'QUEUED', attempts: 2, lastError: expect.stringContaining('421') });
     sink.refusing = false;
     await advance(5 * 60); // the 5-minute retry: accepted
     await advance(6 * 3600); // later sweeps send nothing again
     const received = box.to(SHOPPER);
-    expect(received.map((x) => x.subject).sort()).toEqual(orders.map((o) => `Your receipt from Acme Health (order ${o.order_number})`).sort());
-    expect(received.map((x) => x.messageId).sort()).toEqual(queued.body.data.emails.nodes.map((n) => n.messageId).sort());
-    const sent = await api.graphql<{ emails: { nodes: { status: string; attempts: number }[] } }>('{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { status attempts } } }');
+    expect(received.map((x) => x.subject).sort()).toEqual(
+      orders.map((o) => `Your receipt from Acme Health (order ${o.order_number})`).sort(),
+    );
+    expect(received.map((x) => x.messageId).sort()).toEqual(
+      queued.body.data.emails.nodes.map((n) => n.messageId).sort(),
+    );
+    const sent = await api.graphql<{ emails: { nodes: { status: string; attempts: number }[] } }>(
+      '{ emails(first: 10, kind: ORDER_RECEIPT) { nodes { status attempts } } }',
+    );
     expect(sent.body.data.emails.nodes).toEqual(Array.from({ length: 3 }, () => ({ status: 'SENT', attempts: 3 })));
   });
 
@@ -305,18 +337,31 @@ describe('delivery', () => {
     const order = await paidSplitOrder();
     const db = t.orm.em.fork().getConnection();
     // A worker took it and died: the lease (real time) still holds for a minute.
-    await db.execute(`update email_messages set status = 'sending', locked_until = now() + interval '1 minute' where merchant_id = ? and kind = 'order_receipt'`, [m.keys.id]);
+    await db.execute(
+      `update email_messages set status = 'sending', locked_until = now() + interval '1 minute' where merchant_id = ? and kind = 'order_receipt'`,
+      [m.keys.id],
+    );
     await advance(1);
     expect(box.to(SHOPPER)).toHaveLength(0);
-    await db.execute(`update email_messages set locked_until = now() - interval '1 second' where merchant_id = ? and kind = 'order_receipt'`, [m.keys.id]);
+    await db.execute(
+      `update email_messages set locked_until = now() - interval '1 second' where merchant_id = ? and kind = 'order_receipt'`,
+      [m.keys.id],
+    );
     await advance(1);
     await advance(3600);
-    expect(box.to(SHOPPER).map((x) => x.subject)).toEqual([`Your receipt from Acme Health (order ${order.order_number})`]);
+    expect(box.to(SHOPPER).map((x) => x.subject)).toEqual([
+      `Your receipt from Acme Health (order ${order.order_number})`,
+    ]);
   });
 });
 
 describe('letters of medical necessity', () => {
-  const answers = { condition: 'Vitamin D deficiency', recommended_by_provider: true, provider_name: 'Dr. Rivera', attestation: true };
+  const answers = {
+    condition: 'Vitamin D deficiency',
+    recommended_by_provider: true,
+    provider_name: 'Dr. Rivera',
+    attestation: true,
+  };
   /** A split checkout of a multivitamin (needs a letter) and candy, paid with both cards: its review is pending. */
   async function reviewedOrder() {
     await createProducts(api, [['VIT', 'Daily multivitamin', 1299]]);
@@ -335,7 +380,10 @@ describe('letters of medical necessity', () => {
     await advance(1);
     // While the review is open the order is not completed: no receipt yet.
     expect(box.to(SHOPPER)).toHaveLength(0);
-    const approved = await api.post<{ letter_id: string }>(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/approve`, { condition: 'Vitamin D deficiency (E55.9)' });
+    const approved = await api.post<{ letter_id: string }>(
+      `/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/approve`,
+      { condition: 'Vitamin D deficiency (E55.9)' },
+    );
     expect(approved.status).toBe(200);
     await advance(1);
     const mail = box.to(SHOPPER).find((x) => x.subject?.includes('letter of medical necessity'))!;
@@ -346,17 +394,36 @@ describe('letters of medical necessity', () => {
       expect(part).toContain('Daily multivitamin');
       expect(part).toMatch(/valid until \d{4}-\d{2}-\d{2}/);
     }
-    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`letter-of-medical-necessity-${approved.body.letter_id}.pdf`, 'application/pdf']]);
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([
+      [`letter-of-medical-necessity-${approved.body.letter_id}.pdf`, 'application/pdf'],
+    ]);
     const text = await pdfText(mail.attachments[0].content);
-    for (const part of ['Letter of Medical Necessity', approved.body.letter_id, 'Jane Doe', 'Vitamin D deficiency (E55.9)', 'Daily multivitamin', 'NPI', 'Issued', 'Valid until'])
+    for (const part of [
+      'Letter of Medical Necessity',
+      approved.body.letter_id,
+      'Jane Doe',
+      'Vitamin D deficiency (E55.9)',
+      'Daily multivitamin',
+      'NPI',
+      'Issued',
+      'Valid until',
+    ])
       expect(text).toContain(part);
-    expect(box.to(SHOPPER).map((x) => x.subject)).toContain(`Your receipt from Acme Health (order ${order.order_number})`);
+    expect(box.to(SHOPPER).map((x) => x.subject)).toContain(
+      `Your receipt from Acme Health (order ${order.order_number})`,
+    );
   });
 
   test('declined: the reason, and that the hold was released and the card refunded', async () => {
     const order = await reviewedOrder();
     const box = inbox();
-    expect((await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/decline`, { reason: 'Not indicated for this condition' })).status).toBe(200);
+    expect(
+      (
+        await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review.id}/decline`, {
+          reason: 'Not indicated for this condition',
+        })
+      ).status,
+    ).toBe(200);
     await advance(1);
     const [mail, ...more] = box.to(SHOPPER);
     expect(more).toHaveLength(0);
@@ -380,7 +447,9 @@ describe('letters of medical necessity', () => {
   });
 
   test('each can be turned off like any shopper message', async () => {
-    const off = await api.graphql('mutation { updateEmailSettings(input: { disabledEmails: [LMN_DECLINED] }) { userErrors { code } } }');
+    const off = await api.graphql(
+      'mutation { updateEmailSettings(input: { disabledEmails: [LMN_DECLINED] }) { userErrors { code } } }',
+    );
     expect(off.body.data.updateEmailSettings.userErrors).toEqual([]);
     const order = await reviewedOrder();
     const box = inbox();

@@ -56,7 +56,9 @@ test('drop the socket, cause 20 events, reconnect and catch up: all 20 once, in 
     const res = await api.post('/api/v2/products', { name, price: 500, currency: 'USD' });
     expect(res.status).toBe(201);
   }
-  const products = await api.graphql<EventIds>(`{ events(first: 3, types: ["product.created"]) { nodes { eventId } } }`);
+  const products = await api.graphql<EventIds>(
+    `{ events(first: 3, types: ["product.created"]) { nodes { eventId } } }`,
+  );
   caused.push(...products.body.data.events.nodes.map((n) => n.eventId).reverse());
   expect(caused).toHaveLength(20);
 
@@ -73,7 +75,9 @@ test('drop the socket, cause 20 events, reconnect and catch up: all 20 once, in 
   await new Promise((r) => setTimeout(r, 300));
   const live = after.messages[0].events;
   expect(caused).not.toContain(live.eventId);
-  expect(await catchUp(m.test_api_key, missed.at(-1)!.cursor).then((rest) => rest.map((e) => e.eventId))).toEqual(after.messages.map((x) => x.events.eventId));
+  expect(await catchUp(m.test_api_key, missed.at(-1)!.cursor).then((rest) => rest.map((e) => e.eventId))).toEqual(
+    after.messages.map((x) => x.events.eventId),
+  );
   expect(await catchUp(m.test_api_key, after.messages.at(-1)!.events.cursor)).toEqual([]);
   await second.dispose();
 });
@@ -121,16 +125,21 @@ test('catch-up filters by type, pages newest first by default, and refuses a for
   const onlyA = await catchUp(m.test_api_key, null, 1, ['a.one']);
   expect(onlyA.map((e) => e.eventId)).toEqual([ids[0], ids[2]]);
   const api = client(t.url, m.test_api_key);
-  const newest = await api.graphql<EventIds & { events: { pageInfo: { endCursor: string | null; hasNextPage: boolean } } }>(
-    `{ events(first: 2) { nodes { eventId } pageInfo { endCursor hasNextPage } } }`,
-  );
+  const newest = await api.graphql<
+    EventIds & { events: { pageInfo: { endCursor: string | null; hasNextPage: boolean } } }
+  >(`{ events(first: 2) { nodes { eventId } pageInfo { endCursor hasNextPage } } }`);
   expect(newest.body.data.events.nodes.map((n) => n.eventId)).toEqual([ids[3], ids[2]]);
-  const older = await api.graphql<EventIds>(`query($after: String) { events(first: 5, after: $after) { nodes { eventId } } }`, { after: newest.body.data.events.pageInfo.endCursor });
+  const older = await api.graphql<EventIds>(
+    `query($after: String) { events(first: 5, after: $after) { nodes { eventId } } }`,
+    { after: newest.body.data.events.pageInfo.endCursor },
+  );
   expect(older.body.data.events.nodes.map((n) => n.eventId)).toEqual([ids[1], ids[0]]);
   const bad = await api.graphql(CATCH_UP, { after: 'bm9wZQ' });
   expect(bad.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_request', param: 'after' });
   // A cursor read through a delivery's event (no log cursor at hand) is loaded on demand.
-  const node = await api.graphql(`query($id: ID!) { node(id: $id) { ... on Event { cursor } } }`, { id: Buffer.from(`Event:${ids[0]}`).toString('base64url') });
+  const node = await api.graphql(`query($id: ID!) { node(id: $id) { ... on Event { cursor } } }`, {
+    id: Buffer.from(`Event:${ids[0]}`).toString('base64url'),
+  });
   expect(node.body.errors).toBeUndefined();
   expect(node.body.data.node.cursor).toBe(onlyA[0].cursor);
 });

@@ -1,5 +1,16 @@
 import fc from 'fast-check';
-import { getNamedType, isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isLeafType,
+  isListType,
+  isNonNullType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { USER_ERROR_CODES } from '../../src/platform/graphql/user-errors.js';
 import { signedInConsole, type ConsoleClient } from '../helpers/console.js';
@@ -36,18 +47,40 @@ beforeAll(async () => {
   doc = (await api.get<OpenApiDocument>('/api/v2/openapi.json')).body;
   schema = t.app.schema;
   // Real objects, so that fuzzed requests also reach the code behind a successful lookup.
-  const product = (await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' })).body;
+  const product = (
+    await api.post('/api/v2/products', {
+      name: 'Digital thermometer',
+      price: 2000,
+      currency: 'USD',
+      merchant_product_id: 'THERM',
+    })
+  ).body;
   const open = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]))).body.data;
   const paidSession = (await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 2]]))).body.data;
-  const order = (await api.post(`/api/v2/test-helpers/checkout/${paidSession.checkout_id}/pay`, { hsa_fsa_card: cards.hsa })).body;
+  const order = (
+    await api.post(`/api/v2/test-helpers/checkout/${paidSession.checkout_id}/pay`, { hsa_fsa_card: cards.hsa })
+  ).body;
   const refund = (await api.post('/api/v2/refunds', { order_id: order.id, amount: 100, reason: 'other' })).body.data;
-  const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] })).body;
-  const customer = (await api.post('/api/v2/customers', { email: 'fuzz@example.com', first_name: 'F', last_name: 'Z' })).body;
-  ids.push(String(product.id), open.checkout_id, paidSession.checkout_id, order.id, refund.id, endpoint.id, customer.id, order.line_items[0].id);
+  const endpoint = (
+    await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] })
+  ).body;
+  const customer = (await api.post('/api/v2/customers', { email: 'fuzz@example.com', first_name: 'F', last_name: 'Z' }))
+    .body;
+  ids.push(
+    String(product.id),
+    open.checkout_id,
+    paidSession.checkout_id,
+    order.id,
+    refund.id,
+    endpoint.id,
+    customer.id,
+    order.line_items[0].id,
+  );
   const nodes = await api.graphql<Record<string, { nodes: { id: string }[] }>>(
     `{ products(first: 1) { nodes { id } } orders(first: 1) { nodes { id } } refunds(first: 1) { nodes { id } } webhookEndpoints(first: 1) { nodes { id } } }`,
   );
-  for (const conn of Object.values(nodes.body.data ?? {})) globalIds.push(...conn.nodes.map((n: { id: string }) => n.id));
+  for (const conn of Object.values(nodes.body.data ?? {}))
+    globalIds.push(...conn.nodes.map((n: { id: string }) => n.id));
 });
 afterAll(() => t.close());
 
@@ -93,12 +126,37 @@ const hostileStrings = fc.constantFrom(
   '2026-02-30T00:00:00Z',
   '2026-11-23T10:00:00+14:00',
 );
-const hostileNumbers = fc.constantFrom(0, -1, 1, 0.5, -0.5, 2 ** 31, 2 ** 31 - 1, -(2 ** 31), 2 ** 53, 2 ** 53 + 2, 1e20, 1e308, -1e308, Number.MIN_VALUE);
+const hostileNumbers = fc.constantFrom(
+  0,
+  -1,
+  1,
+  0.5,
+  -0.5,
+  2 ** 31,
+  2 ** 31 - 1,
+  -(2 ** 31),
+  2 ** 53,
+  2 ** 53 + 2,
+  1e20,
+  1e308,
+  -1e308,
+  Number.MIN_VALUE,
+);
 /** Valid JSON that is not Unicode text: a UTF-16 surrogate without its partner, anywhere in a string. */
-const loneSurrogates = fc.tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 8 })).map(([a, unit, b]) => `${a}${String.fromCharCode(unit)}${b}`);
+const loneSurrogates = fc
+  .tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 8 }))
+  .map(([a, unit, b]) => `${a}${String.fromCharCode(unit)}${b}`);
 /** Astral characters (a surrogate pair each) in runs that cross every length limit and cut point. */
-const astral = fc.tuple(fc.constantFrom('𝔘', '💊', '🩹'), fc.integer({ min: 1, max: 300 }), fc.string({ maxLength: 2 })).map(([c, n, prefix]) => prefix + c.repeat(n));
-const anyString = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), hostileStrings, loneSurrogates, astral);
+const astral = fc
+  .tuple(fc.constantFrom('𝔘', '💊', '🩹'), fc.integer({ min: 1, max: 300 }), fc.string({ maxLength: 2 }))
+  .map(([c, n, prefix]) => prefix + c.repeat(n));
+const anyString = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  hostileStrings,
+  loneSurrogates,
+  astral,
+);
 /** Ids of real objects (created in beforeAll, hence read lazily). */
 const knownId = () => fc.constant(null).chain(() => fc.constantFrom(...ids));
 const junk = fc.oneof(
@@ -134,9 +192,19 @@ function fromSchema(s: JsonSchema | undefined, depth = 0): fc.Arbitrary<unknown>
       case 'array':
         return fc.array(fromSchema(s.items, depth + 1), { maxLength: 4 });
       case 'object': {
-        const props = Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, fromSchema(v, depth + 1)]));
+        const props = Object.fromEntries(
+          Object.entries(s.properties ?? {}).map(([k, v]) => [k, fromSchema(v, depth + 1)]),
+        );
         const record = fc.record(props, { requiredKeys: [] });
-        return fc.oneof({ weight: 4, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(record, fc.dictionary(anyString, junk, { maxKeys: 2 })).map(([a, b]) => ({ ...b, ...a })) });
+        return fc.oneof(
+          { weight: 4, arbitrary: record },
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(record, fc.dictionary(anyString, junk, { maxKeys: 2 }))
+              .map(([a, b]) => ({ ...b, ...a })),
+          },
+        );
       }
       default:
         return junk;
@@ -160,7 +228,18 @@ interface FuzzRequest {
 const deepJson = fc.integer({ min: 30, max: 20_000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
 const rawBodies = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('{', '{"a":', '[1,2', 'null', '"str"', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '\u0000', '{"a":"\\u0000"}', '{"a":1e999}'),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    '[1,2',
+    'null',
+    '"str"',
+    '{"__proto__":{"x":1}}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '\u0000',
+    '{"a":"\\u0000"}',
+    '{"a":1e999}',
+  ),
   deepJson,
 );
 
@@ -175,7 +254,12 @@ const headerSets = fc.oneof(
       { authorization: `Bearer ${'x'.repeat(3000)}` },
     ),
   },
-  { weight: 2, arbitrary: fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant('k'.repeat(1000))).map((k) => ({ 'idempotency-key': k.replace(/[^\x21-\x7e]/g, '') || 'k' })) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant('k'.repeat(1000)))
+      .map((k) => ({ 'idempotency-key': k.replace(/[^\x21-\x7e]/g, '') || 'k' })),
+  },
   {
     weight: 1,
     arbitrary: fc.constantFrom<Record<string, string>>(
@@ -191,7 +275,25 @@ const headerSets = fc.oneof(
 const pathValue = fc.oneof(
   { weight: 3, arbitrary: knownId() },
   { weight: 3, arbitrary: anyString.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, '')) || 'x') },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%E0%A4%A', '%C0%AF', '%00', '%2F', '..', '.', 'a'.repeat(150), '1'.repeat(25), '-1', '0', '1.5', '1e3') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '%',
+      '%zz',
+      '%E0%A4%A',
+      '%C0%AF',
+      '%00',
+      '%2F',
+      '..',
+      '.',
+      'a'.repeat(150),
+      '1'.repeat(25),
+      '-1',
+      '0',
+      '1.5',
+      '1e3',
+    ),
+  },
 );
 
 function restOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
@@ -214,7 +316,8 @@ function restOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
         )
         .map(([known, extra, raw]) => {
           const qs = new URLSearchParams();
-          for (const [k, v] of Object.entries({ ...extra, ...known })) qs.append(k, typeof v === 'string' ? v : JSON.stringify(v));
+          for (const [k, v] of Object.entries({ ...extra, ...known }))
+            qs.append(k, typeof v === 'string' ? v : JSON.stringify(v));
           const s = qs.toString() + raw;
           return s ? `?${s}` : '';
         });
@@ -222,7 +325,10 @@ function restOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
         method === 'get' || method === 'delete'
           ? fc.constant(undefined)
           : fc.oneof(
-              { weight: 6, arbitrary: fromSchema(bodySchema ?? { type: 'object' }).map((v) => JSON.stringify(v) ?? 'null') },
+              {
+                weight: 6,
+                arbitrary: fromSchema(bodySchema ?? { type: 'object' }).map((v) => JSON.stringify(v) ?? 'null'),
+              },
               { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)) },
               { weight: 1, arbitrary: rawBodies },
             );
@@ -246,13 +352,19 @@ function gqlValue(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
   if (depth > 5) return junk;
   if (isNonNullType(type)) return gqlValue(type.ofType, depth);
   const wrong = fc.oneof(junk, fc.constant(null));
-  if (isListType(type)) return fc.oneof({ weight: 4, arbitrary: fc.array(gqlValue(type.ofType, depth + 1), { maxLength: 3 }) }, { weight: 1, arbitrary: wrong });
+  if (isListType(type))
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.array(gqlValue(type.ofType, depth + 1), { maxLength: 3 }) },
+      { weight: 1, arbitrary: wrong },
+    );
   const named = getNamedType(type);
   let typed: fc.Arbitrary<unknown>;
   if (isEnumType(named)) typed = fc.constantFrom(...named.getValues().map((v) => v.name));
   else if (isInputObjectType(named)) {
     const fields = Object.values(named.getFields());
-    typed = fc.record(Object.fromEntries(fields.map((f) => [f.name, gqlValue(f.type, depth + 1)])), { requiredKeys: [] });
+    typed = fc.record(Object.fromEntries(fields.map((f) => [f.name, gqlValue(f.type, depth + 1)])), {
+      requiredKeys: [],
+    });
   } else if (isLeafType(named)) {
     switch (named.name) {
       case 'Int':
@@ -297,41 +409,84 @@ function graphqlOperations(): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
     for (const field of Object.values<GraphQLField<unknown, unknown>>(root.getFields())) {
       const args: readonly GraphQLArgument[] = field.args;
       // A mutation's payload: its userErrors too, checked below.
-      const selection = isLeafType(getNamedType(field.type)) ? '' : kind === 'mutation' ? ' { __typename userErrors { field message code } }' : ' { __typename }';
+      const selection = isLeafType(getNamedType(field.type))
+        ? ''
+        : kind === 'mutation'
+          ? ' { __typename userErrors { field message code } }'
+          : ' { __typename }';
       const defs = args.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
       const call = args.length ? `(${args.map((a) => `${a.name}: $${a.name}`).join(', ')})` : '';
       const query = `${kind} Op${defs ? `(${defs})` : ''} { ${field.name}${call}${selection} }`;
-      const variables = fc.record(Object.fromEntries(args.map((a) => [a.name, gqlValue(a.type)])), { requiredKeys: [] });
+      const variables = fc.record(Object.fromEntries(args.map((a) => [a.name, gqlValue(a.type)])), {
+        requiredKeys: [],
+      });
       const name = `graphql ${kind} ${field.name}`;
       const body = fc.oneof(
         { weight: 8, arbitrary: variables.map((v) => ({ query, variables: v, operationName: 'Op' })) },
-        { weight: 1, arbitrary: fc.record({ query: fc.constant(query), variables: junk, operationName: fc.oneof(fc.constant('Op'), anyString, junk) }) },
+        {
+          weight: 1,
+          arbitrary: fc.record({
+            query: fc.constant(query),
+            variables: junk,
+            operationName: fc.oneof(fc.constant('Op'), anyString, junk),
+          }),
+        },
         {
           weight: 1,
           arbitrary: fc.record({
             query: fc.oneof(anyString, fc.constant(query.slice(0, query.length / 2)), fc.constant(`${query} ${query}`)),
             extensions: fc.oneof(
               fc.constant(undefined),
-              fc.record({ persistedQuery: fc.record({ version: fc.oneof(fc.constant(1), junk), sha256Hash: fc.oneof(anyString, fc.stringMatching(/^[0-9a-f]{64}$/)) }) }),
+              fc.record({
+                persistedQuery: fc.record({
+                  version: fc.oneof(fc.constant(1), junk),
+                  sha256Hash: fc.oneof(anyString, fc.stringMatching(/^[0-9a-f]{64}$/)),
+                }),
+              }),
             ),
           }),
         },
       );
       out.push({
         op: name,
-        arb: fc.tuple(body, headerSets).map(([b, headers]) => ({ op: name, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(b) })),
+        arb: fc.tuple(body, headerSets).map(([b, headers]) => ({
+          op: name,
+          method: 'POST',
+          path: '/graphql',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(b),
+        })),
       });
     }
   }
   const rawGraphql = fc.oneof(
     rawBodies.map((body) => ({ body, method: 'POST', path: '/graphql' })),
-    fc
-      .integer({ min: 1, max: 30_000 })
-      .map((n) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ ${Array.from({ length: Math.min(n, 25_000) }, (_, i) => `a${i}: __typename`).join(' ')} }` }) })),
-    fc.integer({ min: 10, max: 3_000 }).map((n) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: `{ ${'products { nodes { '.repeat(n)}id${' } }'.repeat(n)} }` }) })),
-    anyString.map((q) => ({ method: 'GET', path: `/graphql?query=${encodeURIComponent(q.replace(/[\ud800-\udfff]/g, ''))}`, body: undefined })),
+    fc.integer({ min: 1, max: 30_000 }).map((n) => ({
+      method: 'POST',
+      path: '/graphql',
+      body: JSON.stringify({
+        query: `{ ${Array.from({ length: Math.min(n, 25_000) }, (_, i) => `a${i}: __typename`).join(' ')} }`,
+      }),
+    })),
+    fc.integer({ min: 10, max: 3_000 }).map((n) => ({
+      method: 'POST',
+      path: '/graphql',
+      body: JSON.stringify({ query: `{ ${'products { nodes { '.repeat(n)}id${' } }'.repeat(n)} }` }),
+    })),
+    anyString.map((q) => ({
+      method: 'GET',
+      path: `/graphql?query=${encodeURIComponent(q.replace(/[\ud800-\udfff]/g, ''))}`,
+      body: undefined,
+    })),
   );
-  out.push({ op: 'graphql raw', arb: rawGraphql.map((r) => ({ op: 'graphql raw', ...r, headers: { 'content-type': 'application/json', 'apollo-require-preflight': 'true' } })) });
+  out.push({
+    op: 'graphql raw',
+    arb: rawGraphql.map((r) => ({
+      op: 'graphql raw',
+      ...r,
+      headers: { 'content-type': 'application/json', 'apollo-require-preflight': 'true' },
+    })),
+  });
   return out;
 }
 
@@ -354,7 +509,12 @@ type Answer =
 
 async function send(r: FuzzRequest): Promise<string | null> {
   const started = performance.now();
-  const auth: Record<string, string> = r.as === 'console' ? { cookie: owner.cookie, 'x-csrf-token': owner.csrf } : r.as === 'anonymous' ? {} : { authorization: `Bearer ${key}` };
+  const auth: Record<string, string> =
+    r.as === 'console'
+      ? { cookie: owner.cookie, 'x-csrf-token': owner.csrf }
+      : r.as === 'anonymous'
+        ? {}
+        : { authorization: `Bearer ${key}` };
   const res = await fetch(`${t.url}${r.path}`, { method: r.method, headers: { ...auth, ...r.headers }, body: r.body });
   const text = await res.text();
   timing.set(r.op, (timing.get(r.op) ?? 0) + performance.now() - started);
@@ -371,15 +531,22 @@ async function send(r: FuzzRequest): Promise<string | null> {
     if (graphql) {
       if (res.status >= 400 && !Array.isArray(body?.errors)) return 'GraphQL error without errors[]';
       for (const e of body?.errors ?? []) {
-        if (typeof e.message !== 'string' || !CODES.has(e.extensions?.code)) return `GraphQL error code ${JSON.stringify(e.extensions?.code)}`;
+        if (typeof e.message !== 'string' || !CODES.has(e.extensions?.code))
+          return `GraphQL error code ${JSON.stringify(e.extensions?.code)}`;
         if (e.extensions!.code === 'internal_error') return 'GraphQL internal_error';
         // A mutation that ran answers the caller's mistakes as userErrors: one here means its payload's enum lacks the code.
-        if (r.op.includes('graphql mutation') && e.path !== undefined && USER_ERROR_CODES.some((c) => c === e.extensions!.code)) return `user error ${String(e.extensions!.code)} at the top level`;
+        if (
+          r.op.includes('graphql mutation') &&
+          e.path !== undefined &&
+          USER_ERROR_CODES.some((c) => c === e.extensions!.code)
+        )
+          return `user error ${String(e.extensions!.code)} at the top level`;
       }
       for (const payload of Object.values(body?.data ?? {})) {
         for (const u of payload?.userErrors ?? []) {
           const field = u.field === null || (Array.isArray(u.field) && u.field.every((f) => typeof f === 'string'));
-          if (typeof u.message !== 'string' || !USER_CODES.has(u.code) || !field) return `userError not in shape ${JSON.stringify(u)}`;
+          if (typeof u.message !== 'string' || !USER_CODES.has(u.code) || !field)
+            return `userError not in shape ${JSON.stringify(u)}`;
         }
       }
       return null;
@@ -387,23 +554,64 @@ async function send(r: FuzzRequest): Promise<string | null> {
     if (res.status >= 400) {
       const e = body?.error;
       if (!e || typeof e.message !== 'string' || !CODES.has(e.code)) return 'error body not in the spec shape';
-      if (Object.keys(body!).length !== 1 || Object.keys(e).some((k) => !['code', 'message', 'param', 'details'].includes(k))) return 'extra fields in the error body';
+      if (
+        Object.keys(body!).length !== 1 ||
+        Object.keys(e).some((k) => !['code', 'message', 'param', 'details'].includes(k))
+      )
+        return 'extra fields in the error body';
     }
     return null;
   })();
-  return problem && `${problem}: ${r.method} ${r.path.slice(0, 300)} body=${(r.body ?? '').slice(0, 300)} headers=${JSON.stringify(r.headers).slice(0, 200)} → ${res.status} ${text.slice(0, 400)}`;
+  return (
+    problem &&
+    `${problem}: ${r.method} ${r.path.slice(0, 300)} body=${(r.body ?? '').slice(0, 300)} headers=${JSON.stringify(r.headers).slice(0, 200)} → ${res.status} ${text.slice(0, 400)}`
+  );
 }
 
 /** The console's own operations: the GraphQL fields only a signed-in member reaches (sent with the owner's session), and the session routes (sent without credentials, as a stranger would). */
-const CONSOLE_FIELDS = new Set(['apiKeys', 'createApiKey', 'rollApiKey', 'revokeApiKey', 'teamMembers', 'inviteTeamMember', 'changeTeamMemberRole', 'removeTeamMember', 'auditLog']);
-const CONSOLE_ROUTES = ['/console/sign-in', '/console/sign-in/two-factor', '/console/password-setup', '/console/mode', '/console/two-factor/enroll', '/console/two-factor/confirm', '/console/session'];
-function consoleOperations(graphql: { op: string; arb: fc.Arbitrary<FuzzRequest> }[]): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
+const CONSOLE_FIELDS = new Set([
+  'apiKeys',
+  'createApiKey',
+  'rollApiKey',
+  'revokeApiKey',
+  'teamMembers',
+  'inviteTeamMember',
+  'changeTeamMemberRole',
+  'removeTeamMember',
+  'auditLog',
+]);
+const CONSOLE_ROUTES = [
+  '/console/sign-in',
+  '/console/sign-in/two-factor',
+  '/console/password-setup',
+  '/console/mode',
+  '/console/two-factor/enroll',
+  '/console/two-factor/confirm',
+  '/console/session',
+];
+function consoleOperations(
+  graphql: { op: string; arb: fc.Arbitrary<FuzzRequest> }[],
+): { op: string; arb: fc.Arbitrary<FuzzRequest> }[] {
   const fields = graphql
     .filter((o) => CONSOLE_FIELDS.has(o.op.split(' ').pop()!))
-    .map((o) => ({ op: `console ${o.op}`, arb: o.arb.map((r) => ({ ...r, op: `console ${r.op}`, as: 'console' as const })) }));
+    .map((o) => ({
+      op: `console ${o.op}`,
+      arb: o.arb.map((r) => ({ ...r, op: `console ${r.op}`, as: 'console' as const })),
+    }));
   const body = fc.oneof(
     fc.jsonValue().map((v) => JSON.stringify(v)),
-    fc.record({ email: fc.oneof(anyString, fc.emailAddress()), password: anyString, code: anyString, token: anyString, livemode: junk }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+    fc
+      .record(
+        {
+          email: fc.oneof(anyString, fc.emailAddress()),
+          password: anyString,
+          code: anyString,
+          token: anyString,
+          livemode: junk,
+        },
+        { requiredKeys: [] },
+      )
+      .map((v) => JSON.stringify(v)),
     anyString,
   );
   const routes = CONSOLE_ROUTES.map((path) => ({
@@ -429,12 +637,15 @@ test(`${BATCH * RUNS} malformed requests over every REST route and GraphQL opera
   const hits = new Map<string, number>();
   let sent = 0;
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.oneof(...all.map((o) => o.arb)), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
-      const problems = (await Promise.all(batch.map(send))).filter((p): p is string => p !== null);
-      sent += batch.length;
-      for (const r of batch) hits.set(r.op, (hits.get(r.op) ?? 0) + 1);
-      if (problems.length) throw new Error(problems.join('\n'));
-    }),
+    fc.asyncProperty(
+      fc.array(fc.oneof(...all.map((o) => o.arb)), { minLength: BATCH, maxLength: BATCH }),
+      async (batch) => {
+        const problems = (await Promise.all(batch.map(send))).filter((p): p is string => p !== null);
+        sent += batch.length;
+        for (const r of batch) hits.set(r.op, (hits.get(r.op) ?? 0) + 1);
+        if (problems.length) throw new Error(problems.join('\n'));
+      },
+    ),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
   if (process.env.FUZZ_STATS)

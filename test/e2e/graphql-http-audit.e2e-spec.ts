@@ -48,5 +48,9 @@ test.each(audits.map((a) => [`${a.id} ${a.name}`, a] as const))('%s', async (_na
     expect({ id: audit.id, status: result.status }).toEqual({ id: audit.id, status: 'warn' });
     return;
   }
-  expect({ id: audit.id, status: result.status, reason: reasonOf(result) }).toEqual({ id: audit.id, status: 'ok', reason: '' });
+  expect({ id: audit.id, status: result.status, reason: reasonOf(result) }).toEqual({
+    id: audit.id,
+    status: 'ok',
+    reason: '',
+  });
 });

@@ -31,11 +31,20 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const session = await openCheckout(api, [['SKU-T', 'Digital thermometer', 1999, 1]]);
     const order = await paidOrder(api, session.checkout_id, { hsa_fsa_card: cards.hsa });
-    expect((await api.post('/api/v2/refunds', { order_id: order.id, amount: 100, reason: 'customer_request' })).status).toBe(201);
+    expect(
+      (await api.post('/api/v2/refunds', { order_id: order.id, amount: 100, reason: 'customer_request' })).status,
+    ).toBe(201);
   }
   developer = createContext(
     t.orm.em,
-    { merchantId: started.keys.id, livemode: false, clockOffsetMs: 0, keyId: 'usr_dev', actor: { kind: 'user', id: 'usr_dev' }, permissions: ROLE_PERMISSIONS.developer },
+    {
+      merchantId: started.keys.id,
+      livemode: false,
+      clockOffsetMs: 0,
+      keyId: 'usr_dev',
+      actor: { kind: 'user', id: 'usr_dev' },
+      permissions: ROLE_PERMISSIONS.developer,
+    },
     'req_test',
     quiet,
   );
@@ -54,14 +63,18 @@ const refused = (permission: string, path: (string | number)[], column: number) 
 });
 
 test("an order's refunds (a non-null field of the refunds resource) are refused, and the refusal fails the page as a non-null field's error does", async () => {
-  const res = await restricted.graphql('{ orders(first: 2) { nodes { orderNumber amount refunds(first: 5) { nodes { refundId amount } } } } }');
+  const res = await restricted.graphql(
+    '{ orders(first: 2) { nodes { orderNumber amount refunds(first: 5) { nodes { refundId amount } } } } }',
+  );
   expect(res.status).toBe(200);
   expect(res.body.data).toBeNull();
   // The first refusal fails the page (orders is non-null): one error, as graphql-js answers a non-null field's error.
   expect(res.body.errors).toEqual([refused('refunds:read', ['orders', 'nodes', 0, 'refunds'], 49)]);
 
   // The secret key reads the same page whole.
-  const whole = await api.graphql<{ orders: { nodes: { refunds: { nodes: unknown[] } }[] } }>('{ orders(first: 2) { nodes { orderNumber refunds(first: 5) { nodes { refundId amount } } } } }');
+  const whole = await api.graphql<{ orders: { nodes: { refunds: { nodes: unknown[] } }[] } }>(
+    '{ orders(first: 2) { nodes { orderNumber refunds(first: 5) { nodes { refundId amount } } } } }',
+  );
   expect(whole.body.errors).toBeUndefined();
   expect(whole.body.data.orders.nodes.map((o) => o.refunds.nodes.length)).toEqual([1, 1]);
 });
@@ -71,7 +84,12 @@ test("nullable fields of other resources answer null with the refusal; the order
     '{ orders(first: 2) { nodes { orderNumber paymentLink { id } checkoutSession { id } payments { amount } lineItems { name product { name } } } } }',
   );
   expect(res.body.data.orders.nodes).toEqual([
-    expect.objectContaining({ paymentLink: null, checkoutSession: null, payments: [{ amount: 1999 }], lineItems: [{ name: 'Digital thermometer', product: { name: 'Digital thermometer' } }] }),
+    expect.objectContaining({
+      paymentLink: null,
+      checkoutSession: null,
+      payments: [{ amount: 1999 }],
+      lineItems: [{ name: 'Digital thermometer', product: { name: 'Digital thermometer' } }],
+    }),
     expect.objectContaining({ paymentLink: null, checkoutSession: null, payments: [{ amount: 1999 }] }),
   ]);
   expect(res.body.errors).toEqual([
@@ -84,11 +102,22 @@ test("nullable fields of other resources answer null with the refusal; the order
 
 test("a field's own @Authorized wins over its class's: a mutation that only reads, a subscription of one prefix", async () => {
   // checkEligibility is a products mutation (products:write) that asks only products:read.
-  const check = await restricted.graphql('mutation { checkEligibility(input: { name: "Digital thermometer" }) { eligibility { hsaFsaEligible } } }');
+  const check = await restricted.graphql(
+    'mutation { checkEligibility(input: { name: "Digital thermometer" }) { eligibility { hsaFsaEligible } } }',
+  );
   expect(check.body.errors).toEqual([refused('products:read', ['checkEligibility'], 12)]);
   expect(check.body.data).toBeNull();
-  const reader = client(t.url, (await createApiKey(developer, { name: 'Catalog', permissions: ['products:read'] })).secret);
-  expect((await reader.graphql('mutation { checkEligibility(input: { name: "Digital thermometer" }) { eligibility { hsaFsaEligible } } }')).body).toEqual({
+  const reader = client(
+    t.url,
+    (await createApiKey(developer, { name: 'Catalog', permissions: ['products:read'] })).secret,
+  );
+  expect(
+    (
+      await reader.graphql(
+        'mutation { checkEligibility(input: { name: "Digital thermometer" }) { eligibility { hsaFsaEligible } } }',
+      )
+    ).body,
+  ).toEqual({
     data: { checkEligibility: { eligibility: { hsaFsaEligible: true } } },
     extensions: expect.anything(),
   });
@@ -99,16 +128,29 @@ test("a field's own @Authorized wins over its class's: a mutation that only read
     const subscriptions = collect(ws, 'subscription { subscriptionEvents { eventId } }');
     await subscriptions.done;
     // graphql-ws sends the refusal without extensions (an error of the subscribe step).
-    expect(subscriptions.errors).toEqual([[{ message: 'This API key lacks the subscriptions:read permission.', locations: [{ line: 1, column: 16 }], path: ['subscriptionEvents'] }]]);
+    expect(subscriptions.errors).toEqual([
+      [
+        {
+          message: 'This API key lacks the subscriptions:read permission.',
+          locations: [{ line: 1, column: 16 }],
+          path: ['subscriptionEvents'],
+        },
+      ],
+    ]);
   } finally {
     await ws.dispose();
   }
 });
 
 test('a page reads nothing for the fields the caller may not see', async () => {
-  const refusedToo = '{ orders(first: 2) { nodes { orderNumber payments { amount } refunds(first: 5) { nodes { refundId } } paymentLink { id } checkoutSession { id } } } }';
+  const refusedToo =
+    '{ orders(first: 2) { nodes { orderNumber payments { amount } refunds(first: 5) { nodes { refundId } } paymentLink { id } checkoutSession { id } } } }';
   const allowed = '{ orders(first: 2) { nodes { orderNumber payments { amount } } } }';
-  expect(await statementsOf(() => restricted.graphql(refusedToo))).toBe(await statementsOf(() => restricted.graphql(allowed)));
+  expect(await statementsOf(() => restricted.graphql(refusedToo))).toBe(
+    await statementsOf(() => restricted.graphql(allowed)),
+  );
   // The secret key's page reads the refunds, payment links and checkout sessions too.
-  expect(await statementsOf(() => api.graphql(refusedToo))).toBeGreaterThan(await statementsOf(() => api.graphql(allowed)));
+  expect(await statementsOf(() => api.graphql(refusedToo))).toBeGreaterThan(
+    await statementsOf(() => api.graphql(allowed)),
+  );
 });

@@ -14,7 +14,10 @@ beforeAll(async () => {
   t = await startTestApp(BUCKET);
   await t.reset();
   ({ api } = await newMerchant(t, 'Cost'));
-  for (let i = 0; i < 5; i++) expect((await api.post('/api/v2/products', { name: `Gauze pad ${i}`, price: 500 + i, currency: 'USD' })).status).toBe(201);
+  for (let i = 0; i < 5; i++)
+    expect(
+      (await api.post('/api/v2/products', { name: `Gauze pad ${i}`, price: 500 + i, currency: 'USD' })).status,
+    ).toBe(201);
 });
 afterAll(() => t.close());
 
@@ -35,9 +38,15 @@ test('every response carries extensions.cost: queries, mutations, errors; a conn
   const one = (await api.graphql('{ products(first: 1) { nodes { id name } } }')).body.extensions!.cost;
   expect(one.requestedQueryCost).toBe(4);
   expect(one.actualQueryCost).toBe(4); // a full page costs its estimate
-  expect(one.throttleStatus).toEqual({ maximumAvailable: 300, currentlyAvailable: expect.any(Number), restoreRate: 100 });
+  expect(one.throttleStatus).toEqual({
+    maximumAvailable: 300,
+    currentlyAvailable: expect.any(Number),
+    restoreRate: 100,
+  });
 
-  const created = await api.graphql('mutation { createProduct(input: { name: "Thermometer", price: 1999, currency: "USD" }) { product { id name } } }');
+  const created = await api.graphql(
+    'mutation { createProduct(input: { name: "Thermometer", price: 1999, currency: "USD" }) { product { id name } } }',
+  );
   expect(created.body.errors).toBeUndefined();
   expect(created.body.extensions!.cost).toMatchObject({ requestedQueryCost: 4, actualQueryCost: 4 });
 
@@ -49,11 +58,18 @@ test('every response carries extensions.cost: queries, mutations, errors; a conn
   // Never executed: nothing is spent (actual null); a document that does not parse has no price.
   const unparsed = await api.graphql('{ order(');
   expect(unparsed.status).toBe(400);
-  expect(unparsed.body.extensions!.cost).toEqual({ requestedQueryCost: null, actualQueryCost: null, throttleStatus: expect.objectContaining({ maximumAvailable: 300 }) });
+  expect(unparsed.body.extensions!.cost).toEqual({
+    requestedQueryCost: null,
+    actualQueryCost: null,
+    throttleStatus: expect.objectContaining({ maximumAvailable: 300 }),
+  });
   // Above the bucket: it could never run, so it is too complex (the single-operation limit is the bucket's size when smaller).
   const heavy = await api.graphql('{ products(first: 100) { nodes { id name price } } }');
   expect(heavy.status).toBe(400);
-  expect(heavy.body.errors![0].extensions).toMatchObject({ code: 'query_too_complex', details: { complexity: 401, maximum: 300 } });
+  expect(heavy.body.errors![0].extensions).toMatchObject({
+    code: 'query_too_complex',
+    details: { complexity: 401, maximum: 300 },
+  });
   expect(heavy.body.extensions!.cost).toMatchObject({ requestedQueryCost: 401, actualQueryCost: null });
 });
 
@@ -71,7 +87,11 @@ test('the bucket drains, refuses with throttled and the wait, and restores; othe
   expect(refused.status).toBe(429);
   expect(refused.body.data).toBeUndefined();
   const error = refused.body.errors![0];
-  expect(error.extensions).toMatchObject({ code: 'throttled', retryAfterSeconds: expect.any(Number), details: { requestedQueryCost: 140, restoreRate: 100 } });
+  expect(error.extensions).toMatchObject({
+    code: 'throttled',
+    retryAfterSeconds: expect.any(Number),
+    details: { requestedQueryCost: 140, restoreRate: 100 },
+  });
   const wait = error.extensions.retryAfterSeconds!;
   expect(wait).toBeGreaterThanOrEqual(1);
   expect(wait).toBeLessThanOrEqual(2); // at most 140 points short, at 100 a second
@@ -114,7 +134,8 @@ test('the bucket is shared by every API process (PostgreSQL), not kept per proce
 test('an idempotent mutation (inside its transaction) is costed without a second connection, and replays its cost', async () => {
   const { api: mine } = await newMerchant(t, 'Idempotent');
   const headers = { 'idempotency-key': randomUUID() };
-  const mutation = 'mutation { createProduct(input: { name: "Bandages", price: 599, currency: "USD" }) { product { id } } }';
+  const mutation =
+    'mutation { createProduct(input: { name: "Bandages", price: 599, currency: "USD" }) { product { id } } }';
   const first = await mine.graphql(mutation, undefined, headers);
   expect(first.status).toBe(200);
   expect(first.body.errors).toBeUndefined();

@@ -2,7 +2,8 @@ import WebSocket from 'ws';
 import { recordAndRollBack, recordTestEvent } from '../helpers/events.js';
 import { collect, untilLive as untilLiveKeeping, wsClient, type EventNode } from '../helpers/graphql-ws.js';
 
-const untilLive = (sub: ReturnType<typeof collect>, probe: () => Promise<unknown>) => untilLiveKeeping(sub, probe, { forget: true });
+const untilLive = (sub: ReturnType<typeof collect>, probe: () => Promise<unknown>) =>
+  untilLiveKeeping(sub, probe, { forget: true });
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -55,13 +56,31 @@ test('events streams committed events of the key’s merchant and mode, filtered
   await recordTestEvent(t, other.id, 'order.completed', { id: 'someone else' });
   await recordTestEvent(t, m.id, 'order.completed', { id: 'live' }, { livemode: true });
   await recordAndRollBack(t, m.id, 'order.completed', { id: 'rolled back' });
-  const created = await client(t.url, m.test_api_key).post('/api/v2/products', { name: 'Thermometer', price: 1500, currency: 'USD' });
+  const created = await client(t.url, m.test_api_key).post('/api/v2/products', {
+    name: 'Thermometer',
+    price: 1500,
+    currency: 'USD',
+  });
   const orderId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1', amount: 4995 });
 
   const [product, order] = await all.waitFor(2);
-  expect(product.events).toMatchObject({ type: 'product.created', livemode: false, data: expect.objectContaining({ id: created.body.id, name: 'Thermometer' }) });
-  expect(order.events).toEqual({ id: expect.any(String), eventId: orderId, type: 'order.completed', livemode: false, createdAt: expect.any(String), data: { id: 'ord_1', amount: 4995 } });
-  const stored = await client(t.url, m.test_api_key).graphql(`query($id: ID!) { node(id: $id) { ... on Event { eventId createdAt } } }`, { id: order.events.id });
+  expect(product.events).toMatchObject({
+    type: 'product.created',
+    livemode: false,
+    data: expect.objectContaining({ id: created.body.id, name: 'Thermometer' }),
+  });
+  expect(order.events).toEqual({
+    id: expect.any(String),
+    eventId: orderId,
+    type: 'order.completed',
+    livemode: false,
+    createdAt: expect.any(String),
+    data: { id: 'ord_1', amount: 4995 },
+  });
+  const stored = await client(t.url, m.test_api_key).graphql(
+    `query($id: ID!) { node(id: $id) { ... on Event { eventId createdAt } } }`,
+    { id: order.events.id },
+  );
   expect(stored.body.data.node).toEqual({ eventId: orderId, createdAt: order.events.createdAt });
   await products.waitFor(1);
   await new Promise((r) => setTimeout(r, 300));
@@ -73,11 +92,18 @@ test('events streams committed events of the key’s merchant and mode, filtered
 test('orderEvents and subscriptionEvents carry only their own prefix', async () => {
   const m = await t.merchant('Prefixes');
   const ws = wsClient(t.url, m.test_api_key);
-  const orders = collect<{ orderEvents: Pick<EventNode, 'eventId' | 'type'> }>(ws, `subscription { orderEvents { eventId type } }`);
-  const subs = collect<{ subscriptionEvents: Pick<EventNode, 'eventId' | 'type'> }>(ws, `subscription { subscriptionEvents { eventId type } }`);
+  const orders = collect<{ orderEvents: Pick<EventNode, 'eventId' | 'type'> }>(
+    ws,
+    `subscription { orderEvents { eventId type } }`,
+  );
+  const subs = collect<{ subscriptionEvents: Pick<EventNode, 'eventId' | 'type'> }>(
+    ws,
+    `subscription { subscriptionEvents { eventId type } }`,
+  );
   await untilLive(orders, () => recordTestEvent(t, m.id, 'order.probe'));
   await untilLive(subs, () => recordTestEvent(t, m.id, 'subscription.probe'));
-  for (const type of ['subscription.renewed', 'order.completed', 'product.created', 'refund.succeeded', 'order.failed']) await recordTestEvent(t, m.id, type);
+  for (const type of ['subscription.renewed', 'order.completed', 'product.created', 'refund.succeeded', 'order.failed'])
+    await recordTestEvent(t, m.id, type);
   await orders.waitFor(2);
   await subs.waitFor(1);
   await new Promise((r) => setTimeout(r, 300));
@@ -98,8 +124,16 @@ test('two API processes: each subscriber gets the events committed through the o
     await untilLive(two, () => recordTestEvent(t, m.id, 'product.created', { probe: 2 }));
     one.messages.length = 0;
     two.messages.length = 0;
-    const viaOne = await client(t.url, m.test_api_key).post('/api/v2/products', { name: 'Via one', price: 100, currency: 'USD' });
-    const viaTwo = await client(second.url, m.test_api_key).post('/api/v2/products', { name: 'Via two', price: 100, currency: 'USD' });
+    const viaOne = await client(t.url, m.test_api_key).post('/api/v2/products', {
+      name: 'Via one',
+      price: 100,
+      currency: 'USD',
+    });
+    const viaTwo = await client(second.url, m.test_api_key).post('/api/v2/products', {
+      name: 'Via two',
+      price: 100,
+      currency: 'USD',
+    });
     for (const sub of [one, two]) {
       const got = await sub.waitFor(2);
       expect(got.map((e) => e.events.data.id).sort()).toEqual([viaOne.body.id, viaTwo.body.id].sort());

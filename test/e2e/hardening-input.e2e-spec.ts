@@ -34,7 +34,17 @@ function raw(method: string, path: string, body?: string, headers: Record<string
   const url = new URL(t.url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, method, path, headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { 'content-type': 'application/json' }), ...headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -87,11 +97,43 @@ const rest: [string, string, string, string | undefined, Record<string, string>,
   ['100,000-deep arrays', 'POST', '/api/v2/webhook-endpoints', deepArray(100_000), {}, 400, 'invalid_request'],
   ['malformed JSON', 'POST', '/api/v2/products', '{"name": ', {}, 400, 'invalid_request'],
   ['__proto__ in JSON', 'POST', '/api/v2/products', '{"__proto__": {"x": 1}}', {}, 400, 'invalid_request'],
-  ['NUL inside a JSON string', 'POST', '/api/v2/products', JSON.stringify({ name: 'a\u0000b', price: 100, currency: 'USD' }), {}, 400, 'invalid_request'],
+  [
+    'NUL inside a JSON string',
+    'POST',
+    '/api/v2/products',
+    JSON.stringify({ name: 'a\u0000b', price: 100, currency: 'USD' }),
+    {},
+    400,
+    'invalid_request',
+  ],
   ['NUL in a query parameter', 'GET', '/api/v2/orders?starting_after=%00', undefined, {}, 400, 'invalid_request'],
-  ['NUL in a query parameter (products)', 'GET', '/api/v2/products?merchant_product_id=a%00b', undefined, {}, 400, 'invalid_request'],
-  ['wrong content type', 'POST', '/api/v2/products', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' }, 415, 'unsupported_media_type'],
-  ['body too large', 'POST', '/api/v2/products', JSON.stringify({ name: 'x'.repeat(1_100_000) }), {}, 413, 'payload_too_large'],
+  [
+    'NUL in a query parameter (products)',
+    'GET',
+    '/api/v2/products?merchant_product_id=a%00b',
+    undefined,
+    {},
+    400,
+    'invalid_request',
+  ],
+  [
+    'wrong content type',
+    'POST',
+    '/api/v2/products',
+    'name=x',
+    { 'content-type': 'application/x-www-form-urlencoded' },
+    415,
+    'unsupported_media_type',
+  ],
+  [
+    'body too large',
+    'POST',
+    '/api/v2/products',
+    JSON.stringify({ name: 'x'.repeat(1_100_000) }),
+    {},
+    413,
+    'payload_too_large',
+  ],
   ['bad percent-encoding', 'GET', '/api/v2/orders/%E0%A4%A', undefined, {}, 400, 'invalid_request'],
   ['bad percent-encoding in the query', 'GET', '/api/v2/orders?limit=%E0%A4%A', undefined, {}, 400, 'invalid_request'],
   ['over-long id', 'GET', `/api/v2/orders/ord_${'a'.repeat(5000)}`, undefined, {}, 404, 'not_found'],
@@ -130,7 +172,11 @@ describe('REST and router errors', () => {
       if (!path.includes('{')) continue;
       for (const method of Object.keys(ops)) {
         for (const value of ['%00', 'a%00b', '%01', '%7F', '..%2F..%2F', "'%20or%201=1--"]) {
-          const res = await raw(method.toUpperCase(), path.replace(/\{[^}]+\}/g, value), method === 'get' ? undefined : '{}');
+          const res = await raw(
+            method.toUpperCase(),
+            path.replace(/\{[^}]+\}/g, value),
+            method === 'get' ? undefined : '{}',
+          );
           const code = expectErrorShape(res, false);
           expect(['not_found', 'invalid_request', 'validation_error', 'bad_request']).toContain(code);
           checked++;
@@ -150,28 +196,66 @@ const graphqlCases: [string, unknown, number, string][] = [
   ['variable of the wrong type', { query: Q_ORDER, variables: { id: { a: 1 } } }, 400, 'invalid_request'],
   ['variables not an object', { query: Q_ORDER, variables: 'nope' }, 400, 'bad_request'],
   ['unknown operationName', { query: Q_ORDER, operationName: 'Nope', variables: { id: 'x' } }, 400, 'invalid_request'],
-  ['several operations, none named', { query: `${Q_ORDER} query B { __typename }`, variables: { id: 'x' } }, 400, 'invalid_request'],
+  [
+    'several operations, none named',
+    { query: `${Q_ORDER} query B { __typename }`, variables: { id: 'x' } },
+    400,
+    'invalid_request',
+  ],
   ['20,000 aliases', { query: aliases(20_000) }, 400, 'invalid_request'],
   ['syntax error', { query: '{ products { ' }, 400, 'invalid_request'],
   ['unknown field', { query: '{ nothing }' }, 400, 'invalid_request'],
   ['no query', { variables: {} }, 400, 'bad_request'],
   ['query not a string', { query: 42 }, 400, 'bad_request'],
-  ['cursor with a non-numeric id', { query: `{ products(first: 2, after: "${forged('cursor:abc')}") { nodes { id } } }` }, 200, 'invalid_request'],
-  ['cursor that is not base64', { query: '{ products(first: 2, after: "%%%") { nodes { id } } }' }, 200, 'invalid_request'],
-  ['cursor naming a NUL id', { query: `{ orders(first: 2, after: "${forged('cursor:\u0000')}") { nodes { id } } }` }, 200, 'invalid_request'],
+  [
+    'cursor with a non-numeric id',
+    { query: `{ products(first: 2, after: "${forged('cursor:abc')}") { nodes { id } } }` },
+    200,
+    'invalid_request',
+  ],
+  [
+    'cursor that is not base64',
+    { query: '{ products(first: 2, after: "%%%") { nodes { id } } }' },
+    200,
+    'invalid_request',
+  ],
+  [
+    'cursor naming a NUL id',
+    { query: `{ orders(first: 2, after: "${forged('cursor:\u0000')}") { nodes { id } } }` },
+    200,
+    'invalid_request',
+  ],
   ['NUL in a string argument', { query: '{ order(id: "\\u0000") { id } }' }, 400, 'invalid_request'],
   ['NUL in a variable', { query: Q_ORDER, variables: { id: 'ord_\u0000' } }, 400, 'invalid_request'],
   ['id that is not a global id', { query: '{ order(id: "!!") { id } }' }, 200, 'not_found'],
-  ['bad persisted-query hash (unknown)', { extensions: { persistedQuery: { version: 1, sha256Hash: 'zz' } } }, 400, 'persisted_query_not_found'],
+  [
+    'bad persisted-query hash (unknown)',
+    { extensions: { persistedQuery: { version: 1, sha256Hash: 'zz' } } },
+    400,
+    'persisted_query_not_found',
+  ],
   [
     'persisted-query hash that does not match the query',
-    { query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } } },
+    {
+      query: '{ __typename }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } },
+    },
     400,
     'bad_request',
   ],
-  ['persisted-query of an unknown version', { query: '{ __typename }', extensions: { persistedQuery: { version: 9, sha256Hash: 'x' } } }, 400, 'bad_request'],
+  [
+    'persisted-query of an unknown version',
+    { query: '{ __typename }', extensions: { persistedQuery: { version: 9, sha256Hash: 'x' } } },
+    400,
+    'bad_request',
+  ],
   ['subscription over HTTP POST', { query: 'subscription { events { id } }' }, 400, 'invalid_request'],
-  ['too complex', { query: '{ orders(first: 100) { nodes { refunds(first: 100) { nodes { id amount status createdAt } } } } }' }, 400, 'query_too_complex'],
+  [
+    'too complex',
+    { query: '{ orders(first: 100) { nodes { refunds(first: 100) { nodes { id amount status createdAt } } } } }' },
+    400,
+    'query_too_complex',
+  ],
 ];
 
 // A request that executed (a resolver refused a cursor or an id) answers 200, its error in `errors`.
@@ -186,13 +270,20 @@ describe('GraphQL errors: 4xx unless executed, one lower-case vocabulary', () =>
   test('GET without a preflight header or JSON content type is refused (CSRF prevention)', async () => {
     const res = await raw('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`);
     expect(expectErrorShape(res, true)).toBe('bad_request');
-    const ok = await raw('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`, undefined, { 'apollo-require-preflight': 'true' });
+    const ok = await raw('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`, undefined, {
+      'apollo-require-preflight': 'true',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.__typename).toBe('Query');
   });
 
   test('a mutation over GET is a 405 in the same vocabulary', async () => {
-    const res = await raw('GET', `/graphql?query=${encodeURIComponent('mutation { archiveProduct(id: "x") { product { id } } }')}`, undefined, { 'apollo-require-preflight': 'true' });
+    const res = await raw(
+      'GET',
+      `/graphql?query=${encodeURIComponent('mutation { archiveProduct(id: "x") { product { id } } }')}`,
+      undefined,
+      { 'apollo-require-preflight': 'true' },
+    );
     expect(expectErrorShape(res, true)).toBe('method_not_allowed');
     expect(res.status).toBe(405);
   });

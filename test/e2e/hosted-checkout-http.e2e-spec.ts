@@ -18,13 +18,19 @@ beforeAll(async () => {
     ['CANDY', 'Chocolate candy bar', 250],
     ['VIT', 'Daily multivitamin', 1299],
   ] as const) {
-    expect((await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id: ref })).status).toBe(201);
+    expect(
+      (await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id: ref })).status,
+    ).toBe(201);
   }
 });
 afterAll(() => t.close());
 
 /** Creates a checkout through the API; returns the session and its page path (with the token). */
-async function createCheckout(items: [string, string, number, number][], extra: Record<string, unknown> = {}, using = api) {
+async function createCheckout(
+  items: [string, string, number, number][],
+  extra: Record<string, unknown> = {},
+  using = api,
+) {
   const res = await using.post('/api/v2/checkout', checkoutBody(items, extra));
   expect(res.status).toBe(201);
   const session = res.body.data;
@@ -87,10 +93,14 @@ describe('GET /checkout/:id (the page)', () => {
       expect(h).toMatch(new RegExp(`id="${slot}-number"[^>]*inputmode="numeric" autocomplete="cc-number"`));
       expect(h).toMatch(new RegExp(`id="${slot}-exp_month"[^>]*autocomplete="cc-exp-month"`));
       expect(h).toMatch(new RegExp(`id="${slot}-exp_year"[^>]*autocomplete="cc-exp-year"`));
-      expect(h).toMatch(new RegExp(`id="${slot}-cvc"[^>]*autocomplete="cc-csc"[^>]*aria-describedby="${slot}-cvc-error"`));
+      expect(h).toMatch(
+        new RegExp(`id="${slot}-cvc"[^>]*autocomplete="cc-csc"[^>]*aria-describedby="${slot}-cvc-error"`),
+      );
     }
     expect(h).toContain('<div id="form-error" class="error-summary" role="alert"');
-    expect(h).toContain(`href="${session.failure_url}?checkout_id=${session.checkout_id}">Cancel and return to the store</a>`);
+    expect(h).toContain(
+      `href="${session.failure_url}?checkout_id=${session.checkout_id}">Cancel and return to the store</a>`,
+    );
     expect(h).toContain('Test mode:');
   });
 
@@ -114,7 +124,8 @@ describe('GET /checkout/:id (the page)', () => {
     expect(h).toContain('class="badge badge-lmn">Needs a letter of medical necessity<');
     expect(h).toContain('<fieldset id="lmn" data-label="Letter of medical necessity">');
     expect(h).toContain('data-requires-lmn="true"');
-    for (const id of ['lmn-condition', 'lmn-recommended_by_provider', 'lmn-provider_name', 'lmn-attestation']) expect(h).toContain(`<label for="${id}">`);
+    for (const id of ['lmn-condition', 'lmn-recommended_by_provider', 'lmn-provider_name', 'lmn-attestation'])
+      expect(h).toContain(`<label for="${id}">`);
   });
 
   test('an unknown id, a wrong token and a missing token answer the same friendly 404 page', async () => {
@@ -136,12 +147,16 @@ describe('GET /checkout/:id (the page)', () => {
 
   test('a paid session shows "already paid" with a link to success_url', async () => {
     const { session, path } = await createCheckout([['THERM', 'Digital thermometer', 1999, 1]]);
-    const paid = await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: cards.hsa });
+    const paid = await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, {
+      hsa_fsa_card: cards.hsa,
+    });
     expect(paid.status).toBe(200);
     const page = await getPage(path);
     expect(page.status).toBe(200);
     expect(page.text).toContain('This checkout is already paid');
-    expect(page.text).toContain(`href="https://shop.example.com/thanks?checkout_id=${session.checkout_id}&amp;order_id=${paid.body.id}"`);
+    expect(page.text).toContain(
+      `href="https://shop.example.com/thanks?checkout_id=${session.checkout_id}&amp;order_id=${paid.body.id}"`,
+    );
     expect(page.text).not.toContain('<form');
   });
 
@@ -172,7 +187,9 @@ describe('GET /checkout/:id (the page)', () => {
     expect(h).toMatch(/href="https:\/\/shop\.example\.com\/cart\?a=1&amp;b=%222%22&amp;checkout_id=cs_\w+"/);
     // The only script on the page is ours, with the response's nonce.
     expect(h.match(/<script/g)).toHaveLength(1);
-    expect(escapeHtml(`<a href="x" onclick='y'>&\`</a>`)).toBe('&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" onclick='y'>&\`</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;&lt;/a&gt;',
+    );
   });
 
   test('security headers: nonce-only CSP (fresh per response), no framing, no referrer, no caching', async () => {
@@ -213,7 +230,10 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
     const res = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, card: cards.visa });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(res.body).toEqual({ order_id: expect.stringMatching(/^ord_/), redirect_url: `https://shop.example.com/thanks?cart=9&checkout_id=${session.checkout_id}&order_id=${res.body.order_id}` });
+    expect(res.body).toEqual({
+      order_id: expect.stringMatching(/^ord_/),
+      redirect_url: `https://shop.example.com/thanks?cart=9&checkout_id=${session.checkout_id}&order_id=${res.body.order_id}`,
+    });
     const order = await api.get(`/api/v2/orders/${res.body.order_id}`);
     expect(order.body).toMatchObject({
       status: 'completed',
@@ -254,10 +274,18 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
       ['THERM', 'Digital thermometer', 2000, 1],
       ['CANDY', 'Chocolate candy bar', 1000, 1],
     ]);
-    const luhn = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, card: { ...cards.visa, number: '4242424242424241' } });
+    const luhn = await anon.post(payPath(path), {
+      hsa_fsa_card: cards.hsa,
+      card: { ...cards.visa, number: '4242424242424241' },
+    });
     expect(luhn.status).toBe(422);
     expect(luhn.body).toEqual({
-      error: { code: 'validation_error', message: expect.any(String), param: 'card.number', details: [{ field: 'card.number', message: expect.stringContaining('Luhn') }] },
+      error: {
+        code: 'validation_error',
+        message: expect.any(String),
+        param: 'card.number',
+        details: [{ field: 'card.number', message: expect.stringContaining('Luhn') }],
+      },
     });
     expect(JSON.stringify(luhn.body)).not.toContain('4242424242424241');
 
@@ -286,7 +314,9 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
     expect(badJson.body.error.code).toBe('invalid_request');
 
     // A form posted without the script is refused, not parsed (card numbers never reach a log or the URL).
-    const form = await anon.post(payPath(path), `card.number=${cards.visa.number}`, { 'content-type': 'application/x-www-form-urlencoded' });
+    const form = await anon.post(payPath(path), `card.number=${cards.visa.number}`, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(form.status).toBe(415);
     expect(JSON.stringify(form.body)).not.toContain(cards.visa.number);
   });
@@ -305,13 +335,28 @@ describe('POST /checkout/:id/pay (what the page script sends)', () => {
     const without = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa });
     expect(without.status).toBe(422);
     expect(without.body.error.param).toBe('lmn');
-    const unanswered = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, lmn: { recommended_by_provider: false, attestation: false } });
+    const unanswered = await anon.post(payPath(path), {
+      hsa_fsa_card: cards.hsa,
+      lmn: { recommended_by_provider: false, attestation: false },
+    });
     expect(unanswered.status).toBe(422);
-    expect(unanswered.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['lmn.attestation', 'lmn.condition', 'lmn.recommended_by_provider']);
-    const ok = await anon.post(payPath(path), { hsa_fsa_card: cards.hsa, lmn: { condition: 'Vitamin D deficiency', recommended_by_provider: true, attestation: true } });
+    expect(unanswered.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'lmn.attestation',
+      'lmn.condition',
+      'lmn.recommended_by_provider',
+    ]);
+    const ok = await anon.post(payPath(path), {
+      hsa_fsa_card: cards.hsa,
+      lmn: { condition: 'Vitamin D deficiency', recommended_by_provider: true, attestation: true },
+    });
     expect(ok.status).toBe(200);
     const order = await api.get(`/api/v2/orders/${ok.body.order_id}`);
-    expect(order.body).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' }, lmn: { items: ['VIT'], letter_id: null } });
+    expect(order.body).toMatchObject({
+      status: 'processing',
+      payment_status: 'authorized',
+      lmn_review: { status: 'pending' },
+      lmn: { items: ['VIT'], letter_id: null },
+    });
     const review = await api.get(`/api/v2/lmn-reviews/${order.body.lmn_review.id}`);
     expect(review.body.answers).toMatchObject({ condition: 'Vitamin D deficiency' });
   });
@@ -326,7 +371,14 @@ test('payment attempts through one link are limited per address (card testing)',
     const statuses: number[] = [];
     // Limits count per fixed one-minute window: keep the 11 attempts inside one.
     if (Date.now() % 60_000 > 50_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 50));
-    for (let i = 0; i < 11; i++) statuses.push((await client(rl.url).post(payPath, { card: { number: '4000000000000002', exp_month: 12, exp_year: 2030, cvc: '123' } })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (
+          await client(rl.url).post(payPath, {
+            card: { number: '4000000000000002', exp_month: 12, exp_year: 2030, cvc: '123' },
+          })
+        ).status,
+      );
     expect(statuses.slice(0, 10).every((st) => st === 402)).toBe(true);
     expect(statuses[10]).toBe(429);
   } finally {

@@ -20,7 +20,9 @@ beforeAll(async () => {
     ['CANDY', 'Chocolate candy bar', 1000],
     ['VIT', 'Daily multivitamin', 1299],
   ] as const) {
-    expect((await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id: ref })).status).toBe(201);
+    expect(
+      (await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id: ref })).status,
+    ).toBe(201);
   }
   store = await startStore();
   browser = await launchBrowser();
@@ -42,7 +44,10 @@ const SPLIT: [string, string, number, number][] = [
 
 /** Creates a checkout returning to the local store and opens its page; collects CSP violations and dialogs. */
 async function openCheckout(items: [string, string, number, number][], viewport = { width: 1280, height: 900 }) {
-  const res = await api.post('/api/v2/checkout', checkoutBody(items, { success_url: `${store.url}/thanks`, failure_url: `${store.url}/cart` }));
+  const res = await api.post(
+    '/api/v2/checkout',
+    checkoutBody(items, { success_url: `${store.url}/thanks`, failure_url: `${store.url}/cart` }),
+  );
   expect(res.status).toBe(201);
   const session = res.body.data;
   const context = await browser.newContext({ viewport });
@@ -99,8 +104,15 @@ test('split checkout paid with the HSA/FSA card and a regular card redirects to 
   expect(store.visits).toContain(`/thanks?checkout_id=${session.checkout_id}&order_id=${orderId}`);
   const order = await api.get(`/api/v2/orders/${orderId}`);
   expect(order.status).toBe(200);
-  expect(order.body).toMatchObject({ status: 'completed', payment_status: 'captured', checkout_id: session.checkout_id, amount: 3000 });
-  expect(order.body.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([
+  expect(order.body).toMatchObject({
+    status: 'completed',
+    payment_status: 'captured',
+    checkout_id: session.checkout_id,
+    amount: 3000,
+  });
+  expect(
+    order.body.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount]),
+  ).toEqual([
     ['hsa_fsa_card', 2000],
     ['card', 1000],
   ]);
@@ -121,10 +133,17 @@ test('a declined regular card shows the error in place with a way back; nothing 
   // No auto-redirect: the customer stays to fix the card; the button works again.
   expect(page.url()).toContain(`/checkout/${session.checkout_id}?token=`);
   expect(await page.locator('#pay-button').isEnabled()).toBe(true);
-  expect(await page.locator('a.cancel').getAttribute('href')).toBe(`${store.url}/cart?checkout_id=${session.checkout_id}`);
+  expect(await page.locator('a.cancel').getAttribute('href')).toBe(
+    `${store.url}/cart?checkout_id=${session.checkout_id}`,
+  );
   const status = await api.get(`/api/v2/checkout/${session.checkout_id}`);
   expect(status.body.data).toMatchObject({ status: 'open', order_id: null });
-  const paid = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from orders where checkout_id = ? and status <> 'failed'`, [session.checkout_id]);
+  const paid = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute(`select count(*)::int as n from orders where checkout_id = ? and status <> 'failed'`, [
+      session.checkout_id,
+    ]);
   expect(paid[0].n).toBe(0);
   expect(store.visits.filter((v) => v.includes(session.checkout_id))).toEqual([]);
   expect(problems).toEqual([]);
@@ -174,7 +193,9 @@ test('an item needing a letter of medical necessity requires the questionnaire w
   await fillCard(page, 'hsa_fsa_card', cards.hsa);
   await page.click('#pay-button');
   await page.locator('#lmn-condition-error', { hasText: 'required' }).waitFor();
-  expect(await text(page, '#lmn-recommended_by_provider-error')).toBe('A licensed provider must have recommended the items');
+  expect(await text(page, '#lmn-recommended_by_provider-error')).toBe(
+    'A licensed provider must have recommended the items',
+  );
   expect(await text(page, '#lmn-attestation-error')).toBe('The attestation must be accepted');
   expect(await page.getAttribute('#lmn-condition', 'aria-invalid')).toBe('true');
 
@@ -185,7 +206,11 @@ test('an item needing a letter of medical necessity requires the questionnaire w
   await page.click('#pay-button');
   await page.waitForURL(`${store.url}/thanks?*`);
   const order = await api.get(`/api/v2/orders/${new URL(page.url()).searchParams.get('order_id')}`);
-  expect(order.body).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' } });
+  expect(order.body).toMatchObject({
+    status: 'processing',
+    payment_status: 'authorized',
+    lmn_review: { status: 'pending' },
+  });
   const review = await api.get(`/api/v2/lmn-reviews/${order.body.lmn_review.id}`);
   expect(review.body.answers).toMatchObject({ condition: 'Vitamin D deficiency', provider_name: 'Dr. Rivera' });
   expect(problems).toEqual([]);
@@ -198,7 +223,9 @@ test('a mobile viewport (375×667) has one column and no horizontal scrolling', 
     ['LONG', 'Extra-long-product-name-without-any-spaces-that-could-push-the-layout-sideways', 999, 1],
   ];
   const { page, problems } = await openCheckout(items, { width: 375, height: 667 });
-  const widths = await page.evaluate<number[]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
+  const widths = await page.evaluate<number[]>(
+    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+  );
   expect(widths[0]).toBeLessThanOrEqual(widths[1]);
   const summary = (await page.locator('section.summary').boundingBox())!;
   const payment = (await page.locator('section[aria-labelledby="pay-title"]').boundingBox())!;
@@ -213,7 +240,9 @@ test('a mobile viewport (375×667) has one column and no horizontal scrolling', 
 test('a line item named <script>alert(1)</script> is shown as text and never runs; the inline CSS and script run under the CSP nonce', async () => {
   const { page, problems } = await openCheckout([['EVIL', '<script>alert(1)</script>', 100, 1]]);
   expect(await text(page, '.item-name')).toBe('<script>alert(1)</script>');
-  expect(await page.evaluate('getComputedStyle(document.getElementById("pay-button")).backgroundColor')).toBe('rgb(11, 87, 208)');
+  expect(await page.evaluate('getComputedStyle(document.getElementById("pay-button")).backgroundColor')).toBe(
+    'rgb(11, 87, 208)',
+  );
   // The script ran: submitting an empty card form shows the server's field errors in place.
   await page.click('#pay-button');
   await page.locator('#card-number-error', { hasText: 'required' }).waitFor();
@@ -233,7 +262,9 @@ test('words a shopper meets: a regular card in the HSA/FSA field says what to do
   expect(message).not.toMatch(/HSA\/FSA card is not an HSA\/FSA card/);
   expect(message).toContain('One regular card'); // the way forward
   // Something is highlighted: the HSA/FSA card's border is the error red, and the summary names it.
-  expect(await page.evaluate('getComputedStyle(document.getElementById("hsa_fsa_card")).borderTopColor')).toBe('rgb(179, 38, 30)');
+  expect(await page.evaluate('getComputedStyle(document.getElementById("hsa_fsa_card")).borderTopColor')).toBe(
+    'rgb(179, 38, 30)',
+  );
   expect(await text(page, '#form-error li a')).toBe(message);
   expect(await text(page, '#form-error')).not.toContain('highlighted');
   // Following the advice works.
@@ -267,7 +298,11 @@ test('too many payment attempts: the page says what is limited (this checkout fr
   const { page, session, problems } = await openCheckout(SPLIT);
   const pay = new URL(session.checkout_url);
   for (let i = 0; i < 10; i++) {
-    await fetch(`${t.url}/checkout/${session.checkout_id}/pay${pay.search}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch(`${t.url}/checkout/${session.checkout_id}/pay${pay.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
   }
   await fillCard(page, 'hsa_fsa_card', cards.hsa);
   await fillCard(page, 'card', cards.visa);

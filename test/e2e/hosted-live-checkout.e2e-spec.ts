@@ -47,20 +47,30 @@ afterEach(async () => {
 
 /** Opens `path` with Adyen Web's stand-in; collects script errors, CSP reports and the JSON posted by the page. */
 async function open(path: string, opts: { bypassCSP?: boolean } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: opts.bypassCSP ?? false });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    bypassCSP: opts.bypassCSP ?? false,
+  });
   contexts.push(context);
   return openWithFakeAdyenWeb(context, `${m.t.url}${path}`);
 }
 
 const pagePath = (url: string) => new URL(url).pathname + new URL(url).search;
-const liveCheckout = (items: [string, string, number, number][]) => openCheckout(m.live, items, { success_url: `${store.url}/thanks`, failure_url: `${store.url}/cart` });
+const liveCheckout = (items: [string, string, number, number][]) =>
+  openCheckout(m.live, items, { success_url: `${store.url}/thanks`, failure_url: `${store.url}/cart` });
 const text = async (page: Page, selector: string) => ((await page.locator(selector).textContent()) ?? '').trim();
 
 async function axeViolations(page: Page) {
   await page.addScriptTag({ content: AXE_SOURCE });
   return page.evaluate(async () => {
-    const result = await (window as typeof window & { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+    const result = await (window as typeof window & { axe: typeof axe }).axe.run(document, {
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
   });
 }
 
@@ -82,7 +92,9 @@ describe('the live-mode checkout page', () => {
       hsa_fsa_card: { amount: { value: 3998, currency: 'USD' }, hasHolderName: false },
       card: { amount: { value: 1700, currency: 'USD' }, hasHolderName: false },
     });
-    expect(await page.locator('input[name^="card."], input[name^="hsa_fsa_card."], input[autocomplete^="cc-"]').count()).toBe(0);
+    expect(
+      await page.locator('input[name^="card."], input[name^="hsa_fsa_card."], input[autocomplete^="cc-"]').count(),
+    ).toBe(0);
     expect(await page.locator('.test-banner').count()).toBe(0);
     expect(headers['content-security-policy']).toContain('frame-src https://checkoutshopper-test.adyen.com https:');
     expect(problems).toEqual([]);
@@ -104,7 +116,11 @@ describe('the live-mode checkout page', () => {
     expect(body.hsa_fsa).toEqual(adyenCard('4111110000000013'));
     expect(body.return_url).toBe(`${m.t.url}${pagePath(checkout.checkout_url)}`);
     const order = (await m.live.get<OrderResource>(`/api/v2/orders/${orderId}`)).body;
-    expect(order).toMatchObject({ status: 'completed', amount: 5698, amounts: { hsa_amount: 3998, regular_amount: 1700 } });
+    expect(order).toMatchObject({
+      status: 'completed',
+      amount: 5698,
+      amounts: { hsa_amount: 3998, regular_amount: 1700 },
+    });
     const psps = order.payments.map((p) => p.psp_reference);
     expect(psps.every((psp) => m.adyen.standIn.payments.has(psp))).toBe(true);
     expect(problems).toEqual([]);
@@ -117,7 +133,9 @@ describe('the live-mode checkout page', () => {
     await enterCard(page, 'card', '4111111111111111');
     await page.click('#pay-button');
     await page.locator('#continue').waitFor();
-    expect(await text(page, '#pay-status')).toBe('Payment complete. Your HSA/FSA card covered $20.00 of the eligible $39.98; the remaining $36.98 was charged to your regular card.');
+    expect(await text(page, '#pay-status')).toBe(
+      'Payment complete. Your HSA/FSA card covered $20.00 of the eligible $39.98; the remaining $36.98 was charged to your regular card.',
+    );
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('continue');
     expect(await axeViolations(page)).toEqual([]);
     await Promise.all([page.waitForURL(`${store.url}/thanks**`), page.click('#continue')]);
@@ -131,13 +149,17 @@ describe('the live-mode checkout page', () => {
     await enterCard(page, 'hsa_fsa_card', '4111110000000054');
     await page.click('#pay-button');
     await page.locator('#card').waitFor({ state: 'visible' });
-    expect(await text(page, '#form-error')).toBe('The HSA/FSA card covers only $20.00 of $39.98. Nothing was charged; add a regular card for the rest.');
+    expect(await text(page, '#form-error')).toBe(
+      'The HSA/FSA card covers only $20.00 of $39.98. Nothing was charged; add a regular card for the rest.',
+    );
     expect(await text(page, '#card-amount')).toBe('pays the rest');
     expect(await axeViolations(page)).toEqual([]);
     await enterCard(page, 'card', '5555444433331111');
     await page.click('#pay-button');
     await page.locator('#continue').waitFor();
-    expect(await text(page, '#pay-status')).toContain('Your HSA/FSA card covered $20.00 of the eligible $39.98; the remaining $19.98 was charged to your regular card.');
+    expect(await text(page, '#pay-status')).toContain(
+      'Your HSA/FSA card covered $20.00 of the eligible $39.98; the remaining $19.98 was charged to your regular card.',
+    );
     expect(Object.keys(JSON.parse(posts[1].body)).sort()).toEqual(['browser_info', 'card', 'hsa_fsa', 'return_url']);
   });
 
@@ -156,10 +178,16 @@ describe('the live-mode checkout page', () => {
     expect(await axeViolations(page)).toEqual([]);
     const threeDSResult = m.adyen.standIn.threeDSResult(action.authorisationToken, 'Y');
     await Promise.all([page.waitForURL(`${store.url}/thanks**`), completeAction(page, { threeDSResult })]);
-    expect(posts.map((p) => p.url.replace(/\?.*/, ''))).toEqual([`/api/v2/checkout/${checkout.checkout_id}/payments`, `/api/v2/checkout/${checkout.checkout_id}/payments/details`]);
+    expect(posts.map((p) => p.url.replace(/\?.*/, ''))).toEqual([
+      `/api/v2/checkout/${checkout.checkout_id}/payments`,
+      `/api/v2/checkout/${checkout.checkout_id}/payments/details`,
+    ]);
     expect(JSON.parse(posts[1].body)).toEqual({ details: { threeDSResult } });
     const orderId = new URL(page.url()).searchParams.get('order_id')!;
-    expect((await m.live.get<OrderResource>(`/api/v2/orders/${orderId}`)).body).toMatchObject({ status: 'completed', amount: 1700 });
+    expect((await m.live.get<OrderResource>(`/api/v2/orders/${orderId}`)).body).toMatchObject({
+      status: 'completed',
+      amount: 1700,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -171,11 +199,15 @@ describe('the live-mode checkout page', () => {
     await page.locator('#fake-action').waitFor();
     expect((await fakeState(page)).actions[0].action).toMatchObject({ type: 'redirect' });
     const returnUrl = JSON.parse(posts[0].body).return_url as string;
-    const psp = [...m.adyen.standIn.payments.values()].find((p) => p.pending?.type === 'redirect' && p.amountRequested.value === 1700)!.pspReference;
+    const psp = [...m.adyen.standIn.payments.values()].find(
+      (p) => p.pending?.type === 'redirect' && p.amountRequested.value === 1700,
+    )!.pspReference;
     const back = new URL(returnUrl);
     back.searchParams.set('redirectResult', m.adyen.standIn.redirectResult(psp));
     await Promise.all([page.waitForURL(`${store.url}/thanks**`), page.goto(back.toString())]);
-    expect(posts.at(-1)!.url).toBe(`/api/v2/checkout/${checkout.checkout_id}/payments/details?token=${new URL(checkout.checkout_url).searchParams.get('token')}`);
+    expect(posts.at(-1)!.url).toBe(
+      `/api/v2/checkout/${checkout.checkout_id}/payments/details?token=${new URL(checkout.checkout_url).searchParams.get('token')}`,
+    );
     expect(new URL(page.url()).searchParams.get('order_id')).toMatch(/^ord_/);
   });
 
@@ -184,14 +216,18 @@ describe('the live-mode checkout page', () => {
     const { page } = await open(pagePath(checkout.checkout_url), { bypassCSP: true });
     expect(await axeViolations(page)).toEqual([]);
     await page.click('#pay-button');
-    expect(await text(page, '#card-error')).toBe('Complete the card number, expiry date and security code of this card.');
+    expect(await text(page, '#card-error')).toBe(
+      'Complete the card number, expiry date and security code of this card.',
+    );
     expect((await fakeState(page)).validations).toEqual(['card']);
     expect(await axeViolations(page)).toEqual([]);
     await enterCard(page, 'card', '4000000000000002');
     await page.click('#pay-button');
     await page.locator('#try-another-card').waitFor();
     expect(await text(page, '#form-error')).toContain('Refused');
-    expect(await page.locator('#form-error a[href^="http://127.0.0.1"]').getAttribute('href')).toBe(`${store.url}/cart?checkout_id=${checkout.checkout_id}`);
+    expect(await page.locator('#form-error a[href^="http://127.0.0.1"]').getAttribute('href')).toBe(
+      `${store.url}/cart?checkout_id=${checkout.checkout_id}`,
+    );
     expect(await axeViolations(page)).toEqual([]);
   });
 });
@@ -208,7 +244,10 @@ describe('the live-mode payment-link page', () => {
     });
     expect(created.status).toBe(201);
     const { page, posts, problems, headers } = await open(`${pagePath(created.body.url)}?client_reference_id=ref-42`);
-    expect((await fakeState(page)).checkout).toMatchObject({ clientKey: 'test_CLIENTKEY1234567890', amount: { value: 1700, currency: 'USD' } });
+    expect((await fakeState(page)).checkout).toMatchObject({
+      clientKey: 'test_CLIENTKEY1234567890',
+      amount: { value: 1700, currency: 'USD' },
+    });
     expect(headers['content-security-policy']).toContain('https://checkoutshopper-test.adyen.com');
     await enterCard(page, 'card', '4212345678901237');
     await page.click('#pay-button');
@@ -216,11 +255,21 @@ describe('the live-mode payment-link page', () => {
     const [{ action }] = (await fakeState(page)).actions;
     const threeDSResult = m.adyen.standIn.threeDSResult(action.authorisationToken, 'Y');
     await Promise.all([page.waitForURL(`${store.url}/thanks**`), completeAction(page, { threeDSResult })]);
-    expect(posts.map((p) => p.url)).toEqual([`/pay/${created.body.id}/pay?client_reference_id=ref-42`, `/pay/${created.body.id}/pay/details`]);
+    expect(posts.map((p) => p.url)).toEqual([
+      `/pay/${created.body.id}/pay?client_reference_id=ref-42`,
+      `/pay/${created.body.id}/pay/details`,
+    ]);
     expect(JSON.parse(posts[0].body).card).toEqual(adyenCard('4212345678901237'));
-    const link = await m.live.get<{ status: string; order: { id: string; client_reference_id: string } }>(`/api/v2/payment-links/${created.body.id}`);
-    expect(link.body).toMatchObject({ status: 'paid', order: { id: new URL(page.url()).searchParams.get('order_id') } });
-    const order = (await m.live.get<OrderResource & { client_reference_id: string }>(`/api/v2/orders/${link.body.order.id}`)).body;
+    const link = await m.live.get<{ status: string; order: { id: string; client_reference_id: string } }>(
+      `/api/v2/payment-links/${created.body.id}`,
+    );
+    expect(link.body).toMatchObject({
+      status: 'paid',
+      order: { id: new URL(page.url()).searchParams.get('order_id') },
+    });
+    const order = (
+      await m.live.get<OrderResource & { client_reference_id: string }>(`/api/v2/orders/${link.body.order.id}`)
+    ).body;
     expect(order.client_reference_id).toBe('ref-42');
     expect(problems).toEqual([]);
   });
@@ -236,11 +285,18 @@ describe('the pay routes authorised by the page token', () => {
     const wrong = await anon.post(`/api/v2/checkout/${a.checkout_id}/payments?token=${'x'.repeat(32)}`, body);
     expect(wrong.status).toBe(404);
     expect(wrong.body).toEqual({ error: expect.objectContaining({ code: 'not_found', param: 'checkout_id' }) });
-    expect((await anon.post(`/api/v2/checkout/${a.checkout_id}/payments?token=${tokenOf(b.checkout_url)}`, body)).status).toBe(404);
-    expect((await anon.post(`/api/v2/checkout/${a.checkout_id}/payments/details?token=nope`, { details: {} })).status).toBe(404);
+    expect(
+      (await anon.post(`/api/v2/checkout/${a.checkout_id}/payments?token=${tokenOf(b.checkout_url)}`, body)).status,
+    ).toBe(404);
+    expect(
+      (await anon.post(`/api/v2/checkout/${a.checkout_id}/payments/details?token=nope`, { details: {} })).status,
+    ).toBe(404);
     expect((await anon.post(`/api/v2/checkout/${a.checkout_id}/payments`, body)).status).toBe(401);
     expect((await anon.get(`/api/v2/checkout/${a.checkout_id}?token=${tokenOf(a.checkout_url)}`)).status).toBe(401);
-    const paid = await anon.post<OrderResource>(`/api/v2/checkout/${a.checkout_id}/payments?token=${tokenOf(a.checkout_url)}`, body);
+    const paid = await anon.post<OrderResource>(
+      `/api/v2/checkout/${a.checkout_id}/payments?token=${tokenOf(a.checkout_url)}`,
+      body,
+    );
     expect(paid.status).toBe(200);
     expect(paid.body).toMatchObject({ checkout_id: a.checkout_id, status: 'completed' });
     expect((await m.live.post(`/api/v2/checkout/${b.checkout_id}/payments`, body)).status).toBe(200);
@@ -253,15 +309,24 @@ describe('the pay routes authorised by the page token', () => {
     for (let i = 0; i < 10; i++) expect((await anon.post(url, {})).status).toBe(422);
     const limited = await anon.post(url, {});
     expect(limited.status).toBe(429);
-    expect(limited.body.error.message).toMatch(/^Too many payment attempts for this checkout from your network \(at most 10 a minute\)/);
+    expect(limited.body.error.message).toMatch(
+      /^Too many payment attempts for this checkout from your network \(at most 10 a minute\)/,
+    );
     expect((await m.live.post(url.replace(/\?.*/, ''), {})).status).toBe(422); // the merchant's key has its own limit
   });
 
   test("a payment link's checkout is not paid (nor its 3-D Secure finished) through the checkout routes", async () => {
-    const created = await m.live.post<{ id: string }>('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' });
+    const created = await m.live.post<{ id: string }>('/api/v2/payment-links', {
+      amount: 1500,
+      description: 'Consultation',
+      currency: 'USD',
+    });
     const { checkoutId } = await m.t.orm.em.fork().findOneOrFail(PaymentLink, created.body.id);
     for (const path of ['payments', 'payments/details']) {
-      const res = await m.live.post(`/api/v2/checkout/${checkoutId}/${path}`, path === 'payments' ? { card: adyenCard('4111111111111111') } : { details: { threeDSResult: 'x' } });
+      const res = await m.live.post(
+        `/api/v2/checkout/${checkoutId}/${path}`,
+        path === 'payments' ? { card: adyenCard('4111111111111111') } : { details: { threeDSResult: 'x' } },
+      );
       expect(res.status).toBe(400);
       expect(res.body.error.message).toContain(`belongs to payment link ${created.body.id}`);
     }
@@ -271,21 +336,28 @@ describe('the pay routes authorised by the page token', () => {
 describe('Content Security Policy', () => {
   test("live pages allow Adyen Web's origins; test pages stay self-only", async () => {
     const live = await liveCheckout(MUG);
-    const liveCsp = (await fetch(live.checkout_url.replace(/^https?:\/\/[^/]+/, m.t.url))).headers.get('content-security-policy')!;
-    const directives = Object.fromEntries(liveCsp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+    const liveCsp = (await fetch(live.checkout_url.replace(/^https?:\/\/[^/]+/, m.t.url))).headers.get(
+      'content-security-policy',
+    )!;
+    const directives = Object.fromEntries(
+      liveCsp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]),
+    );
     expect(directives).toEqual({
       'default-src': "'none'",
       'script-src': expect.stringMatching(/^'nonce-[^']+' 'self'$/),
       'style-src': expect.stringMatching(/^'nonce-[^']+' 'self'$/),
       'img-src': 'https: http: data:',
-      'connect-src': "'self' https://checkoutshopper-test.adyen.com https://checkoutshopper-test.cdn.adyen.com https://checkoutanalytics-test.adyen.com",
+      'connect-src':
+        "'self' https://checkoutshopper-test.adyen.com https://checkoutshopper-test.cdn.adyen.com https://checkoutanalytics-test.adyen.com",
       'frame-src': 'https://checkoutshopper-test.adyen.com https:',
       'form-action': "'self' https:",
       'base-uri': "'none'",
       'frame-ancestors': "'none'",
     });
     const test = await openCheckout(client(m.t.url, m.keys.test_api_key), MUG);
-    const testCsp = (await fetch(test.checkout_url.replace(/^https?:\/\/[^/]+/, m.t.url))).headers.get('content-security-policy')!;
+    const testCsp = (await fetch(test.checkout_url.replace(/^https?:\/\/[^/]+/, m.t.url))).headers.get(
+      'content-security-policy',
+    )!;
     expect(testCsp).toMatch(
       /^default-src 'none'; script-src 'nonce-[^']+'; style-src 'nonce-[^']+'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
     );
@@ -306,7 +378,9 @@ describe('Content Security Policy', () => {
     await page.goto(`${m.t.url}${pagePath(checkout.checkout_url)}`);
     const frame = page.locator('#card-adyen iframe').first();
     await frame.waitFor({ state: 'attached' });
-    expect(await frame.getAttribute('src')).toMatch(/^https:\/\/checkoutshopper-test\.adyen\.com\/checkoutshopper\/securedfields\/test_CLIENTKEY1234567890\//);
+    expect(await frame.getAttribute('src')).toMatch(
+      /^https:\/\/checkoutshopper-test\.adyen\.com\/checkoutshopper\/securedfields\/test_CLIENTKEY1234567890\//,
+    );
     expect(await page.locator('#card-adyen input[autocomplete^="cc-"]').count()).toBe(0);
     expect(blocked).toEqual([]);
   });
@@ -331,7 +405,8 @@ describe("with Adyen Web's real bundle, Adyen's hosts played locally", () => {
     const { requests } = await playAdyenHosts(page, opts);
     const posts: { url: string; body: string }[] = [];
     page.on('request', (req) => {
-      if (req.method() === 'POST' && req.url().startsWith(m.t.url)) posts.push({ url: pagePath(req.url()), body: req.postData() ?? '' });
+      if (req.method() === 'POST' && req.url().startsWith(m.t.url))
+        posts.push({ url: pagePath(req.url()), body: req.postData() ?? '' });
     });
     await page.goto(`${m.t.url}${pagePath(url)}`);
     return { page, requests, posts };
@@ -377,10 +452,13 @@ describe("with Adyen Web's real bundle, Adyen's hosts played locally", () => {
     await (await securedField(page, 'card-adyen', 'encryptedSecurityCode')).locator('input').fill('737');
     await page.click('#pay-button');
     await page.waitForURL(`${store.url}/thanks**`);
-    expect(posts.map((p) => (JSON.parse(p.body) as { card: { payment_method_data: { encryptedCardNumber: string } } }).card.payment_method_data.encryptedCardNumber)).toEqual([
-      'test_4000000000000002',
-      'test_4111111111111111',
-    ]);
+    expect(
+      posts.map(
+        (p) =>
+          (JSON.parse(p.body) as { card: { payment_method_data: { encryptedCardNumber: string } } }).card
+            .payment_method_data.encryptedCardNumber,
+      ),
+    ).toEqual(['test_4000000000000002', 'test_4111111111111111']);
   });
 
   test('with Adyen unreachable, the page says once that the card form could not load', async () => {
@@ -393,13 +471,19 @@ describe("with Adyen Web's real bundle, Adyen's hosts played locally", () => {
       w.cardFormFailures = 0;
       new MutationObserver((records) => {
         for (const r of records)
-          if ((r.target as Element).closest?.('#form-error')) for (const n of Array.from(r.addedNodes)) if (n.textContent?.includes('The card form could not load')) w.cardFormFailures++;
+          if ((r.target as Element).closest?.('#form-error'))
+            for (const n of Array.from(r.addedNodes))
+              if (n.textContent?.includes('The card form could not load')) w.cardFormFailures++;
       }).observe(document, { childList: true, subtree: true });
     });
     const page = await context.newPage();
     await playAdyenHosts(page, { offline: true });
     await page.goto(`${m.t.url}${pagePath(checkout.checkout_url)}`);
-    await page.waitForFunction(() => (window as unknown as { cardFormFailures: number }).cardFormFailures >= 2, undefined, { timeout: 90_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { cardFormFailures: number }).cardFormFailures >= 2,
+      undefined,
+      { timeout: 90_000 },
+    );
     expect((await text(page, '#form-error')).split('The card form could not load').length - 1).toBe(1);
   }, 120_000);
 });

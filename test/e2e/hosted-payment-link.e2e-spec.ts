@@ -17,7 +17,9 @@ beforeAll(async () => {
     ['THERM', 'Digital thermometer', 2000],
     ['CANDY', 'Chocolate candy bar', 1000],
   ] as const) {
-    expect((await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id })).status).toBe(201);
+    expect((await api.post('/api/v2/products', { name, price, currency: 'USD', merchant_product_id })).status).toBe(
+      201,
+    );
   }
   store = await startStore();
   browser = await launchBrowser();
@@ -35,7 +37,11 @@ type Card = { number: string; exp_month: number; exp_year: number; cvc: string }
 const customer = { email: 'pat@example.com', first_name: 'Pat', last_name: 'Lee' };
 
 async function createLink(body: object, via = api) {
-  const res = await via.post('/api/v2/payment-links', { success_url: `${store.url}/thanks`, cancel_url: `${store.url}/cart`, ...body });
+  const res = await via.post('/api/v2/payment-links', {
+    success_url: `${store.url}/thanks`,
+    cancel_url: `${store.url}/cart`,
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -97,12 +103,21 @@ test('a split link paid with an HSA/FSA card and a card lands on success_url; cl
   expect(landed.searchParams.get('payment_link_id')).toBe(link.id);
   const orderId = landed.searchParams.get('order_id')!;
   const order = (await api.get(`/api/v2/orders/${orderId}`)).body;
-  expect(order).toMatchObject({ status: 'completed', payment_link_id: link.id, client_reference_id: 'crm-7', reference_id: null, amount: 3000 });
+  expect(order).toMatchObject({
+    status: 'completed',
+    payment_link_id: link.id,
+    client_reference_id: 'crm-7',
+    reference_id: null,
+    amount: 3000,
+  });
   expect(order.payments.map((p: { payment_method: string; amount: number }) => [p.payment_method, p.amount])).toEqual([
     ['hsa_fsa_card', 2000],
     ['card', 1000],
   ]);
-  expect((await api.get(`/api/v2/payment-links/${link.id}`)).body).toMatchObject({ status: 'paid', order: { id: orderId, status: 'completed' } });
+  expect((await api.get(`/api/v2/payment-links/${link.id}`)).body).toMatchObject({
+    status: 'paid',
+    order: { id: orderId, status: 'completed' },
+  });
 
   const again = await open(link.url);
   expect(await text(again.page, 'h1')).toBe('This payment link has been paid');
@@ -127,12 +142,20 @@ test('a link without a customer asks for the payer’s details, shows errors nex
   await page.click('#pay-button');
   await page.waitForURL(`${store.url}/thanks?*`);
   const orderId = new URL(page.url()).searchParams.get('order_id')!;
-  expect((await api.get(`/api/v2/orders/${orderId}`)).body).toMatchObject({ amount: 4200, customer: { email: 'sam@example.com', first_name: 'Sam', last_name: 'Roe' }, client_reference_id: null });
+  expect((await api.get(`/api/v2/orders/${orderId}`)).body).toMatchObject({
+    amount: 4200,
+    customer: { email: 'sam@example.com', first_name: 'Sam', last_name: 'Roe' },
+    client_reference_id: null,
+  });
   expect(problems).toEqual([]);
 });
 
 test('cancel goes to cancel_url with the link id; nothing is paid', async () => {
-  const link = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 2 }], currency: 'USD', customer });
+  const link = await createLink({
+    products: [{ merchant_product_id: 'THERM', quantity: 2 }],
+    currency: 'USD',
+    customer,
+  });
   const { page, problems } = await open(link.url);
   expect(await page.locator('a.cancel').getAttribute('href')).toBe(`${store.url}/cart?payment_link_id=${link.id}`);
   await page.click('a.cancel');
@@ -144,15 +167,30 @@ test('cancel goes to cancel_url with the link id; nothing is paid', async () => 
 
 test('expired and cancelled links show a clear page with a way back and no form', async () => {
   const clocked = client(t.url, (await t.merchant('Clocked')).test_api_key);
-  await clocked.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
-  const soon = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer, expires_at: new Date(Date.now() + 3600_000).toISOString() }, clocked);
+  await clocked.post('/api/v2/products', {
+    name: 'Digital thermometer',
+    price: 2000,
+    currency: 'USD',
+    merchant_product_id: 'THERM',
+  });
+  const soon = await createLink(
+    {
+      products: [{ merchant_product_id: 'THERM', quantity: 1 }],
+      currency: 'USD',
+      customer,
+      expires_at: new Date(Date.now() + 3600_000).toISOString(),
+    },
+    clocked,
+  );
   expect((await clocked.post('/api/v2/test-helpers/advance-clock', { seconds: 7200 })).status).toBe(200);
   const expired = await open(soon.url);
   expect(expired.status).toBe(200);
   expect(await text(expired.page, 'h1')).toBe('This payment link has expired');
   expect(await text(expired.page, '.notice')).toContain('Nothing was charged');
   expect(await expired.page.locator('#pay-form').count()).toBe(0);
-  expect(await expired.page.locator('.notice a').getAttribute('href')).toBe(`${store.url}/cart?payment_link_id=${soon.id}`);
+  expect(await expired.page.locator('.notice a').getAttribute('href')).toBe(
+    `${store.url}/cart?payment_link_id=${soon.id}`,
+  );
 
   const cancelled = await createLink({ amount: 500, description: 'Gift card', currency: 'usd' });
   await api.post(`/api/v2/payment-links/${cancelled.id}/cancel`, { reason: 'Sold out' });
@@ -173,7 +211,9 @@ test('a link without a customer asks for the email in a styled field at least 44
   expect(email.height).toBeGreaterThanOrEqual(44);
   expect(email.height).toBe(name.height);
   const style = (id: string) =>
-    page.evaluate(`(() => { const s = getComputedStyle(document.getElementById('${id}')); return [s.borderTopWidth, s.borderTopColor, s.borderRadius, s.paddingLeft]; })()`);
+    page.evaluate(
+      `(() => { const s = getComputedStyle(document.getElementById('${id}')); return [s.borderTopWidth, s.borderTopColor, s.borderRadius, s.paddingLeft]; })()`,
+    );
   expect(await style('customer-email')).toEqual(await style('customer-first_name'));
   expect(problems).toEqual([]);
 });
@@ -187,7 +227,11 @@ test('the payment-link page names the merchant being paid', async () => {
 });
 
 test('a link whose products ship asks for a shipping address on the page (required); the order carries it; an amount link asks none and its order has null addresses', async () => {
-  const link = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer });
+  const link = await createLink({
+    products: [{ merchant_product_id: 'THERM', quantity: 1 }],
+    currency: 'USD',
+    customer,
+  });
   expect(link.collect_shipping_address).toBe(true);
   const { page, problems } = await open(link.url);
   expect(await page.locator('#shipping_address').isVisible()).toBe(true);
@@ -214,17 +258,33 @@ test('a link whose products ship asks for a shipping address on the page (requir
   const orderId = new URL(second.page.url()).searchParams.get('order_id')!;
   const plain = (await api.get(`/api/v2/orders/${orderId}`)).body;
   expect(plain.customer).toMatchObject({ shipping_address: null, billing_address: null }); // not {"city": ""…}
-  expect((await api.get(`/api/v2/checkout/${amountLink.checkout_id}`)).body.data).toMatchObject({ shipping_info: null, billing_info: null });
+  expect((await api.get(`/api/v2/checkout/${amountLink.checkout_id}`)).body.data).toMatchObject({
+    shipping_info: null,
+    billing_info: null,
+  });
   const gid = Buffer.from(`Order:${orderId}`).toString('base64url');
-  const graph = await api.graphql(`{ order(id: "${gid}") { customer { shippingAddress { city } billingAddress { city } } } }`);
+  const graph = await api.graphql(
+    `{ order(id: "${gid}") { customer { shippingAddress { city } billingAddress { city } } } }`,
+  );
   expect(graph.body.errors).toBeUndefined();
   expect(graph.body.data.order.customer).toEqual({ shippingAddress: null, billingAddress: null });
   // A merchant may turn the question off for products that do not ship.
-  const digital = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer, collect_shipping_address: false });
+  const digital = await createLink({
+    products: [{ merchant_product_id: 'THERM', quantity: 1 }],
+    currency: 'USD',
+    customer,
+    collect_shipping_address: false,
+  });
   expect(digital.collect_shipping_address).toBe(false);
-  expect((await api.post(`/api/v2/test-helpers/payment-links/${digital.id}/pay`, { hsa_fsa_card: cards.hsa })).status).toBe(200);
+  expect(
+    (await api.post(`/api/v2/test-helpers/payment-links/${digital.id}/pay`, { hsa_fsa_card: cards.hsa })).status,
+  ).toBe(200);
   // Asked for and missing over the API: a 422 naming the field.
-  const other = await createLink({ products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', customer });
+  const other = await createLink({
+    products: [{ merchant_product_id: 'THERM', quantity: 1 }],
+    currency: 'USD',
+    customer,
+  });
   const missing = await api.post(`/api/v2/test-helpers/payment-links/${other.id}/pay`, { hsa_fsa_card: cards.hsa });
   expect(missing.status).toBe(422);
   expect(missing.body.error).toMatchObject({ code: 'validation_error', param: 'shipping_address' });

@@ -29,10 +29,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a retry under the key of a payment whose process died mid-payment is paid within seconds, and the dead attempt is reversed', async () => {
   const session = await openCheckout(m.api, [['THERM', 'Thermometer', 2000, 1]]);
-  const other = await startServiceProcess({ DATABASE_URL: process.env.DATABASE_URL!, RUN_JOBS: 'false', LOG_LEVEL: 'silent' });
+  const other = await startServiceProcess({
+    DATABASE_URL: process.env.DATABASE_URL!,
+    RUN_JOBS: 'false',
+    LOG_LEVEL: 'silent',
+  });
   holder = other.child;
   const key = `pay-${session.checkout_id}`;
-  const pay = (url: string) => client(url, m.keys.test_api_key).post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa }, { 'Idempotency-Key': key });
+  const pay = (url: string) =>
+    client(url, m.keys.test_api_key).post(
+      `/api/v2/test-helpers/checkout/${session.checkout_id}/pay`,
+      { card: cards.visa },
+      { 'Idempotency-Key': key },
+    );
 
   // The processor's books are locked, so the first payment stops mid-way: key claimed, attempt open.
   const db = t.orm.em.fork().getConnection();
@@ -42,7 +51,10 @@ test('a retry under the key of a payment whose process died mid-payment is paid 
     await lock.query('lock table processor_ledger in share mode');
     void pay(other.url).catch(() => undefined);
     for (let i = 0; i < 100; i++) {
-      const [open] = await db.execute(`select count(*)::int as n from payment_attempts where subject_id = ? and status = 'calling'`, [session.checkout_id]);
+      const [open] = await db.execute(
+        `select count(*)::int as n from payment_attempts where subject_id = ? and status = 'calling'`,
+        [session.checkout_id],
+      );
       if (open.n === 1) break;
       await sleep(100);
     }
@@ -57,26 +69,45 @@ test('a retry under the key of a payment whose process died mid-payment is paid 
   let retry = await pay(t.url);
   while (retry.status === 409 && Date.now() - retriedAt < 10_000) retry = await pay(t.url);
   expect({ status: retry.status, code: retry.body?.error?.code }).toEqual({ status: 200, code: undefined });
-  const attempts = await db.execute<{ status: string }[]>(`select status from payment_attempts where subject_id = ? order by created_at`, [session.checkout_id]);
+  const attempts = await db.execute<{ status: string }[]>(
+    `select status from payment_attempts where subject_id = ? order by created_at`,
+    [session.checkout_id],
+  );
   expect(attempts.map((a) => a.status)).toEqual(['reversed', 'succeeded']);
   // And the key now replays that order.
   const replay = await pay(t.url);
-  expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), id: replay.body.id }).toEqual({ status: 200, replayed: 'true', id: retry.body.id });
+  expect({ status: replay.status, replayed: replay.headers.get('idempotent-replayed'), id: replay.body.id }).toEqual({
+    status: 200,
+    replayed: 'true',
+    id: retry.body.id,
+  });
 }, 120_000);
 
 test('a retry under the key of a payment whose order committed but whose answer was lost (a failover cut the connection) gets that order, not "already paid"', async () => {
   const session = await openCheckout(m.api, [['THERM', 'Thermometer', 2000, 1]]);
   const key = `pay-${session.checkout_id}`;
-  const pay = (k: string) => m.api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa }, { 'Idempotency-Key': k });
+  const pay = (k: string) =>
+    m.api.post(
+      `/api/v2/test-helpers/checkout/${session.checkout_id}/pay`,
+      { card: cards.visa },
+      { 'Idempotency-Key': k },
+    );
   const first = await pay(key);
   expect(first.status).toBe(200);
   // As if the connection was cut as the order committed: its answer never stored, the claim lapsed.
   await t.orm.em
     .fork()
     .getConnection()
-    .execute(`update idempotency_keys set response_status = 0, response_body = null, locked_at = now() - interval '10 seconds' where merchant_id = ? and key = ?`, [m.keys.id, key]);
+    .execute(
+      `update idempotency_keys set response_status = 0, response_body = null, locked_at = now() - interval '10 seconds' where merchant_id = ? and key = ?`,
+      [m.keys.id, key],
+    );
   const retry = await pay(key);
-  expect({ status: retry.status, id: retry.body.id, replayed: retry.headers.get('idempotent-replayed') }).toEqual({ status: 200, id: first.body.id, replayed: null });
+  expect({ status: retry.status, id: retry.body.id, replayed: retry.headers.get('idempotent-replayed') }).toEqual({
+    status: 200,
+    id: first.body.id,
+    replayed: null,
+  });
   expect((await pay(key)).headers.get('idempotent-replayed')).toBe('true');
   // Another request (another key) finds the checkout paid.
   const other = await pay(`other-${session.checkout_id}`);

@@ -25,7 +25,12 @@ const raw = async (method: string, path: string, body: unknown, idempotencyKey: 
 describe('Idempotency-Key', () => {
   test('a replay returns the first response byte for byte', async () => {
     const k = crypto.randomUUID();
-    const body = { name: 'Digital thermometer', price: 1999, currency: 'USD', metadata: { zeta: 1, alpha: { b: 2, a: 1 } } };
+    const body = {
+      name: 'Digital thermometer',
+      price: 1999,
+      currency: 'USD',
+      metadata: { zeta: 1, alpha: { b: 2, a: 1 } },
+    };
     const first = await raw('POST', '/api/v2/products', body, k);
     const again = await raw('POST', '/api/v2/products', body, k);
     expect(first.status).toBe(201);
@@ -52,15 +57,31 @@ describe('Idempotency-Key', () => {
 
   test('a GraphQL mutation answered with userErrors stores nothing and keeps nothing, like REST', async () => {
     const k = crypto.randomUUID();
-    const mutation = 'mutation($input: CreateProductInput!) { createProduct(input: $input) { product { id name } userErrors { code } } }';
-    const failed = await api.graphql(mutation, { input: { name: 'Ice pack', price: 0, currency: 'USD' } }, { 'idempotency-key': k });
+    const mutation =
+      'mutation($input: CreateProductInput!) { createProduct(input: $input) { product { id name } userErrors { code } } }';
+    const failed = await api.graphql(
+      mutation,
+      { input: { name: 'Ice pack', price: 0, currency: 'USD' } },
+      { 'idempotency-key': k },
+    );
     expect(failed.body.data.createProduct).toEqual({ product: null, userErrors: [{ code: 'INVALID_PRICE' }] });
-    const [stored] = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from idempotency_keys where key = ?`, [k]);
+    const [stored] = await t.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from idempotency_keys where key = ?`, [k]);
     expect(stored.n).toBe(0);
-    const fixed = await api.graphql(mutation, { input: { name: 'Ice pack', price: 899, currency: 'USD' } }, { 'idempotency-key': k });
+    const fixed = await api.graphql(
+      mutation,
+      { input: { name: 'Ice pack', price: 899, currency: 'USD' } },
+      { 'idempotency-key': k },
+    );
     expect(fixed.body.errors).toBeUndefined();
     expect(fixed.body.data.createProduct.product.name).toBe('Ice pack');
-    const replay = await api.graphql(mutation, { input: { name: 'Ice pack', price: 899, currency: 'USD' } }, { 'idempotency-key': k });
+    const replay = await api.graphql(
+      mutation,
+      { input: { name: 'Ice pack', price: 899, currency: 'USD' } },
+      { 'idempotency-key': k },
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual(fixed.body);
   });
@@ -70,7 +91,11 @@ describe('amount bounds', () => {
   test('a line of 99,999,999 × 1000 is refused before any money moves, naming the field', async () => {
     const res = await api.post('/api/v2/checkout', checkoutBody([['X', 'Gold', 99_999_999, 1000]]));
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'line_items.0.quantity', message: expect.stringContaining('99999999') })]));
+    expect(res.body.error.details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'line_items.0.quantity', message: expect.stringContaining('99999999') }),
+      ]),
+    );
   });
 
   test('a checkout whose total exceeds 99,999,999 is refused; exactly the maximum is accepted', async () => {

@@ -25,7 +25,10 @@ test('Agenda on PostgreSQL runs a registered sweep, and stop() waits for it', as
   while (runs.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   await runner.stop();
   expect(runs.length).toBeGreaterThanOrEqual(1);
-  const [job] = await t.orm.em.fork().getConnection().execute(`select name, repeat_interval from agenda_jobs where name = 'test.sweep'`);
+  const [job] = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute(`select name, repeat_interval from agenda_jobs where name = 'test.sweep'`);
   expect(job).toEqual({ name: 'test.sweep', repeat_interval: '1 minute' });
 }, 30_000);
 
@@ -35,7 +38,13 @@ test('prompt kicks are paced: a burst shares a few runs, the last kick is always
     runs.push({ at: performance.now(), whole });
     return new Promise<void>((r) => setTimeout(r, 5));
   };
-  const sweep: Sweep = { name: 'test.paced', every: '1 hour', run: record(true), prompt: record(false), kickPaceMs: 100 };
+  const sweep: Sweep = {
+    name: 'test.paced',
+    every: '1 hour',
+    run: record(true),
+    prompt: record(false),
+    kickPaceMs: 100,
+  };
   const runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep]);
   await runner.start();
   try {
@@ -54,7 +63,8 @@ test('prompt kicks are paced: a burst shares a few runs, the last kick is always
     expect(kicked.length).toBeLessThanOrEqual(7);
     expect(kicked[0].at - first).toBeLessThan(50);
     // A prompt run starts a pace after the run before it (timers keep the loop's millisecond clock).
-    for (let i = 1; i < kicked.length; i++) if (!kicked[i].whole) expect(kicked[i].at - kicked[i - 1].at).toBeGreaterThanOrEqual(95);
+    for (let i = 1; i < kicked.length; i++)
+      if (!kicked[i].whole) expect(kicked[i].at - kicked[i - 1].at).toBeGreaterThanOrEqual(95);
     expect(kicked.at(-1)!.at).toBeGreaterThanOrEqual(lastKick);
     // The whole run asked for in the middle of the burst happened.
     expect(kicked.some((r) => r.whole)).toBe(true);
@@ -78,8 +88,16 @@ test('prompt kicks are paced: a burst shares a few runs, the last kick is always
 test('the idempotency sweep forgets keys past their 24 hours and keeps the others', async () => {
   const m = await t.merchant();
   const api = client(t.url, m.test_api_key);
-  await api.post('/api/v2/products', { name: 'Thermometer', price: 100, currency: 'USD' }, { 'idempotency-key': 'old-key' });
-  await api.post('/api/v2/products', { name: 'Thermometer', price: 100, currency: 'USD' }, { 'idempotency-key': 'new-key' });
+  await api.post(
+    '/api/v2/products',
+    { name: 'Thermometer', price: 100, currency: 'USD' },
+    { 'idempotency-key': 'old-key' },
+  );
+  await api.post(
+    '/api/v2/products',
+    { name: 'Thermometer', price: 100, currency: 'USD' },
+    { 'idempotency-key': 'new-key' },
+  );
   const conn = t.orm.em.fork().getConnection();
   await conn.execute(`update idempotency_keys set expires_at = now() - interval '1 minute' where key = 'old-key'`);
   await new JobRunner(t.orm, process.env.DATABASE_URL!, [housekeepingSweep]).runDue(new Date());

@@ -77,7 +77,11 @@ test('card setup link: Adyen Web boots with the client key, environment and a ze
   // A card whose bank asks for 3-D Secure on the card check: refused in place (no action is shown), nothing stored, the link stays open.
   await enterCard(page, 'card', '4212345678901237');
   await page.click('#pay-button');
-  await page.locator('#card-error', { hasText: 'asks to confirm it with 3-D Secure, which saving a card does not support; nothing was charged' }).waitFor();
+  await page
+    .locator('#card-error', {
+      hasText: 'asks to confirm it with 3-D Secure, which saving a card does not support; nothing was charged',
+    })
+    .waitFor();
   expect((await fakeState(page)).actions).toEqual([]);
   expect(await page.locator('#card-action').isHidden()).toBe(true);
   expect(await axeViolations(page)).toEqual([]);
@@ -97,10 +101,23 @@ test('card setup link: Adyen Web boots with the client key, environment and a ze
   expect(body.return_url).toBe(`${m.t.url}${pathOf(link.url)}`);
 
   const methods = (await m.live.get(`/api/v2/customers/${customer.id}/payment-methods`)).body.data;
-  expect(methods).toEqual([expect.objectContaining({ id: expect.stringMatching(/^pm_/), livemode: true, customer_id: customer.id, last4: '1111' })]);
+  expect(methods).toEqual([
+    expect.objectContaining({
+      id: expect.stringMatching(/^pm_/),
+      livemode: true,
+      customer_id: customer.id,
+      last4: '1111',
+    }),
+  ]);
   const verification = [...m.adyen.standIn.payments.values()].at(-1)!;
-  expect(verification).toMatchObject({ amountRequested: { value: 0 }, request: { storePaymentMethod: true, shopperReference: customer.id } });
-  const attached = await db().execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'payment_method.attached' and data->>'id' = ?`, [methods[0].id]);
+  expect(verification).toMatchObject({
+    amountRequested: { value: 0 },
+    request: { storePaymentMethod: true, shopperReference: customer.id },
+  });
+  const attached = await db().execute<{ n: number }[]>(
+    `select count(*)::int as n from events where type = 'payment_method.attached' and data->>'id' = ?`,
+    [methods[0].id],
+  );
   expect(attached).toEqual([{ n: 1 }]);
   expect(problems).toEqual([]);
 });
@@ -108,12 +125,19 @@ test('card setup link: Adyen Web boots with the client key, environment and a ze
 test('card-update link: the live page of an action_required subscription takes a card in Adyen Web (the subscription amount) and rescues it', async () => {
   const { sub } = await subscribeWith(m.live, adyenCard('4000000000000069'), { merchant_product_id: 'THERM' }); // refused on merchant-initiated charges
   expect(sub.status).toBe('action_required');
-  const [failed] = await db().execute<{ data: { card_update_url: string } }[]>(`select data from events where type = 'subscription.payment_failed' and data->>'subscription_id' = ?`, [sub.id]);
+  const [failed] = await db().execute<{ data: { card_update_url: string } }[]>(
+    `select data from events where type = 'subscription.payment_failed' and data->>'subscription_id' = ?`,
+    [sub.id],
+  );
   const { page, problems, headers } = await open(failed.data.card_update_url);
   expect(await text(page, 'h1')).toBe('Update your card');
   expect(await text(page, '#pay-button')).toBe('Save card and pay');
   const state = await fakeState(page);
-  expect(state.checkout).toMatchObject({ clientKey: 'test_CLIENTKEY1234567890', environment: 'test', amount: { value: 1500, currency: 'USD' } });
+  expect(state.checkout).toMatchObject({
+    clientKey: 'test_CLIENTKEY1234567890',
+    environment: 'test',
+    amount: { value: 1500, currency: 'USD' },
+  });
   expect(await page.locator(RAW_CARD_INPUTS).count()).toBe(0);
   expect(headers['content-security-policy']).toContain('frame-src https://checkoutshopper-test.adyen.com https:');
   expect(await axeViolations(page)).toEqual([]);
@@ -121,14 +145,26 @@ test('card-update link: the live page of an action_required subscription takes a
   await enterCard(page, 'card', '5555444433331111');
   await page.click('#pay-button');
   await page.locator('h1', { hasText: 'Your card is updated' }).waitFor();
-  expect(await text(page, '#main')).toContain('The card ending 1111 is saved. Your subscription uses it from now on and is active.');
+  expect(await text(page, '#main')).toContain(
+    'The card ending 1111 is saved. Your subscription uses it from now on and is active.',
+  );
   expect(await axeViolations(page)).toEqual([]);
   expect(problems).toEqual([]);
 
   const rescued = (await m.live.get<SubscriptionResource>(`/api/v2/subscriptions/${sub.id}`)).body;
   expect(rescued).toMatchObject({ status: 'active', payment_method: { last4: '1111' } });
-  const types = (await db().execute<{ type: string }[]>(`select type from events where data->>'subscription_id' = ? order by created_at, id`, [sub.id])).map((e) => e.type);
-  expect(types).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
+  const types = (
+    await db().execute<{ type: string }[]>(
+      `select type from events where data->>'subscription_id' = ? order by created_at, id`,
+      [sub.id],
+    )
+  ).map((e) => e.type);
+  expect(types).toEqual([
+    'subscription.created',
+    'subscription.payment_failed',
+    'subscription.resumed',
+    'subscription.renewed',
+  ]);
 });
 
 test("card setup link with Adyen Web's real bundle (Adyen's hosts played locally): the link's token reaches no Adyen host, and the card is saved", async () => {

@@ -1,5 +1,12 @@
 import type { SubscriptionResource } from '../../src/modules/subscriptions/subscription.resource.js';
-import { newCustomer, pathOf, submitPathOf, subscribeWith, type SetupLinkBody, type SubmitBody } from '../helpers/card-links.js';
+import {
+  newCustomer,
+  pathOf,
+  submitPathOf,
+  subscribeWith,
+  type SetupLinkBody,
+  type SubmitBody,
+} from '../helpers/card-links.js';
 import { cards } from '../helpers/fixtures.js';
 import { client, type ErrorBody } from '../helpers/http.js';
 import { adyenCard, useLiveMode } from '../helpers/live-mode.js';
@@ -31,17 +38,28 @@ test('card setup link: payment_method_data is verified at Adyen (zero amount, st
   expect(declined.status).toBe(400);
   expect(declined.body.error).toMatchObject({ code: 'invalid_payment_method', param: 'card' });
 
-  const verificationsBefore = [...m.adyen.standIn.payments.values()].filter((p) => p.amountRequested.value === 0).length;
+  const verificationsBefore = [...m.adyen.standIn.payments.values()].filter(
+    (p) => p.amountRequested.value === 0,
+  ).length;
   const res = await submit(link.url, { card: adyenCard('4111111111111111') });
   expect(res.status).toBe(200);
   const verifications = [...m.adyen.standIn.payments.values()].filter((p) => p.amountRequested.value === 0);
   expect(verifications).toHaveLength(verificationsBefore + 1);
-  expect(verifications.at(-1)!.request).toMatchObject({ storePaymentMethod: true, recurringProcessingModel: 'Subscription' });
+  expect(verifications.at(-1)!.request).toMatchObject({
+    storePaymentMethod: true,
+    recurringProcessingModel: 'Subscription',
+  });
   const pm = (await m.live.get(`/api/v2/customers/${customer.id}/payment-methods/${res.body.payment_method_id}`)).body;
   expect(pm).toMatchObject({ livemode: true, last4: '1111', customer_id: customer.id });
-  const attached = await db().execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'payment_method.attached' and data->>'id' = ?`, [pm.id]);
+  const attached = await db().execute<{ n: number }[]>(
+    `select count(*)::int as n from events where type = 'payment_method.attached' and data->>'id' = ?`,
+    [pm.id],
+  );
   expect(attached).toEqual([{ n: 1 }]);
-  expect((await submit(link.url, { card: adyenCard('5555444433331111') })).body.error).toMatchObject({ code: 'invalid_state', details: { status: 'used' } });
+  expect((await submit(link.url, { card: adyenCard('5555444433331111') })).body.error).toMatchObject({
+    code: 'invalid_state',
+    details: { status: 'used' },
+  });
 
   // No table holds the number the raw attempt carried.
   const [row] = await db().execute<{ hits: number }[]>(
@@ -54,7 +72,10 @@ test('card setup link: payment_method_data is verified at Adyen (zero amount, st
 test('card-update link: the card_update_url of a live action_required failure takes Adyen Web data, rescues the subscription with a ContAuth charge of the new token', async () => {
   const { sub } = await subscribeWith(m.live, adyenCard('4000000000000069'), { merchant_product_id: 'THERM' }); // Expired Card (6) on merchant-initiated charges
   expect(sub.status).toBe('action_required');
-  const [failed] = await db().execute<{ data: { card_update_url: string } }[]>(`select data from events where type = 'subscription.payment_failed' and data->>'subscription_id' = ?`, [sub.id]);
+  const [failed] = await db().execute<{ data: { card_update_url: string } }[]>(
+    `select data from events where type = 'subscription.payment_failed' and data->>'subscription_id' = ?`,
+    [sub.id],
+  );
   const url = failed.data.card_update_url;
   expect(url).toMatch(/\/card-setup\/pmsl_\w+\?token=\w{32}$/);
 
@@ -69,13 +90,31 @@ test('card-update link: the card_update_url of a live action_required failure ta
   const res = await submit(url, { card: adyenCard('5555444433331111') });
   expect(res.status).toBe(200);
   const rescued = (await m.live.get<SubscriptionResource>(`/api/v2/subscriptions/${sub.id}`)).body;
-  expect(rescued).toMatchObject({ status: 'active', payment_method_id: res.body.payment_method_id, payment_method: { last4: '1111' } });
+  expect(rescued).toMatchObject({
+    status: 'active',
+    payment_method_id: res.body.payment_method_id,
+    payment_method: { last4: '1111' },
+  });
   const [renewed] = await db().execute<{ data: { invoice: { psp_reference: string } } }[]>(
     `select data from events where type = 'subscription.renewed' and data->>'subscription_id' = ? order by created_at desc, id desc limit 1`,
     [sub.id],
   );
   const token = [...m.adyen.standIn.tokens.values()].at(-1)!;
-  expect(m.adyen.standIn.payments.get(renewed.data.invoice.psp_reference)).toMatchObject({ shopperInteraction: 'ContAuth', storedPaymentMethodId: token.id, captured: 1500 });
-  const types = (await db().execute<{ type: string }[]>(`select type from events where data->>'subscription_id' = ? order by created_at, id`, [sub.id])).map((e) => e.type);
-  expect(types).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
+  expect(m.adyen.standIn.payments.get(renewed.data.invoice.psp_reference)).toMatchObject({
+    shopperInteraction: 'ContAuth',
+    storedPaymentMethodId: token.id,
+    captured: 1500,
+  });
+  const types = (
+    await db().execute<{ type: string }[]>(
+      `select type from events where data->>'subscription_id' = ? order by created_at, id`,
+      [sub.id],
+    )
+  ).map((e) => e.type);
+  expect(types).toEqual([
+    'subscription.created',
+    'subscription.payment_failed',
+    'subscription.resumed',
+    'subscription.renewed',
+  ]);
 });

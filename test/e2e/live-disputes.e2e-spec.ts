@@ -30,12 +30,15 @@ async function settle(): Promise<void> {
 
 async function paidOrder(): Promise<OrderResource> {
   const checkout = await openCheckout(m.live, [['thermo', 'Digital Thermometer', 1999, 1]]);
-  const res = await m.live.post<OrderResource>(`/api/v2/checkout/${checkout.checkout_id}/payments`, { card: adyenCard('4111111111111111') });
+  const res = await m.live.post<OrderResource>(`/api/v2/checkout/${checkout.checkout_id}/payments`, {
+    card: adyenCard('4111111111111111'),
+  });
   expect(res.status).toBe(200);
   return res.body;
 }
 
-const getOrder = async (id: string) => (await m.live.get<OrderResource & { dispute: DisputeBody | null }>(`/api/v2/orders/${id}`)).body;
+const getOrder = async (id: string) =>
+  (await m.live.get<OrderResource & { dispute: DisputeBody | null }>(`/api/v2/orders/${id}`)).body;
 const getDispute = (id: string) => m.live.get<DisputeBody & ErrorBody>(`/api/v2/orders/${id}/dispute`);
 
 describe('a chargeback on a one-time order', () => {
@@ -46,7 +49,10 @@ describe('a chargeback on a one-time order', () => {
 
     m.adyen.standIn.dispute(psp, 'NOTIFICATION_OF_CHARGEBACK');
     await settle();
-    expect(await getOrder(order.id)).toMatchObject({ payment_status: 'disputed', dispute: { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' } });
+    expect(await getOrder(order.id)).toMatchObject({
+      payment_status: 'disputed',
+      dispute: { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' },
+    });
 
     m.adyen.standIn.dispute(psp, 'CHARGEBACK');
     await settle();
@@ -56,7 +62,11 @@ describe('a chargeback on a one-time order', () => {
 
     m.adyen.standIn.dispute(psp, 'CHARGEBACK_REVERSED');
     await settle();
-    expect(await getOrder(order.id)).toMatchObject({ status: 'completed', payment_status: 'captured', dispute: { stage: 'reversed' } });
+    expect(await getOrder(order.id)).toMatchObject({
+      status: 'completed',
+      payment_status: 'captured',
+      dispute: { stage: 'reversed' },
+    });
   });
 
   test('held, then delivered reversed and twice each: the same final state (reversed, order restored)', async () => {
@@ -70,7 +80,11 @@ describe('a chargeback on a one-time order', () => {
     m.adyen.standIn.dispute(psp, 'CHARGEBACK_REVERSED');
     await m.adyen.standIn.notifications.release({ order: 'reverse', duplicate: true });
     await settle();
-    expect(await getOrder(order.id)).toMatchObject({ status: 'completed', payment_status: 'captured', dispute: { stage: 'reversed' } });
+    expect(await getOrder(order.id)).toMatchObject({
+      status: 'completed',
+      payment_status: 'captured',
+      dispute: { stage: 'reversed' },
+    });
   });
 
   test('accepted over REST and defended over GraphQL through the DisputeService', async () => {
@@ -79,33 +93,60 @@ describe('a chargeback on a one-time order', () => {
     await settle();
     const accept = await m.live.post(`/api/v2/orders/${accepted.id}/dispute/accept`, {});
     expect(accept.status).toBe(200);
-    const standInDispute = [...m.adyen.standIn.disputes.values()].find((d) => d.paymentPspReference === accepted.payments[0].psp_reference)!;
+    const standInDispute = [...m.adyen.standIn.disputes.values()].find(
+      (d) => d.paymentPspReference === accepted.payments[0].psp_reference,
+    )!;
     expect(standInDispute.status).toBe('Accepted');
 
     const defended = await paidOrder();
     m.adyen.standIn.dispute(defended.payments[0].psp_reference, 'NOTIFICATION_OF_CHARGEBACK');
     await settle();
     const defend = (reason: string) =>
-      m.live.graphql<{ defendDispute: { dispute: { stage: string; defenseReasonCode: string | null } | null; userErrors: { message: string; code: string }[] } }>(
+      m.live.graphql<{
+        defendDispute: {
+          dispute: { stage: string; defenseReasonCode: string | null } | null;
+          userErrors: { message: string; code: string }[];
+        };
+      }>(
         `mutation($id: ID!, $reason: String!) { defendDispute(orderId: $id, defenseReasonCode: $reason) { dispute { stage defenseReasonCode } userErrors { message code } } }`,
         { id: toGlobalId('Order', defended.id), reason },
       );
     // A reason that needs documents Adyen does not have yet is refused with Adyen's words.
     const refused = await defend('SupplyDefenseMaterial');
-    expect(refused.body.data.defendDispute).toEqual({ dispute: null, userErrors: [{ code: 'INVALID_STATE', message: expect.stringContaining('Required defense documents are missing') }] });
+    expect(refused.body.data.defendDispute).toEqual({
+      dispute: null,
+      userErrors: [
+        { code: 'INVALID_STATE', message: expect.stringContaining('Required defense documents are missing') },
+      ],
+    });
     // One that needs none is taken.
     const res = await defend('AdditionalInformation');
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data?.defendDispute.dispute).toMatchObject({ stage: 'NOTIFICATION', defenseReasonCode: 'AdditionalInformation' });
-    const standIn = [...m.adyen.standIn.disputes.values()].find((d) => d.paymentPspReference === defended.payments[0].psp_reference)!;
+    expect(res.body.data?.defendDispute.dispute).toMatchObject({
+      stage: 'NOTIFICATION',
+      defenseReasonCode: 'AdditionalInformation',
+    });
+    const standIn = [...m.adyen.standIn.disputes.values()].find(
+      (d) => d.paymentPspReference === defended.payments[0].psp_reference,
+    )!;
     expect(standIn).toMatchObject({ status: 'Responded', defenseReasonCode: 'AdditionalInformation' });
   });
 });
 
 describe("a chargeback on a subscription's cycle", () => {
   test('CHARGEBACK holds the subscription (no renewal while disputed); CHARGEBACK_REVERSED restores it', async () => {
-    const customer = (await m.live.post<{ id: string }>('/api/v2/customers', { email: 'dispute@example.com', first_name: 'Jane', last_name: 'Doe' })).body;
-    const pm = (await m.live.post<{ id: string }>(`/api/v2/customers/${customer.id}/payment-methods`, { card: adyenCard('4111111111111111') })).body;
+    const customer = (
+      await m.live.post<{ id: string }>('/api/v2/customers', {
+        email: 'dispute@example.com',
+        first_name: 'Jane',
+        last_name: 'Doe',
+      })
+    ).body;
+    const pm = (
+      await m.live.post<{ id: string }>(`/api/v2/customers/${customer.id}/payment-methods`, {
+        card: adyenCard('4111111111111111'),
+      })
+    ).body;
     const sub = (
       await m.live.post<SubscriptionResource>('/api/v2/subscriptions', {
         customer_id: customer.id,
@@ -117,7 +158,10 @@ describe("a chargeback on a subscription's cycle", () => {
       })
     ).body;
     const db = m.t.orm.em.getConnection();
-    const [invoice] = await db.execute<{ psp_reference: string }[]>(`select psp_reference from subscription_invoices where subscription_id = ?`, [sub.id]);
+    const [invoice] = await db.execute<{ psp_reference: string }[]>(
+      `select psp_reference from subscription_invoices where subscription_id = ?`,
+      [sub.id],
+    );
 
     m.adyen.standIn.dispute(invoice.psp_reference, 'NOTIFICATION_OF_CHARGEBACK');
     m.adyen.standIn.dispute(invoice.psp_reference, 'CHARGEBACK');
@@ -130,7 +174,8 @@ describe("a chargeback on a subscription's cycle", () => {
     expect(disputed.at(-1)!.data.dispute).toMatchObject({ stage: 'confirmed', billing_held: true });
 
     // Due again while disputed: nothing is charged.
-    const charges = () => [...m.adyen.standIn.payments.values()].filter((p) => p.shopperInteraction === 'ContAuth').length;
+    const charges = () =>
+      [...m.adyen.standIn.payments.values()].filter((p) => p.shopperInteraction === 'ContAuth').length;
     const before = charges();
     await db.execute(`update subscriptions set next_charge_at = now() - interval '1 second' where id = ?`, [sub.id]);
     await m.t.app.http.jobs.runDue(new Date());

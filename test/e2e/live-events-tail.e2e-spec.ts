@@ -1,5 +1,11 @@
 import type { Log } from '../../src/platform/context.js';
-import { bridgeEvents, EVENTS_TOPIC, EventPubSub, scopeTopicId, type LiveEvent } from '../../src/platform/pubsub/event-pubsub.js';
+import {
+  bridgeEvents,
+  EVENTS_TOPIC,
+  EventPubSub,
+  scopeTopicId,
+  type LiveEvent,
+} from '../../src/platform/pubsub/event-pubsub.js';
 import { PgListener } from '../../src/platform/pubsub/pg-listener.js';
 import { recordTestEvent } from '../helpers/events.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -24,7 +24,10 @@ const split: [string, string, number, number][] = [
 
 async function paidSplitOrder(regularCard = '4111111111111111', hsaCard = '4111110000000013'): Promise<OrderResource> {
   const checkout = await openCheckout(m.live, split);
-  const res = await m.live.post<OrderResource>(`/api/v2/checkout/${checkout.checkout_id}/payments`, { hsa_fsa: adyenCard(hsaCard), card: adyenCard(regularCard) });
+  const res = await m.live.post<OrderResource>(`/api/v2/checkout/${checkout.checkout_id}/payments`, {
+    hsa_fsa: adyenCard(hsaCard),
+    card: adyenCard(regularCard),
+  });
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -39,15 +42,30 @@ async function settle(): Promise<void> {
   await runJobs();
 }
 
-const readRefund = async (id: string) => (await m.live.get<Envelope<RefundResource>>(`/api/v2/refunds/${id}`)).body.data;
+const readRefund = async (id: string) =>
+  (await m.live.get<Envelope<RefundResource>>(`/api/v2/refunds/${id}`)).body.data;
 const eventTypes = async (): Promise<string[]> =>
-  (await m.t.orm.em.getConnection().execute<{ type: string }[]>(`select type from events where merchant_id = ? and livemode order by created_at, id`, [m.keys.id])).map((r) => r.type);
-const storedNotifications = async (): Promise<number> => Number((await m.t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from processor_notifications`))[0].n);
+  (
+    await m.t.orm.em
+      .getConnection()
+      .execute<{ type: string }[]>(
+        `select type from events where merchant_id = ? and livemode order by created_at, id`,
+        [m.keys.id],
+      )
+  ).map((r) => r.type);
+const storedNotifications = async (): Promise<number> =>
+  Number(
+    (await m.t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from processor_notifications`))[0]
+      .n,
+  );
 
 describe('refunds end with the REFUND / REFUND_FAILED notification', () => {
   test('REST: a refund is pending until REFUND arrives, then succeeded, each part carrying the Adyen refund pspReference', async () => {
     const order = await paidSplitOrder();
-    const created = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', { order_id: order.id, reason: 'customer_request' });
+    const created = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', {
+      order_id: order.id,
+      reason: 'customer_request',
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id;
     m.adyen.standIn.notifications.hold();
@@ -58,7 +76,9 @@ describe('refunds end with the REFUND / REFUND_FAILED notification', () => {
     await settle();
     const done = await readRefund(id);
     expect(done.status).toBe('succeeded');
-    const adyenRefunds = [...m.adyen.standIn.payments.values()].flatMap((p) => p.modifications.filter((x) => x.kind === 'refund').map((x) => x.pspReference));
+    const adyenRefunds = [...m.adyen.standIn.payments.values()].flatMap((p) =>
+      p.modifications.filter((x) => x.kind === 'refund').map((x) => x.pspReference),
+    );
     for (const part of done.refunds) expect(adyenRefunds).toContain(part.processor_refund_id);
     expect(await eventTypes()).toContain('refund.succeeded');
   });
@@ -73,7 +93,11 @@ describe('refunds end with the REFUND / REFUND_FAILED notification', () => {
     const id = created.body.data.createRefund.refund.refundId;
     await settle();
     const query = `query($id: ID!) { refund(id: $id) { status failureReason refunds { success processorRefundId } } }`;
-    const failed = (await m.live.graphql<{ refund: { status: string; failureReason: string | null } }>(query, { id: toGlobalId('Refund', id) })).body;
+    const failed = (
+      await m.live.graphql<{ refund: { status: string; failureReason: string | null } }>(query, {
+        id: toGlobalId('Refund', id),
+      })
+    ).body;
     expect(failed.data?.refund).toMatchObject({ status: 'FAILED' });
     expect(await eventTypes()).toContain('refund.failed');
     const again = await m.live.post('/api/v2/refunds', { order_id: order.id, amount: 1700, reason: 'other' });
@@ -89,8 +113,17 @@ describe('CAPTURE_FAILED', () => {
     await m.adyen.standIn.notifications.release({ duplicate: true });
     await settle();
     const failed = (await m.live.get<OrderResource>(`/api/v2/orders/${order.id}`)).body;
-    expect(failed).toMatchObject({ status: 'failed', payment_status: 'failed', failure_reason: 'card: capture_failed' });
-    const orderFailed = await m.t.orm.em.getConnection().execute<{ n: number }[]>(`select count(*)::int as n from events where type = 'order.failed' and data->>'id' = ?`, [order.id]);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      payment_status: 'failed',
+      failure_reason: 'card: capture_failed',
+    });
+    const orderFailed = await m.t.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>(
+        `select count(*)::int as n from events where type = 'order.failed' and data->>'id' = ?`,
+        [order.id],
+      );
     expect(orderFailed[0].n).toBe(1);
   });
 });
@@ -99,7 +132,11 @@ describe('a forged notification', () => {
   test('with a wrong signature is 401 and changes nothing: the refund stays pending, nothing is stored', async () => {
     const order = await paidSplitOrder();
     m.adyen.standIn.notifications.hold();
-    const created = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'other' });
+    const created = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', {
+      order_id: order.id,
+      amount: 500,
+      reason: 'other',
+    });
     await runJobs();
     const [refundItem] = m.adyen.standIn.notifications.pending.filter((i) => i.eventCode === 'REFUND');
     expect(refundItem).toBeDefined();
@@ -119,12 +156,19 @@ describe('a forged notification', () => {
   test('a request mixing a good item with a forged one applies neither; an unknown merchant account is 401', async () => {
     const order = await paidSplitOrder();
     m.adyen.standIn.notifications.hold();
-    const created = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', { order_id: order.id, amount: 300, reason: 'other' });
+    const created = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', {
+      order_id: order.id,
+      amount: 300,
+      reason: 'other',
+    });
     await runJobs();
     const [good] = m.adyen.standIn.notifications.pending.filter((i) => i.eventCode === 'REFUND');
     const signed = (item: NotificationItem, key = ADYEN_HMAC_KEY) => Notifier.sign(item, key);
     const before = await storedNotifications();
-    const mixed = await postNotifications([signed(good), signed({ ...good, pspReference: 'ZZZZZZZZZZZZZZZZ' }, 'ab'.repeat(32))]);
+    const mixed = await postNotifications([
+      signed(good),
+      signed({ ...good, pspReference: 'ZZZZZZZZZZZZZZZZ' }, 'ab'.repeat(32)),
+    ]);
     expect(mixed.status).toBe(401);
     const unknown = await postNotifications([signed({ ...good, merchantAccountCode: 'SomeoneElseECOM' })]);
     expect(unknown.status).toBe(401);
@@ -146,9 +190,17 @@ describe('repeated and reordered notifications', () => {
   test('held, then sent reversed and each twice: one refund.succeeded per refund, same final state', async () => {
     const order = await paidSplitOrder();
     m.adyen.standIn.notifications.hold();
-    const first = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', { order_id: order.id, amount: 1000, reason: 'other' });
+    const first = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', {
+      order_id: order.id,
+      amount: 1000,
+      reason: 'other',
+    });
     await runJobs();
-    const second = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', { order_id: order.id, amount: 700, reason: 'other' });
+    const second = await m.live.post<Envelope<RefundResource>>('/api/v2/refunds', {
+      order_id: order.id,
+      amount: 700,
+      reason: 'other',
+    });
     await runJobs();
     const typesBefore = (await eventTypes()).filter((t) => t === 'refund.succeeded').length;
     await m.adyen.standIn.notifications.release({ order: 'reverse', duplicate: true });
@@ -162,5 +214,8 @@ describe('repeated and reordered notifications', () => {
 });
 
 function postNotifications(items: NotificationItem[]) {
-  return m.live.post<ErrorBody>('/processor-notifications/adyen', { live: 'false', notificationItems: items.map((NotificationRequestItem) => ({ NotificationRequestItem })) });
+  return m.live.post<ErrorBody>('/processor-notifications/adyen', {
+    live: 'false',
+    notificationItems: items.map((NotificationRequestItem) => ({ NotificationRequestItem })),
+  });
 }

@@ -21,7 +21,12 @@ let api: Client;
 let merchantId: string;
 const HOUR = 3600;
 const DAY = 24 * HOUR;
-const answers = { condition: 'Vitamin D deficiency', recommended_by_provider: true, provider_name: 'Dr. Rivera', attestation: true };
+const answers = {
+  condition: 'Vitamin D deficiency',
+  recommended_by_provider: true,
+  provider_name: 'Dr. Rivera',
+  attestation: true,
+};
 const split = { hsa_fsa_card: cards.hsa, card: cards.visa, lmn: answers };
 
 beforeAll(async () => {
@@ -62,20 +67,41 @@ const holdOf = async (orderId: string) =>
     await t.orm.em
       .fork()
       .getConnection()
-      .execute<{ id: string }[]>(`select s->>'authorization_id' as id from payment_attempts, jsonb_array_elements(steps) s where order_id = ? and s->>'slot' = 'hsa_fsa_card'`, [orderId])
+      .execute<{ id: string }[]>(
+        `select s->>'authorization_id' as id from payment_attempts, jsonb_array_elements(steps) s where order_id = ? and s->>'slot' = 'hsa_fsa_card'`,
+        [orderId],
+      )
   )[0].id;
 const eventTypes = async (objectId: string) =>
-  (await t.orm.em.fork().getConnection().execute<{ type: string }[]>(`select type from events where data->>'id' = ? or data->>'order_id' = ? order by created_at, id`, [objectId, objectId])).map(
-    (e) => e.type,
-  );
+  (
+    await t.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ type: string }[]>(
+        `select type from events where data->>'id' = ? or data->>'order_id' = ? order by created_at, id`,
+        [objectId, objectId],
+      )
+  ).map((e) => e.type);
 const advance = (seconds: number) => api.post('/api/v2/test-helpers/advance-clock', { seconds });
 
 test('a split purchase of an item that needs a letter leaves the review pending: HSA/FSA part authorised, not captured; regular part captured', async () => {
   const order = await splitPurchase();
-  expect(order).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' }, completed_at: null });
+  expect(order).toMatchObject({
+    status: 'processing',
+    payment_status: 'authorized',
+    lmn_review: { status: 'pending' },
+    completed_at: null,
+  });
   expect(order.lmn_review!.id).toMatch(/^lmnr_/);
   const review = (await api.get(`/api/v2/lmn-reviews/${order.lmn_review!.id}`)).body;
-  expect(review).toMatchObject({ status: 'pending', order_id: order.id, amount_held: 1299, hold_status: 'held', answers: { condition: 'Vitamin D deficiency' }, items: [{ product_id: 'VIT' }] });
+  expect(review).toMatchObject({
+    status: 'pending',
+    order_id: order.id,
+    amount_held: 1299,
+    hold_status: 'held',
+    answers: { condition: 'Vitamin D deficiency' },
+    items: [{ product_id: 'VIT' }],
+  });
   expect(review.customer.email).toBe('Jane.Doe@example.com');
   const hold = await holdOf(order.id);
   expect(await ledger(`operation = 'authorize' and reference = ?`, [hold])).toMatchObject([{ amount: 1299 }]);
@@ -88,31 +114,57 @@ test('a split purchase of an item that needs a letter leaves the review pending:
 
 test('the test helper approves: the hold is captured, the letter issued, the order completed', async () => {
   const order = await splitPurchase();
-  const approved = await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review!.id}/approve`, { condition: 'Vitamin D deficiency (E55.9)' });
+  const approved = await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review!.id}/approve`, {
+    condition: 'Vitamin D deficiency (E55.9)',
+  });
   expect(approved.status).toBe(200);
-  expect(approved.body).toMatchObject({ status: 'approved', hold_status: 'captured', condition: 'Vitamin D deficiency (E55.9)' });
+  expect(approved.body).toMatchObject({
+    status: 'approved',
+    hold_status: 'captured',
+    condition: 'Vitamin D deficiency (E55.9)',
+  });
   const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
-  expect(after).toMatchObject({ status: 'completed', payment_status: 'captured', lmn_review: { status: 'approved' }, lmn: { letter_id: approved.body.letter_id } });
+  expect(after).toMatchObject({
+    status: 'completed',
+    payment_status: 'captured',
+    lmn_review: { status: 'approved' },
+    lmn: { letter_id: approved.body.letter_id },
+  });
   expect(after.payments ?? after.payment).toBeDefined();
-  const customer = (await api.post('/api/v2/customers', { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' })).body;
+  const customer = (
+    await api.post('/api/v2/customers', { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' })
+  ).body;
   const letters = (await api.get(`/api/v2/customers/${customer.id}/letters`)).body;
   expect(letters.data).toHaveLength(1);
   const letter = letters.data[0];
-  expect(letter).toMatchObject({ id: approved.body.letter_id, condition: 'Vitamin D deficiency (E55.9)', items: [{ product_id: 'VIT', name: 'Daily multivitamin' }] });
+  expect(letter).toMatchObject({
+    id: approved.body.letter_id,
+    condition: 'Vitamin D deficiency (E55.9)',
+    items: [{ product_id: 'VIT', name: 'Daily multivitamin' }],
+  });
   expect(new Date(letter.expires_at).getUTCFullYear()).toBe(new Date(letter.issued_at).getUTCFullYear() + 1);
   const pdf = await fetch(letter.pdf_url);
   expect(pdf.headers.get('content-type')).toBe('application/pdf');
   const { text } = await new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) }).getText();
-  for (const part of ['Jane Doe', 'Vitamin D deficiency (E55.9)', 'Daily multivitamin', 'NPI', 'Issued']) expect(text).toContain(part);
+  for (const part of ['Jane Doe', 'Vitamin D deficiency (E55.9)', 'Daily multivitamin', 'NPI', 'Issued'])
+    expect(text).toContain(part);
   expect(await eventTypes(order.id)).toEqual(expect.arrayContaining(['lmn_review.approved', 'order.completed']));
 });
 
 test('a decline voids the hold, refunds the regular part and fails the order', async () => {
   const order = await splitPurchase();
-  const declined = await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review!.id}/decline`, { reason: 'Not indicated for this condition' });
-  expect(declined.body).toMatchObject({ status: 'declined', hold_status: 'released', reason: 'Not indicated for this condition' });
+  const declined = await api.post(`/api/v2/test-helpers/lmn-reviews/${order.lmn_review!.id}/decline`, {
+    reason: 'Not indicated for this condition',
+  });
+  expect(declined.body).toMatchObject({
+    status: 'declined',
+    hold_status: 'released',
+    reason: 'Not indicated for this condition',
+  });
   expect((await ledger(`target = ?`, [await holdOf(order.id)])).map((l) => l.operation)).toEqual(['void']);
-  expect(await ledger(`operation = 'refund' and key like ?`, [`${order.lmn_review!.id}.refund.%`])).toMatchObject([{ amount: 500 }]);
+  expect(await ledger(`operation = 'refund' and key like ?`, [`${order.lmn_review!.id}.refund.%`])).toMatchObject([
+    { amount: 500 },
+  ]);
   const after = (await api.get(`/api/v2/orders/${order.id}`)).body;
   expect(after).toMatchObject({ status: 'failed', payment_status: 'refunded', lmn_review: { status: 'declined' } });
   expect(await eventTypes(order.id)).toEqual(expect.arrayContaining(['lmn_review.declined', 'order.failed']));
@@ -127,9 +179,23 @@ test('no decision within LMN_REVIEW_TIMEOUT_HOURS expires the review like a decl
   expect((await api.get(`/api/v2/lmn-reviews/${order.lmn_review!.id}`)).body.status).toBe('pending');
   await advance(2 * HOUR);
   const review = (await api.get(`/api/v2/lmn-reviews/${order.lmn_review!.id}`)).body;
-  expect(review).toMatchObject({ status: 'expired', reason: 'expired', hold_status: 'released', decided_by: { kind: 'system' } });
-  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({ status: 'failed', payment_status: 'refunded' });
-  const declinedEvent = await t.orm.em.fork().getConnection().execute<{ data: { reason: string } }[]>(`select data from events where type = 'lmn_review.declined' and data->>'id' = ?`, [review.id]);
+  expect(review).toMatchObject({
+    status: 'expired',
+    reason: 'expired',
+    hold_status: 'released',
+    decided_by: { kind: 'system' },
+  });
+  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({
+    status: 'failed',
+    payment_status: 'refunded',
+  });
+  const declinedEvent = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ data: { reason: string } }[]>(
+      `select data from events where type = 'lmn_review.declined' and data->>'id' = ?`,
+      [review.id],
+    );
   expect(declinedEvent[0].data.reason).toBe('expired');
 });
 
@@ -138,18 +204,31 @@ test('a second purchase within 12 months reuses the letter: no questionnaire, no
   const { letter_id } = (await api.post(`/api/v2/test-helpers/lmn-reviews/${first.lmn_review!.id}/approve`, {})).body;
   await advance(300 * DAY);
   const second = await splitPurchase({ hsa_fsa_card: cards.hsa, card: cards.visa });
-  expect(second).toMatchObject({ status: 'completed', payment_status: 'captured', lmn_review: null, lmn: { letter_id, review: null } });
+  expect(second).toMatchObject({
+    status: 'completed',
+    payment_status: 'captured',
+    lmn_review: null,
+    lmn: { letter_id, review: null },
+  });
 });
 
 test('a purchase after the letter expired (12 months) waits for a new review', async () => {
   const first = await splitPurchase();
   await api.post(`/api/v2/test-helpers/lmn-reviews/${first.lmn_review!.id}/approve`, {});
   await advance(366 * DAY);
-  const without = await payCheckout(api, (await openCheckout(api, [['VIT', 'Daily multivitamin', 1299, 1]])).checkout_id, { hsa_fsa_card: cards.hsa });
+  const without = await payCheckout(
+    api,
+    (await openCheckout(api, [['VIT', 'Daily multivitamin', 1299, 1]])).checkout_id,
+    { hsa_fsa_card: cards.hsa },
+  );
   expect(without.status).toBe(422);
   expect(without.body.error.param).toBe('lmn');
   const later = await splitPurchase();
-  expect(later).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' } });
+  expect(later).toMatchObject({
+    status: 'processing',
+    payment_status: 'authorized',
+    lmn_review: { status: 'pending' },
+  });
   expect(later.lmn_review!.id).not.toBe(first.lmn_review!.id);
 });
 
@@ -166,12 +245,20 @@ test('a payment link paid the same way opens the same review; approval completes
   expect(link.status).toBe(201);
   const paid = await api.post<OrderResource>(`/api/v2/test-helpers/payment-links/${link.body.id}/pay`, split);
   expect(paid.status).toBe(200);
-  expect(paid.body).toMatchObject({ status: 'processing', payment_status: 'authorized', payment_link_id: link.body.id, lmn_review: { status: 'pending' } });
+  expect(paid.body).toMatchObject({
+    status: 'processing',
+    payment_status: 'authorized',
+    payment_link_id: link.body.id,
+    lmn_review: { status: 'pending' },
+  });
   const hold = await holdOf(paid.body.id);
   expect((await ledger(`target = ?`, [hold])).map((l) => l.operation)).toEqual([]);
   expect((await api.post(`/api/v2/test-helpers/lmn-reviews/${paid.body.lmn_review!.id}/approve`, {})).status).toBe(200);
   expect((await ledger(`target = ?`, [hold])).map((l) => l.operation)).toEqual(['capture']);
-  expect((await api.get(`/api/v2/orders/${paid.body.id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+  expect((await api.get(`/api/v2/orders/${paid.body.id}`)).body).toMatchObject({
+    status: 'completed',
+    payment_status: 'captured',
+  });
 });
 
 test('a live key cannot use the review test helpers (403 test_mode_only)', async () => {
@@ -190,8 +277,19 @@ const clinicianDetails = { name: 'Dr. Ana Rivera', credential: 'MD', npi: '12345
 /** A clinician of the merchant, signed in to the console. */
 async function clinicianConsole() {
   const email = `clinician-${Math.random().toString(36).slice(2, 8)}@team.test`;
-  const { setup_url } = await inviteMember(t.orm.em.fork(), merchantId, { email, role: 'clinician', ...clinicianDetails });
-  expect((await client(t.url).post('/console/password-setup', { token: new URL(setup_url).searchParams.get('token'), password: PASSWORD })).status).toBe(200);
+  const { setup_url } = await inviteMember(t.orm.em.fork(), merchantId, {
+    email,
+    role: 'clinician',
+    ...clinicianDetails,
+  });
+  expect(
+    (
+      await client(t.url).post('/console/password-setup', {
+        token: new URL(setup_url).searchParams.get('token'),
+        password: PASSWORD,
+      })
+    ).status,
+  ).toBe(200);
   const console = consoleClient(t.url);
   expect((await console.signIn(email)).status).toBe(200);
   return console;
@@ -204,16 +302,42 @@ const DECLINE = 'mutation($id: ID!) { declineLmnReview(id: $id, reason: "no") { 
 test('a clinician approves in a console session (GraphQL): captured, letter issued in their name, the decision audited', async () => {
   const order = await splitPurchase();
   const clinician = await clinicianConsole();
-  const queue = await clinician.graphql('{ lmnReviews(first: 10, status: PENDING) { nodes { id status answers items { productId name } customer amountHeld } } }');
-  expect(queue.body.data.lmnReviews.nodes).toEqual([expect.objectContaining({ id: order.lmn_review!.id, amountHeld: 1299, items: [{ productId: 'VIT', name: 'Daily multivitamin' }] })]);
+  const queue = await clinician.graphql(
+    '{ lmnReviews(first: 10, status: PENDING) { nodes { id status answers items { productId name } customer amountHeld } } }',
+  );
+  expect(queue.body.data.lmnReviews.nodes).toEqual([
+    expect.objectContaining({
+      id: order.lmn_review!.id,
+      amountHeld: 1299,
+      items: [{ productId: 'VIT', name: 'Daily multivitamin' }],
+    }),
+  ]);
   const res = await clinician.graphql(APPROVE, { id: order.lmn_review!.id, condition: 'Vitamin D deficiency' });
   expect(res.body.errors).toBeUndefined();
-  expect(res.body.data.approveLmnReview.review).toMatchObject({ status: 'APPROVED', decidedBy: { kind: 'clinician', name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' } });
-  expect(res.body.data.approveLmnReview.letter.clinician).toEqual({ name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' });
-  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+  expect(res.body.data.approveLmnReview.review).toMatchObject({
+    status: 'APPROVED',
+    decidedBy: { kind: 'clinician', name: 'Dr. Ana Rivera', credential: 'MD', npi: '1234567893' },
+  });
+  expect(res.body.data.approveLmnReview.letter.clinician).toEqual({
+    name: 'Dr. Ana Rivera',
+    credential: 'MD',
+    npi: '1234567893',
+  });
+  expect((await api.get(`/api/v2/orders/${order.id}`)).body).toMatchObject({
+    status: 'completed',
+    payment_status: 'captured',
+  });
   const gql = await api.graphql('{ orders(first: 1) { nodes { orderId lmnReview { status letterId } } } }');
-  expect(gql.body.data.orders.nodes).toEqual([{ orderId: order.id, lmnReview: { status: 'APPROVED', letterId: res.body.data.approveLmnReview.letter.id } }]);
-  const audit = await t.orm.em.fork().getConnection().execute<{ action: string; actor_kind: string }[]>(`select action, actor_kind from audit_log_entries where object_id = ?`, [order.lmn_review!.id]);
+  expect(gql.body.data.orders.nodes).toEqual([
+    { orderId: order.id, lmnReview: { status: 'APPROVED', letterId: res.body.data.approveLmnReview.letter.id } },
+  ]);
+  const audit = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ action: string; actor_kind: string }[]>(
+      `select action, actor_kind from audit_log_entries where object_id = ?`,
+      [order.lmn_review!.id],
+    );
   expect(audit).toEqual([{ action: 'lmn_review.approved', actor_kind: 'user' }]);
 });
 
@@ -222,7 +346,10 @@ test('a clinician declines in a console session: the hold is voided, the decisio
   const clinician = await clinicianConsole();
   const res = await clinician.graphql(DECLINE, { id: order.lmn_review!.id });
   expect(res.body.data.declineLmnReview.review.status).toBe('DECLINED');
-  const audit = await t.orm.em.fork().getConnection().execute<{ action: string }[]>(`select action from audit_log_entries where object_id = ?`, [order.lmn_review!.id]);
+  const audit = await t.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ action: string }[]>(`select action from audit_log_entries where object_id = ?`, [order.lmn_review!.id]);
   expect(audit.map((a) => a.action)).toEqual(['lmn_review.declined']);
 });
 
@@ -231,11 +358,21 @@ test('no API key can approve or decline, restricted or not (403 insufficient_per
   const id = order.lmn_review!.id;
   const developer = createContext(
     t.orm.em.fork(),
-    { merchantId, livemode: false, clockOffsetMs: 0, keyId: 'usr_dev', actor: { kind: 'user', id: 'usr_dev' }, permissions: ROLE_PERMISSIONS.developer },
+    {
+      merchantId,
+      livemode: false,
+      clockOffsetMs: 0,
+      keyId: 'usr_dev',
+      actor: { kind: 'user', id: 'usr_dev' },
+      permissions: ROLE_PERMISSIONS.developer,
+    },
     'req_test',
     { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never,
   );
-  const restricted = client(t.url, (await createApiKey(developer, { name: 'Orders', permissions: ['orders:write', 'customers:write'] })).secret);
+  const restricted = client(
+    t.url,
+    (await createApiKey(developer, { name: 'Orders', permissions: ['orders:write', 'customers:write'] })).secret,
+  );
   const owner = await signedInConsole(t, merchantId, 'owner');
   for (const [who, call] of [
     ['secret key', (q: string) => api.graphql(q, { id })],
@@ -257,11 +394,19 @@ describe('subscription renewals of an item that needs a letter (HSA/FSA card)', 
       `select id, status, order_id, last_refusal_code from subscription_invoices where subscription_id = ? order by period_index`,
       [subId],
     );
-  const reviewOfInvoice = async (invoiceId: string) => (await db().execute<{ id: string; status: string }[]>(`select id, status from lmn_reviews where invoice_id = ?`, [invoiceId]))[0];
+  const reviewOfInvoice = async (invoiceId: string) =>
+    (
+      await db().execute<{ id: string; status: string }[]>(`select id, status from lmn_reviews where invoice_id = ?`, [
+        invoiceId,
+      ])
+    )[0];
   const subscriptionEvents = async (subId: string) =>
-    (await db().execute<{ type: string; data: Record<string, unknown> }[]>(`select type, data from events where data->>'subscription_id' = ? order by created_at, id`, [subId])).filter((e) =>
-      e.type.startsWith('subscription.'),
-    );
+    (
+      await db().execute<{ type: string; data: Record<string, unknown> }[]>(
+        `select type, data from events where data->>'subscription_id' = ? order by created_at, id`,
+        [subId],
+      )
+    ).filter((e) => e.type.startsWith('subscription.'));
 
   /**
    * A monthly subscription to the multivitamin on a stored HSA/FSA card: its first cycle waits for
@@ -273,11 +418,18 @@ describe('subscription renewals of an item that needs a letter (HSA/FSA card)', 
     const [first] = await invoicesOf(sub.id);
     expect(first).toMatchObject({ status: 'open', order_id: expect.stringMatching(/^ord_/) });
     const firstOrder = (await api.get(`/api/v2/orders/${first.order_id}`)).body;
-    expect(firstOrder).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { status: 'pending' } });
+    expect(firstOrder).toMatchObject({
+      status: 'processing',
+      payment_status: 'authorized',
+      lmn_review: { status: 'pending' },
+    });
     const approved = await api.post(`/api/v2/test-helpers/lmn-reviews/${firstOrder.lmn_review.id}/approve`, {});
     expect(approved.body).toMatchObject({ status: 'approved', invoice_id: first.id });
     expect((await invoicesOf(sub.id))[0].status).toBe('paid');
-    expect((await api.get(`/api/v2/orders/${first.order_id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+    expect((await api.get(`/api/v2/orders/${first.order_id}`)).body).toMatchObject({
+      status: 'completed',
+      payment_status: 'captured',
+    });
     for (let month = 1; month <= 12; month++) await advance(31 * DAY);
     const invoices = await invoicesOf(sub.id);
     expect(invoices).toHaveLength(13);
@@ -296,7 +448,12 @@ describe('subscription renewals of an item that needs a letter (HSA/FSA card)', 
   test('after the letter expires the renewal waits for a new review: card held, invoice open, subscription active; approval captures and renews', async () => {
     const { sub, held, review } = await heldAfterLetterExpired();
     const order = (await api.get(`/api/v2/orders/${held.order_id}`)).body;
-    expect(order).toMatchObject({ status: 'processing', payment_status: 'authorized', lmn_review: { id: review.id, status: 'pending' }, amount: 1299 });
+    expect(order).toMatchObject({
+      status: 'processing',
+      payment_status: 'authorized',
+      lmn_review: { id: review.id, status: 'pending' },
+      amount: 1299,
+    });
     expect(await ledger(`key = ?`, [`${review.id}.capture`])).toEqual([]);
     const waiting = (await api.get(`/api/v2/subscriptions/${sub.id}`)).body;
     expect(waiting.status).toBe('active');
@@ -308,11 +465,17 @@ describe('subscription renewals of an item that needs a letter (HSA/FSA card)', 
     const approved = await api.post(`/api/v2/test-helpers/lmn-reviews/${review.id}/approve`, {});
     expect(approved.status).toBe(200);
     expect((await invoicesOf(sub.id))[12].status).toBe('paid');
-    expect((await api.get(`/api/v2/orders/${held.order_id}`)).body).toMatchObject({ status: 'completed', payment_status: 'captured' });
+    expect((await api.get(`/api/v2/orders/${held.order_id}`)).body).toMatchObject({
+      status: 'completed',
+      payment_status: 'captured',
+    });
     expect(await ledger(`key = ?`, [`${review.id}.capture`])).toMatchObject([{ operation: 'capture' }]);
     const events = await subscriptionEvents(sub.id);
     expect(events.filter((e) => e.type === 'subscription.renewed')).toHaveLength(renewedBefore + 1);
-    expect(events.at(-1)).toMatchObject({ type: 'subscription.renewed', data: { invoice: { invoice_id: held.id, order_id: held.order_id } } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'subscription.renewed',
+      data: { invoice: { invoice_id: held.id, order_id: held.order_id } },
+    });
     // The new letter covers the next cycle: charged at once.
     await advance(31 * DAY);
     const next = (await invoicesOf(sub.id))[13];
@@ -322,11 +485,24 @@ describe('subscription renewals of an item that needs a letter (HSA/FSA card)', 
 
   test('a declined renewal review releases the hold: invoice uncollectible, subscription unpaid, payment_failed (terminal)', async () => {
     const { sub, held, review } = await heldAfterLetterExpired();
-    const hold = (await db().execute<{ auth: string }[]>(`select hold->>'authorization_id' as auth from lmn_reviews where id = ?`, [review.id]))[0].auth;
-    expect((await api.post(`/api/v2/test-helpers/lmn-reviews/${review.id}/decline`, { reason: 'No longer indicated' })).status).toBe(200);
+    const hold = (
+      await db().execute<{ auth: string }[]>(`select hold->>'authorization_id' as auth from lmn_reviews where id = ?`, [
+        review.id,
+      ])
+    )[0].auth;
+    expect(
+      (await api.post(`/api/v2/test-helpers/lmn-reviews/${review.id}/decline`, { reason: 'No longer indicated' }))
+        .status,
+    ).toBe(200);
     expect((await ledger(`target = ?`, [hold])).map((l) => l.operation)).toEqual(['void']);
-    expect((await invoicesOf(sub.id))[12]).toMatchObject({ status: 'uncollectible', last_refusal_code: 'lmn_review_declined' });
-    expect((await api.get(`/api/v2/orders/${held.order_id}`)).body).toMatchObject({ status: 'failed', payment_status: 'failed' });
+    expect((await invoicesOf(sub.id))[12]).toMatchObject({
+      status: 'uncollectible',
+      last_refusal_code: 'lmn_review_declined',
+    });
+    expect((await api.get(`/api/v2/orders/${held.order_id}`)).body).toMatchObject({
+      status: 'failed',
+      payment_status: 'failed',
+    });
     expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body.status).toBe('unpaid');
     expect((await subscriptionEvents(sub.id)).at(-1)).toMatchObject({
       type: 'subscription.payment_failed',

@@ -30,12 +30,20 @@ afterAll(async () => {
 });
 
 test('query-string emails and receipt signatures are not logged; the requests are', async () => {
-  service = await startServiceProcess({ RUN_JOBS: 'false', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '100000' }, { capture: true });
+  service = await startServiceProcess(
+    { RUN_JOBS: 'false', LOG_LEVEL: 'info', RATE_LIMIT_MAX: '100000' },
+    { capture: true },
+  );
   const base = service.url;
   const api = client(base, key);
 
   const email = 'private.person@example.com';
-  const session = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Bandages', 900, 1]], { customer: { email, first_name: 'Pat', last_name: 'Private' } }))).body.data;
+  const session = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([['ITEM', 'Bandages', 900, 1]], { customer: { email, first_name: 'Pat', last_name: 'Private' } }),
+    )
+  ).body.data;
   const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).body;
   const listed = await api.get(`/api/v2/orders?customer_email=${encodeURIComponent(email)}&limit=5`);
   expect(listed.body.data).toHaveLength(1);
@@ -80,17 +88,29 @@ describe('a database outage', () => {
     await migrate(orm);
     const merchant = await createMerchant(orm.em.fork(), 'Outage');
     await orm.close();
-    outage = await startServiceProcess({ DATABASE_URL: db.url, LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', DB_POOL_MAX: '4' }, { capture: true });
+    outage = await startServiceProcess(
+      { DATABASE_URL: db.url, LOG_LEVEL: 'info', RATE_LIMIT_MAX: '1000000', DB_POOL_MAX: '4' },
+      { capture: true },
+    );
     const api = client(outage.url, merchant.test_api_key);
 
     const email = 'outage.person@example.com';
     const phone = '+15125559876';
     const street = '77 Hidden Lane';
     const customer = { email, first_name: 'Olive', last_name: 'Outage', phone };
-    const session = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Bandages', 900, 1]], { customer, shipping_info: { ...address, address_line_1: street } }))).body.data;
+    const session = (
+      await api.post(
+        '/api/v2/checkout',
+        checkoutBody([['ITEM', 'Bandages', 900, 1]], {
+          customer,
+          shipping_info: { ...address, address_line_1: street },
+        }),
+      )
+    ).body.data;
     const page = new URL(session.checkout_url);
     const token = page.searchParams.get('token')!;
-    const paid = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa })).body;
+    const paid = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa }))
+      .body;
     const receipt = new URL(paid.receipt_url);
     const signature = receipt.searchParams.get('signature')!;
 
@@ -100,7 +120,13 @@ describe('a database outage', () => {
       for (let i = 0; running; i++) {
         await Promise.allSettled([
           api.post('/api/v2/customers', { ...customer, email: `${n}.${i}.${email}` }),
-          api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Bandages', 900, 1]], { customer: { ...customer, email: `${n}.${i}.${email}` }, shipping_info: { ...address, address_line_1: street } })),
+          api.post(
+            '/api/v2/checkout',
+            checkoutBody([['ITEM', 'Bandages', 900, 1]], {
+              customer: { ...customer, email: `${n}.${i}.${email}` },
+              shipping_info: { ...address, address_line_1: street },
+            }),
+          ),
           api.get(`/api/v2/customers?email=${encodeURIComponent(email)}`),
           api.get(`/api/v2/orders?customer_email=${encodeURIComponent(email)}`),
           fetch(`${outage!.url}${page.pathname}${page.search}`),
@@ -119,7 +145,8 @@ describe('a database outage', () => {
     const output = outage.output();
 
     expect(output).toContain('"statusCode":503'); // the outage was seen…
-    for (const needle of [email, encodeURIComponent(email), phone, street, token, signature]) expect(output).not.toContain(needle); // …without the data
+    for (const needle of [email, encodeURIComponent(email), phone, street, token, signature])
+      expect(output).not.toContain(needle); // …without the data
     const lines = output.split('\n').filter((l) => l.trim() !== '');
     const notJson = lines.filter((l) => {
       try {

@@ -35,7 +35,10 @@ function parse(text: string): Scrape {
   return { samples, types, text };
 }
 
-async function scrape(url = t.url, headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` }): Promise<Scrape> {
+async function scrape(
+  url = t.url,
+  headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
+): Promise<Scrape> {
   const res = await fetch(`${url}/metrics`, { headers });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -52,7 +55,9 @@ test('GET /metrics on the API port needs the METRICS_TOKEN bearer: 401 without i
   expect(wrong.status).toBe(401);
   expect(((await wrong.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
   const m = await t.merchant();
-  expect((await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${m.test_api_key}` } })).status).toBe(401);
+  expect((await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${m.test_api_key}` } })).status).toBe(
+    401,
+  );
   await scrape();
 });
 
@@ -60,7 +65,9 @@ test('without METRICS_TOKEN the API port serves no /metrics', async () => {
   const plain = await startTestApp();
   try {
     const m = await plain.merchant();
-    expect((await fetch(`${plain.url}/metrics`, { headers: { authorization: `Bearer ${m.test_api_key}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${plain.url}/metrics`, { headers: { authorization: `Bearer ${m.test_api_key}` } })).status,
+    ).toBe(404);
   } finally {
     await plain.close();
   }
@@ -76,7 +83,9 @@ test('METRICS_PORT serves /metrics without a token on a listener of its own (and
     expect(s.types.get('commerce_http_request_duration_seconds')).toBe('histogram');
     expect((await fetch(`${metrics}/api/v2/products`)).status).toBe(404);
     const m = await own.merchant();
-    expect((await fetch(`${own.url}/metrics`, { headers: { authorization: `Bearer ${m.test_api_key}` } })).status).toBe(404);
+    expect((await fetch(`${own.url}/metrics`, { headers: { authorization: `Bearer ${m.test_api_key}` } })).status).toBe(
+      404,
+    );
   } finally {
     await own.close();
   }
@@ -110,7 +119,13 @@ test('metric names follow Prometheus conventions: counters end in _total, durati
     expect(name).not.toMatch(/_(ms|milliseconds|minutes|hours|bytes_total_bytes)$/);
   }
   // The default process metrics are there too.
-  for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) expect(s.types.has(name)).toBe(true);
+  for (const name of [
+    'process_cpu_seconds_total',
+    'process_resident_memory_bytes',
+    'nodejs_eventloop_lag_seconds',
+    'nodejs_heap_size_used_bytes',
+  ])
+    expect(s.types.has(name)).toBe(true);
 });
 
 test('the database gate, the pool and the outbox backlog are read at each scrape', async () => {
@@ -143,8 +158,14 @@ test('the counters agree with the traffic sent: requests by route template, paym
   try {
     const m = await t.merchant('Metered');
     const api = client(t.url, m.test_api_key);
-    expect((await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['order.created'] })).status).toBe(201);
-    const created = await api.post<{ id: string }>('/api/v2/products', { name: 'Thermometer', price: 1999, currency: 'USD' });
+    expect(
+      (await api.post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['order.created'] })).status,
+    ).toBe(201);
+    const created = await api.post<{ id: string }>('/api/v2/products', {
+      name: 'Thermometer',
+      price: 1999,
+      currency: 'USD',
+    });
     const before = await scrape();
 
     const N = 7;
@@ -157,7 +178,12 @@ test('the counters agree with the traffic sent: requests by route template, paym
     expect(receiver.received).toHaveLength(M);
     const after = await scrape();
 
-    const http = (method: string, route: string, status: number) => delta(before, after, `commerce_http_request_duration_seconds_count{method="${method}",route="${route}",status_code="${status}"}`);
+    const http = (method: string, route: string, status: number) =>
+      delta(
+        before,
+        after,
+        `commerce_http_request_duration_seconds_count{method="${method}",route="${route}",status_code="${status}"}`,
+      );
     expect(http('GET', '/api/v2/products', 200)).toBe(N);
     expect(http('GET', '/api/v2/products/:id', 200)).toBe(3);
     expect(http('GET', '/api/v2/products/:id', 404)).toBe(1);
@@ -167,13 +193,21 @@ test('the counters agree with the traffic sent: requests by route template, paym
     const routes = new Set([...after.samples.keys()].map((k) => /route="([^"]*)"/.exec(k)?.[1]).filter(Boolean));
     expect(routes).toContain('/api/v2/products/:id');
     expect([...routes].filter((r) => r!.includes(created.body.id) || r!.includes('prod_missing'))).toEqual([]);
-    expect(delta(before, after, 'commerce_processor_call_duration_seconds_count{processor="simulated",operation="authorize",outcome="ok"}')).toBe(M);
+    expect(
+      delta(
+        before,
+        after,
+        'commerce_processor_call_duration_seconds_count{processor="simulated",operation="authorize",outcome="ok"}',
+      ),
+    ).toBe(M);
     expect(delta(before, after, 'commerce_webhook_delivery_attempts_total{outcome="succeeded"}')).toBe(M);
     expect(delta(before, after, 'commerce_webhook_delivery_attempts_total{outcome="failed"}')).toBe(0);
     expect(value(after, 'commerce_webhook_pending_deliveries')).toBe(0);
     expect(value(after, 'commerce_outbox_undispatched_events')).toBe(0);
     expect(delta(before, after, 'commerce_db_statement_duration_seconds_count')).toBeGreaterThan(N + M);
-    expect(delta(before, after, 'commerce_db_transaction_duration_seconds_count{outcome="commit"}')).toBeGreaterThanOrEqual(M);
+    expect(
+      delta(before, after, 'commerce_db_transaction_duration_seconds_count{outcome="commit"}'),
+    ).toBeGreaterThanOrEqual(M);
   } finally {
     await receiver.close();
   }
@@ -184,23 +218,44 @@ test('a refused payment is counted as a refused processor call', async () => {
   const api = client(t.url, m.test_api_key);
   const before = await scrape();
   const checkout = await openCheckout(api, [['MUG', 'Coffee mug', 1250, 1]]);
-  expect((await api.post(`/api/v2/test-helpers/checkout/${checkout.checkout_id}/pay`, { card: cards.declined })).status).toBe(402);
+  expect(
+    (await api.post(`/api/v2/test-helpers/checkout/${checkout.checkout_id}/pay`, { card: cards.declined })).status,
+  ).toBe(402);
   const after = await scrape();
-  expect(delta(before, after, 'commerce_processor_call_duration_seconds_count{processor="simulated",operation="authorize",outcome="refused"}')).toBe(1);
-  expect(delta(before, after, 'commerce_http_request_duration_seconds_count{method="POST",route="/api/v2/test-helpers/checkout/:checkout_id/pay",status_code="402"}')).toBe(1);
+  expect(
+    delta(
+      before,
+      after,
+      'commerce_processor_call_duration_seconds_count{processor="simulated",operation="authorize",outcome="refused"}',
+    ),
+  ).toBe(1);
+  expect(
+    delta(
+      before,
+      after,
+      'commerce_http_request_duration_seconds_count{method="POST",route="/api/v2/test-helpers/checkout/:checkout_id/pay",status_code="402"}',
+    ),
+  ).toBe(1);
 });
 
 test('GraphQL operations are counted by name and outcome', async () => {
   const m = await t.merchant('Graph');
   const api = client(t.url, m.test_api_key);
   const before = await scrape();
-  for (let i = 0; i < 3; i++) expect((await api.graphql('query Shelf { products(first: 1) { nodes { id } } }')).body.errors).toBeUndefined();
+  for (let i = 0; i < 3; i++)
+    expect((await api.graphql('query Shelf { products(first: 1) { nodes { id } } }')).body.errors).toBeUndefined();
   await api.graphql('{ products(first: 1) { nodes { id } } }');
   expect((await api.graphql('query Broken { products(first: 1) { nodes { nope } } }')).body.errors).toBeDefined();
   const after = await scrape();
-  expect(delta(before, after, 'commerce_graphql_operations_total{operation="Shelf",type="query",outcome="success"}')).toBe(3);
-  expect(delta(before, after, 'commerce_graphql_operations_total{operation="anonymous",type="query",outcome="success"}')).toBe(1);
-  expect(delta(before, after, 'commerce_graphql_operations_total{operation="Broken",type="query",outcome="error"}')).toBe(1);
+  expect(
+    delta(before, after, 'commerce_graphql_operations_total{operation="Shelf",type="query",outcome="success"}'),
+  ).toBe(3);
+  expect(
+    delta(before, after, 'commerce_graphql_operations_total{operation="anonymous",type="query",outcome="success"}'),
+  ).toBe(1);
+  expect(
+    delta(before, after, 'commerce_graphql_operations_total{operation="Broken",type="query",outcome="error"}'),
+  ).toBe(1);
   expect(delta(before, after, 'commerce_graphql_operation_duration_seconds_count{type="query"}')).toBe(5);
 });
 
@@ -211,7 +266,12 @@ test('job runs are counted per job and each job reports its lag behind schedule'
     // Agenda runs every recurring job once at start.
     let after = before;
     const job = 'webhooks.deliver';
-    for (let i = 0; i < 100 && delta(before, after, `commerce_job_runs_total{job="${job}",trigger="scheduled",outcome="success"}`) < 1; i++) {
+    for (
+      let i = 0;
+      i < 100 &&
+      delta(before, after, `commerce_job_runs_total{job="${job}",trigger="scheduled",outcome="success"}`) < 1;
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 200));
       after = await scrape();
     }

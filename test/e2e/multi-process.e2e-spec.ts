@@ -28,7 +28,9 @@ test('moving a test clock on one process is seen at once by another process that
   const viaOther = client(otherUrl, keys.test_api_key);
   const before = await viaOther.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]));
   expect(before.status).toBe(201); // the other process now holds the key (and clock) in its cache
-  const moved = await client(t.url, keys.test_api_key).post('/api/v2/test-helpers/advance-clock', { seconds: 7 * 86400 });
+  const moved = await client(t.url, keys.test_api_key).post('/api/v2/test-helpers/advance-clock', {
+    seconds: 7 * 86400,
+  });
   expect(moved.status).toBe(200);
   await new Promise((r) => setTimeout(r, 300)); // NOTIFY reaches the other process's listener
   const after = await viaOther.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]));
@@ -40,14 +42,22 @@ test('moving a test clock on one process is seen at once by another process that
 test('keys are cached until a NOTIFY, and all are forgotten when the LISTEN connection comes back', async () => {
   const keys = await t.merchant('Reconnecting listener');
   const api = client(t.url, keys.test_api_key);
-  const createdAt = async () => new Date((await api.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]))).body.data.created_at).getTime();
+  const createdAt = async () =>
+    new Date(
+      (await api.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]))).body.data.created_at,
+    ).getTime();
   const first = await createdAt(); // caches the key and the clock
   const db = t.orm.em.fork().getConnection();
   // A clock moved without NOTIFY (as if the notification were lost): the cached clock still holds...
-  await db.execute('update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ?', [86_400_000, keys.id]);
+  await db.execute('update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ?', [
+    86_400_000,
+    keys.id,
+  ]);
   expect((await createdAt()) - first).toBeLessThan(60_000);
   // ...until the listener reconnects: notifications sent while it was down are lost, so it forgets every key.
-  await db.execute(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'commerce-listener'`);
+  await db.execute(
+    `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'commerce-listener'`,
+  );
   let shift = 0;
   for (let i = 0; i < 50 && shift < 86_400_000; i++) {
     await new Promise((r) => setTimeout(r, 100));

@@ -99,7 +99,13 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
   const port = await freePort();
   const dbPort = await pgPort();
   let output = '';
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(dbPort), ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(dbPort),
+    ...env,
+  };
   delete childEnv.DATABASE_URL;
   const npm = spawn('npm', ['start'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   npm.stdout.on('data', (d) => (output += d));
@@ -143,7 +149,11 @@ test('first start with debug and SQL logs: paying by card and a storage failure 
   const api = client(`http://127.0.0.1:${s.port}`, testKey);
   const email = 'Jane.Secretive+leak@example.org';
   const card = { number: '5555555555554444', exp_month: 11, exp_year: 2031, cvc: '987' };
-  const body = (extra = {}) => ({ ...checkoutBody([['THERM', 'Thermometer', 2599, 1]]), customer: { email, first_name: 'Jane', last_name: 'Doe', phone: '+15125550199' }, ...extra });
+  const body = (extra = {}) => ({
+    ...checkoutBody([['THERM', 'Thermometer', 2599, 1]]),
+    customer: { email, first_name: 'Jane', last_name: 'Doe', phone: '+15125550199' },
+    ...extra,
+  });
 
   const endpoint = await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] });
   expect(endpoint.body.secret).toMatch(/^whsec_/);
@@ -152,12 +162,22 @@ test('first start with debug and SQL logs: paying by card and a storage failure 
   expect([paid.status, paid.body.error]).toEqual([200, undefined]);
   // A client error carrying a card number (Luhn-invalid).
   const second = (await api.post('/api/v2/checkout', body())).body.data;
-  const bad = await api.post(`/api/v2/test-helpers/checkout/${second.checkout_id}/pay`, { card: { ...card, number: '5555555555554445' } });
+  const bad = await api.post(`/api/v2/test-helpers/checkout/${second.checkout_id}/pay`, {
+    card: { ...card, number: '5555555555554445' },
+  });
   expect(bad.status).toBeGreaterThanOrEqual(400);
   // A storage failure in the middle of paying: an unexpected error whose SQL holds the customer's data.
-  const db = new pg.Client({ host: '127.0.0.1', port: s.dbPort, user: 'postgres', password: 'postgres', database: 'commerce' });
+  const db = new pg.Client({
+    host: '127.0.0.1',
+    port: s.dbPort,
+    user: 'postgres',
+    password: 'postgres',
+    database: 'commerce',
+  });
   await db.connect();
-  await db.query(`create function fail_orders() returns trigger language plpgsql as $$ begin raise exception 'simulated storage failure'; end $$`);
+  await db.query(
+    `create function fail_orders() returns trigger language plpgsql as $$ begin raise exception 'simulated storage failure'; end $$`,
+  );
   await db.query(`create trigger fail_orders before insert on orders for each row execute function fail_orders()`);
   const failed = await api.post(`/api/v2/test-helpers/checkout/${second.checkout_id}/pay`, { card });
   await db.query(`drop trigger fail_orders on orders; drop function fail_orders()`);
@@ -180,7 +200,15 @@ test('first start with debug and SQL logs: paying by card and a storage failure 
     email: out.toLowerCase().includes(email.toLowerCase()),
     phone: out.includes('5125550199'),
   };
-  expect(leaks).toEqual({ liveKey: false, webhookSecret: false, cardNumbers: [], cvc: false, processorTokens: false, email: false, phone: false });
+  expect(leaks).toEqual({
+    liveKey: false,
+    webhookSecret: false,
+    cardNumbers: [],
+    cvc: false,
+    processorTokens: false,
+    email: false,
+    phone: false,
+  });
 }, 240_000);
 
 test('SIGINT to npm start stops node and PostgreSQL too', async () => {
@@ -194,7 +222,13 @@ test('a start that fails once PostgreSQL is up (its HTTP port taken) exits non-z
   await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));
   const port = (blocker.address() as { port: number }).port;
   try {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+    };
     delete env.DATABASE_URL;
     let output = '';
     const npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -24,19 +24,45 @@ afterAll(() => t.close());
 
 const bodiless = [
   (path: string) => fetch(`${t.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }),
-  (path: string) => fetch(`${t.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } }),
-  (path: string) => fetch(`${t.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json; charset=utf-8' }, body: '' }),
+  (path: string) =>
+    fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    }),
+  (path: string) =>
+    fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json; charset=utf-8' },
+      body: '',
+    }),
 ];
 
 test('rotate-secret, payment-link cancel and subscription cancel answer 200 without a body', async () => {
   const paths: string[] = [];
   for (let i = 0; i < bodiless.length; i++) {
-    const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] })).body;
-    const link = (await api.post('/api/v2/payment-links', { amount: 500, currency: 'USD', description: 'Consultation' })).body;
-    const customer = (await api.post('/api/v2/customers', { email: `c${i}@example.com`, first_name: 'C', last_name: 'D' })).body;
+    const endpoint = (await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }))
+      .body;
+    const link = (
+      await api.post('/api/v2/payment-links', { amount: 500, currency: 'USD', description: 'Consultation' })
+    ).body;
+    const customer = (
+      await api.post('/api/v2/customers', { email: `c${i}@example.com`, first_name: 'C', last_name: 'D' })
+    ).body;
     const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
-    const sub = (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 900, currency: 'USD', interval: 'monthly' })).body;
-    paths.push(`/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`, `/api/v2/payment-links/${link.id}/cancel`, `/api/v2/subscriptions/${sub.id}/cancel`);
+    const sub = (
+      await api.post('/api/v2/subscriptions', {
+        customer_id: customer.id,
+        payment_method_id: pm.id,
+        amount_cents: 900,
+        currency: 'USD',
+        interval: 'monthly',
+      })
+    ).body;
+    paths.push(
+      `/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`,
+      `/api/v2/payment-links/${link.id}/cancel`,
+      `/api/v2/subscriptions/${sub.id}/cancel`,
+    );
     for (const path of paths.slice(-3)) {
       const res = await bodiless[i](path);
       const text = await res.text();
@@ -63,7 +89,8 @@ test('the OpenAPI document marks those bodies optional and states no request-sid
     else if (v && typeof v === 'object') {
       for (const [k, child] of Object.entries(v)) {
         if (k === 'default') defaults.push(at);
-        else if (k === '$ref' && typeof child === 'string') walk(doc.components.schemas[child.split('/').pop()!], `${at} -> ${child}`);
+        else if (k === '$ref' && typeof child === 'string')
+          walk(doc.components.schemas[child.split('/').pop()!], `${at} -> ${child}`);
         else walk(child, `${at}/${k}`);
       }
     }
@@ -79,10 +106,16 @@ test('the OpenAPI document marks those bodies optional and states no request-sid
 
 test('openapi-typescript (default options) makes those bodies and every defaulted field optional', async () => {
   const types = astToString(await openapiTS(doc));
-  const operation = (id: string) => types.slice(types.indexOf(`    ${id}: {`), types.indexOf('\n    };', types.indexOf(`    ${id}: {`)));
-  for (const id of ['rotateWebhookEndpointSecret', 'cancelPaymentLink', 'cancelSubscription']) expect([id, operation(id)]).toEqual([id, expect.stringContaining('requestBody?: {')]);
+  const operation = (id: string) =>
+    types.slice(types.indexOf(`    ${id}: {`), types.indexOf('\n    };', types.indexOf(`    ${id}: {`)));
+  for (const id of ['rotateWebhookEndpointSecret', 'cancelPaymentLink', 'cancelSubscription'])
+    expect([id, operation(id)]).toEqual([id, expect.stringContaining('requestBody?: {')]);
   expect(operation('createProduct')).toContain('requestBody: {'); // a body with required fields stays required
-  const component = (name: string) => types.slice(types.indexOf(`        ${name}: {`), types.indexOf('\n        };', types.indexOf(`        ${name}: {`)));
+  const component = (name: string) =>
+    types.slice(
+      types.indexOf(`        ${name}: {`),
+      types.indexOf('\n        };', types.indexOf(`        ${name}: {`)),
+    );
   expect(component('CancelSubscriptionRequest')).toMatch(/cancel_at_period_end\?: boolean/);
   expect(operation('listOrders')).toMatch(/limit\?: /);
 });

@@ -7,7 +7,16 @@ let t: TestApp;
 let api: Client;
 beforeAll(async () => {
   ({ t, api } = await startWithMerchant('Payloads'));
-  expect((await api.post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' })).status).toBe(201);
+  expect(
+    (
+      await api.post('/api/v2/products', {
+        name: 'Digital thermometer',
+        price: 2000,
+        currency: 'USD',
+        merchant_product_id: 'THERM',
+      })
+    ).status,
+  ).toBe(201);
 });
 afterAll(() => t.close());
 
@@ -21,17 +30,31 @@ test('line_items[].product_id is the numeric catalog id or null, the same in RES
       ]),
     )
   ).body.data;
-  const order = (await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: cards.hsa, card: cards.visa })).body;
-  const rest = (await api.get(`/api/v2/orders/${order.id}`)).body.line_items.map((l: { product_id: unknown; merchant_product_id: unknown }) => [l.product_id, l.merchant_product_id]);
+  const order = (
+    await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, {
+      hsa_fsa_card: cards.hsa,
+      card: cards.visa,
+    })
+  ).body;
+  const rest = (await api.get(`/api/v2/orders/${order.id}`)).body.line_items.map(
+    (l: { product_id: unknown; merchant_product_id: unknown }) => [l.product_id, l.merchant_product_id],
+  );
   expect(rest).toEqual([
     [expect.any(Number), 'THERM'],
     [null, 'X-CANDY'],
   ]);
   const graph = await api.graphql(`{ orders(first: 1) { nodes { lineItems { productId merchantProductId } } } }`);
-  expect(graph.body.data.orders.nodes[0].lineItems.map((l: { productId: unknown; merchantProductId: unknown }) => [l.productId, l.merchantProductId])).toEqual(rest);
+  expect(
+    graph.body.data.orders.nodes[0].lineItems.map((l: { productId: unknown; merchantProductId: unknown }) => [
+      l.productId,
+      l.merchantProductId,
+    ]),
+  ).toEqual(rest);
   const events = (await api.graphql('{ events(first: 10) { nodes { type data } } }')).body.data.events.nodes;
   for (const type of ['order.created', 'order.completed']) {
     const lines = events.find((e: { type: string }) => e.type === type).data.line_items;
-    expect(lines.map((l: { product_id: unknown; merchant_product_id: unknown }) => [l.product_id, l.merchant_product_id])).toEqual(rest);
+    expect(
+      lines.map((l: { product_id: unknown; merchant_product_id: unknown }) => [l.product_id, l.merchant_product_id]),
+    ).toEqual(rest);
   }
 });

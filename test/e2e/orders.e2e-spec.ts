@@ -14,8 +14,18 @@ beforeAll(async () => {
   t = await startTestApp();
   await t.reset();
   api = client(t.url, (await t.merchant()).test_api_key);
-  await api.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM' });
-  await api.post('/api/v2/products', { name: 'Chocolate candy', price: 250, currency: 'USD', merchant_product_id: 'CANDY' });
+  await api.post('/api/v2/products', {
+    name: 'Digital thermometer',
+    price: 1999,
+    currency: 'USD',
+    merchant_product_id: 'THERM',
+  });
+  await api.post('/api/v2/products', {
+    name: 'Chocolate candy',
+    price: 250,
+    currency: 'USD',
+    merchant_product_id: 'CANDY',
+  });
   for (let i = 0; i < 6; i++) {
     const body = checkoutBody(
       [
@@ -28,7 +38,10 @@ beforeAll(async () => {
       },
     );
     const s = (await api.post('/api/v2/checkout', body)).body.data;
-    const paid = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, i === 5 ? { card: cards.declined } : { hsa_fsa_card: cards.hsa, card: cards.visa });
+    const paid = await api.post(
+      `/api/v2/test-helpers/checkout/${s.checkout_id}/pay`,
+      i === 5 ? { card: cards.declined } : { hsa_fsa_card: cards.hsa, card: cards.visa },
+    );
     orderIds.push(i === 5 ? paid.body.error.details.order_id : paid.body.id);
     if (i === 0) paidSplit = paid.body;
   }
@@ -41,13 +54,16 @@ describe('GET /api/v2/orders', () => {
     expect(first.status).toBe(200);
     expect(first.body.data.map((o) => o.id)).toEqual([...orderIds].reverse().slice(0, 4));
     expect(first.body).toMatchObject({ has_more: true, next_cursor: orderIds[2] });
-    const second = await api.get<Page<{ id: string }>>(`/api/v2/orders?limit=4&starting_after=${first.body.next_cursor}`);
+    const second = await api.get<Page<{ id: string }>>(
+      `/api/v2/orders?limit=4&starting_after=${first.body.next_cursor}`,
+    );
     expect(second.body.data.map((o) => o.id)).toEqual([orderIds[1], orderIds[0]]);
     expect(second.body.has_more).toBe(false);
   });
 
   test('filters by status, payment_status, customer email, reference id and created range', async () => {
-    const ids = async (q: string) => (await api.get<Page<{ id: string }>>(`/api/v2/orders?${q}`)).body.data.map((o) => o.id);
+    const ids = async (q: string) =>
+      (await api.get<Page<{ id: string }>>(`/api/v2/orders?${q}`)).body.data.map((o) => o.id);
     expect(await ids('status=failed')).toEqual([orderIds[5]]);
     expect(await ids('payment_status=captured&limit=100')).toHaveLength(5);
     expect(await ids('customer_email=ODD@example.com')).toEqual([orderIds[5], orderIds[3], orderIds[1]]);
@@ -111,10 +127,21 @@ describe('receipts', () => {
       'mutation { updateEmailSettings(input: { businessAddress: "12 Health Way, Austin, TX 78701", phone: "+1 512 555 0199", supportEmail: "help@shop.example" }) { userErrors { field } } }',
     );
     expect(branding.body.data.updateEmailSettings.userErrors).toEqual([]);
-    const order = (await api.get<{ id: string; checkout_id: string; line_items: { id: string; name: string }[] }>(`/api/v2/orders/${orderIds[2]}`)).body;
+    const order = (
+      await api.get<{ id: string; checkout_id: string; line_items: { id: string; name: string }[] }>(
+        `/api/v2/orders/${orderIds[2]}`,
+      )
+    ).body;
     expect((await api.post('/api/v2/refunds', { order_id: order.id, amount: 500, reason: 'other' })).status).toBe(201);
     const candy = order.line_items.find((l) => l.name === 'Candy')!;
-    expect((await api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: [{ line_item_id: candy.id, quantity: 1, amount_cents: 250 }], reason: 'wrong_product' })).status).toBe(201);
+    expect(
+      (
+        await api.post(`/v1/checkout/${order.checkout_id}/refund`, {
+          line_items: [{ line_item_id: candy.id, quantity: 1, amount_cents: 250 }],
+          reason: 'wrong_product',
+        })
+      ).status,
+    ).toBe(201);
     await api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 }); // the refund job settles both
     const text = await receiptText(order.id);
     for (const part of [
@@ -128,16 +155,29 @@ describe('receipts', () => {
       expect(text).toContain(part);
     }
     const today = new Date().toISOString().slice(0, 10);
-    expect(text).toMatch(new RegExp(`${today}: refunded 5\\.00 USD \\(to the HSA/FSA card \\d+\\.\\d\\d USD, to other cards \\d+\\.\\d\\d USD\\)`));
-    expect(text).toContain(`${today}: refunded 2.50 USD (to the HSA/FSA card 0.00 USD, to other cards 2.50 USD) for 1 × Candy`);
+    expect(text).toMatch(
+      new RegExp(
+        `${today}: refunded 5\\.00 USD \\(to the HSA/FSA card \\d+\\.\\d\\d USD, to other cards \\d+\\.\\d\\d USD\\)`,
+      ),
+    );
+    expect(text).toContain(
+      `${today}: refunded 2.50 USD (to the HSA/FSA card 0.00 USD, to other cards 2.50 USD) for 1 × Candy`,
+    );
     expect(text).toContain('Net total after refunds: 19.99 USD');
   });
 
   test('a regular card paying for eligible items: the receipt still says what was HSA/FSA eligible', async () => {
     const shop = client(t.url, (await t.merchant('Regular card shop')).test_api_key);
-    await shop.post('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD', merchant_product_id: 'THERM' });
+    await shop.post('/api/v2/products', {
+      name: 'Digital thermometer',
+      price: 1999,
+      currency: 'USD',
+      merchant_product_id: 'THERM',
+    });
     const s = (await shop.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 1999, 1]]))).body.data;
-    const order = (await shop.post<{ id: string }>(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).body;
+    const order = (
+      await shop.post<{ id: string }>(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })
+    ).body;
     const text = await receiptText(order.id, shop);
     expect(text).toContain('HSA/FSA eligible items: 19.99 USD');
     expect(text).toContain('Paid by HSA/FSA card: 0.00 USD');
@@ -178,7 +218,11 @@ describe('GraphQL', () => {
       billingInfo: { addressLine1: '1 Main St', city: 'Austin' },
     });
     expect(s.lineItems).toEqual([
-      { merchantProductId: 'THERM', hsaFsaEligible: true, product: { productId: expect.any(Number), name: 'Digital thermometer' } },
+      {
+        merchantProductId: 'THERM',
+        hsaFsaEligible: true,
+        product: { productId: expect.any(Number), name: 'Digital thermometer' },
+      },
       { merchantProductId: 'OTHER', hsaFsaEligible: false, product: null },
     ]);
     const invalid = await api.graphql(
@@ -186,23 +230,36 @@ describe('GraphQL', () => {
         shippingInfo: { addressLine1: "1", city: "c", state: "s", postalCode: "p", country: "USA" }, successUrl: "x", failureUrl: "https://ok.example" })
         { checkoutSession { id } userErrors { field message code } } }`,
     );
-    const { checkoutSession, userErrors } = invalid.body.data.createCheckoutSession as { checkoutSession: null; userErrors: { field: string[]; code: string }[] };
+    const { checkoutSession, userErrors } = invalid.body.data.createCheckoutSession as {
+      checkoutSession: null;
+      userErrors: { field: string[]; code: string }[];
+    };
     expect(checkoutSession).toBeNull();
     expect(userErrors.map((e) => e.code)).toEqual(userErrors.map(() => 'VALIDATION_ERROR'));
-    expect(userErrors.map((e) => e.field.join('.')).sort()).toEqual(['input.customer.email', 'input.lineItems', 'input.shippingInfo.country', 'input.successUrl']);
+    expect(userErrors.map((e) => e.field.join('.')).sort()).toEqual([
+      'input.customer.email',
+      'input.lineItems',
+      'input.shippingInfo.country',
+      'input.successUrl',
+    ]);
   });
 
   test('a page of orders with line items, products, payments and sessions costs a constant number of statements', async () => {
     const query = `{ orders(first: 50) { edges { node { id orderNumber status amount
       lineItems { name quantity product { name eligibility { hsaFsaEligible } } }
       payments { paymentMethod amount } checkoutSession { checkoutId status } } } pageInfo { hasNextPage } } }`;
-    const res = await api.graphql<{ orders: { edges: { node: { lineItems: { product: unknown }[]; payments: unknown[] } }[] } }>(query);
+    const res = await api.graphql<{
+      orders: { edges: { node: { lineItems: { product: unknown }[]; payments: unknown[] } }[] };
+    }>(query);
     const statements = await statementsOf(() => api.graphql(query));
     expect(await statementsOf(() => api.graphql(query.replace('first: 50', 'first: 1')))).toBe(statements);
     expect(res.body.errors).toBeUndefined();
     const nodes = res.body.data.orders.edges.map((e) => e.node);
     expect(nodes).toHaveLength(6);
-    expect(nodes[5].lineItems[0].product).toEqual({ name: 'Digital thermometer', eligibility: { hsaFsaEligible: true } });
+    expect(nodes[5].lineItems[0].product).toEqual({
+      name: 'Digital thermometer',
+      eligibility: { hsaFsaEligible: true },
+    });
     expect(nodes[1].payments).toEqual([
       { paymentMethod: 'HSA_FSA_CARD', amount: 1999 },
       { paymentMethod: 'CARD', amount: 1250 },
@@ -212,10 +269,18 @@ describe('GraphQL', () => {
   });
 
   test('order(id:) and node(id:) resolve an order with its receipt link', async () => {
-    const list = await api.graphql(`{ orders(first: 1, status: COMPLETED) { nodes { id orderId receiptUrl paymentStatus } } }`);
+    const list = await api.graphql(
+      `{ orders(first: 1, status: COMPLETED) { nodes { id orderId receiptUrl paymentStatus } } }`,
+    );
     const node = list.body.data.orders.nodes[0];
-    expect(node).toMatchObject({ orderId: orderIds[4], paymentStatus: 'CAPTURED', receiptUrl: expect.stringContaining('/receipts/') });
-    const byNode = await api.graphql(`query($id: ID!) { node(id: $id) { __typename ... on Order { orderNumber } } }`, { id: node.id });
+    expect(node).toMatchObject({
+      orderId: orderIds[4],
+      paymentStatus: 'CAPTURED',
+      receiptUrl: expect.stringContaining('/receipts/'),
+    });
+    const byNode = await api.graphql(`query($id: ID!) { node(id: $id) { __typename ... on Order { orderNumber } } }`, {
+      id: node.id,
+    });
     expect(byNode.body.data.node).toEqual({ __typename: 'Order', orderNumber: expect.stringMatching(/^ORD-/) });
   });
 });

@@ -18,7 +18,13 @@ import { adyenAccounting, nothingUnknown } from '../helpers/adyen-ledger.js';
 import { ageOpenAttempts, cloneSessions, killDatabase, midBurst } from '../helpers/crash.js';
 import { checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
-import { ADYEN_API_KEY, ADYEN_HMAC_KEY, ADYEN_MERCHANT_ACCOUNT, LIVE_SECRETS_KEY, adyenCard } from '../helpers/live-mode.js';
+import {
+  ADYEN_API_KEY,
+  ADYEN_HMAC_KEY,
+  ADYEN_MERCHANT_ACCOUNT,
+  LIVE_SECRETS_KEY,
+  adyenCard,
+} from '../helpers/live-mode.js';
 import { startServiceProcess } from '../helpers/service-process.js';
 
 /**
@@ -73,7 +79,12 @@ async function applyNotifications(orm: MikroORM): Promise<number> {
     await adyen.standIn.notifications.idle();
     const n = await applyProcessorNotifications(orm, quiet);
     applied += n;
-    const [{ left }] = await orm.em.fork().getConnection().execute<{ left: number }[]>(`select count(*)::int as left from processor_notifications where applied_at is null`);
+    const [{ left }] = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ left: number }[]>(
+        `select count(*)::int as left from processor_notifications where applied_at is null`,
+      );
     if (n === 0 && left === 0) idle++;
     else if (n === 0) await sleep(500); // a notification waiting for its retry
   }
@@ -94,9 +105,19 @@ beforeAll(async () => {
   await migrate(orm);
   await orm.close();
   // Notifications a dead service misses are retried over ~16 s (Adyen: days).
-  adyen = await startAdyen({ apiKey: ADYEN_API_KEY, merchantAccount: ADYEN_MERCHANT_ACCOUNT, retryDelaysMs: [200, 500, 1000, 2000, 4000, 8000] });
+  adyen = await startAdyen({
+    apiKey: ADYEN_API_KEY,
+    merchantAccount: ADYEN_MERCHANT_ACCOUNT,
+    retryDelaysMs: [200, 500, 1000, 2000, 4000, 8000],
+  });
   // Reconciliation and the notification sweep run in this process: it reaches Adyen as the service does.
-  configureLivePayments(loadConfig({ SECRETS_KEY: LIVE_SECRETS_KEY, ADYEN_CHECKOUT_URL: adyen.checkoutUrl, ADYEN_DISPUTES_URL: adyen.disputesUrl }));
+  configureLivePayments(
+    loadConfig({
+      SECRETS_KEY: LIVE_SECRETS_KEY,
+      ADYEN_CHECKOUT_URL: adyen.checkoutUrl,
+      ADYEN_DISPUTES_URL: adyen.disputesUrl,
+    }),
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -117,7 +138,12 @@ test(`${ROUNDS} rounds of a ${BURST}-payment live burst killed at random moments
   });
   let base = await startService();
   const live = () => client(base, merchant.live_api_key);
-  await live().post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
+  await live().post('/api/v2/products', {
+    name: 'Digital thermometer',
+    price: 2000,
+    currency: 'USD',
+    merchant_product_id: 'THERM',
+  });
   const template = (
     await live().post(
       '/api/v2/checkout',

@@ -39,7 +39,12 @@ async function startDatabase(): Promise<void> {
 const killDatabase = () => killPostgres(dataDir);
 
 async function startService(url: string): Promise<string> {
-  const started = await startServiceProcess({ DATABASE_URL: url, RUN_JOBS: 'false', LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '1000000' });
+  const started = await startServiceProcess({
+    DATABASE_URL: url,
+    RUN_JOBS: 'false',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '1000000',
+  });
   service = started.child;
   return started.url;
 }
@@ -74,7 +79,12 @@ test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the
   const merchant = await createMerchant(orm.em.fork(), 'Crash');
   let base = await startService(db.url);
   const api = () => client(base, merchant.test_api_key);
-  await api().post('/api/v2/products', { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' });
+  await api().post('/api/v2/products', {
+    name: 'Digital thermometer',
+    price: 2000,
+    currency: 'USD',
+    merchant_product_id: 'THERM',
+  });
   const template = (
     await api().post(
       '/api/v2/checkout',
@@ -128,7 +138,9 @@ test(`${ROUNDS} rounds of a ${BURST}-payment burst killed at random moments (the
     expect(paidOrders).toBeGreaterThanOrEqual(answered);
     expect(paidOrders).toBeGreaterThan(0);
     expect(reversed).toBeGreaterThan(0); // the kills did land between a processor call and its order
-    console.log(`crash rounds: ${paidOrders} orders paid (${answered} answered before a kill), ${reversed} attempts reversed, ${captures} captures and ${holds} holds accounted for`);
+    console.log(
+      `crash rounds: ${paidOrders} orders paid (${answered} answered before a kill), ${reversed} attempts reversed, ${captures} captures and ${holds} holds accounted for`,
+    );
   } finally {
     await orm.close();
   }

@@ -14,7 +14,10 @@ let keys: CreatedMerchant;
 let api: Client;
 const db = () => t.orm.em.fork().getConnection();
 const events = (type: string, id: string) =>
-  db().execute<{ type: string; data: Record<string, unknown> }[]>(`select type, data from events where type = ? and data->>'id' = ? order by created_at`, [type, id]);
+  db().execute<{ type: string; data: Record<string, unknown> }[]>(
+    `select type, data from events where type = ? and data->>'id' = ? order by created_at`,
+    [type, id],
+  );
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -28,7 +31,13 @@ beforeEach(async () => {
     ['CANDY', 'Chocolate candy bar', 1000],
     ['VIT', 'Daily multivitamin', 1299],
   ]);
-  const old = { name: 'Digital thermometer v1', price: 1500, currency: 'USD', merchant_product_id: 'OLD', status: 'inactive' };
+  const old = {
+    name: 'Digital thermometer v1',
+    price: 1500,
+    currency: 'USD',
+    merchant_product_id: 'OLD',
+    status: 'inactive',
+  };
   expect((await api.post('/api/v2/products', old)).status).toBe(201);
 });
 afterAll(() => t.close());
@@ -49,19 +58,26 @@ const create = async (body: object, via = api) => {
   return res.body;
 };
 const getLink = async (id: string, via = api) => (await via.get<Link>(`/api/v2/payment-links/${id}`)).body;
-const getCheckout = async (id: string) => (await api.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${id}`)).body.data;
+const getCheckout = async (id: string) =>
+  (await api.get<Envelope<CheckoutResource>>(`/api/v2/checkout/${id}`)).body.data;
 /** Pays a link through the test helper, as its hosted page does: the order, or `{ error }` when refused. */
 const payLink = (id: string, body: object, via = api) => via.post(`/api/v2/test-helpers/payment-links/${id}/pay`, body);
 /** The ids of the links a list query answers. */
-const listed = async (query: string, via = api) => (await via.get<Page<Link>>(`/api/v2/payment-links?${query}`)).body.data.map((l) => l.id);
-const cancelLink = (id: string, body?: object) => api.post<Link & ErrorBody>(`/api/v2/payment-links/${id}/cancel`, body);
+const listed = async (query: string, via = api) =>
+  (await via.get<Page<Link>>(`/api/v2/payment-links?${query}`)).body.data.map((l) => l.id);
+const cancelLink = (id: string, body?: object) =>
+  api.post<Link & ErrorBody>(`/api/v2/payment-links/${id}/cancel`, body);
 /** One hour from now, as an ISO timestamp. */
 const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
 describe('creating payment links', () => {
   test('products are priced from the catalog; the link lives 7 days and reads back the same', async () => {
     const before = Date.now();
-    const link = await create({ ...split, success_url: 'https://shop.example.com/thanks', metadata: { campaign: 'email' } });
+    const link = await create({
+      ...split,
+      success_url: 'https://shop.example.com/thanks',
+      metadata: { campaign: 'email' },
+    });
     expect(link).toEqual({
       id: expect.stringMatching(/^plink_[0-9A-Za-z]{24}$/),
       object: 'payment_link',
@@ -76,8 +92,22 @@ describe('creating payment links', () => {
       customer_id: null,
       collect_shipping_address: true,
       products: [
-        { merchant_product_id: 'THERM', name: 'Digital thermometer', quantity: 1, price: 2000, hsa_fsa_eligible: true, requires_lmn: false },
-        { merchant_product_id: 'CANDY', name: 'Chocolate candy bar', quantity: 1, price: 1000, hsa_fsa_eligible: false, requires_lmn: false },
+        {
+          merchant_product_id: 'THERM',
+          name: 'Digital thermometer',
+          quantity: 1,
+          price: 2000,
+          hsa_fsa_eligible: true,
+          requires_lmn: false,
+        },
+        {
+          merchant_product_id: 'CANDY',
+          name: 'Chocolate candy bar',
+          quantity: 1,
+          price: 1000,
+          hsa_fsa_eligible: false,
+          requires_lmn: false,
+        },
       ],
       checkout_id: expect.stringMatching(/^cs_/),
       order: null,
@@ -114,7 +144,12 @@ describe('creating payment links', () => {
   });
 
   test('an amount and a description make a single regular line', async () => {
-    const link = await create({ amount: 4500, description: 'Consultation follow-up', currency: 'usd', expires_at: inAnHour() });
+    const link = await create({
+      amount: 4500,
+      description: 'Consultation follow-up',
+      currency: 'usd',
+      expires_at: inAnHour(),
+    });
     expect(link).toMatchObject({ amount: 4500, description: 'Consultation follow-up', products: [], customer: null });
     expect(await getCheckout(link.checkout_id)).toMatchObject({
       type: 'regular',
@@ -154,38 +189,60 @@ describe('creating payment links', () => {
       ['products and an amount', { ...split, amount: 100, description: 'x' }, ['amount']],
       ['neither products nor an amount', { currency: 'USD' }, ['products']],
       ['an amount without a description', { amount: 100, currency: 'USD' }, ['description']],
-      ['an unknown currency, a non-http success_url and an unknown field', { ...split, currency: 'XYZ', success_url: 'ftp://x', extra: true }, badThree],
+      [
+        'an unknown currency, a non-http success_url and an unknown field',
+        { ...split, currency: 'XYZ', success_url: 'ftp://x', extra: true },
+        badThree,
+      ],
       ['a subscription without its terms', { ...split, payment_type: 'subscription' }, ['subscription']],
       ['a malformed customer_id', { ...split, customer_id: 'cus_x' }, ['customer_id']],
-      ['a quantity of 0', { ...split, products: [{ merchant_product_id: 'THERM', quantity: 0 }] }, ['products.0.quantity']],
+      [
+        'a quantity of 0',
+        { ...split, products: [{ merchant_product_id: 'THERM', quantity: 0 }] },
+        ['products.0.quantity'],
+      ],
     ])('%s', async (_case, body, expected) => {
       expect(await fields(body)).toEqual(expected);
     });
 
     test.each([0, -5, 1.5])('an amount of %p is not a positive whole number of cents', async (amount) => {
-      expect(await details({ amount, description: 'x', currency: 'USD' })).toEqual([{ field: 'amount', message: expect.any(String) }]);
+      expect(await details({ amount, description: 'x', currency: 'USD' })).toEqual([
+        { field: 'amount', message: expect.any(String) },
+      ]);
     });
 
     test('expires_at must be in the future and at most 90 days from now', async () => {
       const past = await bad({ ...split, expires_at: new Date(Date.now() - 1000).toISOString() });
-      expect(past).toMatchObject({ param: 'expires_at', details: [{ field: 'expires_at', message: 'must be in the future' }] });
+      expect(past).toMatchObject({
+        param: 'expires_at',
+        details: [{ field: 'expires_at', message: 'must be in the future' }],
+      });
       const far = new Date(Date.now() + 91 * 86400_000).toISOString();
-      expect(await details({ ...split, expires_at: far })).toEqual([{ field: 'expires_at', message: 'must be at most 90 days from now' }]);
+      expect(await details({ ...split, expires_at: far })).toEqual([
+        { field: 'expires_at', message: 'must be at most 90 days from now' },
+      ]);
     });
 
     test("the currency must be the products' currency", async () => {
-      expect((await details({ ...split, currency: 'EUR' }))[0]).toEqual({ field: 'currency', message: "must be the currency of product 'THERM' (USD)" });
+      expect((await details({ ...split, currency: 'EUR' }))[0]).toEqual({
+        field: 'currency',
+        message: "must be the currency of product 'THERM' (USD)",
+      });
     });
   });
 
   describe('customer_id', () => {
     const withCustomer = (customer_id: string) => ({ amount: 100, description: 'x', currency: 'usd', customer_id });
-    const storeCustomer = async (via: Client, body: object) => (await via.post<{ id: string }>('/api/v2/customers', body)).body.id;
+    const storeCustomer = async (via: Client, body: object) =>
+      (await via.post<{ id: string }>('/api/v2/customers', body)).body.id;
 
     test('names a stored customer of this account, whose details the link takes', async () => {
       const stored = await storeCustomer(api, { email: 'stored@example.com', first_name: 'Sto', last_name: 'Red' });
       const link = await create(withCustomer(stored));
-      expect(link).toMatchObject({ customer_id: stored, customer: { email: 'stored@example.com', first_name: 'Sto', last_name: 'Red' } });
+      expect(link).toMatchObject({
+        customer_id: stored,
+        customer: { email: 'stored@example.com', first_name: 'Sto', last_name: 'Red' },
+      });
     });
 
     test("another merchant's customer or an unknown id is 404 customer_not_found", async () => {
@@ -201,7 +258,9 @@ describe('creating payment links', () => {
     test('a live link cannot name a test-mode customer (customer_not_found)', async () => {
       const stored = await storeCustomer(api, { email: 'stored@example.com', first_name: 'Sto', last_name: 'Red' });
       const live = client(t.url, keys.live_api_key);
-      expect((await live.post<ErrorBody>('/api/v2/payment-links', withCustomer(stored))).body.error.code).toBe('customer_not_found');
+      expect((await live.post<ErrorBody>('/api/v2/payment-links', withCustomer(stored))).body.error.code).toBe(
+        'customer_not_found',
+      );
     });
   });
 
@@ -218,7 +277,12 @@ describe('paying a link', () => {
   /** A split link paid on both cards with client_reference_id crm-42: the link and its order. */
   async function paidSplitLink() {
     const link = await create(split);
-    const paid = await payLink(link.id, { shipping_address: address, hsa_fsa_card: cards.hsa, card: cards.visa, client_reference_id: 'crm-42' });
+    const paid = await payLink(link.id, {
+      shipping_address: address,
+      hsa_fsa_card: cards.hsa,
+      card: cards.visa,
+      client_reference_id: 'crm-42',
+    });
     expect(paid.status).toBe(200);
     return { link, order: paid.body as OrderResource };
   }
@@ -244,8 +308,15 @@ describe('paying a link', () => {
   test('the paid link shows its order; its checkout is paid', async () => {
     const { link, order } = await paidSplitLink();
     const after = await getLink(link.id);
-    expect(after).toMatchObject({ status: 'paid', paid_at: expect.any(String), order: { id: order.id, status: 'completed', paid_at: after.paid_at } });
-    expect(await getCheckout(link.checkout_id)).toMatchObject({ status: 'paid', order: { id: order.id, payment_link_id: link.id } });
+    expect(after).toMatchObject({
+      status: 'paid',
+      paid_at: expect.any(String),
+      order: { id: order.id, status: 'completed', paid_at: after.paid_at },
+    });
+    expect(await getCheckout(link.checkout_id)).toMatchObject({
+      status: 'paid',
+      order: { id: order.id, payment_link_id: link.id },
+    });
   });
 
   test('the order events and payment_link.paid carry the link and the client reference', async () => {
@@ -268,12 +339,21 @@ describe('paying a link', () => {
 
   test("the refund events of a link's order carry the link and the client reference", async () => {
     const { link, order } = await paidSplitLink();
-    const refund = await api.post<Envelope<RefundResource>>('/api/v2/refunds', { order_id: order.id, amount: 1500, reason: 'customer_request' });
+    const refund = await api.post<Envelope<RefundResource>>('/api/v2/refunds', {
+      order_id: order.id,
+      amount: 1500,
+      reason: 'customer_request',
+    });
     expect(refund.status).toBe(201);
     await api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 });
     for (const type of ['refund.created', 'refund.succeeded']) {
       const [e] = await events(type, refund.body.data.id);
-      expect(e.data).toMatchObject({ order_id: order.id, payment_link_id: link.id, client_reference_id: 'crm-42', reference_id: null });
+      expect(e.data).toMatchObject({
+        order_id: order.id,
+        payment_link_id: link.id,
+        client_reference_id: 'crm-42',
+        reference_id: null,
+      });
     }
   });
 
@@ -282,12 +362,17 @@ describe('paying a link', () => {
     const again = await payLink(link.id, { shipping_address: address, card: cards.visa });
     expect(again.status).toBe(400);
     expect(again.body.error).toMatchObject({ code: 'invalid_state', details: { status: 'paid', order_id: order.id } });
-    const viaCheckout = await api.post<ErrorBody>(`/api/v2/test-helpers/checkout/${link.checkout_id}/pay`, { card: cards.visa });
+    const viaCheckout = await api.post<ErrorBody>(`/api/v2/test-helpers/checkout/${link.checkout_id}/pay`, {
+      card: cards.visa,
+    });
     expect(viaCheckout.body.error.code).toBe('invalid_state');
     const cancel = await cancelLink(link.id, {});
     expect(cancel.status).toBe(400);
     expect(cancel.body.error).toMatchObject({ code: 'invalid_state', details: { status: 'paid' } });
-    const [{ n }] = await db().execute<{ n: number }[]>(`select count(*)::int as n from orders where payment_link_id = ?`, [link.id]);
+    const [{ n }] = await db().execute<{ n: number }[]>(
+      `select count(*)::int as n from orders where payment_link_id = ?`,
+      [link.id],
+    );
     expect(n).toBe(1);
   });
 
@@ -313,7 +398,11 @@ describe('paying a link', () => {
 
     test("takes the payer's, and is found by the payer's email", async () => {
       const link = await deposit();
-      const paid = await payLink(link.id, { shipping_address: address, card: cards.visa, customer: { ...customer, email: 'payer@example.com' } });
+      const paid = await payLink(link.id, {
+        shipping_address: address,
+        card: cards.visa,
+        customer: { ...customer, email: 'payer@example.com' },
+      });
       expect(paid.status).toBe(200);
       expect(paid.body).toMatchObject({ client_reference_id: null, customer: { email: 'payer@example.com' } });
       expect(await listed('customer_email=PAYER@example.com')).toEqual([link.id]);
@@ -322,32 +411,51 @@ describe('paying a link', () => {
 
   test('20 concurrent pays of one link make one order', async () => {
     const link = await create(split);
-    const pay = (i: number) => payLink(link.id, { shipping_address: address, card: cards.visa, client_reference_id: `try-${i}` });
+    const pay = (i: number) =>
+      payLink(link.id, { shipping_address: address, card: cards.visa, client_reference_id: `try-${i}` });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => pay(i)));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     // The others find the link paid, or its one payment attempt still open: never a second charge.
-    for (const r of results.filter((r) => r.status !== 200)) expect([`400 invalid_state`, `409 payment_in_progress`]).toContain(`${r.status} ${r.body.error.code}`);
+    for (const r of results.filter((r) => r.status !== 200))
+      expect([`400 invalid_state`, `409 payment_in_progress`]).toContain(`${r.status} ${r.body.error.code}`);
     const winner = results.find((r) => r.status === 200)!.body as OrderResource;
-    const rows = await db().execute<{ id: string; client_reference_id: string }[]>(`select id, client_reference_id from orders where payment_link_id = ?`, [link.id]);
+    const rows = await db().execute<{ id: string; client_reference_id: string }[]>(
+      `select id, client_reference_id from orders where payment_link_id = ?`,
+      [link.id],
+    );
     expect(rows).toEqual([{ id: winner.id, client_reference_id: winner.client_reference_id }]);
     expect((await getLink(link.id)).order!.id).toBe(winner.id);
     expect(await events('payment_link.paid', link.id)).toHaveLength(1);
   });
 
   describe('a subscription link', () => {
-    const monthly = { products: [{ merchant_product_id: 'VIT', quantity: 1 }], currency: 'USD', customer, payment_type: 'subscription', subscription: { interval: 'monthly' } };
+    const monthly = {
+      products: [{ merchant_product_id: 'VIT', quantity: 1 }],
+      currency: 'USD',
+      customer,
+      payment_type: 'subscription',
+      subscription: { interval: 'monthly' },
+    };
     /** The monthly link, paid by card with client_reference_id sub-ref-1. */
     async function paidSubscriptionLink() {
       const link = await create(monthly);
-      const res = await payLink(link.id, { shipping_address: address, card: cards.visa, client_reference_id: 'sub-ref-1' });
+      const res = await payLink(link.id, {
+        shipping_address: address,
+        card: cards.visa,
+        client_reference_id: 'sub-ref-1',
+      });
       expect(res.status).toBe(200);
       return link;
     }
 
     test('takes the subscription terms, with their defaults', async () => {
       const link = await create(monthly);
-      expect(link).toMatchObject({ payment_type: 'subscription', subscription: { interval: 'monthly', interval_count: 1, trial_period_days: 0 }, amount: 1299 });
+      expect(link).toMatchObject({
+        payment_type: 'subscription',
+        subscription: { interval: 'monthly', interval_count: 1, trial_period_days: 0 },
+        amount: 1299,
+      });
     });
 
     test('once paid, creates the customer, the stored card and the subscription; its first invoice is the link order', async () => {
@@ -355,12 +463,25 @@ describe('paying a link', () => {
       const paid = await getLink(link.id);
       expect(paid).toMatchObject({ status: 'paid', order: { id: expect.stringMatching(/^ord_/) } });
       const order = (await api.get<OrderResource>(`/api/v2/orders/${paid.order!.id}`)).body;
-      expect(order).toMatchObject({ is_recurring: true, payment_link_id: link.id, client_reference_id: 'sub-ref-1', amount: 1299 });
-      const stored = (await api.get<Page<{ id: string }>>(`/api/v2/customers?email=${encodeURIComponent(customer.email)}`)).body.data;
+      expect(order).toMatchObject({
+        is_recurring: true,
+        payment_link_id: link.id,
+        client_reference_id: 'sub-ref-1',
+        amount: 1299,
+      });
+      const stored = (
+        await api.get<Page<{ id: string }>>(`/api/v2/customers?email=${encodeURIComponent(customer.email)}`)
+      ).body.data;
       expect(stored).toHaveLength(1);
-      const subs = (await api.get<Page<SubscriptionResource>>(`/api/v2/subscriptions?customer_id=${stored[0].id}`)).body.data;
+      const subs = (await api.get<Page<SubscriptionResource>>(`/api/v2/subscriptions?customer_id=${stored[0].id}`)).body
+        .data;
       expect(subs).toHaveLength(1);
-      expect(subs[0]).toMatchObject({ status: 'active', amount_cents: 1299, interval: 'monthly', payment_method: { type: 'card', last4: '4242' } });
+      expect(subs[0]).toMatchObject({
+        status: 'active',
+        amount_cents: 1299,
+        interval: 'monthly',
+        payment_method: { type: 'card', last4: '4242' },
+      });
       const invoice = (await api.get(`/api/v2/subscriptions/${subs[0].id}/invoices/${subs[0].latest_invoice_id}`)).body;
       expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, attempts: [] });
     });
@@ -368,7 +489,9 @@ describe('paying a link', () => {
     test('is listed by payment_type=subscription and is not paid twice', async () => {
       const link = await paidSubscriptionLink();
       expect(await listed('payment_type=subscription')).toEqual([link.id]);
-      expect((await payLink(link.id, { shipping_address: address, card: cards.visa })).body.error.code).toBe('invalid_state');
+      expect((await payLink(link.id, { shipping_address: address, card: cards.visa })).body.error.code).toBe(
+        'invalid_state',
+      );
     });
   });
 
@@ -397,7 +520,10 @@ describe('cancel', () => {
     const link = await create(split);
     const long = await cancelLink(link.id, { reason: 'x'.repeat(501) });
     expect(long.status).toBe(422);
-    expect(long.body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'reason', message: 'must be at most 500 characters' }] });
+    expect(long.body.error).toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'reason', message: 'must be at most 500 characters' }],
+    });
   });
 
   test('keeps the reason and emits payment_link.cancelled', async () => {
@@ -413,7 +539,12 @@ describe('cancel', () => {
       cancellation_reason: 'Customer ordered by phone',
     });
     const [e] = await events('payment_link.cancelled', link.id);
-    expect(e.data).toMatchObject({ id: link.id, status: 'cancelled', cancellation_reason: 'Customer ordered by phone', cancelled_at: cancelled.body.cancelled_at });
+    expect(e.data).toMatchObject({
+      id: link.id,
+      status: 'cancelled',
+      cancellation_reason: 'Customer ordered by phone',
+      cancelled_at: cancelled.body.cancelled_at,
+    });
   });
 
   test('a cancelled link is never reactivated: not cancelled again, not paid; its checkout is expired', async () => {
@@ -455,7 +586,10 @@ describe('expiry on the test clock (advance-clock runs the sweep)', () => {
       code: 'invalid_state',
       details: { status: 'expired' },
     });
-    expect((await cancelLink(link.id)).body.error).toMatchObject({ code: 'invalid_state', details: { status: 'expired' } });
+    expect((await cancelLink(link.id)).body.error).toMatchObject({
+      code: 'invalid_state',
+      details: { status: 'expired' },
+    });
   });
 
   test('status=expired and status=active list them apart', async () => {
@@ -471,7 +605,9 @@ describe('listing', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const email = i % 2 ? 'odd@example.com' : 'even@example.com';
-      ids.push((await create({ amount: 100 + i, description: `L${i}`, currency: 'usd', customer: { ...customer, email } })).id);
+      ids.push(
+        (await create({ amount: 100 + i, description: `L${i}`, currency: 'usd', customer: { ...customer, email } })).id,
+      );
     }
     await cancelLink(ids[1]);
     return ids;
@@ -492,18 +628,26 @@ describe('listing', () => {
     expect(await listed('customer_email=ODD@EXAMPLE.COM')).toEqual([ids[3], ids[1]]);
     expect(await listed('payment_type=one_time&limit=100')).toHaveLength(5);
     expect(await listed(`created_after=${aMinuteFromNow()}`)).toEqual([]);
-    expect(await listed(`created_before=${aMinuteFromNow()}&status=active&customer_email=even@example.com`)).toEqual([ids[4], ids[2], ids[0]]);
+    expect(await listed(`created_before=${aMinuteFromNow()}&status=active&customer_email=even@example.com`)).toEqual([
+      ids[4],
+      ids[2],
+      ids[0],
+    ]);
   });
 
-  test.each(['status=open', 'payment_type=weekly', 'limit=0', 'created_after=yesterday'])('%s is 400 invalid_request', async (q) => {
-    const res = await api.get<ErrorBody>(`/api/v2/payment-links?${q}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('invalid_request');
-  });
+  test.each(['status=open', 'payment_type=weekly', 'limit=0', 'created_after=yesterday'])(
+    '%s is 400 invalid_request',
+    async (q) => {
+      const res = await api.get<ErrorBody>(`/api/v2/payment-links?${q}`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('invalid_request');
+    },
+  );
 });
 
 describe('GraphQL', () => {
-  const LINK = 'id paymentLinkId url amount status paymentType customer { email } products { merchantProductId hsaFsaEligible } expiresAt';
+  const LINK =
+    'id paymentLinkId url amount status paymentType customer { email } products { merchantProductId hsaFsaEligible } expiresAt';
   /** A link as the createPaymentLink mutation selects it (LINK). */
   interface GraphQLLink {
     id: string;
@@ -513,16 +657,23 @@ describe('GraphQL', () => {
   }
   const createMutation = `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { paymentLink { ${LINK} } userErrors { field message code } } }`;
   type UserErrors = { field: string[] | null; message: string; code: string }[];
-  const createLink = (input: object) => api.graphql<{ createPaymentLink: { paymentLink: GraphQLLink; userErrors: UserErrors } }>(createMutation, { input });
+  const createLink = (input: object) =>
+    api.graphql<{ createPaymentLink: { paymentLink: GraphQLLink; userErrors: UserErrors } }>(createMutation, { input });
   /** A customer stored through the createCustomer mutation: its global id and its customerId. */
   async function storedCustomer() {
     const mutation = `mutation { createCustomer(input: { email: "g@example.com", firstName: "G", lastName: "Q" }) { customer { id customerId } } }`;
-    return (await api.graphql<{ createCustomer: { customer: { id: string; customerId: string } } }>(mutation)).body.data.createCustomer.customer;
+    return (await api.graphql<{ createCustomer: { customer: { id: string; customerId: string } } }>(mutation)).body.data
+      .createCustomer.customer;
   }
   /** Two thermometers for the stored customer, expiring tomorrow. */
   async function thermometerLink(customerId: string) {
     const expiresAt = new Date(Date.now() + 86400_000).toISOString();
-    const made = await createLink({ products: [{ merchantProductId: 'THERM', quantity: 2 }], currency: 'USD', customerId, expiresAt });
+    const made = await createLink({
+      products: [{ merchantProductId: 'THERM', quantity: 2 }],
+      currency: 'USD',
+      customerId,
+      expiresAt,
+    });
     expect(made.body.errors).toBeUndefined();
     return made.body.data.createPaymentLink.paymentLink;
   }
@@ -554,16 +705,28 @@ describe('GraphQL', () => {
   });
 
   test('a customerId of nobody is customer_not_found', async () => {
-    const foreign = await createLink({ amount: 100, description: 'x', currency: 'usd', customerId: Buffer.from('Customer:cus_nope').toString('base64url') });
-    expect(foreign.body.data.createPaymentLink.userErrors).toEqual([{ field: ['input', 'customerId'], message: expect.stringContaining('cus_nope'), code: 'CUSTOMER_NOT_FOUND' }]);
+    const foreign = await createLink({
+      amount: 100,
+      description: 'x',
+      currency: 'usd',
+      customerId: Buffer.from('Customer:cus_nope').toString('base64url'),
+    });
+    expect(foreign.body.data.createPaymentLink.userErrors).toEqual([
+      { field: ['input', 'customerId'], message: expect.stringContaining('cus_nope'), code: 'CUSTOMER_NOT_FOUND' },
+    ]);
   });
 
   test('paymentLinks with orders, customers and checkouts: 50 links cost what 1 costs; filters', async () => {
     const stored = await storedCustomer();
     const link = await thermometerLink(stored.id);
     for (let i = 0; i < 3; i++) {
-      const l = (await createLink({ amount: 500 + i, description: `Item ${i}`, currency: 'usd', customerId: stored.id })).body.data.createPaymentLink.paymentLink;
-      expect((await payLink(l.paymentLinkId, { shipping_address: address, card: cards.visa, client_reference_id: `c${i}` })).status).toBe(200);
+      const l = (
+        await createLink({ amount: 500 + i, description: `Item ${i}`, currency: 'usd', customerId: stored.id })
+      ).body.data.createPaymentLink.paymentLink;
+      expect(
+        (await payLink(l.paymentLinkId, { shipping_address: address, card: cards.visa, client_reference_id: `c${i}` }))
+          .status,
+      ).toBe(200);
     }
     const node = `paymentLinkId status amount order { orderId clientReferenceId paymentLink { paymentLinkId } }
       storedCustomer { customerId email } checkoutSession { checkoutId status }`;
@@ -585,7 +748,9 @@ describe('GraphQL', () => {
     expect(statements).toBe(5);
 
     const filters = 'status: ACTIVE, customerEmail: "G@EXAMPLE.COM", paymentType: ONE_TIME';
-    const filtered = await api.graphql<{ paymentLinks: { nodes: unknown[] } }>(`{ paymentLinks(first: 10, ${filters}) { nodes { paymentLinkId } } }`);
+    const filtered = await api.graphql<{ paymentLinks: { nodes: unknown[] } }>(
+      `{ paymentLinks(first: 10, ${filters}) { nodes { paymentLinkId } } }`,
+    );
     expect(filtered.body.data.paymentLinks.nodes).toEqual([{ paymentLinkId: link.paymentLinkId }]);
   });
 
@@ -593,17 +758,28 @@ describe('GraphQL', () => {
     const link = await thermometerLink((await storedCustomer()).id);
     expect((await cancel({ id: link.id, reason: 'x'.repeat(501) })).body.data.cancelPaymentLink).toEqual({
       paymentLink: null,
-      userErrors: [{ field: ['input', 'reason'], message: expect.stringMatching(/^reason /), code: 'VALIDATION_ERROR' }],
+      userErrors: [
+        { field: ['input', 'reason'], message: expect.stringMatching(/^reason /), code: 'VALIDATION_ERROR' },
+      ],
     });
-    expect((await cancel({ id: link.id, reason: 'Typo' })).body.data.cancelPaymentLink.paymentLink).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Typo' });
-    expect((await cancel({ id: link.id })).body.data.cancelPaymentLink.userErrors).toMatchObject([{ code: 'INVALID_STATE' }]);
-    const node = await api.graphql<{ node: unknown }>(`query($id: ID!) { node(id: $id) { __typename ... on PaymentLink { status } } }`, { id: link.id });
+    expect((await cancel({ id: link.id, reason: 'Typo' })).body.data.cancelPaymentLink.paymentLink).toMatchObject({
+      status: 'CANCELLED',
+      cancellationReason: 'Typo',
+    });
+    expect((await cancel({ id: link.id })).body.data.cancelPaymentLink.userErrors).toMatchObject([
+      { code: 'INVALID_STATE' },
+    ]);
+    const node = await api.graphql<{ node: unknown }>(
+      `query($id: ID!) { node(id: $id) { __typename ... on PaymentLink { status } } }`,
+      { id: link.id },
+    );
     expect(node.body.data.node).toEqual({ __typename: 'PaymentLink', status: 'CANCELLED' });
   });
 });
 
 describe('hosted link page (HTTP)', () => {
-  const pageLink = () => create({ ...split, success_url: 'https://shop.example.com/thanks', cancel_url: 'https://shop.example.com/cart' });
+  const pageLink = () =>
+    create({ ...split, success_url: 'https://shop.example.com/thanks', cancel_url: 'https://shop.example.com/cart' });
   /** Pays through the page's own pay call, as its form does. */
   const payOnPage = (id: string) =>
     fetch(`${t.url}/pay/${id}/pay?client_reference_id=cart-77`, {
@@ -629,8 +805,14 @@ describe('hosted link page (HTTP)', () => {
     const pay = await payOnPage(link.id);
     expect(pay.status).toBe(200);
     const paid = (await pay.json()) as { order_id: string; redirect_url: string };
-    expect(paid.redirect_url).toBe(`https://shop.example.com/thanks?payment_link_id=${link.id}&order_id=${paid.order_id}`);
-    expect((await api.get(`/api/v2/orders/${paid.order_id}`)).body).toMatchObject({ payment_link_id: link.id, client_reference_id: 'cart-77', reference_id: null });
+    expect(paid.redirect_url).toBe(
+      `https://shop.example.com/thanks?payment_link_id=${link.id}&order_id=${paid.order_id}`,
+    );
+    expect((await api.get(`/api/v2/orders/${paid.order_id}`)).body).toMatchObject({
+      payment_link_id: link.id,
+      client_reference_id: 'cart-77',
+      reference_id: null,
+    });
     expect(await (await fetch(link.url)).text()).toContain('This payment link has been paid');
   });
 

@@ -63,7 +63,10 @@ describe('Idempotency-Key', () => {
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    const count = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from products where name = 'Thermometer idem'`);
+    const count = await t.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from products where name = 'Thermometer idem'`);
     expect(count[0].n).toBe(1);
   });
 
@@ -77,10 +80,15 @@ describe('Idempotency-Key', () => {
 
   test('concurrent requests with one key execute once', async () => {
     const key = crypto.randomUUID();
-    const results = await Promise.all(Array.from({ length: 8 }, () => api.post('/api/v2/products', product('race'), { 'idempotency-key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api.post('/api/v2/products', product('race'), { 'idempotency-key': key })),
+    );
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(results.every((r) => r.status === 201)).toBe(true);
-    const count = await t.orm.em.fork().getConnection().execute(`select count(*)::int as n from products where name = 'Thermometer race'`);
+    const count = await t.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from products where name = 'Thermometer race'`);
     expect(count[0].n).toBe(1);
   });
 
@@ -90,7 +98,9 @@ describe('Idempotency-Key', () => {
     expect(bad.status).toBe(400);
     const fixed = await api.post('/api/v2/products', product('fixed'), { 'idempotency-key': key });
     expect(fixed.status).toBe(201);
-    const live = await client(t.url, keys.live_api_key).post('/api/v2/products', product('other mode'), { 'idempotency-key': key });
+    const live = await client(t.url, keys.live_api_key).post('/api/v2/products', product('other mode'), {
+      'idempotency-key': key,
+    });
     expect(live.status).toBe(201);
     expect(live.body.id).not.toBe(fixed.body.id);
   });
@@ -98,7 +108,10 @@ describe('Idempotency-Key', () => {
   test('an expired key (older than 24 h) executes again', async () => {
     const key = crypto.randomUUID();
     const first = await api.post('/api/v2/products', product('expiring'), { 'idempotency-key': key });
-    await t.orm.em.fork().getConnection().execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = ?`, [key]);
+    await t.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update idempotency_keys set expires_at = now() - interval '1 second' where key = ?`, [key]);
     const again = await api.post('/api/v2/products', product('expiring'), { 'idempotency-key': key });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(first.body.id);
@@ -125,7 +138,9 @@ describe('pagination', () => {
     const seen: number[] = [];
     let cursor: number | null = null;
     do {
-      const page: ApiResponse<Page<{ id: number }, number>> = await api.get(`/api/v2/products?limit=7${cursor ? `&starting_after=${cursor}` : ''}`);
+      const page: ApiResponse<Page<{ id: number }, number>> = await api.get(
+        `/api/v2/products?limit=7${cursor ? `&starting_after=${cursor}` : ''}`,
+      );
       seen.push(...page.body.data.map((p) => p.id));
       cursor = page.body.next_cursor;
       expect(page.body.has_more).toBe(cursor !== null);
@@ -157,8 +172,15 @@ describe('pagination', () => {
   });
 
   test('filters: hsa_fsa_eligible, merchant_product_id, created range', async () => {
-    await api.post('/api/v2/products', { name: 'Lipstick', price: 1500, currency: 'USD', merchant_product_id: 'LIP-1' });
-    const eligible = await api.get<Page<{ name: string; eligibility: { hsa_fsa_eligible: boolean } }, number>>('/api/v2/products?hsa_fsa_eligible=true&limit=100');
+    await api.post('/api/v2/products', {
+      name: 'Lipstick',
+      price: 1500,
+      currency: 'USD',
+      merchant_product_id: 'LIP-1',
+    });
+    const eligible = await api.get<Page<{ name: string; eligibility: { hsa_fsa_eligible: boolean } }, number>>(
+      '/api/v2/products?hsa_fsa_eligible=true&limit=100',
+    );
     expect(eligible.body.data.every((p) => p.eligibility.hsa_fsa_eligible)).toBe(true);
     const notEligible = await api.get<Page<{ name: string }, number>>('/api/v2/products?hsa_fsa_eligible=false');
     expect(notEligible.body.data.map((p) => p.name)).toEqual(['Lipstick']);
@@ -166,7 +188,9 @@ describe('pagination', () => {
     expect(byRef.body.data).toHaveLength(1);
     const future = new Date(Date.now() + 60_000).toISOString();
     expect((await api.get(`/api/v2/products?created_after=${encodeURIComponent(future)}`)).body.data).toEqual([]);
-    expect((await api.get(`/api/v2/products?created_before=${encodeURIComponent(future)}&limit=3`)).body.data).toHaveLength(3);
+    expect(
+      (await api.get(`/api/v2/products?created_before=${encodeURIComponent(future)}&limit=3`)).body.data,
+    ).toHaveLength(3);
   });
 });
 
@@ -193,7 +217,9 @@ describe('operations', () => {
     const res = await client(t.url).get('/api/v2/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
-    const operations = Object.entries(res.body.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const operations = Object.entries(res.body.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     // The spec's and the contract's operations are all there (modules add more; the OpenAPI test checks every registered route).
     expect(operations).toEqual(
       expect.arrayContaining([
@@ -250,7 +276,9 @@ describe('operations', () => {
     expect(body.required).toEqual(expect.arrayContaining(['name', 'price', 'currency']));
     expect(body.properties.name.maxLength).toBe(255);
     expect(body.properties.images.maxItems).toBe(10);
-    expect(Object.keys(res.body.paths['/api/v2/products'].get.parameters.map((p: { name: string }) => p.name))).toHaveLength(7);
+    expect(
+      Object.keys(res.body.paths['/api/v2/products'].get.parameters.map((p: { name: string }) => p.name)),
+    ).toHaveLength(7);
   });
 
   test('unknown routes answer 404 in the error shape', async () => {
@@ -273,7 +301,9 @@ describe('rate limiting', () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       const res = await viaOne.get('/api/v2/products');
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({ error: { code: 'rate_limit_exceeded', message: expect.stringContaining('per API key') } });
+      expect(res.body).toEqual({
+        error: { code: 'rate_limit_exceeded', message: expect.stringContaining('per API key') },
+      });
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await viaTwo.graphql('{ products { nodes { id } } }')).status).toBe(429);
       // The live key has its own budget.
@@ -327,7 +357,13 @@ describe('rate limiting', () => {
       expect(ok).toBeGreaterThanOrEqual(40 - 2 * 3);
       const leaseStatements = sqlStatementCount() - before - ok; // each 200 read one page of products
       expect(leaseStatements).toBeLessThan(25);
-      const [row] = await t.orm.em.fork().getConnection().execute(`select c.count from rate_limit_counters c join api_keys k on k.id = c.key where k.merchant_id = ? and k.mode = 'test'`, [m.id]);
+      const [row] = await t.orm.em
+        .fork()
+        .getConnection()
+        .execute(
+          `select c.count from rate_limit_counters c join api_keys k on k.id = c.key where k.merchant_id = ? and k.mode = 'test'`,
+          [m.id],
+        );
       expect(row.count).toBe(40); // spent to the last token, never beyond
     } finally {
       await Promise.all([one.close(), two.close()]);

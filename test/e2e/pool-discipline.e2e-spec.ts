@@ -46,17 +46,42 @@ const must = (res: ApiResponse, what: string) => {
 /** Fresh objects for one round of a route (each call makes its own, so concurrent rounds do not share). */
 const make = {
   product: async () => {
-    const body = { name: 'Thermometer', price: 2000, currency: 'USD', merchant_product_id: `T${randomUUID().slice(0, 8)}` };
+    const body = {
+      name: 'Thermometer',
+      price: 2000,
+      currency: 'USD',
+      merchant_product_id: `T${randomUUID().slice(0, 8)}`,
+    };
     return must(await api.post('/api/v2/products', body), 'product');
   },
-  checkout: async () => must(await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]])), 'checkout'),
-  order: async () => must(await api.post(`/api/v2/test-helpers/checkout/${(await make.checkout()).checkout_id}/pay`, { card: cards.visa }), 'order'),
-  customer: async () => must(await api.post('/api/v2/customers', { email: `c${randomUUID().slice(0, 8)}@example.com`, first_name: 'Pat', last_name: 'Doe' }), 'customer'),
-  paymentMethod: async (customerId: string) => must(await api.post(`/api/v2/customers/${customerId}/payment-methods`, { card: cards.visa }), 'payment method'),
+  checkout: async () =>
+    must(await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]])), 'checkout'),
+  order: async () =>
+    must(
+      await api.post(`/api/v2/test-helpers/checkout/${(await make.checkout()).checkout_id}/pay`, { card: cards.visa }),
+      'order',
+    ),
+  customer: async () =>
+    must(
+      await api.post('/api/v2/customers', {
+        email: `c${randomUUID().slice(0, 8)}@example.com`,
+        first_name: 'Pat',
+        last_name: 'Doe',
+      }),
+      'customer',
+    ),
+  paymentMethod: async (customerId: string) =>
+    must(await api.post(`/api/v2/customers/${customerId}/payment-methods`, { card: cards.visa }), 'payment method'),
   subscription: async () => {
     const customer = await make.customer();
     const pm = await make.paymentMethod(customer.id);
-    const body = { customer_id: customer.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id };
+    const body = {
+      customer_id: customer.id,
+      amount_cents: 999,
+      currency: 'USD',
+      interval: 'monthly',
+      payment_method_id: pm.id,
+    };
     const sub = must(await api.post('/api/v2/subscriptions', body), 'subscription');
     return { sub, customer, pm };
   },
@@ -66,8 +91,16 @@ const make = {
     must(await api.post(`/api/v2/test-helpers/orders/${order.id}/dispute`, { stage: 'confirmed' }), 'dispute');
     return order;
   },
-  link: async () => must(await api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }), 'payment link'),
-  endpoint: async () => must(await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }), 'webhook endpoint'),
+  link: async () =>
+    must(
+      await api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }),
+      'payment link',
+    ),
+  endpoint: async () =>
+    must(
+      await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+      'webhook endpoint',
+    ),
   delivery: async () => {
     const endpoint = await make.endpoint();
     await make.product();
@@ -84,14 +117,33 @@ const round = (call: (i: number) => Call): Call[] => Array.from({ length: CONCUR
 type Round = () => Call[] | Promise<Call[]>;
 /** Per write operation, its round. */
 const rest: Record<string, Round> = {
-  createProduct: () => round((i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
+  createProduct: () =>
+    round((i) => () => api.post('/api/v2/products', { name: `P${i}`, price: 100 + i, currency: 'USD' }, key())),
   checkEligibility: async () => {
     const p = await make.product();
-    return round(() => () => api.post('/api/v2/products/check-eligibility', { items: [{ name: 'Digital thermometer' }, { product_id: p.id }] }, key()));
+    return round(
+      () => () =>
+        api.post(
+          '/api/v2/products/check-eligibility',
+          { items: [{ name: 'Digital thermometer' }, { product_id: p.id }] },
+          key(),
+        ),
+    );
   },
   importEligibilityList: async () => {
-    await api.post('/api/v2/products', { name: 'Listed gauze', price: 300, currency: 'USD', upc_code_or_gtin: LISTED_UPC });
-    return round((i) => () => api.post('/api/v2/products/eligibility-list', `upc,hsa_fsa_eligibility\n${LISTED_UPC},${i % 2 ? 'Y' : 'N'}\n`, { 'content-type': 'text/csv', ...key() }));
+    await api.post('/api/v2/products', {
+      name: 'Listed gauze',
+      price: 300,
+      currency: 'USD',
+      upc_code_or_gtin: LISTED_UPC,
+    });
+    return round(
+      (i) => () =>
+        api.post('/api/v2/products/eligibility-list', `upc,hsa_fsa_eligibility\n${LISTED_UPC},${i % 2 ? 'Y' : 'N'}\n`, {
+          'content-type': 'text/csv',
+          ...key(),
+        }),
+    );
   },
   updateProduct: async () => {
     const p = await make.product();
@@ -101,10 +153,13 @@ const rest: Record<string, Round> = {
     const p = await make.product();
     return round(() => () => api.delete(`/api/v2/products/${p.id}`, key()));
   },
-  createCheckout: () => round(() => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
+  createCheckout: () =>
+    round(() => () => api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]), key())),
   testPayCheckout: async () => {
     const c = await make.checkout();
-    return round(() => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()));
+    return round(
+      () => () => api.post(`/api/v2/test-helpers/checkout/${c.checkout_id}/pay`, { card: cards.visa }, key()),
+    );
   },
   payCheckout: async () => {
     const c = await make.checkout();
@@ -112,7 +167,10 @@ const rest: Record<string, Round> = {
   },
   payCheckoutDetails: async () => {
     const c = await make.checkout();
-    return round(() => () => api.post(`/api/v2/checkout/${c.checkout_id}/payments/details`, { details: { redirectResult: 'x' } }, key()));
+    return round(
+      () => () =>
+        api.post(`/api/v2/checkout/${c.checkout_id}/payments/details`, { details: { redirectResult: 'x' } }, key()),
+    );
   },
   createRefund: async () => {
     const o = await make.order();
@@ -124,19 +182,35 @@ const rest: Record<string, Round> = {
   },
   defendOrderDispute: async () => {
     const o = await make.disputedOrder();
-    return round(() => () => api.post(`/api/v2/orders/${o.id}/dispute/defend`, { defense_reason_code: 'SupplyDefenseMaterial' }, key()));
+    return round(
+      () => () =>
+        api.post(`/api/v2/orders/${o.id}/dispute/defend`, { defense_reason_code: 'SupplyDefenseMaterial' }, key()),
+    );
   },
   testDisputeOrder: async () => {
     const o = await make.order();
-    return round((i) => () => api.post(`/api/v2/test-helpers/orders/${o.id}/dispute`, { stage: i % 2 ? 'confirmed' : 'notification' }, key()));
+    return round(
+      (i) => () =>
+        api.post(`/api/v2/test-helpers/orders/${o.id}/dispute`, { stage: i % 2 ? 'confirmed' : 'notification' }, key()),
+    );
   },
   refundCheckoutV1: async () => {
     const o = await make.order();
     const line = o.line_items[0];
-    const body = { line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }] };
+    const body = {
+      line_items: [{ line_item_id: String(line.id ?? line.line_item_id), quantity: 1, amount_cents: 100 }],
+    };
     return round(() => () => api.post(`/v1/checkout/${o.checkout_id}/refund`, body, key()));
   },
-  createCustomer: () => round((i) => () => api.post('/api/v2/customers', { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' }, key())),
+  createCustomer: () =>
+    round(
+      (i) => () =>
+        api.post(
+          '/api/v2/customers',
+          { email: `n${i}-${randomUUID().slice(0, 6)}@example.com`, first_name: 'N', last_name: 'N' },
+          key(),
+        ),
+    ),
   updateCustomer: async () => {
     const c = await make.customer();
     return round((i) => () => api.put(`/api/v2/customers/${c.id}`, { first_name: `Pat${i}` }, key()));
@@ -157,11 +231,25 @@ const rest: Record<string, Round> = {
   createSubscription: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
-    return round(() => () => api.post('/api/v2/subscriptions', { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id }, key()));
+    return round(
+      () => () =>
+        api.post(
+          '/api/v2/subscriptions',
+          { customer_id: c.id, amount_cents: 999, currency: 'USD', interval: 'monthly', payment_method_id: pm.id },
+          key(),
+        ),
+    );
   },
   updateSubscription: async () => {
     const { sub } = await make.subscription();
-    return round((i) => () => api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: i % 2 === 0, metadata: { i: String(i) } }, key()));
+    return round(
+      (i) => () =>
+        api.put(
+          `/api/v2/subscriptions/${sub.id}`,
+          { cancel_at_period_end: i % 2 === 0, metadata: { i: String(i) } },
+          key(),
+        ),
+    );
   },
   cancelSubscription: async () => {
     const { sub } = await make.subscription();
@@ -175,7 +263,9 @@ const rest: Record<string, Round> = {
   replaceSubscriptionPaymentMethod: async () => {
     const { sub, customer } = await make.subscription();
     const pm = await make.paymentMethod(customer.id);
-    return round(() => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: pm.id }, key()));
+    return round(
+      () => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: pm.id }, key()),
+    );
   },
   createSubscriptionCardUpdateLink: async () => {
     const { sub } = await make.subscription();
@@ -183,16 +273,29 @@ const rest: Record<string, Round> = {
   },
   testDisputeSubscription: async () => {
     const { sub } = await make.subscription();
-    return round((i) => () => api.post(`/api/v2/test-helpers/subscriptions/${sub.id}/dispute`, { stage: i % 2 ? 'notification' : 'confirmed' }, key()));
+    return round(
+      (i) => () =>
+        api.post(
+          `/api/v2/test-helpers/subscriptions/${sub.id}/dispute`,
+          { stage: i % 2 ? 'notification' : 'confirmed' },
+          key(),
+        ),
+    );
   },
   // An unknown review takes the route's whole path to its 404 (a pending one needs a held LMN purchase).
-  testApproveLmnReview: () => round(() => () => api.post('/api/v2/test-helpers/lmn-reviews/lmnr_unknown/approve', {}, key())),
-  testDeclineLmnReview: () => round(() => () => api.post('/api/v2/test-helpers/lmn-reviews/lmnr_unknown/decline', {}, key())),
+  testApproveLmnReview: () =>
+    round(() => () => api.post('/api/v2/test-helpers/lmn-reviews/lmnr_unknown/approve', {}, key())),
+  testDeclineLmnReview: () =>
+    round(() => () => api.post('/api/v2/test-helpers/lmn-reviews/lmnr_unknown/decline', {}, key())),
   testAdvanceClock: async () => {
     await make.subscription();
     return round(() => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 }));
   },
-  createPaymentLink: () => round(() => () => api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key())),
+  createPaymentLink: () =>
+    round(
+      () => () =>
+        api.post('/api/v2/payment-links', { amount: 1500, description: 'Consultation', currency: 'USD' }, key()),
+    ),
   cancelPaymentLink: async () => {
     const l = await make.link();
     return round(() => () => api.post(`/api/v2/payment-links/${l.id}/cancel`, {}, key()));
@@ -202,7 +305,11 @@ const rest: Record<string, Round> = {
     const body = { card: cards.visa, customer: { email: 'payer@example.com', first_name: 'Pay', last_name: 'Er' } };
     return round(() => () => api.post(`/api/v2/test-helpers/payment-links/${l.id}/pay`, body, key()));
   },
-  createWebhookEndpoint: () => round(() => () => api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key())),
+  createWebhookEndpoint: () =>
+    round(
+      () => () =>
+        api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['order.completed'] }, key()),
+    ),
   rotateWebhookEndpointSecret: async () => {
     const e = await make.endpoint();
     return round(() => () => api.post(`/api/v2/webhook-endpoints/${e.id}/rotate-secret`, {}, key()));
@@ -217,11 +324,20 @@ const rest: Record<string, Round> = {
   },
   updateWebhookEndpoint: async () => {
     const e = await make.endpoint();
-    return round((i) => () => api.post(`/api/v2/webhook-endpoints/${e.id}`, { events: ['order.completed'], metadata: { i: String(i) } }, key()));
+    return round(
+      (i) => () =>
+        api.post(
+          `/api/v2/webhook-endpoints/${e.id}`,
+          { events: ['order.completed'], metadata: { i: String(i) } },
+          key(),
+        ),
+    );
   },
   patchWebhookEndpoint: async () => {
     const e = await make.endpoint();
-    return round((i) => () => api.patch(`/api/v2/webhook-endpoints/${e.id}`, { url: `http://127.0.0.1:9/hook${i}` }, key()));
+    return round(
+      (i) => () => api.patch(`/api/v2/webhook-endpoints/${e.id}`, { url: `http://127.0.0.1:9/hook${i}` }, key()),
+    );
   },
   deleteWebhookEndpoint: async () => {
     const e = await make.endpoint();
@@ -238,7 +354,10 @@ const rest: Record<string, Round> = {
   },
   recoverWebhookEndpoint: async () => {
     const d = await make.delivery();
-    return round(() => () => api.post(`/api/v2/webhook-endpoints/${d.endpoint_id}/recover`, { since: '2020-01-01T00:00:00Z' }, key()));
+    return round(
+      () => () =>
+        api.post(`/api/v2/webhook-endpoints/${d.endpoint_id}/recover`, { since: '2020-01-01T00:00:00Z' }, key()),
+    );
   },
 };
 
@@ -252,16 +371,32 @@ const graphql: Record<string, Round> = {
   },
   updateProduct: async () => {
     const id = toGlobalId('Product', (await make.product()).id);
-    return round((i) => gql(`mutation($id: ID!, $i: UpdateProductInput!) { updateProduct(id: $id, input: $i) { product { id } } }`, { id, i: { price: 200 + i } }));
+    return round((i) =>
+      gql(`mutation($id: ID!, $i: UpdateProductInput!) { updateProduct(id: $id, input: $i) { product { id } } }`, {
+        id,
+        i: { price: 200 + i },
+      }),
+    );
   },
   archiveProduct: async () => {
     const id = toGlobalId('Product', (await make.product()).id);
     return round(() => gql(`mutation($id: ID!) { archiveProduct(id: $id) { product { id } } }`, { id }));
   },
-  checkEligibility: () => round(() => gql(`mutation { checkEligibility(input: { name: "Digital thermometer" }) { __typename } }`, {})),
-  checkEligibilityBatch: () => round(() => gql(`mutation { checkEligibilityBatch(items: [{ name: "Digital thermometer" }, { upcCodeOrGtin: "9520301200141" }]) { __typename } }`, {})),
+  checkEligibility: () =>
+    round(() => gql(`mutation { checkEligibility(input: { name: "Digital thermometer" }) { __typename } }`, {})),
+  checkEligibilityBatch: () =>
+    round(() =>
+      gql(
+        `mutation { checkEligibilityBatch(items: [{ name: "Digital thermometer" }, { upcCodeOrGtin: "9520301200141" }]) { __typename } }`,
+        {},
+      ),
+    ),
   importEligibilityList: () =>
-    round((i) => gql(`mutation($csv: String!) { importEligibilityList(csv: $csv) { matched } }`, { csv: `upc,hsa_fsa_eligibility\n${LISTED_UPC},${i % 2 ? 'eligible' : 'not_eligible'}\n` })),
+    round((i) =>
+      gql(`mutation($csv: String!) { importEligibilityList(csv: $csv) { matched } }`, {
+        csv: `upc,hsa_fsa_eligibility\n${LISTED_UPC},${i % 2 ? 'eligible' : 'not_eligible'}\n`,
+      }),
+    ),
   createCheckoutSession: () => {
     const body = checkoutBody([['THERM', 'Thermometer', 2000, 1]]);
     const input = {
@@ -271,73 +406,130 @@ const graphql: Record<string, Round> = {
       successUrl: body.success_url,
       failureUrl: body.failure_url,
     };
-    return round(() => gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, { i: input }));
+    return round(() =>
+      gql(`mutation($i: CreateCheckoutSessionInput!) { createCheckoutSession(input: $i) { __typename } }`, {
+        i: input,
+      }),
+    );
   },
   acceptDispute: async () => {
     const orderId = toGlobalId('Order', (await make.disputedOrder()).id);
-    return round(() => gql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } } }`, { id: orderId }));
+    return round(() =>
+      gql(`mutation($id: ID!) { acceptDispute(orderId: $id) { dispute { stage } } }`, { id: orderId }),
+    );
   },
   defendDispute: async () => {
     const orderId = toGlobalId('Order', (await make.disputedOrder()).id);
-    return round(() => gql(`mutation($id: ID!) { defendDispute(orderId: $id, defenseReasonCode: "SupplyDefenseMaterial") { dispute { stage } } }`, { id: orderId }));
+    return round(() =>
+      gql(
+        `mutation($id: ID!) { defendDispute(orderId: $id, defenseReasonCode: "SupplyDefenseMaterial") { dispute { stage } } }`,
+        { id: orderId },
+      ),
+    );
   },
   createRefund: async () => {
     const orderId = toGlobalId('Order', (await make.order()).id);
-    return round(() => gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, { i: { orderId, amount: 100, reason: 'OTHER' } }));
+    return round(() =>
+      gql(`mutation($i: CreateRefundInput!) { createRefund(input: $i) { refund { id } } }`, {
+        i: { orderId, amount: 100, reason: 'OTHER' },
+      }),
+    );
   },
   createCustomer: () => {
     const mutation = `mutation($i: CreateCustomerInput!) { createCustomer(input: $i) { customer { id } } }`;
-    return round((i) => gql(mutation, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } }));
+    return round((i) =>
+      gql(mutation, { i: { email: `g${i}-${randomUUID().slice(0, 6)}@example.com`, firstName: 'G', lastName: 'G' } }),
+    );
   },
   updateCustomer: async () => {
     const id = toGlobalId('Customer', (await make.customer()).id);
-    return round((i) => gql(`mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { customer { id } } }`, { i: { id, firstName: `G${i}` } }));
+    return round((i) =>
+      gql(`mutation($i: UpdateCustomerInput!) { updateCustomer(input: $i) { customer { id } } }`, {
+        i: { id, firstName: `G${i}` },
+      }),
+    );
   },
   attachPaymentMethod: async () => {
     const customerId = toGlobalId('Customer', (await make.customer()).id);
     const card = { number: cards.visa.number, expMonth: 12, expYear: 2030, cvc: '123' };
-    return round(() => gql(`mutation($i: AttachPaymentMethodInput!) { attachPaymentMethod(input: $i) { paymentMethod { id } } }`, { i: { customerId, card } }));
+    return round(() =>
+      gql(`mutation($i: AttachPaymentMethodInput!) { attachPaymentMethod(input: $i) { paymentMethod { id } } }`, {
+        i: { customerId, card },
+      }),
+    );
   },
   detachPaymentMethod: async () => {
     const c = await make.customer();
     const id = toGlobalId('PaymentMethod', (await make.paymentMethod(c.id)).id);
-    return round(() => gql(`mutation($i: DetachPaymentMethodInput!) { detachPaymentMethod(input: $i) { __typename } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: DetachPaymentMethodInput!) { detachPaymentMethod(input: $i) { __typename } }`, { i: { id } }),
+    );
   },
   createSubscription: async () => {
     const c = await make.customer();
     const pm = await make.paymentMethod(c.id);
-    const i = { customerId: toGlobalId('Customer', c.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id), amountCents: 999, currency: 'USD', interval: 'MONTHLY' };
-    return round(() => gql(`mutation($i: CreateSubscriptionInput!) { createSubscription(input: $i) { subscription { id } } }`, { i }));
+    const i = {
+      customerId: toGlobalId('Customer', c.id),
+      paymentMethodId: toGlobalId('PaymentMethod', pm.id),
+      amountCents: 999,
+      currency: 'USD',
+      interval: 'MONTHLY',
+    };
+    return round(() =>
+      gql(`mutation($i: CreateSubscriptionInput!) { createSubscription(input: $i) { subscription { id } } }`, { i }),
+    );
   },
   updateSubscription: async () => {
     const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
     return Array.from({ length: CONCURRENCY }, (_, n) =>
-      gql(`mutation($i: UpdateSubscriptionInput!) { updateSubscription(input: $i) { subscription { id } } }`, { i: { id, cancelAtPeriodEnd: n % 2 === 0 } }),
+      gql(`mutation($i: UpdateSubscriptionInput!) { updateSubscription(input: $i) { subscription { id } } }`, {
+        i: { id, cancelAtPeriodEnd: n % 2 === 0 },
+      }),
     );
   },
   cancelSubscription: async () => {
     const id = toGlobalId('SubscriptionContract', (await make.subscription()).sub.id);
-    return round(() => gql(`mutation($i: CancelSubscriptionInput!) { cancelSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: CancelSubscriptionInput!) { cancelSubscription(input: $i) { subscription { id } } }`, {
+        i: { id },
+      }),
+    );
   },
   resumeSubscription: async () => {
     const { sub } = await make.subscription();
     must(await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: true }), 'scheduled cancellation');
     const id = toGlobalId('SubscriptionContract', sub.id);
-    return round(() => gql(`mutation($i: ResumeSubscriptionInput!) { resumeSubscription(input: $i) { subscription { id } } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: ResumeSubscriptionInput!) { resumeSubscription(input: $i) { subscription { id } } }`, {
+        i: { id },
+      }),
+    );
   },
   replaceSubscriptionPaymentMethod: async () => {
     const { sub, customer } = await make.subscription();
     const pm = await make.paymentMethod(customer.id);
     const i = { id: toGlobalId('SubscriptionContract', sub.id), paymentMethodId: toGlobalId('PaymentMethod', pm.id) };
-    return round(() => gql(`mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`, { i }));
+    return round(() =>
+      gql(
+        `mutation($i: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $i) { subscription { id } } }`,
+        { i },
+      ),
+    );
   },
   createCardUpdateLink: async () => {
     const i = { subscriptionId: toGlobalId('SubscriptionContract', (await make.subscription()).sub.id) };
-    return round(() => gql(`mutation($i: CreateCardUpdateLinkInput!) { createCardUpdateLink(input: $i) { setupLink { id } } }`, { i }));
+    return round(() =>
+      gql(`mutation($i: CreateCardUpdateLinkInput!) { createCardUpdateLink(input: $i) { setupLink { id } } }`, { i }),
+    );
   },
   createPaymentMethodSetupLink: async () => {
     const i = { customerId: toGlobalId('Customer', (await make.customer()).id) };
-    return round(() => gql(`mutation($i: CreatePaymentMethodSetupLinkInput!) { createPaymentMethodSetupLink(input: $i) { setupLink { id } } }`, { i }));
+    return round(() =>
+      gql(
+        `mutation($i: CreatePaymentMethodSetupLinkInput!) { createPaymentMethodSetupLink(input: $i) { setupLink { id } } }`,
+        { i },
+      ),
+    );
   },
   createPaymentLink: () => {
     const mutation = `mutation($i: CreatePaymentLinkInput!) { createPaymentLink(input: $i) { __typename } }`;
@@ -345,7 +537,11 @@ const graphql: Record<string, Round> = {
   },
   cancelPaymentLink: async () => {
     const id = toGlobalId('PaymentLink', (await make.link()).id);
-    return round(() => gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: CancelPaymentLinkInput!) { cancelPaymentLink(input: $i) { paymentLink { id } } }`, {
+        i: { id },
+      }),
+    );
   },
   createWebhookEndpoint: () => {
     const mutation = `mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { __typename } }`;
@@ -353,61 +549,131 @@ const graphql: Record<string, Round> = {
   },
   rotateWebhookEndpointSecret: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return round(() => gql(`mutation($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: RotateWebhookEndpointSecretInput!) { rotateWebhookEndpointSecret(input: $i) { __typename } }`, {
+        i: { id },
+      }),
+    );
   },
   disableWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return round(() => gql(`mutation($i: DisableWebhookEndpointInput!) { disableWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: DisableWebhookEndpointInput!) { disableWebhookEndpoint(input: $i) { __typename } }`, {
+        i: { id },
+      }),
+    );
   },
   retryWebhookDelivery: async () => {
     const id = toGlobalId('WebhookDelivery', (await make.delivery()).id);
-    return round(() => gql(`mutation($i: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $i) { __typename } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: RetryWebhookDeliveryInput!) { retryWebhookDelivery(input: $i) { __typename } }`, { i: { id } }),
+    );
   },
   updateWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return round((n) => gql(`mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { __typename } }`, { i: { id, metadata: { n: String(n) } } }));
+    return round((n) =>
+      gql(`mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { __typename } }`, {
+        i: { id, metadata: { n: String(n) } },
+      }),
+    );
   },
   deleteWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return round(() => gql(`mutation($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: DeleteWebhookEndpointInput!) { deleteWebhookEndpoint(input: $i) { __typename } }`, {
+        i: { id },
+      }),
+    );
   },
   enableWebhookEndpoint: async () => {
     const e = await make.endpoint();
     must(await api.post(`/api/v2/webhook-endpoints/${e.id}/disable`), 'disabled endpoint');
     const id = toGlobalId('WebhookEndpoint', e.id);
-    return round(() => gql(`mutation($i: EnableWebhookEndpointInput!) { enableWebhookEndpoint(input: $i) { __typename } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: EnableWebhookEndpointInput!) { enableWebhookEndpoint(input: $i) { __typename } }`, {
+        i: { id },
+      }),
+    );
   },
   testWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.endpoint()).id);
-    return round(() => gql(`mutation($i: TestWebhookEndpointInput!) { testWebhookEndpoint(input: $i) { ok } }`, { i: { id } }));
+    return round(() =>
+      gql(`mutation($i: TestWebhookEndpointInput!) { testWebhookEndpoint(input: $i) { ok } }`, { i: { id } }),
+    );
   },
   recoverWebhookEndpoint: async () => {
     const id = toGlobalId('WebhookEndpoint', (await make.delivery()).endpoint_id);
-    return round(() => gql(`mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`, { i: { id, since: '2020-01-01T00:00:00Z' } }));
+    return round(() =>
+      gql(`mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`, {
+        i: { id, since: '2020-01-01T00:00:00Z' },
+      }),
+    );
   },
-  createApiKey: () => round((i) => () => owner.graphql(`mutation { createApiKey(input: { name: "K${i}", permissions: ["orders:read"] }) { secret } }`)),
+  createApiKey: () =>
+    round(
+      (i) => () =>
+        owner.graphql(`mutation { createApiKey(input: { name: "K${i}", permissions: ["orders:read"] }) { secret } }`),
+    ),
   rollApiKey: async () => {
-    const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Rolled" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
+    const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Rolled" }) { apiKey { id } } }`)).body.data
+      .createApiKey.apiKey.id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { rollApiKey(id: $id) { secret } }`, { id }));
   },
-  inviteTeamMember: () => round((i) => () => owner.graphql(`mutation { inviteTeamMember(input: { email: "m${i}-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { setupUrl } }`)),
+  inviteTeamMember: () =>
+    round(
+      (i) => () =>
+        owner.graphql(
+          `mutation { inviteTeamMember(input: { email: "m${i}-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { setupUrl } }`,
+        ),
+    ),
   changeTeamMemberRole: async () => {
-    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "r-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member
-      .id as string;
-    return round((n) => () => owner.graphql(`mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ${n % 2 ? 'SUPPORT' : 'DEVELOPER'}) { member { role } } }`, { id }));
+    const id = (
+      await owner.graphql(
+        `mutation { inviteTeamMember(input: { email: "r-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`,
+      )
+    ).body.data.inviteTeamMember.member.id as string;
+    return round(
+      (n) => () =>
+        owner.graphql(
+          `mutation($id: ID!) { changeTeamMemberRole(id: $id, role: ${n % 2 ? 'SUPPORT' : 'DEVELOPER'}) { member { role } } }`,
+          { id },
+        ),
+    );
   },
   removeTeamMember: async () => {
-    const id = (await owner.graphql(`mutation { inviteTeamMember(input: { email: "x-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`)).body.data.inviteTeamMember.member
-      .id as string;
+    const id = (
+      await owner.graphql(
+        `mutation { inviteTeamMember(input: { email: "x-${randomUUID().slice(0, 6)}@team.test", role: VIEWER }) { member { id } } }`,
+      )
+    ).body.data.inviteTeamMember.member.id as string;
     return round(() => () => owner.graphql(`mutation($id: ID!) { removeTeamMember(id: $id) { removedId } }`, { id }));
   },
   // The owner is no clinician: refused before any work, on every call (the decisions are tested in lmn-reviews).
-  approveLmnReview: () => round(() => () => owner.graphql(`mutation { approveLmnReview(id: "lmnr_unknown", condition: "Vitamin D deficiency") { __typename } }`)),
-  declineLmnReview: () => round(() => () => owner.graphql(`mutation { declineLmnReview(id: "lmnr_unknown", reason: "not indicated") { __typename } }`)),
-  updateEmailSettings: () => round((i) => () => owner.graphql(`mutation { updateEmailSettings(input: { brandName: "Brand ${i}" }) { settings { brandName } } }`)),
+  approveLmnReview: () =>
+    round(
+      () => () =>
+        owner.graphql(
+          `mutation { approveLmnReview(id: "lmnr_unknown", condition: "Vitamin D deficiency") { __typename } }`,
+        ),
+    ),
+  declineLmnReview: () =>
+    round(
+      () => () =>
+        owner.graphql(`mutation { declineLmnReview(id: "lmnr_unknown", reason: "not indicated") { __typename } }`),
+    ),
+  updateEmailSettings: () =>
+    round(
+      (i) => () =>
+        owner.graphql(
+          `mutation { updateEmailSettings(input: { brandName: "Brand ${i}" }) { settings { brandName } } }`,
+        ),
+    ),
   revokeApiKey: async () => {
-    const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Revoked" }) { apiKey { id } } }`)).body.data.createApiKey.apiKey.id as string;
-    return round(() => () => owner.graphql(`mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }`, { id }));
+    const id = (await owner.graphql(`mutation { createApiKey(input: { name: "Revoked" }) { apiKey { id } } }`)).body
+      .data.createApiKey.apiKey.id as string;
+    return round(
+      () => () => owner.graphql(`mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { status } } }`, { id }),
+    );
   },
 };
 
@@ -432,7 +698,8 @@ async function drive(calls: Call[]): Promise<{ answers: ApiResponse[]; slowestRe
 /** 5xx answers, and GraphQL errors that are not the spec's 4xx codes (internal_error is the guard's masked throw). */
 function serverErrors(answers: ApiResponse[]): unknown[] {
   return answers.flatMap((a) => {
-    const failed = (e: GraphQLErrorBody) => e.extensions?.code === 'internal_error' || e.extensions?.code === 'service_unavailable';
+    const failed = (e: GraphQLErrorBody) =>
+      e.extensions?.code === 'internal_error' || e.extensions?.code === 'service_unavailable';
     const gqlInternal = ((a.body?.errors ?? []) as GraphQLErrorBody[]).filter(failed);
     return a.status >= 500 || gqlInternal.length ? [{ status: a.status, body: a.body }] : [];
   });
@@ -446,7 +713,9 @@ test('the REST table names every write operation of the OpenAPI document, the Gr
       .map(([, op]) => op.operationId),
   );
   expect(writes.filter((id) => !(id in rest)).sort()).toEqual([]);
-  const types = (await api.graphql(`{ __type(name: "Mutation") { fields { name } } }`)).body.data.__type.fields.map((f: { name: string }) => f.name);
+  const types = (await api.graphql(`{ __type(name: "Mutation") { fields { name } } }`)).body.data.__type.fields.map(
+    (f: { name: string }) => f.name,
+  );
   expect(types.filter((name: string) => !(name in graphql)).sort()).toEqual([]);
 });
 

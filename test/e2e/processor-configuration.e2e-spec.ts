@@ -33,23 +33,37 @@ afterAll(async () => {
 });
 
 /** `node dist/src/cli/cli.js processor …` (what `npm run cli` runs after building) with `env` over ours. */
-function cli(args: string[], env: Record<string, string> = { SECRETS_KEY }): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['dist/src/cli/cli.js', 'processor', ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+function cli(
+  args: string[],
+  env: Record<string, string> = { SECRETS_KEY },
+): { status: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, ['dist/src/cli/cli.js', 'processor', ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
   cliOutput += run.stdout + run.stderr;
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 const setArgs = (merchant: string, over: Record<string, string> = {}) => [
   'set',
-  ...Object.entries({ merchant, provider: 'adyen', 'merchant-account': 'AdyenPharmacyECOM', 'api-key': apiKey, 'client-key': clientKey, 'hmac-key': hmacKey, ...over }).flatMap(([k, v]) => [
-    `--${k}`,
-    v,
-  ]),
+  ...Object.entries({
+    merchant,
+    provider: 'adyen',
+    'merchant-account': 'AdyenPharmacyECOM',
+    'api-key': apiKey,
+    'client-key': clientKey,
+    'hmac-key': hmacKey,
+    ...over,
+  }).flatMap(([k, v]) => [`--${k}`, v]),
 ];
 
 /** Starts the built service expecting it to refuse: its exit code and what it printed. */
 async function refusedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
@@ -123,12 +137,22 @@ test('npm run cli -- processor set prints the configuration as JSON with the API
 
 test('processor set again replaces the configuration (one row per merchant); processor show prints it', async () => {
   const replaced = cli(
-    setArgs(keys.id, { 'merchant-account': 'AdyenPharmacyNEW', 'api-key': 'AQEnewkey-xyz-0000-WXYZ', 'hmac-key': 'ab'.repeat(32), 'live-url-prefix': '1797a841fbb37ca7-AdyenDemo' }),
+    setArgs(keys.id, {
+      'merchant-account': 'AdyenPharmacyNEW',
+      'api-key': 'AQEnewkey-xyz-0000-WXYZ',
+      'hmac-key': 'ab'.repeat(32),
+      'live-url-prefix': '1797a841fbb37ca7-AdyenDemo',
+    }),
   );
   expect(replaced.stderr).toBe('');
   expect(replaced.status).toBe(0);
   const view = JSON.parse(replaced.stdout);
-  expect(view).toMatchObject({ merchant_account: 'AdyenPharmacyNEW', api_key: '****WXYZ', hmac_key: '****abab', live_url_prefix: '1797a841fbb37ca7-AdyenDemo' });
+  expect(view).toMatchObject({
+    merchant_account: 'AdyenPharmacyNEW',
+    api_key: '****WXYZ',
+    hmac_key: '****abab',
+    live_url_prefix: '1797a841fbb37ca7-AdyenDemo',
+  });
   const rows = await t.orm.em.getConnection().execute('select merchant_id from processor_accounts');
   expect(rows).toEqual([{ merchant_id: keys.id }]);
   expect((await client(t.url, keys.test_api_key).get('/api/v2/processor_configuration')).body).toEqual(view);
@@ -157,7 +181,11 @@ test('invalid input is refused on stderr with exit code 1, naming the field and 
     [{ 'hmac-key': 'ab'.repeat(65) }, /hmac_key must be an even-length hexadecimal/],
     [{ 'live-url-prefix': 'evil.example/x' }, /live_url_prefix must contain only letters, digits and hyphens/],
     [{}, /client_key must start with live_ when ADYEN_ENVIRONMENT is live/, { SECRETS_KEY, ADYEN_ENVIRONMENT: 'live' }],
-    [{ 'client-key': 'live_V2VsbDEyMzQ1' }, /live_url_prefix is required when ADYEN_ENVIRONMENT is live/, { SECRETS_KEY, ADYEN_ENVIRONMENT: 'live' }],
+    [
+      { 'client-key': 'live_V2VsbDEyMzQ1' },
+      /live_url_prefix is required when ADYEN_ENVIRONMENT is live/,
+      { SECRETS_KEY, ADYEN_ENVIRONMENT: 'live' },
+    ],
     [{}, /SECRETS_KEY is not set/, { SECRETS_KEY: '' }],
     [{}, /SECRETS_KEY: must be exactly 64 hexadecimal characters/, { SECRETS_KEY: 'not-a-key' }],
     [{}, /SECRETS_KEY is not the key the stored processor configurations were sealed with/, { SECRETS_KEY: OTHER_KEY }],
@@ -177,13 +205,18 @@ test('invalid input is refused on stderr with exit code 1, naming the field and 
   expect(missing.status).toBe(1);
   expect(missing.stderr).toMatch(/--merchant is required/);
   // Nothing above changed what is stored.
-  expect(JSON.parse(cli(['show', '--merchant', keys.id]).stdout)).toMatchObject({ merchant_account: 'AdyenPharmacyECOM', api_key: '****9Zq7' });
+  expect(JSON.parse(cli(['show', '--merchant', keys.id]).stdout)).toMatchObject({
+    merchant_account: 'AdyenPharmacyECOM',
+    api_key: '****9Zq7',
+  });
 }, 120_000);
 
 test('with a configuration stored, the service refuses to start without SECRETS_KEY or with another key, and starts with the right one', async () => {
   const missing = await refusedStart({ SECRETS_KEY: '' });
   expect(missing.code).toBe(1);
-  expect(missing.output).toMatch(/failed to start: .*SECRETS_KEY is not set, but 1 merchant processor configuration\(s\) are stored encrypted with it/);
+  expect(missing.output).toMatch(
+    /failed to start: .*SECRETS_KEY is not set, but 1 merchant processor configuration\(s\) are stored encrypted with it/,
+  );
 
   const wrong = await refusedStart({ SECRETS_KEY: OTHER_KEY });
   expect(wrong.code).toBe(1);
@@ -198,9 +231,15 @@ test('with a configuration stored, the service refuses to start without SECRETS_
   const liveWithoutKey = await refusedStart({ SECRETS_KEY: '', ADYEN_ENVIRONMENT: 'live' });
   expect(liveWithoutKey.code).toBe(1);
   expect(liveWithoutKey.output).toMatch(/SECRETS_KEY: is required when ADYEN_ENVIRONMENT is live/);
-  for (const run of [missing, wrong, malformed, environment, liveWithoutKey]) expect(run.output).not.toMatch(new RegExp(`${SECRETS_KEY}|${OTHER_KEY}|${apiKey.slice(0, 20)}|${hmacKey}`, 'i'));
+  for (const run of [missing, wrong, malformed, environment, liveWithoutKey])
+    expect(run.output).not.toMatch(new RegExp(`${SECRETS_KEY}|${OTHER_KEY}|${apiKey.slice(0, 20)}|${hmacKey}`, 'i'));
 
-  const service = await startServiceProcess({ SECRETS_KEY, ADYEN_ENVIRONMENT: 'live', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
+  const service = await startServiceProcess({
+    SECRETS_KEY,
+    ADYEN_ENVIRONMENT: 'live',
+    RUN_JOBS: 'false',
+    LOG_LEVEL: 'warn',
+  });
   services.push(service);
   const rest = await client(service.url, keys.live_api_key).get('/api/v2/processor_configuration');
   expect(rest.status).toBe(200);
@@ -209,7 +248,10 @@ test('with a configuration stored, the service refuses to start without SECRETS_
 }, 180_000);
 
 test('the plaintext API key and HMAC key are in no column, no service log line and no command output', async () => {
-  const service = await startServiceProcess({ SECRETS_KEY, RUN_JOBS: 'false', LOG_LEVEL: 'trace', SQL_DEBUG: 'true' }, { capture: true });
+  const service = await startServiceProcess(
+    { SECRETS_KEY, RUN_JOBS: 'false', LOG_LEVEL: 'trace', SQL_DEBUG: 'true' },
+    { capture: true },
+  );
   services.push(service);
   const api = client(service.url, keys.test_api_key);
   expect((await api.get('/api/v2/processor_configuration')).status).toBe(200);
@@ -218,7 +260,9 @@ test('the plaintext API key and HMAC key are in no column, no service log line a
   const logs = service.output();
   expect(logs).toMatch(/processor_accounts/); // the reads were logged (SQL_DEBUG)…
 
-  const [{ rows }] = await t.orm.em.getConnection().execute<{ rows: string }[]>(`select string_agg(p::text, ' ') as rows from processor_accounts p`);
+  const [{ rows }] = await t.orm.em
+    .getConnection()
+    .execute<{ rows: string }[]>(`select string_agg(p::text, ' ') as rows from processor_accounts p`);
   expect(rows).toContain('AdyenPharmacyECOM');
   expect(rows).toContain(clientKey);
   const hmacBytes = Buffer.from(hmacKey, 'hex');

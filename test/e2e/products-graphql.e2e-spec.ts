@@ -24,8 +24,23 @@ async function create(input: Record<string, unknown>) {
 }
 
 test('createProduct returns the product with an opaque global id; REST sees the same object', async () => {
-  const p = await create({ name: 'Blood glucose test strips', price: 2599, currency: 'USD', merchantProductId: 'GLU-50', images: ['https://cdn.example.com/g.png'], metadata: { a: 1 } });
-  expect(p).toMatchObject({ name: 'Blood glucose test strips', price: 2599, currency: 'USD', merchantProductId: 'GLU-50', status: 'ACTIVE', livemode: false, metadata: { a: 1 } });
+  const p = await create({
+    name: 'Blood glucose test strips',
+    price: 2599,
+    currency: 'USD',
+    merchantProductId: 'GLU-50',
+    images: ['https://cdn.example.com/g.png'],
+    metadata: { a: 1 },
+  });
+  expect(p).toMatchObject({
+    name: 'Blood glucose test strips',
+    price: 2599,
+    currency: 'USD',
+    merchantProductId: 'GLU-50',
+    status: 'ACTIVE',
+    livemode: false,
+    metadata: { a: 1 },
+  });
   expect(p.eligibility).toMatchObject({ hsaFsaEligible: true, source: 'NAME' });
   expect(p.images).toEqual([{ id: expect.any(Number), url: 'https://cdn.example.com/g.png', isPrimary: true }]);
   expect(p.id).not.toContain(String(p.productId));
@@ -35,7 +50,9 @@ test('createProduct returns the product with an opaque global id; REST sees the 
 
 test('node(id:) resolves a product; unknown or foreign ids give null', async () => {
   const p = await create({ name: 'Ibuprofen 200 mg', price: 899, currency: 'USD' });
-  const res = await api.graphql(`query($id: ID!) { node(id: $id) { id __typename ... on Product { name } } }`, { id: p.id });
+  const res = await api.graphql(`query($id: ID!) { node(id: $id) { id __typename ... on Product { name } } }`, {
+    id: p.id,
+  });
   expect(res.body.data.node).toEqual({ id: p.id, __typename: 'Product', name: 'Ibuprofen 200 mg' });
   const other = client(t.url, (await t.merchant('Other')).test_api_key);
   expect((await other.graphql(`query($id: ID!) { node(id: $id) { id } }`, { id: p.id })).body.data.node).toBeNull();
@@ -46,14 +63,27 @@ test('input mistakes are userErrors with the spec code in upper case and the cam
   const MUTATION = `mutation($input: CreateProductInput!) { createProduct(input: $input) { product { id } userErrors { field message code } } }`;
   const price = await api.graphql(MUTATION, { input: { name: 'X', price: 0, currency: 'USD' } });
   expect(price.body.errors).toBeUndefined();
-  expect(price.body.data.createProduct).toEqual({ product: null, userErrors: [{ field: ['input', 'price'], message: expect.stringContaining('price'), code: 'INVALID_PRICE' }] });
+  expect(price.body.data.createProduct).toEqual({
+    product: null,
+    userErrors: [{ field: ['input', 'price'], message: expect.stringContaining('price'), code: 'INVALID_PRICE' }],
+  });
   const currency = await api.graphql(MUTATION, { input: { name: 'X', price: 10, currency: 'ABC' } });
-  expect(currency.body.data.createProduct.userErrors).toEqual([expect.objectContaining({ field: ['input', 'currency'], code: 'INVALID_CURRENCY' })]);
-  const invalid = await api.graphql(MUTATION, { input: { name: '', price: 10, currency: 'USD', merchantProductId: 'm'.repeat(300), images: ['ftp://x'] } });
+  expect(currency.body.data.createProduct.userErrors).toEqual([
+    expect.objectContaining({ field: ['input', 'currency'], code: 'INVALID_CURRENCY' }),
+  ]);
+  const invalid = await api.graphql(MUTATION, {
+    input: { name: '', price: 10, currency: 'USD', merchantProductId: 'm'.repeat(300), images: ['ftp://x'] },
+  });
   const errors = invalid.body.data.createProduct.userErrors as { field: string[]; code: string }[];
   expect(errors.map((e) => e.code)).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR', 'VALIDATION_ERROR']);
-  expect(errors.map((e) => e.field.join('.')).sort()).toEqual(['input.images.0', 'input.merchantProductId', 'input.name']);
-  const notFound = await api.graphql(`{ product(id: "${Buffer.from('Product:99999999').toString('base64url')}") { id } }`);
+  expect(errors.map((e) => e.field.join('.')).sort()).toEqual([
+    'input.images.0',
+    'input.merchantProductId',
+    'input.name',
+  ]);
+  const notFound = await api.graphql(
+    `{ product(id: "${Buffer.from('Product:99999999').toString('base64url')}") { id } }`,
+  );
   expect(notFound.body.errors?.[0].extensions.code).toBe('not_found');
 });
 
@@ -61,7 +91,9 @@ test('products connection: first/after and last/before over the same order, with
   const m = client(t.url, (await t.merchant('Pager')).test_api_key);
   const names: string[] = [];
   for (let i = 0; i < 7; i++) {
-    const res = await m.graphql(CREATE, { input: { name: i % 2 ? `Sunscreen ${i}` : `Candy ${i}`, price: 100 + i, currency: 'USD' } });
+    const res = await m.graphql(CREATE, {
+      input: { name: i % 2 ? `Sunscreen ${i}` : `Candy ${i}`, price: 100 + i, currency: 'USD' },
+    });
     names.push(res.body.data.createProduct.product.name);
   }
   const newestFirst = [...names].reverse();
@@ -69,7 +101,15 @@ test('products connection: first/after and last/before over the same order, with
     products(first: $first, after: $after, last: $last, before: $before, hsaFsaEligible: $elig) {
       edges { cursor node { name } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
   type Products = {
-    products: { edges: { cursor: string; node: { name: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null } };
+    products: {
+      edges: { cursor: string; node: { name: string } }[];
+      pageInfo: {
+        hasNextPage: boolean;
+        hasPreviousPage: boolean;
+        startCursor: string | null;
+        endCursor: string | null;
+      };
+    };
   };
   const p1 = (await m.graphql<Products>(Q, { first: 3 })).body.data.products;
   expect(p1.edges.map((e) => e.node.name)).toEqual(newestFirst.slice(0, 3));
@@ -90,18 +130,36 @@ test('products connection: first/after and last/before over the same order, with
 
 test('updateProduct, archiveProduct and checkEligibility', async () => {
   const p = await create({ name: 'Gummy candy', price: 250, currency: 'USD' });
-  const upd = await api.graphql(`mutation($id: ID!, $input: UpdateProductInput!) { updateProduct(id: $id, input: $input) { product { name price eligibility { hsaFsaEligible } } } }`, {
-    id: p.id,
-    input: { name: 'Tampons, regular, 36 count', price: 799 },
+  const upd = await api.graphql(
+    `mutation($id: ID!, $input: UpdateProductInput!) { updateProduct(id: $id, input: $input) { product { name price eligibility { hsaFsaEligible } } } }`,
+    {
+      id: p.id,
+      input: { name: 'Tampons, regular, 36 count', price: 799 },
+    },
+  );
+  expect(upd.body.data.updateProduct.product).toEqual({
+    name: 'Tampons, regular, 36 count',
+    price: 799,
+    eligibility: { hsaFsaEligible: true },
   });
-  expect(upd.body.data.updateProduct.product).toEqual({ name: 'Tampons, regular, 36 count', price: 799, eligibility: { hsaFsaEligible: true } });
 
-  const check = await api.graphql(`mutation($input: CheckEligibilityInput!) { checkEligibility(input: $input) { eligibility { hsaFsaEligible status message } product { productId } } }`, {
-    input: { productId: p.id },
+  const check = await api.graphql(
+    `mutation($input: CheckEligibilityInput!) { checkEligibility(input: $input) { eligibility { hsaFsaEligible status message } product { productId } } }`,
+    {
+      input: { productId: p.id },
+    },
+  );
+  expect(check.body.data.checkEligibility).toMatchObject({
+    eligibility: { hsaFsaEligible: true, status: 'ELIGIBLE' },
+    product: { productId: p.productId },
   });
-  expect(check.body.data.checkEligibility).toMatchObject({ eligibility: { hsaFsaEligible: true, status: 'ELIGIBLE' }, product: { productId: p.productId } });
-  const byName = await api.graphql(`mutation { checkEligibility(input: { name: "Fish oil capsules" }) { eligibility { requiresLmn status } product { id } } }`);
-  expect(byName.body.data.checkEligibility).toEqual({ eligibility: { requiresLmn: true, status: 'REQUIRES_LMN' }, product: null });
+  const byName = await api.graphql(
+    `mutation { checkEligibility(input: { name: "Fish oil capsules" }) { eligibility { requiresLmn status } product { id } } }`,
+  );
+  expect(byName.body.data.checkEligibility).toEqual({
+    eligibility: { requiresLmn: true, status: 'REQUIRES_LMN' },
+    product: null,
+  });
 
   const batch = await api.graphql(
     `mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { results { eligibility { status hsaFsaEligible message } product { productId } } } }`,
@@ -112,15 +170,26 @@ test('updateProduct, archiveProduct and checkEligibility', async () => {
   expect(batch.body.errors).toBeUndefined();
   expect(batch.body.data.checkEligibilityBatch.results).toMatchObject([
     { eligibility: { status: 'ELIGIBLE', hsaFsaEligible: true }, product: { productId: p.productId } },
-    { eligibility: { status: 'REQUIRES_REVIEW', hsaFsaEligible: false, message: expect.stringContaining('Rule: ') }, product: null },
+    {
+      eligibility: { status: 'REQUIRES_REVIEW', hsaFsaEligible: false, message: expect.stringContaining('Rule: ') },
+      product: null,
+    },
     { eligibility: { status: 'NOT_ELIGIBLE' }, product: null },
   ]);
-  const tooMany = await api.graphql(`mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { results { eligibility { status } } userErrors { field code } } }`, {
-    items: Array.from({ length: 101 }, () => ({ name: 'Bandages' })),
+  const tooMany = await api.graphql(
+    `mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) { results { eligibility { status } } userErrors { field code } } }`,
+    {
+      items: Array.from({ length: 101 }, () => ({ name: 'Bandages' })),
+    },
+  );
+  expect(tooMany.body.data.checkEligibilityBatch).toEqual({
+    results: null,
+    userErrors: [{ field: ['items'], code: 'VALIDATION_ERROR' }],
   });
-  expect(tooMany.body.data.checkEligibilityBatch).toEqual({ results: null, userErrors: [{ field: ['items'], code: 'VALIDATION_ERROR' }] });
 
-  const archived = await api.graphql(`mutation($id: ID!) { archiveProduct(id: $id) { product { status } } }`, { id: p.id });
+  const archived = await api.graphql(`mutation($id: ID!) { archiveProduct(id: $id) { product { status } } }`, {
+    id: p.id,
+  });
   expect(archived.body.data.archiveProduct.product.status).toBe('ARCHIVED');
 });
 
@@ -137,11 +206,19 @@ test('a mutation with an Idempotency-Key runs once and is replayed', async () =>
 });
 
 test('an operation costlier than the complexity limit is refused before it runs', async () => {
-  const heavy = await api.graphql(`{ orders(first: 100) { nodes { id refunds(first: 100) { nodes { amount refunds { amount paymentId } refundBreakdown { hsaAmount regularAmount } } } } } }`);
+  const heavy = await api.graphql(
+    `{ orders(first: 100) { nodes { id refunds(first: 100) { nodes { amount refunds { amount paymentId } refundBreakdown { hsaAmount regularAmount } } } } } }`,
+  );
   expect(heavy.status).toBe(400);
-  expect(heavy.body.errors?.[0].extensions).toMatchObject({ code: 'query_too_complex', details: { maximum: 20000, complexity: expect.any(Number) } });
+  expect(heavy.body.errors?.[0].extensions).toMatchObject({
+    code: 'query_too_complex',
+    details: { maximum: 20000, complexity: expect.any(Number) },
+  });
   expect(heavy.body.data).toBeUndefined();
-  const viaVariables = await api.graphql(`query($n: Int) { orders(first: $n) { nodes { refunds(first: $n) { nodes { amount refunds { amount } } } } } }`, { n: 100 });
+  const viaVariables = await api.graphql(
+    `query($n: Int) { orders(first: $n) { nodes { refunds(first: $n) { nodes { amount refunds { amount } } } } } }`,
+    { n: 100 },
+  );
   expect(viaVariables.body.errors?.[0].extensions.code).toBe('query_too_complex');
   const fine = await api.graphql(`{ orders(first: 20) { nodes { id refunds(first: 5) { nodes { amount } } } } }`);
   expect(fine.body.errors).toBeUndefined();

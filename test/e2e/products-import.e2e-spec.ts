@@ -22,8 +22,11 @@ const SAMPLE = 'examples/pharmacy-catalog.csv';
 /** Runs the real CLI (the program `npm run cli --` starts) against the test database. */
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile('node', ['dist/src/cli/cli.js', 'products', 'import', ...args], { env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      'node',
+      ['dist/src/cli/cli.js', 'products', 'import', ...args],
+      { env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -35,11 +38,17 @@ async function csvFile(name: string, body: string | Buffer): Promise<string> {
 }
 
 const countEvents = async (type: string) => {
-  const [row] = await t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from events where merchant_id = ? and type = ?`, [keys.id, type]);
+  const [row] = await t.orm.em
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*) as n from events where merchant_id = ? and type = ?`, [keys.id, type]);
   return Number(row.n);
 };
 const countProducts = async () => {
-  const [row] = await t.orm.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from products where merchant_id = ? and livemode = false`, [keys.id]);
+  const [row] = await t.orm.em
+    .getConnection()
+    .execute<{ n: string }[]>(`select count(*) as n from products where merchant_id = ? and livemode = false`, [
+      keys.id,
+    ]);
   return Number(row.n);
 };
 
@@ -52,7 +61,12 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
   expect(first.code).toBe(0);
   const report = JSON.parse(first.stdout);
   expect(report).toMatchObject({ committed: true, rows, created: rows, updated: 0, unchanged: 0, rejected: [] });
-  expect(report.eligibility.eligible + report.eligibility.not_eligible + report.eligibility.requires_lmn + report.eligibility.requires_review).toBe(rows);
+  expect(
+    report.eligibility.eligible +
+      report.eligibility.not_eligible +
+      report.eligibility.requires_lmn +
+      report.eligibility.requires_review,
+  ).toBe(rows);
   expect(report.eligibility.eligible).toBeGreaterThan(0);
   expect(report.eligibility.not_eligible).toBeGreaterThan(0);
   expect(report.eligibility.requires_lmn).toBeGreaterThan(0);
@@ -70,25 +84,39 @@ test('the sample pharmacy catalog imports with eligibility from the engine; a re
     tagline: 'Fast pain relief, 500 mg',
     status: 'active',
   });
-  expect(tylenol.images.map((i: { url: string }) => i.url)).toEqual(['https://images.example-pharmacy.com/rx-1001.jpg', 'https://images.example-pharmacy.com/rx-1001-back.jpg']);
+  expect(tylenol.images.map((i: { url: string }) => i.url)).toEqual([
+    'https://images.example-pharmacy.com/rx-1001.jpg',
+    'https://images.example-pharmacy.com/rx-1001-back.jpg',
+  ]);
   for (const mpid of ['RX-1001', 'VT-6001', 'GR-8001', 'FA-2004']) {
     const [p] = (await api.get(`/api/v2/products?merchant_product_id=${mpid}`)).body.data;
-    const check = await api.post('/api/v2/products/check-eligibility', { name: p.name, ...(p.upc_code_or_gtin && { upc_code_or_gtin: p.upc_code_or_gtin }) });
+    const check = await api.post('/api/v2/products/check-eligibility', {
+      name: p.name,
+      ...(p.upc_code_or_gtin && { upc_code_or_gtin: p.upc_code_or_gtin }),
+    });
     const { product_id: _id, name: _name, upc_code_or_gtin: _upc, checked_at: _at, ...engine } = check.body;
-    expect({ mpid, ...p.eligibility }).toMatchObject({ mpid, ...engine, suggested: { status: engine.status, category: engine.category, source: engine.source, message: engine.message } });
+    expect({ mpid, ...p.eligibility }).toMatchObject({
+      mpid,
+      ...engine,
+      suggested: { status: engine.status, category: engine.category, source: engine.source, message: engine.message },
+    });
   }
 
   const again = await cli(SAMPLE, '--merchant', keys.id);
   expect(again.code).toBe(0);
   expect(again.stdout).toContain(`created    0\n  updated    0\n  unchanged  ${rows}\n  rejected   0`);
-  expect(again.stdout).toMatch(/eligibility: \d+ HSA\/FSA eligible, \d+ not eligible, \d+ need a letter of medical necessity, \d+ to review \(not payable until checked\)/);
+  expect(again.stdout).toMatch(
+    /eligibility: \d+ HSA\/FSA eligible, \d+ not eligible, \d+ need a letter of medical necessity, \d+ to review \(not payable until checked\)/,
+  );
   expect(await countEvents('product.created')).toBe(rows);
   expect(await countEvents('product.updated')).toBe(0);
   expect(await countProducts()).toBe(rows);
 
   // Two rows changed: one price, one name (eligibility decided again); product.updated for each.
   const edited = lines.map((l) =>
-    l.replace('FA-2004,"Sterile gauze pads 4x4 in, 25 ct",649', 'FA-2004,"Sterile gauze pads 4x4 in, 25 ct",699').replace('GR-8001,Peppermint candy tin', 'GR-8001,Digital thermometer'),
+    l
+      .replace('FA-2004,"Sterile gauze pads 4x4 in, 25 ct",649', 'FA-2004,"Sterile gauze pads 4x4 in, 25 ct",699')
+      .replace('GR-8001,Peppermint candy tin', 'GR-8001,Digital thermometer'),
   );
   const path = await csvFile('edited.csv', `${edited.join('\n')}\n`);
   const third = JSON.parse((await cli(path, '--merchant', keys.id, '--json')).stdout);
@@ -116,13 +144,22 @@ test('a bad row (price -1) is reported with its line number and nothing is impor
   const refused = await cli(path, '--merchant', keys.id);
   expect(refused.code).toBe(1);
   expect(refused.stdout).toContain('Nothing imported');
-  expect(refused.stdout).toMatch(/line 3 \(NEW-2\): price must be a positive integer number of cents.*\(invalid_price\)/);
+  expect(refused.stdout).toMatch(
+    /line 3 \(NEW-2\): price must be a positive integer number of cents.*\(invalid_price\)/,
+  );
   expect(refused.stdout).toMatch(/line 6 \(NEW-5\): .*\(invalid_price\)/);
   expect(refused.stdout).toMatch(/line 7 \(NEW-1\): merchant_product_id 'NEW-1' is already on line 2/);
   // The API's own words for the same bad UPC.
-  const viaApi = await api.post('/api/v2/products', { name: 'Test strips', price: 500, currency: 'USD', upc_code_or_gtin: '9520206105191' });
+  const viaApi = await api.post('/api/v2/products', {
+    name: 'Test strips',
+    price: 500,
+    currency: 'USD',
+    upc_code_or_gtin: '9520206105191',
+  });
   expect(viaApi.status).toBe(422);
-  expect(refused.stdout).toContain(`line 5 (NEW-4): upc_code_or_gtin ${viaApi.body.error.details[0].message} (validation_error)`);
+  expect(refused.stdout).toContain(
+    `line 5 (NEW-4): upc_code_or_gtin ${viaApi.body.error.details[0].message} (validation_error)`,
+  );
   expect(await countProducts()).toBe(before);
 
   const partial = JSON.parse((await cli(path, '--merchant', keys.id, '--continue-on-error', '--json')).stdout);
@@ -135,13 +172,21 @@ test('a bad row (price -1) is reported with its line number and nothing is impor
 
 test('bad files are refused with a clear error before anything is written', async () => {
   const before = await countProducts();
-  const wrongHeader = await cli(await csvFile('header.csv', 'sku,title,price,currency\nA,B,100,USD\n'), '--merchant', keys.id);
+  const wrongHeader = await cli(
+    await csvFile('header.csv', 'sku,title,price,currency\nA,B,100,USD\n'),
+    '--merchant',
+    keys.id,
+  );
   expect(wrongHeader.code).toBe(1);
   expect(wrongHeader.stderr).toMatch(
     /wrong header row \(unknown columns 'sku', 'title'; missing 'merchant_product_id', 'name'\)\. Expected: merchant_product_id,name,price,currency,upc,tagline,status,image_urls/,
   );
 
-  const latin1 = Buffer.concat([Buffer.from(`${HEADER}\nL-1,Caf`), Buffer.from([0xe9]), Buffer.from(' thermometer,100,USD,,,,\n')]);
+  const latin1 = Buffer.concat([
+    Buffer.from(`${HEADER}\nL-1,Caf`),
+    Buffer.from([0xe9]),
+    Buffer.from(' thermometer,100,USD,,,,\n'),
+  ]);
   const encoding = await cli(await csvFile('latin1.csv', latin1), '--merchant', keys.id);
   expect(encoding.code).toBe(1);
   expect(encoding.stderr).toMatch(/is not UTF-8 text \(first bad byte on line 2\); save it as CSV UTF-8/);
@@ -153,11 +198,15 @@ test('bad files are refused with a clear error before anything is written', asyn
   const started = Date.now();
   const tooBig = await cli(huge, '--merchant', keys.id);
   expect(tooBig.code).toBe(1);
-  expect(tooBig.stderr).toMatch(/is 2048 MB; a catalog import takes files up to 100 MB\. Split it into several files\.\nNothing was imported\./);
+  expect(tooBig.stderr).toMatch(
+    /is 2048 MB; a catalog import takes files up to 100 MB\. Split it into several files\.\nNothing was imported\./,
+  );
   expect(Date.now() - started).toBeLessThan(20_000);
 
   const cells = await cli(await csvFile('cells.csv', `${HEADER}\nC-1,Bandages,100\n`), '--merchant', keys.id, '--json');
-  expect(JSON.parse(cells.stdout).rejected).toEqual([{ line: 2, merchant_product_id: 'C-1', reason: expect.stringMatching(/has 3 cells, the header has 8/) }]);
+  expect(JSON.parse(cells.stdout).rejected).toEqual([
+    { line: 2, merchant_product_id: 'C-1', reason: expect.stringMatching(/has 3 cells, the header has 8/) },
+  ]);
   expect(await countProducts()).toBe(before);
 
   const usage = await cli('--merchant', keys.id);

@@ -44,8 +44,18 @@ function missingInOrder(patterns: RegExp[], lines: string[]): string[] {
 }
 
 /** Runs `script` with bash in `cwd`, in a process group of its own (its background receiver goes with it). */
-function runBash(script: string, cwd: string, env: Record<string, string>, timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const bash = spawn('bash', ['-c', `set -euo pipefail\n${script}`], { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+function runBash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const bash = spawn('bash', ['-c', `set -euo pipefail\n${script}`], {
+    cwd,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   bash.stdout.on('data', (d) => (stdout += d));
@@ -81,7 +91,13 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://localhost:${port}`;
   // As the README says: `npm start` with no DATABASE_URL (an embedded PostgreSQL of its own).
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+  };
   delete env.DATABASE_URL;
   npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   npm.stdout!.on('data', (d) => (output += d));
@@ -98,7 +114,12 @@ beforeAll(async () => {
   if (health !== 200) throw new Error(`npm start did not become healthy:\n${output}`);
   // "the test key npm start printed"
   key = /Test API key \(shown once\):\s+(glm_test_[0-9A-Za-z]+)/.exec(output)![1];
-  run = await runBash(quickstartBlock(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')), workDir, { BASE: base, KEY: key, HOOK_PORT: String(await freePort()) }, 180_000);
+  run = await runBash(
+    quickstartBlock(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')),
+    workDir,
+    { BASE: base, KEY: key, HOOK_PORT: String(await freePort()) },
+    180_000,
+  );
 }, 360_000);
 
 afterAll(async () => {
@@ -133,7 +154,12 @@ test('the quickstart runs as written against npm start and prints every output i
   const missing = missingInOrder(shown, lines);
   // On a failure the comparison shows what the block printed, and npm start's output.
   const failed = run.code !== 0 || missing.length > 0 || run.stderr !== '';
-  expect({ code: run.code, missing, stderr: run.stderr, printed: failed ? `${run.stdout}\n--- npm start:\n${output}` : 'ok' }).toEqual({ code: 0, missing: [], stderr: '', printed: 'ok' });
+  expect({
+    code: run.code,
+    missing,
+    stderr: run.stderr,
+    printed: failed ? `${run.stdout}\n--- npm start:\n${output}` : 'ok',
+  }).toEqual({ code: 0, missing: [], stderr: '', printed: 'ok' });
 });
 
 test('after the quickstart the order is completed and partly refunded, the refund succeeded, and the receiver got the signed test event', async () => {
@@ -142,9 +168,17 @@ test('after the quickstart the order is completed and partly refunded, the refun
   expect(run.stdout).toMatch(/^receiver: webhook_endpoint\.test evt_\w+, signed t=…,v1=…$/m);
   const api = client(base, key);
   const orders = await api.get('/api/v2/orders?limit=10');
-  expect(orders.body.data.map((o: { status: string; payment_status: string; amount: number }) => [o.status, o.payment_status, o.amount])).toEqual([['completed', 'partially_refunded', 3699]]);
+  expect(
+    orders.body.data.map((o: { status: string; payment_status: string; amount: number }) => [
+      o.status,
+      o.payment_status,
+      o.amount,
+    ]),
+  ).toEqual([['completed', 'partially_refunded', 3699]]);
   const refunds = await api.get(`/api/v2/refunds?order_id=${orders.body.data[0].id}`);
-  expect(refunds.body.data.map((r: { status: string; amount: number }) => [r.status, r.amount])).toEqual([['succeeded', 1000]]);
+  expect(refunds.body.data.map((r: { status: string; amount: number }) => [r.status, r.amount])).toEqual([
+    ['succeeded', 1000],
+  ]);
   const endpoints = await api.get('/api/v2/webhook-endpoints');
   expect(endpoints.body.data.map((e: { url: string; status: string }) => e.status)).toEqual(['enabled']);
   // the receipt the block saved where it ran

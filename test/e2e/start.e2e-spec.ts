@@ -26,7 +26,13 @@ describe('npm start (built service, embedded PostgreSQL)', () => {
 
   test('first start migrates, creates the demo merchant, serves, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'warn',
+    };
     delete env.DATABASE_URL;
     child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (d) => (output += d));

@@ -33,7 +33,13 @@ afterAll(() => t.close());
 
 /** A subscription on `card` (the retry card makes it past_due at once) and a second, good card of the same customer. */
 async function subscription(card: object = cards.visa) {
-  const customer = (await api.post('/api/v2/customers', { email: `c.${randomUUID().slice(0, 8)}@example.com`, first_name: 'Cy', last_name: 'Race' })).body;
+  const customer = (
+    await api.post('/api/v2/customers', {
+      email: `c.${randomUUID().slice(0, 8)}@example.com`,
+      first_name: 'Cy',
+      last_name: 'Race',
+    })
+  ).body;
   const pm = await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card });
   const spare = await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.mastercard });
   expect([pm.status, spare.status]).toEqual([201, 201]);
@@ -64,12 +70,17 @@ async function readsUntil(done: Promise<unknown>): Promise<number[]> {
 }
 
 async function eventTypes(subId: string): Promise<string[]> {
-  const rows = await db().execute<{ type: string }[]>(`select type from events where data->>'subscription_id' = ? order by created_at, id`, [subId]);
+  const rows = await db().execute<{ type: string }[]>(
+    `select type from events where data->>'subscription_id' = ? order by created_at, id`,
+    [subId],
+  );
   return rows.map((r) => r.type);
 }
 
 /** What the simulated processor kept for each cycle of `subId`: charges under its attempts' keys minus refunds of those charges. */
-async function keptByCycle(subId: string): Promise<{ invoice: string; status: string; charged: number; refunded: number }[]> {
+async function keptByCycle(
+  subId: string,
+): Promise<{ invoice: string; status: string; charged: number; refunded: number }[]> {
   return db().execute(
     `select i.id as invoice, i.status,
             coalesce(sum(c.amount) filter (where c.ok), 0)::int as charged,
@@ -86,15 +97,20 @@ async function keptByCycle(subId: string): Promise<{ invoice: string; status: st
 /** Nothing kept for a cycle that is not paid, one charge kept for a paid one; never renewed after canceled. */
 async function expectNothingKeptAfterCancel(subId: string): Promise<void> {
   for (const cycle of await keptByCycle(subId)) {
-    expect({ ...cycle, kept: cycle.charged - cycle.refunded }).toEqual({ ...cycle, kept: cycle.status === 'paid' ? 1500 : 0 });
+    expect({ ...cycle, kept: cycle.charged - cycle.refunded }).toEqual({
+      ...cycle,
+      kept: cycle.status === 'paid' ? 1500 : 0,
+    });
   }
   const types = await eventTypes(subId);
   expect(types.filter((e) => e === 'subscription.canceled')).toHaveLength(1);
   expect(types.slice(types.indexOf('subscription.canceled') + 1)).toEqual([]);
 }
 
-const summary = (res: ApiResponse[]) => res.map((r) => (r.status === 200 ? '200' : `${r.status} ${r.body?.error?.code}`));
-const cancel = (id: string, key?: string) => api.post(`/api/v2/subscriptions/${id}/cancel`, { reason: 'race' }, key ? { 'idempotency-key': key } : {});
+const summary = (res: ApiResponse[]) =>
+  res.map((r) => (r.status === 200 ? '200' : `${r.status} ${r.body?.error?.code}`));
+const cancel = (id: string, key?: string) =>
+  api.post(`/api/v2/subscriptions/${id}/cancel`, { reason: 'race' }, key ? { 'idempotency-key': key } : {});
 
 test('50 concurrent cancels of one subscription, with and without Idempotency-Key: one succeeds, the others are 400 invalid_state; an unrelated merchant is served meanwhile', async () => {
   const { sub } = await subscription();
@@ -122,8 +138,24 @@ test('50 concurrent writes to one past_due subscription: one cancel wins, never 
     ...Array.from({ length: 15 }, () => () => cancel(sub.id, randomUUID())),
     ...Array.from({ length: 10 }, () => () => cancel(sub.id)),
     ...Array.from({ length: 8 }, () => cancelGraphql),
-    ...Array.from({ length: 6 }, (_, i) => () => api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: spare }, i % 2 ? { 'idempotency-key': randomUUID() } : {})),
-    ...Array.from({ length: 6 }, () => () => api.put(`/api/v2/subscriptions/${sub.id}`, { metadata: { touched: true } }, { 'idempotency-key': randomUUID() })),
+    ...Array.from(
+      { length: 6 },
+      (_, i) => () =>
+        api.post(
+          `/api/v2/subscriptions/${sub.id}/payment-method`,
+          { payment_method_id: spare },
+          i % 2 ? { 'idempotency-key': randomUUID() } : {},
+        ),
+    ),
+    ...Array.from(
+      { length: 6 },
+      () => () =>
+        api.put(
+          `/api/v2/subscriptions/${sub.id}`,
+          { metadata: { touched: true } },
+          { 'idempotency-key': randomUUID() },
+        ),
+    ),
     ...Array.from({ length: 5 }, () => () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 2 * DAY })),
   ];
   const order = writes.map((_, i) => i).sort(() => Math.random() - 0.5);
@@ -138,7 +170,11 @@ test('50 concurrent writes to one past_due subscription: one cancel wins, never 
   const graphqlCancels = results
     .slice(25, 33)
     .map((r) =>
-      r.body.errors ? `error ${r.body.errors[0].extensions.code}` : r.body.data.cancelSubscription.userErrors.length ? `userError ${r.body.data.cancelSubscription.userErrors[0].code}` : 'ok',
+      r.body.errors
+        ? `error ${r.body.errors[0].extensions.code}`
+        : r.body.data.cancelSubscription.userErrors.length
+          ? `userError ${r.body.data.cancelSubscription.userErrors[0].code}`
+          : 'ok',
     );
   expect(restCancels.filter((a) => a !== '200' && a !== '400 invalid_state')).toEqual([]);
   expect(graphqlCancels.filter((a) => a !== 'ok' && a !== 'userError INVALID_STATE')).toEqual([]);
@@ -156,22 +192,32 @@ test('cancel versus a charge in flight: 25 races of cancel and card replacement 
   for (let race = 0; race < 25; race++) {
     const { sub, spare } = await subscription(retryCard);
     expect(sub.status).toBe('past_due');
-    const [cancelled, replaced] = await Promise.all([cancel(sub.id, race % 2 ? randomUUID() : undefined), api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: spare })]);
+    const [cancelled, replaced] = await Promise.all([
+      cancel(sub.id, race % 2 ? randomUUID() : undefined),
+      api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: spare }),
+    ]);
     expect(cancelled.status).toBe(200);
     expect(summary([replaced]).filter((a) => a !== '200' && a !== '400 invalid_state')).toEqual([]);
     expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body.status).toBe('cancelled');
     await expectNothingKeptAfterCancel(sub.id);
     const cycles = await keptByCycle(sub.id);
     const latest = cycles.find((c) => c.charged > 0);
-    outcomes.push(!latest ? 'not charged' : latest.status === 'paid' ? 'paid before the cancel' : 'charged, then reversed');
+    outcomes.push(
+      !latest ? 'not charged' : latest.status === 'paid' ? 'paid before the cancel' : 'charged, then reversed',
+    );
   }
   // Which side won each race is up to the scheduler; every run above kept the rule.
-  console.log(`cancel vs charge outcomes: ${JSON.stringify(outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {}))}`);
+  console.log(
+    `cancel vs charge outcomes: ${JSON.stringify(outcomes.reduce<Record<string, number>>((acc, o) => ({ ...acc, [o]: (acc[o] ?? 0) + 1 }), {}))}`,
+  );
 }, 150_000);
 
 describe('a charge in flight when the cancel commits', () => {
   /** The simulated processor with `overrides`, for the duration of `work`. */
-  async function withProcessor<T>(overrides: (real: SimulatedProcessor) => Partial<SimulatedProcessor>, work: () => Promise<T>): Promise<T> {
+  async function withProcessor<T>(
+    overrides: (real: SimulatedProcessor) => Partial<SimulatedProcessor>,
+    work: () => Promise<T>,
+  ): Promise<T> {
     const real = simulatedProcessor(t.orm.em.fork());
     const previous = useTestModeProcessor(Object.assign(Object.create(real), overrides(real)));
     try {
@@ -215,7 +261,11 @@ describe('a charge in flight when the cancel commits', () => {
       { status: 'failed', invoice_status: 'void' },
       { status: 'reversed', invoice_status: 'void' },
     ]);
-    expect(await eventTypes(sub.id)).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.canceled']);
+    expect(await eventTypes(sub.id)).toEqual([
+      'subscription.created',
+      'subscription.payment_failed',
+      'subscription.canceled',
+    ]);
     // The reversal is journaled under the attempt it reverses.
     const [journal] = await db().execute<{ id: string; status: string }[]>(
       `select id, status from payment_attempts where subject_id in (select a.id from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?)`,
@@ -225,10 +275,14 @@ describe('a charge in flight when the cancel commits', () => {
     expect((await keptByCycle(sub.id)).map((c) => c.charged - c.refunded)).toEqual([1500]);
 
     // The refund failed after the decision committed: the reconciliation sweep makes it, once.
-    await db().execute(`update payment_attempts set updated_at = now() - interval '2 minutes' where id = ?`, [journal.id]);
+    await db().execute(`update payment_attempts set updated_at = now() - interval '2 minutes' where id = ?`, [
+      journal.id,
+    ]);
     await t.app.http.jobs.runDue(new Date());
     await t.app.http.jobs.runDue(new Date());
-    expect((await db().execute(`select status from payment_attempts where id = ?`, [journal.id]))[0].status).toBe('reversed');
+    expect((await db().execute(`select status from payment_attempts where id = ?`, [journal.id]))[0].status).toBe(
+      'reversed',
+    );
     await expectNothingKeptAfterCancel(sub.id);
   });
 
@@ -241,7 +295,10 @@ describe('a charge in flight when the cancel commits', () => {
           throw new Error('connection reset by the processor');
         },
       }),
-      async () => expect((await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: spare })).status).toBe(200),
+      async () =>
+        expect(
+          (await api.post(`/api/v2/subscriptions/${sub.id}/payment-method`, { payment_method_id: spare })).status,
+        ).toBe(200),
     );
     expect(await attemptsOf(sub.id)).toEqual([
       { status: 'failed', invoice_status: 'open' },
@@ -251,13 +308,18 @@ describe('a charge in flight when the cancel commits', () => {
     await api.post('/api/v2/test-helpers/advance-clock', { seconds: 60 });
     expect((await attemptsOf(sub.id)).map((a) => a.status)).toEqual(['failed', 'calling']); // its lease still holds it
 
-    await db().execute(`update subscriptions set billing_lease_until = now() - interval '1 second' where id = ?`, [sub.id]);
+    await db().execute(`update subscriptions set billing_lease_until = now() - interval '1 second' where id = ?`, [
+      sub.id,
+    ]);
     await api.post('/api/v2/test-helpers/advance-clock', { seconds: 60 });
     expect(await attemptsOf(sub.id)).toEqual([
       { status: 'failed', invoice_status: 'void' },
       { status: 'reversed', invoice_status: 'void' },
     ]);
-    expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body).toMatchObject({ status: 'cancelled', next_billing_date: null });
+    expect((await api.get(`/api/v2/subscriptions/${sub.id}`)).body).toMatchObject({
+      status: 'cancelled',
+      next_billing_date: null,
+    });
     await expectNothingKeptAfterCancel(sub.id);
     // Charged once under the attempt's key (the re-drive got the first answer), refunded once.
     const [charges] = await db().execute<{ n: number }[]>(

@@ -26,7 +26,13 @@ beforeEach(async () => {
 afterAll(() => t.close());
 
 async function customerWithCard(card: object = cards.visa) {
-  const customer = (await api.post('/api/v2/customers', { email: `g.${Math.random().toString(36).slice(2, 8)}@example.com`, first_name: 'Gale', last_name: 'Ray' })).body;
+  const customer = (
+    await api.post('/api/v2/customers', {
+      email: `g.${Math.random().toString(36).slice(2, 8)}@example.com`,
+      first_name: 'Gale',
+      last_name: 'Ray',
+    })
+  ).body;
   const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card })).body;
   return { customer, pm };
 }
@@ -42,14 +48,26 @@ const create = (input: Record<string, unknown>) => api.graphql(CREATE, { input }
 /** A subscription created through GraphQL for a new customer paying with `card` (no errors); FIELDS selected. */
 async function created(card: object, input: Record<string, unknown>) {
   const { customer, pm } = await customerWithCard(card);
-  const res = await create({ customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', pm.id), currency: 'USD', ...input });
+  const res = await create({
+    customerId: gid('Customer', customer.id),
+    paymentMethodId: gid('PaymentMethod', pm.id),
+    currency: 'USD',
+    ...input,
+  });
   expect(res.body.errors).toBeUndefined();
   expect(res.body.data.createSubscription.userErrors).toEqual([]);
   return { customer, sub: res.body.data.createSubscription.subscription };
 }
-const monthlyBasic = { merchantProductId: 'THERM', amountCents: 1500, interval: 'MONTHLY', metadata: { plan: 'basic' } };
-const cancelMutation = (fields: string) => `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { ${fields} } } }`;
-const resumeMutation = (fields: string) => `mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { ${fields} } userErrors { field code } } }`;
+const monthlyBasic = {
+  merchantProductId: 'THERM',
+  amountCents: 1500,
+  interval: 'MONTHLY',
+  metadata: { plan: 'basic' },
+};
+const cancelMutation = (fields: string) =>
+  `mutation($input: CancelSubscriptionInput!) { cancelSubscription(input: $input) { subscription { ${fields} } } }`;
+const resumeMutation = (fields: string) =>
+  `mutation($input: ResumeSubscriptionInput!) { resumeSubscription(input: $input) { subscription { ${fields} } userErrors { field code } } }`;
 
 describe('the subscription lifecycle through GraphQL', () => {
   test('createSubscription answers the active subscription with its customer, payment method and paid latest invoice', async () => {
@@ -84,23 +102,40 @@ describe('the subscription lifecycle through GraphQL', () => {
       }`,
       { id: sub.id },
     );
-    expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([{ invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart }]);
-    expect(read.body.data.subscriptionContract.events.nodes.map((e: { type: string }) => e.type)).toEqual(['subscription.renewed', 'subscription.created']);
+    expect(read.body.data.subscriptionContract.invoices.nodes).toEqual([
+      { invoiceId: sub.latestInvoice.invoiceId, periodStart: sub.currentPeriodStart },
+    ]);
+    expect(read.body.data.subscriptionContract.events.nodes.map((e: { type: string }) => e.type)).toEqual([
+      'subscription.renewed',
+      'subscription.created',
+    ]);
     expect(read.body.data.node.__typename).toBe('SubscriptionContract');
   });
 
   test('updateSubscription changes the amount and replaces metadata', async () => {
     const { sub } = await created(cards.visa, monthlyBasic);
-    const updated = await api.graphql(`mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`, {
-      input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } },
+    const updated = await api.graphql(
+      `mutation($input: UpdateSubscriptionInput!) { updateSubscription(input: $input) { subscription { amountCents metadata } } }`,
+      {
+        input: { id: sub.id, amountCents: 1900, metadata: { plan: 'plus' } },
+      },
+    );
+    expect(updated.body.data.updateSubscription.subscription).toEqual({
+      amountCents: 1900,
+      metadata: { plan: 'plus' },
     });
-    expect(updated.body.data.updateSubscription.subscription).toEqual({ amountCents: 1900, metadata: { plan: 'plus' } });
   });
 
   test('cancelSubscription at period end keeps it active with cancelAtPeriodEnd and cancelledAt', async () => {
     const { sub } = await created(cards.visa, monthlyBasic);
-    const scheduled = await api.graphql(cancelMutation('status cancelAtPeriodEnd cancelledAt'), { input: { id: sub.id, cancelAtPeriodEnd: true } });
-    expect(scheduled.body.data.cancelSubscription.subscription).toMatchObject({ status: 'ACTIVE', cancelAtPeriodEnd: true, cancelledAt: expect.any(String) });
+    const scheduled = await api.graphql(cancelMutation('status cancelAtPeriodEnd cancelledAt'), {
+      input: { id: sub.id, cancelAtPeriodEnd: true },
+    });
+    expect(scheduled.body.data.cancelSubscription.subscription).toMatchObject({
+      status: 'ACTIVE',
+      cancelAtPeriodEnd: true,
+      cancelledAt: expect.any(String),
+    });
   });
 
   test('resumeSubscription reverses a scheduled cancellation', async () => {
@@ -115,13 +150,19 @@ describe('the subscription lifecycle through GraphQL', () => {
     await api.graphql(cancelMutation('status'), { input: { id: sub.id, cancelAtPeriodEnd: true } });
     await api.graphql(resumeMutation('status'), { input: { id: sub.id } });
     const again = await api.graphql(resumeMutation('status'), { input: { id: sub.id } });
-    expect(again.body.data.resumeSubscription).toEqual({ subscription: null, userErrors: [{ field: ['input'], code: 'INVALID_STATE' }] });
+    expect(again.body.data.resumeSubscription).toEqual({
+      subscription: null,
+      userErrors: [{ field: ['input'], code: 'INVALID_STATE' }],
+    });
   });
 
   test('cancelSubscription now ends it (CANCELLED with endedAt)', async () => {
     const { sub } = await created(cards.visa, monthlyBasic);
     const ended = await api.graphql(cancelMutation('status endedAt'), { input: { id: sub.id, reason: 'done' } });
-    expect(ended.body.data.cancelSubscription.subscription).toMatchObject({ status: 'CANCELLED', endedAt: expect.any(String) });
+    expect(ended.body.data.cancelSubscription.subscription).toMatchObject({
+      status: 'CANCELLED',
+      endedAt: expect.any(String),
+    });
   });
 });
 
@@ -130,11 +171,16 @@ test('an action_required subscription is rescued by replacing its card through t
   expect(sub).toMatchObject({
     status: 'ACTION_REQUIRED',
     nextBillingDate: null,
-    latestInvoice: { status: 'OPEN', attempts: [{ status: 'FAILED', disposition: 'ACTION_REQUIRED', refusalCode: 'expired_card' }] },
+    latestInvoice: {
+      status: 'OPEN',
+      attempts: [{ status: 'FAILED', disposition: 'ACTION_REQUIRED', refusalCode: 'expired_card' }],
+    },
   });
   const fresh = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.mastercard })).body;
   const replace = `mutation($input: ReplaceSubscriptionPaymentMethodInput!) { replaceSubscriptionPaymentMethod(input: $input) { subscription { ${FIELDS} } } }`;
-  const rescued = await api.graphql(replace, { input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) } });
+  const rescued = await api.graphql(replace, {
+    input: { id: sub.id, paymentMethodId: gid('PaymentMethod', fresh.id) },
+  });
   expect(rescued.body.data.replaceSubscriptionPaymentMethod.subscription).toMatchObject({
     status: 'ACTIVE',
     paymentMethod: { brand: 'mastercard' },
@@ -145,7 +191,8 @@ test('an action_required subscription is rescued by replacing its card through t
 describe('the other states through GraphQL, on the test clock', () => {
   const retryCard = { number: '4000000000000341', exp_month: 12, exp_year: 2035, cvc: '123' };
   const terminalCard = { number: '4111110000000039', exp_month: 12, exp_year: 2035, cvc: '123' };
-  const daily = async (card: object, extra: Record<string, unknown> = {}) => (await created(card, { amountCents: 800, interval: 'DAILY', ...extra })).sub;
+  const daily = async (card: object, extra: Record<string, unknown> = {}) =>
+    (await created(card, { amountCents: 800, interval: 'DAILY', ...extra })).sub;
   const read = async (id: string) => {
     const query = `query($id: ID!) {
       subscriptionContract(id: $id) { status nextBillingDate latestInvoice { status attemptCount nextRetryAt attempts { disposition refusalCode } } }
@@ -154,7 +201,8 @@ describe('the other states through GraphQL, on the test clock', () => {
   };
   /** Moves the clock 1, 3 and 5 days (and a minute each): past a 2-day trial and every retry of a daily subscription. */
   const advanceNineDays = async () => {
-    for (const days of [1, 3, 5]) expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: days * DAY + 60 })).status).toBe(200);
+    for (const days of [1, 3, 5])
+      expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds: days * DAY + 60 })).status).toBe(200);
   };
 
   test('a trial is TRIALING without an invoice, then ACTIVE and paid', async () => {
@@ -166,14 +214,24 @@ describe('the other states through GraphQL, on the test clock', () => {
 
   test('a retry refusal is PAST_DUE, then UNPAID and uncollectible after four attempts', async () => {
     const retry = await daily(retryCard);
-    expect(retry).toMatchObject({ status: 'PAST_DUE', latestInvoice: { status: 'OPEN', attempts: [{ disposition: 'RETRY', refusalCode: 'insufficient_funds' }] } });
+    expect(retry).toMatchObject({
+      status: 'PAST_DUE',
+      latestInvoice: { status: 'OPEN', attempts: [{ disposition: 'RETRY', refusalCode: 'insufficient_funds' }] },
+    });
     await advanceNineDays();
-    expect(await read(retry.id)).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice: { status: 'UNCOLLECTIBLE', attemptCount: 4, nextRetryAt: null } });
+    expect(await read(retry.id)).toMatchObject({
+      status: 'UNPAID',
+      nextBillingDate: null,
+      latestInvoice: { status: 'UNCOLLECTIBLE', attemptCount: 4, nextRetryAt: null },
+    });
   });
 
   test('a terminal refusal is UNPAID and uncollectible at once, never retried', async () => {
     const terminal = await daily(terminalCard, { merchantProductId: 'THERM', amountCents: 1500 });
-    const latestInvoice = { status: 'UNCOLLECTIBLE', attempts: [{ disposition: 'TERMINAL', refusalCode: 'stolen_card' }] };
+    const latestInvoice = {
+      status: 'UNCOLLECTIBLE',
+      attempts: [{ disposition: 'TERMINAL', refusalCode: 'stolen_card' }],
+    };
     expect(terminal).toMatchObject({ status: 'UNPAID', nextBillingDate: null, latestInvoice });
     await advanceNineDays();
     expect((await read(terminal.id)).latestInvoice.attempts).toHaveLength(1);
@@ -183,7 +241,10 @@ describe('the other states through GraphQL, on the test clock', () => {
     const sub = await daily(cards.visa);
     await api.post(`/api/v2/test-helpers/subscriptions/${sub.subscriptionId}/dispute`, { stage: 'confirmed' });
     expect((await read(sub.id)).status).toBe('DISPUTED');
-    await api.post(`/api/v2/test-helpers/subscriptions/${sub.subscriptionId}/dispute`, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
+    await api.post(`/api/v2/test-helpers/subscriptions/${sub.subscriptionId}/dispute`, {
+      stage: 'reversed',
+      event_code: 'MANUAL_RELEASE',
+    });
     expect((await read(sub.id)).status).toBe('ACTIVE');
   });
 });
@@ -191,16 +252,33 @@ describe('the other states through GraphQL, on the test clock', () => {
 describe('input mistakes are userErrors with the REST codes', () => {
   test('an unknown customer is customer_not_found', async () => {
     const { pm } = await customerWithCard();
-    const missing = await create({ customerId: gid('Customer', 'cus_nope'), paymentMethodId: gid('PaymentMethod', pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' });
-    expect(missing.body.data.createSubscription).toEqual({ subscription: null, userErrors: [{ field: ['input', 'customerId'], message: expect.any(String), code: 'CUSTOMER_NOT_FOUND' }] });
+    const missing = await create({
+      customerId: gid('Customer', 'cus_nope'),
+      paymentMethodId: gid('PaymentMethod', pm.id),
+      amountCents: 100,
+      currency: 'USD',
+      interval: 'DAILY',
+    });
+    expect(missing.body.data.createSubscription).toEqual({
+      subscription: null,
+      userErrors: [{ field: ['input', 'customerId'], message: expect.any(String), code: 'CUSTOMER_NOT_FOUND' }],
+    });
   });
 
   test("another customer's payment method is invalid_payment_method", async () => {
     const { customer } = await customerWithCard();
     const other = await customerWithCard();
-    const input = { customerId: gid('Customer', customer.id), paymentMethodId: gid('PaymentMethod', other.pm.id), amountCents: 100, currency: 'USD', interval: 'DAILY' };
+    const input = {
+      customerId: gid('Customer', customer.id),
+      paymentMethodId: gid('PaymentMethod', other.pm.id),
+      amountCents: 100,
+      currency: 'USD',
+      interval: 'DAILY',
+    };
     const foreign = await create(input);
-    expect(foreign.body.data.createSubscription.userErrors).toEqual([{ field: ['input', 'paymentMethodId'], message: expect.any(String), code: 'INVALID_PAYMENT_METHOD' }]);
+    expect(foreign.body.data.createSubscription.userErrors).toEqual([
+      { field: ['input', 'paymentMethodId'], message: expect.any(String), code: 'INVALID_PAYMENT_METHOD' },
+    ]);
   });
 
   test('invalid values are validation_error with a details entry per field', async () => {
@@ -257,8 +335,13 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
   expect(big.body.errors).toBeUndefined();
   expect(one.body.data.subscriptions.edges).toHaveLength(1);
   expect(big.body.data.subscriptions.edges).toHaveLength(12);
-  expect(big.body.data.subscriptions.edges[0].node).toMatchObject({ customer: { email: customer.email }, paymentMethod: { last4: '4242' } });
-  const trialing = await api.graphql<{ subscriptions: { nodes: { amountCents: number; latestInvoice: { status: string } | null }[] } }>(
+  expect(big.body.data.subscriptions.edges[0].node).toMatchObject({
+    customer: { email: customer.email },
+    paymentMethod: { last4: '4242' },
+  });
+  const trialing = await api.graphql<{
+    subscriptions: { nodes: { amountCents: number; latestInvoice: { status: string } | null }[] };
+  }>(
     `query($c: ID) { subscriptions(first: 50, customerId: $c, status: TRIALING) { nodes { amountCents latestInvoice { status } } } }`,
     variables,
   );
@@ -268,15 +351,29 @@ test('the subscriptions connection filters like REST and is batched: a page of 5
 
 test('live events of one subscription over graphql-ws: its renewal arrives, another subscription does not', async () => {
   const { customer, pm } = await customerWithCard();
-  const daily = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 500, currency: 'USD', interval: 'daily' };
+  const daily = {
+    customer_id: customer.id,
+    payment_method_id: pm.id,
+    amount_cents: 500,
+    currency: 'USD',
+    interval: 'daily',
+  };
   const mk = async () => (await api.post<SubscriptionResource>('/api/v2/subscriptions', daily)).body;
   const mine = await mk();
   const other = await mk();
   const ws = wsClient(t.url, testKey);
-  const live = collect<{ subscriptionContractEvents: Pick<EventNode, 'type' | 'data'> }>(ws, `subscription($id: ID!) { subscriptionContractEvents(id: $id) { type data } }`, {
-    id: gid('SubscriptionContract', mine.id),
-  });
-  await untilLive(live, () => api.post(`/api/v2/test-helpers/subscriptions/${mine.id}/dispute`, { stage: 'notification' }), { forget: true });
+  const live = collect<{ subscriptionContractEvents: Pick<EventNode, 'type' | 'data'> }>(
+    ws,
+    `subscription($id: ID!) { subscriptionContractEvents(id: $id) { type data } }`,
+    {
+      id: gid('SubscriptionContract', mine.id),
+    },
+  );
+  await untilLive(
+    live,
+    () => api.post(`/api/v2/test-helpers/subscriptions/${mine.id}/dispute`, { stage: 'notification' }),
+    { forget: true },
+  );
   await api.post('/api/v2/test-helpers/advance-clock', { seconds: DAY + 60 });
   const messages = await live.waitFor(1);
   await new Promise((r) => setTimeout(r, 300));

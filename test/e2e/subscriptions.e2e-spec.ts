@@ -41,8 +41,22 @@ const db = () => t.orm.em.fork().getConnection();
 interface SubscriptionEventData {
   subscription_id: string;
   status: string;
-  invoice?: { invoice_id: string; order_id: string; period_start: string; period_end: string; amount_paid: number; psp_reference: string };
-  failure?: { disposition: string; status: string; refusal_code: string; attempt: number; max_attempts: number; next_retry_at: string | null };
+  invoice?: {
+    invoice_id: string;
+    order_id: string;
+    period_start: string;
+    period_end: string;
+    amount_paid: number;
+    psp_reference: string;
+  };
+  failure?: {
+    disposition: string;
+    status: string;
+    refusal_code: string;
+    attempt: number;
+    max_attempts: number;
+    next_retry_at: string | null;
+  };
   dispute?: Record<string, unknown>;
 }
 interface CustomerBody {
@@ -59,14 +73,20 @@ const advance = async (seconds: number) => {
   expect(res.status).toBe(200);
 };
 const getSubscription = async (id: string) => (await api.get<SubscriptionResource>(`/api/v2/subscriptions/${id}`)).body;
-const addCard = async (customerId: string, card: object) => (await api.post<PaymentMethodBody>(`/api/v2/customers/${customerId}/payment-methods`, { card })).body;
+const addCard = async (customerId: string, card: object) =>
+  (await api.post<PaymentMethodBody>(`/api/v2/customers/${customerId}/payment-methods`, { card })).body;
 const changeCard = (subId: string, paymentMethodId: string) => {
-  return api.post<SubscriptionResource>(`/api/v2/subscriptions/${subId}/payment-method`, { payment_method_id: paymentMethodId });
+  return api.post<SubscriptionResource>(`/api/v2/subscriptions/${subId}/payment-method`, {
+    payment_method_id: paymentMethodId,
+  });
 };
 
-async function customerWithCard(card: object = testCards.visa): Promise<{ customer: CustomerBody; pm: PaymentMethodBody }> {
+async function customerWithCard(
+  card: object = testCards.visa,
+): Promise<{ customer: CustomerBody; pm: PaymentMethodBody }> {
   const email = `jane.${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const customer = (await api.post<CustomerBody>('/api/v2/customers', { email, first_name: 'Jane', last_name: 'Doe' })).body;
+  const customer = (await api.post<CustomerBody>('/api/v2/customers', { email, first_name: 'Jane', last_name: 'Doe' }))
+    .body;
   const pm = await api.post<PaymentMethodBody>(`/api/v2/customers/${customer.id}/payment-methods`, { card });
   expect(pm.status).toBe(201);
   return { customer, pm: pm.body };
@@ -155,8 +175,22 @@ describe('a subscription without a trial', () => {
     const orderId = (await firstInvoice(sub.id)).order_id;
     const order = (await api.get<OrderResource>(`/api/v2/orders/${orderId}`)).body;
     expect(order.id).toBe(orderId);
-    const line = { name: 'Digital thermometer', merchant_product_id: 'THERM', quantity: 1, price: 1500, is_recurring: true, hsa_fsa_eligible: true };
-    expect(order).toMatchObject({ is_recurring: true, status: 'completed', payment_status: 'captured', amount: 1500, currency: 'usd', line_items: [line] });
+    const line = {
+      name: 'Digital thermometer',
+      merchant_product_id: 'THERM',
+      quantity: 1,
+      price: 1500,
+      is_recurring: true,
+      hsa_fsa_eligible: true,
+    };
+    expect(order).toMatchObject({
+      is_recurring: true,
+      status: 'completed',
+      payment_status: 'captured',
+      amount: 1500,
+      currency: 'usd',
+      line_items: [line],
+    });
   });
 
   test('serves the paid first invoice with its attempt, under /v2 and /api/v2', async () => {
@@ -174,19 +208,30 @@ describe('a subscription without a trial', () => {
       psp_reference: renewal.psp_reference,
       attempts: [{ attempt: 1, status: 'succeeded', payment_method_id: pm.id }],
     });
-    expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewal.invoice_id}`)).body.id).toBe(renewal.invoice_id);
+    expect((await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${renewal.invoice_id}`)).body.id).toBe(
+      renewal.invoice_id,
+    );
   });
 
   test('makes an order that is refundable like any other', async () => {
     const { sub } = await subscribe();
-    const refund = await api.post('/api/v2/refunds', { order_id: (await firstInvoice(sub.id)).order_id, amount: 500, reason: 'customer_request' });
+    const refund = await api.post('/api/v2/refunds', {
+      order_id: (await firstInvoice(sub.id)).order_id,
+      amount: 500,
+      reason: 'customer_request',
+    });
     expect(refund.status).toBe(201);
   });
 });
 
 test('a trial is not charged until trial_end, then the first paid period starts at trial_end', async () => {
   const { sub } = await subscribe(testCards.visa, { trial_period_days: 7 });
-  expect(sub).toMatchObject({ status: 'trialing', trial_period_days: 7, next_billing_date: sub.trial_end, current_period_end: sub.trial_end });
+  expect(sub).toMatchObject({
+    status: 'trialing',
+    trial_period_days: 7,
+    next_billing_date: sub.trial_end,
+    current_period_end: sub.trial_end,
+  });
   expect((await eventsOf(sub.id)).map((e) => e.type)).toEqual(['subscription.created']);
   await advance(6 * DAY);
   expect((await getSubscription(sub.id)).status).toBe('trialing');
@@ -209,7 +254,10 @@ test('renewals follow the calendar from the anchor, each period charged once how
   );
   expect(invoices.map((i) => (new Date(i.period_start).getTime() - start) / (DAY * 1000))).toEqual([0, 14, 28, 42]);
   expect(invoices.every((i) => i.status === 'paid')).toBe(true);
-  const orders = await db().execute<{ n: number }[]>(`select count(*)::int as n from orders where metadata->>'subscription_id' = ?`, [sub.id]);
+  const orders = await db().execute<{ n: number }[]>(
+    `select count(*)::int as n from orders where metadata->>'subscription_id' = ?`,
+    [sub.id],
+  );
   expect(orders[0].n).toBe(4);
 });
 
@@ -220,7 +268,14 @@ describe('dispositions', () => {
       expect(sub.status).toBe('past_due');
       const failed = await eventsOfType(sub.id, 'subscription.payment_failed');
       expect(failed).toHaveLength(1);
-      const failure = { disposition: 'retry', status: 'past_due', refusal_code: 'insufficient_funds', attempt: 1, max_attempts: 4, next_retry_at: sub.next_billing_date };
+      const failure = {
+        disposition: 'retry',
+        status: 'past_due',
+        refusal_code: 'insufficient_funds',
+        attempt: 1,
+        max_attempts: 4,
+        next_retry_at: sub.next_billing_date,
+      };
       expect(failed[0].data.failure).toEqual(failure);
       const firstRetry = new Date(sub.next_billing_date!).getTime() - new Date(sub.current_period_start!).getTime();
       expect(Math.round(firstRetry / 3_600_000)).toBe(24);
@@ -256,7 +311,13 @@ describe('dispositions', () => {
       const { sub } = await subscribe(testCards.renewalActionRequired);
       expect(sub).toMatchObject({ status: 'action_required', next_billing_date: null });
       const [failed] = await eventsOfType(sub.id, 'subscription.payment_failed');
-      expect(failed.data.failure).toMatchObject({ disposition: 'action_required', status: 'action_required', refusal_code: 'expired_card', attempt: 1, next_retry_at: null });
+      expect(failed.data.failure).toMatchObject({
+        disposition: 'action_required',
+        status: 'action_required',
+        refusal_code: 'expired_card',
+        attempt: 1,
+        next_retry_at: null,
+      });
       await advance(10 * DAY);
       expect(await eventsOfType(sub.id, 'subscription.payment_failed')).toHaveLength(1);
     });
@@ -276,7 +337,13 @@ describe('dispositions', () => {
     const { sub } = await subscribe(testCards.renewalTerminal);
     expect(sub).toMatchObject({ status: 'unpaid', next_billing_date: null });
     const [failed] = await eventsOfType(sub.id, 'subscription.payment_failed');
-    expect(failed.data.failure).toMatchObject({ disposition: 'terminal', status: 'unpaid', refusal_code: 'stolen_card', attempt: 1, next_retry_at: null });
+    expect(failed.data.failure).toMatchObject({
+      disposition: 'terminal',
+      status: 'unpaid',
+      refusal_code: 'stolen_card',
+      attempt: 1,
+      next_retry_at: null,
+    });
     await advance(60 * DAY);
     const attemptsSql = `select count(*)::int as n from subscription_invoice_attempts a join subscription_invoices i on i.id = a.invoice_id where i.subscription_id = ?`;
     expect(await db().execute(attemptsSql, [sub.id])).toEqual([{ n: 1 }]);
@@ -288,7 +355,12 @@ describe('dispositions', () => {
     const rescued = await changeCard(sub.id, newCard.id);
     expect(rescued.body.status).toBe('active');
     const events = await eventsOf(sub.id);
-    expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.payment_failed', 'subscription.resumed', 'subscription.renewed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'subscription.created',
+      'subscription.payment_failed',
+      'subscription.resumed',
+      'subscription.renewed',
+    ]);
     expect(events[3].data.invoice!.amount_paid).toBe(1500);
   });
 });
@@ -300,9 +372,18 @@ describe('cancellation', () => {
     const { sub } = await subscribe();
     const res = await cancel(sub.id, { reason: 'moving away' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ id: sub.id, status: 'cancelled', cancel_at_period_end: false, current_period_end: sub.current_period_end, cancelled_at: expect.any(String) });
+    expect(res.body).toEqual({
+      id: sub.id,
+      status: 'cancelled',
+      cancel_at_period_end: false,
+      current_period_end: sub.current_period_end,
+      cancelled_at: expect.any(String),
+    });
     const events = await eventsOf(sub.id);
-    expect(events.at(-1)).toMatchObject({ type: 'subscription.canceled', data: { status: 'cancelled', canceled_at: res.body.cancelled_at } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'subscription.canceled',
+      data: { status: 'cancelled', canceled_at: res.body.cancelled_at },
+    });
   });
 
   test('a subscription cancelled now is never charged again', async () => {
@@ -323,7 +404,11 @@ describe('cancellation', () => {
   test('cancel at period end: billable until current_period_end, canceled fires only when it ends; no further charge', async () => {
     const { sub } = await subscribe();
     const res = await cancel(sub.id, { cancel_at_period_end: true });
-    expect(res.body).toMatchObject({ status: 'cancelled', cancel_at_period_end: true, current_period_end: sub.current_period_end });
+    expect(res.body).toMatchObject({
+      status: 'cancelled',
+      cancel_at_period_end: true,
+      current_period_end: sub.current_period_end,
+    });
     expect(await getSubscription(sub.id)).toMatchObject({ status: 'active', cancel_at_period_end: true });
     expect((await eventsOf(sub.id)).map((e) => e.type)).not.toContain('subscription.canceled');
     await advance(32 * DAY);
@@ -336,10 +421,20 @@ describe('cancellation', () => {
     const { sub } = await subscribe();
     await cancel(sub.id, { cancel_at_period_end: true });
     const resumed = await api.put(`/api/v2/subscriptions/${sub.id}`, { cancel_at_period_end: false });
-    expect(resumed.body).toMatchObject({ status: 'active', cancel_at_period_end: false, cancelled_at: null, next_billing_date: sub.current_period_end });
+    expect(resumed.body).toMatchObject({
+      status: 'active',
+      cancel_at_period_end: false,
+      cancelled_at: null,
+      next_billing_date: sub.current_period_end,
+    });
     await advance(32 * DAY);
     const types = (await eventsOf(sub.id)).map((e) => e.type);
-    expect(types).toEqual(['subscription.created', 'subscription.renewed', 'subscription.resumed', 'subscription.renewed']);
+    expect(types).toEqual([
+      'subscription.created',
+      'subscription.renewed',
+      'subscription.resumed',
+      'subscription.renewed',
+    ]);
   });
 });
 
@@ -349,7 +444,9 @@ describe('disputes', () => {
 
   test('a chargeback notification changes nothing (billing_held false)', async () => {
     const { sub } = await subscribe();
-    expect((await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' })).body.status).toBe('active');
+    expect(
+      (await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' })).body.status,
+    ).toBe('active');
     expect((await lastDispute(sub.id)).dispute).toMatchObject({
       stage: 'notification',
       billing_held: false,
@@ -365,7 +462,12 @@ describe('disputes', () => {
     await dispute(sub.id, { stage: 'notification', event_code: 'NOTIFICATION_OF_CHARGEBACK' });
     const held = await dispute(sub.id, { stage: 'confirmed', reason: 'fraudulent' });
     expect(held.body).toMatchObject({ status: 'disputed', next_billing_date: null });
-    expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'confirmed', billing_held: true, event_code: 'CHARGEBACK', reason: 'fraudulent' });
+    expect((await lastDispute(sub.id)).dispute).toMatchObject({
+      stage: 'confirmed',
+      billing_held: true,
+      event_code: 'CHARGEBACK',
+      reason: 'fraudulent',
+    });
   });
 
   test('a reversed dispute (MANUAL_RELEASE) restores active billing', async () => {
@@ -374,7 +476,11 @@ describe('disputes', () => {
     await dispute(sub.id, { stage: 'confirmed', reason: 'fraudulent' });
     const released = await dispute(sub.id, { stage: 'reversed', event_code: 'MANUAL_RELEASE' });
     expect(released.body).toMatchObject({ status: 'active', next_billing_date: sub.current_period_end });
-    expect((await lastDispute(sub.id)).dispute).toMatchObject({ stage: 'reversed', billing_held: false, event_code: 'MANUAL_RELEASE' });
+    expect((await lastDispute(sub.id)).dispute).toMatchObject({
+      stage: 'reversed',
+      billing_held: false,
+      event_code: 'MANUAL_RELEASE',
+    });
   });
 
   test('a hold mid-retry, once reversed, restores past_due with its next_retry_at', async () => {
@@ -409,7 +515,10 @@ describe('disputes', () => {
 
   test('a bad stage is a validation error on stage', async () => {
     const { sub } = await subscribe();
-    expect((await dispute(sub.id, { stage: 'maybe' })).body.error).toMatchObject({ code: 'validation_error', details: [{ field: 'stage' }] });
+    expect((await dispute(sub.id, { stage: 'maybe' })).body.error).toMatchObject({
+      code: 'validation_error',
+      details: [{ field: 'stage' }],
+    });
   });
 
   test('a subscription without a paid cycle cannot be disputed (invalid_state)', async () => {
@@ -423,7 +532,14 @@ describe('bad input', () => {
 
   test('unknown interval, zero amount and trial days < 0 are 422 with a details entry per field', async () => {
     const { customer, pm } = await customerWithCard();
-    const body = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 0, currency: 'USD', interval: 'fortnightly', trial_period_days: -1 };
+    const body = {
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      amount_cents: 0,
+      currency: 'USD',
+      interval: 'fortnightly',
+      trial_period_days: -1,
+    };
     const res = await api.post('/api/v2/subscriptions', body);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_error');
@@ -432,7 +548,13 @@ describe('bad input', () => {
 
   test('a negative amount is a validation error on amount_cents', async () => {
     const { customer, pm } = await customerWithCard();
-    const negative = await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: -100, currency: 'USD', interval: 'monthly' });
+    const negative = await api.post('/api/v2/subscriptions', {
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      amount_cents: -100,
+      currency: 'USD',
+      interval: 'monthly',
+    });
     expect(negative.body.error).toMatchObject({ code: 'validation_error', param: 'amount_cents' });
   });
 
@@ -448,7 +570,11 @@ describe('bad input', () => {
 
   test('an unknown customer is 404 customer_not_found on customer_id', async () => {
     const { pm } = await customerWithCard();
-    const unknown = await api.post('/api/v2/subscriptions', { ...base, customer_id: 'cus_nope', payment_method_id: pm.id });
+    const unknown = await api.post('/api/v2/subscriptions', {
+      ...base,
+      customer_id: 'cus_nope',
+      payment_method_id: pm.id,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toMatchObject({ code: 'customer_not_found', param: 'customer_id' });
   });
@@ -456,7 +582,11 @@ describe('bad input', () => {
   test("another merchant's customer is 404 customer_not_found", async () => {
     const { customer, pm } = await customerWithCard();
     const otherMerchant = client(t.url, (await t.merchant('Other')).test_api_key);
-    const foreign = await otherMerchant.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: pm.id });
+    const foreign = await otherMerchant.post('/api/v2/subscriptions', {
+      ...base,
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+    });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('customer_not_found');
   });
@@ -464,7 +594,11 @@ describe('bad input', () => {
   test("another customer's payment method is 400 invalid_payment_method on payment_method_id", async () => {
     const { customer } = await customerWithCard();
     const other = await customerWithCard();
-    const notTheirs = await api.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: other.pm.id });
+    const notTheirs = await api.post('/api/v2/subscriptions', {
+      ...base,
+      customer_id: customer.id,
+      payment_method_id: other.pm.id,
+    });
     expect(notTheirs.status).toBe(400);
     expect(notTheirs.body.error).toMatchObject({ code: 'invalid_payment_method', param: 'payment_method_id' });
   });
@@ -472,7 +606,12 @@ describe('bad input', () => {
   test('a detached payment method is 400 invalid_payment_method', async () => {
     const { customer, pm } = await customerWithCard();
     await api.delete(`/api/v2/customers/${customer.id}/payment-methods/${pm.id}`);
-    const detached = await api.post('/api/v2/subscriptions', { ...base, customer_id: customer.id, payment_method_id: pm.id, trial_period_days: 14 });
+    const detached = await api.post('/api/v2/subscriptions', {
+      ...base,
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      trial_period_days: 14,
+    });
     expect(detached.status).toBe(400);
     expect(detached.body.error.code).toBe('invalid_payment_method');
   });
@@ -480,7 +619,13 @@ describe('bad input', () => {
   describe('an HSA/FSA card', () => {
     const hsaBase = async () => {
       const { customer, pm } = await customerWithCard(testCards.hsa);
-      return { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 900, currency: 'USD', interval: 'monthly' };
+      return {
+        customer_id: customer.id,
+        payment_method_id: pm.id,
+        amount_cents: 900,
+        currency: 'USD',
+        interval: 'monthly',
+      };
     };
 
     test('cannot pay for an ineligible product or for no product (400 invalid_payment_method)', async () => {
@@ -519,7 +664,14 @@ describe('list', () => {
   /** A customer's monthly subscription `a`, then a trialing daily one `b` on the same card. */
   async function twoSubscriptions() {
     const { sub: a, customer, pm } = await subscribe();
-    const body = { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 700, currency: 'USD', interval: 'daily', trial_period_days: 2 };
+    const body = {
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      amount_cents: 700,
+      currency: 'USD',
+      interval: 'daily',
+      trial_period_days: 2,
+    };
     const b = (await api.post<SubscriptionResource>('/api/v2/subscriptions', body)).body;
     return { a, b, customer };
   }
@@ -535,13 +687,17 @@ describe('list', () => {
 
   test('filters by status', async () => {
     const { b, customer } = await twoSubscriptions();
-    const trialing = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`);
+    const trialing = await api.get<Page<{ id: string }>>(
+      `/api/v2/subscriptions?status=trialing&customer_id=${customer.id}`,
+    );
     expect(trialing.body.data.map((s) => s.id)).toEqual([b.id]);
   });
 
   test('filters by creation time', async () => {
     const { b, customer } = await twoSubscriptions();
-    const later = await api.get<Page<{ id: string }>>(`/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at!)}`);
+    const later = await api.get<Page<{ id: string }>>(
+      `/api/v2/subscriptions?customer_id=${customer.id}&created_after=${encodeURIComponent(b.created_at!)}`,
+    );
     expect(later.body.data.map((s) => s.id)).toEqual([b.id]);
   });
 
@@ -568,7 +724,10 @@ describe('PUT', () => {
 
 test("subscription events are recorded in the merchant's test-mode scope like every event", async () => {
   const { sub } = await subscribe();
-  const rows = await db().execute<{ merchant_id: string; livemode: boolean }[]>(`select merchant_id, livemode from events where data->>'subscription_id' = ?`, [sub.id]);
+  const rows = await db().execute<{ merchant_id: string; livemode: boolean }[]>(
+    `select merchant_id, livemode from events where data->>'subscription_id' = ?`,
+    [sub.id],
+  );
   expect(rows.length).toBeGreaterThan(0);
   expect(rows.every((r) => r.merchant_id === merchantId && r.livemode === false)).toBe(true);
 });
@@ -588,10 +747,16 @@ describe('a paid payment_type subscription checkout', () => {
       subscription: { interval: 'monthly' },
     };
     const session = (await api.post('/api/v2/checkout', body)).body.data;
-    const order = (await api.post<OrderResource>(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { hsa_fsa_card: testCards.hsa })).body;
-    const customers = (await api.get<Page<CustomerBody>>(`/api/v2/customers?email=${encodeURIComponent(email)}`)).body.data;
+    const order = (
+      await api.post<OrderResource>(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, {
+        hsa_fsa_card: testCards.hsa,
+      })
+    ).body;
+    const customers = (await api.get<Page<CustomerBody>>(`/api/v2/customers?email=${encodeURIComponent(email)}`)).body
+      .data;
     expect(customers).toHaveLength(1);
-    const subs = (await api.get<Page<SubscriptionResource>>(`/api/v2/subscriptions?customer_id=${customers[0].id}`)).body.data;
+    const subs = (await api.get<Page<SubscriptionResource>>(`/api/v2/subscriptions?customer_id=${customers[0].id}`))
+      .body.data;
     expect(subs).toHaveLength(1);
     return { order, customer: customers[0], sub: subs[0] };
   }
@@ -600,15 +765,30 @@ describe('a paid payment_type subscription checkout', () => {
     const { order, customer, sub } = await paySubscriptionCheckout();
     expect(order).toMatchObject({ is_recurring: true, payment_status: 'captured', amount: 1500 });
     const card = { type: 'hsa_fsa_card', last4: '0013' };
-    expect(sub).toMatchObject({ status: 'active', amount_cents: 1500, currency: 'USD', interval: 'monthly', merchant_product_id: 'THERM', payment_method: card });
-    const methods = (await api.get<Page<PaymentMethodBody>>(`/api/v2/customers/${customer.id}/payment-methods`)).body.data;
+    expect(sub).toMatchObject({
+      status: 'active',
+      amount_cents: 1500,
+      currency: 'USD',
+      interval: 'monthly',
+      merchant_product_id: 'THERM',
+      payment_method: card,
+    });
+    const methods = (await api.get<Page<PaymentMethodBody>>(`/api/v2/customers/${customer.id}/payment-methods`)).body
+      .data;
     expect(methods.map((m) => m.id)).toEqual([sub.payment_method_id]);
   });
 
   test('makes the checkout order the first invoice, with no second charge', async () => {
     const { order, sub } = await paySubscriptionCheckout();
     const invoice = (await api.get(`/api/v2/subscriptions/${sub.id}/invoices/${sub.latest_invoice_id}`)).body;
-    expect(invoice).toMatchObject({ status: 'paid', order_id: order.id, amount_paid: 1500, attempt_count: 0, attempts: [], period_start: sub.current_period_start });
+    expect(invoice).toMatchObject({
+      status: 'paid',
+      order_id: order.id,
+      amount_paid: 1500,
+      attempt_count: 0,
+      attempts: [],
+      period_start: sub.current_period_start,
+    });
     const events = await eventsOf(sub.id);
     expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.renewed']);
     expect(events[1].data.invoice).toMatchObject({ order_id: order.id, amount_paid: 1500 });

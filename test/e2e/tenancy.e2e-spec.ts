@@ -27,7 +27,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const sql = <T = Record<string, unknown>>(q: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(q, params);
+const sql = <T = Record<string, unknown>>(q: string, params: unknown[] = []) =>
+  t.orm.em.fork().getConnection().execute<T[]>(q, params);
 
 /** A's objects of every kind, made through the API as a merchant would (a kind a later module adds is found in the database). */
 async function makeObjectsOfA(): Promise<void> {
@@ -36,14 +37,43 @@ async function makeObjectsOfA(): Promise<void> {
     if (res.status >= 300) throw new Error(`could not create ${what}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  must(await api.post('/api/v2/products', { name: `${CANARY} thermometer`, price: 1999, currency: 'USD', merchant_product_id: 'CANARY' }), 'product');
-  must(await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'], description: CANARY }), 'webhook endpoint');
-  const session = must(await api.post('/api/v2/checkout', checkoutBody([['CANARY', `${CANARY} thermometer`, 1999, 2]], { metadata: { note: CANARY } })), 'checkout').data;
-  const order = must(await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa }), 'order');
+  must(
+    await api.post('/api/v2/products', {
+      name: `${CANARY} thermometer`,
+      price: 1999,
+      currency: 'USD',
+      merchant_product_id: 'CANARY',
+    }),
+    'product',
+  );
+  must(
+    await api.post('/api/v2/webhook-endpoints', { url: 'http://127.0.0.1:9/hook', events: ['*'], description: CANARY }),
+    'webhook endpoint',
+  );
+  const session = must(
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([['CANARY', `${CANARY} thermometer`, 1999, 2]], { metadata: { note: CANARY } }),
+    ),
+    'checkout',
+  ).data;
+  const order = must(
+    await api.post(`/api/v2/test-helpers/checkout/${session.checkout_id}/pay`, { card: cards.visa }),
+    'order',
+  );
   must(await api.post('/api/v2/refunds', { order_id: order.id, amount: 100, reason: 'other' }), 'refund');
-  must(await api.post('/api/v2/checkout', checkoutBody([['CANARY', `${CANARY} thermometer`, 1999, 1]])), 'open checkout');
-  const customer = must(await api.post('/api/v2/customers', { email: `${CANARY}@example.com`, first_name: 'Canary', last_name: CANARY }), 'customer');
-  const pm = must(await api.post(`/api/v2/customers/${customer.id ?? customer.data?.id}/payment-methods`, { card: cards.visa }), 'payment method');
+  must(
+    await api.post('/api/v2/checkout', checkoutBody([['CANARY', `${CANARY} thermometer`, 1999, 1]])),
+    'open checkout',
+  );
+  const customer = must(
+    await api.post('/api/v2/customers', { email: `${CANARY}@example.com`, first_name: 'Canary', last_name: CANARY }),
+    'customer',
+  );
+  const pm = must(
+    await api.post(`/api/v2/customers/${customer.id ?? customer.data?.id}/payment-methods`, { card: cards.visa }),
+    'payment method',
+  );
   const sub = await api.post('/api/v2/subscriptions', {
     customer_id: customer.id ?? customer.data?.id,
     merchant_product_id: 'CANARY',
@@ -68,7 +98,10 @@ async function scopedTables(): Promise<string[]> {
 /** Every test-mode row of A, table by table, as JSON. */
 async function snapshotOfA(tables: string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const table of tables) out[table] = JSON.stringify(await sql(`select * from "${table}" where merchant_id = ? and livemode = false order by id`, [a.id]));
+  for (const table of tables)
+    out[table] = JSON.stringify(
+      await sql(`select * from "${table}" where merchant_id = ? and livemode = false order by id`, [a.id]),
+    );
   return out;
 }
 
@@ -96,7 +129,10 @@ function missingLike(id: string): string {
 
 /** What may differ between two answers without leaking: nothing but the ids echoed back. */
 function shape(res: ApiResponse, ids: [string, string][]): string {
-  let text = JSON.stringify({ status: res.status, body: res.body?.error ? { code: res.body.error.code, param: res.body.error.param } : res.body });
+  let text = JSON.stringify({
+    status: res.status,
+    body: res.body?.error ? { code: res.body.error.code, param: res.body.error.param } : res.body,
+  });
   for (const [id, fake] of ids) text = text.split(id).join('<id>').split(fake).join('<id>');
   return text.replace(/req_[0-9A-Za-z]+/g, '<req>');
 }
@@ -130,10 +166,18 @@ interface Introspection {
 function example(schema: JsonSchema | undefined, doc: OpenApiDocument, name = '', depth = 0): unknown {
   if (!schema || depth > 6) return undefined;
   if (schema.$ref) return example(doc.components.schemas[schema.$ref.split('/').pop()!], doc, name, depth + 1);
-  for (const k of ['anyOf', 'oneOf', 'allOf'] as const) if (schema[k]) return example(schema[k].find((s) => s.type !== 'null') ?? schema[k][0], doc, name, depth + 1);
+  for (const k of ['anyOf', 'oneOf', 'allOf'] as const)
+    if (schema[k]) return example(schema[k].find((s) => s.type !== 'null') ?? schema[k][0], doc, name, depth + 1);
   if (schema.enum) return schema.enum[0];
   if (schema.const !== undefined) return schema.const;
-  const cardish: Record<string, unknown> = { number: cards.visa.number, cvc: '123', exp_month: 12, exp_year: 2030, email: 'b@example.com', currency: 'USD' };
+  const cardish: Record<string, unknown> = {
+    number: cards.visa.number,
+    cvc: '123',
+    exp_month: 12,
+    exp_year: 2030,
+    email: 'b@example.com',
+    currency: 'USD',
+  };
   if (name in cardish) return cardish[name];
   switch (Array.isArray(schema.type) ? schema.type.find((x: string) => x !== 'null') : schema.type) {
     case 'object': {
@@ -142,7 +186,9 @@ function example(schema: JsonSchema | undefined, doc: OpenApiDocument, name = ''
       return out;
     }
     case 'array':
-      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => example(schema.items, doc, name, depth + 1));
+      return Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () =>
+        example(schema.items, doc, name, depth + 1),
+      );
     case 'integer':
     case 'number':
       return Math.max(1, schema.minimum ?? 1, (schema.exclusiveMinimum ?? 0) + 1);
@@ -171,16 +217,29 @@ async function discover() {
   const tables = await scopedTables();
   const idOf = new Map<string, string>();
   for (const table of tables) {
-    const [row] = await sql<{ id: string | number }>(`select id from "${table}" where merchant_id = ? and livemode = false order by id limit 1`, [a.id]);
+    const [row] = await sql<{ id: string | number }>(
+      `select id from "${table}" where merchant_id = ? and livemode = false order by id limit 1`,
+      [a.id],
+    );
     if (row) idOf.set(table, String(row.id));
   }
   const allIdsOfA = [...idOf.values()];
   const aTest = client(t.url, a.test_api_key);
-  const intruders = { 'merchant B test key': client(t.url, b.test_api_key), 'merchant A live key': client(t.url, a.live_api_key) };
+  const intruders = {
+    'merchant B test key': client(t.url, b.test_api_key),
+    'merchant A live key': client(t.url, a.live_api_key),
+  };
 
   // REST: every operation with a path parameter, from the OpenAPI document.
   const doc = (await aTest.get<OpenApiDocument>('/api/v2/openapi.json')).body;
-  const operations: { method: string; path: string; url: string; ids: [string, string][]; fakeUrl: string; body: unknown }[] = [];
+  const operations: {
+    method: string;
+    path: string;
+    url: string;
+    ids: [string, string][];
+    fakeUrl: string;
+    body: unknown;
+  }[] = [];
   const skipped: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const params = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
@@ -207,7 +266,14 @@ async function discover() {
         continue;
       }
       const schema = item[method].requestBody?.content?.['application/json']?.schema;
-      operations.push({ method: method.toUpperCase(), path, url, ids, fakeUrl, body: schema ? example(schema, doc) : undefined });
+      operations.push({
+        method: method.toUpperCase(),
+        path,
+        url,
+        ids,
+        fakeUrl,
+        body: schema ? example(schema, doc) : undefined,
+      });
     }
   }
   const getRoutes = operations.filter((o) => o.method === 'GET');
@@ -230,7 +296,12 @@ async function discover() {
   ).body.data.__schema;
   const types = new Map<string | undefined, IntrospectedType>(schema.types.map((ty) => [ty.name, ty])); // (undefined: a root the schema lacks)
   const named = (ty: TypeRef): TypeRef => (ty.ofType ? named(ty.ofType) : ty);
-  const typeString = (ty: TypeRef): string => (ty.kind === 'NON_NULL' ? `${typeString(ty.ofType!)}!` : ty.kind === 'LIST' ? `[${typeString(ty.ofType!)}]` : ty.name!);
+  const typeString = (ty: TypeRef): string =>
+    ty.kind === 'NON_NULL'
+      ? `${typeString(ty.ofType!)}!`
+      : ty.kind === 'LIST'
+        ? `[${typeString(ty.ofType!)}]`
+        : ty.name!;
   /** The input fields of an INPUT_OBJECT type reference. */
   const inputFieldsOf = (ty: TypeRef) => types.get(named(ty).name!)!.inputFields!;
   const idish = (name: string) => name === 'id' || /Id$/.test(name) || /_id$/.test(name);
@@ -256,28 +327,61 @@ async function discover() {
     if (ty.kind === 'ENUM') return full.enumValues![0].name;
     if (ty.kind === 'INPUT_OBJECT') {
       const out: Record<string, unknown> = {};
-      for (const f of full.inputFields!) if ((f.type.kind === 'NON_NULL' && f.defaultValue == null) || idish(f.name)) out[f.name] = value(f.type, id, f.name, depth + 1);
+      for (const f of full.inputFields!)
+        if ((f.type.kind === 'NON_NULL' && f.defaultValue == null) || idish(f.name))
+          out[f.name] = value(f.type, id, f.name, depth + 1);
       return out;
     }
-    return { Int: 1, Float: 1, Boolean: false, String: 'x', ID: 'x', DateTime: new Date().toISOString(), JSONObject: {}, JSON: {} }[ty.name!] ?? 'x';
+    return (
+      {
+        Int: 1,
+        Float: 1,
+        Boolean: false,
+        String: 'x',
+        ID: 'x',
+        DateTime: new Date().toISOString(),
+        JSONObject: {},
+        JSON: {},
+      }[ty.name!] ?? 'x'
+    );
   };
-  const fields: { op: 'query' | 'mutation'; name: string; ids: string[]; build: (id: string) => { query: string; variables: Record<string, unknown> } }[] = [];
+  const fields: {
+    op: 'query' | 'mutation';
+    name: string;
+    ids: string[];
+    build: (id: string) => { query: string; variables: Record<string, unknown> };
+  }[] = [];
   for (const [op, root] of [
     ['query', schema.queryType?.name],
     ['mutation', schema.mutationType?.name],
   ] as const) {
     for (const field of types.get(root)?.fields ?? []) {
-      const takesId = field.args.some((arg) => idish(arg.name) || (named(arg.type).kind === 'INPUT_OBJECT' && inputFieldsOf(arg.type).some((f) => idish(f.name))));
+      const takesId = field.args.some(
+        (arg) =>
+          idish(arg.name) ||
+          (named(arg.type).kind === 'INPUT_OBJECT' && inputFieldsOf(arg.type).some((f) => idish(f.name))),
+      );
       if (!takesId) continue;
-      const used = field.args.filter((arg) => (arg.type.kind === 'NON_NULL' && arg.defaultValue == null) || idish(arg.name) || named(arg.type).kind === 'INPUT_OBJECT');
+      const used = field.args.filter(
+        (arg) =>
+          (arg.type.kind === 'NON_NULL' && arg.defaultValue == null) ||
+          idish(arg.name) ||
+          named(arg.type).kind === 'INPUT_OBJECT',
+      );
       // The kind of id it takes, from the argument's name (orderId) or the field's (order, disableWebhookEndpoint); else every kind.
-      const inputNames = field.args.flatMap((arg) => (named(arg.type).kind === 'INPUT_OBJECT' ? inputFieldsOf(arg.type).map((f) => f.name) : []));
+      const inputNames = field.args.flatMap((arg) =>
+        named(arg.type).kind === 'INPUT_OBJECT' ? inputFieldsOf(arg.type).map((f) => f.name) : [],
+      );
       const idArg = [...field.args.map((arg) => arg.name), ...inputNames].find((n) => idish(n) && n !== 'id');
       const table = tableFor(idArg ?? field.name, tables);
       const ids = table && idOf.has(table) ? [idOf.get(table)!] : allIdsOfA;
       // A mutation's payload: its userErrors too (an unknown id is a NOT_FOUND user error there).
-      const userErrors = types.get(named(field.type).name!)?.fields?.some((f) => f.name === 'userErrors') ? ' userErrors { code field }' : '';
-      const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind) ? ` { __typename${userErrors} }` : '';
+      const userErrors = types.get(named(field.type).name!)?.fields?.some((f) => f.name === 'userErrors')
+        ? ' userErrors { code field }'
+        : '';
+      const selection = ['OBJECT', 'INTERFACE', 'UNION'].includes(named(field.type).kind)
+        ? ` { __typename${userErrors} }`
+        : '';
       const declared = used.map((arg, i) => `$v${i}: ${typeString(arg.type)}`).join(', ');
       const passed = used.map((arg, i) => `${arg.name}: $v${i}`).join(', ');
       fields.push({
@@ -319,7 +423,15 @@ test('A owns an object of every kind, and the probes cover the routes and fields
   // Coverage that must not silently shrink.
   expect(operations.length).toBeGreaterThanOrEqual(15);
   expect(fields.length).toBeGreaterThanOrEqual(5);
-  const kinds = ['products', 'checkout_sessions', 'orders', 'refunds', 'webhook_endpoints', 'webhook_deliveries', 'events'];
+  const kinds = [
+    'products',
+    'checkout_sessions',
+    'orders',
+    'refunds',
+    'webhook_endpoints',
+    'webhook_deliveries',
+    'events',
+  ];
   for (const kind of kinds) expect([kind, idOf.has(kind)]).toEqual([kind, true]);
 });
 
@@ -330,20 +442,31 @@ test('no REST route with an id reveals or changes another merchant’s or the ot
     for (const [who, api] of Object.entries(world.intruders)) {
       for (const o of world.operations) {
         const body = o.body ?? {};
-        const send = (url: string) => (o.method === 'GET' ? api.get(url) : o.method === 'DELETE' ? api.delete(url) : o.method === 'PUT' ? api.put(url, body) : api.post(url, body));
+        const send = (url: string) =>
+          o.method === 'GET'
+            ? api.get(url)
+            : o.method === 'DELETE'
+              ? api.delete(url)
+              : o.method === 'PUT'
+                ? api.put(url, body)
+                : api.post(url, body);
         const real = await send(o.url);
         const fake = await send(o.fakeUrl);
         if (real.status === 404 && real.body?.error?.code === 'not_found') strictNotFound++;
         else if (real.status < 300) leaks.push(`${who} ${o.method} ${o.path}: ${real.status}`);
         const text = JSON.stringify(real.body).toLowerCase();
         if (shape(real, o.ids) !== shape(fake, o.ids) || text.includes(CANARY)) {
-          leaks.push(`${who} ${o.method} ${o.path}: ${real.status} ${JSON.stringify(real.body)} vs missing id ${fake.status}`);
+          leaks.push(
+            `${who} ${o.method} ${o.path}: ${real.status} ${JSON.stringify(real.body)} vs missing id ${fake.status}`,
+          );
         }
       }
     }
   });
   const tries = world.operations.length * Object.keys(world.intruders).length;
-  console.log(`tenancy: REST ${tries} tries, ${strictNotFound} answered 404 not_found, the others the same 4xx as for a missing id`);
+  console.log(
+    `tenancy: REST ${tries} tries, ${strictNotFound} answered 404 not_found, the others the same 4xx as for a missing id`,
+  );
   expect(leaks).toEqual([]);
 }, 240_000);
 
@@ -358,34 +481,57 @@ test('no GraphQL field taking an id reveals or changes another merchant’s or t
       for (const f of world.fields) {
         for (const raw of f.ids) {
           for (const id of [raw, globalOf.get(raw)].filter((x): x is string => !!x)) {
-            const fakeId = globalOf.get(raw) === id ? toGlobalId(Buffer.from(id, 'base64url').toString().split(':')[0], missingLike(raw)) : missingLike(raw);
+            const fakeId =
+              globalOf.get(raw) === id
+                ? toGlobalId(Buffer.from(id, 'base64url').toString().split(':')[0], missingLike(raw))
+                : missingLike(raw);
             const real = await api.graphql(f.build(id).query, f.build(id).variables);
             const fake = await api.graphql(f.build(fakeId).query, f.build(fakeId).variables);
             graphqlCalls += 2;
-            const userErrors = ((real.body?.data?.[f.name] as { userErrors?: { code: string }[] } | null)?.userErrors ?? []).map((e) => e.code.toLowerCase());
+            const userErrors = (
+              (real.body?.data?.[f.name] as { userErrors?: { code: string }[] } | null)?.userErrors ?? []
+            ).map((e) => e.code.toLowerCase());
             const codes = [...(real.body?.errors ?? []).map((e) => String(e.extensions?.code)), ...userErrors];
-            if (codes.some((c) => c !== 'not_found' && c !== 'test_mode_only')) unreached.add(`${f.name}: ${codes.join(',')}`);
+            if (codes.some((c) => c !== 'not_found' && c !== 'test_mode_only'))
+              unreached.add(`${f.name}: ${codes.join(',')}`);
             const view = (res: ApiResponse) =>
-              shape({ ...res, body: { data: res.body?.data, codes: res.body?.errors?.map((e: GraphQLErrorBody) => e.extensions?.code) } } as ApiResponse, [
-                [id, fakeId],
-                [raw, missingLike(raw)],
-              ]);
+              shape(
+                {
+                  ...res,
+                  body: {
+                    data: res.body?.data,
+                    codes: res.body?.errors?.map((e: GraphQLErrorBody) => e.extensions?.code),
+                  },
+                } as ApiResponse,
+                [
+                  [id, fakeId],
+                  [raw, missingLike(raw)],
+                ],
+              );
             if (view(real) !== view(fake) || JSON.stringify(real.body).toLowerCase().includes(CANARY)) {
-              leaks.push(`${who} ${f.op} ${f.name}(${id}): ${JSON.stringify(real.body)} vs missing id ${JSON.stringify(fake.body)}`);
+              leaks.push(
+                `${who} ${f.op} ${f.name}(${id}): ${JSON.stringify(real.body)} vs missing id ${JSON.stringify(fake.body)}`,
+              );
             }
           }
         }
       }
     }
   });
-  console.log(`tenancy: GraphQL ${graphqlCalls} calls; fields answered with other errors than not_found: ${[...unreached].join('; ') || 'none'}`);
+  console.log(
+    `tenancy: GraphQL ${graphqlCalls} calls; fields answered with other errors than not_found: ${[...unreached].join('; ') || 'none'}`,
+  );
   expect(leaks).toEqual([]);
 }, 240_000);
 
 test('no GraphQL list shows another merchant’s or the other mode’s objects, to a key or to a console user of B', async () => {
   const ownIds = new Set<string>(); // `table:id` of every test-mode row of A
   for (const table of world.tables) {
-    for (const row of await sql<{ id: string | number }>(`select id from "${table}" where merchant_id = ? and livemode = false`, [a.id])) ownIds.add(`${table}:${row.id}`);
+    for (const row of await sql<{ id: string | number }>(
+      `select id from "${table}" where merchant_id = ? and livemode = false`,
+      [a.id],
+    ))
+      ownIds.add(`${table}:${row.id}`);
   }
   /** Whether a listed node's id (a global id, else a raw one) is one of A's test-mode rows; a numeric id is compared within its type's table only. */
   const isOfA = (nodeId: string) => {
@@ -396,14 +542,29 @@ test('no GraphQL list shows another merchant’s or the other mode’s objects, 
     return !/^\d+$/.test(raw) && world.tables.some((tb) => ownIds.has(`${tb}:${raw}`) || ownIds.has(`${tb}:${nodeId}`));
   };
   /** Every root list of the graph that needs no argument (introspected, so lists added later are covered). */
-  const root = await client(t.url, a.test_api_key).graphql<{ __schema: { queryType: { fields: { name: string; args: { type: { kind: string } }[]; type: TypeRef }[] } } }>(
-    '{ __schema { queryType { fields { name args { type { kind } } type { kind name ofType { kind name } } } } } }',
-  );
+  const root = await client(t.url, a.test_api_key).graphql<{
+    __schema: { queryType: { fields: { name: string; args: { type: { kind: string } }[]; type: TypeRef }[] } };
+  }>('{ __schema { queryType { fields { name args { type { kind } } type { kind name ofType { kind name } } } } } }');
   const lists = root.body.data.__schema.queryType.fields
-    .filter((f) => (f.type.ofType?.name ?? f.type.name ?? '').endsWith('Connection') && f.args.every((arg) => arg.type.kind !== 'NON_NULL'))
+    .filter(
+      (f) =>
+        (f.type.ofType?.name ?? f.type.name ?? '').endsWith('Connection') &&
+        f.args.every((arg) => arg.type.kind !== 'NON_NULL'),
+    )
     .map((f) => f.name);
-  expect(lists).toEqual(expect.arrayContaining(['checkoutSessions', 'orders', 'paymentLinks', 'subscriptions', 'webhookEndpoints', 'events']));
-  type Lister = { graphql: (q: string) => Promise<{ body: { data?: Record<string, { nodes: { id: string }[] } | null> | null } }> };
+  expect(lists).toEqual(
+    expect.arrayContaining([
+      'checkoutSessions',
+      'orders',
+      'paymentLinks',
+      'subscriptions',
+      'webhookEndpoints',
+      'events',
+    ]),
+  );
+  type Lister = {
+    graphql: (q: string) => Promise<{ body: { data?: Record<string, { nodes: { id: string }[] } | null> | null } }>;
+  };
   const listedOfA = async (api: Lister, list: string) => {
     const res = await api.graphql(`{ ${list}(first: 100) { nodes { id } } }`);
     return (res.body.data?.[list]?.nodes ?? []).map((n) => n.id).filter(isOfA);
@@ -411,7 +572,9 @@ test('no GraphQL list shows another merchant’s or the other mode’s objects, 
   // The check can fail: A's own key sees its checkouts (one paid, one open), and OPEN only the open one.
   const own = client(t.url, a.test_api_key);
   expect((await listedOfA(own, 'checkoutSessions')).length).toBeGreaterThanOrEqual(2);
-  const open = await own.graphql<{ checkoutSessions: { nodes: { status: string }[] } }>('{ checkoutSessions(first: 100, status: OPEN) { nodes { status } } }');
+  const open = await own.graphql<{ checkoutSessions: { nodes: { status: string }[] } }>(
+    '{ checkoutSessions(first: 100, status: OPEN) { nodes { status } } }',
+  );
   expect(open.body.data.checkoutSessions.nodes.map((n) => n.status)).toEqual(['OPEN']);
 
   await teamMember(t, b.id, 'owner-b@tenancy.test', 'owner');

@@ -54,8 +54,14 @@ async function rowsOf<R extends pg.QueryResultRow>(db: string, sql: string): Pro
 }
 
 /** A service process behind PgBouncer; killed after the file. */
-async function serviceProcess(env: Record<string, string>, opts: Parameters<typeof startServiceProcess>[1] = {}): Promise<ServiceProcess> {
-  const started = startServiceProcess({ LOG_LEVEL: 'error', RATE_LIMIT_MAX: '100000', ...env }, { capture: true, timeoutMs: 120_000, ...opts });
+async function serviceProcess(
+  env: Record<string, string>,
+  opts: Parameters<typeof startServiceProcess>[1] = {},
+): Promise<ServiceProcess> {
+  const started = startServiceProcess(
+    { LOG_LEVEL: 'error', RATE_LIMIT_MAX: '100000', ...env },
+    { capture: true, timeoutMs: 120_000, ...opts },
+  );
   const service = await started;
   children.push(service.child);
   return service;
@@ -72,7 +78,8 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
     for (const child of children) child.kill('SIGKILL');
     await t?.close();
     await bouncer?.stop();
-    for (const db of databases) await rowsOf('postgres', `drop database if exists ${db} with (force)`).catch(() => undefined);
+    for (const db of databases)
+      await rowsOf('postgres', `drop database if exists ${db} with (force)`).catch(() => undefined);
   });
 
   test('20 clients paying and reading through PgBouncer get no 5xx', async () => {
@@ -86,15 +93,26 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
           if (i % 2 === 0) {
             const created = await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]));
             answers.push(created);
-            if (created.status === 201) paid.push(await api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { card: cards.visa }));
+            if (created.status === 201)
+              paid.push(
+                await api.post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, {
+                  card: cards.visa,
+                }),
+              );
           } else {
-            answers.push(await (n % 2 ? api.get('/api/v2/orders?limit=5') : api.graphql('{ orders(first: 3) { nodes { id status } } }')));
+            answers.push(
+              await (n % 2
+                ? api.get('/api/v2/orders?limit=5')
+                : api.graphql('{ orders(first: 3) { nodes { id status } } }')),
+            );
             answers.push(await api.get('/api/v2/products?limit=5'));
           }
         }
       }),
     );
-    const failed = [...answers, ...paid].filter((a) => a.status >= 500).map((a) => ({ status: a.status, body: a.body as unknown }));
+    const failed = [...answers, ...paid]
+      .filter((a) => a.status >= 500)
+      .map((a) => ({ status: a.status, body: a.body as unknown }));
     expect(failed).toEqual([]);
     expect(paid.map((a) => a.status)).toEqual(Array(80).fill(200));
   });
@@ -102,7 +120,10 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
   test('/livez answers while up; /readyz reports the database, the migrations and a listener that hears', async () => {
     expect((await fetch(`${t.url}/livez`)).status).toBe(200);
     const ready = await fetch(`${t.url}/readyz`);
-    expect({ status: ready.status, body: await ready.json() }).toEqual({ status: 200, body: { status: 'ready', database: 'ok', migrations: 'applied', listener: 'hearing' } });
+    expect({ status: ready.status, body: await ready.json() }).toEqual({
+      status: 200,
+      body: { status: 'ready', database: 'ok', migrations: 'applied', listener: 'hearing' },
+    });
   });
 
   test('a listener through the pooler is deaf: the process logs an error, /readyz says so, and revoked keys and moved clocks still reach it within 2 s', async () => {
@@ -118,17 +139,30 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
     const keys = await t.merchant('Deaf listener');
     const owner = createContext(
       t.orm.em,
-      { merchantId: keys.id, livemode: false, clockOffsetMs: 0, keyId: 'usr_owner', actor: { kind: 'user', id: 'usr_owner' }, permissions: ROLE_PERMISSIONS.owner },
+      {
+        merchantId: keys.id,
+        livemode: false,
+        clockOffsetMs: 0,
+        keyId: 'usr_owner',
+        actor: { kind: 'user', id: 'usr_owner' },
+        permissions: ROLE_PERMISSIONS.owner,
+      },
       'req_test',
       quiet,
     );
     const { secret, api_key } = await createApiKey(owner, { name: 'Revoked soon' });
     const there = client(deaf.url, secret);
-    const createdAt = async () => new Date((await there.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]))).body.data.created_at).getTime();
+    const createdAt = async () =>
+      new Date(
+        (await there.post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]))).body.data.created_at,
+      ).getTime();
     const before = await createdAt(); // the key and its clock are cached there now
 
     // The test clock moves on the process that hears: within 2 s the deaf one dates checkouts 30 days later too.
-    expect((await client(t.url, keys.test_api_key).post('/api/v2/test-helpers/advance-clock', { seconds: 30 * 86400 })).status).toBe(200);
+    expect(
+      (await client(t.url, keys.test_api_key).post('/api/v2/test-helpers/advance-clock', { seconds: 30 * 86400 }))
+        .status,
+    ).toBe(200);
     const moved = Date.now();
     let shift = 0;
     while (shift < 30 * 86400_000 && Date.now() - moved < 2000) shift = (await createdAt()) - before;
@@ -144,15 +178,33 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
   test('four processes starting together on an empty database all become ready, and each migration is applied once', async () => {
     const db = await emptyDatabase();
     await Promise.all(
-      [0, 1, 2, 3].map((i) => serviceProcess({ DATABASE_URL: bouncer.url(db), DATABASE_LISTEN_URL: directUrl(db), RUN_JOBS: i === 3 ? 'true' : 'false' }, { probe: '/readyz', name: `process ${i}` })),
+      [0, 1, 2, 3].map((i) =>
+        serviceProcess(
+          { DATABASE_URL: bouncer.url(db), DATABASE_LISTEN_URL: directUrl(db), RUN_JOBS: i === 3 ? 'true' : 'false' },
+          { probe: '/readyz', name: `process ${i}` },
+        ),
+      ),
     );
-    const applied = await rowsOf<{ name: string; times: string }>(db, 'select name, count(*) as times from mikro_orm_migrations group by name order by name');
-    expect(applied).toEqual(migrationsList.map((m) => ({ name: m.name, times: '1' })).sort((a, b) => (a.name < b.name ? -1 : 1)));
+    const applied = await rowsOf<{ name: string; times: string }>(
+      db,
+      'select name, count(*) as times from mikro_orm_migrations group by name order by name',
+    );
+    expect(applied).toEqual(
+      migrationsList.map((m) => ({ name: m.name, times: '1' })).sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
   }, 240_000);
 
   test('with MIGRATE_ON_START=false a process leaves migrations to the deploy and becomes ready once they are applied', async () => {
     const db = await emptyDatabase();
-    const starting = serviceProcess({ DATABASE_URL: bouncer.url(db), DATABASE_LISTEN_URL: directUrl(db), MIGRATE_ON_START: 'false', RUN_JOBS: 'false' }, { probe: '/readyz' });
+    const starting = serviceProcess(
+      {
+        DATABASE_URL: bouncer.url(db),
+        DATABASE_LISTEN_URL: directUrl(db),
+        MIGRATE_ON_START: 'false',
+        RUN_JOBS: 'false',
+      },
+      { probe: '/readyz' },
+    );
     await sleep(3000);
     expect(await rowsOf(db, `select to_regclass('mikro_orm_migrations') as t`)).toEqual([{ t: null }]);
     // The deploy's own step (npm run migrate).

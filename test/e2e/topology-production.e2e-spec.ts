@@ -34,11 +34,20 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
     // Setup and the console's actions (revoking a key) only: no client traffic goes here.
     t = await startTestApp({ DATABASE_URL: bouncer.url('commerce'), DATABASE_LISTEN_URL: direct });
     await t.reset();
-    const env = { DATABASE_URL: bouncer.url('commerce'), DATABASE_LISTEN_URL: direct, LOG_LEVEL: 'error', RATE_LIMIT_MAX: '1000000', DB_POOL_MAX: '5' };
+    const env = {
+      DATABASE_URL: bouncer.url('commerce'),
+      DATABASE_LISTEN_URL: direct,
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_MAX: '1000000',
+      DB_POOL_MAX: '5',
+    };
     processes.push(
       ...(await Promise.all(
         ['api 1', 'api 2', 'api 3', 'worker'].map((name) =>
-          startServiceProcess({ ...env, RUN_JOBS: name === 'worker' ? 'true' : 'false' }, { capture: true, probe: '/readyz', name, timeoutMs: 180_000 }),
+          startServiceProcess(
+            { ...env, RUN_JOBS: name === 'worker' ? 'true' : 'false' },
+            { capture: true, probe: '/readyz', name, timeoutMs: 180_000 },
+          ),
         ),
       )),
     );
@@ -54,14 +63,25 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
     const apis = processes.slice(0, 3);
     const shop = await t.merchant('Topology');
     const receiver = await startReceiver();
-    expect((await client(apis[0].url, shop.test_api_key).post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['*'] })).status).toBe(201);
+    expect(
+      (
+        await client(apis[0].url, shop.test_api_key).post('/api/v2/webhook-endpoints', {
+          url: `${receiver.url}/hooks`,
+          events: ['*'],
+        })
+      ).status,
+    ).toBe(201);
 
     // The live subscriber, on another process than most payments.
     const live: { at: number; createdAt: string }[] = [];
     const ws = wsClient(apis[1].url, shop.test_api_key);
     const unsubscribe = ws.subscribe<{ events: { createdAt: string } }>(
       { query: 'subscription { events { eventId createdAt } }' },
-      { next: (m) => m.data && live.push({ at: Date.now(), createdAt: m.data.events.createdAt }), error: () => undefined, complete: () => undefined },
+      {
+        next: (m) => m.data && live.push({ at: Date.now(), createdAt: m.data.events.createdAt }),
+        error: () => undefined,
+        complete: () => undefined,
+      },
     );
     for (let i = 0; live.length === 0 && i < 100; i++) {
       await client(apis[0].url, shop.test_api_key).post('/api/v2/checkout', checkoutBody([['X', 'Probe', 100, 1]]));
@@ -79,19 +99,37 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
           const created = await api.post('/api/v2/checkout', checkoutBody([['THERM', 'Thermometer', 2000, 1]]));
           answers.push(created);
           if (created.status !== 201) continue;
-          const paid = await client(apis[(i + 1) % 3].url, shop.test_api_key).post(`/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`, { card: cards.visa });
+          const paid = await client(apis[(i + 1) % 3].url, shop.test_api_key).post(
+            `/api/v2/test-helpers/checkout/${created.body.data.checkout_id}/pay`,
+            { card: cards.visa },
+          );
           answers.push(paid);
           if (paid.status === 200) acknowledged.push(paid.body.id);
-        } else answers.push(await (i % 4 === 1 ? api.get('/api/v2/orders?limit=5') : api.graphql('{ orders(first: 3) { nodes { id status } } }')));
+        } else
+          answers.push(
+            await (i % 4 === 1
+              ? api.get('/api/v2/orders?limit=5')
+              : api.graphql('{ orders(first: 3) { nodes { id status } } }')),
+          );
         await sleep(20);
       }
     });
 
     // Meanwhile: one test clock across processes (another merchant's, so event times stay real).
     const clocked = await t.merchant('Clocked');
-    const dated = async (p: ServiceProcess) => new Date((await client(p.url, clocked.test_api_key).post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]))).body.data.created_at).getTime();
+    const dated = async (p: ServiceProcess) =>
+      new Date(
+        (await client(p.url, clocked.test_api_key).post('/api/v2/checkout', checkoutBody([['X', 'Gift', 100, 1]]))).body
+          .data.created_at,
+      ).getTime();
     for (const p of apis) await dated(p); // every process caches the key and its clock
-    expect((await client(apis[0].url, clocked.test_api_key).post('/api/v2/test-helpers/advance-clock', { seconds: 30 * 86400 })).status).toBe(200);
+    expect(
+      (
+        await client(apis[0].url, clocked.test_api_key).post('/api/v2/test-helpers/advance-clock', {
+          seconds: 30 * 86400,
+        })
+      ).status,
+    ).toBe(200);
     const clocks = await Promise.all(apis.map(dated));
     expect(Math.max(...clocks) - Math.min(...clocks)).toBeLessThan(60_000);
     expect(Math.min(...clocks) - Date.now()).toBeGreaterThan(29 * 86400_000);
@@ -99,7 +137,14 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
     // Meanwhile: a key revoked in the console is refused by every process within 2 s.
     const owner = createContext(
       t.orm.em,
-      { merchantId: shop.id, livemode: false, clockOffsetMs: 0, keyId: 'usr_owner', actor: { kind: 'user', id: 'usr_owner' }, permissions: ROLE_PERMISSIONS.owner },
+      {
+        merchantId: shop.id,
+        livemode: false,
+        clockOffsetMs: 0,
+        keyId: 'usr_owner',
+        actor: { kind: 'user', id: 'usr_owner' },
+        permissions: ROLE_PERMISSIONS.owner,
+      },
       'req_test',
       quiet,
     );
@@ -109,7 +154,8 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
     const revokedAt = Date.now();
     const refusedAfter = await Promise.all(
       apis.map(async (p) => {
-        while ((await client(p.url, secret).get('/api/v2/products?limit=1')).status !== 401) if (Date.now() - revokedAt > 5000) return Infinity;
+        while ((await client(p.url, secret).get('/api/v2/products?limit=1')).status !== 401)
+          if (Date.now() - revokedAt > 5000) return Infinity;
         return Date.now() - revokedAt;
       }),
     );
@@ -122,7 +168,9 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
     unsubscribe();
     await ws.dispose();
 
-    expect(answers.filter((a) => a.status >= 500).map((a) => ({ status: a.status, body: a.body as unknown }))).toEqual([]);
+    expect(answers.filter((a) => a.status >= 500).map((a) => ({ status: a.status, body: a.body as unknown }))).toEqual(
+      [],
+    );
     expect(acknowledged.length).toBeGreaterThan(20);
     const db = new pg.Client({ connectionString: direct });
     await db.connect();
@@ -133,7 +181,9 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
       await db.end();
     }
     const liveMs = live.map((e) => e.at - new Date(e.createdAt).getTime());
-    const hookMs = receiver.received.filter((r) => r.body.created_at).map((r) => r.at - new Date(r.body.created_at).getTime());
+    const hookMs = receiver.received
+      .filter((r) => r.body.created_at)
+      .map((r) => r.at - new Date(r.body.created_at).getTime());
     expect(hookMs.length).toBeGreaterThan(0);
     console.log(
       `production topology: ${answers.length} answers, ${acknowledged.length} orders acknowledged; revoked key refused after ${refusedAfter.join(' / ')} ms; ` +

@@ -25,7 +25,9 @@ async function startOtlpReceiver(): Promise<{ url: string; spans: Span[]; server
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       if (req.url === '/v1/traces') {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { resourceSpans: { scopeSpans: { spans: Span[] }[] }[] };
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          resourceSpans: { scopeSpans: { spans: Span[] }[] }[];
+        };
         for (const r of body.resourceSpans) for (const s of r.scopeSpans) spans.push(...s.spans);
       }
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -100,7 +102,9 @@ function ancestors(spans: Span[], span: Span): Span[] {
 test('a payment is one trace: the HTTP request, the route, its SQL and the processor call in one tree; the response names the trace', async () => {
   const checkout = await api.post('/api/v2/checkout', checkoutBody([['MUG', 'Coffee mug', 1250, 1]]));
   expect(checkout.status).toBe(201);
-  const paid = await api.post(`/api/v2/test-helpers/checkout/${checkout.body.data.checkout_id}/pay`, { card: cards.visa });
+  const paid = await api.post(`/api/v2/test-helpers/checkout/${checkout.body.data.checkout_id}/pay`, {
+    card: cards.visa,
+  });
   expect(paid.status).toBe(200);
   const traceId = paid.headers.get('x-trace-id')!;
   expect(traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -118,11 +122,15 @@ test('a payment is one trace: the HTTP request, the route, its SQL and the proce
   const up = ancestors(spans, processor);
   expect(up.at(-1)).toBe(root);
   // Between them, the route of Fastify's instrumentation (its handler span names the route template).
-  const route = up.find((s) => attribute(s, 'http.route') === '/api/v2/test-helpers/checkout/:checkout_id/pay' && s !== root);
+  const route = up.find(
+    (s) => attribute(s, 'http.route') === '/api/v2/test-helpers/checkout/:checkout_id/pay' && s !== root,
+  );
   expect(route).toBeDefined();
 
   // The SQL of the request (and of the simulated processor's books) hangs in the same tree.
-  const sql = spans.filter((s) => attribute(s, 'db.system') === 'postgresql' || attribute(s, 'db.system.name') === 'postgresql');
+  const sql = spans.filter(
+    (s) => attribute(s, 'db.system') === 'postgresql' || attribute(s, 'db.system.name') === 'postgresql',
+  );
   expect(sql.length).toBeGreaterThan(0);
   for (const statement of sql) expect(ancestors(spans, statement).at(-1)).toBe(root);
   expect(sql.some((s) => ancestors(spans, s).includes(processor))).toBe(true);
@@ -134,12 +142,17 @@ test('a GraphQL request is one trace: HTTP, the GraphQL operation, its SQL', asy
   expect(res.status).toBe(200);
   const traceId = res.headers.get('x-trace-id')!;
   const isOperation = (s: Span) => s.name.startsWith('query') || attribute(s, 'graphql.operation.name') === 'Shelf';
-  const spans = await traceOf(traceId, (all) => all.some(isOperation) && all.some((s) => s.kind === SERVER && !s.parentSpanId));
+  const spans = await traceOf(
+    traceId,
+    (all) => all.some(isOperation) && all.some((s) => s.kind === SERVER && !s.parentSpanId),
+  );
   const root = spans.find((s) => s.kind === SERVER && !s.parentSpanId)!;
   const operation = spans.find(isOperation)!;
   expect(operation).toBeDefined();
   expect(ancestors(spans, operation).at(-1)).toBe(root);
-  const sql = spans.filter((s) => attribute(s, 'db.system') === 'postgresql' || attribute(s, 'db.system.name') === 'postgresql');
+  const sql = spans.filter(
+    (s) => attribute(s, 'db.system') === 'postgresql' || attribute(s, 'db.system.name') === 'postgresql',
+  );
   expect(sql.some((s) => ancestors(spans, s).includes(operation))).toBe(true);
 });
 

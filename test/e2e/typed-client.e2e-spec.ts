@@ -38,7 +38,11 @@ function strict(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(strict);
   if (!schema || typeof schema !== 'object') return schema;
   const out: JsonValue = {};
-  for (const [k, v] of Object.entries(schema)) out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v as JsonValue).map(([p, s]) => [p, strict(s)])) : strict(v);
+  for (const [k, v] of Object.entries(schema))
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v as JsonValue).map(([p, s]) => [p, strict(s)]))
+        : strict(v);
   if (out.properties) {
     out.additionalProperties = false;
     out.required = Object.keys(out.properties);
@@ -51,14 +55,23 @@ function documentChecker(doc: JsonValue) {
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   // Error bodies keep their optional fields (param, details); success bodies are checked strictly.
   const strictDoc = strict(doc) as JsonValue;
-  (strictDoc.components as { schemas: JsonValue }).schemas.Error = (doc.components as { schemas: JsonValue }).schemas.Error;
+  (strictDoc.components as { schemas: JsonValue }).schemas.Error = (
+    doc.components as { schemas: JsonValue }
+  ).schemas.Error;
   ajv.addSchema({ ...strictDoc, $id: 'openapi' });
   return (method: string, path: string, status: number, body: unknown): string[] => {
-    const pointer = (s: string) => `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${s}/content/application~1json/schema`;
-    const validate = ajv.getSchema(`openapi#${encodeURI(pointer(String(status)))}`) ?? ajv.getSchema(`openapi#${encodeURI(pointer(`${String(status)[0]}XX`))}`);
+    const pointer = (s: string) =>
+      `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method.toLowerCase()}/responses/${s}/content/application~1json/schema`;
+    const validate =
+      ajv.getSchema(`openapi#${encodeURI(pointer(String(status)))}`) ??
+      ajv.getSchema(`openapi#${encodeURI(pointer(`${String(status)[0]}XX`))}`);
     const where = `${method} ${path} ${status}`;
     if (!validate) return [`${where}: status not documented`];
-    return validate(body) ? [] : (validate.errors ?? []).map((e: ErrorObject) => `${where}: ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map(
+          (e: ErrorObject) => `${where}: ${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+        );
   };
 }
 
@@ -92,11 +105,15 @@ test('the committed client types are what the served OpenAPI document generates 
 
 test('catalog → checkout → pay (split) → refund → subscription → payment link, typed end to end', async () => {
   // Catalog
-  const thermometer = await api.POST('/api/v2/products', { body: { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' } });
+  const thermometer = await api.POST('/api/v2/products', {
+    body: { name: 'Digital thermometer', price: 2000, currency: 'USD', merchant_product_id: 'THERM' },
+  });
   expect(thermometer.response.status).toBe(201);
   const product: Schemas['Product'] = thermometer.data!;
   expect(product.eligibility.hsa_fsa_eligible).toBe(true);
-  const candy = await api.POST('/api/v2/products', { body: { name: 'Chocolate candy', price: 1500, currency: 'USD', merchant_product_id: 'CANDY' } });
+  const candy = await api.POST('/api/v2/products', {
+    body: { name: 'Chocolate candy', price: 1500, currency: 'USD', merchant_product_id: 'CANDY' },
+  });
   expect(candy.data!.eligibility.hsa_fsa_eligible).toBe(false);
   const fetched = await api.GET('/api/v2/products/{id}', { params: { path: { id: product.id } } });
   expect(fetched.data!.id).toBe(product.id);
@@ -117,10 +134,17 @@ test('catalog → checkout → pay (split) → refund → subscription → payme
   });
   expect(checkout.response.status).toBe(201);
   const session: Schemas['CheckoutSession'] = checkout.data!.data;
-  expect(session).toMatchObject({ status: 'open', type: 'split', amounts: { hsa_amount: 2000, regular_amount: 1500, total: 3500 } });
+  expect(session).toMatchObject({
+    status: 'open',
+    type: 'split',
+    amounts: { hsa_amount: 2000, regular_amount: 1500, total: 3500 },
+  });
 
   // Pay with both cards (the hosted page's test helper)
-  const paid = await api.POST('/api/v2/test-helpers/checkout/{checkout_id}/pay', { params: { path: { checkout_id: session.checkout_id } }, body: { hsa_fsa_card: hsaVisa, card: visa } });
+  const paid = await api.POST('/api/v2/test-helpers/checkout/{checkout_id}/pay', {
+    params: { path: { checkout_id: session.checkout_id } },
+    body: { hsa_fsa_card: hsaVisa, card: visa },
+  });
   expect(paid.response.status).toBe(200);
   const order: Schemas['Order'] = paid.data!;
   expect(order).toMatchObject({ status: 'completed', payment_status: 'captured', amount: 3500 });
@@ -128,15 +152,21 @@ test('catalog → checkout → pay (split) → refund → subscription → payme
     ['hsa_fsa_card', 2000],
     ['card', 1500],
   ]);
-  const status = await api.GET('/api/v2/checkout/{checkout_id}', { params: { path: { checkout_id: session.checkout_id } } });
+  const status = await api.GET('/api/v2/checkout/{checkout_id}', {
+    params: { path: { checkout_id: session.checkout_id } },
+  });
   expect(status.data!.data.order?.id).toBe(order.id);
   // The strict check can fail: an undocumented field, or a documented one left out
   expect(problems('GET', '/api/v2/orders/{id}', 200, { ...order, extra: 1 })).not.toEqual([]);
-  expect(problems('GET', '/api/v2/orders/{id}', 200, { ...order, customer: { ...order.customer, phone: undefined } })).not.toEqual([]);
+  expect(
+    problems('GET', '/api/v2/orders/{id}', 200, { ...order, customer: { ...order.customer, phone: undefined } }),
+  ).not.toEqual([]);
   expect(problems('GET', '/api/v2/orders/{id}', 200, order)).toEqual([]);
 
   // Refund part of the order: split between the two cards, then processed by the test clock
-  const refund = await api.POST('/api/v2/refunds', { body: { order_id: order.id, amount: 3000, reason: 'customer_request' } });
+  const refund = await api.POST('/api/v2/refunds', {
+    body: { order_id: order.id, amount: 3000, reason: 'customer_request' },
+  });
   expect(refund.response.status).toBe(201);
   const pending: Schemas['Refund'] = refund.data!.data;
   expect(pending.status).toBe('pending');
@@ -156,44 +186,84 @@ test('catalog → checkout → pay (split) → refund → subscription → payme
   expect(tooMuch.error!.error.code).toBe('invalid_amount');
 
   // Customer, stored card, subscription
-  const customer = await api.POST('/api/v2/customers', { body: { email: 'sam@example.com', first_name: 'Sam', last_name: 'Lee' } });
+  const customer = await api.POST('/api/v2/customers', {
+    body: { email: 'sam@example.com', first_name: 'Sam', last_name: 'Lee' },
+  });
   expect(customer.response.status).toBe(201);
   const customerId = customer.data!.id;
-  const method = await api.POST('/api/v2/customers/{id}/payment-methods', { params: { path: { id: customerId } }, body: { card: hsaVisa } });
+  const method = await api.POST('/api/v2/customers/{id}/payment-methods', {
+    params: { path: { id: customerId } },
+    body: { card: hsaVisa },
+  });
   expect(method.response.status).toBe(201);
   const pm: Schemas['PaymentMethod'] = method.data!;
   expect(pm).toMatchObject({ type: 'hsa_fsa_card', last4: '0013' });
   const created = await api.POST('/api/v2/subscriptions', {
-    body: { customer_id: customerId, payment_method_id: pm.id, merchant_product_id: 'THERM', amount_cents: 2000, currency: 'USD', interval: 'monthly' },
+    body: {
+      customer_id: customerId,
+      payment_method_id: pm.id,
+      merchant_product_id: 'THERM',
+      amount_cents: 2000,
+      currency: 'USD',
+      interval: 'monthly',
+    },
   });
   expect(created.response.status).toBe(201);
   const subscription: Schemas['Subscription'] = created.data!;
-  expect(subscription).toMatchObject({ status: 'active', product_id: product.id, payment_method: { type: 'hsa_fsa_card' } });
-  const invoice = await api.GET('/v2/subscriptions/{id}/invoices/{invoiceId}', { params: { path: { id: subscription.id, invoiceId: subscription.latest_invoice_id! } } });
+  expect(subscription).toMatchObject({
+    status: 'active',
+    product_id: product.id,
+    payment_method: { type: 'hsa_fsa_card' },
+  });
+  const invoice = await api.GET('/v2/subscriptions/{id}/invoices/{invoiceId}', {
+    params: { path: { id: subscription.id, invoiceId: subscription.latest_invoice_id! } },
+  });
   expect(invoice.response.status).toBe(200);
-  const cancelled = await api.POST('/api/v2/subscriptions/{id}/cancel', { params: { path: { id: subscription.id } }, body: { cancel_at_period_end: true } });
+  const cancelled = await api.POST('/api/v2/subscriptions/{id}/cancel', {
+    params: { path: { id: subscription.id } },
+    body: { cancel_at_period_end: true },
+  });
   expect(cancelled.data!.cancel_at_period_end).toBe(true);
   const subscriptions = await api.GET('/api/v2/subscriptions', { params: { query: { customer_id: customerId } } });
   expect(subscriptions.data!.data.map((s) => s.id)).toEqual([subscription.id]);
 
   // Payment link for the catalog product, paid with the HSA/FSA card
-  const link = await api.POST('/api/v2/payment-links', { body: { products: [{ merchant_product_id: 'THERM', quantity: 2 }], currency: 'USD', customer_id: customerId } });
+  const link = await api.POST('/api/v2/payment-links', {
+    body: { products: [{ merchant_product_id: 'THERM', quantity: 2 }], currency: 'USD', customer_id: customerId },
+  });
   expect(link.response.status).toBe(201);
   const plink: Schemas['PaymentLink'] = link.data!;
   expect(plink).toMatchObject({ status: 'active', amount: 4000, order: null });
   const linkPaid = await api.POST('/api/v2/test-helpers/payment-links/{id}/pay', {
     params: { path: { id: plink.id } },
-    body: { hsa_fsa_card: hsaVisa, client_reference_id: 'typed-1', shipping_address: { address_line_1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' } },
+    body: {
+      hsa_fsa_card: hsaVisa,
+      client_reference_id: 'typed-1',
+      shipping_address: {
+        address_line_1: '1 Main St',
+        city: 'Austin',
+        state: 'TX',
+        postal_code: '78701',
+        country: 'US',
+      },
+    },
   });
   expect([linkPaid.response.status, linkPaid.error]).toEqual([200, undefined]);
   const after = await api.GET('/api/v2/payment-links/{id}', { params: { path: { id: plink.id } } });
   expect(after.data).toMatchObject({ status: 'paid', order: { status: 'completed' } });
   // A subscription sold through a payment link: its checkout session carries the plan
   const monthly = await api.POST('/api/v2/payment-links', {
-    body: { products: [{ merchant_product_id: 'THERM', quantity: 1 }], currency: 'USD', payment_type: 'subscription', subscription: { interval: 'monthly' } },
+    body: {
+      products: [{ merchant_product_id: 'THERM', quantity: 1 }],
+      currency: 'USD',
+      payment_type: 'subscription',
+      subscription: { interval: 'monthly' },
+    },
   });
   expect(monthly.data!.subscription).toEqual({ interval: 'monthly', interval_count: 1, trial_period_days: 0 });
-  const monthlySession = await api.GET('/api/v2/checkout/{checkout_id}', { params: { path: { checkout_id: monthly.data!.checkout_id } } });
+  const monthlySession = await api.GET('/api/v2/checkout/{checkout_id}', {
+    params: { path: { checkout_id: monthly.data!.checkout_id } },
+  });
   const plan: Schemas['CheckoutSession']['subscription'] = monthlySession.data!.data.subscription;
   expect(plan).toEqual({ interval: 'monthly', interval_count: 1, trial_period_days: 0 });
   const links = await api.GET('/api/v2/payment-links', { params: { query: { status: 'paid' } } });

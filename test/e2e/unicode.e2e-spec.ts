@@ -15,9 +15,19 @@ beforeAll(async () => {
   let keys;
   ({ t, keys, api } = await startWithMerchant('Unicode'));
   key = keys.test_api_key;
-  const customer = (await api.post('/api/v2/customers', { email: 'jane@example.com', first_name: 'Jane', last_name: 'Doe' })).body;
+  const customer = (
+    await api.post('/api/v2/customers', { email: 'jane@example.com', first_name: 'Jane', last_name: 'Doe' })
+  ).body;
   const pm = (await api.post(`/api/v2/customers/${customer.id}/payment-methods`, { card: cards.visa })).body;
-  sub = (await api.post('/api/v2/subscriptions', { customer_id: customer.id, payment_method_id: pm.id, amount_cents: 1500, currency: 'USD', interval: 'monthly' })).body.id;
+  sub = (
+    await api.post('/api/v2/subscriptions', {
+      customer_id: customer.id,
+      payment_method_id: pm.id,
+      amount_cents: 1500,
+      currency: 'USD',
+      interval: 'monthly',
+    })
+  ).body.id;
   expect(sub).toMatch(/^sub_/);
 });
 afterAll(() => t.close());
@@ -26,11 +36,29 @@ const LONE = ['\ud800', 'a\udc00', 'x\ud83dy'];
 
 test.each([
   ['POST', '/api/v2/products', (s: string) => ({ name: s, price: 500, currency: 'USD' }), 'name'],
-  ['POST', '/api/v2/checkout', (s: string) => checkoutBody([['P-1', 'Item', 500, 1]], { customer: { email: 'a@example.com', first_name: s, last_name: 'Doe' } }), 'customer.first_name'],
+  [
+    'POST',
+    '/api/v2/checkout',
+    (s: string) =>
+      checkoutBody([['P-1', 'Item', 500, 1]], {
+        customer: { email: 'a@example.com', first_name: s, last_name: 'Doe' },
+      }),
+    'customer.first_name',
+  ],
   ['POST', '/api/v2/payment-links', (s: string) => ({ amount: 500, currency: 'USD', description: s }), 'description'],
   ['PUT', '/api/v2/subscriptions/:sub', (s: string) => ({ metadata: { note: s } }), 'metadata.note'],
-  ['POST', '/api/v2/test-helpers/subscriptions/:sub/dispute', (s: string) => ({ stage: 'notification', reason: s }), 'reason'],
-  ['POST', '/api/v2/customers', (s: string) => ({ email: 'b@example.com', first_name: 'B', last_name: 'C', metadata: { [s]: 1 } }), 'metadata.'],
+  [
+    'POST',
+    '/api/v2/test-helpers/subscriptions/:sub/dispute',
+    (s: string) => ({ stage: 'notification', reason: s }),
+    'reason',
+  ],
+  [
+    'POST',
+    '/api/v2/customers',
+    (s: string) => ({ email: 'b@example.com', first_name: 'B', last_name: 'C', metadata: { [s]: 1 } }),
+    'metadata.',
+  ],
 ])('%s %s: a lone surrogate is 400 invalid_request naming the field', async (method, template, body, field) => {
   const path = template.replace(':sub', sub);
   for (const lone of LONE) {
@@ -43,10 +71,15 @@ test.each([
 });
 
 test('GraphQL: a lone surrogate in a string literal or a variable is refused before it runs', async () => {
-  const literal = await api.graphql('mutation { createProduct(input: { name: "\\ud800", price: 500, currency: "USD" }) { product { id } } }');
+  const literal = await api.graphql(
+    'mutation { createProduct(input: { name: "\\ud800", price: 500, currency: "USD" }) { product { id } } }',
+  );
   expect(literal.status).toBe(400);
   expect(literal.body.errors![0].extensions.code).toBe('invalid_request');
-  const variable = await api.graphql('mutation($n: String!) { createProduct(input: { name: $n, price: 500, currency: "USD" }) { product { id } } }', { n: 'a\udc00' });
+  const variable = await api.graphql(
+    'mutation($n: String!) { createProduct(input: { name: $n, price: 500, currency: "USD" }) { product { id } } }',
+    { n: 'a\udc00' },
+  );
   expect(variable.status).toBe(400);
   expect(variable.body.errors![0].extensions.code).toBe('invalid_request');
   expect((await api.get('/api/v2/products')).body.data).toEqual([]);
@@ -71,10 +104,21 @@ test('astral names are whole characters: 64 x U+1D518 is stored, explained and l
 
 test('a JSON body that is not UTF-8 is 400 invalid_request, never stored as U+FFFD', async () => {
   for (const bytes of [Buffer.from([0xff]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80])]) {
-    const body = Buffer.concat([Buffer.from('{"name":"Bandage '), bytes, Buffer.from('","price":500,"currency":"USD"}')]);
-    const res = await fetch(`${t.url}/api/v2/products`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    const body = Buffer.concat([
+      Buffer.from('{"name":"Bandage '),
+      bytes,
+      Buffer.from('","price":500,"currency":"USD"}'),
+    ]);
+    const res = await fetch(`${t.url}/api/v2/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+    });
     expect(res.status).toBe(400);
-    expect((await res.json()).error).toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/UTF-8/) });
+    expect((await res.json()).error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/UTF-8/),
+    });
   }
   const names = (await api.get('/api/v2/products?limit=100')).body.data.map((p: { name: string }) => p.name);
   expect(names.filter((n: string) => n.includes('\ufffd'))).toEqual([]);

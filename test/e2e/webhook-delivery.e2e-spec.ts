@@ -28,7 +28,12 @@ function matchingSignatures(rawBody: string, header: string, secret: string): nu
   const parts = header.split(',').map((p) => p.split('='));
   const t = parts.find(([k]) => k === 't')![1];
   const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
-  return parts.filter(([k, v]) => k === 'v1' && Buffer.from(v, 'hex').length === expected.length && timingSafeEqual(Buffer.from(v, 'hex'), expected)).length;
+  return parts.filter(
+    ([k, v]) =>
+      k === 'v1' &&
+      Buffer.from(v, 'hex').length === expected.length &&
+      timingSafeEqual(Buffer.from(v, 'hex'), expected),
+  ).length;
 }
 
 /** What the `standardwebhooks` package (Standard Webhooks' reference verifier) makes of a delivery: its payload, or the error it throws. */
@@ -68,7 +73,13 @@ interface Delivery {
   last_error: string | null;
   last_attempt_at: string | null;
   next_attempt_at: string | null;
-  attempts: { id: string; attempt: number; status: string; response_status: number | null; response_body: string | null }[];
+  attempts: {
+    id: string;
+    attempt: number;
+    status: string;
+    response_status: number | null;
+    response_body: string | null;
+  }[];
 }
 
 async function deliveries(api: Client, endpointId: string, query = 'limit=100') {
@@ -88,7 +99,11 @@ const schedule = [60, 300, 1800, 7200, 21600];
 /** A product.created delivered once to a receiver answering 200, as the receiver got it. */
 async function deliveredProduct() {
   const { m, api, endpoint } = await setup();
-  const product = await api.post<{ id: number }>('/api/v2/products', { name: 'Digital thermometer', price: 1999, currency: 'USD' });
+  const product = await api.post<{ id: number }>('/api/v2/products', {
+    name: 'Digital thermometer',
+    price: 1999,
+    currency: 'USD',
+  });
   expect(receiver.received).toHaveLength(0); // nothing is sent from inside the request
   await runSweeps();
   const [hit] = await receiver.waitFor(1);
@@ -138,7 +153,9 @@ test('every delivery carries the Standard Webhooks headers; the standardwebhooks
   expect(hit.headers['webhook-timestamp']).toBe(/t=(\d+)/.exec(header)![1]);
   expect(hit.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
   expect(standardVerify(hit, endpoint.secret)).toEqual(hit.body);
-  expect(standardVerify({ ...hit, rawBody: hit.rawBody.replace('thermometer', 'thermometre') }, endpoint.secret)).toBeInstanceOf(Error);
+  expect(
+    standardVerify({ ...hit, rawBody: hit.rawBody.replace('thermometer', 'thermometre') }, endpoint.secret),
+  ).toBeInstanceOf(Error);
   expect(standardVerify(hit, m.webhook_secret)).toBeInstanceOf(Error);
   // The spec's header is unchanged beside them.
   expect(verifyWebhook(hit.rawBody, header, endpoint.secret)).toBe(true);
@@ -173,7 +190,9 @@ test('a delivered event is listed as succeeded with its one attempt, and is not 
 });
 
 test("each attempt keeps the receiver's answer, on REST and GraphQL", async () => {
-  const { api, endpoint, m } = await setup((n) => (n === 0 ? { status: 503, body: '{"error":"down for maintenance"}' } : { status: 200, body: 'thanks, got it' }));
+  const { api, endpoint, m } = await setup((n) =>
+    n === 0 ? { status: 503, body: '{"error":"down for maintenance"}' } : { status: 200, body: 'thanks, got it' },
+  );
   await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_answers' });
   await runSweeps();
   await advance(api, 60);
@@ -182,7 +201,13 @@ test("each attempt keeps the receiver's answer, on REST and GraphQL", async () =
     ['failed', 503, '{"error":"down for maintenance"}'],
     ['succeeded', 200, 'thanks, got it'],
   ]);
-  const res = await api.graphql<{ webhookEndpoints: { nodes: { webhookDeliveries: { nodes: { attempts: { responseStatus: number; responseBody: string | null }[] }[] } }[] } }>(
+  const res = await api.graphql<{
+    webhookEndpoints: {
+      nodes: {
+        webhookDeliveries: { nodes: { attempts: { responseStatus: number; responseBody: string | null }[] }[] };
+      }[];
+    };
+  }>(
     '{ webhookEndpoints(first: 1) { nodes { webhookDeliveries(first: 1) { nodes { attempts { responseStatus responseBody } } } } } }',
   );
   expect(res.body.errors).toBeUndefined();
@@ -213,7 +238,10 @@ test('only subscribed types, only this merchant and mode; "*" gets everything', 
   const { m, api, endpoint } = await setup(undefined, ['order.completed']);
   const all = await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/all`, events: ['*'] });
   const other = await t.merchant('Other');
-  await client(t.url, other.test_api_key).post('/api/v2/webhook-endpoints', { url: `${receiver.url}/other`, events: ['*'] });
+  await client(t.url, other.test_api_key).post('/api/v2/webhook-endpoints', {
+    url: `${receiver.url}/other`,
+    events: ['*'],
+  });
   await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' });
   await recordTestEvent(t, m.id, 'product.created', { id: 1 });
   await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_live' }, { livemode: true });
@@ -318,7 +346,9 @@ test('an unreachable receiver is a network error and is retried', async () => {
   const m = await t.merchant();
   const api = client(t.url, m.test_api_key);
   await receiver.close();
-  const endpoint = (await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/gone`, events: ['*'] })).body;
+  const endpoint = (
+    await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/gone`, events: ['*'] })
+  ).body;
   await recordTestEvent(t, m.id, 'order.completed', {});
   await runSweeps();
   const [d] = await deliveries(api, endpoint.id);
@@ -330,7 +360,9 @@ test('an unreachable receiver is a network error and is retried', async () => {
 /** An endpoint (receiver answering 200) whose secret was just rotated; `newSecret` is the one the rotation answered. */
 async function rotated() {
   const { api, endpoint, m } = await setup();
-  const res = await api.post<Endpoint & { previous_secret_expires_at: string }>(`/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`);
+  const res = await api.post<Endpoint & { previous_secret_expires_at: string }>(
+    `/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`,
+  );
   expect(res.status).toBe(200);
   return { api, endpoint, m, res, newSecret: res.body.secret };
 }
@@ -355,7 +387,10 @@ test('for 24 hours after a rotation both secrets sign; the new one is the bearer
   expect(matchingSignatures(during.rawBody, header, endpoint.secret)).toBe(1);
   expect(during.headers.authorization).toBe(`Bearer ${newSecret}`);
   // Standard Webhooks: two space-separated signatures, each secret verifies with the package.
-  expect(String(during.headers['webhook-signature']).split(' ')).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+  expect(String(during.headers['webhook-signature']).split(' ')).toEqual([
+    expect.stringMatching(/^v1,/),
+    expect.stringMatching(/^v1,/),
+  ]);
   expect(standardVerify(during, newSecret)).toEqual(during.body);
   expect(standardVerify(during, endpoint.secret)).toEqual(during.body);
 });
@@ -395,7 +430,13 @@ test('disabling an endpoint dead-letters its queued deliveries; they are neither
 
 test("an event's webhook_url (a checkout's metadata.webhook_url) gets it, signed with the merchant's webhook secret", async () => {
   const { m, api, endpoint } = await setup(undefined, ['order.completed']);
-  const eventId = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_url' }, { webhookUrl: `${receiver.url}/checkout-hook` });
+  const eventId = await recordTestEvent(
+    t,
+    m.id,
+    'order.completed',
+    { id: 'ord_url' },
+    { webhookUrl: `${receiver.url}/checkout-hook` },
+  );
   await runSweeps();
   await receiver.waitFor(2);
   const byPath = Object.fromEntries(receiver.received.map((r) => [r.path, r]));
@@ -405,18 +446,31 @@ test("an event's webhook_url (a checkout's metadata.webhook_url) gets it, signed
   expect(hook.headers.authorization).toBe(`Bearer ${m.webhook_secret}`);
   expect(standardVerify(hook, m.webhook_secret)).toEqual(hook.body);
   const viaEndpoint = byPath['/hooks'];
-  expect(matchingSignatures(viaEndpoint.rawBody, String(viaEndpoint.headers['x-service-signature']), endpoint.secret)).toBe(1);
-  const [row] = await sql(`select status, endpoint_id from webhook_deliveries where event_id = ? and endpoint_id is null`, [eventId]);
+  expect(
+    matchingSignatures(viaEndpoint.rawBody, String(viaEndpoint.headers['x-service-signature']), endpoint.secret),
+  ).toBe(1);
+  const [row] = await sql(
+    `select status, endpoint_id from webhook_deliveries where event_id = ? and endpoint_id is null`,
+    [eventId],
+  );
   expect(row).toEqual({ status: 'succeeded', endpoint_id: null });
   // The delivery can be found (and replayed) by the X-Service-Delivery id the receiver saw.
-  const retried = await api.post<ErrorBody>(`/api/v2/webhook-deliveries/${String(hook.headers['x-service-delivery'])}/retry`);
+  const retried = await api.post<ErrorBody>(
+    `/api/v2/webhook-deliveries/${String(hook.headers['x-service-delivery'])}/retry`,
+  );
   expect(retried.status).toBe(400);
   expect(retried.body.error.code).toBe('invalid_state');
 });
 
 test("a live event's webhook_url must be public https: a local one is refused, not called", async () => {
   const { m } = await setup(undefined, ['order.completed']);
-  const live = await recordTestEvent(t, m.id, 'order.completed', {}, { livemode: true, webhookUrl: `${receiver.url}/live-hook` });
+  const live = await recordTestEvent(
+    t,
+    m.id,
+    'order.completed',
+    {},
+    { livemode: true, webhookUrl: `${receiver.url}/live-hook` },
+  );
   await runSweeps();
   expect(await sql(`select id from webhook_deliveries where event_id = ?`, [live])).toEqual([]);
   expect(receiver.received.map((r) => r.path)).not.toContain('/live-hook');
@@ -424,7 +478,13 @@ test("a live event's webhook_url must be public https: a local one is refused, n
 
 test('a rolled-back change has no event and so no delivery', async () => {
   const { m, api, endpoint } = await setup();
-  const id = await recordAndRollBack(t, m.id, 'order.completed', { id: 'ord_rollback' }, { webhookUrl: `${receiver.url}/url` });
+  const id = await recordAndRollBack(
+    t,
+    m.id,
+    'order.completed',
+    { id: 'ord_rollback' },
+    { webhookUrl: `${receiver.url}/url` },
+  );
   await runSweeps();
   expect(await sql('select id from events where id = ?', [id])).toEqual([]);
   expect(await deliveries(api, endpoint.id)).toEqual([]);

@@ -60,7 +60,8 @@ async function deliveries(api: Client, endpointId: string) {
   return res.body.data;
 }
 
-const headersOf = (hit: { headers: Record<string, unknown> }) => Object.fromEntries(Object.entries(hit.headers).map(([k, v]) => [k, String(v)]));
+const headersOf = (hit: { headers: Record<string, unknown> }) =>
+  Object.fromEntries(Object.entries(hit.headers).map(([k, v]) => [k, String(v)]));
 
 describe('events API', () => {
   test('GET /api/v2/events lists newest first in the webhook envelope, pages by event id, filters by type and created_at', async () => {
@@ -101,10 +102,13 @@ describe('events API', () => {
     );
     expect(window.body.errors).toBeUndefined();
     expect(window.body.data?.events.edges.map((e) => e.node.eventId)).toEqual([ids[2], ids[1]]);
-    const reversed = await api.graphql(`query($a: DateTimeISO, $b: DateTimeISO) { events(first: 10, createdAfter: $a, createdBefore: $b) { edges { cursor } } }`, {
-      a: all.body.data[1].created_at,
-      b: one.created_at,
-    });
+    const reversed = await api.graphql(
+      `query($a: DateTimeISO, $b: DateTimeISO) { events(first: 10, createdAfter: $a, createdBefore: $b) { edges { cursor } } }`,
+      {
+        a: all.body.data[1].created_at,
+        b: one.created_at,
+      },
+    );
     expect(reversed.body.errors?.[0].extensions?.code).toBe('invalid_request');
   });
 
@@ -119,7 +123,13 @@ describe('events API', () => {
   test('bad queries are 400 invalid_request; unknown or foreign events are 404; another merchant sees none of them', async () => {
     const { m, api } = await setup();
     const id = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_secret' });
-    for (const query of ['limit=0', 'created_after=yesterday', 'starting_after=evt_nope', 'colour=red', 'created_after=2030-01-01T00:00:00Z&created_before=2020-01-01T00:00:00Z']) {
+    for (const query of [
+      'limit=0',
+      'created_after=yesterday',
+      'starting_after=evt_nope',
+      'colour=red',
+      'created_after=2030-01-01T00:00:00Z&created_before=2020-01-01T00:00:00Z',
+    ]) {
       const res = await api.get<ErrorBody>(`/api/v2/events?${query}`);
       expect([query, res.status, res.body.error.code]).toEqual([query, 400, 'invalid_request']);
     }
@@ -136,17 +146,30 @@ describe('events API', () => {
 describe('endpoint lifecycle (REST)', () => {
   test('POST and PATCH update url and events; the new url is vetted as on create; later events go to the new url and types only', async () => {
     const { m, api, endpoint } = await setup();
-    const updated = await api.post<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}`, { url: `${receiver.url}/moved`, events: ['order.completed'] });
+    const updated = await api.post<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}`, {
+      url: `${receiver.url}/moved`,
+      events: ['order.completed'],
+    });
     expect(updated.status).toBe(200);
     expect(updated.body).toMatchObject({ id: endpoint.id, url: `${receiver.url}/moved`, events: ['order.completed'] });
     expect(updated.body).not.toHaveProperty('secret');
-    const patched = await api.patch<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}`, { description: 'fulfilment' });
-    expect(patched.body).toMatchObject({ url: `${receiver.url}/moved`, events: ['order.completed'], description: 'fulfilment' });
-    const refused = await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, { url: 'http://10.0.0.1/hooks' });
+    const patched = await api.patch<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}`, {
+      description: 'fulfilment',
+    });
+    expect(patched.body).toMatchObject({
+      url: `${receiver.url}/moved`,
+      events: ['order.completed'],
+      description: 'fulfilment',
+    });
+    const refused = await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, {
+      url: 'http://10.0.0.1/hooks',
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.param).toBe('url');
     expect((await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, { events: [] })).status).toBe(422);
-    expect((await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, { secret: 'whsec_x' })).status).toBe(422);
+    expect((await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, { secret: 'whsec_x' })).status).toBe(
+      422,
+    );
     await recordTestEvent(t, m.id, 'product.created', { id: 1 });
     await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' });
     await runSweeps();
@@ -169,7 +192,10 @@ describe('endpoint lifecycle (REST)', () => {
     expect((await api.get(`/api/v2/webhook-endpoints/${endpoint.id}`)).status).toBe(404);
     expect((await api.delete(`/api/v2/webhook-endpoints/${endpoint.id}`)).status).toBe(404);
     expect((await api.get<Page<Endpoint>>('/api/v2/webhook-endpoints')).body.data).toEqual([]);
-    const [row] = await t.orm.em.fork().getConnection().execute(`select status, last_error from webhook_deliveries where id = ?`, [queued.id]);
+    const [row] = await t.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select status, last_error from webhook_deliveries where id = ?`, [queued.id]);
     expect(row).toEqual({ status: 'dead_letter', last_error: 'HTTP 503; endpoint deleted' });
     await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_b' });
     await api.post('/api/v2/test-helpers/advance-clock', { seconds: 3600 });
@@ -192,7 +218,9 @@ describe('endpoint lifecycle (REST)', () => {
 
   test('test sends a signed webhook_endpoint.test at once (both signatures during a rotation) and answers the outcome; it is not recorded', async () => {
     const { api, endpoint } = await setup();
-    const sent = await api.post<{ ok: boolean; response_status: number; event: Envelope; delivery_id: string }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`);
+    const sent = await api.post<{ ok: boolean; response_status: number; event: Envelope; delivery_id: string }>(
+      `/api/v2/webhook-endpoints/${endpoint.id}/test`,
+    );
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ object: 'webhook_endpoint_test', ok: true, response_status: 200, error: null });
     expect(receiver.received).toHaveLength(1); // already there: no sweep ran
@@ -205,39 +233,64 @@ describe('endpoint lifecycle (REST)', () => {
     expect((await api.get(`/api/v2/events/${hit.body.id}`)).status).toBe(404);
 
     const rotated = await api.post<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}/rotate-secret`);
-    const typed = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'order.completed' });
+    const typed = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, {
+      type: 'order.completed',
+    });
     expect(typed.body.event.type).toBe('order.completed');
     const during = receiver.received[1];
-    for (const secret of [endpoint.secret, rotated.body.secret]) expect(new Webhook(secret).verify(during.rawBody, headersOf(during))).toEqual(during.body);
-    expect((await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'Not A Type' })).status).toBe(422);
+    for (const secret of [endpoint.secret, rotated.body.secret])
+      expect(new Webhook(secret).verify(during.rawBody, headersOf(during))).toEqual(during.body);
+    expect(
+      (await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'Not A Type' })).status,
+    ).toBe(422);
 
     receiver.respondWith(() => 500);
     const failing = await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/test`);
     expect(failing.body).toMatchObject({ ok: false, response_status: 500, error: 'HTTP 500' });
     await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/disable`);
-    expect((await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`)).body.error.code).toBe('invalid_state');
+    expect((await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`)).body.error.code).toBe(
+      'invalid_state',
+    );
   });
 
   test('a test event of a real type carries a sample object of that type, not the endpoint', async () => {
     const { api, endpoint } = await setup();
-    const order = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'order.completed' });
-    expect(order.body.event).toMatchObject({ type: 'order.completed', data: { id: expect.stringMatching(/^ord_/), status: 'completed', line_items: expect.any(Array) } });
-    const refund = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'refund.succeeded' });
-    expect(refund.body.event.data).toMatchObject({ id: expect.stringMatching(/^re_/), order_id: expect.stringMatching(/^ord_/), payment_status: expect.any(String) });
+    const order = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, {
+      type: 'order.completed',
+    });
+    expect(order.body.event).toMatchObject({
+      type: 'order.completed',
+      data: { id: expect.stringMatching(/^ord_/), status: 'completed', line_items: expect.any(Array) },
+    });
+    const refund = await api.post<{ event: Envelope }>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, {
+      type: 'refund.succeeded',
+    });
+    expect(refund.body.event.data).toMatchObject({
+      id: expect.stringMatching(/^re_/),
+      order_id: expect.stringMatching(/^ord_/),
+      payment_status: expect.any(String),
+    });
     expect(receiver.received.map((r) => r.body.data.id)).not.toContain(endpoint.id);
   });
 
   test('unknown event types are refused, naming the valid ones: endpoint create, update and test', async () => {
     const { api, endpoint } = await setup();
     const refusals = [
-      await api.post<ErrorBody>('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['order.complete'] }),
-      await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, { events: ['order.completed', 'order.complete'] }),
+      await api.post<ErrorBody>('/api/v2/webhook-endpoints', {
+        url: `${receiver.url}/hooks`,
+        events: ['order.complete'],
+      }),
+      await api.patch<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}`, {
+        events: ['order.completed', 'order.complete'],
+      }),
       await api.post<ErrorBody>(`/api/v2/webhook-endpoints/${endpoint.id}/test`, { type: 'nope.nope' }),
     ];
     for (const res of refusals) {
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('validation_error');
-      expect(res.body.error.message).toMatch(/(order\.complete|nope\.nope) is not an event type; the event types are .*order\.completed.*refund\.succeeded/);
+      expect(res.body.error.message).toMatch(
+        /(order\.complete|nope\.nope) is not an event type; the event types are .*order\.completed.*refund\.succeeded/,
+      );
     }
     expect((await api.get<Endpoint>(`/api/v2/webhook-endpoints/${endpoint.id}`)).body.events).toEqual(['*']);
     expect(receiver.received).toHaveLength(0);
@@ -248,9 +301,13 @@ describe('endpoint lifecycle (REST)', () => {
     const old = await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_old' });
     await new Promise((r) => setTimeout(r, 20));
     const since = new Date().toISOString();
-    const recent = [await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' }), await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_2' })];
+    const recent = [
+      await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_1' }),
+      await recordTestEvent(t, m.id, 'order.completed', { id: 'ord_2' }),
+    ];
     await runSweeps();
-    for (const seconds of [60, 300, 1800, 7200, 21600]) await api.post('/api/v2/test-helpers/advance-clock', { seconds });
+    for (const seconds of [60, 300, 1800, 7200, 21600])
+      await api.post('/api/v2/test-helpers/advance-clock', { seconds });
     expect((await deliveries(api, endpoint.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed']);
     const before = receiver.received.length;
     receiver.respondWith(() => 200);
@@ -290,8 +347,10 @@ describe('endpoint lifecycle (REST)', () => {
 });
 
 describe('auto-disable', () => {
-  const advance = async (api: Client, seconds: number) => expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
-  const status = async (api: Client, id: string) => (await api.get<Endpoint>(`/api/v2/webhook-endpoints/${id}`)).body.status;
+  const advance = async (api: Client, seconds: number) =>
+    expect((await api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
+  const status = async (api: Client, id: string) =>
+    (await api.get<Endpoint>(`/api/v2/webhook-endpoints/${id}`)).body.status;
 
   test('an endpoint that failed every attempt for 3 days is disabled, its queued deliveries dead-lettered, webhook_endpoint.disabled recorded', async () => {
     const { m, api, endpoint } = await setup(() => 500);
@@ -340,13 +399,20 @@ describe('auto-disable', () => {
       const m = await t.merchant();
       const api = client(t.url, m.test_api_key);
       const endpoints: Endpoint[] = [];
-      for (let i = 0; i < 4; i++) endpoints.push((await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks/${i}`, events: ['*'] })).body);
+      for (let i = 0; i < 4; i++)
+        endpoints.push(
+          (await api.post<Endpoint>('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks/${i}`, events: ['*'] }))
+            .body,
+        );
       for (let i = 0; i < 10; i++) await recordTestEvent(t, m.id, 'order.completed', { id: `ord_${i}` });
       await runSweeps();
       await advance(api, 2 * 86_400);
-      const answers = await Promise.all(Array.from({ length: 6 }, () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 12 * 3600 })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => api.post('/api/v2/test-helpers/advance-clock', { seconds: 12 * 3600 })),
+      );
       expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
-      const disabled = (await api.get<Page<Envelope>>('/api/v2/events?type=webhook_endpoint.disabled&limit=100')).body.data;
+      const disabled = (await api.get<Page<Envelope>>('/api/v2/events?type=webhook_endpoint.disabled&limit=100')).body
+        .data;
       expect(disabled.map((e) => e.data.id).sort()).toEqual(endpoints.map((e) => e.id).sort());
     }
   });
@@ -360,23 +426,38 @@ describe('endpoint lifecycle (GraphQL)', () => {
       `mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { webhookEndpoint { url events } } }`,
       { i: { id, url: `${receiver.url}/gql`, events: ['order.completed'] } },
     );
-    expect(update.body.data.updateWebhookEndpoint.webhookEndpoint).toEqual({ url: `${receiver.url}/gql`, events: ['order.completed'] });
+    expect(update.body.data.updateWebhookEndpoint.webhookEndpoint).toEqual({
+      url: `${receiver.url}/gql`,
+      events: ['order.completed'],
+    });
     const test = await api.graphql<{ testWebhookEndpoint: { ok: boolean; eventType: string; responseStatus: number } }>(
       `mutation($i: TestWebhookEndpointInput!) { testWebhookEndpoint(input: $i) { ok eventType responseStatus } }`,
       { i: { id } },
     );
-    expect(test.body.data.testWebhookEndpoint).toEqual({ ok: true, eventType: 'webhook_endpoint.test', responseStatus: 200 });
-    const unknown = await api.graphql<{ updateWebhookEndpoint: { userErrors: { field: string[]; message: string }[] } }>(
+    expect(test.body.data.testWebhookEndpoint).toEqual({
+      ok: true,
+      eventType: 'webhook_endpoint.test',
+      responseStatus: 200,
+    });
+    const unknown = await api.graphql<{
+      updateWebhookEndpoint: { userErrors: { field: string[]; message: string }[] };
+    }>(
       `mutation($i: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(input: $i) { userErrors { field message } } }`,
       { i: { id, events: ['order.complete'] } },
     );
     expect(unknown.body.data.updateWebhookEndpoint.userErrors).toEqual([
-      { field: expect.arrayContaining(['events']), message: expect.stringMatching(/order\.complete is not an event type; the event types are/) },
+      {
+        field: expect.arrayContaining(['events']),
+        message: expect.stringMatching(/order\.complete is not an event type; the event types are/),
+      },
     ]);
     expect(receiver.received.map((r) => r.path)).toEqual(['/gql']);
-    const recover = await api.graphql<{ recoverWebhookEndpoint: { recovered: number } }>(`mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`, {
-      i: { id, since: '2020-01-01T00:00:00Z' },
-    });
+    const recover = await api.graphql<{ recoverWebhookEndpoint: { recovered: number } }>(
+      `mutation($i: RecoverWebhookEndpointInput!) { recoverWebhookEndpoint(input: $i) { recovered } }`,
+      {
+        i: { id, since: '2020-01-01T00:00:00Z' },
+      },
+    );
     expect(recover.body.data.recoverWebhookEndpoint).toEqual({ recovered: 0 });
     await api.post(`/api/v2/webhook-endpoints/${endpoint.id}/disable`);
     const enable = await api.graphql<{ enableWebhookEndpoint: { webhookEndpoint: { status: string } } }>(
@@ -389,7 +470,9 @@ describe('endpoint lifecycle (GraphQL)', () => {
       { i: { id } },
     );
     expect(del.body.data.deleteWebhookEndpoint.deletedWebhookEndpointId).toBe(id);
-    const gone = await api.graphql<{ webhookEndpoint: null }>(`query($id: ID!) { webhookEndpoint(id: $id) { id } }`, { id });
+    const gone = await api.graphql<{ webhookEndpoint: null }>(`query($id: ID!) { webhookEndpoint(id: $id) { id } }`, {
+      id,
+    });
     expect(gone.body.data.webhookEndpoint).toBeNull();
     expect(gone.body.errors?.[0].extensions?.code).toBe('not_found');
   });

@@ -29,7 +29,14 @@ const sql = (query: string, params: unknown[] = []) => t.orm.em.fork().getConnec
 
 async function startWorker(): Promise<ChildProcess> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', RUN_JOBS: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: process.env.DATABASE_URL,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    RUN_JOBS: 'true',
+  };
   const child = spawn(process.execPath, ['dist/src/main.js'], { env, stdio: 'ignore' });
   children.push(child);
   const until = Date.now() + 30_000;
@@ -51,7 +58,12 @@ test('killing a worker at any moment loses no event: every one is delivered at l
     return 200;
   });
   const m = await t.merchant();
-  const endpoint = (await client(t.url, m.test_api_key).post('/api/v2/webhook-endpoints', { url: `${receiver.url}/hooks`, events: ['*'] })).body;
+  const endpoint = (
+    await client(t.url, m.test_api_key).post('/api/v2/webhook-endpoints', {
+      url: `${receiver.url}/hooks`,
+      events: ['*'],
+    })
+  ).body;
   const recorded: string[] = [];
   for (let round = 0; round < 5; round++) {
     const worker = await startWorker();
@@ -73,8 +85,13 @@ test('killing a worker at any moment loses no event: every one is delivered at l
 
   const got = new Set(receiver.received.map((r) => r.body.id));
   expect(recorded.filter((id) => !got.has(id))).toEqual([]);
-  expect(await sql(`select count(*)::int as n from events where merchant_id = ? and dispatched_at is null`, [m.id])).toEqual([{ n: 0 }]);
-  const statuses = await sql(`select status, count(*)::int as n from webhook_deliveries where endpoint_id = ? group by status`, [endpoint.id]);
+  expect(
+    await sql(`select count(*)::int as n from events where merchant_id = ? and dispatched_at is null`, [m.id]),
+  ).toEqual([{ n: 0 }]);
+  const statuses = await sql(
+    `select status, count(*)::int as n from webhook_deliveries where endpoint_id = ? group by status`,
+    [endpoint.id],
+  );
   expect(statuses).toEqual([{ status: 'succeeded', n: recorded.length }]);
   const attempts = await sql(
     `select a.status, count(*)::int as n from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.endpoint_id = ? group by a.status order by a.status`,
@@ -82,5 +99,7 @@ test('killing a worker at any moment loses no event: every one is delivered at l
   );
   // Sends cut off by a kill show up as `interrupted` attempts; none stays `sending`.
   expect((attempts as { status: string }[]).filter((a) => a.status === 'sending')).toEqual([]);
-  console.log(`crash test: ${recorded.length} events, ${beforeRecovery} requests before recovery, ${receiver.received.length} in all; attempts ${JSON.stringify(attempts)}`);
+  console.log(
+    `crash test: ${recorded.length} events, ${beforeRecovery} requests before recovery, ${receiver.received.length} in all; attempts ${JSON.stringify(attempts)}`,
+  );
 }, 120_000);

@@ -29,7 +29,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(query, params);
+const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
+  t.orm.em.fork().getConnection().execute<T[]>(query, params);
 const runSweeps = () => t.app.http.jobs.runDue(new Date());
 
 test(`registration in live mode: ${HOSTILE_URLS.length} hostile URLs are refused as endpoints and as a checkout's metadata.webhook_url`, async () => {
@@ -41,7 +42,10 @@ test(`registration in live mode: ${HOSTILE_URLS.length} hostile URLs are refused
     const endpoint = await live.post('/api/v2/webhook-endpoints', { url, events: ['*'] });
     if (endpoint.status !== 422) accepted.push(`endpoint ${url}: ${endpoint.status}`);
     else expect(endpoint.body.error).toMatchObject({ code: 'validation_error', param: 'url' });
-    const checkout = await live.post('/api/v2/checkout', checkoutBody([['sku_1', 'Thermometer', 1999, 1]], { metadata: { webhook_url: url } }));
+    const checkout = await live.post(
+      '/api/v2/checkout',
+      checkoutBody([['sku_1', 'Thermometer', 1999, 1]], { metadata: { webhook_url: url } }),
+    );
     if (checkout.status !== 422) accepted.push(`checkout ${url}: ${checkout.status}`);
     else expect(checkout.body.error).toMatchObject({ code: 'validation_error', param: 'metadata.webhook_url' });
   }
@@ -58,7 +62,10 @@ test('registration in live mode: public addresses and names that resolve only to
     const res = await live.post('/api/v2/webhook-endpoints', { url, events: ['*'] });
     expect([url, res.status]).toEqual([url, 201]);
   }
-  const checkout = await live.post('/api/v2/checkout', checkoutBody([['sku_1', 'Thermometer', 1999, 1]], { metadata: { webhook_url: 'https://8.8.8.8/hook' } }));
+  const checkout = await live.post(
+    '/api/v2/checkout',
+    checkoutBody([['sku_1', 'Thermometer', 1999, 1]], { metadata: { webhook_url: 'https://8.8.8.8/hook' } }),
+  );
   expect(checkout.status).toBe(201);
   // Disabled before any event: these are real public addresses, and this test sends nothing out.
   await sql(`update webhook_endpoints set status = 'disabled' where merchant_id = ?`, [m.id]);
@@ -76,22 +83,30 @@ test('delivery in live mode: URLs stored before the rule, rebinding names and ev
     endpointIds.push(res.body.id);
   }
   // DNS rebinding: public when registered, loopback when delivered.
-  const rebind = await live.post('/api/v2/webhook-endpoints', { url: `https://rebind.attacker.example:${new URL(receiver.url).port}/hook`, events: ['*'] });
+  const rebind = await live.post('/api/v2/webhook-endpoints', {
+    url: `https://rebind.attacker.example:${new URL(receiver.url).port}/hook`,
+    events: ['*'],
+  });
   expect(rebind.status).toBe(201);
   endpointIds.push(rebind.body.id);
   await recordTestEvent(t, m.id, 'product.created', { id: 'prod_x' }, { livemode: true });
   // Another merchant (no endpoints): a live event with each hostile URL as its checkout's webhook_url.
   const other = await t.merchant();
-  for (const url of hostile) await recordTestEvent(t, other.id, 'checkout.created', { id: 'cs_x' }, { webhookUrl: url, livemode: true });
+  for (const url of hostile)
+    await recordTestEvent(t, other.id, 'checkout.created', { id: 'cs_x' }, { webhookUrl: url, livemode: true });
   await runSweeps();
 
   expect(receiver.connections).toBe(0);
   expect(receiver.received).toHaveLength(0);
-  const attempts = await sql<{ status: string; error: string }>(`select a.status, a.error from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`, [
-    m.id,
-  ]);
+  const attempts = await sql<{ status: string; error: string }>(
+    `select a.status, a.error from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`,
+    [m.id],
+  );
   expect(attempts).toHaveLength(endpointIds.length);
-  const eventHooks = await sql<{ status: string }>(`select a.status from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`, [other.id]);
+  const eventHooks = await sql<{ status: string }>(
+    `select a.status from webhook_delivery_attempts a join webhook_deliveries d on d.id = a.delivery_id where d.merchant_id = ?`,
+    [other.id],
+  );
   expect(eventHooks.filter((a) => a.status !== 'failed')).toEqual([]);
   expect(attempts.filter((a) => a.status !== 'failed')).toEqual([]);
   // The errors the API shows name no address and no port.
@@ -126,7 +141,10 @@ test('redirects are never followed (any mode): a 302 to another receiver reaches
     expect(redirector.received).toHaveLength(1);
     expect(target.connections).toBe(0);
     const deliveries = await api.get(`/api/v2/webhook-endpoints/${endpoint.body.id}/deliveries`);
-    expect(deliveries.body.data[0].attempts[0]).toMatchObject({ response_status: 302, error: expect.stringMatching(/redirects are not followed/) });
+    expect(deliveries.body.data[0].attempts[0]).toMatchObject({
+      response_status: 302,
+      error: expect.stringMatching(/redirects are not followed/),
+    });
   } finally {
     await target.close();
     await redirector.close();
@@ -142,7 +160,10 @@ test('test mode keeps local receivers (CONTRACT), and a refused connection says 
     const m = await t.merchant();
     const api = client(t.url, m.test_api_key);
     const ok = await api.post('/api/v2/webhook-endpoints', { url: `${local.url}/hook`, events: ['*'] });
-    const down = await api.post('/api/v2/webhook-endpoints', { url: `http://localhost:${closedPort}/hook`, events: ['*'] });
+    const down = await api.post('/api/v2/webhook-endpoints', {
+      url: `http://localhost:${closedPort}/hook`,
+      events: ['*'],
+    });
     expect([ok.status, down.status]).toEqual([201, 201]);
     await recordTestEvent(t, m.id, 'product.created', { id: 'prod_x' });
     await runSweeps();

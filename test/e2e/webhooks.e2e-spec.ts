@@ -1,4 +1,7 @@
-import type { toWebhookDeliveryResource, toWebhookEndpointResource } from '../../src/modules/webhooks/webhook.resource.js';
+import type {
+  toWebhookDeliveryResource,
+  toWebhookEndpointResource,
+} from '../../src/modules/webhooks/webhook.resource.js';
 import { statementsOf } from '../helpers/sql.js';
 import { setWebhookResolver } from '../../src/modules/webhooks/webhook-url.js';
 import { stubDns } from '../fixtures/hostile-urls.js';
@@ -70,11 +73,15 @@ describe('REST /api/v2/webhook-endpoints', () => {
   });
 
   test('"*" subscribes to every type and absorbs the rest', async () => {
-    expect((await createEndpoint({ url: 'https://hooks.example.com/a', events: ['order.completed', '*'] })).events).toEqual(['*']);
+    expect(
+      (await createEndpoint({ url: 'https://hooks.example.com/a', events: ['order.completed', '*'] })).events,
+    ).toEqual(['*']);
   });
 
   test('duplicate event types are dropped', async () => {
-    expect((await createEndpoint({ url: 'https://hooks.example.com/b', events: ['order.failed', 'order.failed'] })).events).toEqual(['order.failed']);
+    expect(
+      (await createEndpoint({ url: 'https://hooks.example.com/b', events: ['order.failed', 'order.failed'] })).events,
+    ).toEqual(['order.failed']);
   });
 
   test.each([
@@ -88,18 +95,32 @@ describe('REST /api/v2/webhook-endpoints', () => {
     const res = await api.post<ErrorBody>('/api/v2/webhook-endpoints', body);
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('validation_error');
-    expect(res.body.error.details).toEqual(expect.arrayContaining([{ field, message: expect.stringMatching(message) }]));
+    expect(res.body.error.details).toEqual(
+      expect.arrayContaining([{ field, message: expect.stringMatching(message) }]),
+    );
   });
 
   describe('live mode', () => {
-    const local = ['http://127.0.0.1:4000/h', 'https://127.0.0.1/h', 'https://10.0.0.8/h', 'https://localhost/h', 'https://169.254.169.254/h'];
+    const local = [
+      'http://127.0.0.1:4000/h',
+      'https://127.0.0.1/h',
+      'https://10.0.0.8/h',
+      'https://localhost/h',
+      'https://169.254.169.254/h',
+    ];
     test.each(local)('refuses %s (https to a public host only)', async (url) => {
-      const res = await client(t.url, keys.live_api_key).post<Partial<ErrorBody>>('/api/v2/webhook-endpoints', { url, events: ['*'] });
+      const res = await client(t.url, keys.live_api_key).post<Partial<ErrorBody>>('/api/v2/webhook-endpoints', {
+        url,
+        events: ['*'],
+      });
       expect([url, res.status, res.body.error?.param]).toEqual([url, 422, 'url']);
     });
 
     test('takes https to a public host; the endpoint is live and test keys do not see it', async () => {
-      const ok = await client(t.url, keys.live_api_key).post<Endpoint>('/api/v2/webhook-endpoints', { url: 'https://hooks.example.com/live', events: ['*'] });
+      const ok = await client(t.url, keys.live_api_key).post<Endpoint>('/api/v2/webhook-endpoints', {
+        url: 'https://hooks.example.com/live',
+        events: ['*'],
+      });
       expect(ok.status).toBe(201);
       expect(ok.body.livemode).toBe(true);
       expect((await api.get(`/api/v2/webhook-endpoints/${ok.body.id}`)).status).toBe(404);
@@ -107,7 +128,9 @@ describe('REST /api/v2/webhook-endpoints', () => {
   });
 
   test('test mode also takes local http receivers', async () => {
-    expect((await api.post('/api/v2/webhook-endpoints', { url: 'http://localhost:3000/h', events: ['*'] })).status).toBe(201);
+    expect(
+      (await api.post('/api/v2/webhook-endpoints', { url: 'http://localhost:3000/h', events: ['*'] })).status,
+    ).toBe(201);
   });
 
   test('the list pages newest first with a cursor', async () => {
@@ -116,7 +139,9 @@ describe('REST /api/v2/webhook-endpoints', () => {
     const first = await api.get<Page<Endpoint>>('/api/v2/webhook-endpoints?limit=3');
     expect(first.body).toMatchObject({ object: 'list', has_more: true, next_cursor: made[2] });
     expect(ids(first.body)).toEqual([made[4], made[3], made[2]]);
-    const second = await api.get<Page<Endpoint>>(`/api/v2/webhook-endpoints?limit=3&starting_after=${first.body.next_cursor}`);
+    const second = await api.get<Page<Endpoint>>(
+      `/api/v2/webhook-endpoints?limit=3&starting_after=${first.body.next_cursor}`,
+    );
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(ids(second.body)).toEqual([made[1], made[0]]);
     expect((await api.get('/api/v2/webhook-endpoints?limit=0')).status).toBe(400);
@@ -132,7 +157,11 @@ describe('REST /api/v2/webhook-endpoints', () => {
 
   test('rotate-secret answers a new secret and keeps the old one signing for 24 hours', async () => {
     const created = await createEndpoint(endpointBody('rot'));
-    const rotated = await api.post<Endpoint>(`/api/v2/webhook-endpoints/${created.id}/rotate-secret`, {}, { 'idempotency-key': crypto.randomUUID() });
+    const rotated = await api.post<Endpoint>(
+      `/api/v2/webhook-endpoints/${created.id}/rotate-secret`,
+      {},
+      { 'idempotency-key': crypto.randomUUID() },
+    );
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(created.secret);
@@ -159,14 +188,24 @@ describe('REST /api/v2/webhook-endpoints', () => {
       const endpoint = await createEndpoint({ url: 'http://127.0.0.1:9/closed', events: ['*'] }, m.api);
       for (let i = 0; i < 3; i++) await recordTestEvent(t, m.keys.id, 'order.completed', { i });
       await runSweeps(); // port 9 refuses: every first attempt fails
-      return { list: (query: string) => m.api.get<Page<Delivery>>(`/api/v2/webhook-endpoints/${endpoint.id}/deliveries?${query}`), endpoint };
+      return {
+        list: (query: string) =>
+          m.api.get<Page<Delivery>>(`/api/v2/webhook-endpoints/${endpoint.id}/deliveries?${query}`),
+        endpoint,
+      };
     }
 
     test('the list pages with a cursor', async () => {
       const { list, endpoint } = await threeFailedFirstAttempts();
       const page1 = await list('limit=2');
       expect(page1.body).toMatchObject({ object: 'list', has_more: true });
-      const first = { object: 'webhook_delivery', endpoint_id: endpoint.id, status: 'pending', attempt_count: 1, event_type: 'order.completed' };
+      const first = {
+        object: 'webhook_delivery',
+        endpoint_id: endpoint.id,
+        status: 'pending',
+        attempt_count: 1,
+        event_type: 'order.completed',
+      };
       expect(page1.body.data[0]).toMatchObject(first);
       const page2 = await list(`limit=2&starting_after=${page1.body.next_cursor}`);
       expect(page2.body.data).toHaveLength(1);
@@ -197,19 +236,25 @@ describe('GraphQL', () => {
   const createMutation = `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret webhookEndpoint { ${ENDPOINT} } } }`;
   /** An endpoint for product.created on a closed port, made through createWebhookEndpoint. */
   async function graphEndpoint() {
-    const created = await api.graphql<{ createWebhookEndpoint: { secret: string; webhookEndpoint: GraphQLEndpoint } }>(createMutation, {
-      input: { url: 'http://127.0.0.1:9/g', events: ['product.created'], description: 'graph' },
-    });
+    const created = await api.graphql<{ createWebhookEndpoint: { secret: string; webhookEndpoint: GraphQLEndpoint } }>(
+      createMutation,
+      {
+        input: { url: 'http://127.0.0.1:9/g', events: ['product.created'], description: 'graph' },
+      },
+    );
     expect(created.body.errors).toBeUndefined();
     return created.body.data.createWebhookEndpoint;
   }
-  const DELIVERY = 'id deliveryId status attemptCount eventType lastError attempts { attemptId attempt status } event { eventId type data }';
+  const DELIVERY =
+    'id deliveryId status attemptCount eventType lastError attempts { attemptId attempt status } event { eventId type data }';
   /** The graph endpoint after a product was created: its one delivery, whose first attempt failed (as webhookEndpoints lists it). */
   async function endpointWithDelivery() {
     const { secret, webhookEndpoint } = await graphEndpoint();
     await api.post('/api/v2/products', { name: 'Bandages', price: 500, currency: 'USD' });
     await runSweeps();
-    const res = await api.graphql<{ webhookEndpoints: { nodes: { id: string; webhookDeliveries: { nodes: GraphQLDelivery[] } }[] } }>(`{
+    const res = await api.graphql<{
+      webhookEndpoints: { nodes: { id: string; webhookDeliveries: { nodes: GraphQLDelivery[] } }[] };
+    }>(`{
       webhookEndpoints(first: 5) { nodes { id webhookDeliveries(first: 5) { nodes { ${DELIVERY} } pageInfo { hasNextPage } } } }
     }`);
     expect(res.body.errors).toBeUndefined();
@@ -217,20 +262,36 @@ describe('GraphQL', () => {
     return { secret, webhookEndpoint, endpoint, delivery: endpoint.webhookDeliveries.nodes[0] };
   }
   const byId = (mutation: string) => (id: string) => api.graphql(mutation, { id });
-  const rotate = byId(`mutation($id: ID!) { rotateWebhookEndpointSecret(input: { id: $id }) { secret webhookEndpoint { previousSecretExpiresAt } } }`);
-  const retry = byId(`mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status nextAttemptAt } } }`);
-  const disable = byId(`mutation($id: ID!) { disableWebhookEndpoint(input: { id: $id }) { webhookEndpoint { status } } }`);
+  const rotate = byId(
+    `mutation($id: ID!) { rotateWebhookEndpointSecret(input: { id: $id }) { secret webhookEndpoint { previousSecretExpiresAt } } }`,
+  );
+  const retry = byId(
+    `mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status nextAttemptAt } } }`,
+  );
+  const disable = byId(
+    `mutation($id: ID!) { disableWebhookEndpoint(input: { id: $id }) { webhookEndpoint { status } } }`,
+  );
 
   test('createWebhookEndpoint answers the secret and the endpoint, which REST reads too', async () => {
     const { secret, webhookEndpoint } = await graphEndpoint();
     expect(secret).toMatch(/^whsec_/);
-    const expected = { url: 'http://127.0.0.1:9/g', events: ['product.created'], status: 'ENABLED', livemode: false, endpointId: expect.stringMatching(/^we_/) };
+    const expected = {
+      url: 'http://127.0.0.1:9/g',
+      events: ['product.created'],
+      status: 'ENABLED',
+      livemode: false,
+      endpointId: expect.stringMatching(/^we_/),
+    };
     expect(webhookEndpoint).toMatchObject(expected);
-    expect((await api.get<Endpoint>(`/api/v2/webhook-endpoints/${webhookEndpoint.endpointId}`)).body.url).toBe('http://127.0.0.1:9/g');
+    expect((await api.get<Endpoint>(`/api/v2/webhook-endpoints/${webhookEndpoint.endpointId}`)).body.url).toBe(
+      'http://127.0.0.1:9/g',
+    );
   });
 
   test('createWebhookEndpoint refuses a non-http url', async () => {
-    const bad = await api.graphql(`mutation { createWebhookEndpoint(input: { url: "ftp://x", events: ["*"] }) { secret webhookEndpoint { id } userErrors { field message code } } }`);
+    const bad = await api.graphql(
+      `mutation { createWebhookEndpoint(input: { url: "ftp://x", events: ["*"] }) { secret webhookEndpoint { id } userErrors { field message code } } }`,
+    );
     expect(bad.body.errors).toBeUndefined();
     expect(bad.body.data.createWebhookEndpoint).toEqual({
       secret: null,
@@ -249,9 +310,14 @@ describe('GraphQL', () => {
 
   test('node(id:) resolves endpoints and deliveries', async () => {
     const { webhookEndpoint, delivery } = await endpointWithDelivery();
-    const node = await api.graphql(`query($id: ID!) { node(id: $id) { __typename ... on WebhookEndpoint { url } } }`, { id: webhookEndpoint.id });
+    const node = await api.graphql(`query($id: ID!) { node(id: $id) { __typename ... on WebhookEndpoint { url } } }`, {
+      id: webhookEndpoint.id,
+    });
     expect(node.body.data.node).toEqual({ __typename: 'WebhookEndpoint', url: 'http://127.0.0.1:9/g' });
-    const deliveryNode = await api.graphql(`query($id: ID!) { node(id: $id) { ... on WebhookDelivery { deliveryId } } }`, { id: delivery.id });
+    const deliveryNode = await api.graphql(
+      `query($id: ID!) { node(id: $id) { ... on WebhookDelivery { deliveryId } } }`,
+      { id: delivery.id },
+    );
     expect(deliveryNode.body.data.node).toEqual({ deliveryId: delivery.deliveryId });
   });
 
@@ -265,27 +331,39 @@ describe('GraphQL', () => {
   test('retryWebhookDelivery queues the delivery again', async () => {
     const { delivery } = await endpointWithDelivery();
     const retried = await retry(delivery.id);
-    expect(retried.body.data.retryWebhookDelivery.webhookDelivery).toMatchObject({ status: 'PENDING', nextAttemptAt: expect.any(String) });
+    expect(retried.body.data.retryWebhookDelivery.webhookDelivery).toMatchObject({
+      status: 'PENDING',
+      nextAttemptAt: expect.any(String),
+    });
   });
 
   test('disableWebhookEndpoint disables it; its queued delivery becomes a dead letter', async () => {
     const { webhookEndpoint } = await endpointWithDelivery();
     const disabled = await disable(webhookEndpoint.id);
     expect(disabled.body.data.disableWebhookEndpoint.webhookEndpoint.status).toBe('DISABLED');
-    const after = await api.graphql(`query($id: ID!) { webhookEndpoint(id: $id) { webhookDeliveries(first: 1) { nodes { status } } } }`, { id: webhookEndpoint.id });
+    const after = await api.graphql(
+      `query($id: ID!) { webhookEndpoint(id: $id) { webhookDeliveries(first: 1) { nodes { status } } } }`,
+      { id: webhookEndpoint.id },
+    );
     expect(after.body.data.webhookEndpoint.webhookDeliveries.nodes).toEqual([{ status: 'DEAD_LETTER' }]);
   });
 
   test('the first page of deliveries of many endpoints is batched: the same statements for 1 or 4 endpoints', async () => {
-    for (let i = 0; i < 4; i++) await api.post('/api/v2/webhook-endpoints', { url: `http://127.0.0.1:9/b/${i}`, events: ['product.created'] });
-    for (let i = 0; i < 3; i++) await api.post('/api/v2/products', { name: `Bandages ${i}`, price: 500, currency: 'USD' });
+    for (let i = 0; i < 4; i++)
+      await api.post('/api/v2/webhook-endpoints', { url: `http://127.0.0.1:9/b/${i}`, events: ['product.created'] });
+    for (let i = 0; i < 3; i++)
+      await api.post('/api/v2/products', { name: `Bandages ${i}`, price: 500, currency: 'USD' });
     await runSweeps();
-    const deliveries = 'webhookDeliveries(first: 2) { nodes { eventType attempts { attempt } } pageInfo { hasNextPage } }';
+    const deliveries =
+      'webhookDeliveries(first: 2) { nodes { eventType attempts { attempt } } pageInfo { hasNextPage } }';
     const query = (n: number) => `{ webhookEndpoints(first: ${n}) { nodes { url ${deliveries} } } }`;
     /** An endpoint as `query` selects it. */
     interface EndpointNode {
       url: string;
-      webhookDeliveries: { nodes: { eventType: string; attempts: { attempt: number }[] }[]; pageInfo: { hasNextPage: boolean } };
+      webhookDeliveries: {
+        nodes: { eventType: string; attempts: { attempt: number }[] }[];
+        pageInfo: { hasNextPage: boolean };
+      };
     }
     const cost = async (n: number) => {
       let nodes: EndpointNode[] = [];
@@ -311,13 +389,17 @@ describe('GraphQL', () => {
     /** Four test events of the merchant (and one live one); their ids oldest first. */
     async function fourEvents() {
       const made: string[] = [];
-      for (const type of ['order.completed', 'product.created', 'order.failed', 'order.completed']) made.push(await recordTestEvent(t, keys.id, type, { type }));
+      for (const type of ['order.completed', 'product.created', 'order.failed', 'order.completed'])
+        made.push(await recordTestEvent(t, keys.id, type, { type }));
       await recordTestEvent(t, keys.id, 'order.completed', {}, { livemode: true });
       return made;
     }
-    type EventNodes = { events: { nodes: { id: string; eventId: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } };
+    type EventNodes = {
+      events: { nodes: { id: string; eventId: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } };
+    };
     const eventIds = (res: { body: { data: EventNodes } }) => res.body.data.events.nodes.map((e) => e.eventId);
-    const all = () => api.graphql<EventNodes>(`{ events(first: 10) { nodes { id eventId type livemode data createdAt } } }`);
+    const all = () =>
+      api.graphql<EventNodes>(`{ events(first: 10) { nodes { id eventId type livemode data createdAt } } }`);
 
     test("newest first, the key's mode only", async () => {
       const made = await fourEvents();
@@ -327,21 +409,30 @@ describe('GraphQL', () => {
     test('filtered by type, in pages', async () => {
       const made = await fourEvents();
       const types = 'types: ["order.completed", "order.failed"]';
-      const orders = await api.graphql<EventNodes>(`{ events(first: 2, ${types}) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`);
+      const orders = await api.graphql<EventNodes>(
+        `{ events(first: 2, ${types}) { nodes { eventId } pageInfo { hasNextPage endCursor } } }`,
+      );
       expect(eventIds(orders)).toEqual([made[3], made[2]]);
       expect(orders.body.data.events.pageInfo.hasNextPage).toBe(true);
-      const rest = await api.graphql<EventNodes>(`query($after: String) { events(first: 2, after: $after, ${types}) { nodes { eventId } } }`, {
-        after: orders.body.data.events.pageInfo.endCursor,
-      });
+      const rest = await api.graphql<EventNodes>(
+        `query($after: String) { events(first: 2, after: $after, ${types}) { nodes { eventId } } }`,
+        {
+          after: orders.body.data.events.pageInfo.endCursor,
+        },
+      );
       expect(eventIds(rest)).toEqual([made[0]]);
     });
 
     test("node(id:) resolves an event for its merchant, and nothing for another merchant's key", async () => {
       const made = await fourEvents();
       const newest = (await all()).body.data.events.nodes[0].id;
-      const node = await api.graphql(`query($id: ID!) { node(id: $id) { ... on Event { eventId type } } }`, { id: newest });
+      const node = await api.graphql(`query($id: ID!) { node(id: $id) { ... on Event { eventId type } } }`, {
+        id: newest,
+      });
       expect(node.body.data.node).toEqual({ eventId: made[3], type: 'order.completed' });
-      const foreign = await (await newMerchant(t, 'Events')).api.graphql(`query($id: ID!) { node(id: $id) { id } }`, { id: newest });
+      const foreign = await (
+        await newMerchant(t, 'Events')
+      ).api.graphql(`query($id: ID!) { node(id: $id) { id } }`, { id: newest });
       expect(foreign.body.data.node).toBeNull();
     });
   });

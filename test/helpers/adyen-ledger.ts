@@ -37,10 +37,20 @@ export async function adyenAccounting(orm: MikroORM, standIn: AdyenStandIn) {
     counts.authorised++;
     const paid = paidBy.get(p.pspReference) ?? [];
     const inFull = p.captured === authorised;
-    if (p.status === 'captured' && inFull && p.refunded === 0 && paid.length === 1 && paid[0].amount === authorised) counts.paid++;
+    if (p.status === 'captured' && inFull && p.refunded === 0 && paid.length === 1 && paid[0].amount === authorised)
+      counts.paid++;
     else if (p.status === 'cancelled' && p.captured === 0 && paid.length === 0) counts.cancelled++;
     else if (p.status === 'refunded' && inFull && p.refunded === authorised && paid.length === 0) counts.refunded++;
-    else unaccounted.push({ psp: p.pspReference, reference: p.merchantReference, status: p.status, authorised, captured: p.captured, refunded: p.refunded, paid: paid.length });
+    else
+      unaccounted.push({
+        psp: p.pspReference,
+        reference: p.merchantReference,
+        status: p.status,
+        authorised,
+        captured: p.captured,
+        refunded: p.refunded,
+        paid: paid.length,
+      });
   }
   const keepsMoney = (psp: string) => {
     const p = standIn.payments.get(psp)!;
@@ -54,7 +64,12 @@ export async function adyenAccounting(orm: MikroORM, standIn: AdyenStandIn) {
       const orders = new Set(kept.map((psp) => paidBy.get(psp)?.[0]?.order_id));
       return !(o.status === 'paid' && orders.size === 1 && !orders.has(undefined));
     })
-    .map((o) => ({ psp: o.pspReference, reference: o.reference, status: o.status, payments: o.payments.map((psp) => `${psp}:${standIn.payments.get(psp)!.status}`) }));
+    .map((o) => ({
+      psp: o.pspReference,
+      reference: o.reference,
+      status: o.status,
+      payments: o.payments.map((psp) => `${psp}:${standIn.payments.get(psp)!.status}`),
+    }));
   const captured = new Set([...standIn.payments.values()].filter((p) => p.captured > 0).map((p) => p.pspReference));
 
   const problems = {
@@ -65,10 +80,24 @@ export async function adyenAccounting(orm: MikroORM, standIn: AdyenStandIn) {
     ordersNotPaidInFull: await one(
       `select count(*)::int as n from orders o where o.livemode and o.status = 'completed' and o.amount <> (select coalesce(sum(amount), 0) from payments p where p.order_id = o.id)`,
     ),
-    checkoutsPaidTwice: await one(`select count(*)::int as n from (select checkout_id from orders where status = 'completed' group by checkout_id having count(*) > 1) d`),
+    checkoutsPaidTwice: await one(
+      `select count(*)::int as n from (select checkout_id from orders where status = 'completed' group by checkout_id having count(*) > 1) d`,
+    ),
   };
-  return { problems, counts, paidOrders: await one(`select count(*)::int as n from orders where livemode and status = 'completed'`), adyenOrders: standIn.orders.size };
+  return {
+    problems,
+    counts,
+    paidOrders: await one(`select count(*)::int as n from orders where livemode and status = 'completed'`),
+    adyenOrders: standIn.orders.size,
+  };
 }
 
 /** The problems of `adyenAccounting` when everything is accounted for. */
-export const nothingUnknown = { halfDone: 0, unaccounted: [], unsettledOrders: [], paymentsWithoutCapture: 0, ordersNotPaidInFull: 0, checkoutsPaidTwice: 0 };
+export const nothingUnknown = {
+  halfDone: 0,
+  unaccounted: [],
+  unsettledOrders: [],
+  paymentsWithoutCapture: 0,
+  ordersNotPaidInFull: 0,
+  checkoutsPaidTwice: 0,
+};

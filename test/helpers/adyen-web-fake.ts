@@ -68,13 +68,25 @@ fake.complete = (details) => core.options.onAdditionalDetails({ data: { details 
 
 /** Serves the stand-in instead of Adyen Web's bundle to `page`. */
 export async function fakeAdyenWeb(page: Page): Promise<void> {
-  await page.route('**/card-entry/adyen-web.js', (route) => route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: FAKE_ADYEN_WEB }));
+  await page.route('**/card-entry/adyen-web.js', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: FAKE_ADYEN_WEB }),
+  );
 }
 
 /** Fills a card slot on the page with the stand-in's `test_` values of `number`. */
 export async function enterCard(page: Page, slot: 'hsa_fsa_card' | 'card', number: string): Promise<void> {
-  await page.waitForFunction((s) => Boolean((window as unknown as { adyenWebFake?: { onChange?: Record<string, unknown> } }).adyenWebFake?.onChange?.[s]), slot);
-  await page.evaluate(([s, n]) => (window as unknown as { adyenWebFake: { enter(slot: string, number: string): void } }).adyenWebFake.enter(s, n), [slot, number] as const);
+  await page.waitForFunction(
+    (s) =>
+      Boolean(
+        (window as unknown as { adyenWebFake?: { onChange?: Record<string, unknown> } }).adyenWebFake?.onChange?.[s],
+      ),
+    slot,
+  );
+  await page.evaluate(
+    ([s, n]) =>
+      (window as unknown as { adyenWebFake: { enter(slot: string, number: string): void } }).adyenWebFake.enter(s, n),
+    [slot, number] as const,
+  );
 }
 
 /** What the page gave Adyen Web. */
@@ -87,14 +99,18 @@ export interface FakeAdyenWebState {
 
 export function fakeState(page: Page): Promise<FakeAdyenWebState> {
   return page.evaluate(() => {
-    const { checkout, cards, actions, validations } = (window as unknown as { adyenWebFake: FakeAdyenWebState }).adyenWebFake;
+    const { checkout, cards, actions, validations } = (window as unknown as { adyenWebFake: FakeAdyenWebState })
+      .adyenWebFake;
     return { checkout, cards, actions, validations };
   });
 }
 
 /** Finishes the shown action with `details`, as Adyen Web's onAdditionalDetails does. */
 export async function completeAction(page: Page, details: Record<string, string>): Promise<void> {
-  await page.evaluate((d) => (window as unknown as { adyenWebFake: { complete(details: unknown): void } }).adyenWebFake.complete(d), details);
+  await page.evaluate(
+    (d) => (window as unknown as { adyenWebFake: { complete(details: unknown): void } }).adyenWebFake.complete(d),
+    details,
+  );
 }
 
 /** A page opened with Adyen Web's stand-in: script errors and CSP reports (`problems`), the POSTs it made, its answer's headers. */
@@ -116,10 +132,13 @@ export async function openWithFakeAdyenWeb(context: BrowserContext, url: string)
   });
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('request', (req) => {
-    if (req.method() === 'POST') posts.push({ url: new URL(req.url()).pathname + new URL(req.url()).search, body: req.postData() ?? '' });
+    if (req.method() === 'POST')
+      posts.push({ url: new URL(req.url()).pathname + new URL(req.url()).search, body: req.postData() ?? '' });
   });
   const response = await page.goto(url);
   if (response?.status() !== 200) throw new Error(`${url} answered ${response?.status()}`);
-  await page.waitForFunction(() => Boolean((window as unknown as { adyenWebFake?: { checkout: unknown } }).adyenWebFake?.checkout));
+  await page.waitForFunction(() =>
+    Boolean((window as unknown as { adyenWebFake?: { checkout: unknown } }).adyenWebFake?.checkout),
+  );
   return { page, problems, posts, headers: response.headers() };
 }

@@ -77,18 +77,27 @@ export interface AdyenHostRequest {
 }
 
 /** Plays Adyen's hosts for `target` (a page, or every page of a context); `offline`: they answer nothing, as without a network. */
-export async function playAdyenHosts(target: Page | BrowserContext, opts: { offline?: boolean } = {}): Promise<{ requests: AdyenHostRequest[] }> {
+export async function playAdyenHosts(
+  target: Page | BrowserContext,
+  opts: { offline?: boolean } = {},
+): Promise<{ requests: AdyenHostRequest[] }> {
   const requests: AdyenHostRequest[] = [];
   await target.route(ADYEN_HOST, async (route) => {
     const req = route.request();
     requests.push({ url: req.url(), referer: (await req.allHeaders()).referer ?? null, body: req.postData() ?? '' });
     if (opts.offline) return route.abort('internetdisconnected');
     const { hostname, pathname } = new URL(req.url());
-    if (/\/securedfields\/.*\/securedFields\.html$/.test(pathname)) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: SECURED_FIELD_PAGE });
+    if (/\/securedfields\/.*\/securedFields\.html$/.test(pathname))
+      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: SECURED_FIELD_PAGE });
     const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' };
     if (hostname.startsWith('checkoutanalytics-')) {
       if (req.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-      return route.fulfill({ status: 200, headers: cors, contentType: 'application/json', body: JSON.stringify({ checkoutAttemptId: 'local-attempt-1' }) });
+      return route.fulfill({
+        status: 200,
+        headers: cors,
+        contentType: 'application/json',
+        body: JSON.stringify({ checkoutAttemptId: 'local-attempt-1' }),
+      });
     }
     return route.fulfill({ status: 404, headers: cors, contentType: 'application/json', body: '{}' });
   });
@@ -96,8 +105,15 @@ export async function playAdyenHosts(target: Page | BrowserContext, opts: { offl
 }
 
 /** The secured-field frame of `fieldType` in the card component mounted in `#containerId`, once it answered its configuration. */
-export async function securedField(page: Page, containerId: string, fieldType: 'encryptedCardNumber' | 'encryptedExpiryDate' | 'encryptedSecurityCode'): Promise<Frame> {
-  const handle = await page.locator(`#${containerId} iframe`).nth(['encryptedCardNumber', 'encryptedExpiryDate', 'encryptedSecurityCode'].indexOf(fieldType)).elementHandle();
+export async function securedField(
+  page: Page,
+  containerId: string,
+  fieldType: 'encryptedCardNumber' | 'encryptedExpiryDate' | 'encryptedSecurityCode',
+): Promise<Frame> {
+  const handle = await page
+    .locator(`#${containerId} iframe`)
+    .nth(['encryptedCardNumber', 'encryptedExpiryDate', 'encryptedSecurityCode'].indexOf(fieldType))
+    .elementHandle();
   const frame = await handle.contentFrame();
   if (!frame) throw new Error(`#${containerId} has no ${fieldType} frame`);
   await frame.locator(`input[data-field="${fieldType}"]`).waitFor();
@@ -105,7 +121,11 @@ export async function securedField(page: Page, containerId: string, fieldType: '
 }
 
 /** Types a card into Adyen Web's secured fields of `#containerId`, as a shopper does. */
-export async function typeCard(page: Page, containerId: string, card: { number: string; expiry?: string; cvc?: string }): Promise<void> {
+export async function typeCard(
+  page: Page,
+  containerId: string,
+  card: { number: string; expiry?: string; cvc?: string },
+): Promise<void> {
   await (await securedField(page, containerId, 'encryptedCardNumber')).locator('input').fill(card.number);
   await (await securedField(page, containerId, 'encryptedExpiryDate')).locator('input').fill(card.expiry ?? '03/30');
   await (await securedField(page, containerId, 'encryptedSecurityCode')).locator('input').fill(card.cvc ?? '737');

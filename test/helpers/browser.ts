@@ -7,7 +7,16 @@ import { chromium, type Browser } from 'playwright-core';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 // The machine has no network beyond package registries: keep Chromium from calling Google.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches headless Chromium; fails (never skips) with the fix when it is not installed. */
 export async function launchBrowser(): Promise<Browser> {
@@ -33,7 +42,9 @@ export async function startStore(): Promise<StoreServer> {
   const visits: string[] = [];
   const server = createServer((req: IncomingMessage, res) => {
     visits.push(req.url ?? '/');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Store</title><h1>Back at the store</h1>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>Store</title><h1>Back at the store</h1>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

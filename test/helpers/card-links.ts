@@ -32,13 +32,21 @@ export const renewalCards = {
 /** A new customer (random email) of `api`'s merchant. */
 export async function newCustomer(api: Client): Promise<{ id: string; email: string }> {
   const email = `jane.${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const res = await api.post<{ id: string; email: string }>('/api/v2/customers', { email, first_name: 'Jane', last_name: 'Doe' });
+  const res = await api.post<{ id: string; email: string }>('/api/v2/customers', {
+    email,
+    first_name: 'Jane',
+    last_name: 'Doe',
+  });
   expect(res.status).toBe(201);
   return res.body;
 }
 
 /** A monthly 15.00 subscription (answered 201) of a new customer paying with `card` (`{card}` body of the payment-methods route). */
-export async function subscribeWith(api: Client, card: object, extra: Record<string, unknown> = {}): Promise<{ sub: SubscriptionResource; customerId: string }> {
+export async function subscribeWith(
+  api: Client,
+  card: object,
+  extra: Record<string, unknown> = {},
+): Promise<{ sub: SubscriptionResource; customerId: string }> {
   const customer = await newCustomer(api);
   const pm = await api.post<{ id: string }>(`/api/v2/customers/${customer.id}/payment-methods`, { card });
   expect(pm.status).toBe(201);

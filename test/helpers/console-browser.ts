@@ -8,7 +8,14 @@ import type { TestApp } from './test-app.js';
  * a fresh Chromium context, once the page has connected (or said it will not); CSP refusals and
  * page errors go to `problems`.
  */
-export async function consolePage(t: TestApp, browser: Browser, merchantId: string, role: string, problems: string[], details: Record<string, unknown> = {}): Promise<Page> {
+export async function consolePage(
+  t: TestApp,
+  browser: Browser,
+  merchantId: string,
+  role: string,
+  problems: string[],
+  details: Record<string, unknown> = {},
+): Promise<Page> {
   const address = `${role}-${Math.random().toString(36).slice(2, 8)}@console.test`;
   await teamMember(t, merchantId, address, role, details);
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

@@ -14,7 +14,12 @@ export function consoleClient(base: string) {
   const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
     const res = await fetch(`${base}${path}`, {
       method,
-      headers: { ...(cookie && { cookie }), ...(body !== undefined && { 'content-type': 'application/json' }), ...(csrf && { 'x-csrf-token': csrf }), ...extra },
+      headers: {
+        ...(cookie && { cookie }),
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(csrf && { 'x-csrf-token': csrf }),
+        ...extra,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const set = res.headers.getSetCookie().find((c) => c.startsWith('glm_console='));
@@ -28,7 +33,8 @@ export function consoleClient(base: string) {
     call,
     post: (path: string, body: unknown = {}, extra?: Record<string, string>) => call('POST', path, body, extra),
     get: (path: string) => call('GET', path),
-    graphql: (query: string, variables?: Record<string, unknown>, extra?: Record<string, string>) => call('POST', '/graphql', { query, variables }, extra),
+    graphql: (query: string, variables?: Record<string, unknown>, extra?: Record<string, string>) =>
+      call('POST', '/graphql', { query, variables }, extra),
     signIn: (email: string, password = PASSWORD) => call('POST', '/console/sign-in', { email, password }),
     get cookie() {
       return cookie;
@@ -40,7 +46,13 @@ export function consoleClient(base: string) {
 }
 
 /** Invites `email` to `merchantId`'s team with `role` (and a clinician's `details`) and sets its password through the invitation link. */
-export async function teamMember(t: TestApp, merchantId: string, email: string, role: string, details: Record<string, unknown> = {}): Promise<void> {
+export async function teamMember(
+  t: TestApp,
+  merchantId: string,
+  email: string,
+  role: string,
+  details: Record<string, unknown> = {},
+): Promise<void> {
   const { setup_url } = await inviteMember(t.orm.em.fork(), merchantId, { email, role, ...details });
   const token = new URL(setup_url).searchParams.get('token');
   const res = await client(t.url).post('/console/password-setup', { token, password: PASSWORD });
@@ -48,7 +60,12 @@ export async function teamMember(t: TestApp, merchantId: string, email: string, 
 }
 
 /** A console session of a new `role` member of `merchantId`, signed in. */
-export async function signedInConsole(t: TestApp, merchantId: string, role = 'owner', email = `${role}-${Math.random().toString(36).slice(2, 8)}@team.test`): Promise<ConsoleClient> {
+export async function signedInConsole(
+  t: TestApp,
+  merchantId: string,
+  role = 'owner',
+  email = `${role}-${Math.random().toString(36).slice(2, 8)}@team.test`,
+): Promise<ConsoleClient> {
   await teamMember(t, merchantId, email, role);
   const console = consoleClient(t.url);
   const res = await console.signIn(email);
@@ -57,7 +74,11 @@ export async function signedInConsole(t: TestApp, merchantId: string, role = 'ow
 }
 
 /** A GraphQL answer that refuses the root `field` to an API key: console sessions only, 403 `insufficient_permissions` naming `permission`. */
-export function expectConsoleOnly(body: { data: unknown; errors?: unknown[] }, field: string, permission: string): void {
+export function expectConsoleOnly(
+  body: { data: unknown; errors?: unknown[] },
+  field: string,
+  permission: string,
+): void {
   expect(body.data).toBeNull();
   expect(body.errors).toEqual([
     expect.objectContaining({

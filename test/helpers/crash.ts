@@ -25,7 +25,9 @@ export async function killDatabase(dataDir: string): Promise<void> {
 export async function cloneSessions(orm: MikroORM, templateId: string, n: number): Promise<string[]> {
   const conn = orm.em.fork().getConnection();
   const columns = (
-    await conn.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'checkout_sessions' and column_name not in ('id', 'reference_id')`)
+    await conn.execute<{ column_name: string }[]>(
+      `select column_name from information_schema.columns where table_name = 'checkout_sessions' and column_name not in ('id', 'reference_id')`,
+    )
   ).map((c) => `"${c.column_name}"`);
   const rows = await conn.execute<{ id: string }[]>(
     `insert into checkout_sessions (id, reference_id, ${columns.join(', ')})
@@ -38,7 +40,12 @@ export async function cloneSessions(orm: MikroORM, templateId: string, n: number
 
 /** Ages open payment attempts past the abandonment threshold, as if the reconciliation sweep ran minutes later. */
 export async function ageOpenAttempts(orm: MikroORM): Promise<void> {
-  await orm.em.fork().getConnection().execute(`update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`);
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `update payment_attempts set updated_at = now() - interval '10 minutes' where status in ('calling', 'reversing')`,
+    );
 }
 
 /**

@@ -18,7 +18,13 @@ export async function recordTestEvent(
 }
 
 /** Records an event in a transaction that then fails: nothing may come of it. */
-export async function recordAndRollBack(t: TestApp, merchantId: string, type: string, data: Record<string, unknown> = {}, opts: { webhookUrl?: string } = {}): Promise<string> {
+export async function recordAndRollBack(
+  t: TestApp,
+  merchantId: string,
+  type: string,
+  data: Record<string, unknown> = {},
+  opts: { webhookUrl?: string } = {},
+): Promise<string> {
   const ctx = systemContext(t.orm.em, merchantId, false, 0, silent);
   let id = '';
   await expect(

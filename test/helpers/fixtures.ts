@@ -3,7 +3,13 @@ import type { OrderResource } from '../../src/modules/orders/order.resource.js';
 import type { Client, Envelope } from './http.js';
 
 /** Request bodies shared by the checkout, order and refund tests. */
-export const address = { address_line_1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
+export const address = {
+  address_line_1: '1 Main St',
+  city: 'Austin',
+  state: 'TX',
+  postal_code: '78701',
+  country: 'US',
+};
 
 export const cards = {
   visa: { number: '4242424242424242', exp_month: 12, exp_year: 2030, cvc: '123' },
@@ -21,7 +27,13 @@ export function checkoutBody(items: [string, string, number, number][], extra: R
   return {
     reference_id: `cart_${Math.random().toString(36).slice(2, 10)}`,
     customer: { email: 'Jane.Doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+15125550100' },
-    line_items: items.map(([product_id, name, price, quantity]) => ({ product_id, name, price, quantity, currency: 'USD' })),
+    line_items: items.map(([product_id, name, price, quantity]) => ({
+      product_id,
+      name,
+      price,
+      quantity,
+      currency: 'USD',
+    })),
     shipping_info: address,
     success_url: 'https://shop.example.com/thanks',
     failure_url: 'https://shop.example.com/cart',
@@ -41,7 +53,11 @@ export async function createProducts(api: Client, rows: readonly ProductRow[]): 
 }
 
 /** Opens a checkout session (answered 201) and returns it; arguments as `checkoutBody`. */
-export async function openCheckout(api: Client, items: [string, string, number, number][], extra: Record<string, unknown> = {}): Promise<CheckoutResource> {
+export async function openCheckout(
+  api: Client,
+  items: [string, string, number, number][],
+  extra: Record<string, unknown> = {},
+): Promise<CheckoutResource> {
   const res = await api.post<Envelope<CheckoutResource>>('/api/v2/checkout', checkoutBody(items, extra));
   expect(res.status).toBe(201);
   return res.body.data;

@@ -2,7 +2,11 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
 /** A graphql-ws client to the test app (`connectionParams.authorization` when `apiKey` is given). */
-export function wsClient(baseUrl: string, apiKey?: string, extra: { onClosed?: (event: unknown) => void } = {}): Client {
+export function wsClient(
+  baseUrl: string,
+  apiKey?: string,
+  extra: { onClosed?: (event: unknown) => void } = {},
+): Client {
   return createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
@@ -54,7 +58,8 @@ export function collect<T = unknown>(client: Client, query: string, variables?: 
     async waitFor(count: number, ms = 10_000) {
       const until = Date.now() + ms;
       while (messages.length < count) {
-        if (Date.now() > until) throw new Error(`got ${messages.length} messages, expected ${count}; errors: ${JSON.stringify(errors)}`);
+        if (Date.now() > until)
+          throw new Error(`got ${messages.length} messages, expected ${count}; errors: ${JSON.stringify(errors)}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       return messages;
@@ -66,7 +71,11 @@ export function collect<T = unknown>(client: Client, query: string, variables?: 
  * Subscriptions carry no acknowledgement: record probe events the subscription lets through until
  * one arrives, so the test knows the server is listening; `forget` then drops the probes.
  */
-export async function untilLive(sub: ReturnType<typeof collect>, probe: () => Promise<unknown>, opts: { forget?: boolean } = {}): Promise<void> {
+export async function untilLive(
+  sub: ReturnType<typeof collect>,
+  probe: () => Promise<unknown>,
+  opts: { forget?: boolean } = {},
+): Promise<void> {
   const until = Date.now() + 10_000;
   while (sub.messages.length === 0) {
     if (Date.now() > until) throw new Error(`subscription never went live: ${JSON.stringify(sub.errors)}`);

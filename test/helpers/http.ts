@@ -61,7 +61,12 @@ export interface ApiResponse<T = Json> {
 export type Client = ReturnType<typeof client>;
 
 export function client(baseUrl: string, apiKey?: string) {
-  const request = async <T = Json>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+  const request = async <T = Json>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -82,12 +87,21 @@ export function client(baseUrl: string, apiKey?: string) {
   };
   return {
     get: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('GET', path, undefined, headers),
-    post: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('POST', path, body ?? {}, headers),
-    put: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PUT', path, body ?? {}, headers),
-    patch: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) => request<T>('PATCH', path, body ?? {}, headers),
-    delete: <T = Json>(path: string, headers?: Record<string, string>) => request<T>('DELETE', path, undefined, headers),
+    post: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('POST', path, body ?? {}, headers),
+    put: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('PUT', path, body ?? {}, headers),
+    patch: <T = Json>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      request<T>('PATCH', path, body ?? {}, headers),
+    delete: <T = Json>(path: string, headers?: Record<string, string>) =>
+      request<T>('DELETE', path, undefined, headers),
     /** POST /graphql; returns `{ data, errors, extensions }`. */
     graphql: async <T = Json>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) =>
-      request<{ data: T; errors?: GraphQLErrorBody[]; extensions?: { cost: QueryCost } }>('POST', '/graphql', { query, variables }, headers),
+      request<{ data: T; errors?: GraphQLErrorBody[]; extensions?: { cost: QueryCost } }>(
+        'POST',
+        '/graphql',
+        { query, variables },
+        headers,
+      ),
   };
 }

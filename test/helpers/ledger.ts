@@ -27,11 +27,15 @@ export async function ledgerAccounting(orm: MikroORM) {
     paymentsWithoutCapture: await one(
       `select count(*)::int as n from payments p where not exists (select 1 from processor_ledger l where l.operation = 'capture' and l.ok and l.reference = p.capture_id)`,
     ),
-    ordersNotPaidInFull: await one(`select count(*)::int as n from orders o where o.status = 'completed' and o.amount <> (select coalesce(sum(amount), 0) from payments p where p.order_id = o.id)`),
+    ordersNotPaidInFull: await one(
+      `select count(*)::int as n from orders o where o.status = 'completed' and o.amount <> (select coalesce(sum(amount), 0) from payments p where p.order_id = o.id)`,
+    ),
     ordersWithoutOneEvent: await one(
       `select count(*)::int as n from orders o where o.status = 'completed' and (select count(*) from events e where e.type = 'order.completed' and e.data->>'id' = o.id) <> 1`,
     ),
-    checkoutsPaidTwice: await one(`select count(*)::int as n from (select checkout_id from orders where status = 'completed' group by checkout_id having count(*) > 1) d`),
+    checkoutsPaidTwice: await one(
+      `select count(*)::int as n from (select checkout_id from orders where status = 'completed' group by checkout_id having count(*) > 1) d`,
+    ),
   };
   return {
     problems,

@@ -37,9 +37,17 @@ export interface LiveMode {
  * the service's `/processor-notifications/adyen`, with the live catalog `products`. Assert
  * `adyen.violations()` is empty.
  */
-export async function startLiveMode(products: readonly ProductRow[] = [], env: Record<string, string> = {}): Promise<LiveMode> {
+export async function startLiveMode(
+  products: readonly ProductRow[] = [],
+  env: Record<string, string> = {},
+): Promise<LiveMode> {
   const adyen = await startAdyen({ apiKey: ADYEN_API_KEY, merchantAccount: ADYEN_MERCHANT_ACCOUNT });
-  const t = await startTestApp({ SECRETS_KEY: LIVE_SECRETS_KEY, ADYEN_CHECKOUT_URL: adyen.checkoutUrl, ADYEN_DISPUTES_URL: adyen.disputesUrl, ...env });
+  const t = await startTestApp({
+    SECRETS_KEY: LIVE_SECRETS_KEY,
+    ADYEN_CHECKOUT_URL: adyen.checkoutUrl,
+    ADYEN_DISPUTES_URL: adyen.disputesUrl,
+    ...env,
+  });
   await t.reset();
   const keys = await t.merchant('Live Pharmacy');
   await configureAdyen(t, keys.id);
@@ -59,7 +67,11 @@ export async function startLiveMode(products: readonly ProductRow[] = [], env: R
 }
 
 /** Stores the merchant's Adyen account (what `npm run cli -- processor set` does). */
-export async function configureAdyen(t: TestApp, merchantId: string, merchantAccount = ADYEN_MERCHANT_ACCOUNT): Promise<void> {
+export async function configureAdyen(
+  t: TestApp,
+  merchantId: string,
+  merchantAccount = ADYEN_MERCHANT_ACCOUNT,
+): Promise<void> {
   await setProcessorAccount(t.orm.em.fork(), merchantId, {
     provider: 'adyen',
     merchant_account: merchantAccount,

@@ -9,7 +9,9 @@ import { freePort } from '../../src/platform/db/embedded-postgres.js';
 export const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p));
 
 /** Why a topology test is skipped here (PgBouncer missing), or undefined when it can run. */
-export const pgbouncerMissing = PGBOUNCER ? undefined : 'PgBouncer is not installed (apt-get install pgbouncer): the topology tests are skipped';
+export const pgbouncerMissing = PGBOUNCER
+  ? undefined
+  : 'PgBouncer is not installed (apt-get install pgbouncer): the topology tests are skipped';
 
 /** `describe`, or `describe.skip` with `missing` printed when something the tests need is missing. */
 export function describeUnless(missing: string | undefined): jest.Describe {
@@ -47,7 +49,11 @@ export function unprivileged(): { uid: number; gid: number } | undefined {
  * `sessionPooled` is also reachable as `<db>_session` in session mode (a LISTEN connection that
  * follows PgBouncer when it is repointed).
  */
-export async function startPgBouncer(serverPort: number, settings: Record<string, string | number> = {}, opts: { sessionPooled?: string[] } = {}): Promise<PgBouncer> {
+export async function startPgBouncer(
+  serverPort: number,
+  settings: Record<string, string | number> = {},
+  opts: { sessionPooled?: string[] } = {},
+): Promise<PgBouncer> {
   if (!PGBOUNCER) throw new Error(pgbouncerMissing);
   const dir = await mkdtemp(path.join(tmpdir(), 'pgbouncer-'));
   await chmod(dir, 0o777);
@@ -58,7 +64,10 @@ export async function startPgBouncer(serverPort: number, settings: Record<string
       ini,
       [
         '[databases]',
-        ...(opts.sessionPooled ?? []).map((db) => `${db}_session = host=127.0.0.1 port=${server} dbname=${db} user=postgres password=postgres pool_mode=session`),
+        ...(opts.sessionPooled ?? []).map(
+          (db) =>
+            `${db}_session = host=127.0.0.1 port=${server} dbname=${db} user=postgres password=postgres pool_mode=session`,
+        ),
         `* = host=127.0.0.1 port=${server} user=postgres password=postgres`,
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',
@@ -74,7 +83,10 @@ export async function startPgBouncer(serverPort: number, settings: Record<string
     );
   await writeFile(path.join(dir, 'users.txt'), '"postgres" ""\n', { mode: 0o644 });
   await write(serverPort);
-  const child: ChildProcess = spawn(PGBOUNCER, [ini], { ...unprivileged(), stdio: ['ignore', 'ignore', process.env.PGBOUNCER_LOG ? 'inherit' : 'ignore'] });
+  const child: ChildProcess = spawn(PGBOUNCER, [ini], {
+    ...unprivileged(),
+    stdio: ['ignore', 'ignore', process.env.PGBOUNCER_LOG ? 'inherit' : 'ignore'],
+  });
   let exited = false;
   child.on('exit', () => (exited = true));
   // Ready once it accepts connections.

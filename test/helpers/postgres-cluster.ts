@@ -57,7 +57,12 @@ export async function startReplicatedCluster(db = 'commerce'): Promise<Replicate
   if (user) await chown(root, user.uid, user.gid);
   const run = async (bin: string, args: string[]) => {
     try {
-      await promisify(execFile)(path.join(PG_BIN, bin), args, { ...user, cwd: root, env: { ...process.env, HOME: root }, timeout: 60_000 });
+      await promisify(execFile)(path.join(PG_BIN, bin), args, {
+        ...user,
+        cwd: root,
+        env: { ...process.env, HOME: root },
+        timeout: 60_000,
+      });
     } catch (err) {
       const e = err as { stdout?: string; stderr?: string; message: string };
       throw new Error(`${bin} ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
@@ -94,16 +99,47 @@ export async function startReplicatedCluster(db = 'commerce'): Promise<Replicate
     await rm(root, { recursive: true, force: true });
   };
   try {
-    await run('initdb', ['-D', path.join(root, 'primary'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
+    await run('initdb', [
+      '-D',
+      path.join(root, 'primary'),
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+    ]);
     // initdb's pg_hba.conf already trusts replication connections from 127.0.0.1.
     await appendFile(
       path.join(root, 'primary', 'postgresql.conf'),
-      ["listen_addresses = '127.0.0.1'", "unix_socket_directories = ''", 'wal_level = replica', 'max_wal_senders = 5', 'hot_standby = on', 'max_connections = 200', ''].join('\n'),
+      [
+        "listen_addresses = '127.0.0.1'",
+        "unix_socket_directories = ''",
+        'wal_level = replica',
+        'max_wal_senders = 5',
+        'hot_standby = on',
+        'max_connections = 200',
+        '',
+      ].join('\n'),
     );
     const primary = await server('primary');
     servers.push(primary);
     await primary.query(`create database ${db}`);
-    await run('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', path.join(root, 'standby'), '-R', '-X', 'stream', '-c', 'fast']);
+    await run('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      path.join(root, 'standby'),
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+    ]);
     const standby = await server('standby');
     servers.push(standby);
     await primary.query(`alter system set synchronous_standby_names = '*'`);
@@ -111,9 +147,14 @@ export async function startReplicatedCluster(db = 'commerce'): Promise<Replicate
     await primary.query('select pg_reload_conf()');
     const until = Date.now() + 30_000;
     for (;;) {
-      const [replica] = await primary.query<{ state: string; sync_state: string }>('select state, sync_state from pg_stat_replication');
+      const [replica] = await primary.query<{ state: string; sync_state: string }>(
+        'select state, sync_state from pg_stat_replication',
+      );
       if (replica?.state === 'streaming' && replica.sync_state === 'sync') break;
-      if (Date.now() > until) throw new Error(`the standby is not streaming synchronously (${JSON.stringify(replica)}):\n${await standby.log()}`);
+      if (Date.now() > until)
+        throw new Error(
+          `the standby is not streaming synchronously (${JSON.stringify(replica)}):\n${await standby.log()}`,
+        );
       await sleep(100);
     }
     return { primary, standby, close };

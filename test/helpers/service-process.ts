@@ -15,7 +15,13 @@ export interface ServiceProcess {
  */
 export async function startServiceProcess(
   env: Record<string, string>,
-  opts: { capture?: boolean; stdio?: 'ignore' | ['ignore', 'ignore' | 'inherit', 'ignore' | 'inherit']; timeoutMs?: number; name?: string; probe?: '/healthz' | '/readyz' } = {},
+  opts: {
+    capture?: boolean;
+    stdio?: 'ignore' | ['ignore', 'ignore' | 'inherit', 'ignore' | 'inherit'];
+    timeoutMs?: number;
+    name?: string;
+    probe?: '/healthz' | '/readyz';
+  } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/src/main.js'], {

@@ -33,7 +33,10 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { por
     GRAPHQL_COST_RESTORE_RATE: '100000000',
     ...env,
   });
-  const orm = await openOrm(config.DATABASE_URL!, config.DB_POOL_MAX, { poolGuard: config.DB_POOL_GUARD, preparedStatements: config.DATABASE_PREPARED_STATEMENTS });
+  const orm = await openOrm(config.DATABASE_URL!, config.DB_POOL_MAX, {
+    poolGuard: config.DB_POOL_GUARD,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
   const app = await buildApp(config, orm, new JobRunner(orm, config.DATABASE_URL!, sweeps));
   await app.http.listen({ port: opts.port ?? 0, host: '127.0.0.1' }); // a fixed port: a restart of the same service
   const address = app.http.server.address();

@@ -17,7 +17,11 @@ export interface Answer {
 }
 
 /** How to answer request number `n` (0-based): a status (body `ok`), a status and body, or 'hang' (never answer). */
-export type Responder = (n: number, req: ReceivedWebhook, res: ServerResponse) => number | Answer | 'hang' | Promise<number | Answer | 'hang'>;
+export type Responder = (
+  n: number,
+  req: ReceivedWebhook,
+  res: ServerResponse,
+) => number | Answer | 'hang' | Promise<number | Answer | 'hang'>;
 
 /** A local webhook receiver (node:http on 127.0.0.1:0) recording every request. */
 export async function startReceiver(respond: Responder = () => 200) {

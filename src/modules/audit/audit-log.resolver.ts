@@ -9,8 +9,13 @@ import { AuditLogArgs, AuditLogConnection, AuditLogEntryNode } from './audit-log
 @Authorized('audit_log')
 @Resolver(() => AuditLogEntryNode)
 export class AuditLogResolver {
-  @Query(() => AuditLogConnection, { description: "This mode's audit log, newest first: sign-ins, keys, endpoints, refunds, cancellations" })
-  async auditLog(@Args() args: AuditLogArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<AuditLogEntryNode>> {
+  @Query(() => AuditLogConnection, {
+    description: "This mode's audit log, newest first: sign-ins, keys, endpoints, refunds, cancellations",
+  })
+  async auditLog(
+    @Args() args: AuditLogArgs,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<ConnectionShape<AuditLogEntryNode>> {
     const filters = parseInput(
       auditFiltersSchema,
       {

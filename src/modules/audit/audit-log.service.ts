@@ -59,8 +59,20 @@ export function auditEntry(em: EntityManager, r: AuditRecord): AuditLogEntry {
 }
 
 /** Records that the caller did `action` to `objectId`, written with the caller's next flush. */
-export function recordAudit(ctx: ServiceContext, action: AuditAction, objectId?: string | null, details?: Record<string, unknown>): void {
-  auditEntry(ctx.em, { merchantId: ctx.principal.merchantId, livemode: ctx.principal.livemode, actor: ctx.principal.actor, action, objectId, details });
+export function recordAudit(
+  ctx: ServiceContext,
+  action: AuditAction,
+  objectId?: string | null,
+  details?: Record<string, unknown>,
+): void {
+  auditEntry(ctx.em, {
+    merchantId: ctx.principal.merchantId,
+    livemode: ctx.principal.livemode,
+    actor: ctx.principal.actor,
+    action,
+    objectId,
+    details,
+  });
 }
 
 export const auditFiltersSchema = z
@@ -74,8 +86,16 @@ export const auditFiltersSchema = z
   .strict();
 
 /** A page of the caller's mode's audit log, newest first, with the console's filters. */
-export async function listAuditLog(ctx: ServiceContext, filters: z.output<typeof auditFiltersSchema>, page: PageRequest<string>): Promise<Page<AuditLogEntry>> {
-  requireConsoleUser(ctx.principal, 'audit_log:read', 'The audit log is read in the console (Settings → Audit log) by a signed-in member whose role holds audit_log:read, not with an API key.');
+export async function listAuditLog(
+  ctx: ServiceContext,
+  filters: z.output<typeof auditFiltersSchema>,
+  page: PageRequest<string>,
+): Promise<Page<AuditLogEntry>> {
+  requireConsoleUser(
+    ctx.principal,
+    'audit_log:read',
+    'The audit log is read in the console (Settings → Audit log) by a signed-in member whose role holds audit_log:read, not with an API key.',
+  );
   const created = createdBetween(filters);
   return paginate(
     ctx,

@@ -7,7 +7,11 @@ import { AUDIT_ACTIONS } from './audit-log.service.js';
 import type { AuditLogEntry } from './audit-log.entity.js';
 
 export const AuditActionEnum = graphqlEnum('AuditAction', AUDIT_ACTIONS, 'A change the audit log records');
-export const AuditActorKindEnum = graphqlEnum('AuditActorKind', ['user', 'key', 'system'] as const, 'A console member, an API key, or the service itself (CLI, sweeps)');
+export const AuditActorKindEnum = graphqlEnum(
+  'AuditActorKind',
+  ['user', 'key', 'system'] as const,
+  'A console member, an API key, or the service itself (CLI, sweeps)',
+);
 
 @ObjectType('AuditLogEntry', { description: 'One change that matters: who, what, to which object, when, from where' })
 export class AuditLogEntryNode {
@@ -15,9 +19,14 @@ export class AuditLogEntryNode {
   @Field(() => AuditActionEnum) action!: ValueOf<typeof AuditActionEnum>;
   @Field(() => AuditActorKindEnum) actorKind!: ValueOf<typeof AuditActorKindEnum>;
   @Field(() => String, { nullable: true, description: 'usr_… or key_…' }) actorId!: string | null;
-  @Field(() => String, { nullable: true, description: "The member's email or the key's name and prefix, as they were then" }) actorLabel!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The member's email or the key's name and prefix, as they were then",
+  })
+  actorLabel!: string | null;
   @Field(() => String, { nullable: true }) ipAddress!: string | null;
-  @Field(() => String, { nullable: true, description: 'The object changed (re_…, we_…, key_…)' }) objectId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The object changed (re_…, we_…, key_…)' }) objectId!:
+    string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) details!: Record<string, unknown> | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
 

@@ -14,13 +14,22 @@ import { webhookUrlForOrder } from './checkout.service.js';
 export const failOrderOfFailedCapture: ProcessorEventHandler = async (tx, event) => {
   const captureId = event.originalReference;
   if (!captureId) return;
-  const payment = await tx.em.findOne(Payment, { captureId, merchant: tx.principal.merchantId, livemode: tx.principal.livemode });
+  const payment = await tx.em.findOne(Payment, {
+    captureId,
+    merchant: tx.principal.merchantId,
+    livemode: tx.principal.livemode,
+  });
   if (!payment) return;
   const order = await tx.em.findOneOrFail(Order, payment.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (order.status === 'failed') return;
   order.failureReason = `${payment.paymentMethod}: capture_failed`;
   const card = `${payment.paymentMethod === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${payment.brand} ${payment.last4}`;
-  order.transition(tx.now(), 'failed', `capture of ${card} failed at the processor${event.reason ? `: ${event.reason}` : ''}`, 'failed');
+  order.transition(
+    tx.now(),
+    'failed',
+    `capture of ${card} failed at the processor${event.reason ? `: ${event.reason}` : ''}`,
+    'failed',
+  );
   recordEvent(tx, 'order.failed', orderFailedPayload(order), { webhookUrl: await webhookUrlForOrder(tx, order) });
   await tx.em.flush();
 };

@@ -37,7 +37,12 @@ export function shareByCategory(amount: number, weights: HealthcareBreakdown): H
 
 /** Checkout line items as priced lines. */
 export function pricedLines(items: readonly CheckoutLineItem[]): PricedLine[] {
-  return items.map((l) => ({ price: l.price, quantity: l.quantity, hsaFsaEligible: l.hsa_fsa_eligible, iiasCategory: l.iias_category ?? null }));
+  return items.map((l) => ({
+    price: l.price,
+    quantity: l.quantity,
+    hsaFsaEligible: l.hsa_fsa_eligible,
+    iiasCategory: l.iias_category ?? null,
+  }));
 }
 
 /** A checkout's IIAS breakdown (a session stored before breakdowns existed: all of it OTC). */
@@ -65,7 +70,10 @@ function eligibleByCategory(lines: PricedLine[]): HealthcareBreakdown {
  * shares `hsa_amount` between the IIAS categories in proportion to their eligible subtotals
  * (`shareByCategory`), so it follows the same discount and tax shares and adds up to it exactly.
  */
-export function splitAmounts(lines: PricedLine[], extra: { shipping: number; tax: number; discount: number }): Required<CheckoutAmounts> {
+export function splitAmounts(
+  lines: PricedLine[],
+  extra: { shipping: number; tax: number; discount: number },
+): Required<CheckoutAmounts> {
   const subtotal = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
   const eligible = lines.filter((l) => l.hsaFsaEligible).reduce((sum, l) => sum + l.price * l.quantity, 0);
   const total = subtotal + extra.shipping + extra.tax - extra.discount;

@@ -6,7 +6,10 @@ import { CheckoutSession } from './checkout-session.entity.js';
 
 /** The session whose hosted-page token is `token`, or 404 `not_found` (a wrong token is as unknown as a wrong id). */
 export async function findCheckoutByPageToken(em: EntityManager, id: string, token: unknown): Promise<CheckoutSession> {
-  const session = typeof token === 'string' && token.length >= 16 ? await em.findOne(CheckoutSession, { id, accessToken: token }) : null;
+  const session =
+    typeof token === 'string' && token.length >= 16
+      ? await em.findOne(CheckoutSession, { id, accessToken: token })
+      : null;
   if (!session) throw DomainError.notFound('checkout session', id, 'checkout_id');
   return session;
 }

@@ -13,7 +13,13 @@ import type { Captured, PayOutcome, Run } from './checkout-payment-run.js';
  * A partial authorisation of the HSA/FSA card moves the rest to the regular card; a refusal
  * releases every hold; a part that needs the shopper parks the attempt.
  */
-export async function authorizeFrom(ctx: ServiceContext, processor: PaymentProcessor, run: Run, from: number, first?: AuthorizeResult): Promise<PayOutcome> {
+export async function authorizeFrom(
+  ctx: ServiceContext,
+  processor: PaymentProcessor,
+  run: Run,
+  from: number,
+  first?: AuthorizeResult,
+): Promise<PayOutcome> {
   for (let i = from; i < run.parts.length; i++) {
     const part = run.parts[i];
     const auth =
@@ -71,7 +77,13 @@ function takeReserve(run: Run): Part | null {
   run.reserve = null;
   reserve.amount = 0;
   run.parts.push(reserve);
-  run.journal.steps.push({ slot: reserve.slot, payment_method: reserve.details.type, amount: 0, authorization_id: null, capture_id: null });
+  run.journal.steps.push({
+    slot: reserve.slot,
+    payment_method: reserve.details.type,
+    amount: 0,
+    authorization_id: null,
+    capture_id: null,
+  });
   return reserve;
 }
 
@@ -91,8 +103,15 @@ async function captureAndCommit(ctx: ServiceContext, processor: PaymentProcessor
     const capture = await processor.capture(held.auth.authorizationId, run.journal.key(held.i, 'capture'));
     if (!capture.ok) {
       for (const c of captured) await processor.refund(c.captureId, c.part.amount, run.journal.key(c.i, 'reverse'));
-      for (const h of [...run.held.slice(0, n).filter((x) => !captured.some((c) => c.i === x.i)), ...run.held.slice(n + 1)]) await processor.void(h.auth.authorizationId, run.journal.key(h.i, 'void'));
-      return fail(ctx, run, held.part, { code: capture.code, message: 'The payment could not be completed; nothing was charged.' });
+      for (const h of [
+        ...run.held.slice(0, n).filter((x) => !captured.some((c) => c.i === x.i)),
+        ...run.held.slice(n + 1),
+      ])
+        await processor.void(h.auth.authorizationId, run.journal.key(h.i, 'void'));
+      return fail(ctx, run, held.part, {
+        code: capture.code,
+        message: 'The payment could not be completed; nothing was charged.',
+      });
     }
     run.journal.steps[held.i].capture_id = capture.captureId;
     captured.push({ ...held, captureId: capture.captureId });

@@ -32,7 +32,8 @@ export function onCheckoutPaid(paymentType: CheckoutSession['paymentType'], hook
 /** What paying a checkout of `paymentType` starts; a type other than `one_time` must have it registered. */
 function startedHook(paymentType: CheckoutSession['paymentType']): PaidHook | undefined {
   const hook = startedBy.get(paymentType);
-  if (!hook && paymentType !== 'one_time') throw new Error(`nothing is registered to start what a ${paymentType} checkout sells (onCheckoutPaid)`);
+  if (!hook && paymentType !== 'one_time')
+    throw new Error(`nothing is registered to start what a ${paymentType} checkout sells (onCheckoutPaid)`);
   return hook;
 }
 
@@ -42,7 +43,13 @@ function withoutHealthcare<T extends { healthcare?: unknown }>(amounts: T): Omit
 }
 
 /** The order a payment of `session` makes (a payment-link order carries the link and the payer's reference instead of a reference_id). */
-function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payments: CapturedPayment[] = [], held = 0): OrderDraft {
+function orderDraft(
+  session: CheckoutSession,
+  now: Date,
+  opts: PayOptions,
+  payments: CapturedPayment[] = [],
+  held = 0,
+): OrderDraft {
   const recurring = session.paymentType === 'subscription';
   return {
     at: now,
@@ -53,7 +60,12 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
     clientReferenceId: session.paymentLinkId ? (opts.clientReferenceId ?? null) : null,
     isRecurring: recurring,
     currency: session.currency,
-    customer: { ...session.customer, phone: session.customer.phone ?? null, shipping_address: session.shippingInfo, billing_address: session.billingInfo },
+    customer: {
+      ...session.customer,
+      phone: session.customer.phone ?? null,
+      shipping_address: session.shippingInfo,
+      billing_address: session.billingInfo,
+    },
     lineItems: session.lineItems.map((l, i) => ({
       id: `li_${session.id.slice(3, 15)}_${i + 1}`,
       product_id: l.matched_product_id,
@@ -78,7 +90,11 @@ function orderDraft(session: CheckoutSession, now: Date, opts: PayOptions, payme
  * authorisation moves what it could not cover); unpaid, the checkout's split. `held`: an HSA/FSA
  * part authorised and held for a clinician's review counts as the HSA/FSA card's.
  */
-function paidSplit(session: CheckoutSession, payments: CapturedPayment[], held: number): { hsa_amount: number; regular_amount: number } {
+function paidSplit(
+  session: CheckoutSession,
+  payments: CapturedPayment[],
+  held: number,
+): { hsa_amount: number; regular_amount: number } {
   const { hsa_amount, regular_amount, total } = session.amounts;
   if (!payments.length && !held) return { hsa_amount, regular_amount };
   const hsa = held + payments.reduce((sum, p) => sum + (p.paymentMethod === 'hsa_fsa_card' ? p.amount : 0), 0);
@@ -86,14 +102,28 @@ function paidSplit(session: CheckoutSession, payments: CapturedPayment[], held: 
 }
 
 /** A refusal as the payer sees it; `authorizedAmount` is what an HSA/FSA card could cover when it was only partly authorised. */
-export type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' | 'processorCode'> & { authorizedAmount?: number };
+export type Refusal = Pick<ProcessorResult<never> & { ok: false }, 'code' | 'message' | 'processorCode'> & {
+  authorizedAmount?: number;
+};
 
 /** Records a failed order and `order.failed` for a part that could not be paid, and the error the payer gets (402). */
-async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession, now: Date, part: Part, refusal: Refusal, opts: PayOptions): Promise<PayOutcome & { order: Order }> {
+async function recordFailedPayment(
+  ctx: ServiceContext,
+  session: CheckoutSession,
+  now: Date,
+  part: Part,
+  refusal: Refusal,
+  opts: PayOptions,
+): Promise<PayOutcome & { order: Order }> {
   const { code, message, processorCode, authorizedAmount } = refusal;
   const { order } = await createOrder(ctx, orderDraft(session, now, opts));
   order.failureReason = `${part.slot}: ${code}`;
-  order.transition(now, 'failed', `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`, 'failed');
+  order.transition(
+    now,
+    'failed',
+    `${part.details.type === 'hsa_fsa_card' ? 'HSA/FSA card' : 'card'} ${part.details.brand} ${part.details.last4} declined: ${code}`,
+    'failed',
+  );
   recordEvent(ctx, 'order.failed', orderFailedPayload(order), { webhookUrl: webhookUrlOf(session) });
   await ctx.em.flush();
   const error = new DomainError('card_declined', message, {
@@ -113,7 +143,14 @@ async function recordFailedPayment(ctx: ServiceContext, session: CheckoutSession
 export function fail(ctx: ServiceContext, run: Run, part: Part, refusal: Refusal): Promise<PayOutcome> {
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const outcome = await recordFailedPayment(tx, await getCheckoutSession(tx, run.sessionId, true), run.now, part, refusal, run.opts);
+    const outcome = await recordFailedPayment(
+      tx,
+      await getCheckoutSession(tx, run.sessionId, true),
+      run.now,
+      part,
+      refusal,
+      run.opts,
+    );
     if (!(await run.journal.settle(tx, 'failed', outcome.order.id))) throw abandoned(run.sessionId);
     return outcome;
   });
@@ -132,15 +169,27 @@ const captureOf = ({ part, auth, captureId }: Captured): CapturedPayment => ({
 });
 
 /** Cents of the HSA/FSA part authorised and not captured (held for a clinician's review). */
-const heldAmount = (run: Run, captured: Captured[]) => run.held.filter((h) => !captured.some((c) => c.i === h.i)).reduce((sum, h) => sum + h.part.amount, 0);
+const heldAmount = (run: Run, captured: Captured[]) =>
+  run.held.filter((h) => !captured.some((c) => c.i === h.i)).reduce((sum, h) => sum + h.part.amount, 0);
 
 /** Moves the new order to completed and the session to paid (in memory): what a paid checkout is. */
-function markPaid(run: Run, paid: CheckoutSession, order: Order, payments: Payment[], captured: Captured[]): PaidCheckout {
+function markPaid(
+  run: Run,
+  paid: CheckoutSession,
+  order: Order,
+  payments: Payment[],
+  captured: Captured[],
+): PaidCheckout {
   const { now } = run;
   order.lmn = run.lmn;
   if (run.review) {
     // Under a clinician's review: the regular part is captured, the HSA/FSA part only authorised.
-    order.transition(now, 'processing', 'payment authorized; the HSA/FSA part is held until a clinician reviews the letter of medical necessity', 'authorized');
+    order.transition(
+      now,
+      'processing',
+      'payment authorized; the HSA/FSA part is held until a clinician reviews the letter of medical necessity',
+      'authorized',
+    );
   } else {
     order.transition(now, 'processing', 'payment authorized', 'authorized');
     order.completedAt = now;
@@ -149,7 +198,9 @@ function markPaid(run: Run, paid: CheckoutSession, order: Order, payments: Payme
   paid.status = 'paid';
   paid.paidAt = now;
   paid.orderId = order.id;
-  const held = run.held.filter((h) => !captured.some((c) => c.i === h.i)).map((h) => ({ ...h, captureId: h.auth.authorizationId }));
+  const held = run.held
+    .filter((h) => !captured.some((c) => c.i === h.i))
+    .map((h) => ({ ...h, captureId: h.auth.authorizationId }));
   const cards = [...captured, ...held].map(({ part, auth, captureId }) => ({
     slot: part.slot,
     type: auth.type,
@@ -157,7 +208,11 @@ function markPaid(run: Run, paid: CheckoutSession, order: Order, payments: Payme
     last4: auth.last4,
     token: auth.token,
     captureId,
-    expiry: auth.expiry ?? (part.method.kind === 'card' ? { month: part.method.card.exp_month, year: part.method.card.exp_year } : UNREPORTED_EXPIRY),
+    expiry:
+      auth.expiry ??
+      (part.method.kind === 'card'
+        ? { month: part.method.card.exp_month, year: part.method.card.exp_year }
+        : UNREPORTED_EXPIRY),
   }));
   return { session: paid, order, payments, cards };
 }
@@ -200,12 +255,17 @@ function openReviewOf(tx: ServiceContext, run: Run, paid: CheckoutSession, order
  */
 export async function commitPaid(ctx: ServiceContext, run: Run, captured: Captured[]): Promise<PayOutcome> {
   const { opts } = run;
-  if (run.session && !opts.lockFirst && !opts.onPaid && !run.review && !startedBy.has(run.session.paymentType)) return settleAtOnce(ctx, run, run.session, captured);
+  if (run.session && !opts.lockFirst && !opts.onPaid && !run.review && !startedBy.has(run.session.paymentType))
+    return settleAtOnce(ctx, run, run.session, captured);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
     const paid = await getCheckoutSession(tx, run.sessionId, true);
-    const { order, payments } = await createOrder(tx, orderDraft(paid, run.now, opts, captured.map(captureOf), heldAmount(run, captured)), false);
+    const { order, payments } = await createOrder(
+      tx,
+      orderDraft(paid, run.now, opts, captured.map(captureOf), heldAmount(run, captured)),
+      false,
+    );
     const done = markPaid(run, paid, order, payments, captured);
     await startedHook(paid.paymentType)?.(tx, done);
     const events = paidEvents(tx, paid, order, !run.review);
@@ -226,25 +286,38 @@ export async function commitPaid(ctx: ServiceContext, run: Run, captured: Captur
  * taken in that statement (no gap when it fails): the order and its events are made with a
  * placeholder the statement fills in.
  */
-async function settleAtOnce(ctx: ServiceContext, run: Run, session: CheckoutSession, captured: Captured[]): Promise<PayOutcome> {
+async function settleAtOnce(
+  ctx: ServiceContext,
+  run: Run,
+  session: CheckoutSession,
+  captured: Captured[],
+): Promise<PayOutcome> {
   const placeholder = `ORDNUM${randomBase62(16)}`;
-  const { order, payments } = await createOrder(ctx, { ...orderDraft(session, run.now, run.opts, captured.map(captureOf)), orderNumber: placeholder }, false);
+  const { order, payments } = await createOrder(
+    ctx,
+    { ...orderDraft(session, run.now, run.opts, captured.map(captureOf)), orderNumber: placeholder },
+    false,
+  );
   const before = { status: session.status, paidAt: session.paidAt, orderId: session.orderId };
   markPaid(run, session, order, payments, captured);
   const journal = run.journal.settling('succeeded', order.id);
-  const [settled] = await insertTogether<{ number: string }>(ctx.em, [order, ...payments, ...paidEvents(ctx, session, order)], {
-    with: [
-      { sql: `settled as (${journal.sql})`, params: journal.params },
-      {
-        sql: `paid as (update checkout_sessions set status = 'paid', paid_at = ?::timestamptz, order_id = ?::text, updated_at = ?::timestamptz where id = ?::text and exists (select 1 from settled) returning id)`,
-        params: [run.now, order.id, new Date(), session.id],
-      },
-      orderNumberPart('numbered', 'paid', ctx.principal),
-    ],
-    from: 'numbered',
-    fill: { token: placeholder, sql: 'numbered.number' },
-    returning: 'numbered.number',
-  });
+  const [settled] = await insertTogether<{ number: string }>(
+    ctx.em,
+    [order, ...payments, ...paidEvents(ctx, session, order)],
+    {
+      with: [
+        { sql: `settled as (${journal.sql})`, params: journal.params },
+        {
+          sql: `paid as (update checkout_sessions set status = 'paid', paid_at = ?::timestamptz, order_id = ?::text, updated_at = ?::timestamptz where id = ?::text and exists (select 1 from settled) returning id)`,
+          params: [run.now, order.id, new Date(), session.id],
+        },
+        orderNumberPart('numbered', 'paid', ctx.principal),
+      ],
+      from: 'numbered',
+      fill: { token: placeholder, sql: 'numbered.number' },
+      returning: 'numbered.number',
+    },
+  );
   // The session as read stays as it is in this unit of work (nothing flushes it): the statement wrote its change.
   Object.assign(session, before);
   if (!settled) throw abandoned(session.id);
@@ -254,4 +327,8 @@ async function settleAtOnce(ctx: ServiceContext, run: Run, session: CheckoutSess
 
 /** The attempt ran so long that reconciliation reversed it: nothing is kept, nothing charged. */
 export const abandoned = (checkoutId: string) =>
-  new DomainError('service_unavailable', `The payment of checkout ${checkoutId} took too long and was reversed; nothing was charged. Retry.`, { param: 'checkout_id' });
+  new DomainError(
+    'service_unavailable',
+    `The payment of checkout ${checkoutId} took too long and was reversed; nothing was charged. Retry.`,
+    { param: 'checkout_id' },
+  );

@@ -32,7 +32,10 @@ const parkedWhere = (sessionId: string) => `payment_attempts.state:${sessionId}`
 
 function toParked(run: Run, pending: number): ParkedRun {
   const { session: _session, journal: _journal, opts, now, parts, reserve, held, ...rest } = run;
-  const keep = (part: Part, sent: boolean): ParkedPart => ({ ...part, method: parkedMethod(part.method, sent, (plain) => sealAtRest(plain, parkedWhere(run.sessionId))) });
+  const keep = (part: Part, sent: boolean): ParkedPart => ({
+    ...part,
+    method: parkedMethod(part.method, sent, (plain) => sealAtRest(plain, parkedWhere(run.sessionId))),
+  });
   return {
     ...rest,
     now: now.toISOString(),
@@ -45,8 +48,15 @@ function toParked(run: Run, pending: number): ParkedRun {
 }
 
 /** The run a parked attempt kept, with the owner's hooks as the payment started with them. */
-export function fromParked(state: ParkedRun, journal: PaymentJournal, hooks: Omit<PayOptions, 'clientReferenceId'>): Run {
-  const open = (part: ParkedPart): Part => ({ ...part, method: unparkedMethod(part.method, (sealed) => openAtRest(sealed, parkedWhere(state.sessionId))) });
+export function fromParked(
+  state: ParkedRun,
+  journal: PaymentJournal,
+  hooks: Omit<PayOptions, 'clientReferenceId'>,
+): Run {
+  const open = (part: ParkedPart): Part => ({
+    ...part,
+    method: unparkedMethod(part.method, (sealed) => openAtRest(sealed, parkedWhere(state.sessionId))),
+  });
   const { pending: _pending, clientReferenceId, ...rest } = state;
   return {
     ...rest,
@@ -61,11 +71,20 @@ export function fromParked(state: ParkedRun, journal: PaymentJournal, hooks: Omi
 }
 
 /** Parks the attempt until the shopper acted; the caller hands `action` to the shopper's browser. */
-export async function park(ctx: ServiceContext, run: Run, pending: number, action: Record<string, unknown>): Promise<ActionOutcome> {
+export async function park(
+  ctx: ServiceContext,
+  run: Run,
+  pending: number,
+  action: Record<string, unknown>,
+): Promise<ActionOutcome> {
   await run.journal.park(ctx, toParked(run, pending), ACTION_MINUTES);
-  const error = new DomainError('card_declined', 'This card needs the shopper to authenticate (3-D Secure). Pay through POST /api/v2/checkout/{id}/payments, which hands the action to the shopper.', {
-    param: run.parts[pending].slot,
-    details: { decline_code: 'authentication_required' },
-  });
+  const error = new DomainError(
+    'card_declined',
+    'This card needs the shopper to authenticate (3-D Secure). Pay through POST /api/v2/checkout/{id}/payments, which hands the action to the shopper.',
+    {
+      param: run.parts[pending].slot,
+      details: { decline_code: 'authentication_required' },
+    },
+  );
   return { ok: false, order: null, action, error };
 }

@@ -1,6 +1,12 @@
 import { SimulatedProcessor } from '../payments/simulated-processor.js';
 import type { CheckoutLineItem } from './checkout-session.entity.js';
-import { healthcareAmounts, lmnRequest, planPayment, requireAnswers, type PlannedSession } from './checkout-payment-plan.js';
+import {
+  healthcareAmounts,
+  lmnRequest,
+  planPayment,
+  requireAnswers,
+  type PlannedSession,
+} from './checkout-payment-plan.js';
 
 // `inspect` only reads the card: the processor never reaches its ledger here.
 const processor = new SimulatedProcessor(() => Promise.reject(new Error('no ledger in a plan')));
@@ -21,7 +27,15 @@ const item = (requiresLmn: boolean, eligible = true): CheckoutLineItem => ({
 const session = (hsaAmount: number, regular: number, lineItems = [item(false)]): PlannedSession => ({
   currency: 'usd',
   lineItems,
-  amounts: { subtotal: hsaAmount + regular, hsa_amount: hsaAmount, regular_amount: regular, shipping: 0, tax: 0, discount: 0, total: hsaAmount + regular },
+  amounts: {
+    subtotal: hsaAmount + regular,
+    hsa_amount: hsaAmount,
+    regular_amount: regular,
+    shipping: 0,
+    tax: 0,
+    discount: 0,
+    total: hsaAmount + regular,
+  },
 });
 const plan = (s: PlannedSession, input: Record<string, unknown>) => planPayment(false, s, input, processor, now);
 const amountsOf = (p: ReturnType<typeof plan>) => p.parts.map((x) => [x.slot, x.amount]);
@@ -61,7 +75,10 @@ describe('lmnRequest', () => {
   const lmnSession = session(2000, 0, [item(true), item(false)]);
   test('an HSA/FSA card paying an item that needs a letter asks for that item only', () => {
     const { parts } = plan(lmnSession, { hsa_fsa_card: hsa });
-    expect(lmnRequest(lmnSession, {}, parts)).toEqual({ items: [{ product_id: 'VIT', name: 'Vitamin D' }], answers: null });
+    expect(lmnRequest(lmnSession, {}, parts)).toEqual({
+      items: [{ product_id: 'VIT', name: 'Vitamin D' }],
+      answers: null,
+    });
   });
 
   test('without a letter the questionnaire is required', () => {
@@ -77,6 +94,12 @@ describe('lmnRequest', () => {
 
 describe('healthcareAmounts', () => {
   test('a partly authorised amount is re-shared in the breakdown proportions', () => {
-    expect(healthcareAmounts(500, { rx: 600, vision: 0, clinic: 0, dental: 0, otc: 400 })).toEqual({ total: 500, prescription: 300, vision: 0, clinic: 0, dental: 0 });
+    expect(healthcareAmounts(500, { rx: 600, vision: 0, clinic: 0, dental: 0, otc: 400 })).toEqual({
+      total: 500,
+      prescription: 300,
+      vision: 0,
+      clinic: 0,
+      dental: 0,
+    });
   });
 });

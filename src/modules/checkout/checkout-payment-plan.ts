@@ -33,13 +33,20 @@ export interface PaymentPlan {
 /** What a plan reads of the session. */
 export type PlannedSession = Pick<CheckoutSession, 'amounts' | 'currency' | 'lineItems'>;
 
-const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: string, message: string) => DomainError.field(field, message, code);
+const fieldError = (code: 'validation_error' | 'invalid_payment_method', field: string, message: string) =>
+  DomainError.field(field, message, code);
 
 /**
  * Decides which card pays what. An HSA/FSA card pays only the eligible amount; the regular card
  * pays the rest, or everything when it is the only card.
  */
-export function planPayment(livemode: boolean, session: PlannedSession, input: PayCheckoutInput, processor: Pick<PaymentProcessor, 'inspect'>, now: Date): PaymentPlan {
+export function planPayment(
+  livemode: boolean,
+  session: PlannedSession,
+  input: PayCheckoutInput,
+  processor: Pick<PaymentProcessor, 'inspect'>,
+  now: Date,
+): PaymentPlan {
   const { hsa_amount: hsa, regular_amount: regular, total } = session.amounts;
   const notEligible = `${formatAmount(regular, session.currency)} of this checkout ${regular === 1 ? 'is' : 'are'} not HSA/FSA eligible`;
   const methods: Partial<Record<Slot, PaymentMethodInput>> = {};
@@ -47,7 +54,8 @@ export function planPayment(livemode: boolean, session: PlannedSession, input: P
     const given = input[slot];
     if (!given) continue;
     const method = paymentMethodOf(given, livemode, slot);
-    if (method.kind === 'card' && !notExpired(method.card, now)) throw fieldError('validation_error', `${slot}.exp_year`, 'the card has expired');
+    if (method.kind === 'card' && !notExpired(method.card, now))
+      throw fieldError('validation_error', `${slot}.exp_year`, 'the card has expired');
     methods[slot] = method;
   }
   const hsaDetails = methods.hsa_fsa_card && processor.inspect(methods.hsa_fsa_card, 'hsa_fsa_card');
@@ -58,18 +66,32 @@ export function planPayment(livemode: boolean, session: PlannedSession, input: P
       'hsa_fsa_card',
       'This is a regular card, not an HSA/FSA card. Enter an HSA/FSA card here, or choose "One regular card" to pay the whole total with this card.',
     );
-  const part = (slot: Slot, details: CardDetails, amount: number): Part => ({ slot, method: methods[slot]!, details, amount });
+  const part = (slot: Slot, details: CardDetails, amount: number): Part => ({
+    slot,
+    method: methods[slot]!,
+    details,
+    amount,
+  });
   if (methods.hsa_fsa_card && methods.card) {
-    if (hsa === 0) throw fieldError('invalid_payment_method', 'hsa_fsa_card', 'cannot be used: nothing in this checkout is HSA/FSA eligible');
-    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
+    if (hsa === 0)
+      throw fieldError(
+        'invalid_payment_method',
+        'hsa_fsa_card',
+        'cannot be used: nothing in this checkout is HSA/FSA eligible',
+      );
+    if (cardDetails!.type === 'hsa_fsa_card' && regular > 0)
+      throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
     const card = part('card', cardDetails!, regular);
-    return regular > 0 ? { parts: [part('hsa_fsa_card', hsaDetails!, hsa), card], reserve: null } : { parts: [part('hsa_fsa_card', hsaDetails!, hsa)], reserve: card };
+    return regular > 0
+      ? { parts: [part('hsa_fsa_card', hsaDetails!, hsa), card], reserve: null }
+      : { parts: [part('hsa_fsa_card', hsaDetails!, hsa)], reserve: card };
   }
   if (methods.hsa_fsa_card) {
     if (regular > 0) throw fieldError('validation_error', 'card', `is required: ${notEligible}`);
     return { parts: [part('hsa_fsa_card', hsaDetails!, total)], reserve: null };
   }
-  if (cardDetails!.type === 'hsa_fsa_card' && regular > 0) throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
+  if (cardDetails!.type === 'hsa_fsa_card' && regular > 0)
+    throw fieldError('invalid_payment_method', 'card', `is an HSA/FSA card; use a regular card: ${notEligible}`);
   return { parts: [part('card', cardDetails!, total)], reserve: null };
 }
 
@@ -84,7 +106,14 @@ export function lmnRequest(session: PlannedSession, input: PayCheckoutInput, par
   const lmnItems = session.lineItems.filter((l) => l.requires_lmn);
   if (!lmnItems.length || !parts.some((p) => p.details.type === 'hsa_fsa_card')) return null;
   const items = [...new Map(lmnItems.map((l) => [l.product_id, { product_id: l.product_id, name: l.name }])).values()];
-  const answers = input.lmn ? { condition: input.lmn.condition, recommended_by_provider: true, provider_name: input.lmn.provider_name ?? null, attestation: true } : null;
+  const answers = input.lmn
+    ? {
+        condition: input.lmn.condition,
+        recommended_by_provider: true,
+        provider_name: input.lmn.provider_name ?? null,
+        attestation: true,
+      }
+    : null;
   return { items, answers };
 }
 
@@ -102,6 +131,9 @@ export function requireAnswers(request: LmnRequest): LmnAnswers {
 /** The IIAS amounts of an HSA/FSA authorisation of `amount`: the checkout's breakdown, re-shared in its proportions when the card is asked for another amount. */
 export function healthcareAmounts(amount: number, breakdown: HealthcareBreakdown): HealthcareAmounts {
   const sum = breakdown.rx + breakdown.vision + breakdown.clinic + breakdown.dental + breakdown.otc;
-  const parts = sum === amount ? breakdown : shareByCategory(amount, sum > 0 ? breakdown : { rx: 0, vision: 0, clinic: 0, dental: 0, otc: 1 });
+  const parts =
+    sum === amount
+      ? breakdown
+      : shareByCategory(amount, sum > 0 ? breakdown : { rx: 0, vision: 0, clinic: 0, dental: 0, otc: 1 });
   return { total: amount, prescription: parts.rx, vision: parts.vision, clinic: parts.clinic, dental: parts.dental };
 }

@@ -12,7 +12,8 @@ import type { CheckoutSession } from './checkout-session.entity.js';
 /* The shapes one pay passes between its steps (plan, authorise/capture, park, commit). */
 
 /** A pay's outcome: the order it made (with its payments, as made) or the decline, or the shopper's action. */
-export type PayOutcome = { ok: true; order: Order; payments: Payment[] } | { ok: false; order: Order; error: DomainError } | ActionOutcome;
+export type PayOutcome =
+  { ok: true; order: Order; payments: Payment[] } | { ok: false; order: Order; error: DomainError } | ActionOutcome;
 
 /** The shopper must act (3-D Secure, a redirect) before the payment goes on: `POST …/payments/details` continues it. */
 export interface ActionOutcome {

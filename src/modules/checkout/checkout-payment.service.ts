@@ -20,7 +20,14 @@ import { effectiveStatus, getCheckoutSession } from './checkout.service.js';
 import { payCheckoutSchema, type PayCheckoutInput } from './checkout.schemas.js';
 
 export { onCheckoutPaid } from './checkout-payment-commit.js';
-export type { ActionOutcome, PaidCard, PaidCheckout, PaidHook, PayOptions, PayOutcome } from './checkout-payment-run.js';
+export type {
+  ActionOutcome,
+  PaidCard,
+  PaidCheckout,
+  PaidHook,
+  PayOptions,
+  PayOutcome,
+} from './checkout-payment-run.js';
 
 /*
  * Paying a checkout session, step by step: the plan (checkout-payment-plan.ts), the journal
@@ -46,7 +53,12 @@ export type { ActionOutcome, PaidCard, PaidCheckout, PaidHook, PayOptions, PayOu
  * Two cards are one processor-side split (an Adyen order): the HSA/FSA card is authorised first,
  * with partial authorisation allowed; what it could not cover moves to the regular card.
  */
-export async function payCheckoutSession(ctx: ServiceContext, subject: CheckoutSession | string, body: unknown, opts: PayOptions = {}): Promise<PayOutcome> {
+export async function payCheckoutSession(
+  ctx: ServiceContext,
+  subject: CheckoutSession | string,
+  body: unknown,
+  opts: PayOptions = {},
+): Promise<PayOutcome> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(payCheckoutSchema, body ?? {});
   const processor = await processorFor(ctx);
@@ -57,7 +69,12 @@ export async function payCheckoutSession(ctx: ServiceContext, subject: CheckoutS
  * Continues a payment parked for the shopper with what the shopper's browser returned (`details`);
  * `hooks` are the owner's, as the payment started with them (a payment link's lock and paid mark).
  */
-export async function continueCheckoutPayment(ctx: ServiceContext, sessionId: string, details: Record<string, unknown>, hooks: Omit<PayOptions, 'clientReferenceId'> = {}): Promise<PayOutcome> {
+export async function continueCheckoutPayment(
+  ctx: ServiceContext,
+  sessionId: string,
+  details: Record<string, unknown>,
+  hooks: Omit<PayOptions, 'clientReferenceId'> = {},
+): Promise<PayOutcome> {
   const processor = await processorFor(ctx);
   return payments.run(() => withAttemptLeases(() => resumePayment(ctx, processor, sessionId, details, hooks)));
 }
@@ -68,8 +85,17 @@ const payments = new AdmissionGate('payments', 8, 2000);
 /** Throws 400 `invalid_state` when `session` can no longer be paid (paid, expired or closed). */
 function refuseUnpayable(ctx: ServiceContext, session: CheckoutSession): void {
   const status = effectiveStatus(ctx, session);
-  if (status === 'paid') throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, { param: 'checkout_id', details: { order_id: session.orderId } });
-  if (status === 'expired') throw new DomainError('invalid_state', `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`, { param: 'checkout_id' });
+  if (status === 'paid')
+    throw new DomainError('invalid_state', `Checkout ${session.id} is already paid (order ${session.orderId}).`, {
+      param: 'checkout_id',
+      details: { order_id: session.orderId },
+    });
+  if (status === 'expired')
+    throw new DomainError(
+      'invalid_state',
+      `Checkout ${session.id} expired at ${session.expiresAt.toISOString()} and can no longer be paid.`,
+      { param: 'checkout_id' },
+    );
 }
 
 /**
@@ -78,12 +104,22 @@ function refuseUnpayable(ctx: ServiceContext, session: CheckoutSession): void {
  * read the session just before another one settled it cannot open an attempt), and only one
  * attempt per session can be open at a time.
  */
-async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, subject: CheckoutSession | string, input: PayCheckoutInput, opts: PayOptions): Promise<PayOutcome> {
+async function startPayment(
+  ctx: ServiceContext,
+  processor: PaymentProcessor,
+  subject: CheckoutSession | string,
+  input: PayCheckoutInput,
+  opts: PayOptions,
+): Promise<PayOutcome> {
   // The session as this request read it (the statement opening the journal checks it is still open), or read now.
   const session = typeof subject === 'string' ? await getCheckoutSession(ctx, subject, 'fresh') : subject;
   const sessionId = session.id;
   // This request, retried under its Idempotency-Key, paid it before its answer was lost: that order again.
-  if (session.orderId && effectiveStatus(ctx, session) === 'paid' && (await PaymentJournal.paidByThisRequest(ctx, sessionId, session.orderId))) {
+  if (
+    session.orderId &&
+    effectiveStatus(ctx, session) === 'paid' &&
+    (await PaymentJournal.paidByThisRequest(ctx, sessionId, session.orderId))
+  ) {
     const order = await getOrderEntity(ctx, session.orderId);
     return { ok: true, order, payments: await ctx.em.find(Payment, { orderId: order.id, ...scope(ctx) }) };
   }
@@ -106,7 +142,11 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
   if (!journal) {
     // Settled or closed since it was read, or another attempt is in flight.
     refuseUnpayable(ctx, await getCheckoutSession(ctx, sessionId, 'fresh'));
-    throw new DomainError('payment_in_progress', `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`, { param: 'checkout_id' });
+    throw new DomainError(
+      'payment_in_progress',
+      `Another payment of checkout ${session.id} is in progress; retry in a few seconds.`,
+      { param: 'checkout_id' },
+    );
   }
   const run: Run = {
     sessionId: session.id,
@@ -142,7 +182,12 @@ async function startPayment(ctx: ServiceContext, processor: PaymentProcessor, su
  * or by a review this pay opens (the questionnaire is then required). One query, only when an
  * HSA/FSA card pays for such items.
  */
-async function lmnCoverage(ctx: ServiceContext, session: CheckoutSession, request: LmnRequest | null, now: Date): Promise<Pick<Run, 'lmn' | 'review'>> {
+async function lmnCoverage(
+  ctx: ServiceContext,
+  session: CheckoutSession,
+  request: LmnRequest | null,
+  now: Date,
+): Promise<Pick<Run, 'lmn' | 'review'>> {
   if (!request) return { lmn: null, review: null };
   const items = request.items.map((i) => i.product_id);
   const letter = await coveringLetter(ctx, session.customer.email, items, now);
@@ -150,10 +195,20 @@ async function lmnCoverage(ctx: ServiceContext, session: CheckoutSession, reques
   return { lmn: null, review: { answers: requireAnswers(request), items: request.items } };
 }
 
-async function resumePayment(ctx: ServiceContext, processor: PaymentProcessor, sessionId: string, details: Record<string, unknown>, hooks: Omit<PayOptions, 'clientReferenceId'>): Promise<PayOutcome> {
+async function resumePayment(
+  ctx: ServiceContext,
+  processor: PaymentProcessor,
+  sessionId: string,
+  details: Record<string, unknown>,
+  hooks: Omit<PayOptions, 'clientReferenceId'>,
+): Promise<PayOutcome> {
   const parked = await PaymentJournal.unpark<ParkedRun>(ctx, sessionId);
   if (!parked)
-    throw new DomainError('invalid_state', `No payment of checkout ${sessionId} is waiting for the shopper (none started, or it expired after ${ACTION_MINUTES} minutes).`, { param: 'checkout_id' });
+    throw new DomainError(
+      'invalid_state',
+      `No payment of checkout ${sessionId} is waiting for the shopper (none started, or it expired after ${ACTION_MINUTES} minutes).`,
+      { param: 'checkout_id' },
+    );
   const { state, journal } = parked;
   const run = fromParked(state, journal, hooks);
   const pending = run.parts[state.pending];

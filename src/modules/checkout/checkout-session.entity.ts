@@ -35,7 +35,10 @@ export type CheckoutType = (typeof CHECKOUT_TYPES)[number];
 
 @Entity({ tableName: 'checkout_sessions' })
 @Index({ name: 'checkout_sessions_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'checkout_sessions_open_expiry_idx', expression: `create index "checkout_sessions_open_expiry_idx" on "checkout_sessions" ("expires_at") where "status" = 'open'` })
+@Index({
+  name: 'checkout_sessions_open_expiry_idx',
+  expression: `create index "checkout_sessions_open_expiry_idx" on "checkout_sessions" ("expires_at") where "status" = 'open'`,
+})
 export class CheckoutSession extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('cs');

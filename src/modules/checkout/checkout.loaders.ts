@@ -4,5 +4,7 @@ import { CheckoutSession } from './checkout-session.entity.js';
 
 /** Checkout sessions of the caller by id, batched per request. */
 export function checkoutLoader(ctx: ServiceContext) {
-  return loader<string, CheckoutSession | null>(ctx, 'checkout', async (ids) => byKeys(ids, await ctx.em.find(CheckoutSession, { id: { $in: [...ids] }, ...scope(ctx) }), (s) => s.id));
+  return loader<string, CheckoutSession | null>(ctx, 'checkout', async (ids) =>
+    byKeys(ids, await ctx.em.find(CheckoutSession, { id: { $in: [...ids] }, ...scope(ctx) }), (s) => s.id),
+  );
 }

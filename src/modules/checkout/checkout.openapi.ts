@@ -17,8 +17,19 @@ export const checkoutSessionResponse = z
     status: z.enum(CHECKOUT_STATUSES),
     type: z.enum(CHECKOUT_TYPES),
     payment_type: z.enum(['one_time', 'subscription']),
-    subscription: z.object({ interval: subscriptionTermsSchema.shape.interval, interval_count: z.number().int(), trial_period_days: z.number().int() }).nullable(),
-    customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), phone: z.string().nullable() }),
+    subscription: z
+      .object({
+        interval: subscriptionTermsSchema.shape.interval,
+        interval_count: z.number().int(),
+        trial_period_days: z.number().int(),
+      })
+      .nullable(),
+    customer: z.object({
+      email: z.string(),
+      first_name: z.string(),
+      last_name: z.string(),
+      phone: z.string().nullable(),
+    }),
     line_items: z.array(
       z.object({
         product_id: z.string(),
@@ -50,6 +61,8 @@ export const checkoutSessionResponse = z
 
 export const checkoutEnvelopeResponse = envelopeSchema(checkoutSessionResponse).meta({ id: 'CheckoutSessionEnvelope' });
 
-export const checkoutStatusEnvelopeResponse = envelopeSchema(checkoutSessionResponse.extend({ order: orderResponse.nullable().describe('The order once paid') })).meta({
+export const checkoutStatusEnvelopeResponse = envelopeSchema(
+  checkoutSessionResponse.extend({ order: orderResponse.nullable().describe('The order once paid') }),
+).meta({
   id: 'CheckoutSessionStatusEnvelope',
 });

@@ -25,7 +25,12 @@ export function toCheckoutResource(session: CheckoutSession, status: CheckoutSes
       interval_count: session.subscription.interval_count ?? 1,
       trial_period_days: session.subscription.trial_period_days ?? 0,
     },
-    customer: { email: session.customer.email, first_name: session.customer.first_name, last_name: session.customer.last_name, phone: session.customer.phone ?? null },
+    customer: {
+      email: session.customer.email,
+      first_name: session.customer.first_name,
+      last_name: session.customer.last_name,
+      phone: session.customer.phone ?? null,
+    },
     line_items: session.lineItems.map((l) => ({
       product_id: l.product_id,
       name: l.name,

@@ -19,7 +19,8 @@ const checkoutParams = z.object({ checkout_id: z.string() });
 /** A pay outcome as the merchant's page gets it: the order (200), the shopper's action (202), or the decline. */
 async function payAnswer(ctx: ServiceContext, checkoutId: string, outcome: PayOutcome): Promise<unknown> {
   if (outcome.ok) return presentOrder(ctx, outcome.order, outcome);
-  if (outcome.order === null) return new HttpResult(202, { checkout_id: checkoutId, status: 'action_required', action: outcome.action });
+  if (outcome.order === null)
+    return new HttpResult(202, { checkout_id: checkoutId, status: 'action_required', action: outcome.action });
   return new HttpResult(outcome.error.status, outcome.error.toBody());
 }
 
@@ -33,7 +34,12 @@ export const checkoutRoutes: RouteSpec[] = [
     body: createCheckoutSchema,
     response: checkoutEnvelopeResponse,
     status: 201,
-    handler: async (ctx, req) => responseEnvelope(ctx, toCheckoutResource(await checkout.createCheckoutSession(ctx, req.body)), 'Checkout session created'),
+    handler: async (ctx, req) =>
+      responseEnvelope(
+        ctx,
+        toCheckoutResource(await checkout.createCheckoutSession(ctx, req.body)),
+        'Checkout session created',
+      ),
   },
   {
     method: 'GET',
@@ -43,7 +49,12 @@ export const checkoutRoutes: RouteSpec[] = [
     tags,
     params: z.object({ checkout_id: z.string() }),
     response: checkoutStatusEnvelopeResponse,
-    handler: async (ctx, req) => responseEnvelope(ctx, await checkoutStatus(ctx, (req.params as { checkout_id: string }).checkout_id), 'Checkout session retrieved'),
+    handler: async (ctx, req) =>
+      responseEnvelope(
+        ctx,
+        await checkoutStatus(ctx, (req.params as { checkout_id: string }).checkout_id),
+        'Checkout session retrieved',
+      ),
   },
   {
     method: 'POST',

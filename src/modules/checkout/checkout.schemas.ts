@@ -5,13 +5,37 @@ import { browserInfoSchema, paymentSlotSchema, returnUrlSchema } from '../paymen
 
 /** The one validation definition of each checkout input (REST and GraphQL). */
 
-export const text = (max = 255) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+export const text = (max = 255) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 export const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
-const cents = z.number().int('must be an integer number of cents').min(0, 'must not be negative').max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`);
+const cents = z
+  .number()
+  .int('must be an integer number of cents')
+  .min(0, 'must not be negative')
+  .max(MAX_AMOUNT, `must be at most ${MAX_AMOUNT} cents`);
 export const currencySchema = z
   .string()
   .refine((c) => /^[A-Za-z]{3}$/.test(c) && isIso4217(c), 'must be an ISO 4217 currency code')
   .transform((c) => c.toLowerCase());
+
+/** `subscription` terms come with `payment_type: subscription`, and only with it (a checkout and a payment link alike). */
+export function checkSubscriptionTerms(
+  body: { payment_type: string; subscription?: unknown },
+  issue: { addIssue(issue: { code: 'custom'; path: string[]; message: string }): void },
+): void {
+  if (body.payment_type === 'subscription' && !body.subscription)
+    issue.addIssue({
+      code: 'custom',
+      path: ['subscription'],
+      message: 'is required when payment_type is subscription',
+    });
+  if (body.payment_type !== 'subscription' && body.subscription)
+    issue.addIssue({
+      code: 'custom',
+      path: ['subscription'],
+      message: 'is only allowed with payment_type subscription',
+    });
+}
 
 /** The terms of a subscription a checkout (or a payment link's checkout) starts when it is paid. */
 export const subscriptionTermsSchema = z
@@ -51,7 +75,9 @@ export const createCheckoutSchema = z
       .array(
         z
           .object({
-            product_id: text().describe("The merchant's product id (merchant_product_id); unmatched ids are pass-through regular items"),
+            product_id: text().describe(
+              "The merchant's product id (merchant_product_id); unmatched ids are pass-through regular items",
+            ),
             name: text(),
             image_url: httpUrl.nullish(),
             price: cents.describe('Unit price in cents'),
@@ -77,18 +103,28 @@ export const createCheckoutSchema = z
   .strict()
   .superRefine((body, issue) => {
     const currencies = new Set(body.line_items.map((l) => l.currency));
-    if (currencies.size > 1) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'all line items must share one currency' });
+    if (currencies.size > 1)
+      issue.addIssue({ code: 'custom', path: ['line_items'], message: 'all line items must share one currency' });
     body.line_items.forEach((l, i) => {
       if (l.price * l.quantity > MAX_AMOUNT)
-        issue.addIssue({ code: 'custom', path: ['line_items', i, 'quantity'], message: `price × quantity (${l.price * l.quantity}) must be at most ${MAX_AMOUNT} cents per line` });
+        issue.addIssue({
+          code: 'custom',
+          path: ['line_items', i, 'quantity'],
+          message: `price × quantity (${l.price * l.quantity}) must be at most ${MAX_AMOUNT} cents per line`,
+        });
     });
     const subtotal = body.line_items.reduce((s, l) => s + l.price * l.quantity, 0);
     if (subtotal + body.shipping + body.tax > MAX_AMOUNT)
-      issue.addIssue({ code: 'custom', path: ['line_items'], message: `the checkout total (subtotal + shipping + tax) must be at most ${MAX_AMOUNT} cents` });
-    if (body.discount > subtotal) issue.addIssue({ code: 'custom', path: ['discount'], message: `must not exceed the subtotal (${subtotal})` });
-    if (body.line_items.length && subtotal + body.shipping + body.tax - body.discount <= 0) issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
-    if (body.payment_type === 'subscription' && !body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is required when payment_type is subscription' });
-    if (body.payment_type !== 'subscription' && body.subscription) issue.addIssue({ code: 'custom', path: ['subscription'], message: 'is only allowed with payment_type subscription' });
+      issue.addIssue({
+        code: 'custom',
+        path: ['line_items'],
+        message: `the checkout total (subtotal + shipping + tax) must be at most ${MAX_AMOUNT} cents`,
+      });
+    if (body.discount > subtotal)
+      issue.addIssue({ code: 'custom', path: ['discount'], message: `must not exceed the subtotal (${subtotal})` });
+    if (body.line_items.length && subtotal + body.shipping + body.tax - body.discount <= 0)
+      issue.addIssue({ code: 'custom', path: ['line_items'], message: 'the total must be above zero' });
+    checkSubscriptionTerms(body, issue);
   })
   .meta({ id: 'CreateCheckoutRequest' });
 
@@ -112,10 +148,10 @@ export const payCheckoutFields = {
 };
 
 /** A pay request names at least one card. */
-export const oneCardAtLeast: [(b: { hsa_fsa_card?: unknown; card?: unknown }) => boolean, { message: string; path: string[] }] = [
-  (b) => Boolean(b.hsa_fsa_card || b.card),
-  { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] },
-];
+export const oneCardAtLeast: [
+  (b: { hsa_fsa_card?: unknown; card?: unknown }) => boolean,
+  { message: string; path: string[] },
+] = [(b) => Boolean(b.hsa_fsa_card || b.card), { message: 'give a card, an hsa_fsa_card, or both', path: ['card'] }];
 
 export const payCheckoutSchema = z
   .object(payCheckoutFields)
@@ -129,7 +165,9 @@ export const payCheckoutSchema = z
  */
 export const checkoutPaymentsSchema = z
   .object({
-    hsa_fsa: paymentSlotSchema.optional().describe('The HSA/FSA card: pays the eligible amount (partial authorisation allowed)'),
+    hsa_fsa: paymentSlotSchema
+      .optional()
+      .describe('The HSA/FSA card: pays the eligible amount (partial authorisation allowed)'),
     card: paymentSlotSchema.optional().describe('The regular card: pays the rest, or everything alone'),
     lmn: lmnSchema.optional(),
     return_url: returnUrlSchema.optional(),
@@ -141,7 +179,11 @@ export const checkoutPaymentsSchema = z
 
 /** `POST /api/v2/checkout/{id}/payments/details`: what the shopper's browser returned after the action. */
 export const checkoutPaymentDetailsSchema = z
-  .object({ details: z.record(z.string(), z.unknown()).describe("Adyen Web's onAdditionalDetails state.data.details (threeDSResult, redirectResult, …)") })
+  .object({
+    details: z
+      .record(z.string(), z.unknown())
+      .describe("Adyen Web's onAdditionalDetails state.data.details (threeDSResult, redirectResult, …)"),
+  })
   .strict()
   .meta({ id: 'CheckoutPaymentDetailsRequest' });
 

@@ -22,17 +22,33 @@ export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** Matches line items to catalog products by merchant_product_id (one query); unmatched items pass through as regular. */
 async function matchLineItems(
   ctx: ServiceContext,
-  items: { product_id: string; name: string; image_url?: string | null; price: number; quantity: number; currency: string }[],
+  items: {
+    product_id: string;
+    name: string;
+    image_url?: string | null;
+    price: number;
+    quantity: number;
+    currency: string;
+  }[],
 ): Promise<CheckoutLineItem[]> {
   const ids = [...new Set(items.map((i) => i.product_id))];
   const products = await readProductsByMerchantIds(ctx, ids);
   const byRef = new Map(products.map((p) => [p.merchantProductId!, p]));
-  const inactive = items.map((item, index) => ({ item, index })).filter(({ item }) => byRef.get(item.product_id)?.status === 'inactive');
+  const inactive = items
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => byRef.get(item.product_id)?.status === 'inactive');
   if (inactive.length) {
-    throw new DomainError('validation_error', `Invalid request: ${inactive.length} line item(s) refer to inactive products`, {
-      param: `line_items.${inactive[0].index}.product_id`,
-      details: inactive.map(({ item, index }) => ({ field: `line_items.${index}.product_id`, message: `product '${item.product_id}' is inactive and cannot be sold` })),
-    });
+    throw new DomainError(
+      'validation_error',
+      `Invalid request: ${inactive.length} line item(s) refer to inactive products`,
+      {
+        param: `line_items.${inactive[0].index}.product_id`,
+        details: inactive.map(({ item, index }) => ({
+          field: `line_items.${index}.product_id`,
+          message: `product '${item.product_id}' is inactive and cannot be sold`,
+        })),
+      },
+    );
   }
   return items.map((item) => {
     const product = byRef.get(item.product_id);
@@ -52,10 +68,18 @@ async function matchLineItems(
 }
 
 /** What a checkout session is made of, whoever opens it (the checkout API, a payment link). */
-export type CheckoutSessionDraft = Omit<RequiredEntityData<CheckoutSession>, 'merchant' | 'livemode' | 'createdAt' | 'updatedAt'>;
+export type CheckoutSessionDraft = Omit<
+  RequiredEntityData<CheckoutSession>,
+  'merchant' | 'livemode' | 'createdAt' | 'updatedAt'
+>;
 
 /** A new session of the caller's merchant and mode (the one place one is built), in the caller's unit of work unless `persist` is false. */
-export function addCheckoutSession(ctx: ServiceContext, at: Date, draft: CheckoutSessionDraft, persist = true): CheckoutSession {
+export function addCheckoutSession(
+  ctx: ServiceContext,
+  at: Date,
+  draft: CheckoutSessionDraft,
+  persist = true,
+): CheckoutSession {
   return ctx.em.create(CheckoutSession, { ...draft, ...scope(ctx), createdAt: at, updatedAt: at }, { persist });
 }
 
@@ -71,7 +95,8 @@ export async function closeCheckoutSession(ctx: ServiceContext, id: string, at: 
 /** Creates a checkout session: matches items, decides the type and the HSA/FSA split, expires in 24 h. */
 export async function createCheckoutSession(ctx: ServiceContext, body: unknown): Promise<CheckoutSession> {
   const input = parseInput(createCheckoutSchema, requireObject(body, 'bad_request'), 'validation_error', 'bad_request');
-  if (input.metadata.webhook_url !== undefined) await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
+  if (input.metadata.webhook_url !== undefined)
+    await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
   const lineItems = await matchLineItems(ctx, input.line_items);
   const priced = pricedLines(lineItems);
   const now = ctx.now();
@@ -81,7 +106,12 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
     {
       referenceId: input.reference_id,
       type: checkoutType(priced),
-      customer: { email: input.customer.email, first_name: input.customer.first_name, last_name: input.customer.last_name, phone: input.customer.phone ?? null },
+      customer: {
+        email: input.customer.email,
+        first_name: input.customer.first_name,
+        last_name: input.customer.last_name,
+        phone: input.customer.phone ?? null,
+      },
       shippingInfo: input.shipping_info,
       billingInfo: input.billing_info ?? input.shipping_info,
       lineItems,
@@ -97,7 +127,10 @@ export async function createCheckoutSession(ctx: ServiceContext, body: unknown):
     false,
   );
   // The session and its event in one statement.
-  await insertTogether(ctx.em, [session, newEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) })]);
+  await insertTogether(ctx.em, [
+    session,
+    newEvent(ctx, 'checkout.created', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) }),
+  ]);
   return session;
 }
 
@@ -107,15 +140,26 @@ export function webhookUrlOf(session: CheckoutSession): string | null {
 }
 
 /** Where an order's events also go: its checkout's `metadata.webhook_url`, if any. */
-export async function webhookUrlForOrder(ctx: ServiceContext, order: { checkoutId: string | null }): Promise<string | null> {
+export async function webhookUrlForOrder(
+  ctx: ServiceContext,
+  order: { checkoutId: string | null },
+): Promise<string | null> {
   if (!order.checkoutId) return null;
   const session = await ctx.em.findOne(CheckoutSession, { id: order.checkoutId, ...scope(ctx) });
   return session ? webhookUrlOf(session) : null;
 }
 
 /** Loads one session of the caller (`true`: locked for the caller's transaction; `'fresh'`: read again even if this context has it), or 404 `not_found`. */
-export async function getCheckoutSession(ctx: ServiceContext, id: string, read: boolean | 'fresh' = false): Promise<CheckoutSession> {
-  const session = await ctx.em.findOne(CheckoutSession, { id, ...scope(ctx) }, read === 'fresh' ? { refresh: true } : read ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+export async function getCheckoutSession(
+  ctx: ServiceContext,
+  id: string,
+  read: boolean | 'fresh' = false,
+): Promise<CheckoutSession> {
+  const session = await ctx.em.findOne(
+    CheckoutSession,
+    { id, ...scope(ctx) },
+    read === 'fresh' ? { refresh: true } : read ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!session) throw DomainError.notFound('checkout session', id, 'checkout_id');
   return session;
 }
@@ -138,7 +182,8 @@ export async function listCheckoutSessions(
   const where: FilterQuery<CheckoutSession> = { ...scope(ctx) };
   const now = ctx.now();
   if (filters.status === 'open') Object.assign(where, { status: 'open', expiresAt: { $gt: now } });
-  else if (filters.status === 'expired') Object.assign(where, { $or: [{ status: 'expired' }, { status: 'open', expiresAt: { $lte: now } }] });
+  else if (filters.status === 'expired')
+    Object.assign(where, { $or: [{ status: 'expired' }, { status: 'open', expiresAt: { $lte: now } }] });
   else if (filters.status) where.status = filters.status;
   const created = createdRange(filters);
   if (created) where.createdAt = created;
@@ -168,7 +213,10 @@ export async function prepareSessionForPayment(
 
 /** Marks open sessions past their expiry (by their merchant's clock) as expired; returns how many. */
 export async function expireDueSessions(orm: MikroORM, nowSql: (alias: string) => string, log: Log): Promise<number> {
-  return expireDueRows(orm, { entity: CheckoutSession, table: 'checkout_sessions', status: 'open', nowSql, log }, (ctx, session) =>
-    recordEvent(ctx, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) }),
+  return expireDueRows(
+    orm,
+    { entity: CheckoutSession, table: 'checkout_sessions', status: 'open', nowSql, log },
+    (ctx, session) =>
+      recordEvent(ctx, 'checkout.expired', toCheckoutResource(session), { webhookUrl: webhookUrlOf(session) }),
   );
 }

@@ -15,7 +15,11 @@ const CheckoutMutationPayload = mutationPayload('Checkout', ['bad_request', 'val
 
 export const CheckoutStatusEnum = graphqlEnum('CheckoutStatus', CHECKOUT_STATUSES);
 
-export const CheckoutTypeEnum = graphqlEnum('CheckoutType', CHECKOUT_TYPES, 'eligible: every item HSA/FSA eligible; split: a mix; regular: none');
+export const CheckoutTypeEnum = graphqlEnum(
+  'CheckoutType',
+  CHECKOUT_TYPES,
+  'eligible: every item HSA/FSA eligible; split: a mix; regular: none',
+);
 
 @ObjectType()
 export class CheckoutCustomerType {
@@ -52,7 +56,8 @@ export class CheckoutSessionNode extends Node {
   @Field(() => Amounts) amounts!: Amounts;
   @Field() currency!: string;
   @Field() requiresLmn!: boolean;
-  @Field(() => AddressType, { nullable: true, description: 'Null for a payment link that collects no address' }) shippingInfo!: AddressType | null;
+  @Field(() => AddressType, { nullable: true, description: 'Null for a payment link that collects no address' })
+  shippingInfo!: AddressType | null;
   @Field(() => AddressType, { nullable: true }) billingInfo!: AddressType | null;
   @Field() successUrl!: string;
   @Field() failureUrl!: string;
@@ -73,7 +78,12 @@ export class CheckoutSessionNode extends Node {
       referenceId: s.referenceId,
       status,
       type: s.type,
-      customer: Object.assign(new CheckoutCustomerType(), { email: s.customer.email, firstName: s.customer.first_name, lastName: s.customer.last_name, phone: s.customer.phone ?? null }),
+      customer: Object.assign(new CheckoutCustomerType(), {
+        email: s.customer.email,
+        firstName: s.customer.first_name,
+        lastName: s.customer.last_name,
+        phone: s.customer.phone ?? null,
+      }),
       lineItems: s.lineItems.map((l) =>
         Object.assign(new CheckoutLineItemType(), {
           merchantProductId: l.product_id,
@@ -107,7 +117,11 @@ export const CheckoutSessionConnection = connectionType('CheckoutSession', Check
 
 @ArgsType()
 export class CheckoutSessionsArgs extends CreatedRangeArgs {
-  @Field(() => CheckoutStatusEnum, { nullable: true, description: "At the caller's clock: OPEN leaves out sessions past their expiry" }) status?: ValueOf<typeof CheckoutStatusEnum> | null;
+  @Field(() => CheckoutStatusEnum, {
+    nullable: true,
+    description: "At the caller's clock: OPEN leaves out sessions past their expiry",
+  })
+  status?: ValueOf<typeof CheckoutStatusEnum> | null;
 }
 
 @InputType()
@@ -130,7 +144,10 @@ export class CheckoutCustomerInput {
 
 @InputType()
 export class CheckoutLineItemInput {
-  @Field({ description: "The merchant's product id (merchant_product_id); unmatched ids are regular pass-through items" }) productId!: string;
+  @Field({
+    description: "The merchant's product id (merchant_product_id); unmatched ids are regular pass-through items",
+  })
+  productId!: string;
   @Field() name!: string;
   @Field(() => String, { nullable: true }) imageUrl?: string | null;
   @Field(() => Int, { description: 'Unit price in cents' }) price!: number;
@@ -157,7 +174,11 @@ export class CreateCheckoutSessionInput {
   @Field(() => Int, { nullable: true }) discount?: number;
   @Field() successUrl!: string;
   @Field() failureUrl!: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'metadata.webhook_url receives this checkout’s events' }) metadata?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'metadata.webhook_url receives this checkout’s events',
+  })
+  metadata?: Record<string, unknown>;
   @Field(() => String, { nullable: true }) paymentType?: string;
   @Field(() => CheckoutSubscriptionInput, { nullable: true }) subscription?: CheckoutSubscriptionInput;
 }

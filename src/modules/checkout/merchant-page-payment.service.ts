@@ -22,7 +22,11 @@ export async function payFromMerchantPage(ctx: ServiceContext, checkoutId: strin
 }
 
 /** `POST /api/v2/checkout/{id}/payments/details`: continues a payment after the shopper's action. */
-export async function payDetailsFromMerchantPage(ctx: ServiceContext, checkoutId: string, body: unknown): Promise<PayOutcome> {
+export async function payDetailsFromMerchantPage(
+  ctx: ServiceContext,
+  checkoutId: string,
+  body: unknown,
+): Promise<PayOutcome> {
   const input = parseInput(checkoutPaymentDetailsSchema, requireObject(body ?? {}, 'validation_error'));
   await notOfALink(ctx, checkoutId);
   return namedAsSent(() => continueCheckoutPayment(ctx, checkoutId, input.details));
@@ -32,7 +36,11 @@ export async function payDetailsFromMerchantPage(ctx: ServiceContext, checkoutId
 async function notOfALink(ctx: ServiceContext, checkoutId: string): Promise<CheckoutSession> {
   const session = await getCheckoutSession(ctx, checkoutId);
   if (session.paymentLinkId) {
-    throw new DomainError('invalid_request', `Checkout ${session.id} belongs to payment link ${session.paymentLinkId}: it is paid through the link's own page.`, { param: 'checkout_id' });
+    throw new DomainError(
+      'invalid_request',
+      `Checkout ${session.id} belongs to payment link ${session.paymentLinkId}: it is paid through the link's own page.`,
+      { param: 'checkout_id' },
+    );
   }
   return session;
 }
@@ -44,7 +52,11 @@ const ROUTE_NAME = 'hsa_fsa';
 function asSent(err: DomainError): DomainError {
   if (!err.param?.startsWith(ENGINE_NAME)) return err;
   const rename = (s: string) => (s.startsWith(ENGINE_NAME) ? ROUTE_NAME + s.slice(ENGINE_NAME.length) : s);
-  return new DomainError(err.code, rename(err.message), { param: rename(err.param), details: err.details, headers: err.headers });
+  return new DomainError(err.code, rename(err.message), {
+    param: rename(err.param),
+    details: err.details,
+    headers: err.headers,
+  });
 }
 
 async function namedAsSent(pay: () => Promise<PayOutcome>): Promise<PayOutcome> {

@@ -6,7 +6,10 @@ import { PAYMENT_METHOD_TYPES, type PaymentMethodType } from '../payments/paymen
 /** A merchant's customer (in one mode): who stored cards and subscriptions belong to. */
 @Entity({ tableName: 'customers' })
 @Index({ name: 'customers_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'customers_scope_email_idx', expression: `create index "customers_scope_email_idx" on "customers" ("merchant_id", "livemode", lower("email"))` })
+@Index({
+  name: 'customers_scope_email_idx',
+  expression: `create index "customers_scope_email_idx" on "customers" ("merchant_id", "livemode", lower("email"))`,
+})
 export class Customer extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: Opt<string> = prefixedId('cus');

@@ -7,13 +7,19 @@ import { Customer, PaymentMethod } from './customer.entity.js';
 
 /** Customers of the caller by id, batched per request. */
 export function customerLoader(ctx: ServiceContext) {
-  return loader<string, Customer | null>(ctx, 'customer', async (ids) => byKeys(ids, await ctx.em.find(Customer, { id: { $in: [...ids] }, ...scope(ctx) }), (c) => c.id));
+  return loader<string, Customer | null>(ctx, 'customer', async (ids) =>
+    byKeys(ids, await ctx.em.find(Customer, { id: { $in: [...ids] }, ...scope(ctx) }), (c) => c.id),
+  );
 }
 
 /** The attached payment methods of customers (newest first), batched per request. */
 export function paymentMethodsLoader(ctx: ServiceContext) {
   return loader<string, PaymentMethod[]>(ctx, 'customer.paymentMethods', async (customerIds) => {
-    const rows = await ctx.em.find(PaymentMethod, { customer: { $in: [...customerIds] }, detachedAt: null, ...scope(ctx) }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    const rows = await ctx.em.find(
+      PaymentMethod,
+      { customer: { $in: [...customerIds] }, detachedAt: null, ...scope(ctx) },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
     return customerIds.map((id) => rows.filter((pm) => pm.customer.id === id));
   });
 }
@@ -29,7 +35,12 @@ export function firstOrderPagesLoader(ctx: ServiceContext) {
     const pages = new Map<string, Page<Order>>();
     for (const limit of new Set(parsed.map((p) => p.limit))) {
       const members = parsed.filter((p) => p.limit === limit);
-      const orders = await newestPerParent(ctx, Order, { table: 'orders', parentColumn: 'customer_email', parents: [...new Set(members.map((m) => m.email))], limit });
+      const orders = await newestPerParent(ctx, Order, {
+        table: 'orders',
+        parentColumn: 'customer_email',
+        parents: [...new Set(members.map((m) => m.email))],
+        limit,
+      });
       for (const m of members)
         pages.set(
           JSON.stringify(m),

@@ -38,7 +38,10 @@ export const paymentMethodResponse = z
     exp_month: z.number().int(),
     exp_year: z.number().int(),
     created_at: z.iso.datetime(),
-    detached_at: z.iso.datetime().nullable().describe('Set once detached; a detached method is no longer listed or charged'),
+    detached_at: z.iso
+      .datetime()
+      .nullable()
+      .describe('Set once detached; a detached method is no longer listed or charged'),
   })
   .meta({ id: 'PaymentMethod' });
 
@@ -55,9 +58,14 @@ export const setupLinkResponse = z
     object: z.literal('payment_method_setup_link'),
     livemode: z.boolean(),
     customer_id: z.string().describe('The customer the card is stored for (cus_…)'),
-    subscription_id: z.string().nullable().describe('Set on a card-update link: the subscription whose card the entered card replaces (sub_…)'),
+    subscription_id: z
+      .string()
+      .nullable()
+      .describe('Set on a card-update link: the subscription whose card the entered card replaces (sub_…)'),
     url: z.string().describe('The one-time hosted page (with its access token) to send the shopper to'),
-    status: z.enum(SETUP_LINK_STATUSES).describe('open until a card is stored through it (used) or 24 hours pass (expired)'),
+    status: z
+      .enum(SETUP_LINK_STATUSES)
+      .describe('open until a card is stored through it (used) or 24 hours pass (expired)'),
     expires_at: z.iso.datetime(),
     used_at: z.iso.datetime().nullable(),
     payment_method_id: z.string().nullable().describe('The card stored through the link (pm_…), once used'),

@@ -1,15 +1,30 @@
 import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
-import { customerListResponse, customerResponse, paymentMethodListResponse, paymentMethodResponse, setupLinkResponse } from './customer.openapi.js';
+import {
+  customerListResponse,
+  customerResponse,
+  paymentMethodListResponse,
+  paymentMethodResponse,
+  setupLinkResponse,
+} from './customer.openapi.js';
 import { toCustomerResource, toPaymentMethodResource, toSetupLinkResource } from './customer.resource.js';
-import { attachPaymentMethodSchema, createCustomerSchema, listCustomersSchema, listPaymentMethodsSchema, updateCustomerSchema } from './customer.schemas.js';
+import {
+  attachPaymentMethodSchema,
+  createCustomerSchema,
+  listCustomersSchema,
+  listPaymentMethodsSchema,
+  updateCustomerSchema,
+} from './customer.schemas.js';
 import * as customers from './customer.service.js';
 import * as methods from './payment-method.service.js';
 import * as setupLinks from './payment-method-setup-link.service.js';
 
 const customerParams = z.object({ id: z.string().describe('Customer id (cus_…)') });
-const methodParams = z.object({ id: z.string().describe('Customer id (cus_…)'), payment_method_id: z.string().describe('Payment method id (pm_…)') });
+const methodParams = z.object({
+  id: z.string().describe('Customer id (cus_…)'),
+  payment_method_id: z.string().describe('Payment method id (pm_…)'),
+});
 const tags = ['Customers'];
 const params = (req: { params: unknown }) => req.params as { id: string; payment_method_id: string };
 
@@ -71,13 +86,15 @@ export const customerRoutes: RouteSpec[] = [
     response: paymentMethodResponse,
     status: 201,
     ownTransactions: true,
-    handler: async (ctx, req) => toPaymentMethodResource(await methods.attachPaymentMethod(ctx, params(req).id, req.body)),
+    handler: async (ctx, req) =>
+      toPaymentMethodResource(await methods.attachPaymentMethod(ctx, params(req).id, req.body)),
   },
   {
     method: 'POST',
     url: '/api/v2/customers/:id/payment-method-setup-links',
     operationId: 'createPaymentMethodSetupLink',
-    summary: 'A one-time hosted page (24 h) where the shopper enters a card; it is verified and stored for the customer (payment_method.attached)',
+    summary:
+      'A one-time hosted page (24 h) where the shopper enters a card; it is verified and stored for the customer (payment_method.attached)',
     tags,
     params: customerParams,
     response: setupLinkResponse,
@@ -93,7 +110,11 @@ export const customerRoutes: RouteSpec[] = [
     params: customerParams,
     querystring: listPaymentMethodsSchema,
     response: paymentMethodListResponse,
-    handler: async (ctx, req) => listEnvelope(await methods.listPaymentMethods(ctx, params(req).id, methods.parseListPaymentMethodsQuery(req.query)), toPaymentMethodResource),
+    handler: async (ctx, req) =>
+      listEnvelope(
+        await methods.listPaymentMethods(ctx, params(req).id, methods.parseListPaymentMethodsQuery(req.query)),
+        toPaymentMethodResource,
+      ),
   },
   {
     method: 'GET',
@@ -103,7 +124,8 @@ export const customerRoutes: RouteSpec[] = [
     tags,
     params: methodParams,
     response: paymentMethodResponse,
-    handler: async (ctx, req) => toPaymentMethodResource(await methods.getPaymentMethod(ctx, params(req).payment_method_id, params(req).id)),
+    handler: async (ctx, req) =>
+      toPaymentMethodResource(await methods.getPaymentMethod(ctx, params(req).payment_method_id, params(req).id)),
   },
   {
     method: 'DELETE',
@@ -113,6 +135,7 @@ export const customerRoutes: RouteSpec[] = [
     tags,
     params: methodParams,
     response: paymentMethodResponse,
-    handler: async (ctx, req) => toPaymentMethodResource(await methods.detachPaymentMethod(ctx, params(req).payment_method_id, params(req).id)),
+    handler: async (ctx, req) =>
+      toPaymentMethodResource(await methods.detachPaymentMethod(ctx, params(req).payment_method_id, params(req).id)),
   },
 ];

@@ -33,7 +33,11 @@ export const updateCustomerSchema = z
 export const listCustomersSchema = z
   .object({
     limit: pageLimit,
-    starting_after: z.string().max(64).optional().describe('A customer id (cus_…): the next_cursor of the previous page'),
+    starting_after: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('A customer id (cus_…): the next_cursor of the previous page'),
     email: z.string().max(255).optional().describe('Exact email, case-insensitive'),
     created_after: timestamp.optional(),
     created_before: timestamp.optional(),
@@ -54,7 +58,9 @@ export const attachPaymentMethodSchema = z
  * card (the shopper's browser, where it returns). A card check does not hand 3-D Secure to the
  * shopper (it is refused), so these two are accepted and not used.
  */
-export const useSetupLinkSchema = attachPaymentMethodSchema.extend({ return_url: returnUrlSchema.optional(), browser_info: browserInfoSchema.optional() }).strict();
+export const useSetupLinkSchema = attachPaymentMethodSchema
+  .extend({ return_url: returnUrlSchema.optional(), browser_info: browserInfoSchema.optional() })
+  .strict();
 
 export const listPaymentMethodsSchema = z
   .object({

@@ -4,7 +4,12 @@ import { DomainError } from '../../platform/errors.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { Customer } from './customer.entity.js';
-import { createCustomerSchema, listCustomersSchema, updateCustomerSchema, type CustomerFilters } from './customer.schemas.js';
+import {
+  createCustomerSchema,
+  listCustomersSchema,
+  updateCustomerSchema,
+  type CustomerFilters,
+} from './customer.schemas.js';
 
 /** Who a customer is, as the spec names the fields. */
 export interface CustomerDetails {
@@ -73,7 +78,11 @@ export async function updateCustomer(ctx: ServiceContext, id: string, body: unkn
  * at `at` in the caller's unit of work: a paid subscription checkout's (or payment link's) payer
  * becomes a stored customer. A phone longer than a customer keeps (32) is left out.
  */
-export async function findOrCreateCustomer(ctx: ServiceContext, who: CustomerDetails, at = ctx.now()): Promise<Customer> {
+export async function findOrCreateCustomer(
+  ctx: ServiceContext,
+  who: CustomerDetails,
+  at = ctx.now(),
+): Promise<Customer> {
   const [existing] = await ctx.em.find(
     Customer,
     { ...scope(ctx), [raw((alias) => `lower(${alias}.email)`)]: who.email.toLowerCase() },
@@ -94,7 +103,12 @@ export function parseListCustomersQuery(query: unknown): { filters: CustomerFilt
 }
 
 /** A page of the caller's customers, newest first (email matched case-insensitively). */
-export async function listCustomers(ctx: ServiceContext, filters: CustomerFilters, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<Customer>> {
+export async function listCustomers(
+  ctx: ServiceContext,
+  filters: CustomerFilters,
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<Customer>> {
   const where: FilterQuery<Customer> = { ...scope(ctx) };
   if (filters.email) Object.assign(where, { [raw((alias) => `lower(${alias}.email)`)]: filters.email.toLowerCase() });
   const created = createdRange(filters);

@@ -7,11 +7,20 @@ import { Node } from '../../platform/relay/node.js';
 import { PaymentMethodEnum } from '../orders/order.types.js';
 import type { Customer, PaymentMethod } from './customer.entity.js';
 import { setupLinkUrl } from './customer.resource.js';
-import { SETUP_LINK_STATUSES, setupLinkStatusAt, type PaymentMethodSetupLink } from './payment-method-setup-link.entity.js';
+import {
+  SETUP_LINK_STATUSES,
+  setupLinkStatusAt,
+  type PaymentMethodSetupLink,
+} from './payment-method-setup-link.entity.js';
 import { mutationPayload } from '../../platform/graphql/user-errors.js';
 
 /** The base of the customers and payment methods mutations' payloads: `userErrors` with these codes. */
-const CustomerMutationPayload = mutationPayload('Customer', ['validation_error', 'not_found', 'invalid_payment_method', 'invalid_state']);
+const CustomerMutationPayload = mutationPayload('Customer', [
+  'validation_error',
+  'not_found',
+  'invalid_payment_method',
+  'invalid_state',
+]);
 
 @ObjectType('Customer', { implements: Node, description: 'A customer of the merchant, with stored cards' })
 export class CustomerNode extends Node {
@@ -43,7 +52,10 @@ export class CustomerNode extends Node {
 
 export const CustomerConnection = connectionType('Customer', CustomerNode);
 
-@ObjectType('PaymentMethod', { implements: Node, description: 'A verified card stored for a customer (token, brand, last 4, expiry and type only)' })
+@ObjectType('PaymentMethod', {
+  implements: Node,
+  description: 'A verified card stored for a customer (token, brand, last 4, expiry and type only)',
+})
 export class PaymentMethodNode extends Node {
   @Field({ description: 'The REST id (pm_…)' }) paymentMethodId!: string;
   @Field() livemode!: boolean;
@@ -94,10 +106,15 @@ export class UpdateCustomerInput {
   @Field(() => String, { nullable: true }) firstName?: string;
   @Field(() => String, { nullable: true }) lastName?: string;
   @Field(() => String, { nullable: true, description: 'null clears it' }) phone?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the stored metadata' }) metadata?: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Replaces the stored metadata' }) metadata?: Record<
+    string,
+    unknown
+  >;
 }
 
-@InputType({ description: 'A card as the contract defines it; only its token, brand, last 4, expiry and type are kept' })
+@InputType({
+  description: 'A card as the contract defines it; only its token, brand, last 4, expiry and type are kept',
+})
 export class CardInputType {
   @Field() number!: string;
   @Field(() => Int) expMonth!: number;
@@ -140,18 +157,28 @@ export const SetupLinkStatusEnum = graphqlEnum('PaymentMethodSetupLinkStatus', S
 
 @ObjectType('PaymentMethodSetupLink', {
   implements: Node,
-  description: "A one-time hosted page (24 h) where the shopper enters a card for a customer; with subscriptionId, a card-update link whose card replaces that subscription's",
+  description:
+    "A one-time hosted page (24 h) where the shopper enters a card for a customer; with subscriptionId, a card-update link whose card replaces that subscription's",
 })
 export class PaymentMethodSetupLinkNode extends Node {
   @Field({ description: 'The REST id (pmsl_…)' }) setupLinkId!: string;
   @Field() livemode!: boolean;
   @Field({ description: 'The REST id of the customer the card is stored for (cus_…)' }) customerId!: string;
-  @Field(() => String, { nullable: true, description: 'A card-update link: the REST id of the subscription it updates (sub_…)' }) subscriptionId!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A card-update link: the REST id of the subscription it updates (sub_…)',
+  })
+  subscriptionId!: string | null;
   @Field({ description: 'The hosted page to send the shopper to (with its access token)' }) url!: string;
-  @Field(() => SetupLinkStatusEnum, { description: 'As of now (an open link past expiresAt is expired)' }) status!: ValueOf<typeof SetupLinkStatusEnum>;
+  @Field(() => SetupLinkStatusEnum, { description: 'As of now (an open link past expiresAt is expired)' })
+  status!: ValueOf<typeof SetupLinkStatusEnum>;
   @Field(() => GraphQLISODateTime) expiresAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) usedAt!: Date | null;
-  @Field(() => String, { nullable: true, description: 'The REST id of the card stored through the link (pm_…), once used' }) paymentMethodId!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The REST id of the card stored through the link (pm_…), once used',
+  })
+  paymentMethodId!: string | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
 
   static from(link: PaymentMethodSetupLink, now: Date): PaymentMethodSetupLinkNode {

@@ -43,6 +43,9 @@ export class PaymentMethodSetupLink extends MerchantScopedEntity {
 }
 
 /** A link's status at `now` (the merchant's clock): an open link past `expiresAt` is `expired`. */
-export function setupLinkStatusAt(link: Pick<PaymentMethodSetupLink, 'status' | 'expiresAt'>, now: Date): SetupLinkStatus {
+export function setupLinkStatusAt(
+  link: Pick<PaymentMethodSetupLink, 'status' | 'expiresAt'>,
+  now: Date,
+): SetupLinkStatus {
   return link.status === 'open' && link.expiresAt <= now ? 'expired' : link.status;
 }

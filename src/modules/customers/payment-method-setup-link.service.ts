@@ -16,7 +16,11 @@ export const SETUP_LINK_LIFETIME_MS = 24 * 3_600_000;
  * A new open link for `customerId` (and, for a card-update link, `subscriptionId`), valid 24 hours
  * from the caller's clock, in the caller's unit of work: the one place one is built.
  */
-export function addSetupLink(ctx: ServiceContext, customerId: string, subscriptionId: string | null = null): PaymentMethodSetupLink {
+export function addSetupLink(
+  ctx: ServiceContext,
+  customerId: string,
+  subscriptionId: string | null = null,
+): PaymentMethodSetupLink {
   const now = ctx.now();
   return ctx.em.create(PaymentMethodSetupLink, {
     ...scope(ctx),
@@ -47,15 +51,27 @@ export async function getSetupLink(ctx: ServiceContext, id: string, param = 'id'
 function assertOpen(ctx: ServiceContext, link: PaymentMethodSetupLink): void {
   const status = setupLinkStatusAt(link, ctx.now());
   if (status === 'used')
-    throw new DomainError('invalid_state', 'This link has already been used to save a card; it works only once. Ask the store for a new link.', { param: 'id', details: { status } });
+    throw new DomainError(
+      'invalid_state',
+      'This link has already been used to save a card; it works only once. Ask the store for a new link.',
+      { param: 'id', details: { status } },
+    );
   if (status === 'expired') {
-    throw new DomainError('invalid_state', `This link expired at ${link.expiresAt.toISOString()}; links work for 24 hours. Ask the store for a new link.`, { param: 'id', details: { status } });
+    throw new DomainError(
+      'invalid_state',
+      `This link expired at ${link.expiresAt.toISOString()}; links work for 24 hours. Ask the store for a new link.`,
+      { param: 'id', details: { status } },
+    );
   }
 }
 
 /** Marks the link used by `paymentMethodId` under its row lock, in the caller's transaction; refused when it is no longer open. */
 async function consumeSetupLink(tx: ServiceContext, id: string, paymentMethodId: string): Promise<void> {
-  const link = await tx.em.findOneOrFail(PaymentMethodSetupLink, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const link = await tx.em.findOneOrFail(
+    PaymentMethodSetupLink,
+    { id },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
   assertOpen(tx, link);
   Object.assign(link, { status: 'used', usedAt: tx.now(), paymentMethodId, updatedAt: tx.now() });
 }
@@ -65,7 +81,12 @@ async function consumeSetupLink(tx: ServiceContext, id: string, paymentMethodId:
  * the transaction that changes the subscription (so the link is used exactly when the card is
  * taken). The subscriptions module registers it (`onCardUpdateLinkUsed`): customers never import it.
  */
-export type CardUpdateHook = (ctx: ServiceContext, subscriptionId: string, paymentMethodId: string, consume: (tx: ServiceContext) => Promise<void>) => Promise<void>;
+export type CardUpdateHook = (
+  ctx: ServiceContext,
+  subscriptionId: string,
+  paymentMethodId: string,
+  consume: (tx: ServiceContext) => Promise<void>,
+) => Promise<void>;
 let cardUpdateHook: CardUpdateHook | undefined;
 
 /** Registers what a card entered on a card-update link does to its subscription. */
@@ -82,7 +103,11 @@ export function onCardUpdateLinkUsed(hook: CardUpdateHook): void {
  * stays stored and the link stays open for another. A used or expired link is 400 `invalid_state`,
  * a declined card 400 `invalid_payment_method` (the link stays open).
  */
-export async function useSetupLink(ctx: ServiceContext, id: string, body: unknown): Promise<{ link: PaymentMethodSetupLink; paymentMethod: PaymentMethod }> {
+export async function useSetupLink(
+  ctx: ServiceContext,
+  id: string,
+  body: unknown,
+): Promise<{ link: PaymentMethodSetupLink; paymentMethod: PaymentMethod }> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(useSetupLinkSchema, requireObject(body, 'validation_error'));
   const link = await getSetupLink(ctx, id);
@@ -98,7 +123,9 @@ export async function useSetupLink(ctx: ServiceContext, id: string, body: unknow
   });
   if (link.subscriptionId) {
     if (!cardUpdateHook) throw new Error('nothing is registered to apply a card-update link (onCardUpdateLinkUsed)');
-    await cardUpdateHook(ctx, link.subscriptionId, paymentMethod.id, (tx) => consumeSetupLink(tx, link.id, paymentMethod.id));
+    await cardUpdateHook(ctx, link.subscriptionId, paymentMethod.id, (tx) =>
+      consumeSetupLink(tx, link.id, paymentMethod.id),
+    );
   }
   return { link: await ctx.em.findOneOrFail(PaymentMethodSetupLink, link.id, { refresh: true }), paymentMethod };
 }

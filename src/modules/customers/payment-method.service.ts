@@ -19,7 +19,12 @@ import { attachPaymentMethodSchema, listPaymentMethodsSchema } from './customer.
  * Only the processor's token, brand, last4, expiry and type are kept. A declined card is 400
  * `invalid_payment_method` with the processor's code and message; `param` names the card field.
  */
-export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer, slot: PaymentSlotInput, param = 'card'): Promise<PaymentMethod> {
+export async function storeVerifiedCard(
+  ctx: ServiceContext,
+  customer: Customer,
+  slot: PaymentSlotInput,
+  param = 'card',
+): Promise<PaymentMethod> {
   const verified = await verifyCard(ctx, customer, slot, param);
   const stored = storePaymentMethod(ctx, customer, verified.card, ctx.now(), verified.id);
   await ctx.em.flush();
@@ -31,7 +36,12 @@ export async function storeVerifiedCard(ctx: ServiceContext, customer: Customer,
  * tokenized it and the payment method id it was verified under (its shopper reference). Call it
  * with no transaction open.
  */
-export async function verifyCard(ctx: ServiceContext, customer: Customer, slot: PaymentSlotInput, param = 'card'): Promise<{ id: string; card: TokenizedCard }> {
+export async function verifyCard(
+  ctx: ServiceContext,
+  customer: Customer,
+  slot: PaymentSlotInput,
+  param = 'card',
+): Promise<{ id: string; card: TokenizedCard }> {
   const method = paymentMethodOf(slot, ctx.principal.livemode, param);
   if (method.kind === 'card' && !notExpired(method.card, ctx.now())) {
     throw DomainError.field(`${param}.exp_year`, 'the card has expired');
@@ -43,10 +53,25 @@ export async function verifyCard(ctx: ServiceContext, customer: Customer, slot: 
     const reason = needsAction(verified)
       ? "the card's bank asks to confirm it with 3-D Secure, which saving a card does not support; nothing was charged. Try another card (a subscription checkout can store this one)"
       : verified.message;
-    throw new DomainError('invalid_payment_method', `The card could not be verified: ${reason}`, { param, details: { decline_code: verified.code } });
+    throw new DomainError('invalid_payment_method', `The card could not be verified: ${reason}`, {
+      param,
+      details: { decline_code: verified.code },
+    });
   }
-  const expiry = verified.expiry ?? (method.kind === 'card' ? { month: method.card.exp_month, year: method.card.exp_year } : { month: 12, year: 2099 });
-  return { id, card: { type: verified.type, brand: verified.brand, last4: verified.last4, token: verified.token, exp_month: expiry.month, exp_year: expiry.year } };
+  const expiry =
+    verified.expiry ??
+    (method.kind === 'card' ? { month: method.card.exp_month, year: method.card.exp_year } : { month: 12, year: 2099 });
+  return {
+    id,
+    card: {
+      type: verified.type,
+      brand: verified.brand,
+      last4: verified.last4,
+      token: verified.token,
+      exp_month: expiry.month,
+      exp_year: expiry.year,
+    },
+  };
 }
 
 /** A card the processor tokenized: what a payment method keeps of it. */
@@ -64,7 +89,13 @@ export interface TokenizedCard {
  * payment method of `customer`, in the caller's unit of work: the one place one is built, so
  * `payment_method.attached` is recorded with every one.
  */
-export function storePaymentMethod(ctx: ServiceContext, customer: Customer, card: TokenizedCard, at: Date, id = prefixedId('pm')): PaymentMethod {
+export function storePaymentMethod(
+  ctx: ServiceContext,
+  customer: Customer,
+  card: TokenizedCard,
+  at: Date,
+  id = prefixedId('pm'),
+): PaymentMethod {
   const method = ctx.em.create(PaymentMethod, {
     id,
     ...scope(ctx),
@@ -83,7 +114,11 @@ export function storePaymentMethod(ctx: ServiceContext, customer: Customer, card
 }
 
 /** `POST /customers/{id}/payment-methods`: verifies and stores a card for the customer. */
-export async function attachPaymentMethod(ctx: ServiceContext, customerId: string, body: unknown): Promise<PaymentMethod> {
+export async function attachPaymentMethod(
+  ctx: ServiceContext,
+  customerId: string,
+  body: unknown,
+): Promise<PaymentMethod> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(attachPaymentMethodSchema, requireObject(body, 'validation_error'));
   const customer = await getCustomer(ctx, customerId);
@@ -94,7 +129,12 @@ export async function attachPaymentMethod(ctx: ServiceContext, customerId: strin
  * One payment method of the caller, attached or detached, or 404 `not_found`; with `customerId`
  * (the REST path) the customer must exist (404 `not_found` on `id`) and own it.
  */
-export async function getPaymentMethod(ctx: ServiceContext, id: string, customerId?: string, param = 'payment_method_id'): Promise<PaymentMethod> {
+export async function getPaymentMethod(
+  ctx: ServiceContext,
+  id: string,
+  customerId?: string,
+  param = 'payment_method_id',
+): Promise<PaymentMethod> {
   const where: FilterQuery<PaymentMethod> = { id, ...scope(ctx) };
   if (customerId !== undefined) where.customer = (await getCustomer(ctx, customerId)).id;
   const method = await ctx.em.findOne(PaymentMethod, where);
@@ -106,7 +146,12 @@ export async function getPaymentMethod(ctx: ServiceContext, id: string, customer
  * The stored card a request body refers to (a subscription's `payment_method_id`), usable for
  * charges: unknown, detached, another customer's or expired is 400 `invalid_payment_method`.
  */
-export async function usablePaymentMethod(ctx: ServiceContext, id: string, customerId: string, param = 'payment_method_id'): Promise<PaymentMethod> {
+export async function usablePaymentMethod(
+  ctx: ServiceContext,
+  id: string,
+  customerId: string,
+  param = 'payment_method_id',
+): Promise<PaymentMethod> {
   const method = await ctx.em.findOne(PaymentMethod, { id, ...scope(ctx) });
   const problem = !method
     ? `No such payment method: '${id}'`
@@ -128,13 +173,24 @@ export function parseListPaymentMethodsQuery(query: unknown): PageRequest<string
 }
 
 /** A page of a customer's attached payment methods, newest first (404 for an unknown customer). */
-export async function listPaymentMethods(ctx: ServiceContext, customerId: string, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<PaymentMethod>> {
+export async function listPaymentMethods(
+  ctx: ServiceContext,
+  customerId: string,
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<PaymentMethod>> {
   const customer = await getCustomer(ctx, customerId);
-  return paginate(ctx, PaymentMethod, { ...scope(ctx), customer: customer.id, detachedAt: null }, page, { cursorParam });
+  return paginate(ctx, PaymentMethod, { ...scope(ctx), customer: customer.id, detachedAt: null }, page, {
+    cursorParam,
+  });
 }
 
 /** Detaches a payment method from its customer: it is no longer listed or chargeable. Detaching twice is harmless. */
-export async function detachPaymentMethod(ctx: ServiceContext, id: string, customerId?: string): Promise<PaymentMethod> {
+export async function detachPaymentMethod(
+  ctx: ServiceContext,
+  id: string,
+  customerId?: string,
+): Promise<PaymentMethod> {
   const method = await getPaymentMethod(ctx, id, customerId, customerId === undefined ? 'id' : 'payment_method_id');
   if (!method.detachedAt) {
     method.detachedAt = ctx.now();

@@ -41,7 +41,10 @@ function shellAt(url: string): PublicRoute {
 const shells = [shellAt('/dashboard'), shellAt('/console/setup')];
 
 /** `GET /dashboard/app.js`, `app.css`: its bundle. */
-const asset = bundleAssetRoute('dashboard', { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' });
+const asset = bundleAssetRoute('dashboard', {
+  'app.js': 'text/javascript; charset=utf-8',
+  'app.css': 'text/css; charset=utf-8',
+});
 
 /** The merchant dashboard's routes. */
 export const dashboardRoutes: PublicRoute[] = [...shells, asset];

@@ -1,7 +1,11 @@
 import { disputeStateOf, type ChargebackEventCode, type ChargebackNotification } from './dispute-stage.js';
 
 const at = (day: number) => new Date(Date.UTC(2026, 0, day));
-const n = (eventCode: ChargebackEventCode, day: number, extra: Partial<ChargebackNotification> = {}): ChargebackNotification => ({
+const n = (
+  eventCode: ChargebackEventCode,
+  day: number,
+  extra: Partial<ChargebackNotification> = {},
+): ChargebackNotification => ({
   eventCode,
   eventDate: at(day),
   pspReference: 'DSP1',
@@ -15,7 +19,9 @@ const n = (eventCode: ChargebackEventCode, day: number, extra: Partial<Chargebac
 /** Every ordering of `items`. */
 function permutations<T>(items: T[]): T[][] {
   if (items.length <= 1) return [items];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 test('no notification, no dispute', () => {
@@ -23,10 +29,19 @@ test('no notification, no dispute', () => {
 });
 
 test('the latest notification by event date decides the stage, whatever order they are given in', () => {
-  const history = [n('NOTIFICATION_OF_CHARGEBACK', 1), n('CHARGEBACK', 2, { amount: 1200, reason: 'Fraud' }), n('CHARGEBACK_REVERSED', 3), n('SECOND_CHARGEBACK', 4)];
-  for (const order of permutations(history)) expect(disputeStateOf(order)).toMatchObject({ stage: 'confirmed', eventCode: 'SECOND_CHARGEBACK' });
-  for (const order of permutations(history.slice(0, 3))) expect(disputeStateOf(order)).toMatchObject({ stage: 'reversed', eventCode: 'CHARGEBACK_REVERSED' });
-  expect(disputeStateOf([n('CHARGEBACK', 2, { amount: 1200, reason: 'Fraud' }), n('NOTIFICATION_OF_CHARGEBACK', 1)])).toMatchObject({
+  const history = [
+    n('NOTIFICATION_OF_CHARGEBACK', 1),
+    n('CHARGEBACK', 2, { amount: 1200, reason: 'Fraud' }),
+    n('CHARGEBACK_REVERSED', 3),
+    n('SECOND_CHARGEBACK', 4),
+  ];
+  for (const order of permutations(history))
+    expect(disputeStateOf(order)).toMatchObject({ stage: 'confirmed', eventCode: 'SECOND_CHARGEBACK' });
+  for (const order of permutations(history.slice(0, 3)))
+    expect(disputeStateOf(order)).toMatchObject({ stage: 'reversed', eventCode: 'CHARGEBACK_REVERSED' });
+  expect(
+    disputeStateOf([n('CHARGEBACK', 2, { amount: 1200, reason: 'Fraud' }), n('NOTIFICATION_OF_CHARGEBACK', 1)]),
+  ).toMatchObject({
     stage: 'confirmed',
     amount: 1200,
     reason: 'Fraud',
@@ -34,7 +49,11 @@ test('the latest notification by event date decides the stage, whatever order th
 });
 
 test('on one event date the stage rank breaks the tie: the dispute moves forward', () => {
-  for (const order of permutations([n('NOTIFICATION_OF_CHARGEBACK', 5), n('CHARGEBACK', 5), n('CHARGEBACK_REVERSED', 5)])) {
+  for (const order of permutations([
+    n('NOTIFICATION_OF_CHARGEBACK', 5),
+    n('CHARGEBACK', 5),
+    n('CHARGEBACK_REVERSED', 5),
+  ])) {
     expect(disputeStateOf(order)?.stage).toBe('reversed');
   }
   expect(disputeStateOf([n('SECOND_CHARGEBACK', 5), n('CHARGEBACK_REVERSED', 5)])?.stage).toBe('confirmed');
@@ -53,7 +72,8 @@ test('the defence deadline is the latest one sent, kept when later notifications
 test('defendable is what the latest notification that said so said, null when none did', () => {
   const noc = n('NOTIFICATION_OF_CHARGEBACK', 1, { defendable: 'true' });
   const chargeback = n('CHARGEBACK', 2, { defendable: 'false' });
-  for (const order of permutations([noc, chargeback, n('CHARGEBACK_REVERSED', 3)])) expect(disputeStateOf(order)?.defendable).toBe(false);
+  for (const order of permutations([noc, chargeback, n('CHARGEBACK_REVERSED', 3)]))
+    expect(disputeStateOf(order)?.defendable).toBe(false);
   expect(disputeStateOf([noc, n('CHARGEBACK', 2)])?.defendable).toBe(true);
   expect(disputeStateOf([n('CHARGEBACK', 2)])?.defendable).toBeNull();
 });

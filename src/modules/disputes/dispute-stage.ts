@@ -6,7 +6,12 @@
 import type { DisputeStage } from '../payments/payment-processor.js';
 
 /** Adyen's dispute event codes this service applies, in the order a dispute moves through them. */
-export const CHARGEBACK_EVENT_CODES = ['NOTIFICATION_OF_CHARGEBACK', 'CHARGEBACK', 'CHARGEBACK_REVERSED', 'SECOND_CHARGEBACK'] as const;
+export const CHARGEBACK_EVENT_CODES = [
+  'NOTIFICATION_OF_CHARGEBACK',
+  'CHARGEBACK',
+  'CHARGEBACK_REVERSED',
+  'SECOND_CHARGEBACK',
+] as const;
 export type ChargebackEventCode = (typeof CHARGEBACK_EVENT_CODES)[number];
 
 const STAGE_OF: Record<ChargebackEventCode, DisputeStage> = {
@@ -21,9 +26,11 @@ const STAGE_OF: Record<ChargebackEventCode, DisputeStage> = {
 export const stageOf = (code: ChargebackEventCode): DisputeStage => STAGE_OF[code];
 
 /** The first event code of `stage` (the one a processor sends for it unless it disputes again). */
-export const eventCodeOf = (stage: DisputeStage): ChargebackEventCode => CHARGEBACK_EVENT_CODES.find((c) => STAGE_OF[c] === stage)!;
+export const eventCodeOf = (stage: DisputeStage): ChargebackEventCode =>
+  CHARGEBACK_EVENT_CODES.find((c) => STAGE_OF[c] === stage)!;
 
-export const isChargebackEventCode = (code: string): code is ChargebackEventCode => (CHARGEBACK_EVENT_CODES as readonly string[]).includes(code);
+export const isChargebackEventCode = (code: string): code is ChargebackEventCode =>
+  (CHARGEBACK_EVENT_CODES as readonly string[]).includes(code);
 
 /** One stored chargeback notification of a payment. */
 export interface ChargebackNotification {
@@ -63,7 +70,12 @@ export const isOpen = (stage: DisputeStage): boolean => stage !== 'reversed';
  */
 export function inDisputeOrder(notifications: readonly ChargebackNotification[]): ChargebackNotification[] {
   const rank = (n: ChargebackNotification) => CHARGEBACK_EVENT_CODES.indexOf(n.eventCode);
-  return [...notifications].sort((a, b) => a.eventDate.getTime() - b.eventDate.getTime() || rank(a) - rank(b) || (a.pspReference < b.pspReference ? -1 : a.pspReference > b.pspReference ? 1 : 0));
+  return [...notifications].sort(
+    (a, b) =>
+      a.eventDate.getTime() - b.eventDate.getTime() ||
+      rank(a) - rank(b) ||
+      (a.pspReference < b.pspReference ? -1 : a.pspReference > b.pspReference ? 1 : 0),
+  );
 }
 
 /** The dispute's state from all its notifications (null when there are none). */

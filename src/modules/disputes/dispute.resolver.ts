@@ -17,15 +17,31 @@ async function payload(ctx: ServiceContext, dispute: OrderDisputeRecord) {
 @Authorized('orders')
 @Resolver()
 export class DisputeResolver {
-  @Mutation(() => DisputePayload, { description: "Accept the order's open dispute at the processor (the chargeback stands); same rules as POST /api/v2/orders/{id}/dispute/accept" })
+  @Mutation(() => DisputePayload, {
+    description:
+      "Accept the order's open dispute at the processor (the chargeback stands); same rules as POST /api/v2/orders/{id}/dispute/accept",
+  })
   @Extensions({ ownTransactions: true }) // calls the processor: never inside one transaction
-  async acceptDispute(@Arg('orderId', () => ID) orderId: string, @Ctx() { ctx }: GraphContext): Promise<DisputePayload> {
+  async acceptDispute(
+    @Arg('orderId', () => ID) orderId: string,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<DisputePayload> {
     return payload(ctx, await disputes.acceptDispute(ctx, orderIdOf(orderId)));
   }
 
-  @Mutation(() => DisputePayload, { description: "Defend the order's open dispute at the processor; same rules as POST /api/v2/orders/{id}/dispute/defend" })
+  @Mutation(() => DisputePayload, {
+    description:
+      "Defend the order's open dispute at the processor; same rules as POST /api/v2/orders/{id}/dispute/defend",
+  })
   @Extensions({ ownTransactions: true }) // calls the processor: never inside one transaction
-  async defendDispute(@Arg('orderId', () => ID) orderId: string, @Arg('defenseReasonCode', () => String) defenseReasonCode: string, @Ctx() { ctx }: GraphContext): Promise<DisputePayload> {
-    return payload(ctx, await disputes.defendDispute(ctx, orderIdOf(orderId), { defense_reason_code: defenseReasonCode }));
+  async defendDispute(
+    @Arg('orderId', () => ID) orderId: string,
+    @Arg('defenseReasonCode', () => String) defenseReasonCode: string,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<DisputePayload> {
+    return payload(
+      ctx,
+      await disputes.defendDispute(ctx, orderIdOf(orderId), { defense_reason_code: defenseReasonCode }),
+    );
   }
 }

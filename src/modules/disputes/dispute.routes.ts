@@ -16,7 +16,8 @@ export const disputeRoutes: RouteSpec[] = [
     method: 'GET',
     url: '/api/v2/orders/:id/dispute',
     operationId: 'getOrderDispute',
-    summary: "The order's dispute (chargeback): stage, amount, reason, event code, defence deadline; 404 when it has none",
+    summary:
+      "The order's dispute (chargeback): stage, amount, reason, event code, defence deadline; 404 when it has none",
     tags,
     params: idParams,
     response: disputeResponse,
@@ -26,7 +27,8 @@ export const disputeRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/orders/:id/dispute/accept',
     operationId: 'acceptOrderDispute',
-    summary: "Accept the order's open dispute at the processor (the chargeback stands); a reversed or already accepted dispute is invalid_state",
+    summary:
+      "Accept the order's open dispute at the processor (the chargeback stands); a reversed or already accepted dispute is invalid_state",
     tags,
     params: idParams,
     response: disputeResponse,
@@ -37,7 +39,8 @@ export const disputeRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/orders/:id/dispute/defend',
     operationId: 'defendOrderDispute',
-    summary: "Defend the order's open dispute at the processor with a defence reason code; a reversed, accepted or already defended dispute is invalid_state",
+    summary:
+      "Defend the order's open dispute at the processor with a defence reason code; a reversed, accepted or already defended dispute is invalid_state",
     tags,
     params: idParams,
     body: defendDisputeSchema,
@@ -49,7 +52,8 @@ export const disputeRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/test-helpers/orders/:id/dispute',
     operationId: 'testDisputeOrder',
-    summary: "Simulate the processor's chargeback notification for the order's payment (applied as a real one is); returns the order",
+    summary:
+      "Simulate the processor's chargeback notification for the order's payment (applied as a real one is); returns the order",
     tags: ['Test helpers'],
     params: idParams,
     body: testDisputeOrderSchema,

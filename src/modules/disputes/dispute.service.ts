@@ -14,7 +14,14 @@ import type { ProcessorEvent } from '../payments/processor-events.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { applyCycleDispute, lockCycleOfOrder } from '../subscriptions/subscription-dispute.service.js';
-import { CHARGEBACK_EVENT_CODES, disputeStateOf, eventCodeOf, isChargebackEventCode, isOpen, type ChargebackNotification } from './dispute-stage.js';
+import {
+  CHARGEBACK_EVENT_CODES,
+  disputeStateOf,
+  eventCodeOf,
+  isChargebackEventCode,
+  isOpen,
+  type ChargebackNotification,
+} from './dispute-stage.js';
 import { Dispute } from './dispute.entity.js';
 import { defendDisputeSchema, testDisputeOrderSchema } from './dispute.schemas.js';
 
@@ -31,7 +38,11 @@ interface StoredChargeback {
 }
 
 /** Every stored chargeback notification of one disputed payment, applied or not (the dispute's state is theirs together). */
-async function chargebackNotificationsOf(em: EntityManager, merchantId: string, paymentPspReference: string): Promise<ChargebackNotification[]> {
+async function chargebackNotificationsOf(
+  em: EntityManager,
+  merchantId: string,
+  paymentPspReference: string,
+): Promise<ChargebackNotification[]> {
   const rows = await em.execute<StoredChargeback[]>(
     `select event_code, event_date, psp_reference, item from processor_notifications
       where merchant_id = ? and original_reference = ? and success and event_code in (${CHARGEBACK_EVENT_CODES.map(() => '?').join(', ')})`,
@@ -82,13 +93,20 @@ export async function applyChargebackNotification(tx: ServiceContext, event: Pro
   const candidates = await em.find(Payment, { merchant: tx.principal.merchantId, captureId: event.originalReference });
   const payment = candidates.find((p) => p.livemode === tx.principal.livemode) ?? candidates[0];
   if (!payment) {
-    tx.log.warn({ notification: event.id, event_code: event.eventCode, original_reference: event.originalReference }, 'chargeback of a payment this merchant does not have: ignored');
+    tx.log.warn(
+      { notification: event.id, event_code: event.eventCode, original_reference: event.originalReference },
+      'chargeback of a payment this merchant does not have: ignored',
+    );
     return;
   }
   const ctx = await inModeOf(tx, payment.livemode);
   // Lock order: a cycle's subscription before its order; notifications of one order wait for each other here.
   const cycle = await lockCycleOfOrder(ctx, em, payment.orderId);
-  const order = await em.findOneOrFail(Order, { id: payment.orderId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const order = await em.findOneOrFail(
+    Order,
+    { id: payment.orderId },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
   const state = disputeStateOf(await chargebackNotificationsOf(em, ctx.principal.merchantId, payment.captureId));
   if (!state) return;
   const now = ctx.now();
@@ -107,13 +125,27 @@ export async function applyChargebackNotification(tx: ServiceContext, event: Pro
   };
   const dispute = existing
     ? Object.assign(existing, figures)
-    : em.create(Dispute, { ...scope(ctx), orderId: order.id, paymentId: payment.id, paymentPspReference: payment.captureId, ...figures, createdAt: now });
+    : em.create(Dispute, {
+        ...scope(ctx),
+        orderId: order.id,
+        paymentId: payment.id,
+        paymentPspReference: payment.captureId,
+        ...figures,
+        createdAt: now,
+      });
   if (priorStage !== state.stage) {
     const others = await em.find(Dispute, { orderId: order.id, id: { $ne: dispute.id } });
     const open = isOpen(state.stage) || others.some((d) => isOpen(d.stage));
     await applyDisputeToOrder(em, order, open, now, `payment ${payment.id}`, state.eventCode);
     // The cycle's figures speak the subscription's currency code, as the subscription's own events do.
-    if (cycle) await applyCycleDispute(ctx, cycle, { stage: state.stage, eventCode: state.eventCode, amount: state.amount, currency: cycle.invoice.currency, reason: state.reason });
+    if (cycle)
+      await applyCycleDispute(ctx, cycle, {
+        stage: state.stage,
+        eventCode: state.eventCode,
+        amount: state.amount,
+        currency: cycle.invoice.currency,
+        reason: state.reason,
+      });
   }
   await em.flush();
 }
@@ -147,20 +179,41 @@ async function nextCallKey(processor: PaymentProcessor, base: string): Promise<{
  * accepted, already defended or not defendable when defending, or reversed, is 400
  * `invalid_state`; so is the processor's refusal (with its message).
  */
-async function actOnDispute(ctx: ServiceContext, orderId: string, action: 'accept' | 'defend', defenseReasonCode: string | null): Promise<OrderDisputeRecord> {
+async function actOnDispute(
+  ctx: ServiceContext,
+  orderId: string,
+  action: 'accept' | 'defend',
+  defenseReasonCode: string | null,
+): Promise<OrderDisputeRecord> {
   const current = await getOrderDispute(ctx, orderId);
-  const refuse = (why: string) => new DomainError('invalid_state', `Dispute ${current.id} of order ${orderId} ${why}.`, { param: 'id' });
+  const refuse = (why: string) =>
+    new DomainError('invalid_state', `Dispute ${current.id} of order ${orderId} ${why}.`, { param: 'id' });
   if (current.acceptedAt) throw refuse('is already accepted');
   if (action === 'defend' && current.defendedAt) throw refuse('is already defended');
   if (current.stage === 'reversed') throw refuse('is reversed: it was resolved in your favour');
   if (action === 'defend' && current.defendable === false) throw refuse('cannot be defended (the processor says so)');
   const { pspReference } = await ctx.em.findOneOrFail(Dispute, current.id);
   const processor = await processorFor(ctx);
-  const { key, done } = await nextCallKey(processor, defenseReasonCode === null ? `${current.id}.accept` : `${current.id}.defend.${defenseReasonCode}`);
-  const result = done ? { ok: true as const } : defenseReasonCode === null ? await processor.acceptDispute(pspReference, key) : await processor.defendDispute(pspReference, defenseReasonCode, key);
-  if (!result.ok) throw new DomainError('invalid_state', `The processor refused to ${action} dispute ${current.id}: ${result.message}`, { param: 'id' });
+  const { key, done } = await nextCallKey(
+    processor,
+    defenseReasonCode === null ? `${current.id}.accept` : `${current.id}.defend.${defenseReasonCode}`,
+  );
+  const result = done
+    ? { ok: true as const }
+    : defenseReasonCode === null
+      ? await processor.acceptDispute(pspReference, key)
+      : await processor.defendDispute(pspReference, defenseReasonCode, key);
+  if (!result.ok)
+    throw new DomainError(
+      'invalid_state',
+      `The processor refused to ${action} dispute ${current.id}: ${result.message}`,
+      { param: 'id' },
+    );
   await ctx.em.transactional(async (em) => {
-    const dispute = await em.findOneOrFail(Dispute, current.id, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const dispute = await em.findOneOrFail(Dispute, current.id, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+      refresh: true,
+    });
     const now = ctx.now();
     if (action === 'accept') dispute.acceptedAt ??= now;
     else if (!dispute.defendedAt) Object.assign(dispute, { defendedAt: now, defenseReasonCode });
@@ -190,8 +243,11 @@ export async function testDisputeOrder(ctx: ServiceContext, orderId: string, bod
   if (ctx.principal.livemode) throw DomainError.testModeOnly();
   const input = parseInput(testDisputeOrderSchema, requireObject(body));
   await readOrder(ctx, orderId); // 404 for an order this key cannot see
-  const payment = primaryPayment(await ctx.em.find(Payment, { orderId, ...scope(ctx) }, { orderBy: { capturedAt: 'asc' } }));
-  if (!payment) throw new DomainError('invalid_state', `Order ${orderId} has no captured payment to dispute.`, { param: 'id' });
+  const payment = primaryPayment(
+    await ctx.em.find(Payment, { orderId, ...scope(ctx) }, { orderBy: { capturedAt: 'asc' } }),
+  );
+  if (!payment)
+    throw new DomainError('invalid_state', `Order ${orderId} has no captured payment to dispute.`, { param: 'id' });
   const additionalData: Record<string, string> = {
     ...(input.defense_period_ends_at && { defensePeriodEndsAt: input.defense_period_ends_at }),
     ...(input.defendable !== undefined && { defendable: String(input.defendable) }),

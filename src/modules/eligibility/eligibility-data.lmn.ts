@@ -5,7 +5,23 @@
 import type { EligibilityCategory } from './eligibility.types.js';
 
 // Skin-care and hair-care forms of vitamins and supplements ("vitamin C serum") are cosmetics, not supplements.
-const TOPICAL_FORMS = ['serum', 'cream', 'lotion', 'vitamin e oil', 'moisturizer', 'shampoo', 'conditioner', 'body wash', 'face wash', 'cleanser', 'toner', 'skin care', 'lip', 'mask', 'water'];
+const TOPICAL_FORMS = [
+  'serum',
+  'cream',
+  'lotion',
+  'vitamin e oil',
+  'moisturizer',
+  'shampoo',
+  'conditioner',
+  'body wash',
+  'face wash',
+  'cleanser',
+  'toner',
+  'skin care',
+  'lip',
+  'mask',
+  'water',
+];
 
 // Supplements sold for animals are pet products, never a qualified medical expense for the account holder.
 const PET_TERMS = ['pet', 'dog', 'puppy', 'kitten', 'for cats'];
@@ -53,7 +69,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'emergen c',
     ],
     negative_keywords: [...NOT_FOR_PEOPLE, 'laxative'],
-    rationale: 'IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
+    rationale:
+      'IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
   },
   {
     id: 'dietary-supplements',
@@ -84,7 +101,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'greens powder',
     ],
     negative_keywords: NOT_FOR_PEOPLE,
-    rationale: 'IRS Pub. 502: herbal and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
+    rationale:
+      'IRS Pub. 502: herbal and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
   },
   {
     id: 'probiotics',
@@ -92,7 +110,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: ['probiotic', 'prebiotic', 'culturelle', 'florastor', 'acidophilus', 'lactobacillus'],
     negative_keywords: NOT_FOR_PEOPLE,
-    rationale: "IRS Pub. 502: probiotics are nutritional supplements, eligible only with a practitioner's recommendation for a diagnosed condition",
+    rationale:
+      "IRS Pub. 502: probiotics are nutritional supplements, eligible only with a practitioner's recommendation for a diagnosed condition",
   },
   {
     id: 'fish-oil-omega-3',
@@ -100,22 +119,43 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: ['fish oil', 'omega 3', 'krill oil', 'cod liver oil', 'algal oil', 'dha supplement'],
     negative_keywords: NOT_FOR_PEOPLE,
-    rationale: "IRS Pub. 502: fish oil is a nutritional supplement, eligible only with a practitioner's recommendation for a diagnosed condition",
+    rationale:
+      "IRS Pub. 502: fish oil is a nutritional supplement, eligible only with a practitioner's recommendation for a diagnosed condition",
   },
   {
     id: 'weight-loss',
     label: 'Weight-loss programs & products',
     status: 'requires_lmn',
-    keywords: ['weight loss', 'weight loss program', 'diet pill', 'fat burner', 'appetite suppressant', 'garcinia', 'hydroxycut', 'weight watchers'],
+    keywords: [
+      'weight loss',
+      'weight loss program',
+      'diet pill',
+      'fat burner',
+      'appetite suppressant',
+      'garcinia',
+      'hydroxycut',
+      'weight watchers',
+    ],
     negative_keywords: ['scale'],
-    rationale: 'IRS Pub. 502: weight loss is medical care only as treatment for a specific disease diagnosed by a physician (e.g. obesity, hypertension); diet food is never eligible',
+    rationale:
+      'IRS Pub. 502: weight loss is medical care only as treatment for a specific disease diagnosed by a physician (e.g. obesity, hypertension); diet food is never eligible',
   },
   {
     id: 'massage-devices',
     label: 'Massage devices',
     status: 'requires_lmn',
-    keywords: ['massager', 'massage gun', 'massage chair', 'massage cushion', 'percussion massager', 'shiatsu', 'theragun', 'hypervolt'],
-    rationale: 'IRS Pub. 502: a dual-purpose comfort item is medical care only when a practitioner prescribes it for a diagnosed condition (letter of medical necessity)',
+    keywords: [
+      'massager',
+      'massage gun',
+      'massage chair',
+      'massage cushion',
+      'percussion massager',
+      'shiatsu',
+      'theragun',
+      'hypervolt',
+    ],
+    rationale:
+      'IRS Pub. 502: a dual-purpose comfort item is medical care only when a practitioner prescribes it for a diagnosed condition (letter of medical necessity)',
   },
   {
     id: 'air-purifiers',
@@ -132,7 +172,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: ['humidifier', 'dehumidifier', 'cool mist', 'warm mist', 'steam vaporizer', 'vaporizer'],
     negative_keywords: ['herb', 'wax', 'cannabis', 'vape'],
-    rationale: 'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',
+    rationale:
+      'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',
   },
   {
     id: 'orthopedic-shoes-bedding',
@@ -150,6 +191,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'adjustable bed',
       'weighted blanket',
     ],
-    rationale: 'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
+    rationale:
+      'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
   },
 ];

@@ -10,13 +10,21 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'cosmetics-with-spf',
     label: 'Cosmetics that state an SPF',
     status: 'requires_review',
-    keywords: ['tinted moisturizer + spf', 'tinted + spf', 'skin tint + spf', 'bb cream + spf', 'cc cream + spf', 'tinted sunscreen'],
+    keywords: [
+      'tinted moisturizer + spf',
+      'tinted + spf',
+      'skin tint + spf',
+      'bb cream + spf',
+      'cc cream + spf',
+      'tinted sunscreen',
+    ],
     rationale:
       "Plan administrators' eligibility lists: a cosmetic that states an SPF is eligible only when it is sold as a broad-spectrum sunscreen of SPF 15+ (Drug Facts panel), which the name does not show",
   },
   {
     id: 'medicated-or-everyday',
-    label: 'Medicated or everyday care (dandruff shampoo, medicated lip balm, petroleum jelly, Epsom salt, electrolytes)',
+    label:
+      'Medicated or everyday care (dandruff shampoo, medicated lip balm, petroleum jelly, Epsom salt, electrolytes)',
     status: 'requires_review',
     keywords: [
       'dandruff shampoo',
@@ -43,13 +51,15 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Items whose medical purpose the name does not show',
     status: 'requires_review',
     keywords: ['anti snoring', 'snoring', 'ear plug', 'earplug'],
-    rationale: 'IRS Pub. 502: an item is medical care only when it is primarily for a medical condition; this one is also sold for comfort, and the name does not say which',
+    rationale:
+      'IRS Pub. 502: an item is medical care only when it is primarily for a medical condition; this one is also sold for comfort, and the name does not say which',
   },
   {
     id: 'gift-sets',
     label: 'Gift sets & baskets',
     status: 'requires_review',
     keywords: ['gift set', 'gift basket', 'gift box'],
-    rationale: 'IRS Pub. 502: each item of a set must qualify on its own, and a gift set mixes items its name does not list',
+    rationale:
+      'IRS Pub. 502: each item of a set must qualify on its own, and a gift set mixes items its name does not list',
   },
 ];

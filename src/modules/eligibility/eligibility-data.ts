@@ -14,4 +14,10 @@ import type { EligibilityCategory } from './eligibility.types.js';
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
 export { UPC_TABLE } from './eligibility-data.upc.js';
 
-export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [...MEDICINE_CATEGORIES, ...SUPPLY_CATEGORIES, ...LMN_CATEGORIES, ...REVIEW_CATEGORIES, ...INELIGIBLE_CATEGORIES];
+export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
+  ...MEDICINE_CATEGORIES,
+  ...SUPPLY_CATEGORIES,
+  ...LMN_CATEGORIES,
+  ...REVIEW_CATEGORIES,
+  ...INELIGIBLE_CATEGORIES,
+];

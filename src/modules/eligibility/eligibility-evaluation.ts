@@ -43,20 +43,27 @@ export interface Evaluation {
   falseEligible: Miss[];
 }
 
-const isStatus = (value: string): value is EligibilityStatus => (ELIGIBILITY_STATUSES as readonly string[]).includes(value);
+const isStatus = (value: string): value is EligibilityStatus =>
+  (ELIGIBILITY_STATUSES as readonly string[]).includes(value);
 
 /** Reads the labelled set (CSV with the header `name,expected,rule,source`); throws on an unknown label or an empty field. */
 export function readLabelledNames(file: string): LabelledName[] {
   const rows = parse<Record<string, string>>(readFileSync(file), { columns: true, skip_empty_lines: true });
   return rows.map((row, i) => {
     const { name, expected, rule, source } = row;
-    if (!name || !rule || !source || !isStatus(expected)) throw new Error(`${file} line ${i + 2}: needs a name, a status of ${ELIGIBILITY_STATUSES.join('/')}, a rule and a source`);
+    if (!name || !rule || !source || !isStatus(expected))
+      throw new Error(
+        `${file} line ${i + 2}: needs a name, a status of ${ELIGIBILITY_STATUSES.join('/')}, a rule and a source`,
+      );
     return { name, expected, rule, source };
   });
 }
 
 function byStatus<T>(make: (status: EligibilityStatus) => T): Record<EligibilityStatus, T> {
-  return Object.fromEntries(ELIGIBILITY_STATUSES.map((status) => [status, make(status)])) as Record<EligibilityStatus, T>;
+  return Object.fromEntries(ELIGIBILITY_STATUSES.map((status) => [status, make(status)])) as Record<
+    EligibilityStatus,
+    T
+  >;
 }
 
 const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
@@ -74,7 +81,11 @@ export function evaluate(cases: readonly LabelledName[]): Evaluation {
   const perClass = byStatus((status) => {
     const labelled = ELIGIBILITY_STATUSES.reduce((sum, actual) => sum + confusion[status][actual], 0);
     const answered = ELIGIBILITY_STATUSES.reduce((sum, expected) => sum + confusion[expected][status], 0);
-    return { precision: ratio(confusion[status][status], answered), recall: ratio(confusion[status][status], labelled), support: labelled };
+    return {
+      precision: ratio(confusion[status][status], answered),
+      recall: ratio(confusion[status][status], labelled),
+      support: labelled,
+    };
   });
   return {
     total: cases.length,
@@ -99,13 +110,24 @@ export function formatEvaluation(evaluation: Evaluation): string {
   const { confusion, perClass } = evaluation;
   const matrix = markdownTable(
     ['labelled \\ answered', ...ELIGIBILITY_STATUSES, 'total'],
-    ELIGIBILITY_STATUSES.map((expected) => [expected, ...ELIGIBILITY_STATUSES.map((actual) => String(confusion[expected][actual])), String(perClass[expected].support)]),
+    ELIGIBILITY_STATUSES.map((expected) => [
+      expected,
+      ...ELIGIBILITY_STATUSES.map((actual) => String(confusion[expected][actual])),
+      String(perClass[expected].support),
+    ]),
   );
   const classes = markdownTable(
     ['status', 'precision', 'recall', 'names'],
-    ELIGIBILITY_STATUSES.map((status) => [status, percent(perClass[status].precision), percent(perClass[status].recall), String(perClass[status].support)]),
+    ELIGIBILITY_STATUSES.map((status) => [
+      status,
+      percent(perClass[status].precision),
+      percent(perClass[status].recall),
+      String(perClass[status].support),
+    ]),
   );
   const summary = `accuracy ${evaluation.correct}/${evaluation.total} = ${percent(evaluation.accuracy)}; false eligible: ${evaluation.falseEligible.length}`;
-  const misses = evaluation.misses.map((m) => `  ${m.expected} answered ${m.actual} (${m.category ?? 'no category'}): ${m.name}`);
+  const misses = evaluation.misses.map(
+    (m) => `  ${m.expected} answered ${m.actual} (${m.category ?? 'no category'}): ${m.name}`,
+  );
   return [summary, '', matrix, '', classes, ...(misses.length ? ['', 'misses:', ...misses] : [])].join('\n');
 }

@@ -62,7 +62,9 @@ describe('evaluate', () => {
     expect(result.confusion.not_eligible.eligible).toBe(1);
     expect(result.perClass.eligible).toEqual({ precision: 0.5, recall: 0.5, support: 2 });
     expect(result.perClass.requires_review).toEqual({ precision: null, recall: null, support: 0 });
-    expect(result.falseEligible).toEqual([{ name: 'Adhesive bandages', expected: 'not_eligible', actual: 'eligible', category: 'bandages-wound-care' }]);
+    expect(result.falseEligible).toEqual([
+      { name: 'Adhesive bandages', expected: 'not_eligible', actual: 'eligible', category: 'bandages-wound-care' },
+    ]);
     expect(formatEvaluation(result)).toContain('accuracy 2/4 = 50.0%; false eligible: 1');
   });
 });

@@ -283,24 +283,40 @@ describe('checkEligibility by name: messages and edge cases', () => {
 
   test('explains a Letter of Medical Necessity decision', () => {
     const result = checkEligibility({ name: 'Centrum Adults Multivitamin' });
-    expect(result.message).toMatch(/^Eligible only with a Letter of Medical Necessity: 'Centrum Adults Multivitamin' matches category 'Vitamins & minerals'/);
+    expect(result.message).toMatch(
+      /^Eligible only with a Letter of Medical Necessity: 'Centrum Adults Multivitamin' matches category 'Vitamins & minerals'/,
+    );
   });
 
   test('an OTC medicine names the CARES Act as its rule', () => {
-    expect(checkEligibility({ name: 'Advil Ibuprofen Tablets 200 mg, 100 ct' }).message).toContain('Rule: CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription');
+    expect(checkEligibility({ name: 'Advil Ibuprofen Tablets 200 mg, 100 ct' }).message).toContain(
+      'Rule: CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription',
+    );
   });
 
   test('a name that cannot decide is requires_review, not payable, and says what the name does not state', () => {
     const result = checkEligibility({ name: 'Supergoop! Glowscreen SPF 40' });
-    expect(result).toMatchObject({ status: 'requires_review', category: 'cosmetics-with-spf', source: 'name', hsa_fsa_eligible: false, requires_lmn: false });
+    expect(result).toMatchObject({
+      status: 'requires_review',
+      category: 'cosmetics-with-spf',
+      source: 'name',
+      hsa_fsa_eligible: false,
+      requires_lmn: false,
+    });
     expect(result.message).toMatch(
       /^Needs review \(not eligible until checked\): 'Supergoop! Glowscreen SPF 40' matches category 'Sunscreen \(SPF 15\+, broad spectrum\)' but does not state that it is a broad-spectrum sunscreen\. Rule: Plan administrators' eligibility lists: /,
     );
   });
 
   test('a CBD or pet product is not eligible whatever medical words it carries', () => {
-    expect(checkEligibility({ name: 'Medterra CBD Pain Relief Cream 500 mg' })).toMatchObject({ status: 'not_eligible', category: 'cannabis-cbd' });
-    expect(checkEligibility({ name: 'Joint Pain Relief Chews for Dogs' })).toMatchObject({ status: 'not_eligible', category: 'pet-supplies' });
+    expect(checkEligibility({ name: 'Medterra CBD Pain Relief Cream 500 mg' })).toMatchObject({
+      status: 'not_eligible',
+      category: 'cannabis-cbd',
+    });
+    expect(checkEligibility({ name: 'Joint Pain Relief Chews for Dogs' })).toMatchObject({
+      status: 'not_eligible',
+      category: 'pet-supplies',
+    });
   });
 
   test.each([
@@ -309,13 +325,21 @@ describe('checkEligibility by name: messages and edge cases', () => {
     [false, false, 'cosmetics-with-spf', 'requires_review'],
     [false, false, 'sunscreen', 'not_eligible'],
     [false, false, null, 'not_eligible'],
-  ] as const)('a stored decision (eligible %s, lmn %s, category %s) reads back as %s', (eligible, lmn, category, status) => {
-    expect(storedStatus(eligible, lmn, category)).toBe(status);
-  });
+  ] as const)(
+    'a stored decision (eligible %s, lmn %s, category %s) reads back as %s',
+    (eligible, lmn, category, status) => {
+      expect(storedStatus(eligible, lmn, category)).toBe(status);
+    },
+  );
 
   test('a sunscreen below SPF 15 is not eligible and says why', () => {
     const result = checkEligibility({ name: 'Sunscreen Lotion SPF 8' });
-    expect(result).toMatchObject({ status: 'not_eligible', category: 'sunscreen', source: 'name', hsa_fsa_eligible: false });
+    expect(result).toMatchObject({
+      status: 'not_eligible',
+      category: 'sunscreen',
+      source: 'name',
+      hsa_fsa_eligible: false,
+    });
     expect(result.message).toContain('SPF 8, below the SPF 15 minimum');
   });
 
@@ -332,11 +356,14 @@ describe('checkEligibility by name: messages and edge cases', () => {
     });
   });
 
-  test.each([{}, { name: '' }, { name: '   ', upc_code_or_gtin: '' }, { name: null, upc_code_or_gtin: null }])('empty input %j is not eligible', (input) => {
-    const result = checkEligibility(input);
-    expect(result).toMatchObject({ status: 'not_eligible', category: null, source: 'none', hsa_fsa_eligible: false });
-    expect(result.message).toBe('Not eligible: no product name or UPC was given.');
-  });
+  test.each([{}, { name: '' }, { name: '   ', upc_code_or_gtin: '' }, { name: null, upc_code_or_gtin: null }])(
+    'empty input %j is not eligible',
+    (input) => {
+      const result = checkEligibility(input);
+      expect(result).toMatchObject({ status: 'not_eligible', category: null, source: 'none', hsa_fsa_eligible: false });
+      expect(result.message).toBe('Not eligible: no product name or UPC was given.');
+    },
+  );
 
   test('case, punctuation and plurals do not change the decision', () => {
     const a = checkEligibility({ name: 'ADHESIVE BANDAGES!!!' });
@@ -396,7 +423,9 @@ describe('checkEligibility by UPC/GTIN', () => {
   test('a valid but unknown UPC falls back to the name and says so', () => {
     const result = checkEligibility({ name: 'Digital Oral Thermometer', upc_code_or_gtin: '036000291452' });
     expect(result).toMatchObject({ status: 'eligible', category: 'thermometers', source: 'name' });
-    expect(result.message).toMatch(/^UPC 0 36000 29145 2 is not in the eligibility list, so the name decided\. Eligible: 'Digital Oral Thermometer'/);
+    expect(result.message).toMatch(
+      /^UPC 0 36000 29145 2 is not in the eligibility list, so the name decided\. Eligible: 'Digital Oral Thermometer'/,
+    );
   });
 
   test('a valid but unknown UPC without a name is not eligible', () => {
@@ -408,7 +437,9 @@ describe('checkEligibility by UPC/GTIN', () => {
   test('an invalid UPC does not throw: it falls back to the name and says why', () => {
     const result = checkEligibility({ name: 'Tampax Pearl Tampons', upc_code_or_gtin: '036000291453' });
     expect(result).toMatchObject({ status: 'eligible', category: 'menstrual-care', source: 'name' });
-    expect(result.message).toMatch(/^The barcode '036000291453' is not valid \(Check digit is 3 but should be 2 for this UPC-A barcode\), so the name decided\./);
+    expect(result.message).toMatch(
+      /^The barcode '036000291453' is not valid \(Check digit is 3 but should be 2 for this UPC-A barcode\), so the name decided\./,
+    );
   });
 
   test('an invalid UPC without a name is not eligible', () => {

@@ -131,7 +131,12 @@ for (const entry of UPC_TABLE) {
 }
 
 // On a tie in specificity and evidence the more cautious answer wins: a generic "candy" beats a generic "bandage".
-const CAUTION: Record<EligibilityStatus, number> = { eligible: 0, requires_lmn: 1, requires_review: 2, not_eligible: 3 };
+const CAUTION: Record<EligibilityStatus, number> = {
+  eligible: 0,
+  requires_lmn: 1,
+  requires_review: 2,
+  not_eligible: 3,
+};
 
 interface NameMatch {
   category: EligibilityCategory;
@@ -157,7 +162,8 @@ function matchName(normalized: string): NameMatch | null {
     if (negatives.some((negative) => text.includes(negative))) continue;
     let candidate: NameMatch | null = null;
     for (const keyword of keywords) {
-      if (!keyword.heads.every((head) => words.has(head)) || !keyword.parts.every((part) => text.includes(part))) continue;
+      if (!keyword.heads.every((head) => words.has(head)) || !keyword.parts.every((part) => text.includes(part)))
+        continue;
       if (!candidate) candidate = { category, keyword, evidence: 0 };
       else if (keyword.weight > candidate.keyword.weight) candidate.keyword = keyword;
       candidate.evidence += keyword.weight;
@@ -188,7 +194,12 @@ export const PREFIX: Record<EligibilityStatus, string> = {
   requires_review: 'Needs review (not eligible until checked)',
 };
 
-function result(status: EligibilityStatus, category: string | null, source: EligibilityResult['source'], message: string): EligibilityResult {
+function result(
+  status: EligibilityStatus,
+  category: string | null,
+  source: EligibilityResult['source'],
+  message: string,
+): EligibilityResult {
   const payable = status === 'eligible' || status === 'requires_lmn';
   return { hsa_fsa_eligible: payable, requires_lmn: status === 'requires_lmn', status, category, source, message };
 }
@@ -197,10 +208,16 @@ function result(status: EligibilityStatus, category: string | null, source: Elig
  * The status of a stored decision: the products table keeps the two flags and the category, and a
  * `requires_review` decision is the one that is neither eligible nor LMN under a review category.
  */
-export function storedStatus(hsaFsaEligible: boolean, requiresLmn: boolean, category: string | null): EligibilityStatus {
+export function storedStatus(
+  hsaFsaEligible: boolean,
+  requiresLmn: boolean,
+  category: string | null,
+): EligibilityStatus {
   if (requiresLmn) return 'requires_lmn';
   if (hsaFsaEligible) return 'eligible';
-  return category !== null && CATEGORY_BY_ID.get(category)?.status === 'requires_review' ? 'requires_review' : 'not_eligible';
+  return category !== null && CATEGORY_BY_ID.get(category)?.status === 'requires_review'
+    ? 'requires_review'
+    : 'not_eligible';
 }
 
 function quoteName(name: string): string {
@@ -258,13 +275,23 @@ function decideByName(name: string): EligibilityResult {
       `${PREFIX.requires_review}: ${quoteName(name)} matches category '${category.label}' but does not state ${category.confirm?.missing}. Rule: ${review.rationale}. ${matchedOn}`,
     );
   }
-  return result(category.status, category.id, 'name', `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}'. Rule: ${category.rationale}. ${matchedOn}`);
+  return result(
+    category.status,
+    category.id,
+    'name',
+    `${PREFIX[category.status]}: ${quoteName(name)} matches category '${category.label}'. Rule: ${category.rationale}. ${matchedOn}`,
+  );
 }
 
 /** Prefixes a name-based decision with why the barcode did not decide it. */
 function withBarcodeNote(note: string, name: string | null): EligibilityResult {
   if (!name) {
-    return result('not_eligible', null, 'none', `Not eligible: ${note} and no product name was given, so no eligible category was recognised. Add the product name or check the barcode.`);
+    return result(
+      'not_eligible',
+      null,
+      'none',
+      `Not eligible: ${note} and no product name was given, so no eligible category was recognised. Add the product name or check the barcode.`,
+    );
   }
   const byName = decideByName(name);
   return { ...byName, message: `${note}, so the name decided. ${byName.message}` };
@@ -273,10 +300,15 @@ function withBarcodeNote(note: string, name: string | null): EligibilityResult {
 /** Decides whether a product is HSA/FSA eligible from its UPC/GTIN and/or name, with a human explanation. */
 export function checkEligibility(input: EligibilityInput): EligibilityResult {
   const name = typeof input?.name === 'string' && input.name.trim() !== '' ? input.name.trim() : null;
-  const code = typeof input?.upc_code_or_gtin === 'string' && input.upc_code_or_gtin.trim() !== '' ? input.upc_code_or_gtin.trim() : null;
+  const code =
+    typeof input?.upc_code_or_gtin === 'string' && input.upc_code_or_gtin.trim() !== ''
+      ? input.upc_code_or_gtin.trim()
+      : null;
 
   if (!code) {
-    return name ? decideByName(name) : result('not_eligible', null, 'none', 'Not eligible: no product name or UPC was given.');
+    return name
+      ? decideByName(name)
+      : result('not_eligible', null, 'none', 'Not eligible: no product name or UPC was given.');
   }
 
   const gtin = validateGtin(code);
@@ -290,5 +322,10 @@ export function checkEligibility(input: EligibilityInput): EligibilityResult {
   const category = entry ? CATEGORY_BY_ID.get(entry.category_id) : undefined;
   if (!entry || !category) return withBarcodeNote(`${display} is not in the eligibility list`, name);
 
-  return result(category.status, category.id, 'upc', `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Rule: ${category.rationale}.`);
+  return result(
+    category.status,
+    category.id,
+    'upc',
+    `${display} is listed as '${entry.name}' (${category.label}): ${VERDICT[category.status]}. Rule: ${category.rationale}.`,
+  );
 }

@@ -6,10 +6,21 @@
  */
 export type EligibilityStatus = 'eligible' | 'requires_lmn' | 'not_eligible' | 'requires_review';
 
-export const ELIGIBILITY_STATUSES = ['eligible', 'requires_lmn', 'not_eligible', 'requires_review'] as const satisfies readonly EligibilityStatus[];
+export const ELIGIBILITY_STATUSES = [
+  'eligible',
+  'requires_lmn',
+  'not_eligible',
+  'requires_review',
+] as const satisfies readonly EligibilityStatus[];
 
 /** The public sources a category's rule cites; every rationale starts with one of them. */
-export const RULE_SOURCES = ['IRS Pub. 502', 'CARES Act 2020', 'IRS Ann. 2021-7', 'IRS Ann. 2011-14', "Plan administrators' eligibility lists"] as const;
+export const RULE_SOURCES = [
+  'IRS Pub. 502',
+  'CARES Act 2020',
+  'IRS Ann. 2021-7',
+  'IRS Ann. 2011-14',
+  "Plan administrators' eligibility lists",
+] as const;
 
 export interface EligibilityCategory {
   id: string;

@@ -50,7 +50,9 @@ describe('validateGtin: invalid codes', () => {
   ])('%s has the wrong length', (code, length) => {
     const result = validateGtin(code);
     expect(result).toMatchObject({ valid: false, normalized: null, format: null });
-    expect(result.reason).toBe(`Barcode has ${length} digits; expected 8 (EAN-8 or UPC-E), 12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14).`);
+    expect(result.reason).toBe(
+      `Barcode has ${length} digits; expected 8 (EAN-8 or UPC-E), 12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14).`,
+    );
   });
 
   test('a bare 6-digit UPC-E body is rejected with advice', () => {
@@ -60,7 +62,10 @@ describe('validateGtin: invalid codes', () => {
   test('empty and all-zero codes are rejected', () => {
     expect(validateGtin('')).toMatchObject({ valid: false, reason: 'No barcode was given.' });
     expect(validateGtin('   ')).toMatchObject({ valid: false, reason: 'No barcode was given.' });
-    expect(validateGtin('000000000000')).toMatchObject({ valid: false, reason: 'Barcode is all zeros, which is not a valid GTIN.' });
+    expect(validateGtin('000000000000')).toMatchObject({
+      valid: false,
+      reason: 'Barcode is all zeros, which is not a valid GTIN.',
+    });
   });
 });
 

@@ -69,9 +69,13 @@ export function validateGtin(code: string): GtinValidation {
     format = FORMAT_BY_LENGTH[digits.length];
     full = digits;
   } else if (digits.length === 6) {
-    return invalid('Barcode has 6 digits: a bare UPC-E body carries no check digit, so it cannot be verified. Enter all 8 digits printed under the barcode (starting with 0).');
+    return invalid(
+      'Barcode has 6 digits: a bare UPC-E body carries no check digit, so it cannot be verified. Enter all 8 digits printed under the barcode (starting with 0).',
+    );
   } else {
-    return invalid(`Barcode has ${digits.length} digits; expected 8 (EAN-8 or UPC-E), 12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14).`);
+    return invalid(
+      `Barcode has ${digits.length} digits; expected 8 (EAN-8 or UPC-E), 12 (UPC-A), 13 (EAN-13) or 14 (GTIN-14).`,
+    );
   }
 
   if (/^0+$/.test(full)) return invalid('Barcode is all zeros, which is not a valid GTIN.', format);

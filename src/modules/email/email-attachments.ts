@@ -27,7 +27,8 @@ export async function renderAttachments(em: EntityManager, refs: AttachmentRef[]
   const files: RenderedAttachment[] = [];
   for (const ref of refs) {
     const render = renderers.get(ref.kind);
-    if (!render) throw new Error(`no renderer registered for email attachments of kind ${ref.kind} (registerEmailAttachment)`);
+    if (!render)
+      throw new Error(`no renderer registered for email attachments of kind ${ref.kind} (registerEmailAttachment)`);
     const file = await render(em, ref.id);
     if (file) files.push(file);
   }

@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { publicLink } from '../../platform/links.js';
 import { Merchant } from '../merchants/merchant.entity.js';
 import { cardLabel, money } from '../shared/labels.js';
-import { EmailSettings, SHOPPER_EMAIL_KINDS, type EmailKind, type EmailMessage, type ShopperEmailKind } from './email-message.entity.js';
+import {
+  EmailSettings,
+  SHOPPER_EMAIL_KINDS,
+  type EmailKind,
+  type EmailMessage,
+  type ShopperEmailKind,
+} from './email-message.entity.js';
 import { renderEmail, type Branding, type RenderedEmail } from './email-templates.js';
 
 /**
@@ -23,7 +29,11 @@ function paymentFailedVars(m: EmailMessage): EmailVars {
   const d = m.data;
   return {
     amount: money(Number(d.amount ?? 0), str(d.currency) || 'usd'),
-    card: cardLabel({ paymentMethod: str(d.payment_method_type), brand: str(d.card_brand) || null, last4: str(d.card_last4) || null }),
+    card: cardLabel({
+      paymentMethod: str(d.payment_method_type),
+      brand: str(d.card_brand) || null,
+      last4: str(d.card_last4) || null,
+    }),
     refusal: str(d.refusal_code).replace(/_/g, ' '),
     card_update_url: str(d.card_update_url) || null,
   };
@@ -36,8 +46,18 @@ const VARS = new Map<EmailKind, EmailVarsReader>([
   ['lmn_approved', (_em, m) => m.data],
   ['lmn_declined', (_em, m) => m.data],
   ['team_invitation', (_em, m) => m.data],
-  ['dispute_opened', (_em, m) => ({ ...m.data, amount: money(Number(m.data.amount ?? 0), str(m.data.currency) || 'usd'), console_url: publicLink(`/dashboard#/orders/${str(m.data.order_id)}`) })],
-  ['webhook_endpoint_failing', (_em, m) => ({ ...m.data, failing_since: new Date(str(m.data.failing_since)).toUTCString() })],
+  [
+    'dispute_opened',
+    (_em, m) => ({
+      ...m.data,
+      amount: money(Number(m.data.amount ?? 0), str(m.data.currency) || 'usd'),
+      console_url: publicLink(`/dashboard#/orders/${str(m.data.order_id)}`),
+    }),
+  ],
+  [
+    'webhook_endpoint_failing',
+    (_em, m) => ({ ...m.data, failing_since: new Date(str(m.data.failing_since)).toUTCString() }),
+  ],
 ]);
 
 /** Lets the module that owns a message's records read its template variables when it is sent. */
@@ -52,8 +72,14 @@ export function registerTeamRecipients(find: TeamRecipients): void {
 }
 
 /** The merchant's branding (defaults: its name, no support address, no logo) and the shopper messages it turned off. */
-export async function brandingOf(em: EntityManager, merchantId: string): Promise<{ brand: Branding; disabled: ShopperEmailKind[] }> {
-  const [merchant, settings] = await Promise.all([em.findOneOrFail(Merchant, merchantId), em.findOne(EmailSettings, { merchantId })]);
+export async function brandingOf(
+  em: EntityManager,
+  merchantId: string,
+): Promise<{ brand: Branding; disabled: ShopperEmailKind[] }> {
+  const [merchant, settings] = await Promise.all([
+    em.findOneOrFail(Merchant, merchantId),
+    em.findOne(EmailSettings, { merchantId }),
+  ]);
   return {
     brand: {
       name: settings?.brandName || merchant.name,
@@ -71,10 +97,14 @@ async function teamRecipients(em: EntityManager, merchantId: string, brand: Bran
   return (await teamRecipientsOf(em, merchantId)) ?? brand.support_email;
 }
 
-const isShopperKind = (kind: EmailKind): kind is ShopperEmailKind => (SHOPPER_EMAIL_KINDS as readonly string[]).includes(kind);
+const isShopperKind = (kind: EmailKind): kind is ShopperEmailKind =>
+  (SHOPPER_EMAIL_KINDS as readonly string[]).includes(kind);
 
 /** The message as it will be sent, or why it is not (turned off, nobody to send it to). */
-export async function composeEmail(em: EntityManager, m: EmailMessage): Promise<({ to: string } & RenderedEmail) | { skipped: string }> {
+export async function composeEmail(
+  em: EntityManager,
+  m: EmailMessage,
+): Promise<({ to: string } & RenderedEmail) | { skipped: string }> {
   const { brand, disabled } = await brandingOf(em, m.merchant.id);
   if (isShopperKind(m.kind) && disabled.includes(m.kind)) return { skipped: 'turned off in Settings → Emails' };
   const to = m.to || (isShopperKind(m.kind) ? null : await teamRecipients(em, m.merchant.id, brand));

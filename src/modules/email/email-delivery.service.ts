@@ -48,12 +48,19 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * outcome: `sent`; `stored` without a transport; `skipped` when turned off or addressed to nobody;
  * refused: `queued` again after the next retry delay, `failed` after the last.
  */
-async function deliverOne(orm: MikroORM, claimed: Claimed, now: Date, transport: MailTransport | null, log: Log): Promise<void> {
+async function deliverOne(
+  orm: MikroORM,
+  claimed: Claimed,
+  now: Date,
+  transport: MailTransport | null,
+  log: Log,
+): Promise<void> {
   const em = orm.em.fork();
   const m = await em.findOne(EmailMessage, claimed.id);
   if (!m || m.status !== 'sending') return;
   const modeNow = new Date(now.getTime() + Number(claimed.offset));
-  const settle = (changes: Partial<Pick<EmailMessage, 'status' | 'lastError' | 'nextAttemptAt' | 'sentAt'>>) => Object.assign(m, { lockedUntil: null, ...changes });
+  const settle = (changes: Partial<Pick<EmailMessage, 'status' | 'lastError' | 'nextAttemptAt' | 'sentAt'>>) =>
+    Object.assign(m, { lockedUntil: null, ...changes });
   try {
     if (m.html === null) {
       const composed = await composeEmail(em, m);
@@ -62,7 +69,13 @@ async function deliverOne(orm: MikroORM, claimed: Claimed, now: Date, transport:
         await em.flush();
         return;
       }
-      Object.assign(m, { to: composed.to, subject: composed.subject, html: composed.html, text: composed.text, messageId: messageIdOf(m.id) });
+      Object.assign(m, {
+        to: composed.to,
+        subject: composed.subject,
+        html: composed.html,
+        text: composed.text,
+        messageId: messageIdOf(m.id),
+      });
     }
     if (!transport) {
       settle({ status: 'stored' });
@@ -72,14 +85,29 @@ async function deliverOne(orm: MikroORM, claimed: Claimed, now: Date, transport:
     // The rendering is kept before the send: a retry (or a takeover) sends the very same message.
     await em.flush();
     m.attempts += 1;
-    await transport.send({ to: m.to!, subject: m.subject!, html: m.html!, text: m.text ?? '', messageId: m.messageId!, attachments: await renderAttachments(em, m.attachments) });
+    await transport.send({
+      to: m.to!,
+      subject: m.subject!,
+      html: m.html!,
+      text: m.text ?? '',
+      messageId: m.messageId!,
+      attachments: await renderAttachments(em, m.attachments),
+    });
     settle({ status: 'sent', sentAt: modeNow, lastError: null });
   } catch (err) {
     if (m.attempts === 0) m.attempts = 1; // failed before sending (rendering): counts as a try
     const delay = EMAIL_RETRY_DELAYS_SECONDS[m.attempts - 1];
     if (delay === undefined) settle({ status: 'failed', lastError: errorText(err) });
-    else settle({ status: 'queued', lastError: errorText(err), nextAttemptAt: new Date(modeNow.getTime() + delay * 1000) });
-    log.warn({ err, email: m.id, kind: m.kind, attempts: m.attempts }, delay === undefined ? 'email failed after its last retry' : 'email not sent; retried later');
+    else
+      settle({
+        status: 'queued',
+        lastError: errorText(err),
+        nextAttemptAt: new Date(modeNow.getTime() + delay * 1000),
+      });
+    log.warn(
+      { err, email: m.id, kind: m.kind, attempts: m.attempts },
+      delay === undefined ? 'email failed after its last retry' : 'email not sent; retried later',
+    );
   }
   await em.flush();
 }

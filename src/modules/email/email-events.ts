@@ -16,13 +16,24 @@ emailOnEvent('order.completed', ({ data }) => {
   const to = emailOf(obj(data.customer).email);
   if (!to) return null;
   const renewal = data.checkout_id == null && data.payment_link_id == null && data.is_recurring === true;
-  return { kind: renewal ? 'renewal_receipt' : 'order_receipt', to, data: { order_id: data.id, order_number: data.order_number }, attachments: [{ kind: 'receipt', id: String(data.id) }] };
+  return {
+    kind: renewal ? 'renewal_receipt' : 'order_receipt',
+    to,
+    data: { order_id: data.id, order_number: data.order_number },
+    attachments: [{ kind: 'receipt', id: String(data.id) }],
+  };
 });
 
 // Money returned: how much, and to which card (the split).
 emailOnEvent('refund.succeeded', ({ data }) => {
   const to = emailOf(obj(data.customer).email);
-  return to ? { kind: 'refund', to, data: { refund_id: data.id, order_id: data.order_id, amount: data.amount, currency: data.currency } } : null;
+  return to
+    ? {
+        kind: 'refund',
+        to,
+        data: { refund_id: data.id, order_id: data.order_id, amount: data.amount, currency: data.currency },
+      }
+    : null;
 });
 
 // A renewal the card cannot pay until the shopper acts (disposition action_required): the card-update link.

@@ -3,7 +3,14 @@ import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
 
 /** Shopper messages (each can be turned off in Settings → Emails), then team messages. */
-export const SHOPPER_EMAIL_KINDS = ['order_receipt', 'refund', 'renewal_receipt', 'payment_failed', 'lmn_approved', 'lmn_declined'] as const;
+export const SHOPPER_EMAIL_KINDS = [
+  'order_receipt',
+  'refund',
+  'renewal_receipt',
+  'payment_failed',
+  'lmn_approved',
+  'lmn_declined',
+] as const;
 export const TEAM_EMAIL_KINDS = ['team_invitation', 'dispute_opened', 'webhook_endpoint_failing'] as const;
 export const EMAIL_KINDS = [...SHOPPER_EMAIL_KINDS, ...TEAM_EMAIL_KINDS] as const;
 export type ShopperEmailKind = (typeof SHOPPER_EMAIL_KINDS)[number];
@@ -30,7 +37,10 @@ export interface AttachmentRef {
  */
 @Entity({ tableName: 'email_messages' })
 @Index({ name: 'email_messages_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'email_messages_due_idx', expression: `create index "email_messages_due_idx" on "email_messages" ("next_attempt_at") where "status" in ('queued', 'sending')` })
+@Index({
+  name: 'email_messages_due_idx',
+  expression: `create index "email_messages_due_idx" on "email_messages" ("next_attempt_at") where "status" in ('queued', 'sending')`,
+})
 @Unique({ name: 'email_messages_dedupe_key_unique', properties: ['merchant', 'dedupeKey'] })
 export class EmailMessage extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })

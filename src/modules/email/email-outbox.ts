@@ -77,12 +77,28 @@ export function queueEmail(em: EntityManager, owner: EmailOwner, draft: EmailDra
  * Writes a message at once unless this merchant has one under `dedupeKey` already (one per
  * failing streak of a webhook endpoint, say); in the caller's transaction. Answers whether it did.
  */
-export async function queueEmailOnce(em: EntityManager, owner: EmailOwner, draft: EmailDraft, dedupeKey: string): Promise<boolean> {
+export async function queueEmailOnce(
+  em: EntityManager,
+  owner: EmailOwner,
+  draft: EmailDraft,
+  dedupeKey: string,
+): Promise<boolean> {
   const rows = await em.getConnection().execute<{ id: string }[]>(
     `insert into email_messages (id, merchant_id, livemode, kind, "to", data, attachments, next_attempt_at, dedupe_key, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, now())
      on conflict (merchant_id, dedupe_key) do nothing returning id`,
-    [prefixedId('msg'), owner.merchantId, owner.livemode, draft.kind, draft.to, JSON.stringify(draft.data), JSON.stringify(draft.attachments ?? []), owner.at, dedupeKey, owner.at],
+    [
+      prefixedId('msg'),
+      owner.merchantId,
+      owner.livemode,
+      draft.kind,
+      draft.to,
+      JSON.stringify(draft.data),
+      JSON.stringify(draft.attachments ?? []),
+      owner.at,
+      dedupeKey,
+      owner.at,
+    ],
   );
   return rows.length > 0;
 }
@@ -101,7 +117,10 @@ const COLUMNS = {
 };
 
 registerEventFollower({
-  entities: (em, event) => draftsOf(event).map((d) => newEmailMessage(em, { merchantId: event.merchantId, livemode: event.livemode, at: event.createdAt }, d)),
+  entities: (em, event) =>
+    draftsOf(event).map((d) =>
+      newEmailMessage(em, { merchantId: event.merchantId, livemode: event.livemode, at: event.createdAt }, d),
+    ),
   bulk: (events): BulkWrite[] => {
     const rows = events.flatMap((event) =>
       draftsOf(event).map((d) => ({

@@ -193,7 +193,12 @@ export interface RenderedEmail {
 }
 
 /** Renders message `kind` from `vars` with `brand` (every value escaped in the HTML part). */
-export function renderEmail(kind: EmailKind, brand: Branding, vars: Record<string, unknown>, testMode: boolean): RenderedEmail {
+export function renderEmail(
+  kind: EmailKind,
+  brand: Branding,
+  vars: Record<string, unknown>,
+  testMode: boolean,
+): RenderedEmail {
   const t = TEMPLATES[kind];
   const context = { ...vars, brand, test_mode: testMode };
   const subject = template(
@@ -203,7 +208,15 @@ export function renderEmail(kind: EmailKind, brand: Branding, vars: Record<strin
   )(context)
     .replace(/[\r\n]+/g, ' ')
     .trim();
-  const html = template('layout.html', HTML_LAYOUT, true)({ ...context, subject, body: template(`${kind}.html`, t.html, true)(context) });
-  const text = template('layout.text', TEXT_LAYOUT, false)({ ...context, body: template(`${kind}.text`, t.text, false)(context) });
+  const html = template(
+    'layout.html',
+    HTML_LAYOUT,
+    true,
+  )({ ...context, subject, body: template(`${kind}.html`, t.html, true)(context) });
+  const text = template(
+    'layout.text',
+    TEXT_LAYOUT,
+    false,
+  )({ ...context, body: template(`${kind}.text`, t.text, false)(context) });
   return { subject, html, text };
 }

@@ -42,10 +42,23 @@ export function configureEmail(settings: { SMTP_URL?: string; MAIL_FROM: string 
   }
   // One connection per message (no pool): a message's outcome is its own, and a server that
   // drops connections costs only the message in flight. Timeouts stay well inside the sweep's lease.
-  const smtp = nodemailer.createTransport({ url: settings.SMTP_URL, connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 });
+  const smtp = nodemailer.createTransport({
+    url: settings.SMTP_URL,
+    connectionTimeout: 20_000,
+    greetingTimeout: 20_000,
+    socketTimeout: 60_000,
+  });
   transport = {
     send: async (m) => {
-      await smtp.sendMail({ from, to: m.to, subject: m.subject, html: m.html, text: m.text, messageId: m.messageId, attachments: m.attachments });
+      await smtp.sendMail({
+        from,
+        to: m.to,
+        subject: m.subject,
+        html: m.html,
+        text: m.text,
+        messageId: m.messageId,
+        attachments: m.attachments,
+      });
     },
   };
 }

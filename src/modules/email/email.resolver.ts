@@ -3,17 +3,32 @@ import type { GraphContext } from '../../platform/graphql/context.js';
 import { toConnection, toPageRequest, type ConnectionShape } from '../../platform/relay/connection.js';
 import { parseInput } from '../../platform/validation.js';
 import { emailFiltersSchema, getEmail, getEmailSettings, listEmails, updateEmailSettings } from './email.service.js';
-import { EmailConnection, EmailNode, EmailsArgs, EmailSettingsNode, UpdateEmailSettingsInput, UpdateEmailSettingsPayload } from './email.types.js';
+import {
+  EmailConnection,
+  EmailNode,
+  EmailsArgs,
+  EmailSettingsNode,
+  UpdateEmailSettingsInput,
+  UpdateEmailSettingsPayload,
+} from './email.types.js';
 
 /** Settings → Emails and Branding: owners and admins (and secret keys). */
 @Authorized('emails')
 @Resolver(() => EmailNode)
 export class EmailResolver {
-  @Query(() => EmailConnection, { description: "This mode's email outbox, newest first: every message to shoppers and the team, sent or not" })
+  @Query(() => EmailConnection, {
+    description: "This mode's email outbox, newest first: every message to shoppers and the team, sent or not",
+  })
   async emails(@Args() args: EmailsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<EmailNode>> {
     const filters = parseInput(
       emailFiltersSchema,
-      { kind: args.kind ?? undefined, status: args.status ?? undefined, to: args.to ?? undefined, createdAfter: args.createdAfter ?? undefined, createdBefore: args.createdBefore ?? undefined },
+      {
+        kind: args.kind ?? undefined,
+        status: args.status ?? undefined,
+        to: args.to ?? undefined,
+        createdAfter: args.createdAfter ?? undefined,
+        createdBefore: args.createdBefore ?? undefined,
+      },
       'invalid_request',
     );
     return toConnection(
@@ -37,8 +52,13 @@ export class EmailResolver {
     return EmailSettingsNode.from(await getEmailSettings(ctx));
   }
 
-  @Mutation(() => UpdateEmailSettingsPayload, { description: 'Change branding (name, support email, logo URL) and turn shopper messages off or on' })
-  async updateEmailSettings(@Arg('input', () => UpdateEmailSettingsInput) input: UpdateEmailSettingsInput, @Ctx() { ctx }: GraphContext): Promise<UpdateEmailSettingsPayload> {
+  @Mutation(() => UpdateEmailSettingsPayload, {
+    description: 'Change branding (name, support email, logo URL) and turn shopper messages off or on',
+  })
+  async updateEmailSettings(
+    @Arg('input', () => UpdateEmailSettingsInput) input: UpdateEmailSettingsInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<UpdateEmailSettingsPayload> {
     const view = await updateEmailSettings(ctx, {
       ...(input.brandName !== undefined && { brand_name: input.brandName }),
       ...(input.supportEmail !== undefined && { support_email: input.supportEmail }),

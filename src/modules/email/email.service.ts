@@ -6,7 +6,15 @@ import { parseInput } from '../../platform/validation.js';
 import { recordAudit } from '../audit/audit-log.service.js';
 import { brandingOf } from './email-compose.js';
 import { mailTransport } from './email-transport.js';
-import { EMAIL_KINDS, EMAIL_STATUSES, EmailMessage, EmailSettings, SHOPPER_EMAIL_KINDS, type EmailKind, type ShopperEmailKind } from './email-message.entity.js';
+import {
+  EMAIL_KINDS,
+  EMAIL_STATUSES,
+  EmailMessage,
+  EmailSettings,
+  SHOPPER_EMAIL_KINDS,
+  type EmailKind,
+  type ShopperEmailKind,
+} from './email-message.entity.js';
 
 /** The outbox as the console and GraphQL read it, and Settings → Branding / Emails. Reads go through the ORM (not hot). */
 
@@ -24,13 +32,20 @@ export const emailFiltersSchema = z
  * Invitations carry a link that makes a console account: like the team itself, they are read with
  * a console session only, never with an API key.
  */
-function kindsReadable(ctx: ServiceContext, kind?: EmailKind): { kind?: EmailKind | { $in: EmailKind[] } | { $ne: EmailKind } } {
+function kindsReadable(
+  ctx: ServiceContext,
+  kind?: EmailKind,
+): { kind?: EmailKind | { $in: EmailKind[] } | { $ne: EmailKind } } {
   if (ctx.principal.actor?.kind === 'user') return kind ? { kind } : {};
   return { kind: kind === 'team_invitation' ? { $in: [] } : (kind ?? { $ne: 'team_invitation' }) };
 }
 
 /** A page of this mode's messages, newest first: by kind, status, recipient (part of the address), creation time. */
-export async function listEmails(ctx: ServiceContext, filters: z.output<typeof emailFiltersSchema>, page: PageRequest<string>): Promise<Page<EmailMessage>> {
+export async function listEmails(
+  ctx: ServiceContext,
+  filters: z.output<typeof emailFiltersSchema>,
+  page: PageRequest<string>,
+): Promise<Page<EmailMessage>> {
   const created = createdBetween(filters);
   return paginate(
     ctx,
@@ -85,7 +100,8 @@ const httpsUrl = z
   .url('must be an https URL')
   .max(2000)
   .refine((u) => u.startsWith('https://'), 'must be an https URL');
-const nullable = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (v === '' ? null : v), inner.nullable().optional());
+const nullable = <T extends z.ZodType>(inner: T) =>
+  z.preprocess((v) => (v === '' ? null : v), inner.nullable().optional());
 
 export const emailSettingsSchema = z
   .object({
@@ -100,7 +116,9 @@ export const emailSettingsSchema = z
         .max(40)
         .regex(/^\+?[0-9 ().-]{5,}$/, 'must be a phone number: digits, spaces, ( ) . - and an optional leading +'),
     ),
-    disabled_emails: z.array(z.enum(SHOPPER_EMAIL_KINDS, { message: `must be among ${SHOPPER_EMAIL_KINDS.join(', ')}` })).optional(),
+    disabled_emails: z
+      .array(z.enum(SHOPPER_EMAIL_KINDS, { message: `must be among ${SHOPPER_EMAIL_KINDS.join(', ')}` }))
+      .optional(),
   })
   .strict();
 
@@ -109,7 +127,9 @@ export async function updateEmailSettings(ctx: ServiceContext, input: unknown): 
   const change = parseInput(emailSettingsSchema, input);
   const merchantId = ctx.principal.merchantId;
   // The row is made once, whichever of two first saves at once gets there first.
-  await ctx.em.getConnection().execute(`insert into email_settings (merchant_id) values (?) on conflict do nothing`, [merchantId]);
+  await ctx.em
+    .getConnection()
+    .execute(`insert into email_settings (merchant_id) values (?) on conflict do nothing`, [merchantId]);
   const settings = await ctx.em.findOneOrFail(EmailSettings, { merchantId });
   if (change.brand_name !== undefined) settings.brandName = change.brand_name;
   if (change.support_email !== undefined) settings.supportEmail = change.support_email;

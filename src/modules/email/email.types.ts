@@ -10,7 +10,11 @@ export const EmailKindEnum = graphqlEnum(
   EMAIL_KINDS,
   'Shopper messages: order_receipt, refund, renewal_receipt, payment_failed, lmn_approved, lmn_declined; team messages: team_invitation, dispute_opened, webhook_endpoint_failing',
 );
-export const ShopperEmailKindEnum = graphqlEnum('ShopperEmailKind', SHOPPER_EMAIL_KINDS, 'A message to shoppers, which a merchant can turn off');
+export const ShopperEmailKindEnum = graphqlEnum(
+  'ShopperEmailKind',
+  SHOPPER_EMAIL_KINDS,
+  'A message to shoppers, which a merchant can turn off',
+);
 export const EmailStatusEnum = graphqlEnum(
   'EmailStatus',
   EMAIL_STATUSES,
@@ -23,18 +27,25 @@ export class EmailAttachmentNode {
   @Field(() => ID, { description: 'What it renders: ord_…, lmn_…' }) objectId!: string;
 }
 
-@ObjectType('Email', { description: 'A message of the email outbox: written with the change that caused it, sent by a sweep with retries' })
+@ObjectType('Email', {
+  description: 'A message of the email outbox: written with the change that caused it, sent by a sweep with retries',
+})
 export class EmailNode {
   @Field(() => ID, { description: 'msg_…' }) id!: string;
   @Field(() => EmailKindEnum) kind!: ValueOf<typeof EmailKindEnum>;
-  @Field(() => String, { nullable: true, description: 'Recipients, comma-separated (a team message: filled when it is rendered)' }) to!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Recipients, comma-separated (a team message: filled when it is rendered)',
+  })
+  to!: string | null;
   @Field(() => String, { nullable: true, description: 'Null until the sweep renders it' }) subject!: string | null;
   @Field(() => String, { nullable: true }) html!: string | null;
   @Field(() => String, { nullable: true }) text!: string | null;
   @Field(() => [EmailAttachmentNode]) attachments!: EmailAttachmentNode[];
   @Field(() => EmailStatusEnum) status!: ValueOf<typeof EmailStatusEnum>;
   @Field(() => Int, { description: 'Sends tried' }) attempts!: number;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When it is tried next (queued)' }) nextAttemptAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When it is tried next (queued)' })
+  nextAttemptAt!: Date | null;
   @Field(() => String, { nullable: true }) lastError!: string | null;
   @Field(() => String, { nullable: true, description: 'The Message-ID every try carries' }) messageId!: string | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) sentAt!: Date | null;
@@ -66,7 +77,8 @@ export const EmailConnection = connectionType('Email', EmailNode);
 export class EmailsArgs extends CreatedRangeArgs {
   @Field(() => EmailKindEnum, { nullable: true }) kind?: ValueOf<typeof EmailKindEnum> | null;
   @Field(() => EmailStatusEnum, { nullable: true }) status?: ValueOf<typeof EmailStatusEnum> | null;
-  @Field(() => String, { nullable: true, description: 'Only messages to this address (or a part of it)' }) to?: string | null;
+  @Field(() => String, { nullable: true, description: 'Only messages to this address (or a part of it)' }) to?:
+    string | null;
 }
 
 @ObjectType('ShopperEmailSetting')
@@ -75,15 +87,25 @@ export class ShopperEmailSettingNode {
   @Field() enabled!: boolean;
 }
 
-@ObjectType('EmailSettings', { description: 'Settings → Branding and Settings → Emails: what every message carries, and which shopper messages are sent' })
+@ObjectType('EmailSettings', {
+  description:
+    'Settings → Branding and Settings → Emails: what every message carries, and which shopper messages are sent',
+})
 export class EmailSettingsNode {
   @Field({ description: "The name messages carry (default: the merchant's name)" }) brandName!: string;
   @Field(() => String, { nullable: true }) supportEmail!: string | null;
-  @Field(() => String, { nullable: true, description: 'https URL of the logo at the top of each HTML message' }) logoUrl!: string | null;
-  @Field(() => String, { nullable: true, description: 'Where the business is, one line: on receipts and in every message footer' }) businessAddress!: string | null;
-  @Field(() => String, { nullable: true, description: 'The business phone: on receipts and in every message footer' }) phone!: string | null;
+  @Field(() => String, { nullable: true, description: 'https URL of the logo at the top of each HTML message' })
+  logoUrl!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where the business is, one line: on receipts and in every message footer',
+  })
+  businessAddress!: string | null;
+  @Field(() => String, { nullable: true, description: 'The business phone: on receipts and in every message footer' })
+  phone!: string | null;
   @Field(() => [ShopperEmailSettingNode]) shopperEmails!: ShopperEmailSettingNode[];
-  @Field({ description: 'False: SMTP_URL is unset, nothing leaves the machine and messages stay in the outbox' }) smtpConfigured!: boolean;
+  @Field({ description: 'False: SMTP_URL is unset, nothing leaves the machine and messages stay in the outbox' })
+  smtpConfigured!: boolean;
 
   static from(v: EmailSettingsView): EmailSettingsNode {
     return Object.assign(new EmailSettingsNode(), {
@@ -103,10 +125,14 @@ export class UpdateEmailSettingsInput {
   @Field(() => String, { nullable: true, description: 'Empty or null: the merchant’s name' }) brandName?: string | null;
   @Field(() => String, { nullable: true }) supportEmail?: string | null;
   @Field(() => String, { nullable: true }) logoUrl?: string | null;
-  @Field(() => String, { nullable: true, description: 'Where the business is, one line (receipts, message footers)' }) businessAddress?: string | null;
+  @Field(() => String, { nullable: true, description: 'Where the business is, one line (receipts, message footers)' })
+  businessAddress?: string | null;
   @Field(() => String, { nullable: true }) phone?: string | null;
-  @Field(() => [ShopperEmailKindEnum], { nullable: true, description: 'The shopper messages turned off (the whole list: others are sent)' }) disabledEmails?:
-    ValueOf<typeof ShopperEmailKindEnum>[] | null;
+  @Field(() => [ShopperEmailKindEnum], {
+    nullable: true,
+    description: 'The shopper messages turned off (the whole list: others are sent)',
+  })
+  disabledEmails?: ValueOf<typeof ShopperEmailKindEnum>[] | null;
 }
 
 const EmailMutationPayload = mutationPayload('Email', ['validation_error']);

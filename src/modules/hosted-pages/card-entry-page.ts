@@ -2,7 +2,11 @@ import { bundleAssetRoute } from '../../platform/rest/bundle-assets.js';
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import type { CheckoutSession } from '../checkout/checkout-session.entity.js';
-import { adyenClientKeyFor, adyenWebEnvironment, type AdyenWebEnvironment } from '../processor-accounts/processor-account.service.js';
+import {
+  adyenClientKeyFor,
+  adyenWebEnvironment,
+  type AdyenWebEnvironment,
+} from '../processor-accounts/processor-account.service.js';
 import { html, SafeHtml } from './hosted-page-html.js';
 
 /**
@@ -88,7 +92,11 @@ export function sessionAmounts(session: CheckoutSession): CardEntryAmounts {
  * browser module's `CardEntryConfig` and the page's pay routes. `<` is escaped so no value can
  * end the element.
  */
-export function cardEntryConfigScript(amounts: CardEntryAmounts, entry: LiveCardEntry, cards: { slot: 'hsa_fsa_card' | 'card'; amount: number }[]): SafeHtml {
+export function cardEntryConfigScript(
+  amounts: CardEntryAmounts,
+  entry: LiveCardEntry,
+  cards: { slot: 'hsa_fsa_card' | 'card'; amount: number }[],
+): SafeHtml {
   const currency = amounts.currency.toUpperCase();
   const config = {
     module: CARD_ENTRY_MODULE,

@@ -56,9 +56,19 @@ ${live ? html`<div id="card-action" class="card-action" role="region" aria-label
 </form>`;
   if (!live) return { markup, script: HOSTED_PAGE_SCRIPT };
   // No details route: the card check refuses a card that asks for 3-D Secure (useSetupLink), so the submit never answers an action.
-  const pay = { url: submitUrl, detailsUrl: null, hsaField: 'hsa_fsa_card' as const, successUrl: null, failureUrl: null };
+  const pay = {
+    url: submitUrl,
+    detailsUrl: null,
+    hsaField: 'hsa_fsa_card' as const,
+    successUrl: null,
+    failureUrl: null,
+  };
   const amounts = { amount: live.amount, currency: live.currency, hsaAmount: 0, countryCode: 'US' };
-  return { markup, script: HOSTED_PAGE_SCRIPT, config: cardEntryConfigScript(amounts, { adyen: live.adyen, pay }, [{ slot: 'card', amount: live.amount }]) };
+  return {
+    markup,
+    script: HOSTED_PAGE_SCRIPT,
+    config: cardEntryConfigScript(amounts, { adyen: live.adyen, pay }, [{ slot: 'card', amount: live.amount }]),
+  };
 }
 
 /** The 404 page for an unknown link or a wrong token (the two look the same). */
@@ -67,7 +77,8 @@ export function renderSetupLinkNotFoundPage(opts: PageOptions): string {
     ...opts,
     script: TOKEN_RESTORE_SCRIPT, // a live page reloaded after it hid its token
     title: 'Link not found',
-    message: 'This link to save a card is not valid. Check that you opened the complete link the store sent you, or ask the store for a new one.',
+    message:
+      'This link to save a card is not valid. Check that you opened the complete link the store sent you, or ask the store for a new one.',
   });
 }
 
@@ -98,10 +109,18 @@ function usedMessage(view: CardSetupView): string {
 }
 
 /** The page of a link in each state: the card entry while open, a notice once used or expired. */
-export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { submitUrl: string; live?: { adyen: AdyenWebSetup } }): string {
+export function renderCardSetupPage(
+  view: CardSetupView,
+  opts: PageOptions & { submitUrl: string; live?: { adyen: AdyenWebSetup } },
+): string {
   const { link, status, subscription } = view;
   const common = { ...opts, livemode: link.livemode };
-  if (status === 'used') return renderNoticePage({ ...common, title: subscription ? 'Your card is updated' : 'Your card is saved', message: usedMessage(view) });
+  if (status === 'used')
+    return renderNoticePage({
+      ...common,
+      title: subscription ? 'Your card is updated' : 'Your card is saved',
+      message: usedMessage(view),
+    });
   if (status === 'expired') {
     return renderNoticePage({
       ...common,
@@ -112,9 +131,16 @@ export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { s
   const title = subscription ? 'Update your card' : 'Save a card';
   const due = subscription !== null && isRescuable(subscription.status);
   // Adyen Web is told what the card is for: a card-update link's subscription amount, nothing for a card only checked.
-  const live = opts.live && { ...opts.live, amount: subscription?.amountCents ?? 0, currency: subscription?.currency ?? 'USD' };
+  const live = opts.live && {
+    ...opts.live,
+    amount: subscription?.amountCents ?? 0,
+    currency: subscription?.currency ?? 'USD',
+  };
   const labels = subscription
-    ? { buttonLabel: due ? 'Save card and pay' : 'Save card', cardNote: due ? 'pays what is due now' : 'for later payments' }
+    ? {
+        buttonLabel: due ? 'Save card and pay' : 'Save card',
+        cardNote: due ? 'pays what is due now' : 'for later payments',
+      }
     : { buttonLabel: 'Save card', cardNote: 'verified, not charged' };
   const entry = cardEntry({ submitUrl: opts.submitUrl, ...labels, live });
   const body = html`<h1>${title}</h1>
@@ -122,5 +148,11 @@ export function renderCardSetupPage(view: CardSetupView, opts: PageOptions & { s
 ${subscription ? subscriptionSummary(subscription) : html`<p id="setup-intro">${opts.merchantName?.trim() || 'The store'} asks you to save a card for later payments. The card is checked now; nothing is charged.</p>`}
 ${entry.markup}
 </section>`;
-  return layout(title, body, { nonce: opts.nonce, livemode: link.livemode, merchantName: opts.merchantName, script: entry.script, cardEntry: entry.config });
+  return layout(title, body, {
+    nonce: opts.nonce,
+    livemode: link.livemode,
+    merchantName: opts.merchantName,
+    script: entry.script,
+    cardEntry: entry.config,
+  });
 }

@@ -31,13 +31,22 @@ const setupPage: PublicRoute<SetupRoute> = {
   method: 'GET',
   url: '/card-setup/:id',
   handler: pageHandler(async (req, orm, nonce) => {
-    const { ctx, link, merchantName } = await hostedSetupLinkContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
+    const { ctx, link, merchantName } = await hostedSetupLinkContext(
+      orm,
+      req.params.id,
+      tokenOf(req.query),
+      req.id,
+      req.log,
+    );
     const token = encodeURIComponent(tokenOf(req.query));
     const submitUrl = `/card-setup/${encodeURIComponent(link.id)}/submit?token=${token}`;
     const view = await viewOf(ctx, link);
     if (!link.livemode || view.status !== 'open') return renderCardSetupPage(view, { nonce, submitUrl, merchantName });
     const adyen = await adyenWebSetup(ctx);
-    return { html: renderCardSetupPage(view, { nonce, submitUrl, merchantName, live: { adyen } }), adyenWeb: adyen.environment };
+    return {
+      html: renderCardSetupPage(view, { nonce, submitUrl, merchantName, live: { adyen } }),
+      adyenWeb: adyen.environment,
+    };
   }, renderSetupLinkNotFoundPage),
 };
 
@@ -53,7 +62,11 @@ const submitCard: PublicRoute<SetupRoute> = {
   handler: payHandler(async (req, orm) => {
     const { ctx, link } = await hostedSetupLinkContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
     const used = await useSetupLink(ctx, link.id, req.body);
-    return { payment_method_id: used.paymentMethod.id, status: setupLinkStatusAt(used.link, ctx.now()), redirect_url: setupLinkUrl(used.link) };
+    return {
+      payment_method_id: used.paymentMethod.id,
+      status: setupLinkStatusAt(used.link, ctx.now()),
+      redirect_url: setupLinkUrl(used.link),
+    };
   }),
 };
 

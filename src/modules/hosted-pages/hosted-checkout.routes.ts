@@ -25,11 +25,18 @@ const checkoutPage: PublicRoute<HostedRoute> = {
   method: 'GET',
   url: '/checkout/:id',
   handler: pageHandler(async (req, orm, nonce) => {
-    const { ctx, session, merchantName } = await hostedCheckoutContext(orm, req.params.id, tokenOf(req.query), req.id, req.log);
+    const { ctx, session, merchantName } = await hostedCheckoutContext(
+      orm,
+      req.params.id,
+      tokenOf(req.query),
+      req.id,
+      req.log,
+    );
     const status = effectiveStatus(ctx, session);
     const id = encodeURIComponent(session.id);
     const token = encodeURIComponent(tokenOf(req.query));
-    if (!session.livemode || status !== 'open') return renderCheckoutPage(session, status, { nonce, payUrl: `/checkout/${id}/pay?token=${token}`, merchantName });
+    if (!session.livemode || status !== 'open')
+      return renderCheckoutPage(session, status, { nonce, payUrl: `/checkout/${id}/pay?token=${token}`, merchantName });
     const adyen = await adyenWebSetup(ctx);
     const pay = {
       url: `/api/v2/checkout/${id}/payments?token=${token}`,
@@ -38,7 +45,10 @@ const checkoutPage: PublicRoute<HostedRoute> = {
       successUrl: withQuery(session.successUrl, { checkout_id: session.id }),
       failureUrl: withQuery(session.failureUrl, { checkout_id: session.id }),
     };
-    return { html: renderCheckoutPage(session, status, { nonce, payUrl: pay.url, merchantName, cardEntry: { adyen, pay } }), adyenWeb: adyen.environment };
+    return {
+      html: renderCheckoutPage(session, status, { nonce, payUrl: pay.url, merchantName, cardEntry: { adyen, pay } }),
+      adyenWeb: adyen.environment,
+    };
   }),
 };
 
@@ -52,9 +62,15 @@ const payCheckout: PublicRoute<HostedRoute> = {
     const outcome = await payCheckoutSession(ctx, session, req.body);
     if (outcome.ok) {
       const orderId = outcome.order.id;
-      return { order_id: orderId, redirect_url: withQuery(session.successUrl, { checkout_id: session.id, order_id: orderId }) };
+      return {
+        order_id: orderId,
+        redirect_url: withQuery(session.successUrl, { checkout_id: session.id, order_id: orderId }),
+      };
     }
-    return new HttpResult(outcome.error.status, { ...outcome.error.toBody(), redirect_url: withQuery(session.failureUrl, { checkout_id: session.id }) });
+    return new HttpResult(outcome.error.status, {
+      ...outcome.error.toBody(),
+      redirect_url: withQuery(session.failureUrl, { checkout_id: session.id }),
+    });
   }),
 };
 

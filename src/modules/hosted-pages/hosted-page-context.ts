@@ -14,7 +14,12 @@ export interface PageContext {
 }
 
 /** A context on `em` (the page's own fork) in the merchant and mode of `owner`, on the merchant's test clock. */
-async function contextOf(em: EntityManager, owner: { merchant: { id: string }; livemode: boolean }, requestId: string, log: Log): Promise<PageContext> {
+async function contextOf(
+  em: EntityManager,
+  owner: { merchant: { id: string }; livemode: boolean },
+  requestId: string,
+  log: Log,
+): Promise<PageContext> {
   const merchant = await em.findOneOrFail(Merchant, owner.merchant.id);
   const ctx = systemContext(em, merchant.id, owner.livemode, Number(merchant.testClockOffsetMs), log);
   return { ctx: withEm(ctx, em, requestId), merchantName: merchant.name };
@@ -29,7 +34,15 @@ interface TokenOwner {
 }
 
 /** The context of the `entity` row with this id and access token, or 404 as `what`: a wrong token is as unknown as a wrong id. */
-async function tokenContext<T extends TokenOwner>(orm: MikroORM, entity: EntityName<T>, what: string, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { row: T }> {
+async function tokenContext<T extends TokenOwner>(
+  orm: MikroORM,
+  entity: EntityName<T>,
+  what: string,
+  id: string,
+  token: string,
+  requestId: string,
+  log: Log,
+): Promise<PageContext & { row: T }> {
   if (typeof token !== 'string' || token.length < 16) throw DomainError.notFound(what, id);
   const em = orm.em.fork();
   const row = await em.findOne(entity, { id, accessToken: token } as FilterQuery<T>);
@@ -38,8 +51,22 @@ async function tokenContext<T extends TokenOwner>(orm: MikroORM, entity: EntityN
 }
 
 /** The context a hosted checkout page acts in: found by session id and the link's access token, in the session's merchant and mode. */
-export async function hostedCheckoutContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { session: CheckoutSession }> {
-  const { row: session, ...page } = await tokenContext(orm, CheckoutSession, 'checkout session', id, token, requestId, log);
+export async function hostedCheckoutContext(
+  orm: MikroORM,
+  id: string,
+  token: string,
+  requestId: string,
+  log: Log,
+): Promise<PageContext & { session: CheckoutSession }> {
+  const { row: session, ...page } = await tokenContext(
+    orm,
+    CheckoutSession,
+    'checkout session',
+    id,
+    token,
+    requestId,
+    log,
+  );
   return { ...page, session };
 }
 
@@ -47,7 +74,12 @@ export async function hostedCheckoutContext(orm: MikroORM, id: string, token: st
  * The context a payment link's hosted page acts in: found by the link id alone (the id in the
  * shared URL is the capability to pay), in the link's merchant and mode, with its checkout.
  */
-export async function hostedPaymentLinkContext(orm: MikroORM, id: string, requestId: string, log: Log): Promise<PageContext & { link: PaymentLink; session: CheckoutSession }> {
+export async function hostedPaymentLinkContext(
+  orm: MikroORM,
+  id: string,
+  requestId: string,
+  log: Log,
+): Promise<PageContext & { link: PaymentLink; session: CheckoutSession }> {
   if (!/^plink_[0-9A-Za-z]{24}$/.test(id)) throw DomainError.notFound('payment link', id);
   const em = orm.em.fork();
   const link = await em.findOne(PaymentLink, { id });
@@ -58,7 +90,21 @@ export async function hostedPaymentLinkContext(orm: MikroORM, id: string, reques
 }
 
 /** The context a card setup (or card-update) link's page acts in: found by link id and its access token, in the link's merchant and mode. */
-export async function hostedSetupLinkContext(orm: MikroORM, id: string, token: string, requestId: string, log: Log): Promise<PageContext & { link: PaymentMethodSetupLink }> {
-  const { row: link, ...page } = await tokenContext(orm, PaymentMethodSetupLink, 'payment method setup link', id, token, requestId, log);
+export async function hostedSetupLinkContext(
+  orm: MikroORM,
+  id: string,
+  token: string,
+  requestId: string,
+  log: Log,
+): Promise<PageContext & { link: PaymentMethodSetupLink }> {
+  const { row: link, ...page } = await tokenContext(
+    orm,
+    PaymentMethodSetupLink,
+    'payment method setup link',
+    id,
+    token,
+    requestId,
+    log,
+  );
   return { ...page, link };
 }

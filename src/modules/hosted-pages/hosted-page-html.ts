@@ -1,6 +1,13 @@
 /** Server-side HTML building for the hosted pages: escaping, a safe tagged template, money and links. */
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {

@@ -51,7 +51,13 @@ export function protect(reply: FastifyReply, nonce?: string, adyenWeb?: AdyenWeb
 export type RenderedPage = string | { html: string; adyenWeb: AdyenWebEnvironment };
 
 /** The hosted page of a not-found or failed lookup (`notFound` renders the first), never JSON and never a stack. */
-export function sendErrorPage(req: FastifyRequest, reply: FastifyReply, err: unknown, nonce: string, notFound: (opts: PageOptions) => string = renderNotFoundPage): FastifyReply {
+export function sendErrorPage(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  err: unknown,
+  nonce: string,
+  notFound: (opts: PageOptions) => string = renderNotFoundPage,
+): FastifyReply {
   const { error, unexpected } = toDomainError(err);
   if (unexpected) req.log.error({ err }, 'hosted checkout page failed');
   if (error.code === 'not_found') return reply.code(404).send(notFound({ nonce }));
@@ -77,7 +83,9 @@ export function pageHandler<G extends RouteGenericInterface>(
 }
 
 /** The handler of the JSON call a page's script makes to pay: `pay`'s answer (an `HttpResult` for a status of its own), or the API's error body. */
-export function payHandler<G extends RouteGenericInterface>(pay: (req: FastifyRequest<G>, orm: MikroORM) => Promise<unknown>): PublicRoute<G>['handler'] {
+export function payHandler<G extends RouteGenericInterface>(
+  pay: (req: FastifyRequest<G>, orm: MikroORM) => Promise<unknown>,
+): PublicRoute<G>['handler'] {
   return async (req, reply, orm) => {
     protect(reply);
     try {
@@ -98,7 +106,9 @@ function cardAttemptsLimit(message: (max: number, wait: number) => string): Rate
     // Said to a shopper: what is limited is this page from this network, not an API key.
     errorResponseBuilder: (_req: FastifyRequest, context: { max: number; ttl: number }) => {
       const wait = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new DomainError('rate_limit_exceeded', message(context.max, wait), { headers: { 'Retry-After': String(wait) } });
+      return new DomainError('rate_limit_exceeded', message(context.max, wait), {
+        headers: { 'Retry-After': String(wait) },
+      });
     },
   };
 }
@@ -108,5 +118,6 @@ export const payRateLimit = cardAttemptsLimit(payAttemptsExceeded);
 
 /** The card setup and card-update pages' submit call: the same limit, said of saving a card. */
 export const cardSetupRateLimit = cardAttemptsLimit(
-  (max, wait) => `Too many card attempts on this page from your network (at most ${max} a minute). Nothing was saved or charged; wait ${wait} seconds and try again.`,
+  (max, wait) =>
+    `Too many card attempts on this page from your network (at most ${max} a minute). Nothing was saved or charged; wait ${wait} seconds and try again.`,
 );

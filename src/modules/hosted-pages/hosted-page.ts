@@ -19,7 +19,11 @@ export interface PageOptions {
 }
 
 /** The whole document around `body`: viewport, inline CSS, and the script (`true`: the checkout page's; a string: that script; `cardEntry`: Adyen Web's stylesheet and the script's configuration). */
-export function layout(title: string, body: SafeHtml, opts: PageOptions & { script?: boolean | string; livemode?: boolean; cardEntry?: SafeHtml }): string {
+export function layout(
+  title: string,
+  body: SafeHtml,
+  opts: PageOptions & { script?: boolean | string; livemode?: boolean; cardEntry?: SafeHtml },
+): string {
   const merchant = opts.merchantName?.trim();
   return html`<!doctype html>
 <html lang="en">
@@ -48,14 +52,27 @@ ${opts.cardEntry ?? ''}${opts.script ? html`<script nonce="${opts.nonce}">${trus
 }
 
 /** A short page with a heading, a message and an optional link (not found, paid, expired, error). */
-export function renderNoticePage(opts: PageOptions & { title: string; message: string; link?: { href: string; text: string } | null; livemode?: boolean; script?: string }): string {
+export function renderNoticePage(
+  opts: PageOptions & {
+    title: string;
+    message: string;
+    link?: { href: string; text: string } | null;
+    livemode?: boolean;
+    script?: string;
+  },
+): string {
   const href = safeUrl(opts.link?.href);
   const body = html`<section class="panel notice" aria-labelledby="notice-title">
 <h1 id="notice-title">${opts.title}</h1>
 <p>${opts.message}</p>
 ${href ? html`<p><a class="button-link" href="${href}">${opts.link!.text}</a></p>` : ''}
 </section>`;
-  return layout(opts.title, body, { nonce: opts.nonce, livemode: opts.livemode, merchantName: opts.merchantName, script: opts.script });
+  return layout(opts.title, body, {
+    nonce: opts.nonce,
+    livemode: opts.livemode,
+    merchantName: opts.merchantName,
+    script: opts.script,
+  });
 }
 
 /** The 404 page for an unknown checkout or a wrong access token (the two look the same); a live page reloaded without its token gets it back. */
@@ -64,7 +81,8 @@ export function renderNotFoundPage(opts: PageOptions): string {
     ...opts,
     script: TOKEN_RESTORE_SCRIPT, // a live page reloaded after it hid its token
     title: 'Checkout not found',
-    message: 'This checkout link is not valid. Check that you opened the complete link the store sent you, or go back to the store and start the checkout again.',
+    message:
+      'This checkout link is not valid. Check that you opened the complete link the store sent you, or go back to the store and start the checkout again.',
   });
 }
 
@@ -91,14 +109,24 @@ export interface PayFormOptions {
 }
 
 /** The page at `checkout_url`: the order summary, the card entry for its type, or its paid/expired state. */
-export function renderCheckoutPage(session: CheckoutSession, status: CheckoutStatus, opts: PageOptions & PayFormOptions): string {
+export function renderCheckoutPage(
+  session: CheckoutSession,
+  status: CheckoutStatus,
+  opts: PageOptions & PayFormOptions,
+): string {
   if (status === 'paid') {
     return renderNoticePage({
       ...opts,
       livemode: session.livemode,
       title: 'This checkout is already paid',
       message: 'Payment for this order has already been received. There is nothing more to pay.',
-      link: { href: withQuery(session.successUrl, { checkout_id: session.id, ...(session.orderId && { order_id: session.orderId }) }), text: 'Continue to the store' },
+      link: {
+        href: withQuery(session.successUrl, {
+          checkout_id: session.id,
+          ...(session.orderId && { order_id: session.orderId }),
+        }),
+        text: 'Continue to the store',
+      },
     });
   }
   if (status === 'expired') {
@@ -115,8 +143,15 @@ export function renderCheckoutPage(session: CheckoutSession, status: CheckoutSta
 ${orderSummary(session)}
 ${paymentForm(session, opts)}
 </div>`;
-  const cardEntry = opts.cardEntry && cardEntryConfigScript(sessionAmounts(session), opts.cardEntry, liveCards(session));
-  return layout('Checkout', body, { nonce: opts.nonce, script: true, livemode: session.livemode, merchantName: opts.merchantName, cardEntry });
+  const cardEntry =
+    opts.cardEntry && cardEntryConfigScript(sessionAmounts(session), opts.cardEntry, liveCards(session));
+  return layout('Checkout', body, {
+    nonce: opts.nonce,
+    script: true,
+    livemode: session.livemode,
+    merchantName: opts.merchantName,
+    cardEntry,
+  });
 }
 
 /** The Adyen Web card components of a live page and what each pays (the regular card is mounted even when the HSA/FSA card should cover everything: a partial authorisation asks for it). */
@@ -181,7 +216,8 @@ function hsaPossible(session: CheckoutSession): boolean {
 
 function paymentForm(session: CheckoutSession, opts: PayFormOptions): SafeHtml {
   const { payUrl } = opts;
-  const cancelHref = opts.cancelHref === undefined ? withQuery(session.failureUrl, { checkout_id: session.id }) : opts.cancelHref;
+  const cancelHref =
+    opts.cancelHref === undefined ? withQuery(session.failureUrl, { checkout_id: session.id }) : opts.cancelHref;
   const { amounts, currency } = session;
   const money = (cents: number) => formatMoney(cents, currency);
   const hsa = hsaPossible(session);
@@ -236,7 +272,12 @@ ${input('last_name', 'Last name', 'text', 'family-name')}
 
 /** Where to ship (`shipping_address`), for a payment link whose products ship; it is also the billing address. */
 function shippingFieldset(): SafeHtml {
-  const input = (field: string, label: string, autocomplete: string, attrs: { maxlength: number; optional?: boolean; value?: string }) => html`<div class="field">
+  const input = (
+    field: string,
+    label: string,
+    autocomplete: string,
+    attrs: { maxlength: number; optional?: boolean; value?: string },
+  ) => html`<div class="field">
 <label for="shipping_address-${field}">${label}${attrs.optional ? html` <span class="optional">(optional)</span>` : ''}</label>
 <input type="text" id="shipping_address-${field}" name="shipping_address.${field}" data-label="${label}" autocomplete="shipping ${autocomplete}" maxlength="${attrs.maxlength}" ${attrs.value ? html`value="${attrs.value}"` : ''} aria-describedby="shipping_address-${field}-error">
 <p class="field-error" id="shipping_address-${field}-error"></p>
@@ -260,8 +301,19 @@ ${input('country', 'Country (2-letter code)', 'country', { maxlength: 2, value: 
  * `hsa_fsa_card`). In live mode (`adyen`) it holds Adyen Web's card component instead, whose
  * fields are Adyen's own iframes: no card input of ours is ever on a live page.
  */
-export function cardFieldset(slot: 'card' | 'hsa_fsa_card', title: string, amount: string, visible: boolean, amounts?: { split: string; full: string }, adyen = false): SafeHtml {
-  const input = (field: string, label: string, attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string }) => {
+export function cardFieldset(
+  slot: 'card' | 'hsa_fsa_card',
+  title: string,
+  amount: string,
+  visible: boolean,
+  amounts?: { split: string; full: string },
+  adyen = false,
+): SafeHtml {
+  const input = (
+    field: string,
+    label: string,
+    attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string },
+  ) => {
     const id = `${slot}-${field}`;
     return html`<div class="field">
 <label for="${id}">${label}</label>
@@ -278,7 +330,13 @@ ${adyen ? html`<div class="card-entry" id="${slot}-adyen"></div>` : cardInputs(i
 }
 
 /** A test-mode card's own inputs. */
-function cardInputs(input: (field: string, label: string, attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string }) => SafeHtml): SafeHtml {
+function cardInputs(
+  input: (
+    field: string,
+    label: string,
+    attrs: { autocomplete: string; maxlength: number; placeholder?: string; hint?: string },
+  ) => SafeHtml,
+): SafeHtml {
   return html`${input('number', 'Card number', { autocomplete: 'cc-number', maxlength: 23, placeholder: '1234 1234 1234 1234' })}
 <div class="row">
 ${input('exp_month', 'Expiry month', { autocomplete: 'cc-exp-month', maxlength: 2, placeholder: 'MM' })}

@@ -1,6 +1,10 @@
 import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { HttpResult } from '../../platform/rest/routes.js';
-import { continuePaymentLink, payPaymentLink, type LinkPayment } from '../payment-links/payment-link-payment.service.js';
+import {
+  continuePaymentLink,
+  payPaymentLink,
+  type LinkPayment,
+} from '../payment-links/payment-link-payment.service.js';
 import { paymentLinkUrl } from '../payment-links/payment-link.resource.js';
 import { effectiveLinkStatus } from '../payment-links/payment-link.service.js';
 import { adyenWebSetup } from './card-entry-page.js';
@@ -13,7 +17,8 @@ interface LinkRoute {
   Querystring: { client_reference_id?: unknown };
 }
 
-const referenceOf = (query: LinkRoute['Querystring']): string | undefined => (typeof query.client_reference_id === 'string' ? query.client_reference_id : undefined);
+const referenceOf = (query: LinkRoute['Querystring']): string | undefined =>
+  typeof query.client_reference_id === 'string' ? query.client_reference_id : undefined;
 
 /**
  * A payment link's `url` (`GET /pay/:id`, `?client_reference_id=` kept): the checkout page's
@@ -28,16 +33,31 @@ const paymentLinkPage: PublicRoute<LinkRoute> = {
     const id = encodeURIComponent(link.id);
     const payUrl = `/pay/${id}/pay${reference !== undefined ? `?client_reference_id=${encodeURIComponent(reference)}` : ''}`;
     const status = effectiveLinkStatus(ctx, link);
-    if (!link.livemode || status !== 'active') return renderPaymentLinkPage(link, session, status, { nonce, payUrl, merchantName });
+    if (!link.livemode || status !== 'active')
+      return renderPaymentLinkPage(link, session, status, { nonce, payUrl, merchantName });
     const adyen = await adyenWebSetup(ctx);
-    const pay = { url: payUrl, detailsUrl: `/pay/${id}/pay/details`, hsaField: 'hsa_fsa_card' as const, successUrl: null, failureUrl: linkCancelHref(link) };
-    return { html: renderPaymentLinkPage(link, session, status, { nonce, payUrl, merchantName, cardEntry: { adyen, pay } }), adyenWeb: adyen.environment };
+    const pay = {
+      url: payUrl,
+      detailsUrl: `/pay/${id}/pay/details`,
+      hsaField: 'hsa_fsa_card' as const,
+      successUrl: null,
+      failureUrl: linkCancelHref(link),
+    };
+    return {
+      html: renderPaymentLinkPage(link, session, status, { nonce, payUrl, merchantName, cardEntry: { adyen, pay } }),
+      adyenWeb: adyen.environment,
+    };
   }),
 };
 
 /** A link payment's answer to the page: where to go once paid (and the split paid), the action the shopper must complete (202), or the error. */
 function linkPayAnswer({ link, outcome }: LinkPayment): unknown {
-  if (outcome.ok) return { order_id: outcome.order.id, amounts: outcome.order.amounts, redirect_url: linkSuccessRedirect(link, outcome.order.id, paymentLinkUrl(link.id)) };
+  if (outcome.ok)
+    return {
+      order_id: outcome.order.id,
+      amounts: outcome.order.amounts,
+      redirect_url: linkSuccessRedirect(link, outcome.order.id, paymentLinkUrl(link.id)),
+    };
   if (outcome.order === null) return new HttpResult(202, { status: 'action_required', action: outcome.action });
   const cancel = linkCancelHref(link);
   return new HttpResult(outcome.error.status, { ...outcome.error.toBody(), ...(cancel && { redirect_url: cancel }) });

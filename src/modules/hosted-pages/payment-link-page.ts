@@ -18,14 +18,25 @@ export function linkCancelHref(link: PaymentLink): string | null {
  * summary, split, cards and LMN questionnaire, plus the payer's details when the link names no
  * customer), or a clear notice for a paid, expired or cancelled link.
  */
-export function renderPaymentLinkPage(link: PaymentLink, session: CheckoutSession, status: PaymentLinkStatus, opts: PageOptions & Pick<PayFormOptions, 'payUrl' | 'cardEntry'>): string {
+export function renderPaymentLinkPage(
+  link: PaymentLink,
+  session: CheckoutSession,
+  status: PaymentLinkStatus,
+  opts: PageOptions & Pick<PayFormOptions, 'payUrl' | 'cardEntry'>,
+): string {
   const common = { nonce: opts.nonce, merchantName: opts.merchantName, livemode: link.livemode };
   if (status === 'paid') {
     return renderNoticePage({
       ...common,
       title: 'This payment link has been paid',
       message: 'Payment has already been received. There is nothing more to pay.',
-      link: link.successUrl && link.orderId ? { href: withQuery(link.successUrl, { payment_link_id: link.id, order_id: link.orderId }), text: 'Continue to the store' } : null,
+      link:
+        link.successUrl && link.orderId
+          ? {
+              href: withQuery(link.successUrl, { payment_link_id: link.id, order_id: link.orderId }),
+              text: 'Continue to the store',
+            }
+          : null,
     });
   }
   if (status === 'expired') {
@@ -40,9 +51,15 @@ export function renderPaymentLinkPage(link: PaymentLink, session: CheckoutSessio
     return renderNoticePage({
       ...common,
       title: 'This payment link was cancelled',
-      message: 'The store cancelled this link, so it can no longer be paid. Nothing was charged. Ask the store for a new link.',
+      message:
+        'The store cancelled this link, so it can no longer be paid. Nothing was charged. Ask the store for a new link.',
       link: linkCancelHref(link) ? { href: linkCancelHref(link)!, text: 'Return to the store' } : null,
     });
   }
-  return renderCheckoutPage(session, 'open', { ...opts, cancelHref: linkCancelHref(link), collectCustomer: !link.customer, collectShipping: link.collectShippingAddress });
+  return renderCheckoutPage(session, 'open', {
+    ...opts,
+    cancelHref: linkCancelHref(link),
+    collectCustomer: !link.customer,
+    collectShipping: link.collectShippingAddress,
+  });
 }

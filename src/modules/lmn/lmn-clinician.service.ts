@@ -19,16 +19,28 @@ const DECIDE = 'lmn_reviews:write';
 async function clinicianOf(ctx: ServiceContext): Promise<Decider> {
   const { actor, permissions } = ctx.principal;
   const refused = (why: string) =>
-    new DomainError('insufficient_permissions', `${why} Only a clinician signed in to the console approves or declines an LMN review.`, { details: { required_permission: DECIDE } });
+    new DomainError(
+      'insufficient_permissions',
+      `${why} Only a clinician signed in to the console approves or declines an LMN review.`,
+      { details: { required_permission: DECIDE } },
+    );
   if (actor?.kind !== 'user') throw refused('API keys cannot decide letters of medical necessity.');
   if (!permissions?.has(DECIDE)) throw refused('Your role lacks the lmn_reviews:write permission.');
   const member = await ctx.em.findOne(TeamMember, { id: actor.id, merchant: ctx.principal.merchantId });
-  if (!member || member.role !== 'clinician' || !member.name || !member.credential || !member.npi) throw refused('This member has no clinician details (name, credential, NPI).');
-  return { kind: 'clinician', clinician: { member_id: member.id, name: member.name, credential: member.credential, npi: member.npi } };
+  if (!member || member.role !== 'clinician' || !member.name || !member.credential || !member.npi)
+    throw refused('This member has no clinician details (name, credential, NPI).');
+  return {
+    kind: 'clinician',
+    clinician: { member_id: member.id, name: member.name, credential: member.credential, npi: member.npi },
+  };
 }
 
 /** A clinician approves (console session only). */
-export async function clinicianApprove(ctx: ServiceContext, id: string, input: unknown): Promise<{ review: LmnReview; letter: LmnLetter }> {
+export async function clinicianApprove(
+  ctx: ServiceContext,
+  id: string,
+  input: unknown,
+): Promise<{ review: LmnReview; letter: LmnLetter }> {
   const decider = await clinicianOf(ctx);
   const { condition } = parseInput(approveReviewSchema, input ?? {});
   return approveReview(ctx, id, condition, decider);
@@ -42,6 +54,13 @@ export async function clinicianDecline(ctx: ServiceContext, id: string, input: u
 }
 
 /** The reviews of the caller's mode, newest first (the clinicians' queue: status pending). */
-export function listReviews(ctx: ServiceContext, status: LmnReviewStatus | null | undefined, page: PageRequest<string>): Promise<Page<LmnReview>> {
-  return paginate(ctx, LmnReview, { ...scope(ctx), ...(status && { status }) }, page, { cursorParam: 'after', beforeParam: 'before' });
+export function listReviews(
+  ctx: ServiceContext,
+  status: LmnReviewStatus | null | undefined,
+  page: PageRequest<string>,
+): Promise<Page<LmnReview>> {
+  return paginate(ctx, LmnReview, { ...scope(ctx), ...(status && { status }) }, page, {
+    cursorParam: 'after',
+    beforeParam: 'before',
+  });
 }

@@ -19,10 +19,17 @@ import { LmnLetter, LmnReview, type LmnCustomer } from './lmn.entity.js';
 // A letter's PDF, attached as `{kind: 'lmn_letter', id: 'lmn_…'}`.
 registerEmailAttachment('lmn_letter', async (em, id) => {
   const letter = await em.findOne(LmnLetter, { id });
-  return letter ? { filename: `letter-of-medical-necessity-${letter.id}.pdf`, content: await letterPdf(em, letter), contentType: 'application/pdf' } : null;
+  return letter
+    ? {
+        filename: `letter-of-medical-necessity-${letter.id}.pdf`,
+        content: await letterPdf(em, letter),
+        contentType: 'application/pdf',
+      }
+    : null;
 });
 
-const customerOf = (data: Record<string, unknown>) => (data.customer && typeof data.customer === 'object' ? (data.customer as Partial<LmnCustomer>) : {});
+const customerOf = (data: Record<string, unknown>) =>
+  data.customer && typeof data.customer === 'object' ? (data.customer as Partial<LmnCustomer>) : {};
 const emailOf = (data: Record<string, unknown>) => {
   const email = customerOf(data).email;
   return typeof email === 'string' && email.includes('@') ? email : null;
@@ -32,12 +39,19 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 emailOnEvent('lmn_review.approved', ({ data }) => {
   const to = emailOf(data);
   if (!to || typeof data.letter_id !== 'string') return null;
-  return { kind: 'lmn_approved', to, data: { review_id: data.id, letter_id: data.letter_id, order_id: data.order_id }, attachments: [{ kind: 'lmn_letter', id: data.letter_id }] };
+  return {
+    kind: 'lmn_approved',
+    to,
+    data: { review_id: data.id, letter_id: data.letter_id, order_id: data.order_id },
+    attachments: [{ kind: 'lmn_letter', id: data.letter_id }],
+  };
 });
 
 emailOnEvent('lmn_review.declined', ({ data }) => {
   const to = emailOf(data);
-  return to ? { kind: 'lmn_declined', to, data: { review_id: data.id, order_id: data.order_id, reason: data.reason } } : null;
+  return to
+    ? { kind: 'lmn_declined', to, data: { review_id: data.id, order_id: data.order_id, reason: data.reason } }
+    : null;
 });
 
 registerEmailVars(['lmn_approved'], async (em: EntityManager, m: EmailMessage) => {

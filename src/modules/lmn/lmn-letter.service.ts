@@ -17,15 +17,30 @@ export function addMonths(at: Date, months: number): Date {
  * that together name every item of `productIds`: returns the covering letter (the most recently
  * issued one that names any of them), or null.
  */
-export async function coveringLetter(ctx: ServiceContext, email: string, productIds: string[], at: Date = ctx.now()): Promise<LmnLetter | null> {
-  const letters = await ctx.em.find(LmnLetter, { ...scope(ctx), customerEmail: email.toLowerCase(), issuedAt: { $lte: at }, expiresAt: { $gt: at } }, { orderBy: { issuedAt: 'desc' } });
+export async function coveringLetter(
+  ctx: ServiceContext,
+  email: string,
+  productIds: string[],
+  at: Date = ctx.now(),
+): Promise<LmnLetter | null> {
+  const letters = await ctx.em.find(
+    LmnLetter,
+    { ...scope(ctx), customerEmail: email.toLowerCase(), issuedAt: { $lte: at }, expiresAt: { $gt: at } },
+    { orderBy: { issuedAt: 'desc' } },
+  );
   const named = new Set(letters.flatMap((l) => l.items.map((i) => i.product_id)));
   if (!productIds.every((id) => named.has(id))) return null;
   return letters.find((l) => l.items.some((i) => productIds.includes(i.product_id))) ?? null;
 }
 
 /** Issues the letter an approved review stands for (in the caller's unit of work). */
-export function issueLetter(ctx: ServiceContext, review: LmnReview, condition: string, clinician: LmnLetter['clinician'], items: LmnItem[] = review.items): LmnLetter {
+export function issueLetter(
+  ctx: ServiceContext,
+  review: LmnReview,
+  condition: string,
+  clinician: LmnLetter['clinician'],
+  items: LmnItem[] = review.items,
+): LmnLetter {
   const issuedAt = ctx.now();
   return ctx.em.create(LmnLetter, {
     ...scope(ctx),
@@ -51,8 +66,17 @@ export async function getLetter(ctx: ServiceContext, id: string): Promise<LmnLet
 
 /** Every letter of a shopper (by email), most recent first. */
 export function lettersOf(ctx: ServiceContext, email: string): Promise<LmnLetter[]> {
-  return ctx.em.find(LmnLetter, { ...scope(ctx), customerEmail: email.toLowerCase() }, { orderBy: { issuedAt: 'desc', id: 'desc' } });
+  return ctx.em.find(
+    LmnLetter,
+    { ...scope(ctx), customerEmail: email.toLowerCase() },
+    { orderBy: { issuedAt: 'desc', id: 'desc' } },
+  );
 }
 
 /** What the test helper signs a letter with: no clinician decided. */
-export const TEST_HELPER_CLINICIAN: Omit<LmnClinician, 'member_id'> & { member_id: null } = { member_id: null, name: 'Test helper (test mode)', credential: 'TEST', npi: '0000000000' };
+export const TEST_HELPER_CLINICIAN: Omit<LmnClinician, 'member_id'> & { member_id: null } = {
+  member_id: null,
+  name: 'Test helper (test mode)',
+  credential: 'TEST',
+  npi: '0000000000',
+};

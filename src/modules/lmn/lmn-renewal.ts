@@ -12,7 +12,10 @@ import { toLmnReviewResource } from './lmn.resource.js';
  */
 
 /** Whether customer `customerId` (by email) holds a letter valid at `at` that names the merchant's product `productId`. */
-export async function letterCovers(em: EntityManager, q: { merchantId: string; livemode: boolean; customerId: string; productId: string; at: Date }): Promise<boolean> {
+export async function letterCovers(
+  em: EntityManager,
+  q: { merchantId: string; livemode: boolean; customerId: string; productId: string; at: Date },
+): Promise<boolean> {
   const rows = await em.execute(
     `select 1 from lmn_letters l join customers c on c.id = ?
      where l.merchant_id = ? and l.livemode = ? and l.customer_email = lower(c.email) and l.issued_at <= ? and l.expires_at > ? and l.items @> ?::jsonb limit 1`,
@@ -38,7 +41,10 @@ export interface RenewalReviewRequest {
  * cycle's settlement) and answers it with its `lmn_review.created` payload. The questionnaire is
  * the one behind the shopper's last letter for the product (its condition), as a renewal request.
  */
-export async function openRenewalReview(em: EntityManager, r: RenewalReviewRequest): Promise<{ review: LmnReview; payload: ReturnType<typeof toLmnReviewResource> }> {
+export async function openRenewalReview(
+  em: EntityManager,
+  r: RenewalReviewRequest,
+): Promise<{ review: LmnReview; payload: ReturnType<typeof toLmnReviewResource> }> {
   const [last] = await em.execute<{ condition: string; clinician: string }[]>(
     `select condition, clinician->>'name' as clinician from lmn_letters
      where merchant_id = ? and livemode = ? and customer_email = ? and items @> ?::jsonb order by issued_at desc limit 1`,
@@ -47,7 +53,12 @@ export async function openRenewalReview(em: EntityManager, r: RenewalReviewReque
   const review = em.create(LmnReview, {
     merchant: r.merchantId,
     livemode: r.livemode,
-    answers: { condition: last?.condition ?? '', recommended_by_provider: !!last, provider_name: last?.clinician ?? null, attestation: false },
+    answers: {
+      condition: last?.condition ?? '',
+      recommended_by_provider: !!last,
+      provider_name: last?.clinician ?? null,
+      attestation: false,
+    },
     items: [r.item],
     customer: r.customer,
     customerEmail: r.customer.email.toLowerCase(),

@@ -10,7 +10,15 @@ import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resou
 import { Payment } from '../payments/payment.entity.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { issueLetter, TEST_HELPER_CLINICIAN } from './lmn-letter.service.js';
-import { LmnReview, type LmnAnswers, type LmnClinician, type LmnCustomer, type LmnHold, type LmnItem, type LmnLetter } from './lmn.entity.js';
+import {
+  LmnReview,
+  type LmnAnswers,
+  type LmnClinician,
+  type LmnCustomer,
+  type LmnHold,
+  type LmnItem,
+  type LmnLetter,
+} from './lmn.entity.js';
 import { toLmnReviewResource } from './lmn.resource.js';
 
 /*
@@ -60,12 +68,17 @@ export function openReview(ctx: ServiceContext, r: ReviewRequest): LmnReview {
     createdAt: now,
     updatedAt: now,
   });
-  r.order.lmn = { items: r.items.map((i) => i.product_id), review: { id: review.id, status: 'pending' }, letter_id: null };
+  r.order.lmn = {
+    items: r.items.map((i) => i.product_id),
+    review: { id: review.id, status: 'pending' },
+    letter_id: null,
+  };
   recordEvent(ctx, 'lmn_review.created', toLmnReviewResource(review), { webhookUrl: webhookUrlOfOrder(r.order) });
   return review;
 }
 
-const webhookUrlOfOrder = (order: Order) => (typeof order.metadata.webhook_url === 'string' ? order.metadata.webhook_url : null);
+const webhookUrlOfOrder = (order: Order) =>
+  typeof order.metadata.webhook_url === 'string' ? order.metadata.webhook_url : null;
 
 /** Who decides: a clinician (console), the test helper, or the system (timeout). */
 export type Decider = { kind: 'clinician'; clinician: LmnClinician } | { kind: 'test_helper' } | { kind: 'system' };
@@ -96,14 +109,25 @@ async function claim(ctx: ServiceContext, id: string): Promise<void> {
     );
   if (rows.length) return;
   const review = await getReview(ctx, id);
-  throw new DomainError('invalid_state', review.status === 'pending' ? `LMN review ${id} is being decided; retry in a minute.` : `LMN review ${id} is already ${review.status}.`, {
-    param: 'id',
-    details: { status: review.status },
-  });
+  throw new DomainError(
+    'invalid_state',
+    review.status === 'pending'
+      ? `LMN review ${id} is being decided; retry in a minute.`
+      : `LMN review ${id} is already ${review.status}.`,
+    {
+      param: 'id',
+      details: { status: review.status },
+    },
+  );
 }
 
 /** Approves a pending review: captures the HSA/FSA hold, issues the letter, completes the order. */
-export async function approveReview(ctx: ServiceContext, id: string, condition: string | null | undefined, decider: Decider): Promise<{ review: LmnReview; letter: LmnLetter }> {
+export async function approveReview(
+  ctx: ServiceContext,
+  id: string,
+  condition: string | null | undefined,
+  decider: Decider,
+): Promise<{ review: LmnReview; letter: LmnLetter }> {
   await claim(ctx, id);
   const review = await getReview(ctx, id);
   const processor = await processorFor(ctx);
@@ -111,7 +135,11 @@ export async function approveReview(ctx: ServiceContext, id: string, condition: 
   if (!capture.ok) {
     // The hold is gone (expired at the processor): nothing can be captured, so the review ends as expired.
     await settleDecline(ctx, id, 'expired', decider);
-    throw new DomainError('invalid_state', `The HSA/FSA hold of LMN review ${id} could no longer be captured (${capture.code}); the review expired and the order failed.`, { param: 'id' });
+    throw new DomainError(
+      'invalid_state',
+      `The HSA/FSA hold of LMN review ${id} could no longer be captured (${capture.code}); the review expired and the order failed.`,
+      { param: 'id' },
+    );
   }
   return recordDecision(ctx, id, (tx, r, order, now) => {
     const { em } = tx;
@@ -136,19 +164,34 @@ export async function approveReview(ctx: ServiceContext, id: string, condition: 
       captureId: capture.captureId,
       capturedAt: now,
     });
-    order.lmn = { items: order.lmn?.items ?? r.items.map((i) => i.product_id), review: { id: r.id, status: 'approved' }, letter_id: letter.id };
+    order.lmn = {
+      items: order.lmn?.items ?? r.items.map((i) => i.product_id),
+      review: { id: r.id, status: 'approved' },
+      letter_id: letter.id,
+    };
     order.completedAt = now;
-    order.transition(now, 'completed', `letter of medical necessity ${letter.id} issued; HSA/FSA payment captured`, 'captured');
+    order.transition(
+      now,
+      'completed',
+      `letter of medical necessity ${letter.id} issued; HSA/FSA payment captured`,
+      'captured',
+    );
     const webhookUrl = webhookUrlOfOrder(order);
     recordEvent(tx, 'lmn_review.approved', toLmnReviewResource(r), { webhookUrl });
     recordEvent(tx, 'order.completed', orderCompletedPayload(order), { webhookUrl });
-    if (decider.kind === 'clinician') recordAudit(tx, 'lmn_review.approved', r.id, { order_id: order.id, letter_id: letter.id, condition: given });
+    if (decider.kind === 'clinician')
+      recordAudit(tx, 'lmn_review.approved', r.id, { order_id: order.id, letter_id: letter.id, condition: given });
     return { review: r, letter };
   });
 }
 
 /** Declines a pending review: releases the HSA/FSA hold, refunds the regular part, fails the order. */
-export async function declineReview(ctx: ServiceContext, id: string, reason: string | null | undefined, decider: Decider): Promise<LmnReview> {
+export async function declineReview(
+  ctx: ServiceContext,
+  id: string,
+  reason: string | null | undefined,
+  decider: Decider,
+): Promise<LmnReview> {
   await claim(ctx, id);
   return settleDecline(ctx, id, 'declined', decider, reason);
 }
@@ -159,7 +202,13 @@ export async function declineReview(ctx: ServiceContext, id: string, reason: str
  * twice), then records it. The order ends `failed`, its `payment_status` `refunded` when a
  * regular part had been captured, else `failed`.
  */
-async function settleDecline(ctx: ServiceContext, id: string, outcome: 'declined' | 'expired', decider: Decider, note?: string | null): Promise<LmnReview> {
+async function settleDecline(
+  ctx: ServiceContext,
+  id: string,
+  outcome: 'declined' | 'expired',
+  decider: Decider,
+  note?: string | null,
+): Promise<LmnReview> {
   const review = await getReview(ctx, id);
   const processor = await processorFor(ctx);
   await processor.void(review.hold.authorization_id, `${id}.void`);
@@ -178,20 +227,40 @@ async function settleDecline(ctx: ServiceContext, id: string, outcome: 'declined
     r.decidingAt = null;
     for (const p of payments) p.refundedAmount = p.amount;
     const refunded = payments.some((p) => p.amount > 0);
-    order.lmn = { items: order.lmn?.items ?? r.items.map((i) => i.product_id), review: { id: r.id, status: outcome }, letter_id: null };
+    order.lmn = {
+      items: order.lmn?.items ?? r.items.map((i) => i.product_id),
+      review: { id: r.id, status: outcome },
+      letter_id: null,
+    };
     order.failureReason = `lmn_review_${outcome}`;
-    const why = outcome === 'expired' ? 'no clinician decided in time' : 'a clinician declined the letter of medical necessity';
-    order.transition(now, 'failed', `${why}: HSA/FSA hold released${refunded ? ', regular card refunded' : ''}`, refunded ? 'refunded' : 'failed');
+    const why =
+      outcome === 'expired' ? 'no clinician decided in time' : 'a clinician declined the letter of medical necessity';
+    order.transition(
+      now,
+      'failed',
+      `${why}: HSA/FSA hold released${refunded ? ', regular card refunded' : ''}`,
+      refunded ? 'refunded' : 'failed',
+    );
     const webhookUrl = webhookUrlOfOrder(order);
-    recordEvent(tx, 'lmn_review.declined', { ...toLmnReviewResource(r), reason: outcome === 'expired' ? 'expired' : 'declined' }, { webhookUrl });
+    recordEvent(
+      tx,
+      'lmn_review.declined',
+      { ...toLmnReviewResource(r), reason: outcome === 'expired' ? 'expired' : 'declined' },
+      { webhookUrl },
+    );
     recordEvent(tx, 'order.failed', orderFailedPayload(order), { webhookUrl });
-    if (decider.kind === 'clinician') recordAudit(tx, 'lmn_review.declined', r.id, { order_id: order.id, reason: r.reason });
+    if (decider.kind === 'clinician')
+      recordAudit(tx, 'lmn_review.declined', r.id, { order_id: order.id, reason: r.reason });
     return r;
   });
 }
 
 /** Records a decision in one transaction: the review (locked) and its order, then the hook and the flush. */
-function recordDecision<T>(ctx: ServiceContext, id: string, apply: (tx: ServiceContext, review: LmnReview, order: Order, now: Date) => T | Promise<T>): Promise<T> {
+function recordDecision<T>(
+  ctx: ServiceContext,
+  id: string,
+  apply: (tx: ServiceContext, review: LmnReview, order: Order, now: Date) => T | Promise<T>,
+): Promise<T> {
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const review = await em.findOneOrFail(LmnReview, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -203,7 +272,8 @@ function recordDecision<T>(ctx: ServiceContext, id: string, apply: (tx: ServiceC
   });
 }
 
-const deciderRecord = (d: Decider): LmnReview['decidedBy'] => (d.kind === 'clinician' ? { kind: 'clinician', ...d.clinician } : { kind: d.kind });
+const deciderRecord = (d: Decider): LmnReview['decidedBy'] =>
+  d.kind === 'clinician' ? { kind: 'clinician', ...d.clinician } : { kind: d.kind };
 
 /**
  * Expires the pending reviews past `expires_at` (each by its merchant's clock): claims a batch
@@ -212,12 +282,14 @@ const deciderRecord = (d: Decider): LmnReview['decidedBy'] => (d.kind === 'clini
  */
 export async function expireDueReviews(orm: MikroORM, log: Log): Promise<number> {
   const em = orm.em.fork();
-  const rows = await em.getConnection().execute<{ id: string; merchant_id: string; livemode: boolean; offset: string }[]>(
-    `update lmn_reviews t set deciding_at = now()
+  const rows = await em
+    .getConnection()
+    .execute<{ id: string; merchant_id: string; livemode: boolean; offset: string }[]>(
+      `update lmn_reviews t set deciding_at = now()
      where t.id in (select d.id from lmn_reviews d where d.status = 'pending' and d.expires_at <= ${effectiveNowSql('d')}
                     and (d.deciding_at is null or d.deciding_at < now() - interval '2 minutes') order by d.expires_at limit 50 for update skip locked)
      returning t.id, t.merchant_id, t.livemode, case when t.livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = t.merchant_id) end as "offset"`,
-  );
+    );
   for (const row of rows) {
     const ctx = systemContext(orm.em.fork(), row.merchant_id, row.livemode, Number(row.offset), log);
     try {

@@ -55,7 +55,10 @@ export interface LmnClinician {
  */
 @Entity({ tableName: 'lmn_reviews' })
 @Index({ name: 'lmn_reviews_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'lmn_reviews_pending_expiry_idx', expression: `create index "lmn_reviews_pending_expiry_idx" on "lmn_reviews" ("expires_at") where "status" = 'pending'` })
+@Index({
+  name: 'lmn_reviews_pending_expiry_idx',
+  expression: `create index "lmn_reviews_pending_expiry_idx" on "lmn_reviews" ("expires_at") where "status" = 'pending'`,
+})
 export class LmnReview extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('lmnr');

@@ -16,11 +16,17 @@ export const letterResponse = z
     review_id: z.string(),
     issued_at: z.string(),
     expires_at: z.string().describe('12 months after issue'),
-    pdf_url: z.string().describe('Signed link to the letter PDF, valid one hour; request the letter again for a fresh one'),
+    pdf_url: z
+      .string()
+      .describe('Signed link to the letter PDF, valid one hour; request the letter again for a fresh one'),
   })
   .meta({ id: 'LmnLetter' });
 
-export const letterListResponse = z.object({ data: z.array(letterResponse), has_more: z.boolean(), next_cursor: z.string().nullable() });
+export const letterListResponse = z.object({
+  data: z.array(letterResponse),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
 
 /** An LMN review as REST and events show it. */
 export const reviewResponse = z
@@ -29,7 +35,12 @@ export const reviewResponse = z
     object: z.literal('lmn_review'),
     livemode: z.boolean(),
     status: z.enum(LMN_REVIEW_STATUSES),
-    answers: z.object({ condition: z.string(), recommended_by_provider: z.boolean(), provider_name: z.string().nullable(), attestation: z.boolean() }),
+    answers: z.object({
+      condition: z.string(),
+      recommended_by_provider: z.boolean(),
+      provider_name: z.string().nullable(),
+      attestation: z.boolean(),
+    }),
     items: z.array(item),
     customer: z.object({ email: z.string(), first_name: z.string(), last_name: z.string() }),
     order_id: z.string(),

@@ -49,7 +49,8 @@ export const lmnRoutes: RouteSpec[] = [
     url: '/api/v2/test-helpers/lmn-reviews/:id/approve',
     operationId: 'testApproveLmnReview',
     resource: 'orders',
-    summary: 'Approve a pending LMN review as a clinician would (test mode only): captures the HSA/FSA hold, issues the letter, completes the order',
+    summary:
+      'Approve a pending LMN review as a clinician would (test mode only): captures the HSA/FSA hold, issues the letter, completes the order',
     tags: ['Test helpers'],
     params: idParams,
     body: approveReviewSchema,
@@ -62,7 +63,8 @@ export const lmnRoutes: RouteSpec[] = [
     url: '/api/v2/test-helpers/lmn-reviews/:id/decline',
     operationId: 'testDeclineLmnReview',
     resource: 'orders',
-    summary: 'Decline a pending LMN review (test mode only): releases the HSA/FSA hold, refunds the regular part, fails the order',
+    summary:
+      'Decline a pending LMN review (test mode only): releases the HSA/FSA hold, refunds the regular part, fails the order',
     tags: ['Test helpers'],
     params: idParams,
     body: declineReviewSchema,

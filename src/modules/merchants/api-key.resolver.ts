@@ -1,7 +1,13 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphContext } from '../../platform/graphql/context.js';
 import { createApiKey, listApiKeys, revokeApiKey, rollApiKey } from './api-key.service.js';
-import { ApiKeySecretPayload, ApiKeyType, CreateApiKeyInput, RevokeApiKeyPayload, ROLL_EXPIRY } from './api-key.types.js';
+import {
+  ApiKeySecretPayload,
+  ApiKeyType,
+  CreateApiKeyInput,
+  RevokeApiKeyPayload,
+  ROLL_EXPIRY,
+} from './api-key.types.js';
 
 /** Settings → API keys: console users only (a key never manages keys). */
 @Authorized('api_keys')
@@ -12,18 +18,32 @@ export class ApiKeyResolver {
     return (await listApiKeys(ctx)).map((k) => ApiKeyType.from(k));
   }
 
-  @Mutation(() => ApiKeySecretPayload, { description: 'Create a secret key, or a restricted one with permissions; the secret is returned once' })
-  async createApiKey(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() { ctx }: GraphContext): Promise<ApiKeySecretPayload> {
+  @Mutation(() => ApiKeySecretPayload, {
+    description: 'Create a secret key, or a restricted one with permissions; the secret is returned once',
+  })
+  async createApiKey(
+    @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<ApiKeySecretPayload> {
     return ApiKeySecretPayload.from(await createApiKey(ctx, { name: input.name, permissions: input.permissions }));
   }
 
-  @Mutation(() => ApiKeySecretPayload, { description: 'Roll a key: a successor (secret returned once); the old key works for expiresInHours more' })
+  @Mutation(() => ApiKeySecretPayload, {
+    description: 'Roll a key: a successor (secret returned once); the old key works for expiresInHours more',
+  })
   async rollApiKey(
     @Arg('id', () => ID) id: string,
-    @Arg('expiresInHours', ROLL_EXPIRY.type, { nullable: true, description: ROLL_EXPIRY.description }) expiresInHours: number | null,
+    @Arg('expiresInHours', ROLL_EXPIRY.type, { nullable: true, description: ROLL_EXPIRY.description })
+    expiresInHours: number | null,
     @Ctx() { ctx }: GraphContext,
   ): Promise<ApiKeySecretPayload> {
-    return ApiKeySecretPayload.from(await rollApiKey(ctx, id, expiresInHours === null || expiresInHours === undefined ? {} : { expires_in_hours: expiresInHours }));
+    return ApiKeySecretPayload.from(
+      await rollApiKey(
+        ctx,
+        id,
+        expiresInHours === null || expiresInHours === undefined ? {} : { expires_in_hours: expiresInHours },
+      ),
+    );
   }
 
   @Mutation(() => RevokeApiKeyPayload, { description: 'Revoke a key: refused by every API process within a second' })

@@ -9,12 +9,18 @@ export const createApiKeySchema = z
   .object({
     name: keyName,
     permissions: z
-      .array(z.enum(RESTRICTED_KEY_PERMISSIONS as [string, ...string[]], { message: `must be one of ${RESTRICTED_KEY_PERMISSIONS.join(', ')}` }))
+      .array(
+        z.enum(RESTRICTED_KEY_PERMISSIONS as [string, ...string[]], {
+          message: `must be one of ${RESTRICTED_KEY_PERMISSIONS.join(', ')}`,
+        }),
+      )
       .min(1, 'a restricted key needs at least one permission')
       .max(RESTRICTED_KEY_PERMISSIONS.length)
       .transform((p) => [...new Set(p)])
       .nullish()
-      .describe('A restricted key: the permissions it holds (`orders:read`, `refunds:write`, …; write includes read). Omit or null for a secret key.'),
+      .describe(
+        'A restricted key: the permissions it holds (`orders:read`, `refunds:write`, …; write includes read). Omit or null for a secret key.',
+      ),
   })
   .strict()
   .meta({ id: 'CreateApiKeyRequest' });

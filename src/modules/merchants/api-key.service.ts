@@ -36,7 +36,11 @@ export interface CreatedApiKey {
  * Settings, API Keys"), never by an API key: a leaked key must not be able to mint its successors.
  */
 function consoleUser(ctx: ServiceContext, access: 'read' | 'write'): string {
-  requireConsoleUser(ctx.principal, `api_keys:${access}`, 'API keys are managed in the console (Settings → API keys) by a signed-in team member, not with an API key.');
+  requireConsoleUser(
+    ctx.principal,
+    `api_keys:${access}`,
+    'API keys are managed in the console (Settings → API keys) by a signed-in team member, not with an API key.',
+  );
   return ctx.principal.actor.id;
 }
 
@@ -65,12 +69,18 @@ export function presentApiKey(key: ApiKey, now: Date): ApiKeyView {
 /** The keys of the caller's mode, newest first (revoked and expired ones too, as history). */
 export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeyView[]> {
   consoleUser(ctx, 'read');
-  const keys = await ctx.em.find(ApiKey, { merchant: ctx.principal.merchantId, mode: modeOf(ctx) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 500 });
+  const keys = await ctx.em.find(
+    ApiKey,
+    { merchant: ctx.principal.merchantId, mode: modeOf(ctx) },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: 500 },
+  );
   return keys.map((k) => presentApiKey(k, new Date()));
 }
 
 async function keyOf(ctx: ServiceContext, id: string): Promise<ApiKey> {
-  const key = typeof id === 'string' && (await ctx.em.findOne(ApiKey, { id, merchant: ctx.principal.merchantId, mode: modeOf(ctx) }));
+  const key =
+    typeof id === 'string' &&
+    (await ctx.em.findOne(ApiKey, { id, merchant: ctx.principal.merchantId, mode: modeOf(ctx) }));
   if (!key) throw new DomainError('not_found', `No API key ${String(id)} in this mode.`, { param: 'id' });
   return key;
 }
@@ -89,7 +99,11 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
     keyPrefix: secret.slice(0, 13),
     createdBy: userId,
   });
-  recordAudit(ctx, 'api_key.created', key.id, { name, type: permissions ? 'restricted' : 'secret', ...(permissions && { permissions }) });
+  recordAudit(ctx, 'api_key.created', key.id, {
+    name,
+    type: permissions ? 'restricted' : 'secret',
+    ...(permissions && { permissions }),
+  });
   await ctx.em.flush();
   return { api_key: presentApiKey(key, new Date()), secret };
 }
@@ -98,7 +112,11 @@ export async function createApiKey(ctx: ServiceContext, input: unknown): Promise
  * Rolls a key: a successor with the same name and permissions, returned once; the old key keeps
  * working for `expires_in_hours` (24 by default, 0: stops now), then every process refuses it.
  */
-export async function rollApiKey(ctx: ServiceContext, id: string, input: unknown): Promise<CreatedApiKey & { previous: ApiKeyView }> {
+export async function rollApiKey(
+  ctx: ServiceContext,
+  id: string,
+  input: unknown,
+): Promise<CreatedApiKey & { previous: ApiKeyView }> {
   const userId = consoleUser(ctx, 'write');
   const { expires_in_hours } = parseInput(rollApiKeySchema, input);
   const old = await keyOf(ctx, id);
@@ -106,7 +124,12 @@ export async function rollApiKey(ctx: ServiceContext, id: string, input: unknown
   const expiresAt = new Date(now.getTime() + expires_in_hours * 3_600_000);
   // One roll per key, even under concurrency: the successor of a rolled key is the one to roll next.
   const claimed = await ctx.em.nativeUpdate(ApiKey, { id: old.id, expiresAt: null, revokedAt: null }, { expiresAt });
-  if (!claimed) throw new DomainError('invalid_state', 'This key was revoked or rolled already: roll its successor, or create a new key.', { param: 'id' });
+  if (!claimed)
+    throw new DomainError(
+      'invalid_state',
+      'This key was revoked or rolled already: roll its successor, or create a new key.',
+      { param: 'id' },
+    );
   old.expiresAt = expiresAt;
   const secret = newApiKey(old.mode);
   const key = ctx.em.create(ApiKey, {

@@ -6,23 +6,37 @@ import type { ApiKeyView, CreatedApiKey } from './api-key.service.js';
 /** The base of the API keys mutations' payloads: `userErrors` with these codes. */
 const ApiKeyMutationPayload = mutationPayload('ApiKey', ['validation_error', 'invalid_state', 'not_found']);
 
-export const ApiKeyTypeEnum = graphqlEnum('ApiKeyType', ['secret', 'restricted'] as const, 'A secret key may do everything; a restricted key only what its permissions list');
-export const ApiKeyStatusEnum = graphqlEnum('ApiKeyStatus', ['active', 'expiring', 'expired', 'revoked'] as const, 'expiring: rolled, working until expiresAt');
+export const ApiKeyTypeEnum = graphqlEnum(
+  'ApiKeyType',
+  ['secret', 'restricted'] as const,
+  'A secret key may do everything; a restricted key only what its permissions list',
+);
+export const ApiKeyStatusEnum = graphqlEnum(
+  'ApiKeyStatus',
+  ['active', 'expiring', 'expired', 'revoked'] as const,
+  'expiring: rolled, working until expiresAt',
+);
 export const KeyModeEnum = graphqlEnum('KeyMode', ['test', 'live'] as const, 'The mode a key works in');
 
-@ObjectType('ApiKey', { description: 'An API key of Settings → API keys; its secret is shown once, at creation or roll' })
+@ObjectType('ApiKey', {
+  description: 'An API key of Settings → API keys; its secret is shown once, at creation or roll',
+})
 export class ApiKeyType {
   @Field(() => ID, { description: 'key_…' }) id!: string;
   @Field() name!: string;
   @Field(() => KeyModeEnum) mode!: ValueOf<typeof KeyModeEnum>;
   @Field(() => ApiKeyTypeEnum) type!: ValueOf<typeof ApiKeyTypeEnum>;
-  @Field(() => [String], { nullable: true, description: 'A restricted key: `orders:read`, `refunds:write`, … (write includes read); null for a secret key' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'A restricted key: `orders:read`, `refunds:write`, … (write includes read); null for a secret key',
+  })
   permissions!: string[] | null;
   @Field({ description: 'glm_test_AbCd…' }) redactedKey!: string;
   @Field(() => ApiKeyStatusEnum) status!: ValueOf<typeof ApiKeyStatusEnum>;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime, { nullable: true }) expiresAt!: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Last request made with it (to the minute)' }) lastUsedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Last request made with it (to the minute)' })
+  lastUsedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) revokedAt!: Date | null;
 
   static from(v: ApiKeyView): ApiKeyType {
@@ -46,17 +60,24 @@ export class ApiKeyType {
 @InputType({ description: 'A new key: secret unless permissions are given' })
 export class CreateApiKeyInput {
   @Field() name!: string;
-  @Field(() => [String], { nullable: true, description: 'A restricted key: `orders:read`, `refunds:write`, …' }) permissions?: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'A restricted key: `orders:read`, `refunds:write`, …' })
+  permissions?: string[] | null;
 }
 
 @ObjectType({ description: 'A key just made or rolled: `secret` is shown this once' })
 export class ApiKeySecretPayload extends ApiKeyMutationPayload {
   @Field(() => ApiKeyType, { nullable: true }) apiKey!: ApiKeyType | null;
-  @Field(() => String, { nullable: true, description: 'The whole key; store it now, it is never shown again' }) secret!: string | null;
-  @Field(() => ApiKeyType, { nullable: true, description: 'A rolled key: the old one, working until its expiresAt' }) previous!: ApiKeyType | null;
+  @Field(() => String, { nullable: true, description: 'The whole key; store it now, it is never shown again' })
+  secret!: string | null;
+  @Field(() => ApiKeyType, { nullable: true, description: 'A rolled key: the old one, working until its expiresAt' })
+  previous!: ApiKeyType | null;
 
   static from(v: CreatedApiKey & { previous?: ApiKeyView }): ApiKeySecretPayload {
-    return Object.assign(new ApiKeySecretPayload(), { apiKey: ApiKeyType.from(v.api_key), secret: v.secret, previous: v.previous ? ApiKeyType.from(v.previous) : null });
+    return Object.assign(new ApiKeySecretPayload(), {
+      apiKey: ApiKeyType.from(v.api_key),
+      secret: v.secret,
+      previous: v.previous ? ApiKeyType.from(v.previous) : null,
+    });
   }
 }
 
@@ -65,4 +86,7 @@ export class RevokeApiKeyPayload extends ApiKeyMutationPayload {
   @Field(() => ApiKeyType, { nullable: true }) apiKey!: ApiKeyType | null;
 }
 
-export const ROLL_EXPIRY = { type: () => Float, description: 'Hours the old key keeps working (default 24, 0 stops it now, at most 168)' };
+export const ROLL_EXPIRY = {
+  type: () => Float,
+  description: 'Hours the old key keeps working (default 24, 0 stops it now, at most 168)',
+};

@@ -27,7 +27,10 @@ export function newApiKey(mode: KeyMode): string {
 export async function createMerchant(em: EntityManager, name: string): Promise<CreatedMerchant> {
   const trimmed = name.trim();
   if (!trimmed || trimmed.length > 255) {
-    throw new DomainError('validation_error', 'name must be 1 to 255 characters', { param: 'name', details: [{ field: 'name', message: 'must be 1 to 255 characters' }] });
+    throw new DomainError('validation_error', 'name must be 1 to 255 characters', {
+      param: 'name',
+      details: [{ field: 'name', message: 'must be 1 to 255 characters' }],
+    });
   }
   const merchant = em.create(Merchant, { name: trimmed, webhookSecret: `whsec_${randomBase62(32)}` });
   const keys = { test: newApiKey('test'), live: newApiKey('live') };
@@ -35,7 +38,13 @@ export async function createMerchant(em: EntityManager, name: string): Promise<C
     em.create(ApiKey, { merchant, mode, keyHash: hashApiKey(keys[mode]), keyPrefix: keys[mode].slice(0, 13) });
   }
   await em.flush();
-  return { id: merchant.id, name: merchant.name, test_api_key: keys.test, live_api_key: keys.live, webhook_secret: merchant.webhookSecret };
+  return {
+    id: merchant.id,
+    name: merchant.name,
+    test_api_key: keys.test,
+    live_api_key: keys.live,
+    webhook_secret: merchant.webhookSecret,
+  };
 }
 
 // Key hash → principal, so a request does not pay a query for its key. Every process forgets a
@@ -45,8 +54,17 @@ const CACHE_MS = 10 * 60_000;
 const principals = new Map<string, { principal: Principal; until: number }>();
 
 /** A caller acting for `merchant` in one mode, on the merchant's test clock in test mode (an API key or a console session). */
-export function merchantPrincipal(merchant: Merchant, livemode: boolean, who: Pick<Principal, 'keyId' | 'actor' | 'permissions'>): Principal {
-  return { merchantId: merchant.id, livemode, clockOffsetMs: livemode ? 0 : Number(merchant.testClockOffsetMs), ...who };
+export function merchantPrincipal(
+  merchant: Merchant,
+  livemode: boolean,
+  who: Pick<Principal, 'keyId' | 'actor' | 'permissions'>,
+): Principal {
+  return {
+    merchantId: merchant.id,
+    livemode,
+    clockOffsetMs: livemode ? 0 : Number(merchant.testClockOffsetMs),
+    ...who,
+  };
 }
 
 /**
@@ -57,7 +75,10 @@ export function merchantPrincipal(merchant: Merchant, livemode: boolean, who: Pi
 export function authenticate(em: EntityManager, authorization: string | undefined): Principal | Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match || !KEY_PATTERN.test(match[1])) {
-    throw new DomainError('unauthorized', 'Missing or invalid API key. Send Authorization: Bearer glm_test_… or glm_live_….');
+    throw new DomainError(
+      'unauthorized',
+      'Missing or invalid API key. Send Authorization: Bearer glm_test_… or glm_live_….',
+    );
   }
   const keyHash = hashApiKey(match[1]);
   const now = Date.now();
@@ -71,8 +92,18 @@ export function authenticate(em: EntityManager, authorization: string | undefine
 
 /** The principal of a key not in this process's cache, looked up and cached. */
 async function loadPrincipal(em: EntityManager, keyHash: string, now: number): Promise<Principal> {
-  const key = await em.fork().findOne(ApiKey, { keyHash, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date(now) } }] }, { populate: ['merchant'] });
-  if (!key) throw new DomainError('unauthorized', 'Invalid API key: it does not exist, was revoked, or its rolling overlap ended.');
+  const key = await em
+    .fork()
+    .findOne(
+      ApiKey,
+      { keyHash, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date(now) } }] },
+      { populate: ['merchant'] },
+    );
+  if (!key)
+    throw new DomainError(
+      'unauthorized',
+      'Invalid API key: it does not exist, was revoked, or its rolling overlap ended.',
+    );
   const principal = merchantPrincipal(key.merchant.$, key.mode === 'live', {
     keyId: key.id,
     actor: { kind: 'key', id: key.id, label: `${key.name} (${key.keyPrefix}…)` },
@@ -96,9 +127,10 @@ export async function recordKeyUse(em: EntityManager): Promise<void> {
   keyUse.clear();
   await em
     .getConnection()
-    .execute(`update api_keys k set last_used_at = greatest(k.last_used_at, to_timestamp(u.at / 1000.0)) from jsonb_to_recordset(?::jsonb) as u(id text, at float8) where k.id = u.id`, [
-      JSON.stringify(used.map(([id, at]) => ({ id, at }))),
-    ]);
+    .execute(
+      `update api_keys k set last_used_at = greatest(k.last_used_at, to_timestamp(u.at / 1000.0)) from jsonb_to_recordset(?::jsonb) as u(id text, at float8) where k.id = u.id`,
+      [JSON.stringify(used.map(([id, at]) => ({ id, at })))],
+    );
 }
 
 /** NOTIFY channel on which a merchant id means "reload its keys and clock". */
@@ -122,12 +154,13 @@ export async function announcePrincipalChange(ctx: ServiceContext): Promise<void
 
 /** Moves the caller's test-mode clock forward by `seconds`; returns the new test time. */
 export async function advanceTestClock(ctx: ServiceContext, seconds: number): Promise<Date> {
-  if (ctx.principal.livemode) throw DomainError.testModeOnly('The test clock exists only in test mode; use a glm_test_ key.');
+  if (ctx.principal.livemode)
+    throw DomainError.testModeOnly('The test clock exists only in test mode; use a glm_test_ key.');
   const ms = Math.round(seconds * 1000);
-  const [row] = await ctx.em.execute<{ offset: string }[]>('update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"', [
-    ms,
-    ctx.principal.merchantId,
-  ]);
+  const [row] = await ctx.em.execute<{ offset: string }[]>(
+    'update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"',
+    [ms, ctx.principal.merchantId],
+  );
   await announcePrincipalChange(ctx);
   ctx.principal.clockOffsetMs = Number(row.offset);
   return ctx.now();

@@ -5,7 +5,16 @@
  * role's. Route tables and resolver classes name their resource where the app is wired
  * (src/modules/index.ts, `@Authorized` on each resolver class).
  */
-export const RESTRICTABLE_RESOURCES = ['products', 'checkout', 'orders', 'refunds', 'payment_links', 'customers', 'subscriptions', 'webhooks'] as const;
+export const RESTRICTABLE_RESOURCES = [
+  'products',
+  'checkout',
+  'orders',
+  'refunds',
+  'payment_links',
+  'customers',
+  'subscriptions',
+  'webhooks',
+] as const;
 
 /** Resources only a secret key or a console owner / admin reaches (restricted keys never hold them). */
 export const SECRET_ONLY_RESOURCES = ['test_clock', 'processor_accounts', 'emails'] as const;
@@ -13,10 +22,14 @@ export const SECRET_ONLY_RESOURCES = ['test_clock', 'processor_accounts', 'email
 /** The console's own resources: never held by an API key, whatever its kind. */
 export const CONSOLE_RESOURCES = ['api_keys', 'team', 'audit_log'] as const;
 
-export type Resource = (typeof RESTRICTABLE_RESOURCES)[number] | (typeof SECRET_ONLY_RESOURCES)[number] | (typeof CONSOLE_RESOURCES)[number];
+export type Resource =
+  (typeof RESTRICTABLE_RESOURCES)[number] | (typeof SECRET_ONLY_RESOURCES)[number] | (typeof CONSOLE_RESOURCES)[number];
 
 /** Every permission a restricted key may be given, in display order. */
-export const RESTRICTED_KEY_PERMISSIONS: readonly string[] = RESTRICTABLE_RESOURCES.flatMap((r) => [`${r}:read`, `${r}:write`]);
+export const RESTRICTED_KEY_PERMISSIONS: readonly string[] = RESTRICTABLE_RESOURCES.flatMap((r) => [
+  `${r}:read`,
+  `${r}:write`,
+]);
 
 export const ROLES = ['owner', 'admin', 'developer', 'support', 'viewer', 'clinician'] as const;
 export type Role = (typeof ROLES)[number];
@@ -32,8 +45,19 @@ const all = (resources: readonly string[], access: 'read' | 'write') => resource
  * Viewers read everything but keys, the team and the audit log.
  */
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
-  owner: new Set(['lmn_reviews:read', ...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write'), 'owners:write']),
-  admin: new Set(['lmn_reviews:read', ...all(RESTRICTABLE_RESOURCES, 'write'), ...all(SECRET_ONLY_RESOURCES, 'write'), ...all(CONSOLE_RESOURCES, 'write')]),
+  owner: new Set([
+    'lmn_reviews:read',
+    ...all(RESTRICTABLE_RESOURCES, 'write'),
+    ...all(SECRET_ONLY_RESOURCES, 'write'),
+    ...all(CONSOLE_RESOURCES, 'write'),
+    'owners:write',
+  ]),
+  admin: new Set([
+    'lmn_reviews:read',
+    ...all(RESTRICTABLE_RESOURCES, 'write'),
+    ...all(SECRET_ONLY_RESOURCES, 'write'),
+    ...all(CONSOLE_RESOURCES, 'write'),
+  ]),
   developer: new Set([
     'api_keys:write',
     'webhooks:write',
@@ -41,7 +65,10 @@ export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<string>> = {
     'processor_accounts:read',
     ...all(['products', 'checkout', 'orders', 'refunds', 'payment_links', 'subscriptions'], 'read'),
   ]),
-  support: new Set([...all(['orders', 'refunds', 'payment_links', 'subscriptions', 'customers'], 'write'), ...all(['products', 'checkout', 'webhooks'], 'read')]),
+  support: new Set([
+    ...all(['orders', 'refunds', 'payment_links', 'subscriptions', 'customers'], 'write'),
+    ...all(['products', 'checkout', 'webhooks'], 'read'),
+  ]),
   viewer: new Set(all(RESTRICTABLE_RESOURCES, 'read')),
   // Clinicians decide letters of medical necessity (`lmn_reviews:write`, held by no other role and
   // by no API key) and read what a decision needs: orders and customers.

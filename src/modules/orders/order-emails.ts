@@ -13,19 +13,29 @@ registerEmailAttachment('receipt', receiptAttachment);
 const day = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString().slice(0, 10) : '');
 
 /** A shopper's name as emails greet them (else their address): an order's customer, a letter's patient. */
-export const customerName = (c: { first_name: string; last_name: string; email: string }) => `${c.first_name} ${c.last_name}`.trim() || c.email;
+export const customerName = (c: { first_name: string; last_name: string; email: string }) =>
+  `${c.first_name} ${c.last_name}`.trim() || c.email;
 
 // The receipt and the renewal receipt: items with their eligibility, the totals, the split, and each card charged.
 registerEmailVars(['order_receipt', 'renewal_receipt'], async (em: EntityManager, m: EmailMessage) => {
   const order = await em.findOneOrFail(Order, { id: String(m.data.order_id) });
-  const payments = await em.find(Payment, { orderId: order.id }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
+  const payments = await em.find(
+    Payment,
+    { orderId: order.id },
+    { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } },
+  );
   const c = order.currency;
   const a = order.amounts;
   return {
     customer_name: customerName(order.customer),
     order_number: order.orderNumber,
     date: day(order.completedAt ?? order.createdAt),
-    items: order.lineItems.map((l) => ({ name: l.name, quantity: l.quantity, eligibility: eligibilityLabel(l), amount: money(l.price * l.quantity, c) })),
+    items: order.lineItems.map((l) => ({
+      name: l.name,
+      quantity: l.quantity,
+      eligibility: eligibilityLabel(l),
+      amount: money(l.price * l.quantity, c),
+    })),
     totals: {
       subtotal: money(a.subtotal, c),
       discount: a.discount ? money(a.discount, c) : null,

@@ -54,7 +54,10 @@ export async function takeOrderNumbers(em: EntityManager, owners: OrderOwner[]):
     [JSON.stringify(wanted)],
   );
   const next = new Map(
-    rows.map((r) => [key({ merchantId: r.merchant_id, livemode: r.livemode }), Number(r.last_number) - counts.get(key({ merchantId: r.merchant_id, livemode: r.livemode }))!.n + 1]),
+    rows.map((r) => [
+      key({ merchantId: r.merchant_id, livemode: r.livemode }),
+      Number(r.last_number) - counts.get(key({ merchantId: r.merchant_id, livemode: r.livemode }))!.n + 1,
+    ]),
   );
   return owners.map((o) => {
     const n = next.get(key(o))!;

@@ -15,7 +15,8 @@ export interface RevenueDay {
  * day. Days without activity are zeros.
  */
 export async function revenueByDay(ctx: ServiceContext, days: number, currency: string): Promise<RevenueDay[]> {
-  if (!Number.isInteger(days) || days < 1 || days > 366) throw new DomainError('invalid_request', 'days must be between 1 and 366', { param: 'days' });
+  if (!Number.isInteger(days) || days < 1 || days > 366)
+    throw new DomainError('invalid_request', 'days must be between 1 and 366', { param: 'days' });
   const today = new Date(Date.UTC(ctx.now().getUTCFullYear(), ctx.now().getUTCMonth(), ctx.now().getUTCDate()));
   const from = new Date(today.getTime() - (days - 1) * 86_400_000);
   const until = new Date(today.getTime() + 86_400_000);

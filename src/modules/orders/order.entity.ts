@@ -4,9 +4,25 @@ import { prefixedId } from '../../platform/db/ids.js';
 import type { Address } from '../shared/address.js';
 import type { SplitAmounts } from '../shared/amounts.js';
 
-export const ORDER_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'disputed'] as const;
+export const ORDER_STATUSES = [
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+  'cancelled',
+  'refunded',
+  'disputed',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const PAYMENT_STATUSES = ['pending', 'authorized', 'captured', 'failed', 'partially_refunded', 'refunded', 'disputed'] as const;
+export const PAYMENT_STATUSES = [
+  'pending',
+  'authorized',
+  'captured',
+  'failed',
+  'partially_refunded',
+  'refunded',
+  'disputed',
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export interface OrderLineItem {
@@ -54,9 +70,18 @@ export interface OrderLmn {
 @Entity({ tableName: 'orders' })
 @Index({ name: 'orders_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
 @Index({ name: 'orders_checkout_idx', properties: ['checkoutId'] })
-@Index({ name: 'orders_payment_link_idx', expression: `create index "orders_payment_link_idx" on "orders" ("payment_link_id") where "payment_link_id" is not null` })
-@Unique({ name: 'orders_merchant_id_livemode_order_number_unique', properties: ['merchant', 'livemode', 'orderNumber'] })
-@Index({ name: 'orders_one_paid_per_checkout_uq', expression: `create unique index "orders_one_paid_per_checkout_uq" on "orders" ("checkout_id") where "payment_status" <> 'failed'` })
+@Index({
+  name: 'orders_payment_link_idx',
+  expression: `create index "orders_payment_link_idx" on "orders" ("payment_link_id") where "payment_link_id" is not null`,
+})
+@Unique({
+  name: 'orders_merchant_id_livemode_order_number_unique',
+  properties: ['merchant', 'livemode', 'orderNumber'],
+})
+@Index({
+  name: 'orders_one_paid_per_checkout_uq',
+  expression: `create unique index "orders_one_paid_per_checkout_uq" on "orders" ("checkout_id") where "payment_status" <> 'failed'`,
+})
 export class Order extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('ord');
@@ -130,7 +155,13 @@ export class Order extends MerchantScopedEntity {
 }
 
 /** `Order.transition` for an order's values not (yet) an entity (a batch of renewals). */
-export function transitionOrder(order: Pick<Order, 'status' | 'paymentStatus' | 'statusHistory'>, at: Date, status: OrderStatus, reason: string, paymentStatus?: PaymentStatus): void {
+export function transitionOrder(
+  order: Pick<Order, 'status' | 'paymentStatus' | 'statusHistory'>,
+  at: Date,
+  status: OrderStatus,
+  reason: string,
+  paymentStatus?: PaymentStatus,
+): void {
   order.status = status;
   if (paymentStatus) order.paymentStatus = paymentStatus;
   order.statusHistory = [...order.statusHistory, { status, timestamp: at.toISOString(), reason }];

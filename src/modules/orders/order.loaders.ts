@@ -1,6 +1,13 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { byKeys, loader } from '../../platform/graphql/loaders.js';
-import { readDisputesOf, readOrdersByIds, readPaymentsOf, type OrderDisputeRecord, type OrderRecord, type PaymentRecord } from './order.read-model.js';
+import {
+  readDisputesOf,
+  readOrdersByIds,
+  readPaymentsOf,
+  type OrderDisputeRecord,
+  type OrderRecord,
+  type PaymentRecord,
+} from './order.read-model.js';
 
 /** The payments of orders, batched per request. */
 export function paymentsLoader(ctx: ServiceContext) {
@@ -12,7 +19,9 @@ export function paymentsLoader(ctx: ServiceContext) {
 
 /** Orders of the caller by id, batched per request. */
 export function orderLoader(ctx: ServiceContext) {
-  return loader<string, OrderRecord | null>(ctx, 'order', async (ids) => byKeys(ids, await readOrdersByIds(ctx, ids), (o) => o.id));
+  return loader<string, OrderRecord | null>(ctx, 'order', async (ids) =>
+    byKeys(ids, await readOrdersByIds(ctx, ids), (o) => o.id),
+  );
 }
 
 /** The dispute of orders (null when none), batched per request. */

@@ -42,7 +42,10 @@ export type OrderRecord = Pick<
 >;
 
 /** A captured payment as the read path returns it. */
-export type PaymentRecord = Pick<Payment, 'id' | 'orderId' | 'paymentMethod' | 'brand' | 'last4' | 'amount' | 'refundedAmount' | 'capturedAt' | 'captureId'>;
+export type PaymentRecord = Pick<
+  Payment,
+  'id' | 'orderId' | 'paymentMethod' | 'brand' | 'last4' | 'amount' | 'refundedAmount' | 'capturedAt' | 'captureId'
+>;
 
 /** An order's dispute (table `disputes`, written by the disputes module) as the read path returns it. */
 export interface OrderDisputeRecord {
@@ -96,7 +99,12 @@ export async function readOrdersByIds(ctx: ServiceContext, ids: readonly string[
 }
 
 /** The statement of a keyset page of orders; its text depends only on which filters are present (prepared once per shape). */
-export function orderPageQuery(merchantId: string, livemode: boolean, filters: OrderFilters, page: PageRequest<string>): QueryConfig {
+export function orderPageQuery(
+  merchantId: string,
+  livemode: boolean,
+  filters: OrderFilters,
+  page: PageRequest<string>,
+): QueryConfig {
   return keysetPageQuery({
     name: 'order_page',
     table: 'orders',
@@ -117,7 +125,12 @@ export function orderPageQuery(merchantId: string, livemode: boolean, filters: O
 }
 
 /** A page of the caller's orders, newest first (the keyset rules of `paginate`; a cursor naming no order of the caller is 400). */
-export async function readOrderPage(ctx: ServiceContext, filters: OrderFilters, page: PageRequest<string>, cursorParam: string): Promise<Page<OrderRecord>> {
+export async function readOrderPage(
+  ctx: ServiceContext,
+  filters: OrderFilters,
+  page: PageRequest<string>,
+  cursorParam: string,
+): Promise<Page<OrderRecord>> {
   const { merchantId, livemode } = ctx.principal;
   const rows = await queryRows<OrderRow>(ctx, orderPageQuery(merchantId, livemode, filters, page));
   return readModelPage(ctx, 'orders', rows.map(toOrder), page, cursorParam);
@@ -134,14 +147,23 @@ export function paymentsOfOrdersQuery(orderIds: readonly string[], merchantId: s
 
 /** The order in which an order's payments are listed (as `paymentsOfOrdersQuery` sorts them): captured first, HSA/FSA before card on a tie. */
 export function byCapture(a: PaymentRecord, b: PaymentRecord): number {
-  return a.capturedAt.getTime() - b.capturedAt.getTime() || (a.paymentMethod === b.paymentMethod ? 0 : a.paymentMethod > b.paymentMethod ? -1 : 1);
+  return (
+    a.capturedAt.getTime() - b.capturedAt.getTime() ||
+    (a.paymentMethod === b.paymentMethod ? 0 : a.paymentMethod > b.paymentMethod ? -1 : 1)
+  );
 }
 
 /** The payments of the caller's orders `orderIds`, grouped by order (captured first, HSA/FSA before card on a tie). */
-export async function readPaymentsOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, PaymentRecord[]>> {
+export async function readPaymentsOf(
+  ctx: ServiceContext,
+  orderIds: readonly string[],
+): Promise<Map<string, PaymentRecord[]>> {
   const byOrder = new Map<string, PaymentRecord[]>(orderIds.map((id) => [id, []]));
   if (!orderIds.length) return byOrder;
-  const rows = await queryRows<EpochRow<PaymentRecord, 'capturedAt'>>(ctx, paymentsOfOrdersQuery(orderIds, ctx.principal.merchantId, ctx.principal.livemode));
+  const rows = await queryRows<EpochRow<PaymentRecord, 'capturedAt'>>(
+    ctx,
+    paymentsOfOrdersQuery(orderIds, ctx.principal.merchantId, ctx.principal.livemode),
+  );
   for (const row of rows) byOrder.get(row.orderId)?.push(withDates<PaymentRecord>(row, ['capturedAt']));
   return byOrder;
 }
@@ -152,7 +174,10 @@ const DISPUTE_DATES = ['defenseDueAt', 'acceptedAt', 'defendedAt', 'createdAt', 
  * The dispute of each of the caller's orders `orderIds` that has one: the latest opened (a split
  * order's two payments may each be disputed).
  */
-export async function readDisputesOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, OrderDisputeRecord>> {
+export async function readDisputesOf(
+  ctx: ServiceContext,
+  orderIds: readonly string[],
+): Promise<Map<string, OrderDisputeRecord>> {
   const byOrder = new Map<string, OrderDisputeRecord>();
   if (!orderIds.length) return byOrder;
   const rows = await queryRows<EpochRow<OrderDisputeRecord, (typeof DISPUTE_DATES)[number]>>(ctx, {

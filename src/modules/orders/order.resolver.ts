@@ -10,7 +10,15 @@ import { ProductNode } from '../products/product.types.js';
 import { disputeLoader, paymentsLoader } from './order.loaders.js';
 import { readOrder, readOrderPage } from './order.read-model.js';
 import { revenueByDay } from './order-stats.service.js';
-import { DisputeType, OrderConnection, OrderLineItemType, OrderNode, OrdersArgs, PaymentType, RevenueDayType } from './order.types.js';
+import {
+  DisputeType,
+  OrderConnection,
+  OrderLineItemType,
+  OrderNode,
+  OrdersArgs,
+  PaymentType,
+  RevenueDayType,
+} from './order.types.js';
 import { receiptUrl } from './receipt.service.js';
 
 registerNodeType('Order', 'orders', async (ctx, id) => OrderNode.from(await readOrder(ctx, id)));
@@ -22,7 +30,10 @@ const productOf = lookAhead(OrderLineItemType, ['product'], productLoader, (item
 @Authorized('orders')
 @Resolver(() => OrderNode)
 export class OrderResolver {
-  @Query(() => OrderNode, { nullable: true, description: 'An order by global id; null (with a not_found error) when this key cannot see it' })
+  @Query(() => OrderNode, {
+    nullable: true,
+    description: 'An order by global id; null (with a not_found error) when this key cannot see it',
+  })
   async order(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<OrderNode> {
     return OrderNode.from(await readOrder(ctx, fromGlobalId(id, 'Order')));
   }
@@ -41,7 +52,9 @@ export class OrderResolver {
     return toConnection(await readOrderPage(ctx, filters, page, 'after'), args, (o) => OrderNode.from(o));
   }
 
-  @Query(() => [RevenueDayType], { description: 'Revenue per UTC day for the last `days` days (today included), HSA/FSA vs regular, and refunds' })
+  @Query(() => [RevenueDayType], {
+    description: 'Revenue per UTC day for the last `days` days (today included), HSA/FSA vs regular, and refunds',
+  })
   async revenueByDay(
     @Arg('days', () => Int, { defaultValue: 30 }) days: number,
     @Arg('currency', () => String, { defaultValue: 'usd' }) currency: string,
@@ -55,7 +68,10 @@ export class OrderResolver {
     return thenMap(paymentsOf(ctx, order), (payments) => payments.map((p) => PaymentType.from(p)));
   }
 
-  @FieldResolver(() => PaymentType, { nullable: true, description: 'The HSA/FSA payment when there is one, else the card payment' })
+  @FieldResolver(() => PaymentType, {
+    nullable: true,
+    description: 'The HSA/FSA payment when there is one, else the card payment',
+  })
   payment(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): PaymentType | null | Promise<PaymentType | null> {
     return thenMap(paymentsOf(ctx, order), (payments) => {
       const primary = payments.find((p) => p.paymentMethod === 'hsa_fsa_card') ?? payments[0];
@@ -63,7 +79,10 @@ export class OrderResolver {
     });
   }
 
-  @FieldResolver(() => DisputeType, { nullable: true, description: 'The latest dispute (chargeback) of the order, or null' })
+  @FieldResolver(() => DisputeType, {
+    nullable: true,
+    description: 'The latest dispute (chargeback) of the order, or null',
+  })
   dispute(@Root() order: OrderNode, @Ctx() { ctx }: GraphContext): DisputeType | null | Promise<DisputeType | null> {
     return thenMap(disputeOf(ctx, order), (dispute) => (dispute ? DisputeType.from(dispute) : null));
   }
@@ -77,8 +96,14 @@ export class OrderResolver {
 @Authorized('orders')
 @Resolver(() => OrderLineItemType)
 export class OrderLineItemResolver {
-  @FieldResolver(() => ProductNode, { nullable: true, description: 'The catalog product now (null for a pass-through item)' })
-  product(@Root() item: OrderLineItemType, @Ctx() { ctx }: GraphContext): ProductNode | null | Promise<ProductNode | null> {
+  @FieldResolver(() => ProductNode, {
+    nullable: true,
+    description: 'The catalog product now (null for a pass-through item)',
+  })
+  product(
+    @Root() item: OrderLineItemType,
+    @Ctx() { ctx }: GraphContext,
+  ): ProductNode | null | Promise<ProductNode | null> {
     return thenMap(productOf(ctx, item), (product) => (product ? ProductNode.from(product) : null));
   }
 }

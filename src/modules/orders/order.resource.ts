@@ -44,7 +44,12 @@ export function toDisputeResource(d: OrderDisputeRecord) {
 export type DisputeResource = ReturnType<typeof toDisputeResource>;
 
 /** The spec's Order object. `payments` must be the order's payments; `dispute` its dispute, if any; `receiptUrl` a fresh signed link or null. */
-export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], dispute: OrderDisputeRecord | null, receiptUrl: string | null) {
+export function toOrderResource(
+  order: OrderRecord,
+  payments: PaymentRecord[],
+  dispute: OrderDisputeRecord | null,
+  receiptUrl: string | null,
+) {
   const primary = primaryPayment(payments);
   return {
     id: order.id,
@@ -61,7 +66,11 @@ export function toOrderResource(order: OrderRecord, payments: PaymentRecord[], d
     amount: order.amount,
     currency: order.currency,
     receipt_url: receiptUrl,
-    customer: { ...order.customer, shipping_address: addressResource(order.customer.shipping_address), billing_address: addressResource(order.customer.billing_address) },
+    customer: {
+      ...order.customer,
+      shipping_address: addressResource(order.customer.shipping_address),
+      billing_address: addressResource(order.customer.billing_address),
+    },
     line_items: order.lineItems,
     amounts: order.amounts,
     payment: primary ? toPaymentResource(primary) : null,

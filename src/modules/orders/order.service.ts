@@ -8,7 +8,15 @@ import { parseInput } from '../../platform/validation.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
 import { Payment } from '../payments/payment.entity.js';
 import type { SplitAmounts } from '../shared/amounts.js';
-import { Order, type OrderCustomer, type OrderLineItem, type OrderLmn, type OrderStatus, type PaymentStatus, type StatusChange } from './order.entity.js';
+import {
+  Order,
+  type OrderCustomer,
+  type OrderLineItem,
+  type OrderLmn,
+  type OrderStatus,
+  type PaymentStatus,
+  type StatusChange,
+} from './order.entity.js';
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 import { queueEmail } from '../email/email-outbox.js';
@@ -100,10 +108,17 @@ export function buildOrder(owner: { merchant: string; livemode: boolean }, draft
  * captured payments, in the caller's unit of work (unless `persist` is false: the caller writes
  * them, e.g. with `insertTogether`). The caller moves it on (`transition`) and records its events.
  */
-export async function createOrder(ctx: ServiceContext, draft: OrderDraft, persist = true): Promise<{ order: Order; payments: Payment[] }> {
+export async function createOrder(
+  ctx: ServiceContext,
+  draft: OrderDraft,
+  persist = true,
+): Promise<{ order: Order; payments: Payment[] }> {
   const orderNumber = draft.orderNumber ?? (await takeOrderNumbers(ctx.em, [ctx.principal]))[0];
   const built = buildOrder(scope(ctx), draft, orderNumber);
-  return { order: ctx.em.create(Order, built.order, { persist }), payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist })) };
+  return {
+    order: ctx.em.create(Order, built.order, { persist }),
+    payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist })),
+  };
 }
 
 const TEXT = 'text';
@@ -255,7 +270,14 @@ async function settledRefundTotal(em: EntityManager, orderId: string): Promise<n
  * status its settled refunds give (`captured`, `partially_refunded` or `refunded`). Each change is
  * recorded in `status_history`; a stage that changes nothing records nothing.
  */
-export async function applyDisputeToOrder(em: EntityManager, order: Order, open: boolean, at: Date, what: string, eventCode: string): Promise<void> {
+export async function applyDisputeToOrder(
+  em: EntityManager,
+  order: Order,
+  open: boolean,
+  at: Date,
+  what: string,
+  eventCode: string,
+): Promise<void> {
   if (open) {
     if (order.paymentStatus === 'disputed') return;
     order.transition(at, 'disputed', `chargeback on ${what}: ${eventCode}`, 'disputed');
@@ -263,7 +285,17 @@ export async function applyDisputeToOrder(em: EntityManager, order: Order, open:
     queueEmail(
       em,
       { merchantId: order.merchant.id, livemode: order.livemode, at },
-      { kind: 'dispute_opened', to: null, data: { order_id: order.id, order_number: order.orderNumber, amount: order.amount, currency: order.currency, reason: eventCode } },
+      {
+        kind: 'dispute_opened',
+        to: null,
+        data: {
+          order_id: order.id,
+          order_number: order.orderNumber,
+          amount: order.amount,
+          currency: order.currency,
+          reason: eventCode,
+        },
+      },
     );
     return;
   }

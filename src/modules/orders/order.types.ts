@@ -15,7 +15,11 @@ export const PaymentStatusEnum = graphqlEnum('PaymentStatus', PAYMENT_STATUSES);
 
 export const PaymentMethodEnum = graphqlEnum('PaymentMethodType', PAYMENT_METHOD_TYPES);
 
-export const DisputeStageEnum = graphqlEnum('DisputeStage', DISPUTE_STAGES, "A dispute's stage: opened (no money moved), confirmed (money taken back), reversed (won)");
+export const DisputeStageEnum = graphqlEnum(
+  'DisputeStage',
+  DISPUTE_STAGES,
+  "A dispute's stage: opened (no money moved), confirmed (money taken back), reversed (won)",
+);
 
 @ObjectType()
 export class OrderCustomerType {
@@ -23,14 +27,19 @@ export class OrderCustomerType {
   @Field() firstName!: string;
   @Field() lastName!: string;
   @Field(() => String, { nullable: true }) phone!: string | null;
-  @Field(() => AddressType, { nullable: true, description: 'Null when none was collected (a payment link that ships nothing, a subscription renewal)' }) shippingAddress!: AddressType | null;
+  @Field(() => AddressType, {
+    nullable: true,
+    description: 'Null when none was collected (a payment link that ships nothing, a subscription renewal)',
+  })
+  shippingAddress!: AddressType | null;
   @Field(() => AddressType, { nullable: true }) billingAddress!: AddressType | null;
 }
 
 @ObjectType({ description: 'A line of the order, as it was at purchase' })
 export class OrderLineItemType extends PricedLineFields {
   @Field() id!: string;
-  @Field(() => Int, { nullable: true, description: 'Numeric id of the catalog product; null for a pass-through item' }) productId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Numeric id of the catalog product; null for a pass-through item' })
+  productId!: number | null;
   @Field() isRecurring!: boolean;
 }
 
@@ -43,7 +52,8 @@ export class PaymentType {
   @Field(() => Int) amount!: number;
   @Field(() => Int) refundedAmount!: number;
   @Field(() => GraphQLISODateTime) capturedAt!: Date;
-  @Field({ description: "The processor's reference of the captured payment (Adyen's pspReference in live mode)" }) pspReference!: string;
+  @Field({ description: "The processor's reference of the captured payment (Adyen's pspReference in live mode)" })
+  pspReference!: string;
 
   static from(p: PaymentRecord): PaymentType {
     return Object.assign(new PaymentType(), {
@@ -59,7 +69,9 @@ export class PaymentType {
   }
 }
 
-@ObjectType('Dispute', { description: "A cardholder's dispute (chargeback) of the order's payment, as the processor reported it" })
+@ObjectType('Dispute', {
+  description: "A cardholder's dispute (chargeback) of the order's payment, as the processor reported it",
+})
 export class DisputeType {
   @Field({ description: 'The REST id (dp_…)' }) disputeId!: string;
   @Field(() => DisputeStageEnum) stage!: ValueOf<typeof DisputeStageEnum>;
@@ -67,8 +79,16 @@ export class DisputeType {
   @Field({ description: 'Lowercase ISO code' }) currency!: string;
   @Field(() => String, { nullable: true }) reason!: string | null;
   @Field({ description: "The processor's event code of the latest notification, e.g. CHARGEBACK" }) eventCode!: string;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the defence period ends, when the processor sent it' }) defenseDueAt!: Date | null;
-  @Field(() => Boolean, { nullable: true, description: 'Whether the processor lets the merchant defend it; null when it did not say' }) defendable!: boolean | null;
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the defence period ends, when the processor sent it',
+  })
+  defenseDueAt!: Date | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the processor lets the merchant defend it; null when it did not say',
+  })
+  defendable!: boolean | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) acceptedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) defendedAt!: Date | null;
   @Field(() => String, { nullable: true }) defenseReasonCode!: string | null;
@@ -119,10 +139,11 @@ export class OrderNode extends Node {
   @Field(() => [OrderLineItemType]) lineItems!: OrderLineItemType[];
   @Field(() => Amounts) amounts!: Amounts;
   @Field(() => [StatusChangeType]) statusHistory!: StatusChangeType[];
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'How items that need a letter of medical necessity are covered: items, review {id,status}, letter_id' }) lmn!: Record<
-    string,
-    unknown
-  > | null;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'How items that need a letter of medical necessity are covered: items, review {id,status}, letter_id',
+  })
+  lmn!: Record<string, unknown> | null;
   @Field(() => String, { nullable: true }) failureReason!: string | null;
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
@@ -168,7 +189,9 @@ export class OrderNode extends Node {
         }),
       ),
       amounts: Amounts.from(o.amounts),
-      statusHistory: o.statusHistory.map((h) => Object.assign(new StatusChangeType(), { status: h.status, timestamp: new Date(h.timestamp), reason: h.reason })),
+      statusHistory: o.statusHistory.map((h) =>
+        Object.assign(new StatusChangeType(), { status: h.status, timestamp: new Date(h.timestamp), reason: h.reason }),
+      ),
       lmn: o.lmn as Record<string, unknown> | null,
       failureReason: o.failureReason,
       metadata: o.metadata,
@@ -189,7 +212,10 @@ export class OrdersArgs extends CreatedRangeArgs {
   @Field(() => String, { nullable: true }) referenceId?: string;
 }
 
-@ObjectType('RevenueDay', { description: 'Captured revenue of one UTC day in one currency (cents), HSA/FSA vs regular cards, and the refunds that succeeded that day' })
+@ObjectType('RevenueDay', {
+  description:
+    'Captured revenue of one UTC day in one currency (cents), HSA/FSA vs regular cards, and the refunds that succeeded that day',
+})
 export class RevenueDayType {
   @Field({ description: 'YYYY-MM-DD (UTC)' }) day!: string;
   @Field(() => Int) hsaFsa!: number;

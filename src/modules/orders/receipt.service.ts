@@ -35,7 +35,10 @@ async function signingKeyOf(ctx: ServiceContext): Promise<string> {
 }
 
 /** A fresh signed link to the order's PDF receipt, valid one hour; null until the payment is captured. */
-export async function receiptUrl(ctx: ServiceContext, order: Pick<Order, 'id' | 'paymentStatus'>): Promise<string | null> {
+export async function receiptUrl(
+  ctx: ServiceContext,
+  order: Pick<Order, 'id' | 'paymentStatus'>,
+): Promise<string | null> {
   if (!HAS_RECEIPT.has(order.paymentStatus)) return null;
   // The caller's own order (read in its scope): the caller's merchant signs.
   return signedPdfLink(ctx, '/receipts', order.id);
@@ -48,7 +51,13 @@ export async function signedPdfLink(ctx: ServiceContext, path: string, id: strin
 }
 
 /** Throws 404 `not_found` unless `signature` signs `id` until `expires` (not yet past) with `signingKey`. */
-export function checkPdfLink(signingKey: string, id: string, expires: unknown, signature: unknown, refused: () => DomainError): void {
+export function checkPdfLink(
+  signingKey: string,
+  id: string,
+  expires: unknown,
+  signature: unknown,
+  refused: () => DomainError,
+): void {
   const exp = Number(expires);
   if (!Number.isInteger(exp) || typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) throw refused();
   const expected = Buffer.from(sign(signingKey, id, exp), 'hex');
@@ -56,8 +65,17 @@ export function checkPdfLink(signingKey: string, id: string, expires: unknown, s
 }
 
 /** Checks a receipt link and renders the PDF; an expired, forged or unknown link is 404 `not_found`. */
-export async function openReceipt(orm: MikroORM, orderId: string, expires: unknown, signature: unknown): Promise<Buffer> {
-  const refused = () => new DomainError('not_found', 'This receipt link is invalid or has expired; request the order again for a fresh link.');
+export async function openReceipt(
+  orm: MikroORM,
+  orderId: string,
+  expires: unknown,
+  signature: unknown,
+): Promise<Buffer> {
+  const refused = () =>
+    new DomainError(
+      'not_found',
+      'This receipt link is invalid or has expired; request the order again for a fresh link.',
+    );
   const em = orm.em.fork();
   const order = await em.findOne(Order, { id: orderId });
   if (!order || !HAS_RECEIPT.has(order.paymentStatus)) throw refused();
@@ -66,17 +84,25 @@ export async function openReceipt(orm: MikroORM, orderId: string, expires: unkno
   return renderReceipt(em, merchant, order);
 }
 
-const paymentsOf = (em: EntityManager, orderId: string) => em.find(Payment, { orderId }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
+const paymentsOf = (em: EntityManager, orderId: string) =>
+  em.find(Payment, { orderId }, { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } });
 
 /** The file name of an order's receipt PDF. */
 export const receiptFilename = (order: Pick<Order, 'orderNumber'>) => `receipt-${order.orderNumber}.pdf`;
 
 /** An order's receipt PDF as an email attaches it (the order read from `em`, any merchant); null while the order has no receipt. */
-export async function receiptAttachment(em: EntityManager, orderId: string): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
+export async function receiptAttachment(
+  em: EntityManager,
+  orderId: string,
+): Promise<{ filename: string; content: Buffer; contentType: string } | null> {
   const order = await em.findOne(Order, { id: orderId });
   if (!order || !HAS_RECEIPT.has(order.paymentStatus)) return null;
   const merchant = await em.findOneOrFail(Merchant, order.merchant.id);
-  return { filename: receiptFilename(order), content: await renderReceipt(em, merchant, order), contentType: 'application/pdf' };
+  return {
+    filename: receiptFilename(order),
+    content: await renderReceipt(em, merchant, order),
+    contentType: 'application/pdf',
+  };
 }
 
 /** A refund as the receipt lists it (the refunds module says which, `registerReceiptRefunds`). */
@@ -111,7 +137,11 @@ const lineTotal = (l: OrderLineItem) => l.price * l.quantity;
  * with its date and split, and the net figures after refunds.
  */
 async function renderReceipt(em: EntityManager, merchant: Merchant, order: Order): Promise<Buffer> {
-  const [payments, refunds, { brand }] = await Promise.all([paymentsOf(em, order.id), refundsOf(em, order.id), brandingOf(em, merchant.id)]);
+  const [payments, refunds, { brand }] = await Promise.all([
+    paymentsOf(em, order.id),
+    refundsOf(em, order.id),
+    brandingOf(em, merchant.id),
+  ]);
   return drawReceipt(brand, order, payments, refunds);
 }
 
@@ -132,10 +162,14 @@ function drawReceipt(brand: Branding, order: Order, payments: Payment[], refunds
     const customer = order.customer;
     doc.fontSize(10).text(`Billed to: ${customer.first_name} ${customer.last_name} <${customer.email}>`);
     const a = customer.billing_address;
-    if (a) doc.text(`${a.address_line_1}${a.address_line_2 ? `, ${a.address_line_2}` : ''}, ${a.city}, ${a.state} ${a.postal_code}, ${a.country}`);
+    if (a)
+      doc.text(
+        `${a.address_line_1}${a.address_line_2 ? `, ${a.address_line_2}` : ''}, ${a.city}, ${a.state} ${a.postal_code}, ${a.country}`,
+      );
     doc.moveDown();
     doc.fontSize(11).text('Items', { underline: true }).fontSize(10);
-    for (const l of order.lineItems) doc.text(`${l.quantity} × ${l.name} — ${eligibilityLabel(l)} — ${money(lineTotal(l), c)}`);
+    for (const l of order.lineItems)
+      doc.text(`${l.quantity} × ${l.name} — ${eligibilityLabel(l)} — ${money(lineTotal(l), c)}`);
     doc.moveDown();
     const m = order.amounts;
     const eligible = order.lineItems.filter((l) => l.hsa_fsa_eligible).reduce((sum, l) => sum + lineTotal(l), 0);
@@ -160,7 +194,9 @@ function drawReceipt(brand: Branding, order: Order, payments: Payment[], refunds
       doc.fontSize(11).text('Refunds', { underline: true }).fontSize(10);
       for (const r of refunds) {
         const lines = r.lines.map((l) => `${l.quantity} × ${names.get(l.lineItemId) ?? l.lineItemId}`).join(', ');
-        doc.text(`${day(r.at)}: refunded ${money(r.amount, c)} (to the HSA/FSA card ${money(r.hsaAmount, c)}, to other cards ${money(r.regularAmount, c)})${lines ? ` for ${lines}` : ''}`);
+        doc.text(
+          `${day(r.at)}: refunded ${money(r.amount, c)} (to the HSA/FSA card ${money(r.hsaAmount, c)}, to other cards ${money(r.regularAmount, c)})${lines ? ` for ${lines}` : ''}`,
+        );
       }
       const back = (pick: (r: ReceiptRefund) => number) => refunds.reduce((sum, r) => sum + pick(r), 0);
       doc.moveDown();
@@ -168,6 +204,7 @@ function drawReceipt(brand: Branding, order: Order, payments: Payment[], refunds
       doc.text(`Net paid by HSA/FSA card: ${money(m.hsa_amount - back((r) => r.hsaAmount), c)}`);
       doc.text(`Net paid by other cards: ${money(m.regular_amount - back((r) => r.regularAmount), c)}`);
     }
-    if (order.lmn?.letter_id) doc.moveDown().text(`HSA/FSA items covered by letter of medical necessity ${order.lmn.letter_id}`);
+    if (order.lmn?.letter_id)
+      doc.moveDown().text(`HSA/FSA items covered by letter of medical necessity ${order.lmn.letter_id}`);
   });
 }

@@ -4,7 +4,12 @@ import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
-import { continueCheckoutPayment, payCheckoutSession, type PayOptions, type PayOutcome } from '../checkout/checkout-payment.service.js';
+import {
+  continueCheckoutPayment,
+  payCheckoutSession,
+  type PayOptions,
+  type PayOutcome,
+} from '../checkout/checkout-payment.service.js';
 import { checkoutPaymentDetailsSchema } from '../checkout/checkout.schemas.js';
 import { prepareSessionForPayment } from '../checkout/checkout.service.js';
 import type { Order } from '../orders/order.entity.js';
@@ -22,10 +27,22 @@ export interface LinkPayment {
 /** Refuses a link that cannot be paid now (400 `invalid_state`). */
 function assertPayable(ctx: ServiceContext, link: PaymentLink): void {
   const status = effectiveLinkStatus(ctx, link);
-  if (status === 'paid') throw new DomainError('invalid_state', `Payment link ${link.id} is already paid (order ${link.orderId}).`, { param: 'id', details: { status, order_id: link.orderId } });
+  if (status === 'paid')
+    throw new DomainError('invalid_state', `Payment link ${link.id} is already paid (order ${link.orderId}).`, {
+      param: 'id',
+      details: { status, order_id: link.orderId },
+    });
   if (status === 'expired')
-    throw new DomainError('invalid_state', `Payment link ${link.id} expired at ${link.expiresAt.toISOString()} and can no longer be paid.`, { param: 'id', details: { status } });
-  if (status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled and can no longer be paid.`, { param: 'id', details: { status } });
+    throw new DomainError(
+      'invalid_state',
+      `Payment link ${link.id} expired at ${link.expiresAt.toISOString()} and can no longer be paid.`,
+      { param: 'id', details: { status } },
+    );
+  if (status === 'cancelled')
+    throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled and can no longer be paid.`, {
+      param: 'id',
+      details: { status },
+    });
 }
 
 /** Marks a link paid by `order` with `payment_link.paid` (inside the order's transaction); a second call changes nothing. */
@@ -37,7 +54,11 @@ export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, orde
   link.orderId = order.id;
   link.updatedAt = now;
   if (!link.customer) {
-    link.customer = { email: order.customer.email, first_name: order.customer.first_name, last_name: order.customer.last_name };
+    link.customer = {
+      email: order.customer.email,
+      first_name: order.customer.first_name,
+      last_name: order.customer.last_name,
+    };
     link.customerEmail = order.customer.email.toLowerCase();
   }
   recordEvent(ctx, 'payment_link.paid', paymentLinkPaidPayload(link, order), { webhookUrl: webhookUrlOfLink(link) });
@@ -57,27 +78,43 @@ export function markPaymentLinkPaid(ctx: ServiceContext, link: PaymentLink, orde
  * checkout's, so it is handed the link's lock as `lockFirst`; taking them the other way round
  * there deadlocked concurrent pays (PostgreSQL aborts one transaction: a 500).
  */
-export async function payPaymentLink(ctx: ServiceContext, id: string, body: unknown, queryReference?: string): Promise<LinkPayment> {
+export async function payPaymentLink(
+  ctx: ServiceContext,
+  id: string,
+  body: unknown,
+  queryReference?: string,
+): Promise<LinkPayment> {
   refuseRawCardInLiveMode(body, ctx.principal.livemode);
   const input = parseInput(payPaymentLinkSchema, requireObject(body ?? {}, 'validation_error'));
   const clientReferenceId =
     input.client_reference_id ??
-    (queryReference === undefined ? null : parseInput(z.object({ client_reference_id: clientReferenceIdSchema }), { client_reference_id: queryReference }).client_reference_id);
+    (queryReference === undefined
+      ? null
+      : parseInput(z.object({ client_reference_id: clientReferenceIdSchema }), { client_reference_id: queryReference })
+          .client_reference_id);
   const prepared = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const link = await getPaymentLink(tx, id, true);
     assertPayable(tx, link);
     if (!link.customer && !input.customer) {
-      throw new DomainError('validation_error', 'Invalid request: customer is required: this link names no customer, so give the payer’s email and name', {
-        param: 'customer',
-        details: [{ field: 'customer', message: 'is required: this link names no customer' }],
-      });
+      throw new DomainError(
+        'validation_error',
+        'Invalid request: customer is required: this link names no customer, so give the payer’s email and name',
+        {
+          param: 'customer',
+          details: [{ field: 'customer', message: 'is required: this link names no customer' }],
+        },
+      );
     }
     if (link.collectShippingAddress && !input.shipping_address) {
-      throw new DomainError('validation_error', 'Invalid request: shipping_address is required: this link ships its products, so give the payer’s address', {
-        param: 'shipping_address',
-        details: [{ field: 'shipping_address', message: 'is required: this link ships its products' }],
-      });
+      throw new DomainError(
+        'validation_error',
+        'Invalid request: shipping_address is required: this link ships its products, so give the payer’s address',
+        {
+          param: 'shipping_address',
+          details: [{ field: 'shipping_address', message: 'is required: this link ships its products' }],
+        },
+      );
     }
     // A subscription link's payment starts the subscription (see startSubscriptionFromCheckout);
     // the payer's address becomes the order's shipping and billing address (as checkout's billing_info defaults).
@@ -91,7 +128,12 @@ export async function payPaymentLink(ctx: ServiceContext, id: string, body: unkn
 
   const { hsa_fsa_card, card, lmn, return_url, browser_info } = input;
   const hooks = linkHooks(id);
-  const outcome = await payCheckoutSession(ctx, prepared, { hsa_fsa_card, card, lmn, return_url, browser_info }, { clientReferenceId, ...hooks });
+  const outcome = await payCheckoutSession(
+    ctx,
+    prepared,
+    { hsa_fsa_card, card, lmn, return_url, browser_info },
+    { clientReferenceId, ...hooks },
+  );
   return { link: hooks.paid() ?? (await getPaymentLink(withEm(ctx, ctx.em.fork()), id)), outcome };
 }
 
@@ -117,7 +159,12 @@ function linkHooks(id: string): Required<Pick<PayOptions, 'lockFirst' | 'onPaid'
     onPaid: async (tx, { order }) => {
       const link = await getPaymentLink(tx, id, true);
       // Cancelled while the cards were charged: nothing commits; reconciliation returns the money.
-      if (link.status === 'cancelled') throw new DomainError('invalid_state', `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`, { param: 'id' });
+      if (link.status === 'cancelled')
+        throw new DomainError(
+          'invalid_state',
+          `Payment link ${link.id} was cancelled during the payment; nothing was kept and the card is refunded.`,
+          { param: 'id' },
+        );
       markPaymentLinkPaid(tx, link, order);
       paidLink = link;
     },

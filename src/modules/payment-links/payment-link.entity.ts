@@ -43,7 +43,10 @@ export interface PaymentLinkSubscription {
  */
 @Entity({ tableName: 'payment_links' })
 @Index({ name: 'payment_links_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'payment_links_active_expiry_idx', expression: `create index "payment_links_active_expiry_idx" on "payment_links" ("expires_at") where "status" = 'active'` })
+@Index({
+  name: 'payment_links_active_expiry_idx',
+  expression: `create index "payment_links_active_expiry_idx" on "payment_links" ("expires_at") where "status" = 'active'`,
+})
 @Index({ name: 'payment_links_customer_email_idx', properties: ['merchant', 'livemode', 'customerEmail'] })
 export class PaymentLink extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })

@@ -29,7 +29,9 @@ export const paymentLinkResponse = z
     success_url: z.string().nullable(),
     cancel_url: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()),
-    subscription: z.object({ interval: z.enum(INTERVALS), interval_count: z.number().int(), trial_period_days: z.number().int() }).nullable(),
+    subscription: z
+      .object({ interval: z.enum(INTERVALS), interval_count: z.number().int(), trial_period_days: z.number().int() })
+      .nullable(),
     expires_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
     paid_at: z.iso.datetime().nullable(),

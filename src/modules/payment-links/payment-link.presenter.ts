@@ -9,7 +9,9 @@ export async function presentPaymentLinks(ctx: ServiceContext, links: PaymentLin
   const orderIds = links.map((l) => l.orderId).filter((id): id is string => id !== null);
   const orders = orderIds.length ? await ctx.em.find(Order, { id: { $in: orderIds }, ...scope(ctx) }) : [];
   const byId = new Map(orders.map((o) => [o.id, o]));
-  return links.map((l) => toPaymentLinkResource(l, effectiveLinkStatus(ctx, l), l.orderId ? byId.get(l.orderId) : null));
+  return links.map((l) =>
+    toPaymentLinkResource(l, effectiveLinkStatus(ctx, l), l.orderId ? byId.get(l.orderId) : null),
+  );
 }
 
 export async function presentPaymentLink(ctx: ServiceContext, link: PaymentLink): Promise<PaymentLinkResource> {

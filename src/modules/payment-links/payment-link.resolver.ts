@@ -13,7 +13,15 @@ import { orderLoader } from '../orders/order.loaders.js';
 import { OrderNode } from '../orders/order.types.js';
 import { paymentLinkLoader } from './payment-link.loaders.js';
 import * as links from './payment-link.service.js';
-import { CancelPaymentLinkInput, CancelPaymentLinkPayload, CreatePaymentLinkInput, CreatePaymentLinkPayload, PaymentLinkConnection, PaymentLinkNode, PaymentLinksArgs } from './payment-link.types.js';
+import {
+  CancelPaymentLinkInput,
+  CancelPaymentLinkPayload,
+  CreatePaymentLinkInput,
+  CreatePaymentLinkPayload,
+  PaymentLinkConnection,
+  PaymentLinkNode,
+  PaymentLinksArgs,
+} from './payment-link.types.js';
 
 const present = async (ctx: GraphContext['ctx'], id: string) => {
   const link = await links.getPaymentLink(ctx, id);
@@ -25,13 +33,19 @@ registerNodeType('PaymentLink', 'payment_links', present);
 @Authorized('payment_links')
 @Resolver(() => PaymentLinkNode)
 export class PaymentLinkResolver {
-  @Query(() => PaymentLinkNode, { nullable: true, description: 'A payment link by global id; null (with a not_found error) when this key cannot see it' })
+  @Query(() => PaymentLinkNode, {
+    nullable: true,
+    description: 'A payment link by global id; null (with a not_found error) when this key cannot see it',
+  })
   paymentLink(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<PaymentLinkNode> {
     return present(ctx, fromGlobalId(id, 'PaymentLink'));
   }
 
   @Query(() => PaymentLinkConnection, { description: 'Payment links, most recent first, with the REST filters' })
-  async paymentLinks(@Args() args: PaymentLinksArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<PaymentLinkNode>> {
+  async paymentLinks(
+    @Args() args: PaymentLinksArgs,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<ConnectionShape<PaymentLinkNode>> {
     const page = toPageRequest(args, String);
     const filters = {
       status: args.status ?? undefined,
@@ -50,7 +64,10 @@ export class PaymentLinkResolver {
     return order ? OrderNode.from(order) : null;
   }
 
-  @FieldResolver(() => CustomerNode, { nullable: true, description: 'The stored customer, when the link was made for one by id (batched)' })
+  @FieldResolver(() => CustomerNode, {
+    nullable: true,
+    description: 'The stored customer, when the link was made for one by id (batched)',
+  })
   async storedCustomer(@Root() link: PaymentLinkNode, @Ctx() { ctx }: GraphContext): Promise<CustomerNode | null> {
     const customer = link.customerId ? await customerLoader(ctx).load(link.customerId) : null;
     return customer ? CustomerNode.from(customer) : null;
@@ -62,8 +79,13 @@ export class PaymentLinkResolver {
     return CheckoutSessionNode.from(session, effectiveStatus(ctx, session));
   }
 
-  @Mutation(() => CreatePaymentLinkPayload, { description: 'Create a payment link: products (eligibility and the HSA/FSA split apply) or amount and description' })
-  async createPaymentLink(@Arg('input', () => CreatePaymentLinkInput) input: CreatePaymentLinkInput, @Ctx() { ctx }: GraphContext): Promise<CreatePaymentLinkPayload> {
+  @Mutation(() => CreatePaymentLinkPayload, {
+    description: 'Create a payment link: products (eligibility and the HSA/FSA split apply) or amount and description',
+  })
+  async createPaymentLink(
+    @Arg('input', () => CreatePaymentLinkInput) input: CreatePaymentLinkInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<CreatePaymentLinkPayload> {
     const { customerId, expiresAt, ...rest } = input;
     const body = toServiceInputDeep(rest) as Record<string, unknown>;
     if (customerId != null) {
@@ -74,10 +96,19 @@ export class PaymentLinkResolver {
     return { paymentLink: PaymentLinkNode.from(await links.createPaymentLink(ctx, body)) };
   }
 
-  @Mutation(() => CancelPaymentLinkPayload, { description: 'Cancel an active link; paid, expired and cancelled links are invalid_state' })
-  async cancelPaymentLink(@Arg('input', () => CancelPaymentLinkInput) input: CancelPaymentLinkInput, @Ctx() { ctx }: GraphContext): Promise<CancelPaymentLinkPayload> {
+  @Mutation(() => CancelPaymentLinkPayload, {
+    description: 'Cancel an active link; paid, expired and cancelled links are invalid_state',
+  })
+  async cancelPaymentLink(
+    @Arg('input', () => CancelPaymentLinkInput) input: CancelPaymentLinkInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<CancelPaymentLinkPayload> {
     const body = input.reason != null ? { reason: input.reason } : {};
-    return { paymentLink: PaymentLinkNode.from(await links.cancelPaymentLink(ctx, fromGlobalId(input.id, 'PaymentLink'), body)) };
+    return {
+      paymentLink: PaymentLinkNode.from(
+        await links.cancelPaymentLink(ctx, fromGlobalId(input.id, 'PaymentLink'), body),
+      ),
+    };
   }
 }
 

@@ -16,7 +16,11 @@ function linkOrder(link: PaymentLink, order: Order | null | undefined) {
 }
 
 /** The spec's Payment link object; `status` as the caller's clock sees it, `order` once paid. */
-export function toPaymentLinkResource(link: PaymentLink, status: PaymentLinkStatus = link.status, order?: Order | null) {
+export function toPaymentLinkResource(
+  link: PaymentLink,
+  status: PaymentLinkStatus = link.status,
+  order?: Order | null,
+) {
   return {
     id: link.id,
     object: 'payment_link' as const,

@@ -16,7 +16,8 @@ export const paymentLinkRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/payment-links',
     operationId: 'createPaymentLink',
-    summary: 'Create a payment link: catalog products (eligibility and the HSA/FSA split apply) or an amount and description; answers the link with its hosted page url',
+    summary:
+      'Create a payment link: catalog products (eligibility and the HSA/FSA split apply) or an amount and description; answers the link with its hosted page url',
     tags,
     body: createPaymentLinkSchema,
     response: paymentLinkResponse,
@@ -51,7 +52,8 @@ export const paymentLinkRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/payment-links/:id/cancel',
     operationId: 'cancelPaymentLink',
-    summary: 'Cancel an active payment link (reason ≤ 500 chars); paid, expired and cancelled links are invalid_state. Emits payment_link.cancelled',
+    summary:
+      'Cancel an active payment link (reason ≤ 500 chars); paid, expired and cancelled links are invalid_state. Emits payment_link.cancelled',
     tags,
     params: idParams,
     body: cancelPaymentLinkSchema,

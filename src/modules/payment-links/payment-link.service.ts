@@ -15,7 +15,12 @@ import { addCheckoutSession, closeCheckoutSession } from '../checkout/checkout.s
 import { referencedCustomer } from '../customers/customer.service.js';
 import { Product } from '../products/product.entity.js';
 import { assertWebhookUrl } from '../webhooks/webhook-url.js';
-import { PaymentLink, type PaymentLinkCustomer, type PaymentLinkProduct, type PaymentLinkStatus } from './payment-link.entity.js';
+import {
+  PaymentLink,
+  type PaymentLinkCustomer,
+  type PaymentLinkProduct,
+  type PaymentLinkStatus,
+} from './payment-link.entity.js';
 import { paymentLinkCancelledPayload, paymentLinkExpiredPayload, paymentLinkUrl } from './payment-link.resource.js';
 import {
   cancelPaymentLinkSchema,
@@ -29,20 +34,33 @@ import {
 
 const DAY_MS = 86_400_000;
 
-const invalid = (details: FieldError[]) => new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, { param: details[0].field, details });
+const invalid = (details: FieldError[]) =>
+  new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, {
+    param: details[0].field,
+    details,
+  });
 
 /** The link's products priced from the catalog; unknown, archived or inactive ones and a foreign currency are refused (422, one entry per product). */
 async function catalogProducts(ctx: ServiceContext, input: CreatePaymentLinkInput): Promise<PaymentLinkProduct[]> {
   const wanted = input.products ?? [];
-  const found = await ctx.em.find(Product, { ...scope(ctx), merchantProductId: { $in: [...new Set(wanted.map((p) => p.merchant_product_id))] }, status: { $ne: 'archived' } });
+  const found = await ctx.em.find(Product, {
+    ...scope(ctx),
+    merchantProductId: { $in: [...new Set(wanted.map((p) => p.merchant_product_id))] },
+    status: { $ne: 'archived' },
+  });
   const byRef = new Map(found.map((p) => [p.merchantProductId!, p]));
   const problems: FieldError[] = [];
   wanted.forEach((w, i) => {
     const product = byRef.get(w.merchant_product_id);
     const field = `products.${i}.merchant_product_id`;
     if (!product) problems.push({ field, message: `no product '${w.merchant_product_id}' in your catalog` });
-    else if (product.status !== 'active') problems.push({ field, message: `product '${w.merchant_product_id}' is ${product.status} and cannot be sold` });
-    else if (product.currency.toLowerCase() !== input.currency) problems.push({ field: 'currency', message: `must be the currency of product '${w.merchant_product_id}' (${product.currency})` });
+    else if (product.status !== 'active')
+      problems.push({ field, message: `product '${w.merchant_product_id}' is ${product.status} and cannot be sold` });
+    else if (product.currency.toLowerCase() !== input.currency)
+      problems.push({
+        field: 'currency',
+        message: `must be the currency of product '${w.merchant_product_id}' (${product.currency})`,
+      });
   });
   if (problems.length) throw invalid(problems);
   return wanted.map((w) => {
@@ -65,7 +83,8 @@ function expiryOf(ctx: ServiceContext, requested: Date | undefined): Date {
   const now = ctx.now().getTime();
   if (!requested) return new Date(now + DEFAULT_LINK_LIFETIME_DAYS * DAY_MS);
   if (requested.getTime() <= now) throw invalid([{ field: 'expires_at', message: 'must be in the future' }]);
-  if (requested.getTime() > now + MAX_LINK_LIFETIME_DAYS * DAY_MS) throw invalid([{ field: 'expires_at', message: `must be at most ${MAX_LINK_LIFETIME_DAYS} days from now` }]);
+  if (requested.getTime() > now + MAX_LINK_LIFETIME_DAYS * DAY_MS)
+    throw invalid([{ field: 'expires_at', message: `must be at most ${MAX_LINK_LIFETIME_DAYS} days from now` }]);
   return requested;
 }
 
@@ -76,7 +95,8 @@ function expiryOf(ctx: ServiceContext, requested: Date | undefined): Date {
  */
 export async function createPaymentLink(ctx: ServiceContext, body: unknown): Promise<PaymentLink> {
   const input = parseInput(createPaymentLinkSchema, requireObject(body, 'validation_error'));
-  if (input.metadata.webhook_url !== undefined) await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
+  if (input.metadata.webhook_url !== undefined)
+    await assertWebhookUrl(ctx.principal.livemode, input.metadata.webhook_url, 'metadata.webhook_url');
   const expiresAt = expiryOf(ctx, input.expires_at);
   const products = await catalogProducts(ctx, input);
   let customer: PaymentLinkCustomer | null = input.customer ?? null;
@@ -158,7 +178,11 @@ export async function createPaymentLink(ctx: ServiceContext, body: unknown): Pro
 
 /** One link of the caller by its `plink_` id, or 404 `not_found`. */
 export async function getPaymentLink(ctx: ServiceContext, id: string, lock = false): Promise<PaymentLink> {
-  const link = await ctx.em.findOne(PaymentLink, { id, ...scope(ctx) }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  const link = await ctx.em.findOne(
+    PaymentLink,
+    { id, ...scope(ctx) },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!link) throw DomainError.notFound('payment link', id);
   return link;
 }
@@ -175,11 +199,17 @@ export function parseListPaymentLinksQuery(query: unknown): { filters: PaymentLi
 }
 
 /** A page of the caller's links, newest first; `status` filters on the status at the caller's clock. */
-export async function listPaymentLinks(ctx: ServiceContext, filters: PaymentLinkFilters, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<PaymentLink>> {
+export async function listPaymentLinks(
+  ctx: ServiceContext,
+  filters: PaymentLinkFilters,
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<PaymentLink>> {
   const where: FilterQuery<PaymentLink> = { ...scope(ctx) };
   const now = ctx.now();
   if (filters.status === 'active') Object.assign(where, { status: 'active', expiresAt: { $gt: now } });
-  else if (filters.status === 'expired') Object.assign(where, { $or: [{ status: 'expired' }, { status: 'active', expiresAt: { $lte: now } }] });
+  else if (filters.status === 'expired')
+    Object.assign(where, { $or: [{ status: 'expired' }, { status: 'active', expiresAt: { $lte: now } }] });
   else if (filters.status) where.status = filters.status;
   if (filters.customer_email) where.customerEmail = filters.customer_email.toLowerCase();
   if (filters.payment_type) where.paymentType = filters.payment_type;
@@ -200,10 +230,14 @@ export async function cancelPaymentLink(ctx: ServiceContext, id: string, body: u
     const link = await getPaymentLink(tx, id, true);
     const status = effectiveLinkStatus(tx, link);
     if (status !== 'active') {
-      throw new DomainError('invalid_state', `Payment link ${link.id} is ${status} and cannot be cancelled${status === 'paid' ? '; refund its order instead' : ''}.`, {
-        param: 'id',
-        details: { status },
-      });
+      throw new DomainError(
+        'invalid_state',
+        `Payment link ${link.id} is ${status} and cannot be cancelled${status === 'paid' ? '; refund its order instead' : ''}.`,
+        {
+          param: 'id',
+          details: { status },
+        },
+      );
     }
     const now = tx.now();
     link.status = 'cancelled';
@@ -211,7 +245,9 @@ export async function cancelPaymentLink(ctx: ServiceContext, id: string, body: u
     link.cancellationReason = input.reason || null;
     link.updatedAt = now;
     await closeCheckoutSession(tx, link.checkoutId, now);
-    recordEvent(tx, 'payment_link.cancelled', paymentLinkCancelledPayload(link), { webhookUrl: webhookUrlOfLink(link) });
+    recordEvent(tx, 'payment_link.cancelled', paymentLinkCancelledPayload(link), {
+      webhookUrl: webhookUrlOfLink(link),
+    });
     recordAudit(tx, 'payment_link.cancelled', link.id);
     await em.flush();
     return link;
@@ -225,7 +261,10 @@ export function webhookUrlOfLink(link: PaymentLink): string | null {
 
 /** Marks active links past their `expires_at` (by their merchant's clock) expired, with `payment_link.expired`; returns how many. */
 export async function expireDueLinks(orm: MikroORM, nowSql: (alias: string) => string, log: Log): Promise<number> {
-  return expireDueRows(orm, { entity: PaymentLink, table: 'payment_links', status: 'active', nowSql, log }, (ctx, link) =>
-    recordEvent(ctx, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) }),
+  return expireDueRows(
+    orm,
+    { entity: PaymentLink, table: 'payment_links', status: 'active', nowSql, log },
+    (ctx, link) =>
+      recordEvent(ctx, 'payment_link.expired', paymentLinkExpiredPayload(link), { webhookUrl: webhookUrlOfLink(link) }),
   );
 }

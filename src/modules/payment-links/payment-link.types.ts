@@ -5,13 +5,23 @@ import { connectionType, CreatedRangeArgs } from '../../platform/relay/connectio
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { SubscriptionIntervalEnum } from '../subscriptions/subscription.types.js';
-import { PAYMENT_LINK_STATUSES, PAYMENT_LINK_TYPES, type PaymentLink, type PaymentLinkStatus } from './payment-link.entity.js';
+import {
+  PAYMENT_LINK_STATUSES,
+  PAYMENT_LINK_TYPES,
+  type PaymentLink,
+  type PaymentLinkStatus,
+} from './payment-link.entity.js';
 import { paymentLinkUrl } from './payment-link.resource.js';
 import { PricedLineFields } from '../shared/value.types.js';
 import { mutationPayload } from '../../platform/graphql/user-errors.js';
 
 /** The base of the payment links mutations' payloads: `userErrors` with these codes. */
-const PaymentLinkMutationPayload = mutationPayload('PaymentLink', ['validation_error', 'invalid_state', 'not_found', 'customer_not_found']);
+const PaymentLinkMutationPayload = mutationPayload('PaymentLink', [
+  'validation_error',
+  'invalid_state',
+  'not_found',
+  'customer_not_found',
+]);
 
 export const PaymentLinkStatusEnum = graphqlEnum('PaymentLinkStatus', PAYMENT_LINK_STATUSES);
 export const PaymentLinkTypeEnum = graphqlEnum('PaymentLinkType', PAYMENT_LINK_TYPES);
@@ -33,7 +43,10 @@ export class PaymentLinkSubscriptionType {
   @Field(() => Int) trialPeriodDays!: number;
 }
 
-@ObjectType('PaymentLink', { implements: Node, description: 'A shareable link to pay catalog products or a fixed amount' })
+@ObjectType('PaymentLink', {
+  implements: Node,
+  description: 'A shareable link to pay catalog products or a fixed amount',
+})
 export class PaymentLinkNode extends Node {
   @Field({ description: 'The REST id (plink_…)' }) paymentLinkId!: string;
   @Field() livemode!: boolean;
@@ -42,10 +55,12 @@ export class PaymentLinkNode extends Node {
   @Field({ description: 'Lowercase ISO 4217' }) currency!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => PaymentLinkTypeEnum) paymentType!: ValueOf<typeof PaymentLinkTypeEnum>;
-  @Field(() => PaymentLinkStatusEnum, { description: 'As of now (an active link past expiresAt is expired)' }) status!: ValueOf<typeof PaymentLinkStatusEnum>;
+  @Field(() => PaymentLinkStatusEnum, { description: 'As of now (an active link past expiresAt is expired)' })
+  status!: ValueOf<typeof PaymentLinkStatusEnum>;
   @Field(() => PaymentLinkCustomerType, { nullable: true }) customer!: PaymentLinkCustomerType | null;
   @Field(() => [PaymentLinkProductType]) products!: PaymentLinkProductType[];
-  @Field({ description: 'The page asks the payer for a shipping address (required to pay)' }) collectShippingAddress!: boolean;
+  @Field({ description: 'The page asks the payer for a shipping address (required to pay)' })
+  collectShippingAddress!: boolean;
   @Field({ description: 'The link’s checkout session (cs_…)' }) checkoutId!: string;
   @Field(() => String, { nullable: true }) successUrl!: string | null;
   @Field(() => String, { nullable: true }) cancelUrl!: string | null;
@@ -71,7 +86,13 @@ export class PaymentLinkNode extends Node {
       description: l.description,
       paymentType: l.paymentType,
       status,
-      customer: l.customer && Object.assign(new PaymentLinkCustomerType(), { email: l.customer.email, firstName: l.customer.first_name, lastName: l.customer.last_name }),
+      customer:
+        l.customer &&
+        Object.assign(new PaymentLinkCustomerType(), {
+          email: l.customer.email,
+          firstName: l.customer.first_name,
+          lastName: l.customer.last_name,
+        }),
       products: l.products.map((p) =>
         Object.assign(new PaymentLinkProductType(), {
           merchantProductId: p.merchant_product_id,
@@ -89,7 +110,11 @@ export class PaymentLinkNode extends Node {
       metadata: l.metadata,
       subscription:
         l.subscription &&
-        Object.assign(new PaymentLinkSubscriptionType(), { interval: l.subscription.interval, intervalCount: l.subscription.interval_count, trialPeriodDays: l.subscription.trial_period_days }),
+        Object.assign(new PaymentLinkSubscriptionType(), {
+          interval: l.subscription.interval,
+          intervalCount: l.subscription.interval_count,
+          trialPeriodDays: l.subscription.trial_period_days,
+        }),
       expiresAt: l.expiresAt,
       createdAt: l.createdAt,
       paidAt: l.paidAt,
@@ -133,15 +158,22 @@ export class PaymentLinkSubscriptionInput {
 @InputType({ description: 'Either products, or amount and description' })
 export class CreatePaymentLinkInput {
   @Field(() => [PaymentLinkProductInput], { nullable: true }) products?: PaymentLinkProductInput[];
-  @Field(() => Int, { nullable: true, description: 'A fixed total in cents (a regular pass-through line)' }) amount?: number;
+  @Field(() => Int, { nullable: true, description: 'A fixed total in cents (a regular pass-through line)' })
+  amount?: number;
   @Field(() => String, { nullable: true }) description?: string;
   @Field() currency!: string;
   @Field(() => PaymentLinkCustomerInput, { nullable: true }) customer?: PaymentLinkCustomerInput;
-  @Field(() => ID, { nullable: true, description: 'Global id of a stored customer, instead of customer' }) customerId?: string;
-  @Field(() => Boolean, { nullable: true, description: 'Ask the payer for a shipping address (default: true with products, false for an amount)' }) collectShippingAddress?: boolean;
+  @Field(() => ID, { nullable: true, description: 'Global id of a stored customer, instead of customer' })
+  customerId?: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Ask the payer for a shipping address (default: true with products, false for an amount)',
+  })
+  collectShippingAddress?: boolean;
   @Field(() => String, { nullable: true }) successUrl?: string;
   @Field(() => String, { nullable: true }) cancelUrl?: string;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Default 7 days from now, at most 90' }) expiresAt?: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Default 7 days from now, at most 90' })
+  expiresAt?: Date;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field(() => PaymentLinkTypeEnum, { nullable: true }) paymentType?: ValueOf<typeof PaymentLinkTypeEnum>;
   @Field(() => PaymentLinkSubscriptionInput, { nullable: true }) subscription?: PaymentLinkSubscriptionInput;

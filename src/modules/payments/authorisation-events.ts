@@ -11,8 +11,15 @@ const CHECKOUT_AUTHORISATION = /^(pa_[A-Za-z0-9]+)\.(\d+)\.authorize$/;
  * with that payment on its step. Locks the attempt row for the caller's transaction.
  */
 async function attemptOwns(tx: ServiceContext, match: RegExpExecArray, pspReference: string): Promise<boolean> {
-  const [attempt] = await tx.em.execute<{ status: string; steps: { authorization_id: string | null }[] }[]>(`select status, steps from payment_attempts where id = ? for update`, [match[1]]);
-  return Boolean(attempt && (attempt.status === 'calling' || (attempt.status === 'succeeded' && attempt.steps[Number(match[2])]?.authorization_id === pspReference)));
+  const [attempt] = await tx.em.execute<{ status: string; steps: { authorization_id: string | null }[] }[]>(
+    `select status, steps from payment_attempts where id = ? for update`,
+    [match[1]],
+  );
+  return Boolean(
+    attempt &&
+    (attempt.status === 'calling' ||
+      (attempt.status === 'succeeded' && attempt.steps[Number(match[2])]?.authorization_id === pspReference)),
+  );
 }
 
 /**
@@ -30,7 +37,15 @@ export const recordAuthorisation: ProcessorEventHandler = async (tx, event: Proc
      values (?, ?, 'authorize', ?, ?, null, ?, ?, ?, now(), now())
      on conflict (key) do update set ok = processor_calls.ok or excluded.ok, psp_reference = coalesce(processor_calls.psp_reference, excluded.psp_reference),
        amount = case when processor_calls.ok then processor_calls.amount else excluded.amount end, updated_at = now()`,
-    [key, tx.principal.merchantId, event.success, event.pspReference, event.amount, event.currency, JSON.stringify({ notification: event.id })],
+    [
+      key,
+      tx.principal.merchantId,
+      event.success,
+      event.pspReference,
+      event.amount,
+      event.currency,
+      JSON.stringify({ notification: event.id }),
+    ],
   );
   const match = CHECKOUT_AUTHORISATION.exec(key);
   if (!event.success || !match || (await attemptOwns(tx, match, event.pspReference))) return;
@@ -51,23 +66,35 @@ export const recordAuthorisation: ProcessorEventHandler = async (tx, event: Proc
 export const recordCapture: ProcessorEventHandler = async (tx, event: ProcessorEvent) => {
   const payment = event.originalReference;
   if (!event.success || !payment) return;
-  const calls = await tx.em.execute<{ key: string }[]>(`select key from processor_calls where psp_reference = ? and merchant_id = ? and operation = 'authorize' and ok`, [
-    payment,
-    tx.principal.merchantId,
-  ]);
+  const calls = await tx.em.execute<{ key: string }[]>(
+    `select key from processor_calls where psp_reference = ? and merchant_id = ? and operation = 'authorize' and ok`,
+    [payment, tx.principal.merchantId],
+  );
   const match = calls.map((c) => CHECKOUT_AUTHORISATION.exec(c.key)).find((m) => m !== null);
   if (!match) return;
   const step = `${match[1]}.${match[2]}`;
   await tx.em.execute(
     `insert into processor_calls (key, merchant_id, operation, ok, psp_reference, target, amount, currency, result, created_at, updated_at)
      values (?, ?, 'capture', true, ?, ?, ?, ?, ?, now(), now()) on conflict (key) do nothing`,
-    [`${step}.capture`, tx.principal.merchantId, event.pspReference, payment, event.amount, event.currency, JSON.stringify({ notification: event.id })],
+    [
+      `${step}.capture`,
+      tx.principal.merchantId,
+      event.pspReference,
+      payment,
+      event.amount,
+      event.currency,
+      JSON.stringify({ notification: event.id }),
+    ],
   );
   if (await attemptOwns(tx, match, payment)) return;
   return async (ctx) => {
     const processor = await processorFor(ctx);
     const refund = await processor.refund(payment, event.amount, `${step}.reverse`);
     if (refund.ok) ctx.log.warn({ psp_reference: payment, step }, 'refunded a capture no payment attempt owns');
-    else ctx.log.error({ psp_reference: payment, step, code: refund.code }, 'could not refund a capture no payment attempt owns; needs attention');
+    else
+      ctx.log.error(
+        { psp_reference: payment, step, code: refund.code },
+        'could not refund a capture no payment attempt owns; needs attention',
+      );
   };
 };

@@ -19,7 +19,12 @@ export function observedProcessor(processor: PaymentProcessor, name: 'simulated'
     const start = performance.now();
     let outcome = 'error';
     try {
-      const result = await inSpan(`processor ${operation}`, { 'payment.processor': name, 'payment.operation': operation }, work, kind);
+      const result = await inSpan(
+        `processor ${operation}`,
+        { 'payment.processor': name, 'payment.operation': operation },
+        work,
+        kind,
+      );
       outcome = outcomeOf(result);
       return result;
     } finally {
@@ -36,10 +41,12 @@ export function observedProcessor(processor: PaymentProcessor, name: 'simulated'
     capture: (authorizationId, key) => call('capture', () => processor.capture(authorizationId, key)),
     void: (authorizationId, key) => call('void', () => processor.void(authorizationId, key)),
     refund: (captureId, amount, key) => call('refund', () => processor.refund(captureId, amount, key)),
-    chargeToken: (token, amount, currency, key) => call('charge', () => processor.chargeToken(token, amount, currency, key)),
+    chargeToken: (token, amount, currency, key) =>
+      call('charge', () => processor.chargeToken(token, amount, currency, key)),
     holdToken: (token, amount, currency, key) => call('hold', () => processor.holdToken(token, amount, currency, key)),
     acceptDispute: (reference, key) => call('accept_dispute', () => processor.acceptDispute(reference, key)),
-    defendDispute: (reference, reason, key) => call('defend_dispute', () => processor.defendDispute(reference, reason, key)),
+    defendDispute: (reference, reason, key) =>
+      call('defend_dispute', () => processor.defendDispute(reference, reason, key)),
     lookup: (key) => call('lookup', () => processor.lookup(key)),
   };
 }

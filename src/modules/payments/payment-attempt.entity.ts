@@ -28,7 +28,10 @@ export type AttemptStatus = (typeof ATTEMPT_STATUSES)[number];
  * reconciliation sweep asks the processor what it did under those keys and reverses it.
  */
 @Entity({ tableName: 'payment_attempts' })
-@Index({ name: 'payment_attempts_open_idx', expression: `create index "payment_attempts_open_idx" on "payment_attempts" ("updated_at") where "status" in ('calling', 'reversing')` })
+@Index({
+  name: 'payment_attempts_open_idx',
+  expression: `create index "payment_attempts_open_idx" on "payment_attempts" ("updated_at") where "status" in ('calling', 'reversing')`,
+})
 @Index({
   name: 'payment_attempts_one_open_per_subject',
   expression: `create unique index "payment_attempts_one_open_per_subject" on "payment_attempts" ("subject_id") where "status" in ('calling', 'reversing')`,

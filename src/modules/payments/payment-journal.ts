@@ -10,7 +10,8 @@ import type { AttemptStatus, AttemptStep } from './payment-attempt.entity.js';
 import type { PaymentProcessor } from './payment-processor.js';
 import { processorFor } from './processor-registry.js';
 
-type Operation = 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse' | 'details' | 'split' | 'cancel_split';
+type Operation =
+  'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'reverse' | 'details' | 'split' | 'cancel_split';
 
 /** The lease releases of the attempts the running pay holds (see `withAttemptLeases`). */
 const attemptLeases = new AsyncLocalStorage<(() => void)[]>();
@@ -32,7 +33,8 @@ export async function withAttemptLeases<T>(pay: () => Promise<T>): Promise<T> {
   }
 }
 
-const leaseAttempt = (ctx: ServiceContext, id: string) => attemptLeases.getStore()?.push(holdLease(ctx.base, RENEW_ATTEMPTS, id));
+const leaseAttempt = (ctx: ServiceContext, id: string) =>
+  attemptLeases.getStore()?.push(holdLease(ctx.base, RENEW_ATTEMPTS, id));
 
 /**
  * A payment attempt's journal (see PaymentAttempt). `open` runs inside the caller's short
@@ -62,7 +64,14 @@ export class PaymentJournal {
   ): Promise<PaymentJournal | null> {
     const id = prefixedId('pa');
     const rows = steps.map((s) => ({ ...s, authorization_id: null, capture_id: null }));
-    const values = [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(rows), runningClaim() ?? null];
+    const values = [
+      id,
+      ctx.principal.merchantId,
+      ctx.principal.livemode,
+      subjectId,
+      JSON.stringify(rows),
+      runningClaim() ?? null,
+    ];
     const columns = `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, idempotency_key_id, created_at, updated_at)`;
     const conflict = `on conflict (subject_id) where status in ('calling', 'reversing') do nothing returning id`;
     const inserted = await runStatement<{ id: string }>(
@@ -87,13 +96,10 @@ export class PaymentJournal {
     if (!claim) return false;
     const rows = await ctx.em
       .getConnection()
-      .execute(`select 1 from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'succeeded' and order_id = ? and idempotency_key_id = ?`, [
-        subjectId,
-        ctx.principal.merchantId,
-        ctx.principal.livemode,
-        orderId,
-        claim,
-      ]);
+      .execute(
+        `select 1 from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'succeeded' and order_id = ? and idempotency_key_id = ?`,
+        [subjectId, ctx.principal.merchantId, ctx.principal.livemode, orderId, claim],
+      );
     return rows.length === 1;
   }
 
@@ -129,8 +135,13 @@ export class PaymentJournal {
       );
       if (!taken) continue; // renewed, settled or taken over meanwhile: look again
       await reverseSteps(await processorFor(ctx), taken.id, taken.steps, ctx.log);
-      await ctx.em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [taken.id]);
-      ctx.log.warn({ attempt: taken.id, subject: subjectId }, 'payment attempt of a pay that died taken over and reversed');
+      await ctx.em
+        .getConnection()
+        .execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [taken.id]);
+      ctx.log.warn(
+        { attempt: taken.id, subject: subjectId },
+        'payment attempt of a pay that died taken over and reversed',
+      );
     }
     return false;
   }
@@ -143,20 +154,22 @@ export class PaymentJournal {
    */
   static async openReversal(ctx: ServiceContext, subjectId: string, steps: AttemptStep[]): Promise<PaymentJournal> {
     const id = prefixedId('pa');
-    await ctx.em.execute(`insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'reversing', ?, now(), now())`, [
-      id,
-      ctx.principal.merchantId,
-      ctx.principal.livemode,
-      subjectId,
-      JSON.stringify(steps),
-    ]);
+    await ctx.em.execute(
+      `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'reversing', ?, now(), now())`,
+      [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(steps)],
+    );
     return new PaymentJournal(id, steps);
   }
 
   /** Refunds and voids what this journal's steps did (keys of its own), then marks it `reversed`; `ctx` holds no transaction. */
   async reverse(ctx: ServiceContext): Promise<void> {
     await reverseSteps(await processorFor(ctx), this.id, this.steps, ctx.log);
-    await ctx.em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ? and status = 'reversing'`, [this.id]);
+    await ctx.em
+      .getConnection()
+      .execute(
+        `update payment_attempts set status = 'reversed', updated_at = now() where id = ? and status = 'reversing'`,
+        [this.id],
+      );
   }
 
   /**
@@ -167,19 +180,20 @@ export class PaymentJournal {
   async park(ctx: ServiceContext, state: unknown, minutes: number): Promise<void> {
     await ctx.em
       .getConnection()
-      .execute(`update payment_attempts set steps = ?, state = ?, awaiting_until = now() + make_interval(mins => ?), updated_at = now() where id = ? and status = 'calling'`, [
-        JSON.stringify(this.steps),
-        JSON.stringify(state),
-        minutes,
-        this.id,
-      ]);
+      .execute(
+        `update payment_attempts set steps = ?, state = ?, awaiting_until = now() + make_interval(mins => ?), updated_at = now() where id = ? and status = 'calling'`,
+        [JSON.stringify(this.steps), JSON.stringify(state), minutes, this.id],
+      );
   }
 
   /**
    * Takes up the parked attempt of `subjectId` (one caller wins: the statement un-parks it), or
    * null when none is parked or it waited too long.
    */
-  static async unpark<S>(ctx: ServiceContext, subjectId: string): Promise<{ journal: PaymentJournal; state: S } | null> {
+  static async unpark<S>(
+    ctx: ServiceContext,
+    subjectId: string,
+  ): Promise<{ journal: PaymentJournal; state: S } | null> {
     const [row] = await ctx.em.getConnection().execute<{ id: string; steps: AttemptStep[]; state: S }[]>(
       `update payment_attempts set awaiting_until = null, updated_at = now()
        where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling' and awaiting_until > now() returning id, steps, state`,
@@ -197,20 +211,30 @@ export class PaymentJournal {
 
   /** Writes what the processor has answered so far (one autocommit statement; `ctx` holds no transaction). */
   async record(ctx: ServiceContext): Promise<void> {
-    await runStatement(ctx.em, `update payment_attempts set steps = ?, updated_at = now() where id = ?`, [JSON.stringify(this.steps), this.id]);
+    await runStatement(ctx.em, `update payment_attempts set steps = ?, updated_at = now() where id = ?`, [
+      JSON.stringify(this.steps),
+      this.id,
+    ]);
   }
 
   /**
    * Closes the attempt inside the caller's transaction (it commits with the order). Returns false
    * when reconciliation has already taken the attempt over (the caller must then roll back).
    */
-  async settle(ctx: ServiceContext, status: Extract<AttemptStatus, 'succeeded' | 'failed'>, orderId: string): Promise<boolean> {
+  async settle(
+    ctx: ServiceContext,
+    status: Extract<AttemptStatus, 'succeeded' | 'failed'>,
+    orderId: string,
+  ): Promise<boolean> {
     const { sql, params } = this.settling(status, orderId);
     return (await runStatement(ctx.em, sql, params)).length === 1;
   }
 
   /** `settle` as a statement to embed (a `with` part): it returns the attempt's id, or no row when reconciliation has taken the attempt over. */
-  settling(status: Extract<AttemptStatus, 'succeeded' | 'failed'>, orderId: string): { sql: string; params: unknown[] } {
+  settling(
+    status: Extract<AttemptStatus, 'succeeded' | 'failed'>,
+    orderId: string,
+  ): { sql: string; params: unknown[] } {
     return {
       sql: `update payment_attempts set status = ?, order_id = ?, steps = ?::jsonb, updated_at = now() where id = ? and status = 'calling' returning id`,
       params: [status, orderId, JSON.stringify(this.steps), this.id],
@@ -231,17 +255,26 @@ export async function reverseAbandonedAttempts(orm: MikroORM, log: Log): Promise
   let reversed = 0;
   for (;;) {
     const em = orm.em.fork();
-    const [attempt] = await em.getConnection().execute<{ id: string; merchant_id: string; livemode: boolean; subject_id: string; steps: AttemptStep[] }[]>(
-      `update payment_attempts set status = 'reversing', updated_at = now()
+    const [attempt] = await em
+      .getConnection()
+      .execute<{ id: string; merchant_id: string; livemode: boolean; subject_id: string; steps: AttemptStep[] }[]>(
+        `update payment_attempts set status = 'reversing', updated_at = now()
        where id = (select id from payment_attempts
                    where (status = 'calling' and updated_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds' and (awaiting_until is null or awaiting_until < now()))
                       or (status = 'reversing' and updated_at < now() - interval '60 seconds')
                    order by updated_at limit 1 for update skip locked)
        returning id, merchant_id, livemode, subject_id, steps`,
-    );
+      );
     if (!attempt) return reversed;
-    await reverseSteps(await processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log)), attempt.id, attempt.steps, log);
-    await em.getConnection().execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
+    await reverseSteps(
+      await processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log)),
+      attempt.id,
+      attempt.steps,
+      log,
+    );
+    await em
+      .getConnection()
+      .execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
     log.warn({ attempt: attempt.id, subject: attempt.subject_id }, 'abandoned payment attempt reversed');
     reversed++;
   }
@@ -259,7 +292,11 @@ async function reverseSteps(processor: PaymentProcessor, id: string, steps: Atte
     const captureId = captured?.ok && captured.reference ? captured.reference : step.capture_id;
     if (captureId) {
       const refund = await processor.refund(captureId, step.amount, key(i, 'reverse'));
-      if (!refund.ok) log.error({ attempt: id, step: i, code: refund.code }, 'could not refund a reversed payment step; needs attention');
+      if (!refund.ok)
+        log.error(
+          { attempt: id, step: i, code: refund.code },
+          'could not refund a reversed payment step; needs attention',
+        );
       continue;
     }
     const held = await processor.lookup(key(i, 'authorize'));

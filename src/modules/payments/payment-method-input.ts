@@ -36,18 +36,27 @@ const PAYMENT_METHOD_FIELDS = new Set(Object.keys(paymentMethodFields));
  */
 export const paymentMethodDataSchema = z
   .strictObject(paymentMethodFields)
-  .refine((d) => d.storedPaymentMethodId || (d.encryptedCardNumber && d.encryptedExpiryMonth && d.encryptedExpiryYear), {
-    message: 'needs encryptedCardNumber, encryptedExpiryMonth and encryptedExpiryYear (from Adyen Web), or a storedPaymentMethodId',
-  })
+  .refine(
+    (d) => d.storedPaymentMethodId || (d.encryptedCardNumber && d.encryptedExpiryMonth && d.encryptedExpiryYear),
+    {
+      message:
+        'needs encryptedCardNumber, encryptedExpiryMonth and encryptedExpiryYear (from Adyen Web), or a storedPaymentMethodId',
+    },
+  )
   .meta({ id: 'PaymentMethodData' });
 
 export type PaymentMethodData = z.output<typeof paymentMethodDataSchema>;
 
 /** A slot of a pay request: the contract's test-card object (test mode), or `{payment_method_data}` (both modes). */
-export const paymentSlotSchema = z.union([cardSchema, z.object({ payment_method_data: paymentMethodDataSchema }).strict()]).meta({ id: 'PaymentSlot' });
+export const paymentSlotSchema = z
+  .union([cardSchema, z.object({ payment_method_data: paymentMethodDataSchema }).strict()])
+  .meta({ id: 'PaymentSlot' });
 
 /** Where the shopper's browser returns after a redirect (3-D Secure); defaults to Adyen's own page. */
-export const returnUrlSchema = z.url().max(1024).describe('Where the shopper returns after a redirect (3-D Secure); finish with POST …/payments/details');
+export const returnUrlSchema = z
+  .url()
+  .max(1024)
+  .describe('Where the shopper returns after a redirect (3-D Secure); finish with POST …/payments/details');
 /** The shopper's browser, as Adyen Web reports it (`state.data.browserInfo`), for 3-D Secure 2. */
 export const browserInfoSchema = z
   .record(z.string(), z.union([z.string().max(1024), z.number(), z.boolean()]))
@@ -55,7 +64,8 @@ export const browserInfoSchema = z
 export type PaymentSlotInput = z.output<typeof paymentSlotSchema>;
 
 /** What pays for one part: a test card (test mode only) or the processor's own payment method data. */
-export type PaymentMethodInput = { kind: 'card'; card: CardInput } | { kind: 'processor_data'; data: PaymentMethodData };
+export type PaymentMethodInput =
+  { kind: 'card'; card: CardInput } | { kind: 'processor_data'; data: PaymentMethodData };
 
 /** A payment method as a parked payment keeps it in its table row (see `parkedMethod`). */
 export type ParkedMethod = PaymentMethodInput | { kind: 'sealed'; sealed: string };
@@ -66,7 +76,11 @@ export type ParkedMethod = PaymentMethodInput | { kind: 'sealed'; sealed: string
  * to send, those fields sealed by `seal` (with SECRETS_KEY), or as they are when it cannot seal
  * (no key: test mode only). Test cards are test mode's and stay as they are.
  */
-export function parkedMethod(method: PaymentMethodInput, sent: boolean, seal: (plain: string) => string | null): ParkedMethod {
+export function parkedMethod(
+  method: PaymentMethodInput,
+  sent: boolean,
+  seal: (plain: string) => string | null,
+): ParkedMethod {
   if (method.kind !== 'processor_data') return method;
   const { type, brand } = method.data;
   if (sent) return { kind: 'processor_data', data: { type, ...(brand ? { brand } : {}) } };
@@ -76,7 +90,9 @@ export function parkedMethod(method: PaymentMethodInput, sent: boolean, seal: (p
 
 /** The method `parkedMethod` kept, opened again with `open`. */
 export function unparkedMethod(method: ParkedMethod, open: (sealed: string) => string): PaymentMethodInput {
-  return method.kind === 'sealed' ? { kind: 'processor_data', data: JSON.parse(open(method.sealed)) as PaymentMethodData } : method;
+  return method.kind === 'sealed'
+    ? { kind: 'processor_data', data: JSON.parse(open(method.sealed)) as PaymentMethodData }
+    : method;
 }
 
 /**
@@ -113,9 +129,13 @@ export function refuseRawCardInLiveMode(body: unknown, livemode: boolean): void 
     if (!('payment_method_data' in slot)) paymentMethodOf(slot as CardInput, true, field);
     const data = (slot as { payment_method_data: unknown }).payment_method_data;
     if (data && typeof data === 'object' && Object.keys(data).some((key) => !PAYMENT_METHOD_FIELDS.has(key))) {
-      throw new DomainError('invalid_request', `Live mode never takes card data of its own: payment_method_data holds only the fields Adyen Web produces (${[...PAYMENT_METHOD_FIELDS].join(', ')}).`, {
-        param: `${field}.payment_method_data`,
-      });
+      throw new DomainError(
+        'invalid_request',
+        `Live mode never takes card data of its own: payment_method_data holds only the fields Adyen Web produces (${[...PAYMENT_METHOD_FIELDS].join(', ')}).`,
+        {
+          param: `${field}.payment_method_data`,
+        },
+      );
     }
   }
 }

@@ -11,7 +11,8 @@ export interface CardDetails {
 }
 
 /** A refusal carries the spec's decline code and, from a real processor, its own code (Adyen's `refusalReasonCode`). */
-export type ProcessorResult<T> = ({ ok: true } & T) | { ok: false; code: string; message: string; processorCode?: string | null };
+export type ProcessorResult<T> =
+  ({ ok: true } & T) | { ok: false; code: string; message: string; processorCode?: string | null };
 
 export interface Authorization extends CardDetails {
   authorizationId: string;
@@ -86,16 +87,29 @@ export type Disposition = (typeof DISPOSITIONS)[number];
 export const DISPUTE_STAGES = ['notification', 'confirmed', 'reversed'] as const;
 export type DisputeStage = (typeof DISPUTE_STAGES)[number];
 
-export type ChargeResult = { ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition };
+export type ChargeResult =
+  { ok: true; captureId: string } | { ok: false; code: string; message: string; disposition: Disposition };
 /** A stored card authorised and held, not captured (a renewal waiting for a letter of medical necessity). */
-export type HoldResult = { ok: true; authorizationId: string } | { ok: false; code: string; message: string; disposition: Disposition };
+export type HoldResult =
+  { ok: true; authorizationId: string } | { ok: false; code: string; message: string; disposition: Disposition };
 
 /** A refund the processor took: settled at once, or (`pending`) settled later by its notification. */
 export type RefundResult = ProcessorResult<{ refundId: string; pending?: boolean }>;
 
 /** What the processor did for one idempotency key (reconciliation asks after a crash). */
 export interface ProcessorRecord {
-  operation: 'authorize' | 'capture' | 'void' | 'refund' | 'charge' | 'verify' | 'details' | 'split' | 'cancel_split' | 'accept_dispute' | 'defend_dispute';
+  operation:
+    | 'authorize'
+    | 'capture'
+    | 'void'
+    | 'refund'
+    | 'charge'
+    | 'verify'
+    | 'details'
+    | 'split'
+    | 'cancel_split'
+    | 'accept_dispute'
+    | 'defend_dispute';
   ok: boolean;
   /** The id the call created (authorization, capture, refund), when it succeeded. */
   reference: string | null;
@@ -118,7 +132,11 @@ export interface PaymentProcessor {
   /** Continues an authorisation that asked the shopper to act, with what the shopper's browser returned. */
   details(details: Record<string, unknown>, idempotencyKey: string): Promise<AuthorizeResult>;
   /** Opens a split payment for `amount` (an Adyen order); null when the processor needs none. */
-  openSplit(amount: number, currency: string, idempotencyKey: string): Promise<ProcessorResult<{ split: SplitPayment | null }>>;
+  openSplit(
+    amount: number,
+    currency: string,
+    idempotencyKey: string,
+  ): Promise<ProcessorResult<{ split: SplitPayment | null }>>;
   /** Cancels a split payment and releases every hold in it. */
   cancelSplit(split: SplitPayment, idempotencyKey: string): Promise<void>;
   /** Verifies a card with a zero-amount authorization and returns a reusable token (stored payment methods). */
@@ -136,7 +154,11 @@ export interface PaymentProcessor {
   /** Accepts a dispute (the chargeback stands, no defence), named by the dispute's own reference. */
   acceptDispute(disputePspReference: string, idempotencyKey: string): Promise<ProcessorResult<object>>;
   /** Defends a dispute with one of the processor's defence reason codes (documents may follow). */
-  defendDispute(disputePspReference: string, defenseReasonCode: string, idempotencyKey: string): Promise<ProcessorResult<object>>;
+  defendDispute(
+    disputePspReference: string,
+    defenseReasonCode: string,
+    idempotencyKey: string,
+  ): Promise<ProcessorResult<object>>;
   /** What was done under `idempotencyKey`, or null if the processor never saw that key. */
   lookup(idempotencyKey: string): Promise<ProcessorRecord | null>;
 }

@@ -35,11 +35,23 @@ export const paymentRecordsRetentionSweep: Sweep = {
   name: 'payments.retention',
   every: '1 hour',
   run: async (orm, now, log) => {
-    const attempts = await purgeInBatches(orm, 'payment_attempts', `created_at < ? and status in ('failed', 'reversed')`, [daysBefore(now, retention.paymentAttemptDays)]);
+    const attempts = await purgeInBatches(
+      orm,
+      'payment_attempts',
+      `created_at < ? and status in ('failed', 'reversed')`,
+      [daysBefore(now, retention.paymentAttemptDays)],
+    );
     const callsBefore = daysBefore(now, retention.processorCallDays);
-    const calls = await purgeInBatches(orm, 'processor_calls', `created_at < ? and not (ok and operation in ('authorize', 'details', 'charge'))`, [callsBefore], { key: 'key' });
+    const calls = await purgeInBatches(
+      orm,
+      'processor_calls',
+      `created_at < ? and not (ok and operation in ('authorize', 'details', 'charge'))`,
+      [callsBefore],
+      { key: 'key' },
+    );
     const ledger = await purgeInBatches(orm, 'processor_ledger', 'created_at < ?', [callsBefore], { key: 'key' });
-    if (attempts || calls || ledger) log.info({ attempts, calls, ledger }, 'payment attempts and processor call logs past their retention purged');
+    if (attempts || calls || ledger)
+      log.info({ attempts, calls, ledger }, 'payment attempts and processor call logs past their retention purged');
   },
 };
 
@@ -48,7 +60,13 @@ export const processorNotificationRetentionSweep: Sweep = {
   name: 'payments.notifications.retention',
   every: '1 hour',
   run: async (orm, now, log) => {
-    const purged = await purgeInBatches(orm, 'processor_notifications', 'received_at < ? and applied_at is not null', [daysBefore(now, retention.processorNotificationDays)]);
-    if (purged) log.info({ purged, days: retention.processorNotificationDays }, 'processor notifications past their retention purged');
+    const purged = await purgeInBatches(orm, 'processor_notifications', 'received_at < ? and applied_at is not null', [
+      daysBefore(now, retention.processorNotificationDays),
+    ]);
+    if (purged)
+      log.info(
+        { purged, days: retention.processorNotificationDays },
+        'processor notifications past their retention purged',
+      );
   },
 };

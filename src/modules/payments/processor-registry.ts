@@ -49,7 +49,8 @@ export function useLivePayments(config: LivePayments | null): void {
  * it waits (and the processor's own bookkeeping needs one of its own).
  */
 export async function processorFor(ctx: ServiceContext): Promise<PaymentProcessor> {
-  if (ctx.em.isInTransaction() || insideTransaction.getStore()) throw new Error('the payment processor was called inside a database transaction');
+  if (ctx.em.isInTransaction() || insideTransaction.getStore())
+    throw new Error('the payment processor was called inside a database transaction');
   if (!ctx.principal.livemode) return observedProcessor(testMode ?? simulatedProcessor(ctx.em), 'simulated');
   const account = live ? await live.accountFor(ctx) : null;
   if (!live || !account) {
@@ -59,5 +60,12 @@ export async function processorFor(ctx: ServiceContext): Promise<PaymentProcesso
     );
   }
   const em = ctx.em;
-  return observedProcessor(new AdyenProcessor(account, live.settings, new AdyenCallLog((sql, params) => runAutocommit(em, sql, params), ctx.principal.merchantId)), 'adyen');
+  return observedProcessor(
+    new AdyenProcessor(
+      account,
+      live.settings,
+      new AdyenCallLog((sql, params) => runAutocommit(em, sql, params), ctx.principal.merchantId),
+    ),
+    'adyen',
+  );
 }

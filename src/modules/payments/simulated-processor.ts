@@ -82,7 +82,8 @@ export class SimulatedProcessor implements PaymentProcessor {
     );
     if (inserted.length) return result;
     const [first] = await this.sql(`select operation, result from processor_ledger where key = ?`, [key]);
-    if (first.operation !== operation) throw new Error(`processor idempotency key ${key} was used for ${String(first.operation)}, not ${operation}`);
+    if (first.operation !== operation)
+      throw new Error(`processor idempotency key ${key} was used for ${String(first.operation)}, not ${operation}`);
     return first.result as T;
   }
 
@@ -112,13 +113,18 @@ export class SimulatedProcessor implements PaymentProcessor {
 
   inspect(method: PaymentMethodInput): CardDetails {
     const card = SimulatedProcessor.cardOfMethod(method);
-    return { type: SimulatedProcessor.cardOf(card.number).type, brand: cardBrand(card.number), last4: card.number.slice(-4) };
+    return {
+      type: SimulatedProcessor.cardOf(card.number).type,
+      brand: cardBrand(card.number),
+      last4: card.number.slice(-4),
+    };
   }
 
   private hold(method: PaymentMethodInput, amount: number): AuthorizeResult {
     const card = SimulatedProcessor.cardOfMethod(method);
     const test = SimulatedProcessor.cardOf(card.number);
-    if (test.decline) return { ok: false, code: test.decline, message: DECLINE_MESSAGES[test.decline] ?? 'The card was declined.' };
+    if (test.decline)
+      return { ok: false, code: test.decline, message: DECLINE_MESSAGES[test.decline] ?? 'The card was declined.' };
     const flags = SimulatedProcessor.flags(test);
     return {
       ok: true,
@@ -131,12 +137,23 @@ export class SimulatedProcessor implements PaymentProcessor {
   }
 
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
-    return this.once(request.idempotencyKey, 'authorize', null, request.amount, this.hold(request.method, request.amount), (r) => (r.ok ? r.authorizationId : null));
+    return this.once(
+      request.idempotencyKey,
+      'authorize',
+      null,
+      request.amount,
+      this.hold(request.method, request.amount),
+      (r) => (r.ok ? r.authorizationId : null),
+    );
   }
 
   /** The test cards never ask the shopper to act, so there is nothing to continue. */
   details(): Promise<AuthorizeResult> {
-    return Promise.resolve({ ok: false, code: 'invalid_request', message: 'No payment of this checkout is waiting for the shopper (test cards never ask for 3-D Secure).' });
+    return Promise.resolve({
+      ok: false,
+      code: 'invalid_request',
+      message: 'No payment of this checkout is waiting for the shopper (test cards never ask for 3-D Secure).',
+    });
   }
 
   /** Test mode holds each card on its own: no processor-side grouping. */
@@ -155,9 +172,15 @@ export class SimulatedProcessor implements PaymentProcessor {
   /** Captures a hold; one already voided (released) can no longer be captured, as at a card network. */
   async capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
     const flags = authorizationId.split('_')[1];
-    const [voided] = await this.sql(`select 1 from processor_ledger where target = ? and operation = 'void' limit 1`, [authorizationId]);
+    const [voided] = await this.sql(`select 1 from processor_ledger where target = ? and operation = 'void' limit 1`, [
+      authorizationId,
+    ]);
     const result: ProcessorResult<{ captureId: string }> = voided
-      ? { ok: false, code: 'authorization_voided', message: 'The authorisation was cancelled: nothing is left to capture.' }
+      ? {
+          ok: false,
+          code: 'authorization_voided',
+          message: 'The authorisation was cancelled: nothing is left to capture.',
+        }
       : { ok: true, captureId: prefixedId(`ch_${flags}`) };
     return this.once(key, 'capture', authorizationId, 0, result, (r) => (r.ok ? r.captureId : null));
   }
@@ -168,7 +191,9 @@ export class SimulatedProcessor implements PaymentProcessor {
 
   refund(captureId: string, amount: number, key: string): Promise<RefundResult> {
     const flags = captureId.split('_')[1] ?? '';
-    const result: RefundResult = flags.includes('r') ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' } : { ok: true, refundId: prefixedId('re') };
+    const result: RefundResult = flags.includes('r')
+      ? { ok: false, code: 'refund_failed', message: 'The card issuer refused the refund.' }
+      : { ok: true, refundId: prefixedId('re') };
     return this.once(key, 'refund', captureId, amount, result, (r) => (r.ok ? r.refundId : null));
   }
 
@@ -187,9 +212,18 @@ export class SimulatedProcessor implements PaymentProcessor {
   }
 
   /** How a later charge of a stored test card is refused (its renewal behaviour), or null: it pays. */
-  private static renewalRefusal(flags: string): { ok: false; code: string; message: string; disposition: Disposition } | null {
+  private static renewalRefusal(
+    flags: string,
+  ): { ok: false; code: string; message: string; disposition: Disposition } | null {
     const renewal = Object.values(TEST_CARDS).find((c) => c.renewal && SimulatedProcessor.flags(c) === flags)?.renewal;
-    return renewal ? { ok: false, code: renewal.code, message: `The charge was refused: ${renewal.code}.`, disposition: renewal.disposition } : null;
+    return renewal
+      ? {
+          ok: false,
+          code: renewal.code,
+          message: `The charge was refused: ${renewal.code}.`,
+          disposition: renewal.disposition,
+        }
+      : null;
   }
 
   /** Test mode has no card network: a dispute is accepted at once. */
@@ -204,6 +238,12 @@ export class SimulatedProcessor implements PaymentProcessor {
 
   async lookup(key: string): Promise<ProcessorRecord | null> {
     const [row] = await this.sql(`select operation, ok, reference from processor_ledger where key = ?`, [key]);
-    return row ? { operation: row.operation as ProcessorRecord['operation'], ok: Boolean(row.ok), reference: (row.reference as string | null) ?? null } : null;
+    return row
+      ? {
+          operation: row.operation as ProcessorRecord['operation'],
+          ok: Boolean(row.ok),
+          reference: (row.reference as string | null) ?? null,
+        }
+      : null;
   }
 }

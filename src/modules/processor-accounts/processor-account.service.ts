@@ -51,10 +51,17 @@ let settings: Settings = { secretsKey: null, environment: 'test', webEnvironment
 const CACHE_MS = 2_000;
 const cache = new Map<string, { credentials: AdyenCredentials; until: number }>();
 // Adyen merchant account → the merchants configured with it (notifications), for as long.
-const byMerchantAccount = new Map<string, { accounts: { merchantId: string; credentials: AdyenCredentials }[]; until: number }>();
+const byMerchantAccount = new Map<
+  string,
+  { accounts: { merchantId: string; credentials: AdyenCredentials }[]; until: number }
+>();
 
 /** Sets this process's SECRETS_KEY, ADYEN_ENVIRONMENT and ADYEN_WEB_ENVIRONMENT (from the configuration, when the app or a command starts). */
-export function configureProcessorAccounts(config: { SECRETS_KEY?: string; ADYEN_ENVIRONMENT: AdyenEnvironment; ADYEN_WEB_ENVIRONMENT?: AdyenWebEnvironment }): void {
+export function configureProcessorAccounts(config: {
+  SECRETS_KEY?: string;
+  ADYEN_ENVIRONMENT: AdyenEnvironment;
+  ADYEN_WEB_ENVIRONMENT?: AdyenWebEnvironment;
+}): void {
   settings = {
     secretsKey: config.SECRETS_KEY ? parseSecretsKey(config.SECRETS_KEY) : null,
     environment: config.ADYEN_ENVIRONMENT,
@@ -76,7 +83,9 @@ export function adyenWebEnvironment(): AdyenWebEnvironment {
 
 /** The merchant's Adyen client key (public: Adyen Web runs with it in the shopper's browser); null when it has no configuration. */
 export async function adyenClientKeyFor(em: EntityManager, merchantId: string): Promise<string | null> {
-  const account = await em.fork().findOne(ProcessorAccount, { merchant: merchantId, provider: 'adyen' }, { fields: ['clientKey'] });
+  const account = await em
+    .fork()
+    .findOne(ProcessorAccount, { merchant: merchantId, provider: 'adyen' }, { fields: ['clientKey'] });
   return account?.clientKey ?? null;
 }
 
@@ -85,9 +94,13 @@ const aad = (merchantId: string, column: 'api_key' | 'hmac_key') => `processor_a
 
 function secretsKey(): Buffer {
   if (!settings.secretsKey) {
-    throw new DomainError('invalid_request', 'SECRETS_KEY is not set: processor keys are stored only encrypted. Generate one with `openssl rand -hex 32` and set it for every process.', {
-      param: 'SECRETS_KEY',
-    });
+    throw new DomainError(
+      'invalid_request',
+      'SECRETS_KEY is not set: processor keys are stored only encrypted. Generate one with `openssl rand -hex 32` and set it for every process.',
+      {
+        param: 'SECRETS_KEY',
+      },
+    );
   }
   return settings.secretsKey;
 }
@@ -130,7 +143,9 @@ function open(account: ProcessorAccount, key: Buffer): AdyenCredentials {
       liveUrlPrefix: account.liveUrlPrefix,
     };
   } catch {
-    throw new Error(`SECRETS_KEY cannot open the processor configuration of merchant ${merchantId}: it is not the key the configuration was stored with (or the row was altered)`);
+    throw new Error(
+      `SECRETS_KEY cannot open the processor configuration of merchant ${merchantId}: it is not the key the configuration was stored with (or the row was altered)`,
+    );
   }
 }
 
@@ -138,14 +153,20 @@ function open(account: ProcessorAccount, key: Buffer): AdyenCredentials {
  * Stores (or replaces) a merchant's processor configuration from `processor set`; returns the
  * masked view. 422 `validation_error` names the bad field without quoting it.
  */
-export async function setProcessorAccount(em: EntityManager, merchantId: string, input: unknown): Promise<ProcessorConfigurationView> {
+export async function setProcessorAccount(
+  em: EntityManager,
+  merchantId: string,
+  input: unknown,
+): Promise<ProcessorConfigurationView> {
   const v = parseInput(setProcessorAccountSchema, input);
   if (settings.environment === 'live') {
-    if (!v.client_key.startsWith('live_')) throw DomainError.field('client_key', 'must start with live_ when ADYEN_ENVIRONMENT is live');
+    if (!v.client_key.startsWith('live_'))
+      throw DomainError.field('client_key', 'must start with live_ when ADYEN_ENVIRONMENT is live');
     if (!v.live_url_prefix) throw DomainError.field('live_url_prefix', 'is required when ADYEN_ENVIRONMENT is live');
   }
   const key = secretsKey();
-  if (!(await em.findOne(Merchant, { id: merchantId }, { fields: ['id'] }))) throw DomainError.notFound('merchant', merchantId, 'merchant');
+  if (!(await em.findOne(Merchant, { id: merchantId }, { fields: ['id'] })))
+    throw DomainError.notFound('merchant', merchantId, 'merchant');
   // Every configuration is sealed with the one key the service starts with: a different key here
   // would store a row the service then refuses to start with (there is no key rotation yet).
   const [stored] = await em.find(ProcessorAccount, {}, { orderBy: { createdAt: 'asc' }, limit: 1 });
@@ -153,7 +174,11 @@ export async function setProcessorAccount(em: EntityManager, merchantId: string,
     try {
       open(stored, key);
     } catch {
-      throw new DomainError('invalid_request', 'SECRETS_KEY is not the key the stored processor configurations were sealed with: use the same key as the service.', { param: 'SECRETS_KEY' });
+      throw new DomainError(
+        'invalid_request',
+        'SECRETS_KEY is not the key the stored processor configurations were sealed with: use the same key as the service.',
+        { param: 'SECRETS_KEY' },
+      );
     }
   }
   const account = Object.assign(new ProcessorAccount(), {
@@ -168,14 +193,20 @@ export async function setProcessorAccount(em: EntityManager, merchantId: string,
     liveUrlPrefix: v.live_url_prefix ?? null,
     updatedAt: new Date(),
   });
-  const saved = await em.upsert(ProcessorAccount, account, { onConflictFields: ['merchant'], onConflictExcludeFields: ['id', 'createdAt'] });
+  const saved = await em.upsert(ProcessorAccount, account, {
+    onConflictFields: ['merchant'],
+    onConflictExcludeFields: ['id', 'createdAt'],
+  });
   cache.delete(merchantId);
   byMerchantAccount.clear();
   return toView(saved);
 }
 
 /** The merchant's configuration, masked; null when none is set. */
-export async function showProcessorAccount(em: EntityManager, merchantId: string): Promise<ProcessorConfigurationView | null> {
+export async function showProcessorAccount(
+  em: EntityManager,
+  merchantId: string,
+): Promise<ProcessorConfigurationView | null> {
   const account = await em.findOne(ProcessorAccount, { merchant: merchantId });
   return account ? toView(account) : null;
 }
@@ -188,7 +219,11 @@ export async function readProcessorConfiguration(ctx: ServiceContext): Promise<P
 /** The caller's processor configuration, masked, or 404 `not_found`. */
 export async function getProcessorConfiguration(ctx: ServiceContext): Promise<ProcessorConfigurationView> {
   const view = await readProcessorConfiguration(ctx);
-  if (!view) throw new DomainError('not_found', 'No processor configuration is set for this merchant: set one with `npm run cli -- processor set`.');
+  if (!view)
+    throw new DomainError(
+      'not_found',
+      'No processor configuration is set for this merchant: set one with `npm run cli -- processor set`.',
+    );
   return view;
 }
 
@@ -205,10 +240,15 @@ export async function adyenCredentialsFor(em: EntityManager, merchantId: string)
 }
 
 /** Every merchant configured with Adyen merchant account `merchantAccount` (notifications name it), with its credentials. */
-export async function adyenAccountsByMerchantAccount(em: EntityManager, merchantAccount: string): Promise<{ merchantId: string; credentials: AdyenCredentials }[]> {
+export async function adyenAccountsByMerchantAccount(
+  em: EntityManager,
+  merchantAccount: string,
+): Promise<{ merchantId: string; credentials: AdyenCredentials }[]> {
   const hit = byMerchantAccount.get(merchantAccount);
   if (hit && hit.until > Date.now()) return hit.accounts;
-  const rows = await em.fork().find(ProcessorAccount, { merchantAccount, provider: 'adyen' }, { orderBy: { createdAt: 'asc' } });
+  const rows = await em
+    .fork()
+    .find(ProcessorAccount, { merchantAccount, provider: 'adyen' }, { orderBy: { createdAt: 'asc' } });
   if (!rows.length) return [];
   const key = secretsKey();
   const accounts = rows.map((account) => ({ merchantId: account.merchant.id, credentials: open(account, key) }));

@@ -3,7 +3,14 @@ import { scope, withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { validateGtin } from '../eligibility/gtin.js';
-import { decideEligibility, engineResultOf, IIAS_CATEGORIES, snapshotOf, type EligibilityOverride, type IiasCategory } from './product-eligibility.js';
+import {
+  decideEligibility,
+  engineResultOf,
+  IIAS_CATEGORIES,
+  snapshotOf,
+  type EligibilityOverride,
+  type IiasCategory,
+} from './product-eligibility.js';
 import { ImportFileError, parseCsvTable, type CsvTableRow } from './product-import.csv.js';
 import { Product } from './product.entity.js';
 import { toProductResource } from './product.resource.js';
@@ -72,7 +79,11 @@ function parseList(text: string): ListRow[] {
     throw err;
   }
   if (table.length > MAX_LIST_ROWS) {
-    throw new DomainError('invalid_request', `The eligibility list has ${table.length} rows; one call takes up to ${MAX_LIST_ROWS}. Send it in parts.`, { param: 'body' });
+    throw new DomainError(
+      'invalid_request',
+      `The eligibility list has ${table.length} rows; one call takes up to ${MAX_LIST_ROWS}. Send it in parts.`,
+      { param: 'body' },
+    );
   }
   const rows: ListRow[] = [];
   const details: { field: string; message: string }[] = [];
@@ -87,16 +98,30 @@ function parseList(text: string): ListRow[] {
     const status = FLAGS[cells.hsa_fsa_eligibility.toLowerCase()];
     const category = cells.iias_category.toLowerCase();
     if (!check.valid || !check.normalized) fail(`upc ${check.reason ?? 'is not a valid UPC/GTIN'}`);
-    else if (!status) fail(`hsa_fsa_eligibility '${cells.hsa_fsa_eligibility}' is not one of eligible, requires_lmn, not_eligible (or Y/N)`);
-    else if (category && !(IIAS_CATEGORIES as readonly string[]).includes(category)) fail(`iias_category '${cells.iias_category}' is not one of ${IIAS_CATEGORIES.join(', ')}`);
+    else if (!status)
+      fail(
+        `hsa_fsa_eligibility '${cells.hsa_fsa_eligibility}' is not one of eligible, requires_lmn, not_eligible (or Y/N)`,
+      );
+    else if (category && !(IIAS_CATEGORIES as readonly string[]).includes(category))
+      fail(`iias_category '${cells.iias_category}' is not one of ${IIAS_CATEGORIES.join(', ')}`);
     else if (seen.has(check.normalized)) fail(`upc ${cells.upc} is already on line ${seen.get(check.normalized)}`);
     else {
       seen.set(check.normalized, line);
-      rows.push({ line, upc: cells.upc, gtin: check.normalized, status, category: (category || null) as IiasCategory | null });
+      rows.push({
+        line,
+        upc: cells.upc,
+        gtin: check.normalized,
+        status,
+        category: (category || null) as IiasCategory | null,
+      });
     }
   }
   if (details.length) {
-    throw new DomainError('validation_error', `Invalid request: ${details.length} row(s) of the eligibility list are invalid; nothing was changed`, { param: 'body', details });
+    throw new DomainError(
+      'validation_error',
+      `Invalid request: ${details.length} row(s) of the eligibility list are invalid; nothing was changed`,
+      { param: 'body', details },
+    );
   }
   return rows;
 }
@@ -108,9 +133,13 @@ function parseList(text: string): ListRow[] {
  */
 export async function importEligibilityList(ctx: ServiceContext, body: unknown): Promise<EligibilityListReport> {
   if (typeof body !== 'string' || body.trim() === '') {
-    throw new DomainError('invalid_request', 'Send the eligibility list as CSV text (Content-Type: text/csv) with a header row: upc,hsa_fsa_eligibility[,iias_category][,description].', {
-      param: 'body',
-    });
+    throw new DomainError(
+      'invalid_request',
+      'Send the eligibility list as CSV text (Content-Type: text/csv) with a header row: upc,hsa_fsa_eligibility[,iias_category][,description].',
+      {
+        param: 'body',
+      },
+    );
   }
   const rows = parseList(body);
   return ctx.em.transactional(async (em) => {
@@ -126,7 +155,14 @@ export async function importEligibilityList(ctx: ServiceContext, body: unknown):
       const gtin = validateGtin(p.upcCodeOrGtin!).normalized;
       if (gtin) byGtin.set(gtin, [...(byGtin.get(gtin) ?? []), p]);
     }
-    const report: EligibilityListReport = { object: 'eligibility_list_import', rows: rows.length, matched: 0, products_changed: 0, products_unchanged: 0, unmatched: [] };
+    const report: EligibilityListReport = {
+      object: 'eligibility_list_import',
+      rows: rows.length,
+      matched: 0,
+      products_changed: 0,
+      products_unchanged: 0,
+      unmatched: [],
+    };
     const tx = withEm(ctx, em);
     for (const row of rows) {
       const matches = byGtin.get(row.gtin);

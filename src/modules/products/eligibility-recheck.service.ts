@@ -4,14 +4,21 @@ import { systemContext, withEm, type Log } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { checkEligibility as runEngine, ENGINE_VERSION } from '../eligibility/eligibility.engine.js';
 import { Merchant } from '../merchants/merchant.entity.js';
-import { decideEligibility, decisionChanged, snapshotOf, suggestionOf, type SuggestedEligibility } from './product-eligibility.js';
+import {
+  decideEligibility,
+  decisionChanged,
+  snapshotOf,
+  suggestionOf,
+  type SuggestedEligibility,
+} from './product-eligibility.js';
 import { Product } from './product.entity.js';
 import { toProductResource } from './product.resource.js';
 import { recordEligibilityChange } from './product.service.js';
 
 const BATCH = 500;
 
-const sameSuggestion = (a: SuggestedEligibility, b: SuggestedEligibility) => a.status === b.status && a.category === b.category && a.source === b.source && a.message === b.message;
+const sameSuggestion = (a: SuggestedEligibility, b: SuggestedEligibility) =>
+  a.status === b.status && a.category === b.category && a.source === b.source && a.message === b.message;
 
 export interface RecheckReport {
   checked: number;
@@ -29,19 +36,32 @@ export interface RecheckReport {
  * records `product.eligibility_changed` (reason `engine_updated`) and `product.updated`. Null
  * when this version has been through every product already.
  */
-export async function recheckEligibility(orm: MikroORM, log: Log, version = ENGINE_VERSION): Promise<RecheckReport | null> {
+export async function recheckEligibility(
+  orm: MikroORM,
+  log: Log,
+  version = ENGINE_VERSION,
+): Promise<RecheckReport | null> {
   const connection = orm.em.getConnection();
-  const [done] = await connection.execute('select 1 from eligibility_engine_rechecks where engine_version = ?', [version]);
+  const [done] = await connection.execute('select 1 from eligibility_engine_rechecks where engine_version = ?', [
+    version,
+  ]);
   if (done) return null;
   const report: RecheckReport = { checked: 0, updated: 0, changed: 0 };
   for (let after = 0; ;) {
     const last = await orm.em.fork().transactional(async (em) => {
-      const products = await em.find(Product, { id: { $gt: after } }, { orderBy: { id: 'asc' }, limit: BATCH, lockMode: LockMode.PESSIMISTIC_WRITE, lockTableAliases: ['p0'] });
+      const products = await em.find(
+        Product,
+        { id: { $gt: after } },
+        { orderBy: { id: 'asc' }, limit: BATCH, lockMode: LockMode.PESSIMISTIC_WRITE, lockTableAliases: ['p0'] },
+      );
       for (const product of products) {
         const engine = runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin });
         if (sameSuggestion(product.eligibilitySuggested, suggestionOf(engine))) continue;
         const merchant = await em.findOneOrFail(Merchant, product.merchant.id);
-        const ctx = withEm(systemContext(em, merchant.id, product.livemode, Number(merchant.testClockOffsetMs), log), em);
+        const ctx = withEm(
+          systemContext(em, merchant.id, product.livemode, Number(merchant.testClockOffsetMs), log),
+          em,
+        );
         const before = snapshotOf(product);
         Object.assign(product, decideEligibility(engine, product.eligibilityOverride, ctx.now()));
         report.updated++;
@@ -58,6 +78,9 @@ export async function recheckEligibility(orm: MikroORM, log: Log, version = ENGI
     if (last === null) break;
     after = last;
   }
-  await connection.execute('insert into eligibility_engine_rechecks (engine_version) values (?) on conflict do nothing', [version]);
+  await connection.execute(
+    'insert into eligibility_engine_rechecks (engine_version) values (?) on conflict do nothing',
+    [version],
+  );
   return report;
 }

@@ -1,4 +1,9 @@
-import { PREFIX, storedStatus, type EligibilityResult, type EligibilityStatus } from '../eligibility/eligibility.engine.js';
+import {
+  PREFIX,
+  storedStatus,
+  type EligibilityResult,
+  type EligibilityStatus,
+} from '../eligibility/eligibility.engine.js';
 
 /**
  * A product's HSA/FSA decision: the engine's answer, unless the merchant set its own (the
@@ -8,7 +13,11 @@ import { PREFIX, storedStatus, type EligibilityResult, type EligibilityStatus } 
  */
 
 /** What a merchant can decide: it knows its products, so it never answers `requires_review` (only the engine does). */
-export const OVERRIDE_STATUSES = ['eligible', 'requires_lmn', 'not_eligible'] as const satisfies readonly EligibilityStatus[];
+export const OVERRIDE_STATUSES = [
+  'eligible',
+  'requires_lmn',
+  'not_eligible',
+] as const satisfies readonly EligibilityStatus[];
 export type OverrideStatus = (typeof OVERRIDE_STATUSES)[number];
 
 /** The IIAS categories card processors take the healthcare amount in (Visa/Mastercard IIAS: prescription, vision, clinic, dental; the rest is OTC). */
@@ -75,7 +84,11 @@ export function suggestionOf(engine: EligibilityResult): SuggestedEligibility {
 }
 
 /** The columns of a decision: the override when there is one, else the engine's result. */
-export function decideEligibility(engine: EligibilityResult, override: EligibilityOverride | null, at: Date): EligibilityColumns {
+export function decideEligibility(
+  engine: EligibilityResult,
+  override: EligibilityOverride | null,
+  at: Date,
+): EligibilityColumns {
   const suggested = suggestionOf(engine);
   if (!override) {
     return {
@@ -90,7 +103,12 @@ export function decideEligibility(engine: EligibilityResult, override: Eligibili
     };
   }
   const category = override.category ? ` (IIAS category '${override.category}')` : '';
-  const agrees = engine.status === override.status ? 'agrees' : engine.status === 'requires_review' ? 'asks for a review against the product label' : `suggests ${PREFIX[engine.status].toLowerCase()}`;
+  const agrees =
+    engine.status === override.status
+      ? 'agrees'
+      : engine.status === 'requires_review'
+        ? 'asks for a review against the product label'
+        : `suggests ${PREFIX[engine.status].toLowerCase()}`;
   return {
     hsaFsaEligible: override.status !== 'not_eligible',
     requiresLmn: override.status === 'requires_lmn',
@@ -108,7 +126,11 @@ export function decideEligibility(engine: EligibilityResult, override: Eligibili
  * category for `requires_review`). A merchant's decision stores no engine category, so it reads back
  * as the `eligible` / `requires_lmn` / `not_eligible` it was set to.
  */
-export function statusOf(product: { hsaFsaEligible: boolean; requiresLmn: boolean; eligibilityCategory: string | null }): EligibilityStatus {
+export function statusOf(product: {
+  hsaFsaEligible: boolean;
+  requiresLmn: boolean;
+  eligibilityCategory: string | null;
+}): EligibilityStatus {
   return storedStatus(product.hsaFsaEligible, product.requiresLmn, product.eligibilityCategory);
 }
 
@@ -117,16 +139,25 @@ export function statusOf(product: { hsaFsaEligible: boolean; requiresLmn: boolea
  * the engine's category mapped (an eligible item with neither is OTC, the IIAS remainder); null
  * when the product is not eligible.
  */
-export function iiasCategoryOf(product: { hsaFsaEligible: boolean; eligibilityOverride: EligibilityOverride | null; eligibilitySuggested: SuggestedEligibility | null }): IiasCategory | null {
+export function iiasCategoryOf(product: {
+  hsaFsaEligible: boolean;
+  eligibilityOverride: EligibilityOverride | null;
+  eligibilitySuggested: SuggestedEligibility | null;
+}): IiasCategory | null {
   if (!product.hsaFsaEligible) return null;
   return product.eligibilityOverride?.category ?? iiasCategoryOfEngine(product.eligibilitySuggested?.category ?? null);
 }
 
 /** Why a product's decision changed (the `reason` of `product.eligibility_changed`). */
-export type EligibilityChangeReason = 'override_set' | 'override_removed' | 'name_changed' | 'barcode_changed' | 'engine_updated';
+export type EligibilityChangeReason =
+  'override_set' | 'override_removed' | 'name_changed' | 'barcode_changed' | 'engine_updated';
 
 /** The reason of a change: the override moved, else the barcode, else the name. */
-export function changeReason(change: { override: boolean; barcode: boolean; overrideNow: EligibilityOverride | null }): EligibilityChangeReason {
+export function changeReason(change: {
+  override: boolean;
+  barcode: boolean;
+  overrideNow: EligibilityOverride | null;
+}): EligibilityChangeReason {
   if (change.override) return change.overrideNow ? 'override_set' : 'override_removed';
   return change.barcode ? 'barcode_changed' : 'name_changed';
 }
@@ -139,12 +170,22 @@ export interface DecisionSnapshot {
 }
 
 export function snapshotOf(
-  columns: Pick<EligibilityColumns, 'hsaFsaEligible' | 'requiresLmn' | 'eligibilityCategory' | 'eligibilitySource' | 'eligibilityOverride' | 'eligibilitySuggested'>,
+  columns: Pick<
+    EligibilityColumns,
+    | 'hsaFsaEligible'
+    | 'requiresLmn'
+    | 'eligibilityCategory'
+    | 'eligibilitySource'
+    | 'eligibilityOverride'
+    | 'eligibilitySuggested'
+  >,
 ): DecisionSnapshot {
   return { status: statusOf(columns), source: columns.eligibilitySource, iias_category: iiasCategoryOf(columns) };
 }
 
 /** True when a storefront should re-badge: the status, the source or the IIAS category moved. */
 export function decisionChanged(before: DecisionSnapshot, after: DecisionSnapshot): boolean {
-  return before.status !== after.status || before.source !== after.source || before.iias_category !== after.iias_category;
+  return (
+    before.status !== after.status || before.source !== after.source || before.iias_category !== after.iias_category
+  );
 }

@@ -2,7 +2,18 @@ import { open, stat } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
 
 /** The columns of a catalog CSV, in the documented order (the header row names them, any order). */
-export const IMPORT_COLUMNS = ['merchant_product_id', 'name', 'price', 'currency', 'upc', 'tagline', 'status', 'image_urls', 'hsa_fsa_eligibility', 'iias_category'] as const;
+export const IMPORT_COLUMNS = [
+  'merchant_product_id',
+  'name',
+  'price',
+  'currency',
+  'upc',
+  'tagline',
+  'status',
+  'image_urls',
+  'hsa_fsa_eligibility',
+  'iias_category',
+] as const;
 export type ImportColumn = (typeof IMPORT_COLUMNS)[number];
 const REQUIRED: ImportColumn[] = ['merchant_product_id', 'name', 'price', 'currency'];
 
@@ -28,7 +39,9 @@ export async function readCatalogCsv(path: string): Promise<CsvRow[]> {
   });
   if (!info.isFile()) throw new ImportFileError(`${path} is not a file`);
   if (info.size > MAX_IMPORT_BYTES) {
-    throw new ImportFileError(`${path} is ${mb(info.size)}; a catalog import takes files up to ${mb(MAX_IMPORT_BYTES)}. Split it into several files.`);
+    throw new ImportFileError(
+      `${path} is ${mb(info.size)}; a catalog import takes files up to ${mb(MAX_IMPORT_BYTES)}. Split it into several files.`,
+    );
   }
   const handle = await open(path, 'r');
   const bytes = await handle.readFile().finally(() => handle.close());
@@ -40,7 +53,9 @@ export async function readCatalogCsv(path: string): Promise<CsvRow[]> {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     const at = firstInvalidUtf8Line(bytes);
-    throw new ImportFileError(`${path} is not UTF-8 text (first bad byte on line ${at}); save it as CSV UTF-8 (e.g. not Windows-1252/Latin-1) and import again.`);
+    throw new ImportFileError(
+      `${path} is not UTF-8 text (first bad byte on line ${at}); save it as CSV UTF-8 (e.g. not Windows-1252/Latin-1) and import again.`,
+    );
   }
   return parseCsvTable(text, path, IMPORT_COLUMNS, REQUIRED);
 }
@@ -57,11 +72,22 @@ export interface CsvTableRow<C extends string> {
  * Parses CSV text whose header row names columns of `known` (any order, `required` ones present,
  * none unknown or repeated); refuses broken quoting. `name` is how messages call the input.
  */
-export function parseCsvTable<C extends string>(text: string, name: string, known: readonly C[], required: readonly C[]): CsvTableRow<C>[] {
+export function parseCsvTable<C extends string>(
+  text: string,
+  name: string,
+  known: readonly C[],
+  required: readonly C[],
+): CsvTableRow<C>[] {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     // csv-parse's types do not model `info: true`: each record then comes as `{ record, info }`.
-    records = parse(text, { bom: true, info: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as unknown as typeof records;
+    records = parse(text, {
+      bom: true,
+      info: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      trim: true,
+    }) as unknown as typeof records;
   } catch (err) {
     throw new ImportFileError(`${name} is not valid CSV: ${(err as Error).message}`);
   }
@@ -76,13 +102,16 @@ export function parseCsvTable<C extends string>(text: string, name: string, know
       missing.length && `missing ${missing.map((c) => `'${c}'`).join(', ')}`,
       repeated.length && `repeated ${repeated.map((c) => `'${c}'`).join(', ')}`,
     ].filter(Boolean);
-    throw new ImportFileError(`${name}: wrong header row (${problems.join('; ')}). Expected: ${known.join(',')} (${required.map((c) => `'${c}'`).join(', ')} required, any order).`);
+    throw new ImportFileError(
+      `${name}: wrong header row (${problems.join('; ')}). Expected: ${known.join(',')} (${required.map((c) => `'${c}'`).join(', ')} required, any order).`,
+    );
   }
   const columns = new Set(header as C[]);
   return records.slice(1).map(({ record, info: { lines } }) => {
     const cells = Object.fromEntries(known.map((c) => [c, ''])) as Record<C, string>;
     header.forEach((column, i) => (cells[column as C] = record[i] ?? ''));
-    const problem = record.length !== header.length ? `has ${record.length} cells, the header has ${header.length}` : undefined;
+    const problem =
+      record.length !== header.length ? `has ${record.length} cells, the header has ${header.length}` : undefined;
     return { line: lines, cells, columns, problem };
   });
 }

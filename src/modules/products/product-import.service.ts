@@ -85,7 +85,10 @@ type Existing = Pick<
 function overrideCells({ cells, columns }: CsvRow): Record<string, unknown> | null | undefined {
   if (!columns.has('hsa_fsa_eligibility')) return cells.iias_category ? { category: cells.iias_category } : undefined;
   if (cells.hsa_fsa_eligibility === '') return cells.iias_category ? { category: cells.iias_category } : null;
-  return { status: cells.hsa_fsa_eligibility.toLowerCase(), ...(cells.iias_category && { category: cells.iias_category.toLowerCase() }) };
+  return {
+    status: cells.hsa_fsa_eligibility.toLowerCase(),
+    ...(cells.iias_category && { category: cells.iias_category.toLowerCase() }),
+  };
 }
 
 /** A CSV row as the body the products API takes (so the API's validation applies as is). */
@@ -108,14 +111,21 @@ function toBody(row: CsvRow): Record<string, unknown> {
 function reasonOf(err: unknown): string {
   if (err instanceof DomainError) {
     const details = Array.isArray(err.details) ? err.details : [];
-    const text = details.length ? details.map((d: { field?: string; message: string }) => (d.field ? `${d.field} ${d.message}` : d.message)).join('; ') : err.message.replace(/^Invalid request: /, '');
+    const text = details.length
+      ? details
+          .map((d: { field?: string; message: string }) => (d.field ? `${d.field} ${d.message}` : d.message))
+          .join('; ')
+      : err.message.replace(/^Invalid request: /, '');
     return `${text} (${err.code})`;
   }
   throw err;
 }
 
 /** Validates every row with the products API's own definitions; duplicates of an earlier row's merchant_product_id are rejected. */
-export function validateCatalogRows(rows: CsvRow[], progress?: ImportProgress): { candidates: Candidate[]; rejected: ImportRejection[] } {
+export function validateCatalogRows(
+  rows: CsvRow[],
+  progress?: ImportProgress,
+): { candidates: Candidate[]; rejected: ImportRejection[] } {
   const candidates: Candidate[] = [];
   const rejected: ImportRejection[] = [];
   const seen = new Map<string, number>();
@@ -124,15 +134,23 @@ export function validateCatalogRows(rows: CsvRow[], progress?: ImportProgress): 
     try {
       if (row.problem) throw new DomainError('invalid_request', `row ${row.problem}`);
       if (!mpid)
-        throw new DomainError('validation_error', 'Invalid request: merchant_product_id is required to import (it is the key rows are matched on)', {
-          details: [{ field: 'merchant_product_id', message: 'is required to import (rows are matched on it)' }],
-        });
+        throw new DomainError(
+          'validation_error',
+          'Invalid request: merchant_product_id is required to import (it is the key rows are matched on)',
+          {
+            details: [{ field: 'merchant_product_id', message: 'is required to import (rows are matched on it)' }],
+          },
+        );
       const { input, upc } = parseNewProduct(toBody(row));
       const earlier = seen.get(input.merchant_product_id!);
       if (earlier !== undefined)
-        throw new DomainError('validation_error', `Invalid request: merchant_product_id '${mpid}' is already on line ${earlier}`, {
-          details: [{ field: 'merchant_product_id', message: `'${mpid}' is already on line ${earlier}` }],
-        });
+        throw new DomainError(
+          'validation_error',
+          `Invalid request: merchant_product_id '${mpid}' is already on line ${earlier}`,
+          {
+            details: [{ field: 'merchant_product_id', message: `'${mpid}' is already on line ${earlier}` }],
+          },
+        );
       seen.set(input.merchant_product_id!, row.line);
       candidates.push({
         line: row.line,
@@ -164,7 +182,11 @@ const sameImages = (a: string[], b: string[]) => a.length === b.length && a.ever
  * `product.updated` recorded for each change. With rejected rows nothing is written unless
  * `continueOnError`, which imports the valid rows.
  */
-export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: { continueOnError: boolean; progress?: ImportProgress }): Promise<ImportReport> {
+export async function importCatalog(
+  ctx: ServiceContext,
+  rows: CsvRow[],
+  opts: { continueOnError: boolean; progress?: ImportProgress },
+): Promise<ImportReport> {
   const { candidates, rejected } = validateCatalogRows(rows, opts.progress);
   const report: ImportReport = {
     committed: false,
@@ -195,7 +217,14 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
     }
 
     const now = ctx.now();
-    const changes: { c: Candidate; eligibility: EligibilityColumns; recheck: boolean; imagesChanged: boolean; before: Existing | undefined; overrideMoved: boolean }[] = [];
+    const changes: {
+      c: Candidate;
+      eligibility: EligibilityColumns;
+      recheck: boolean;
+      imagesChanged: boolean;
+      before: Existing | undefined;
+      overrideMoved: boolean;
+    }[] = [];
     for (const c of candidates) {
       const old = existing.get(c.mpid);
       const stored = old?.eligibility_override ?? null;
@@ -204,10 +233,19 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
       const renamed = !old || old.name !== c.name || old.upc_code_or_gtin !== c.upc;
       const recheck = renamed || overrideMoved;
       const eligibility =
-        old && !renamed ? decideEligibility(engineResultOf(old.eligibility_suggested), override, now) : decideEligibility(runEngine({ name: c.name, upc_code_or_gtin: c.upc }), override, now);
+        old && !renamed
+          ? decideEligibility(engineResultOf(old.eligibility_suggested), override, now)
+          : decideEligibility(runEngine({ name: c.name, upc_code_or_gtin: c.upc }), override, now);
       report.eligibility[statusOf(eligibility)]++;
       const imagesChanged = !old ? c.images.length > 0 : !sameImages(old.images, c.images);
-      const same = old && !recheck && !imagesChanged && old.tagline === c.tagline && old.price === c.price && old.currency === c.currency && old.status === c.status;
+      const same =
+        old &&
+        !recheck &&
+        !imagesChanged &&
+        old.tagline === c.tagline &&
+        old.price === c.price &&
+        old.currency === c.currency &&
+        old.status === c.status;
       if (same) report.unchanged++;
       else changes.push({ c, eligibility, recheck, imagesChanged, before: old, overrideMoved });
     }
@@ -256,11 +294,17 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
         ],
       );
       const byMpid = new Map(products.map((p) => [p.merchant_product_id, p]));
-      const withNewImages = chunk.filter((x) => x.imagesChanged).map((x) => ({ id: byMpid.get(x.c.mpid)!.id, urls: x.c.images, inserted: byMpid.get(x.c.mpid)!.inserted }));
+      const withNewImages = chunk
+        .filter((x) => x.imagesChanged)
+        .map((x) => ({ id: byMpid.get(x.c.mpid)!.id, urls: x.c.images, inserted: byMpid.get(x.c.mpid)!.inserted }));
       const images = new Map<number, { id: number; url: string; position: number }[]>();
       if (withNewImages.length) {
         const replaced = withNewImages.filter((p) => !p.inserted).map((p) => p.id);
-        if (replaced.length) await sql(`delete from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`, [JSON.stringify(replaced)]);
+        if (replaced.length)
+          await sql(
+            `delete from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`,
+            [JSON.stringify(replaced)],
+          );
         const rows = withNewImages.flatMap((p) => p.urls.map((url, position) => ({ product_id: p.id, url, position })));
         const inserted = rows.length
           ? await sql<{ id: number; product_id: number; url: string; position: number }>(
@@ -270,7 +314,9 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
           : [];
         for (const img of inserted) images.set(img.product_id, [...(images.get(img.product_id) ?? []), img]);
       }
-      const unchangedImages = chunk.filter((x) => !x.imagesChanged && x.c.images.length).map((x) => byMpid.get(x.c.mpid)!.id);
+      const unchangedImages = chunk
+        .filter((x) => !x.imagesChanged && x.c.images.length)
+        .map((x) => byMpid.get(x.c.mpid)!.id);
       if (unchangedImages.length) {
         const kept = await sql<{ id: number; product_id: number; url: string; position: number }>(
           `select id, product_id, url, position from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`,
@@ -290,7 +336,11 @@ export async function importCatalog(ctx: ServiceContext, rows: CsvRow[], opts: {
         const { before, overrideMoved } = byMpidChange.get(p.merchant_product_id)!;
         const was = before && snapshotOf(existingColumns(before));
         if (!p.inserted && was && decisionChanged(was, snapshotOf(record))) {
-          const reason = changeReason({ override: overrideMoved, barcode: before.upc_code_or_gtin !== p.upc_code_or_gtin, overrideNow: p.eligibility_override });
+          const reason = changeReason({
+            override: overrideMoved,
+            barcode: before.upc_code_or_gtin !== p.upc_code_or_gtin,
+            overrideNow: p.eligibility_override,
+          });
           out.unshift(event('product.eligibility_changed', toEligibilityChange(record, was, reason)));
         }
         return out;
@@ -344,7 +394,11 @@ function existingColumns(old: Existing) {
   };
 }
 
-function fieldsOf(p: ProductRow, livemode: boolean, images: { id: number; url: string; position: number }[]): ProductRecord {
+function fieldsOf(
+  p: ProductRow,
+  livemode: boolean,
+  images: { id: number; url: string; position: number }[],
+): ProductRecord {
   return {
     id: p.id,
     livemode,

@@ -1,4 +1,15 @@
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, type Opt, type Rel } from '@mikro-orm/core';
+import {
+  Collection,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OneToMany,
+  PrimaryKey,
+  Property,
+  type Opt,
+  type Rel,
+} from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import type { EligibilityOverride, EligibilitySource, SuggestedEligibility } from './product-eligibility.js';
 

@@ -9,20 +9,36 @@ import { PRODUCT_STATUSES } from './product.entity.js';
 const eligibility = z.object({
   hsa_fsa_eligible: z.boolean().describe('True for eligible and requires_lmn'),
   requires_lmn: z.boolean().describe('Eligible only with an approved letter of medical necessity'),
-  status: z.enum(ELIGIBILITY_STATUSES).describe('requires_review: the name alone cannot decide (e.g. a tinted moisturizer with SPF); not payable by HSA/FSA card until a person checks the label'),
+  status: z
+    .enum(ELIGIBILITY_STATUSES)
+    .describe(
+      'requires_review: the name alone cannot decide (e.g. a tinted moisturizer with SPF); not payable by HSA/FSA card until a person checks the label',
+    ),
   category: z.string().nullable(),
-  source: z.enum(['upc', 'name', 'none', 'merchant']).describe("What the decision was based on (merchant: the merchant's own decision)"),
-  message: z.string().describe('The decision, the rule behind it and its source (e.g. "Rule: CARES Act 2020 (§3702): …")'),
+  source: z
+    .enum(['upc', 'name', 'none', 'merchant'])
+    .describe("What the decision was based on (merchant: the merchant's own decision)"),
+  message: z
+    .string()
+    .describe('The decision, the rule behind it and its source (e.g. "Rule: CARES Act 2020 (§3702): …")'),
   checked_at: z.iso.datetime(),
 });
 
 const productEligibility = eligibility
   .extend({
-    iias_category: z.enum(IIAS_CATEGORIES).nullable().describe('IIAS category the eligible amount counts under; null when not eligible'),
+    iias_category: z
+      .enum(IIAS_CATEGORIES)
+      .nullable()
+      .describe('IIAS category the eligible amount counts under; null when not eligible'),
     set_by: z.string().nullable().describe('Who set the merchant decision: api_key:<id>, import or eligibility_list'),
     set_at: z.iso.datetime().nullable(),
     suggested: z
-      .object({ status: z.enum(ELIGIBILITY_STATUSES), category: z.string().nullable(), source: z.enum(['upc', 'name', 'none']), message: z.string() })
+      .object({
+        status: z.enum(ELIGIBILITY_STATUSES),
+        category: z.string().nullable(),
+        source: z.enum(['upc', 'name', 'none']),
+        message: z.string(),
+      })
       .describe("The engine's own opinion, kept beside the merchant's decision"),
   })
   .meta({ id: 'ProductEligibility' });
@@ -60,11 +76,18 @@ export const productListResponse = z.object({
 });
 
 export const eligibilityCheckResponse = eligibility
-  .extend({ product_id: z.number().int().nullable(), name: z.string().nullable(), upc_code_or_gtin: z.string().nullable() })
+  .extend({
+    product_id: z.number().int().nullable(),
+    name: z.string().nullable(),
+    upc_code_or_gtin: z.string().nullable(),
+  })
   .meta({ id: 'EligibilityCheck' });
 
 /** One check, or the list of checks of a batch (`items`), in the order asked. */
-export const eligibilityCheckAnswer = z.union([eligibilityCheckResponse, listSchema(eligibilityCheckResponse, z.null()).meta({ id: 'EligibilityCheckList' })]);
+export const eligibilityCheckAnswer = z.union([
+  eligibilityCheckResponse,
+  listSchema(eligibilityCheckResponse, z.null()).meta({ id: 'EligibilityCheckList' }),
+]);
 
 export const eligibilityListReportResponse = z
   .object({
@@ -73,6 +96,8 @@ export const eligibilityListReportResponse = z
     matched: z.number().int().describe('Rows whose barcode is on at least one product'),
     products_changed: z.number().int(),
     products_unchanged: z.number().int(),
-    unmatched: z.array(z.object({ line: z.number().int(), upc: z.string() })).describe('Rows whose barcode is on none of your products'),
+    unmatched: z
+      .array(z.object({ line: z.number().int(), upc: z.string() }))
+      .describe('Rows whose barcode is on none of your products'),
   })
   .meta({ id: 'EligibilityListReport' });

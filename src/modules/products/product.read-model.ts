@@ -78,7 +78,12 @@ export function productsByIdsQuery(ids: readonly number[], merchantId: string, l
  * in the same statement. The statement text depends only on which filters are present, so each
  * shape is prepared once per connection.
  */
-export function productPageQuery(merchantId: string, livemode: boolean, filters: ProductFilters, page: PageRequest<number>): QueryConfig {
+export function productPageQuery(
+  merchantId: string,
+  livemode: boolean,
+  filters: ProductFilters,
+  page: PageRequest<number>,
+): QueryConfig {
   return keysetPageQuery({
     name: 'product_page',
     table: 'products',
@@ -103,29 +108,52 @@ const toRecord = (row: ProductRow) => withDates<ProductRecord>(row, ['eligibilit
 
 /** One product of the caller by numeric id (any status), or 404 `not_found`. */
 export async function readProduct(ctx: ServiceContext, id: number): Promise<ProductRecord> {
-  const [row] = await queryRows<ProductRow>(ctx, productByIdQuery(id, ctx.principal.merchantId, ctx.principal.livemode));
+  const [row] = await queryRows<ProductRow>(
+    ctx,
+    productByIdQuery(id, ctx.principal.merchantId, ctx.principal.livemode),
+  );
   if (!row) throw DomainError.notFound('product', id);
   return toRecord(row);
 }
 
 /** Products of the caller by ids (missing ones are simply absent). */
 export async function readProductsByIds(ctx: ServiceContext, ids: readonly number[]): Promise<ProductRecord[]> {
-  const rows = await queryRows<ProductRow>(ctx, productsByIdsQuery(ids, ctx.principal.merchantId, ctx.principal.livemode));
+  const rows = await queryRows<ProductRow>(
+    ctx,
+    productsByIdsQuery(ids, ctx.principal.merchantId, ctx.principal.livemode),
+  );
   return rows.map(toRecord);
 }
 
 /** A page of the caller's products (the keyset rules of `paginate`, one statement; a second only when a cursor page is empty). */
-export async function readProductPage(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam: string): Promise<Page<ProductRecord>> {
+export async function readProductPage(
+  ctx: ServiceContext,
+  filters: ProductFilters,
+  page: PageRequest<number>,
+  cursorParam: string,
+): Promise<Page<ProductRecord>> {
   const { merchantId, livemode } = ctx.principal;
   const rows = await queryRows<ProductRow>(ctx, productPageQuery(merchantId, livemode, filters, page));
   return readModelPage(ctx, 'products', rows.map(toRecord), page, cursorParam);
 }
 
 /** What a checkout line item takes from the catalog product it names. */
-export type LineItemProduct = Pick<ProductRecord, 'id' | 'merchantProductId' | 'status' | 'hsaFsaEligible' | 'requiresLmn' | 'eligibilityOverride' | 'eligibilitySuggested'>;
+export type LineItemProduct = Pick<
+  ProductRecord,
+  | 'id'
+  | 'merchantProductId'
+  | 'status'
+  | 'hsaFsaEligible'
+  | 'requiresLmn'
+  | 'eligibilityOverride'
+  | 'eligibilitySuggested'
+>;
 
 /** The caller's products that are not archived with these merchant product ids (in the caller's transaction if it holds one). */
-export async function readProductsByMerchantIds(ctx: ServiceContext, merchantProductIds: readonly string[]): Promise<LineItemProduct[]> {
+export async function readProductsByMerchantIds(
+  ctx: ServiceContext,
+  merchantProductIds: readonly string[],
+): Promise<LineItemProduct[]> {
   return runStatement<LineItemProduct>(
     ctx.em,
     `select p.id, p.merchant_product_id as "merchantProductId", p.status, p.hsa_fsa_eligible as "hsaFsaEligible", p.requires_lmn as "requiresLmn",

@@ -1,5 +1,11 @@
 import type { EligibilityResult } from '../eligibility/eligibility.engine.js';
-import { iiasCategoryOf, statusOf, type DecisionSnapshot, type EligibilityChangeReason, type EligibilitySource } from './product-eligibility.js';
+import {
+  iiasCategoryOf,
+  statusOf,
+  type DecisionSnapshot,
+  type EligibilityChangeReason,
+  type EligibilitySource,
+} from './product-eligibility.js';
 import type { Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
 
@@ -54,12 +60,21 @@ export function toProductEligibilityResource(product: Product | ProductRecord) {
     set_by: override?.set_by ?? null,
     set_at: override?.set_at ?? null,
     // Field by field: jsonb hands keys back in its own order, and a read must answer the bytes a write did.
-    suggested: { status: suggested.status, category: suggested.category, source: suggested.source, message: suggested.message },
+    suggested: {
+      status: suggested.status,
+      category: suggested.category,
+      source: suggested.source,
+      message: suggested.message,
+    },
   });
 }
 
 /** The payload of `product.eligibility_changed`: the product, its decision before and after, and why it moved. */
-export function toEligibilityChange(product: Product | ProductRecord, before: DecisionSnapshot, reason: EligibilityChangeReason) {
+export function toEligibilityChange(
+  product: Product | ProductRecord,
+  before: DecisionSnapshot,
+  reason: EligibilityChangeReason,
+) {
   const eligibility = toProductEligibilityResource(product);
   return {
     product_id: product.id,
@@ -78,7 +93,9 @@ export function toEligibilityChange(product: Product | ProductRecord, before: De
 }
 
 /** The images of an entity (loaded) or of a read-model record, by position. */
-export function productImages(product: Product | ProductRecord): readonly { id: number; url: string; position: number }[] {
+export function productImages(
+  product: Product | ProductRecord,
+): readonly { id: number; url: string; position: number }[] {
   return Array.isArray(product.images) ? product.images : product.images.getItems();
 }
 
@@ -96,7 +113,10 @@ export function toProductResource(product: Product | ProductRecord) {
     merchant_product_id: product.merchantProductId,
     upc_code_or_gtin: product.upcCodeOrGtin,
     status: product.status,
-    hsa_fsa_eligibility: product.eligibilityOverride && { status: product.eligibilityOverride.status, category: product.eligibilityOverride.category },
+    hsa_fsa_eligibility: product.eligibilityOverride && {
+      status: product.eligibilityOverride.status,
+      category: product.eligibilityOverride.category,
+    },
     eligibility: toProductEligibilityResource(product),
     images: productImages(product).map((image) => ({ id: image.id, url: image.url, is_primary: image.position === 0 })),
     metadata: product.metadata,

@@ -2,9 +2,19 @@ import { z } from 'zod';
 import { listEnvelope } from '../../platform/rest/envelope.js';
 import type { RouteSpec } from '../../platform/rest/routes.js';
 import { importEligibilityList } from './eligibility-list.service.js';
-import { productResponse, eligibilityCheckAnswer, eligibilityListReportResponse, productListResponse } from './product.openapi.js';
+import {
+  productResponse,
+  eligibilityCheckAnswer,
+  eligibilityListReportResponse,
+  productListResponse,
+} from './product.openapi.js';
 import { toProductResource } from './product.resource.js';
-import { checkEligibilityRequestSchema, createProductSchema, listProductsSchema, updateProductSchema } from './product.schemas.js';
+import {
+  checkEligibilityRequestSchema,
+  createProductSchema,
+  listProductsSchema,
+  updateProductSchema,
+} from './product.schemas.js';
 import * as products from './product.service.js';
 
 const idParams = z.object({ id: z.coerce.number().int().min(1).describe('Numeric product id') });
@@ -42,7 +52,8 @@ export const productRoutes: RouteSpec[] = [
     url: '/api/v2/products/check-eligibility',
     operationId: 'checkEligibility',
     access: 'read',
-    summary: 'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product, or of up to 100 of them under `items` (a list answer); saves nothing',
+    summary:
+      'Check HSA/FSA eligibility of a name, a UPC/GTIN or a stored product, or of up to 100 of them under `items` (a list answer); saves nothing',
     tags,
     body: checkEligibilityRequestSchema,
     response: eligibilityCheckAnswer,
@@ -52,7 +63,8 @@ export const productRoutes: RouteSpec[] = [
     method: 'POST',
     url: '/api/v2/products/eligibility-list',
     operationId: 'importEligibilityList',
-    summary: 'Apply an eligibility list (text/csv: upc,hsa_fsa_eligibility[,iias_category][,description]) to the products with those barcodes',
+    summary:
+      'Apply an eligibility list (text/csv: upc,hsa_fsa_eligibility[,iias_category][,description]) to the products with those barcodes',
     tags,
     consumes: ['text/csv'],
     body: z.string().describe('CSV text, UTF-8, header row first'),

@@ -5,13 +5,18 @@ import { PRODUCT_STATUSES } from './product.entity.js';
 
 /** The one validation definition of each products input; REST and GraphQL both go through these. */
 
-const imageUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, 'must be at most 2048 characters');
+const imageUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2048, 'must be at most 2048 characters');
 
 /** The merchant's own HSA/FSA decision: authoritative while set; `null` hands the decision back to the engine. */
 export const eligibilityOverrideSchema = z
   .object({
     status: z.enum(OVERRIDE_STATUSES),
-    category: z.enum(IIAS_CATEGORIES).nullish().describe("IIAS category of the eligible amount; defaults to the engine's category (else otc)"),
+    category: z
+      .enum(IIAS_CATEGORIES)
+      .nullish()
+      .describe("IIAS category of the eligible amount; defaults to the engine's category (else otc)"),
   })
   .strict()
   .meta({ id: 'EligibilityOverride' });

@@ -10,8 +10,21 @@ import { checkEligibility as runEngine } from '../eligibility/eligibility.engine
 import { validateGtin } from '../eligibility/gtin.js';
 import { Product, ProductImage } from './product.entity.js';
 import { readProduct, readProductPage, type ProductRecord } from './product.read-model.js';
-import { changeReason, decideEligibility, decisionChanged, snapshotOf, type EligibilityChangeReason, type EligibilityOverride } from './product-eligibility.js';
-import { productEligibility, toEligibilityChange, toEligibilityResource, toProductResource, type EligibilityResource } from './product.resource.js';
+import {
+  changeReason,
+  decideEligibility,
+  decisionChanged,
+  snapshotOf,
+  type EligibilityChangeReason,
+  type EligibilityOverride,
+} from './product-eligibility.js';
+import {
+  productEligibility,
+  toEligibilityChange,
+  toEligibilityResource,
+  toProductResource,
+  type EligibilityResource,
+} from './product.resource.js';
 import {
   checkEligibilityBatchSchema,
   checkEligibilitySchema,
@@ -31,12 +44,22 @@ export const MAX_PRICE = MAX_AMOUNT;
 /** Price and currency are judged before anything else, with their own codes (contract). */
 function checkPriceAndCurrency(body: Record<string, unknown>): void {
   const { price, currency } = body;
-  if (price !== undefined && !(typeof price === 'number' && Number.isInteger(price) && price > 0 && price <= MAX_PRICE)) {
-    throw new DomainError('invalid_price', `price must be a positive integer number of cents, at most ${MAX_PRICE}`, { param: 'price' });
+  if (
+    price !== undefined &&
+    !(typeof price === 'number' && Number.isInteger(price) && price > 0 && price <= MAX_PRICE)
+  ) {
+    throw new DomainError('invalid_price', `price must be a positive integer number of cents, at most ${MAX_PRICE}`, {
+      param: 'price',
+    });
   }
-  if (currency !== undefined && !(typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) && isIso4217(currency))) {
+  if (
+    currency !== undefined &&
+    !(typeof currency === 'string' && /^[A-Za-z]{3}$/.test(currency) && isIso4217(currency))
+  ) {
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the raw value as given, whatever its JSON type (an object reads [object Object])
-    throw new DomainError('invalid_currency', `currency '${String(currency)}' is not a supported ISO 4217 code`, { param: 'currency' });
+    throw new DomainError('invalid_currency', `currency '${String(currency)}' is not a supported ISO 4217 code`, {
+      param: 'currency',
+    });
   }
 }
 
@@ -55,7 +78,12 @@ function cleanGtin(code: string | null | undefined, field = 'upc_code_or_gtin'):
 const setByKey = (ctx: ServiceContext) => `api_key:${ctx.principal.keyId}`;
 
 /** The override an input asks for: `null` removes it; the same status and category keep the stored one (and when it was set). */
-export function overrideFrom(input: EligibilityOverrideInput | null, stored: EligibilityOverride | null, setBy: string, at: Date): EligibilityOverride | null {
+export function overrideFrom(
+  input: EligibilityOverrideInput | null,
+  stored: EligibilityOverride | null,
+  setBy: string,
+  at: Date,
+): EligibilityOverride | null {
   if (!input) return null;
   const category = input.category ?? null;
   if (stored && stored.status === input.status && stored.category === category) return stored;
@@ -63,8 +91,14 @@ export function overrideFrom(input: EligibilityOverrideInput | null, stored: Eli
 }
 
 /** Records `product.eligibility_changed` when the decision moved (status, source or IIAS category). */
-export function recordEligibilityChange(ctx: ServiceContext, product: Product, before: ReturnType<typeof snapshotOf> | null, reason: EligibilityChangeReason): void {
-  if (before && decisionChanged(before, snapshotOf(product))) recordEvent(ctx, 'product.eligibility_changed', toEligibilityChange(product, before, reason));
+export function recordEligibilityChange(
+  ctx: ServiceContext,
+  product: Product,
+  before: ReturnType<typeof snapshotOf> | null,
+  reason: EligibilityChangeReason,
+): void {
+  if (before && decisionChanged(before, snapshotOf(product)))
+    recordEvent(ctx, 'product.eligibility_changed', toEligibilityChange(product, before, reason));
 }
 
 function setImages(em: EntityManager, product: Product, urls: string[]): void {
@@ -72,9 +106,18 @@ function setImages(em: EntityManager, product: Product, urls: string[]): void {
   urls.forEach((url, position) => product.images.add(em.create(ProductImage, { product, url, position })));
 }
 
-async function assertMerchantProductIdFree(ctx: ServiceContext, em: EntityManager, merchantProductId: string | null, exceptId?: number) {
+async function assertMerchantProductIdFree(
+  ctx: ServiceContext,
+  em: EntityManager,
+  merchantProductId: string | null,
+  exceptId?: number,
+) {
   if (!merchantProductId) return;
-  const clash = await em.findOne(Product, { ...scope(ctx), merchantProductId, status: { $ne: 'archived' } }, { fields: ['id'] });
+  const clash = await em.findOne(
+    Product,
+    { ...scope(ctx), merchantProductId, status: { $ne: 'archived' } },
+    { fields: ['id'] },
+  );
   if (clash && clash.id !== exceptId) throw duplicateMerchantProductId(merchantProductId, clash.id);
 }
 
@@ -91,7 +134,8 @@ async function flushProduct(em: EntityManager, product: Product): Promise<void> 
   try {
     await em.flush();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException && product.merchantProductId) throw duplicateMerchantProductId(product.merchantProductId);
+    if (err instanceof UniqueConstraintViolationException && product.merchantProductId)
+      throw duplicateMerchantProductId(product.merchantProductId);
     throw err;
   }
 }
@@ -121,7 +165,11 @@ export async function createProduct(ctx: ServiceContext, body: unknown): Promise
       upcCodeOrGtin: upc,
       status: input.status,
       metadata: input.metadata,
-      ...decideEligibility(runEngine({ name: input.name, upc_code_or_gtin: upc }), overrideFrom(input.hsa_fsa_eligibility ?? null, null, setByKey(ctx), now), now),
+      ...decideEligibility(
+        runEngine({ name: input.name, upc_code_or_gtin: upc }),
+        overrideFrom(input.hsa_fsa_eligibility ?? null, null, setByKey(ctx), now),
+        now,
+      ),
       createdAt: now,
       updatedAt: now,
     });
@@ -156,9 +204,17 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
   return ctx.em.transactional(async (em) => {
     const product = await getProduct(withEm(ctx, em), id);
     if (product.status === 'archived') {
-      throw new DomainError('invalid_state', `Product ${product.id} is archived and can no longer be changed; create a new product instead.`, { param: 'id' });
+      throw new DomainError(
+        'invalid_state',
+        `Product ${product.id} is archived and can no longer be changed; create a new product instead.`,
+        { param: 'id' },
+      );
     }
-    if (input.merchant_product_id !== undefined && input.merchant_product_id !== product.merchantProductId && input.status !== 'archived') {
+    if (
+      input.merchant_product_id !== undefined &&
+      input.merchant_product_id !== product.merchantProductId &&
+      input.status !== 'archived'
+    ) {
       await assertMerchantProductIdFree(ctx, em, input.merchant_product_id, product.id);
     }
     const now = ctx.now();
@@ -175,15 +231,29 @@ export async function updateProduct(ctx: ServiceContext, id: unknown, body: unkn
     if (input.images !== undefined) setImages(em, product, input.images);
     const before = snapshotOf(product);
     const stored = product.eligibilityOverride;
-    const override = input.hsa_fsa_eligibility === undefined ? stored : overrideFrom(input.hsa_fsa_eligibility, stored, setByKey(ctx), now);
+    const override =
+      input.hsa_fsa_eligibility === undefined
+        ? stored
+        : overrideFrom(input.hsa_fsa_eligibility, stored, setByKey(ctx), now);
     if (input.name !== undefined || upc !== undefined || override !== stored) {
-      Object.assign(product, decideEligibility(runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), override, now));
+      Object.assign(
+        product,
+        decideEligibility(runEngine({ name: product.name, upc_code_or_gtin: product.upcCodeOrGtin }), override, now),
+      );
     }
     product.updatedAt = now;
     await flushProduct(em, product);
-    const reason = changeReason({ override: override !== stored, barcode: upc !== undefined && upc !== upcBefore, overrideNow: override });
+    const reason = changeReason({
+      override: override !== stored,
+      barcode: upc !== undefined && upc !== upcBefore,
+      overrideNow: override,
+    });
     recordEligibilityChange(withEm(ctx, em), product, before, reason);
-    recordEvent(withEm(ctx, em), product.status === 'archived' ? 'product.archived' : 'product.updated', toProductResource(product));
+    recordEvent(
+      withEm(ctx, em),
+      product.status === 'archived' ? 'product.archived' : 'product.updated',
+      toProductResource(product),
+    );
     await em.flush();
     return product;
   });
@@ -210,21 +280,45 @@ export async function findProduct(ctx: ServiceContext, id: unknown): Promise<Pro
 }
 
 /** A page of the caller's products, newest first; archived ones only when asked for by status (the read model: one statement). */
-export async function listProducts(ctx: ServiceContext, filters: ProductFilters, page: PageRequest<number>, cursorParam = 'starting_after'): Promise<Page<ProductRecord>> {
+export async function listProducts(
+  ctx: ServiceContext,
+  filters: ProductFilters,
+  page: PageRequest<number>,
+  cursorParam = 'starting_after',
+): Promise<Page<ProductRecord>> {
   return readProductPage(ctx, filters, page, cursorParam);
 }
 
-export type EligibilityCheck = EligibilityResource & { product_id: number | null; upc_code_or_gtin: string | null; name: string | null };
+export type EligibilityCheck = EligibilityResource & {
+  product_id: number | null;
+  upc_code_or_gtin: string | null;
+  name: string | null;
+};
 
 /** One check: the stored decision of `product` when only its id was given, else the engine on the given (or stored) name and UPC. */
-function checkOne(ctx: ServiceContext, input: EligibilityQuery, product: Product | undefined, field = ''): EligibilityCheck {
+function checkOne(
+  ctx: ServiceContext,
+  input: EligibilityQuery,
+  product: Product | undefined,
+  field = '',
+): EligibilityCheck {
   if (product && input.name === undefined && input.upc_code_or_gtin === undefined) {
-    return { ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt), product_id: product.id, name: product.name, upc_code_or_gtin: product.upcCodeOrGtin };
+    return {
+      ...toEligibilityResource(productEligibility(product), product.eligibilityCheckedAt),
+      product_id: product.id,
+      name: product.name,
+      upc_code_or_gtin: product.upcCodeOrGtin,
+    };
   }
   const name = input.name ?? product?.name;
   const upc = cleanGtin(input.upc_code_or_gtin ?? product?.upcCodeOrGtin, `${field}upc_code_or_gtin`);
   const result = runEngine({ name: name ?? null, upc_code_or_gtin: upc });
-  return { ...toEligibilityResource(result, ctx.now()), product_id: input.product_id ?? null, name: name ?? null, upc_code_or_gtin: upc };
+  return {
+    ...toEligibilityResource(result, ctx.now()),
+    product_id: input.product_id ?? null,
+    name: name ?? null,
+    upc_code_or_gtin: upc,
+  };
 }
 
 /** Checks eligibility of a name and/or UPC/GTIN, or of a stored product, without saving anything. */
@@ -237,10 +331,13 @@ export async function checkEligibility(ctx: ServiceContext, body: unknown): Prom
 export async function checkEligibilityBatch(ctx: ServiceContext, body: unknown): Promise<EligibilityCheck[]> {
   const { items } = parseInput(checkEligibilityBatchSchema, requireObject(body));
   const ids = [...new Set(items.flatMap((item) => item.product_id ?? []))];
-  const products = new Map((ids.length ? await ctx.em.find(Product, { id: { $in: ids }, ...scope(ctx) }) : []).map((p) => [p.id, p]));
+  const products = new Map(
+    (ids.length ? await ctx.em.find(Product, { id: { $in: ids }, ...scope(ctx) }) : []).map((p) => [p.id, p]),
+  );
   return items.map((item, i) => {
     const product = item.product_id === undefined ? undefined : products.get(item.product_id);
-    if (item.product_id !== undefined && !product) throw DomainError.notFound('product', item.product_id, `items.${i}.product_id`);
+    if (item.product_id !== undefined && !product)
+      throw DomainError.notFound('product', item.product_id, `items.${i}.product_id`);
     return checkOne(ctx, item, product, `items.${i}.`);
   });
 }
@@ -249,5 +346,10 @@ export async function checkEligibilityBatch(ctx: ServiceContext, body: unknown):
 export async function checkEligibilityRequest(ctx: ServiceContext, body: unknown) {
   const object = requireObject(body);
   if (!('items' in object)) return checkEligibility(ctx, object);
-  return { object: 'list' as const, data: await checkEligibilityBatch(ctx, object), has_more: false, next_cursor: null };
+  return {
+    object: 'list' as const,
+    data: await checkEligibilityBatch(ctx, object),
+    has_more: false,
+    next_cursor: null,
+  };
 }

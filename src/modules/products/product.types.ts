@@ -7,12 +7,22 @@ import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { mutationPayload } from '../../platform/graphql/user-errors.js';
 import { ELIGIBILITY_STATUSES } from '../eligibility/eligibility.types.js';
-import { iiasCategoryOf, IIAS_CATEGORIES, OVERRIDE_STATUSES, statusOf, type SuggestedEligibility } from './product-eligibility.js';
+import {
+  iiasCategoryOf,
+  IIAS_CATEGORIES,
+  OVERRIDE_STATUSES,
+  statusOf,
+  type SuggestedEligibility,
+} from './product-eligibility.js';
 import { PRODUCT_STATUSES, type Product } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
 import { productImages, type EligibilityDecision } from './product.resource.js';
 
-export const ProductStatusEnum = graphqlEnum('ProductStatus', PRODUCT_STATUSES, 'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)');
+export const ProductStatusEnum = graphqlEnum(
+  'ProductStatus',
+  PRODUCT_STATUSES,
+  'active: for sale; inactive: temporarily unavailable; archived: removed (soft-deleted)',
+);
 
 export const EligibilityStatusEnum = graphqlEnum(
   'EligibilityStatus',
@@ -20,13 +30,29 @@ export const EligibilityStatusEnum = graphqlEnum(
   'requires_review: the name alone cannot decide (e.g. a tinted moisturizer with SPF); not payable by HSA/FSA card until a person checks the label',
 );
 
-export const EligibilitySourceEnum = graphqlEnum('EligibilitySource', ['upc', 'name', 'none', 'merchant'] as const, 'What the decision was based on (merchant: its own override)');
+export const EligibilitySourceEnum = graphqlEnum(
+  'EligibilitySource',
+  ['upc', 'name', 'none', 'merchant'] as const,
+  'What the decision was based on (merchant: its own override)',
+);
 
-export const EngineSourceEnum = graphqlEnum('EligibilityEngineSource', ['upc', 'name', 'none'] as const, 'What the engine based its opinion on');
+export const EngineSourceEnum = graphqlEnum(
+  'EligibilityEngineSource',
+  ['upc', 'name', 'none'] as const,
+  'What the engine based its opinion on',
+);
 
-export const OverrideStatusEnum = graphqlEnum('EligibilityOverrideStatus', OVERRIDE_STATUSES, "What a merchant can decide (requires_review is the engine's alone)");
+export const OverrideStatusEnum = graphqlEnum(
+  'EligibilityOverrideStatus',
+  OVERRIDE_STATUSES,
+  "What a merchant can decide (requires_review is the engine's alone)",
+);
 
-export const IiasCategoryEnum = graphqlEnum('IiasCategory', IIAS_CATEGORIES, 'IIAS category of an eligible amount: rx, vision, clinic, dental, otc (the rest)');
+export const IiasCategoryEnum = graphqlEnum(
+  'IiasCategory',
+  IIAS_CATEGORIES,
+  'IIAS category of an eligible amount: rx, vision, clinic, dental, otc (the rest)',
+);
 
 @ObjectType({ description: "The engine's own opinion of a product, kept beside the merchant's decision" })
 export class SuggestedEligibilityNode {
@@ -36,7 +62,12 @@ export class SuggestedEligibilityNode {
   @Field() message!: string;
 
   static from(s: SuggestedEligibility): SuggestedEligibilityNode {
-    return Object.assign(new SuggestedEligibilityNode(), { status: s.status, category: s.category, source: s.source, message: s.message });
+    return Object.assign(new SuggestedEligibilityNode(), {
+      status: s.status,
+      category: s.category,
+      source: s.source,
+      message: s.message,
+    });
   }
 }
 
@@ -49,11 +80,20 @@ export class Eligibility {
   @Field(() => EligibilitySourceEnum) source!: ValueOf<typeof EligibilitySourceEnum>;
   @Field() message!: string;
   @Field(() => GraphQLISODateTime) checkedAt!: Date;
-  @Field(() => IiasCategoryEnum, { nullable: true, description: "A product's: the IIAS category its eligible amount counts under (null when not eligible)" })
+  @Field(() => IiasCategoryEnum, {
+    nullable: true,
+    description: "A product's: the IIAS category its eligible amount counts under (null when not eligible)",
+  })
   iiasCategory!: ValueOf<typeof IiasCategoryEnum> | null;
-  @Field(() => String, { nullable: true, description: 'Who set the merchant decision (api_key:<id>, import, eligibility_list)' }) setBy!: string | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the merchant decision was set' }) setAt!: Date | null;
-  @Field(() => SuggestedEligibilityNode, { nullable: true, description: "A product's: the engine's own opinion" }) suggested!: SuggestedEligibilityNode | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Who set the merchant decision (api_key:<id>, import, eligibility_list)',
+  })
+  setBy!: string | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the merchant decision was set' })
+  setAt!: Date | null;
+  @Field(() => SuggestedEligibilityNode, { nullable: true, description: "A product's: the engine's own opinion" })
+  suggested!: SuggestedEligibilityNode | null;
 
   static from(result: EligibilityDecision, checkedAt: Date): Eligibility {
     return Object.assign(new Eligibility(), {
@@ -125,7 +165,11 @@ export class ProductNode extends Node {
   @Field(() => String, { nullable: true }) merchantProductId!: string | null;
   @Field(() => String, { nullable: true }) upcCodeOrGtin!: string | null;
   @Field(() => ProductStatusEnum) status!: ValueOf<typeof ProductStatusEnum>;
-  @Field(() => EligibilityOverrideNode, { nullable: true, description: "The merchant's own decision, null when the engine decides" }) hsaFsaEligibility!: EligibilityOverrideNode | null;
+  @Field(() => EligibilityOverrideNode, {
+    nullable: true,
+    description: "The merchant's own decision, null when the engine decides",
+  })
+  hsaFsaEligibility!: EligibilityOverrideNode | null;
   @Field(() => Eligibility) eligibility!: Eligibility;
   @Field(() => [ProductImageNode]) images!: ProductImageNode[];
   @Field(() => GraphQLJSONObject) metadata!: Record<string, unknown>;
@@ -146,9 +190,16 @@ export class ProductNode extends Node {
       merchantProductId: p.merchantProductId,
       upcCodeOrGtin: p.upcCodeOrGtin,
       status: p.status,
-      hsaFsaEligibility: p.eligibilityOverride && Object.assign(new EligibilityOverrideNode(), { status: p.eligibilityOverride.status, category: p.eligibilityOverride.category }),
+      hsaFsaEligibility:
+        p.eligibilityOverride &&
+        Object.assign(new EligibilityOverrideNode(), {
+          status: p.eligibilityOverride.status,
+          category: p.eligibilityOverride.category,
+        }),
       eligibility: Eligibility.ofProduct(p),
-      images: productImages(p).map((i) => Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 })),
+      images: productImages(p).map((i) =>
+        Object.assign(new ProductImageNode(), { id: i.id, url: i.url, isPrimary: i.position === 0 }),
+      ),
       metadata: p.metadata,
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
@@ -160,7 +211,8 @@ export const ProductConnection = connectionType('Product', ProductNode);
 
 @ArgsType()
 export class ProductsArgs extends CreatedRangeArgs {
-  @Field(() => ProductStatusEnum, { nullable: true, description: 'Archived products appear only when asked for' }) status?: ValueOf<typeof ProductStatusEnum>;
+  @Field(() => ProductStatusEnum, { nullable: true, description: 'Archived products appear only when asked for' })
+  status?: ValueOf<typeof ProductStatusEnum>;
   @Field(() => Boolean, { nullable: true }) hsaFsaEligible?: boolean;
   @Field(() => String, { nullable: true }) merchantProductId?: string;
 }
@@ -174,7 +226,10 @@ abstract class ProductOptionalFields {
   @Field(() => String, { nullable: true }) upcCodeOrGtin?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field(() => ProductStatusEnum, { nullable: true }) status?: ValueOf<typeof ProductStatusEnum>;
-  @Field(() => EligibilityOverrideInput, { nullable: true, description: "The merchant's own HSA/FSA decision (authoritative); null returns to the engine" })
+  @Field(() => EligibilityOverrideInput, {
+    nullable: true,
+    description: "The merchant's own HSA/FSA decision (authoritative); null returns to the engine",
+  })
   hsaFsaEligibility?: EligibilityOverrideInput | null;
 }
 
@@ -183,7 +238,8 @@ export class CreateProductInput extends ProductOptionalFields {
   @Field() name!: string;
   @Field(() => Int) price!: number;
   @Field() currency!: string;
-  @Field(() => [String], { nullable: true, description: 'Up to 10 image URLs; the first is primary' }) images?: string[];
+  @Field(() => [String], { nullable: true, description: 'Up to 10 image URLs; the first is primary' })
+  images?: string[];
 }
 
 @InputType({ description: 'Fields to change; omitted fields are kept, null clears an optional one' })
@@ -202,7 +258,14 @@ export class CheckEligibilityInput {
 }
 
 /** The base of the products mutations' payloads: `userErrors` with these codes. */
-const ProductMutationPayload = mutationPayload('Product', ['invalid_request', 'validation_error', 'invalid_price', 'invalid_currency', 'invalid_state', 'not_found']);
+const ProductMutationPayload = mutationPayload('Product', [
+  'invalid_request',
+  'validation_error',
+  'invalid_price',
+  'invalid_currency',
+  'invalid_state',
+  'not_found',
+]);
 
 @ObjectType()
 export class ProductPayload extends ProductMutationPayload {
@@ -221,18 +284,21 @@ export class ArchiveProductPayload extends ProductPayload {}
 @ObjectType({ description: 'One eligibility check' })
 export class EligibilityCheckResult {
   @Field(() => Eligibility) eligibility!: Eligibility;
-  @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' }) product!: ProductNode | null;
+  @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' })
+  product!: ProductNode | null;
 }
 
 @ObjectType()
 export class CheckEligibilityPayload extends ProductMutationPayload {
   @Field(() => Eligibility, { nullable: true }) eligibility!: Eligibility | null;
-  @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' }) product!: ProductNode | null;
+  @Field(() => ProductNode, { nullable: true, description: 'The product checked, when productId was given' })
+  product!: ProductNode | null;
 }
 
 @ObjectType()
 export class CheckEligibilityBatchPayload extends ProductMutationPayload {
-  @Field(() => [EligibilityCheckResult], { nullable: true, description: 'One result per item, in the order given' }) results!: EligibilityCheckResult[] | null;
+  @Field(() => [EligibilityCheckResult], { nullable: true, description: 'One result per item, in the order given' })
+  results!: EligibilityCheckResult[] | null;
 }
 
 @ObjectType()
@@ -244,8 +310,13 @@ export class EligibilityListUnmatchedRow {
 @ObjectType({ description: 'What an eligibility list changed' })
 export class ImportEligibilityListPayload extends ProductMutationPayload {
   @Field(() => Int, { nullable: true }) rows!: number | null;
-  @Field(() => Int, { nullable: true, description: 'Rows whose barcode is on at least one product' }) matched!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Rows whose barcode is on at least one product' }) matched!:
+    number | null;
   @Field(() => Int, { nullable: true }) productsChanged!: number | null;
   @Field(() => Int, { nullable: true }) productsUnchanged!: number | null;
-  @Field(() => [EligibilityListUnmatchedRow], { nullable: true, description: 'Rows whose barcode is on none of your products' }) unmatched!: EligibilityListUnmatchedRow[] | null;
+  @Field(() => [EligibilityListUnmatchedRow], {
+    nullable: true,
+    description: 'Rows whose barcode is on none of your products',
+  })
+  unmatched!: EligibilityListUnmatchedRow[] | null;
 }

@@ -21,7 +21,10 @@ registerEmailVars(['refund'], async (em: EntityManager, m: EmailMessage) => {
     regular_amount: money(refund.regularAmount, c),
     parts: refund.parts.map((part) => {
       const p = payments.get(part.payment_id);
-      return { card: p ? cardLabel(p) : part.payment_method === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card', amount: money(part.amount, c) };
+      return {
+        card: p ? cardLabel(p) : part.payment_method === 'hsa_fsa_card' ? 'HSA/FSA card' : 'Card',
+        amount: money(part.amount, c),
+      };
     }),
   };
 });

@@ -48,17 +48,25 @@ export async function assertLinesRefundable(em: EntityManager, order: Order, lin
     const before = done.get(id) ?? { quantity: 0, amount: 0 };
     const quantityLeft = line.quantity - before.quantity;
     if (want.quantity > quantityLeft) {
-      throw new DomainError('invalid_amount', `Line item ${id}: refunding ${want.quantity} would exceed the ${quantityLeft} of ${line.quantity} not yet refunded.`, {
-        param: 'line_items',
-        details: { line_item_id: id, field: 'quantity', requested: want.quantity, maximum: quantityLeft },
-      });
+      throw new DomainError(
+        'invalid_amount',
+        `Line item ${id}: refunding ${want.quantity} would exceed the ${quantityLeft} of ${line.quantity} not yet refunded.`,
+        {
+          param: 'line_items',
+          details: { line_item_id: id, field: 'quantity', requested: want.quantity, maximum: quantityLeft },
+        },
+      );
     }
     const amountLeft = line.price * line.quantity - before.amount;
     if (want.amount > amountLeft) {
-      throw new DomainError('invalid_amount', `Line item ${id}: refunding ${want.amount} would exceed the ${amountLeft} of ${line.price * line.quantity} not yet refunded.`, {
-        param: 'line_items',
-        details: { line_item_id: id, field: 'amount_cents', requested: want.amount, maximum: amountLeft },
-      });
+      throw new DomainError(
+        'invalid_amount',
+        `Line item ${id}: refunding ${want.amount} would exceed the ${amountLeft} of ${line.price * line.quantity} not yet refunded.`,
+        {
+          param: 'line_items',
+          details: { line_item_id: id, field: 'amount_cents', requested: want.amount, maximum: amountLeft },
+        },
+      );
     }
   }
 }

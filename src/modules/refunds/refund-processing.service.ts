@@ -37,14 +37,26 @@ export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50)
     if (!claimed) break;
     const refund = await em.findOneOrFail(Refund, claimed.id);
     const payments = new Map((await em.find(Payment, { orderId: refund.orderId })).map((p) => [p.id, p]));
-    const processor = await processorFor(systemContext(em, refund.merchant.id, refund.livemode, Number(claimed.offset), log));
-    const results = await Promise.all(refund.parts.map((part, i) => processor.refund(payments.get(part.payment_id)!.captureId, part.amount, `${refund.id}.${i}.refund`)));
+    const processor = await processorFor(
+      systemContext(em, refund.merchant.id, refund.livemode, Number(claimed.offset), log),
+    );
+    const results = await Promise.all(
+      refund.parts.map((part, i) =>
+        processor.refund(payments.get(part.payment_id)!.captureId, part.amount, `${refund.id}.${i}.refund`),
+      ),
+    );
     await recordOutcome(orm, claimed.id, Number(claimed.offset), results, log);
   }
   return processed;
 }
 
-async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: number, results: RefundResult[], log: Log): Promise<void> {
+async function recordOutcome(
+  orm: MikroORM,
+  refundId: string,
+  clockOffsetMs: number,
+  results: RefundResult[],
+  log: Log,
+): Promise<void> {
   await orm.em.fork().transactional(async (em) => {
     const refund = await em.findOneOrFail(Refund, refundId);
     const order = await em.findOneOrFail(Order, refund.orderId, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -54,7 +66,13 @@ async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: num
     const payments = new Map((await em.find(Payment, { orderId: order.id })).map((p) => [p.id, p]));
     refund.parts = refund.parts.map((part, i) => {
       const result = results[i];
-      if (result.ok) return { ...part, processor_refund_id: result.refundId, success: result.pending ? null : true, failure_reason: null };
+      if (result.ok)
+        return {
+          ...part,
+          processor_refund_id: result.refundId,
+          success: result.pending ? null : true,
+          failure_reason: null,
+        };
       payments.get(part.payment_id)!.refundedAmount -= part.amount; // give the amount back to the refundable remainder
       return { ...part, success: false, failure_reason: result.code };
     });
@@ -74,7 +92,12 @@ async function recordOutcome(orm: MikroORM, refundId: string, clockOffsetMs: num
  * transaction. A part already decided is left alone (a repeated or late notification); the refund
  * ends, with `refund.succeeded` or `refund.failed`, once every part is decided.
  */
-export async function settleRefundPart(ctx: ServiceContext, reference: string, succeeded: boolean, reason: string | null): Promise<void> {
+export async function settleRefundPart(
+  ctx: ServiceContext,
+  reference: string,
+  succeeded: boolean,
+  reason: string | null,
+): Promise<void> {
   const match = /^(re_[A-Za-z0-9]+)\.(\d+)\.refund$/.exec(reference);
   if (!match) return;
   const em = ctx.em;
@@ -89,7 +112,9 @@ export async function settleRefundPart(ctx: ServiceContext, reference: string, s
     const payment = await em.findOneOrFail(Payment, part.payment_id);
     payment.refundedAmount -= part.amount; // back to the refundable remainder
   }
-  refund.parts = refund.parts.map((p, i) => (i === index ? { ...p, success: succeeded, failure_reason: succeeded ? null : (reason ?? 'refund_failed') } : p));
+  refund.parts = refund.parts.map((p, i) =>
+    i === index ? { ...p, success: succeeded, failure_reason: succeeded ? null : (reason ?? 'refund_failed') } : p,
+  );
   if (refund.parts.some((p) => p.success === null)) return;
   await finishRefund(ctx, refund, order);
 }
@@ -100,18 +125,23 @@ async function finishRefund(ctx: ServiceContext, refund: Refund, order: Order): 
   const now = ctx.now();
   const failed = refund.parts.filter((p) => !p.success);
   refund.status = failed.length ? 'failed' : 'succeeded';
-  refund.failureReason = failed.length ? failed.map((p) => `${p.payment_method}: ${p.failure_reason}`).join('; ') : null;
+  refund.failureReason = failed.length
+    ? failed.map((p) => `${p.payment_method}: ${p.failure_reason}`).join('; ')
+    : null;
   refund.processedAt = now;
   refund.claimedUntil = null;
 
-  const succeededTotal = (await em.find(Refund, { orderId: order.id, status: { $in: ['succeeded', 'failed'] }, id: { $ne: refund.id } }))
+  const succeededTotal = (
+    await em.find(Refund, { orderId: order.id, status: { $in: ['succeeded', 'failed'] }, id: { $ne: refund.id } })
+  )
     .concat(refund)
     .flatMap((r) => r.parts)
     .filter((p) => p.success)
     .reduce((s, p) => s + p.amount, 0);
   applyRefundedTotal(order, succeededTotal, now, `refund ${refund.id}: ${succeededTotal} of ${order.amount} refunded`);
   const webhookUrl = await webhookUrlForOrder(ctx, order);
-  if (refund.status === 'succeeded') recordEvent(ctx, 'refund.succeeded', refundSucceededPayload(refund, order), { webhookUrl });
+  if (refund.status === 'succeeded')
+    recordEvent(ctx, 'refund.succeeded', refundSucceededPayload(refund, order), { webhookUrl });
   else recordEvent(ctx, 'refund.failed', refundFailedPayload(refund, order), { webhookUrl });
   await em.flush();
 }

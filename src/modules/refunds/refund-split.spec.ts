@@ -55,9 +55,15 @@ test('one-sided orders', () => {
 
 test('after one side was given back (a failed part), the other side is never overdrawn', () => {
   // HSA already refunded in full, regular untouched: everything left comes from regular.
-  expect(splitRefund(1500, { captured: 2000, refunded: 2000 }, { captured: 1500, refunded: 0 })).toEqual({ hsa: 0, regular: 1500 });
+  expect(splitRefund(1500, { captured: 2000, refunded: 2000 }, { captured: 1500, refunded: 0 })).toEqual({
+    hsa: 0,
+    regular: 1500,
+  });
   // Regular exhausted: the HSA side takes the rest even above its proportional target.
-  expect(splitRefund(1000, { captured: 2000, refunded: 1000 }, { captured: 1500, refunded: 1500 })).toEqual({ hsa: 1000, regular: 0 });
+  expect(splitRefund(1000, { captured: 2000, refunded: 1000 }, { captured: 1500, refunded: 1500 })).toEqual({
+    hsa: 1000,
+    regular: 0,
+  });
 });
 
 test('random sequences never over-refund and always finish exact', () => {
@@ -99,12 +105,21 @@ describe('line refunds go back to the card that paid the line', () => {
     ] as const;
 
   test('a line that is not eligible returns wholly to the regular card', () => {
-    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 1200 }], paid, ...fresh(1999, 1200))).toEqual({ hsa: 0, regular: 1200 });
-    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 600 }], paid, ...fresh(1999, 1200))).toEqual({ hsa: 0, regular: 600 });
+    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 1200 }], paid, ...fresh(1999, 1200))).toEqual({
+      hsa: 0,
+      regular: 1200,
+    });
+    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 600 }], paid, ...fresh(1999, 1200))).toEqual({
+      hsa: 0,
+      regular: 600,
+    });
   });
 
   test('an eligible line returns wholly to the HSA/FSA card that paid it', () => {
-    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(1999, 1200))).toEqual({ hsa: 1999, regular: 0 });
+    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(1999, 1200))).toEqual({
+      hsa: 1999,
+      regular: 0,
+    });
   });
 
   test('both lines at once: each to its own card', () => {
@@ -121,15 +136,28 @@ describe('line refunds go back to the card that paid the line', () => {
   });
 
   test('one regular card paid everything: every line returns to it', () => {
-    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(0, 3199))).toEqual({ hsa: 0, regular: 1999 });
+    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(0, 3199))).toEqual({
+      hsa: 0,
+      regular: 1999,
+    });
   });
 
   test('a partial authorisation moved part of the eligible lines to the regular card: the eligible line returns in that proportion', () => {
     // The HSA/FSA card covered 1000 of the 1999 eligible; the regular card paid 999 + 1200.
-    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(1000, 2199))).toEqual({ hsa: 1000, regular: 999 });
+    expect(splitLineRefund([{ line_item_id: 'li_1', amount: 1999 }], paid, ...fresh(1000, 2199))).toEqual({
+      hsa: 1000,
+      regular: 999,
+    });
   });
 
   test('a card with too little left hands the excess to the other card', () => {
-    expect(splitLineRefund([{ line_item_id: 'li_2', amount: 1200 }], paid, { captured: 1999, refunded: 0 }, { captured: 1200, refunded: 600 })).toEqual({ hsa: 600, regular: 600 });
+    expect(
+      splitLineRefund(
+        [{ line_item_id: 'li_2', amount: 1200 }],
+        paid,
+        { captured: 1999, refunded: 0 },
+        { captured: 1200, refunded: 600 },
+      ),
+    ).toEqual({ hsa: 600, regular: 600 });
   });
 });

@@ -13,11 +13,16 @@ export interface RefundablePayment {
  * never exceeds its capture, and a refund of the whole remainder returns each payment exactly.
  * The caller has checked that `amount` ≤ the remaining total.
  */
-export function splitRefund(amount: number, hsa: RefundablePayment, regular: RefundablePayment): { hsa: number; regular: number } {
+export function splitRefund(
+  amount: number,
+  hsa: RefundablePayment,
+  regular: RefundablePayment,
+): { hsa: number; regular: number } {
   const total = hsa.captured + regular.captured;
   const hsaLeft = hsa.captured - hsa.refunded;
   const regularLeft = regular.captured - regular.refunded;
-  if (amount > hsaLeft + regularLeft) throw new RangeError(`refund of ${amount} exceeds the remaining ${hsaLeft + regularLeft}`);
+  if (amount > hsaLeft + regularLeft)
+    throw new RangeError(`refund of ${amount} exceeds the remaining ${hsaLeft + regularLeft}`);
   const cumulative = hsa.refunded + regular.refunded + amount;
   const target = total > 0 ? Math.floor((hsa.captured * cumulative) / total) : 0;
   let hsaShare = Math.min(Math.max(target - hsa.refunded, 0), hsaLeft, amount);
@@ -54,11 +59,15 @@ export function splitLineRefund(
   const byId = new Map(paid.map((l) => [l.id, l]));
   const eligibleTotal = paid.filter((l) => l.hsa_fsa_eligible).reduce((s, l) => s + l.price * l.quantity, 0);
   const amount = lines.reduce((s, l) => s + l.amount, 0);
-  const eligibleRefund = lines.filter((l) => byId.get(l.line_item_id)?.hsa_fsa_eligible).reduce((s, l) => s + l.amount, 0);
-  const target = eligibleTotal > 0 ? Math.floor((eligibleRefund * Math.min(hsa.captured, eligibleTotal)) / eligibleTotal) : 0;
+  const eligibleRefund = lines
+    .filter((l) => byId.get(l.line_item_id)?.hsa_fsa_eligible)
+    .reduce((s, l) => s + l.amount, 0);
+  const target =
+    eligibleTotal > 0 ? Math.floor((eligibleRefund * Math.min(hsa.captured, eligibleTotal)) / eligibleTotal) : 0;
   const hsaLeft = hsa.captured - hsa.refunded;
   const regularLeft = regular.captured - regular.refunded;
-  if (amount > hsaLeft + regularLeft) throw new RangeError(`refund of ${amount} exceeds the remaining ${hsaLeft + regularLeft}`);
+  if (amount > hsaLeft + regularLeft)
+    throw new RangeError(`refund of ${amount} exceeds the remaining ${hsaLeft + regularLeft}`);
   let hsaShare = Math.min(target, hsaLeft);
   let regularShare = amount - hsaShare;
   if (regularShare > regularLeft) {

@@ -16,17 +16,37 @@ import { createRefund } from './refund.service.js';
 export async function refundCheckoutV1(ctx: ServiceContext, checkoutId: string, body: unknown) {
   const input = parseInput(v1RefundSchema, body ?? {});
   const session = await getCheckoutSession(ctx, checkoutId);
-  if (!session.orderId) throw new DomainError('invalid_state', `Checkout ${checkoutId} has not been paid.`, { param: 'checkout_id' });
+  if (!session.orderId)
+    throw new DomainError('invalid_state', `Checkout ${checkoutId} has not been paid.`, { param: 'checkout_id' });
   const order = await getOrderEntity(ctx, session.orderId);
   const lines = new Map(order.lineItems.map((l) => [l.id, l]));
   const details = input.line_items.flatMap((item, i) => {
     const line = lines.get(item.line_item_id);
-    if (!line) return [{ field: `line_items.${i}.line_item_id`, message: `${item.line_item_id} is not a line item of order ${order.id}` }];
-    if (item.amount_cents > line.price * item.quantity) return [{ field: `line_items.${i}.amount_cents`, message: `exceeds ${line.price * item.quantity} (unit price × quantity)` }];
+    if (!line)
+      return [
+        {
+          field: `line_items.${i}.line_item_id`,
+          message: `${item.line_item_id} is not a line item of order ${order.id}`,
+        },
+      ];
+    if (item.amount_cents > line.price * item.quantity)
+      return [
+        {
+          field: `line_items.${i}.amount_cents`,
+          message: `exceeds ${line.price * item.quantity} (unit price × quantity)`,
+        },
+      ];
     return [];
   });
-  if (details.length) throw new DomainError('validation_error', `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, { param: details[0].field, details });
-  const reason: RefundReason = (REFUND_REASONS as readonly string[]).includes(input.reason ?? '') ? (input.reason as RefundReason) : 'other';
+  if (details.length)
+    throw new DomainError(
+      'validation_error',
+      `Invalid request: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+      { param: details[0].field, details },
+    );
+  const reason: RefundReason = (REFUND_REASONS as readonly string[]).includes(input.reason ?? '')
+    ? (input.reason as RefundReason)
+    : 'other';
   const amount = input.line_items.reduce((s, l) => s + l.amount_cents, 0);
   const refund = await createRefund(
     ctx,
@@ -35,9 +55,18 @@ export async function refundCheckoutV1(ctx: ServiceContext, checkoutId: string, 
       amount,
       reason,
       notes: input.reason && reason === 'other' ? input.reason : undefined,
-      metadata: { line_items: input.line_items.map((l) => `${l.line_item_id}:${l.quantity}:${l.amount_cents}`).join(',') },
+      metadata: {
+        line_items: input.line_items.map((l) => `${l.line_item_id}:${l.quantity}:${l.amount_cents}`).join(','),
+      },
     },
     input.line_items.map((l) => ({ line_item_id: l.line_item_id, quantity: l.quantity, amount: l.amount_cents })),
   );
-  return { checkout_id: checkoutId, refund_id: refund.id, status: refund.status, refunded_amount_cents: refund.amount, currency: refund.currency, refunded_at: refund.createdAt.toISOString() };
+  return {
+    checkout_id: checkoutId,
+    refund_id: refund.id,
+    status: refund.status,
+    refunded_amount_cents: refund.amount,
+    currency: refund.currency,
+    refunded_at: refund.createdAt.toISOString(),
+  };
 }

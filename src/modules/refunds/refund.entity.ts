@@ -3,7 +3,15 @@ import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import type { PaymentMethodType } from '../payments/payment-processor.js';
 
-export const REFUND_REASONS = ['customer_request', 'duplicate', 'fraudulent', 'product_unavailable', 'damaged_product', 'wrong_product', 'other'] as const;
+export const REFUND_REASONS = [
+  'customer_request',
+  'duplicate',
+  'fraudulent',
+  'product_unavailable',
+  'damaged_product',
+  'wrong_product',
+  'other',
+] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
@@ -32,7 +40,10 @@ export interface RefundLine {
 @Entity({ tableName: 'refunds' })
 @Index({ name: 'refunds_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
 @Index({ name: 'refunds_order_idx', properties: ['orderId', 'createdAt'] })
-@Index({ name: 'refunds_pending_idx', expression: `create index "refunds_pending_idx" on "refunds" ("created_at") where "status" = 'pending'` })
+@Index({
+  name: 'refunds_pending_idx',
+  expression: `create index "refunds_pending_idx" on "refunds" ("created_at") where "status" = 'pending'`,
+})
 export class Refund extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('re');

@@ -11,7 +11,22 @@ import type { Refund } from './refund.entity.js';
 /** A refund as the read path returns it: the entity's fields, without the ORM. */
 export type RefundRecord = Pick<
   Refund,
-  'id' | 'livemode' | 'orderId' | 'amount' | 'hsaAmount' | 'regularAmount' | 'currency' | 'reason' | 'notes' | 'status' | 'parts' | 'lines' | 'failureReason' | 'metadata' | 'createdAt' | 'processedAt'
+  | 'id'
+  | 'livemode'
+  | 'orderId'
+  | 'amount'
+  | 'hsaAmount'
+  | 'regularAmount'
+  | 'currency'
+  | 'reason'
+  | 'notes'
+  | 'status'
+  | 'parts'
+  | 'lines'
+  | 'failureReason'
+  | 'metadata'
+  | 'createdAt'
+  | 'processedAt'
 >;
 
 const REFUND_COLUMNS = `r.id, r.livemode, r.order_id as "orderId", r.amount, r.hsa_amount as "hsaAmount", r.regular_amount as "regularAmount",
@@ -28,10 +43,16 @@ export function refundsOfOrdersQuery(orderIds: readonly string[], merchantId: st
 }
 
 /** Every refund of the caller's orders `orderIds`, grouped by order. */
-export async function readRefundsOf(ctx: ServiceContext, orderIds: readonly string[]): Promise<Map<string, RefundRecord[]>> {
+export async function readRefundsOf(
+  ctx: ServiceContext,
+  orderIds: readonly string[],
+): Promise<Map<string, RefundRecord[]>> {
   const byOrder = new Map<string, RefundRecord[]>(orderIds.map((id) => [id, []]));
   if (!orderIds.length) return byOrder;
-  const rows = await queryRows<EpochRow<RefundRecord, 'createdAt' | 'processedAt'>>(ctx, refundsOfOrdersQuery(orderIds, ctx.principal.merchantId, ctx.principal.livemode));
+  const rows = await queryRows<EpochRow<RefundRecord, 'createdAt' | 'processedAt'>>(
+    ctx,
+    refundsOfOrdersQuery(orderIds, ctx.principal.merchantId, ctx.principal.livemode),
+  );
   for (const row of rows) byOrder.get(row.orderId)?.push(withDates<RefundRecord>(row, ['createdAt', 'processedAt']));
   return byOrder;
 }

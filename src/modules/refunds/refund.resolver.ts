@@ -19,19 +19,32 @@ const refundsOf = lookAhead(OrderNode, ['refunds'], refundsByOrderLoader, (order
 @Authorized('refunds')
 @Resolver(() => RefundNode)
 export class RefundResolver {
-  @Query(() => RefundNode, { nullable: true, description: 'A refund by global id; null (with a not_found error) when this key cannot see it' })
+  @Query(() => RefundNode, {
+    nullable: true,
+    description: 'A refund by global id; null (with a not_found error) when this key cannot see it',
+  })
   async refund(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<RefundNode> {
     return RefundNode.from(await refunds.getRefund(ctx, fromGlobalId(id, 'Refund')));
   }
 
   @Query(() => RefundConnection, { description: 'Refunds, most recent first' })
   async refunds(@Args() args: RefundsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<RefundNode>> {
-    const filters = { order_id: args.orderId ? fromGlobalId(args.orderId, 'Order', 'orderId') : undefined, status: args.status };
-    return toConnection(await refunds.listRefunds(ctx, filters, toPageRequest(args, String), 'after'), args, (r) => RefundNode.from(r));
+    const filters = {
+      order_id: args.orderId ? fromGlobalId(args.orderId, 'Order', 'orderId') : undefined,
+      status: args.status,
+    };
+    return toConnection(await refunds.listRefunds(ctx, filters, toPageRequest(args, String), 'after'), args, (r) =>
+      RefundNode.from(r),
+    );
   }
 
-  @Mutation(() => CreateRefundPayload, { description: 'Refund an order in full or in part (same rules as POST /api/v2/refunds)' })
-  async createRefund(@Arg('input', () => CreateRefundInput) input: CreateRefundInput, @Ctx() { ctx }: GraphContext): Promise<CreateRefundPayload> {
+  @Mutation(() => CreateRefundPayload, {
+    description: 'Refund an order in full or in part (same rules as POST /api/v2/refunds)',
+  })
+  async createRefund(
+    @Arg('input', () => CreateRefundInput) input: CreateRefundInput,
+    @Ctx() { ctx }: GraphContext,
+  ): Promise<CreateRefundPayload> {
     const body = { ...toServiceInput(input), order_id: fromGlobalId(input.orderId, 'Order', 'orderId') };
     return { refund: RefundNode.from(await refunds.createRefund(ctx, body)) };
   }
@@ -41,7 +54,13 @@ export class RefundResolver {
 @Resolver(() => OrderNode)
 export class OrderRefundsResolver {
   @FieldResolver(() => RefundConnection, { description: "The order's refunds, newest first" })
-  refunds(@Root() order: OrderNode, @Args() args: ConnectionArgs, @Ctx() { ctx }: GraphContext): ConnectionShape<RefundNode> | Promise<ConnectionShape<RefundNode>> {
-    return thenMap(refundsOf(ctx, order), (all) => toConnection(paginateLoaded(all, toPageRequest(args, String)), args, (r) => RefundNode.from(r)));
+  refunds(
+    @Root() order: OrderNode,
+    @Args() args: ConnectionArgs,
+    @Ctx() { ctx }: GraphContext,
+  ): ConnectionShape<RefundNode> | Promise<ConnectionShape<RefundNode>> {
+    return thenMap(refundsOf(ctx, order), (all) =>
+      toConnection(paginateLoaded(all, toPageRequest(args, String)), args, (r) => RefundNode.from(r)),
+    );
   }
 }

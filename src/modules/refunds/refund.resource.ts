@@ -58,10 +58,20 @@ export function refundCreatedPayload(r: Refund, order: Order) {
 /** `refund.succeeded` payload. */
 export function refundSucceededPayload(r: Refund, order: Order) {
   const at = (r.processedAt ?? new Date()).toISOString();
-  return { ...refundEventBase(r, order), order_status: order.status, payment_status: order.paymentStatus, refunded_at: at, processed_at: at };
+  return {
+    ...refundEventBase(r, order),
+    order_status: order.status,
+    payment_status: order.paymentStatus,
+    refunded_at: at,
+    processed_at: at,
+  };
 }
 
 /** `refund.failed` payload. */
 export function refundFailedPayload(r: Refund, order: Order) {
-  return { ...refundEventBase(r, order), failure_reason: r.failureReason, failed_at: (r.processedAt ?? new Date()).toISOString() };
+  return {
+    ...refundEventBase(r, order),
+    failure_reason: r.failureReason,
+    failed_at: (r.processedAt ?? new Date()).toISOString(),
+  };
 }

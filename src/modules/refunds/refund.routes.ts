@@ -19,7 +19,8 @@ export const refundRoutes: RouteSpec[] = [
     body: createRefundSchema,
     response: refundEnvelopeResponse,
     status: 201,
-    handler: async (ctx, req) => responseEnvelope(ctx, toRefundResource(await refunds.createRefund(ctx, req.body)), 'Refund initiated'),
+    handler: async (ctx, req) =>
+      responseEnvelope(ctx, toRefundResource(await refunds.createRefund(ctx, req.body)), 'Refund initiated'),
   },
   {
     method: 'GET',
@@ -42,7 +43,12 @@ export const refundRoutes: RouteSpec[] = [
     tags,
     params: z.object({ id: z.string() }),
     response: refundEnvelopeResponse,
-    handler: async (ctx, req) => responseEnvelope(ctx, toRefundResource(await refunds.getRefund(ctx, (req.params as { id: string }).id)), 'Refund retrieved'),
+    handler: async (ctx, req) =>
+      responseEnvelope(
+        ctx,
+        toRefundResource(await refunds.getRefund(ctx, (req.params as { id: string }).id)),
+        'Refund retrieved',
+      ),
   },
   {
     method: 'POST',

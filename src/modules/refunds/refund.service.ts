@@ -29,14 +29,26 @@ function remainingOf(payments: Payment[]): number {
 function planRefund(order: Order, payments: Payment[], requested: number | undefined, lines: RefundLine[] = []) {
   const remaining = remainingOf(payments);
   if (REFUNDABLE.has(order.paymentStatus) && remaining === 0) {
-    throw new DomainError('already_refunded', `Order ${order.id} is already fully refunded (or its remaining amount is being refunded).`, { param: 'order_id' });
+    throw new DomainError(
+      'already_refunded',
+      `Order ${order.id} is already fully refunded (or its remaining amount is being refunded).`,
+      { param: 'order_id' },
+    );
   }
   if (!REFUNDABLE.has(order.paymentStatus)) {
-    throw new DomainError('invalid_state', `Order ${order.id} cannot be refunded: its payment status is ${order.paymentStatus}.`, { param: 'order_id' });
+    throw new DomainError(
+      'invalid_state',
+      `Order ${order.id} cannot be refunded: its payment status is ${order.paymentStatus}.`,
+      { param: 'order_id' },
+    );
   }
   const amount = requested ?? remaining;
   if (amount > remaining) {
-    throw new DomainError('invalid_amount', `Refund amount ${amount} exceeds the refundable remainder of ${remaining}.`, { param: 'amount', details: { requested: amount, maximum: remaining } });
+    throw new DomainError(
+      'invalid_amount',
+      `Refund amount ${amount} exceeds the refundable remainder of ${remaining}.`,
+      { param: 'amount', details: { requested: amount, maximum: remaining } },
+    );
   }
   const hsa = payments.find((p) => p.paymentMethod === 'hsa_fsa_card');
   const regular = payments.find((p) => p.paymentMethod === 'card');
@@ -54,12 +66,27 @@ export async function previewRefund(
   ctx: ServiceContext,
   orderId: string,
   amount?: number,
-): Promise<{ order_id: string; amount: number; hsa_amount: number; regular_amount: number; remaining: number; currency: string }> {
-  if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 1)) throw new DomainError('invalid_amount', 'amount must be a positive whole number of cents', { param: 'amount' });
+): Promise<{
+  order_id: string;
+  amount: number;
+  hsa_amount: number;
+  regular_amount: number;
+  remaining: number;
+  currency: string;
+}> {
+  if (amount !== undefined && (!Number.isSafeInteger(amount) || amount < 1))
+    throw new DomainError('invalid_amount', 'amount must be a positive whole number of cents', { param: 'amount' });
   const order = await ctx.em.findOne(Order, { id: orderId, ...scope(ctx) });
   if (!order) throw DomainError.notFound('order', orderId, 'order_id');
   const plan = planRefund(order, await ctx.em.find(Payment, { orderId: order.id }), amount);
-  return { order_id: order.id, amount: plan.amount, hsa_amount: plan.share.hsa, regular_amount: plan.share.regular, remaining: plan.remaining, currency: order.currency };
+  return {
+    order_id: order.id,
+    amount: plan.amount,
+    hsa_amount: plan.share.hsa,
+    regular_amount: plan.share.regular,
+    remaining: plan.remaining,
+    currency: order.currency,
+  };
 }
 
 /**
@@ -72,7 +99,11 @@ export async function previewRefund(
 export async function createRefund(ctx: ServiceContext, body: unknown, lines: RefundLine[] = []): Promise<Refund> {
   const input = parseInput(createRefundSchema, requireObject(body));
   return ctx.em.transactional(async (em) => {
-    const order = await em.findOne(Order, { id: input.order_id, ...scope(ctx) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const order = await em.findOne(
+      Order,
+      { id: input.order_id, ...scope(ctx) },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!order) throw DomainError.notFound('order', input.order_id, 'order_id');
     const payments = await em.find(Payment, { orderId: order.id });
     const { amount, share, hsa, regular } = planRefund(order, payments, input.amount, lines);
@@ -84,7 +115,15 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
     ] as const) {
       if (!payment || part === 0) continue;
       payment.refundedAmount += part;
-      parts.push({ payment_id: payment.id, payment_method: payment.paymentMethod, amount: part, refund_id: prefixedId('rp'), processor_refund_id: null, success: null, failure_reason: null });
+      parts.push({
+        payment_id: payment.id,
+        payment_method: payment.paymentMethod,
+        amount: part,
+        refund_id: prefixedId('rp'),
+        processor_refund_id: null,
+        success: null,
+        failure_reason: null,
+      });
     }
     const refund = em.create(Refund, {
       ...scope(ctx),
@@ -101,8 +140,15 @@ export async function createRefund(ctx: ServiceContext, body: unknown, lines: Re
       createdAt: ctx.now(),
       updatedAt: ctx.now(),
     });
-    recordEvent(withEm(ctx, em), 'refund.created', refundCreatedPayload(refund, order), { webhookUrl: await webhookUrlForOrder(withEm(ctx, em), order) });
-    recordAudit(withEm(ctx, em), 'refund.created', refund.id, { order_id: order.id, amount, hsa_amount: share.hsa, regular_amount: share.regular });
+    recordEvent(withEm(ctx, em), 'refund.created', refundCreatedPayload(refund, order), {
+      webhookUrl: await webhookUrlForOrder(withEm(ctx, em), order),
+    });
+    recordAudit(withEm(ctx, em), 'refund.created', refund.id, {
+      order_id: order.id,
+      amount,
+      hsa_amount: share.hsa,
+      regular_amount: share.regular,
+    });
     await em.flush();
     return refund;
   });
@@ -122,7 +168,12 @@ export function parseListRefundsQuery(query: unknown) {
 }
 
 /** A page of the caller's refunds (optionally of one order), newest first. */
-export async function listRefunds(ctx: ServiceContext, filters: RefundFilters, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<Refund>> {
+export async function listRefunds(
+  ctx: ServiceContext,
+  filters: RefundFilters,
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<Refund>> {
   const where: FilterQuery<Refund> = { ...scope(ctx) };
   if (filters.order_id) where.orderId = filters.order_id;
   if (filters.status) where.status = filters.status;

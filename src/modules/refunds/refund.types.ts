@@ -10,7 +10,13 @@ import type { RefundRecord } from './refund.read-model.js';
 import { mutationPayload } from '../../platform/graphql/user-errors.js';
 
 /** The base of the refunds mutations' payloads: `userErrors` with these codes. */
-const RefundMutationPayload = mutationPayload('Refund', ['validation_error', 'invalid_amount', 'already_refunded', 'invalid_state', 'not_found']);
+const RefundMutationPayload = mutationPayload('Refund', [
+  'validation_error',
+  'invalid_amount',
+  'already_refunded',
+  'invalid_state',
+  'not_found',
+]);
 
 export const RefundStatusEnum = graphqlEnum('RefundStatus', REFUND_STATUSES);
 
@@ -28,7 +34,8 @@ export class RefundPartType {
   @Field(() => PaymentMethodEnum) paymentMethod!: ValueOf<typeof PaymentMethodEnum>;
   @Field(() => Int) amount!: number;
   @Field({ description: 'This payment’s refund (rp_…), set from creation' }) refundId!: string;
-  @Field(() => String, { nullable: true, description: 'The processor’s reference, once processed' }) processorRefundId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The processor’s reference, once processed' })
+  processorRefundId!: string | null;
   @Field(() => Boolean, { nullable: true, description: 'null while pending' }) success!: boolean | null;
 }
 
@@ -90,7 +97,8 @@ export class RefundsArgs extends ConnectionArgs {
 @InputType()
 export class CreateRefundInput {
   @Field(() => ID, { description: 'Global id of the order' }) orderId!: string;
-  @Field(() => Int, { nullable: true, description: 'Cents; omit to refund the whole remaining amount' }) amount?: number;
+  @Field(() => Int, { nullable: true, description: 'Cents; omit to refund the whole remaining amount' })
+  amount?: number;
   @Field(() => RefundReasonEnum) reason!: ValueOf<typeof RefundReasonEnum>;
   @Field(() => String, { nullable: true }) notes?: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;

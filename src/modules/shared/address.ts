@@ -10,5 +10,14 @@ export interface Address {
 
 /** An address as the REST resources write it: every field present (`address_line_2` null when none was given). */
 export function addressResource(a: Address | null): (Address & { address_line_2: string | null }) | null {
-  return a && { address_line_1: a.address_line_1, address_line_2: a.address_line_2 ?? null, city: a.city, state: a.state, postal_code: a.postal_code, country: a.country };
+  return (
+    a && {
+      address_line_1: a.address_line_1,
+      address_line_2: a.address_line_2 ?? null,
+      city: a.city,
+      state: a.state,
+      postal_code: a.postal_code,
+      country: a.country,
+    }
+  );
 }

@@ -29,7 +29,13 @@ export const amountsResponse = z
 export const checkoutAmountsResponse = amountsResponse
   .extend({
     healthcare: z
-      .object({ rx: z.number().int(), vision: z.number().int(), clinic: z.number().int(), dental: z.number().int(), otc: z.number().int() })
+      .object({
+        rx: z.number().int(),
+        vision: z.number().int(),
+        clinic: z.number().int(),
+        dental: z.number().int(),
+        otc: z.number().int(),
+      })
       .describe('hsa_amount by IIAS category (cents); the five add up to hsa_amount exactly'),
   })
   .meta({ id: 'CheckoutAmounts' });

@@ -12,7 +12,13 @@ export class HealthcareAmounts {
   @Field(() => Int, { description: 'Every other eligible item (over the counter)' }) otc!: number;
 
   static from(h: HealthcareBreakdown): HealthcareAmounts {
-    return Object.assign(new HealthcareAmounts(), { rx: h.rx, vision: h.vision, clinic: h.clinic, dental: h.dental, otc: h.otc });
+    return Object.assign(new HealthcareAmounts(), {
+      rx: h.rx,
+      vision: h.vision,
+      clinic: h.clinic,
+      dental: h.dental,
+      otc: h.otc,
+    });
   }
 }
 
@@ -26,12 +32,25 @@ export class Amounts {
   @Field(() => Int) tax!: number;
   @Field(() => Int) discount!: number;
   @Field(() => Int) total!: number;
-  @Field(() => HealthcareAmounts, { nullable: true, description: "A checkout's: hsaAmount by IIAS category (null on orders)" }) healthcare!: HealthcareAmounts | null;
+  @Field(() => HealthcareAmounts, {
+    nullable: true,
+    description: "A checkout's: hsaAmount by IIAS category (null on orders)",
+  })
+  healthcare!: HealthcareAmounts | null;
 
   static from(a: CheckoutAmounts): Amounts {
     const { subtotal, shipping, tax, discount, total } = a;
     const healthcare = a.healthcare ? HealthcareAmounts.from(a.healthcare) : null;
-    return Object.assign(new Amounts(), { subtotal, hsaAmount: a.hsa_amount, regularAmount: a.regular_amount, shipping, tax, discount, total, healthcare });
+    return Object.assign(new Amounts(), {
+      subtotal,
+      hsaAmount: a.hsa_amount,
+      regularAmount: a.regular_amount,
+      shipping,
+      tax,
+      discount,
+      total,
+      healthcare,
+    });
   }
 }
 
@@ -48,7 +67,14 @@ export class AddressType {
   /** Null in, null out: an address never collected (a payment link that ships nothing, a renewal) stays null. */
   static from(a: Address | null): AddressType | null {
     if (!a) return null;
-    return Object.assign(new AddressType(), { addressLine1: a.address_line_1, addressLine2: a.address_line_2 ?? null, city: a.city, state: a.state, postalCode: a.postal_code, country: a.country });
+    return Object.assign(new AddressType(), {
+      addressLine1: a.address_line_1,
+      addressLine2: a.address_line_2 ?? null,
+      city: a.city,
+      state: a.state,
+      postalCode: a.postal_code,
+      country: a.country,
+    });
   }
 }
 

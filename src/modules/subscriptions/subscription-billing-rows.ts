@@ -67,13 +67,32 @@ export type BillingInvoice = Pick<
 /** An attempt as billing reads and changes it; `isNew` until it is inserted. */
 export type BillingAttempt = Pick<
   SubscriptionInvoiceAttempt,
-  'id' | 'livemode' | 'invoiceId' | 'attempt' | 'amount' | 'paymentMethodId' | 'status' | 'pspReference' | 'disposition' | 'refusalCode' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'livemode'
+  | 'invoiceId'
+  | 'attempt'
+  | 'amount'
+  | 'paymentMethodId'
+  | 'status'
+  | 'pspReference'
+  | 'disposition'
+  | 'refusalCode'
+  | 'createdAt'
+  | 'updatedAt'
 > & { merchantId: string; isNew?: boolean };
 
 export type BillingCustomer = Pick<Customer, 'email' | 'firstName' | 'lastName' | 'phone'>;
 export type BillingMethod = Pick<PaymentMethod, 'id' | 'type' | 'brand' | 'last4' | 'processorToken'>;
 
-const SUBSCRIPTION_DATES = ['anchorAt', 'currentPeriodStart', 'currentPeriodEnd', 'nextChargeAt', 'billingLeaseUntil', 'cancelledAt', 'priorNextChargeAt'] as const;
+const SUBSCRIPTION_DATES = [
+  'anchorAt',
+  'currentPeriodStart',
+  'currentPeriodEnd',
+  'nextChargeAt',
+  'billingLeaseUntil',
+  'cancelledAt',
+  'priorNextChargeAt',
+] as const;
 const SUBSCRIPTION_COLUMNS = [
   's.id, s.merchant_id as "merchantId", s.livemode, s.customer_id as "customerId", s.payment_method_id as "paymentMethodId"',
   's.product_id as "productId", s.merchant_product_id as "merchantProductId", s.description, s.hsa_fsa_eligible as "hsaFsaEligible", s.requires_lmn as "requiresLmn"',
@@ -111,7 +130,10 @@ function attemptOf(row: Record<string, unknown>): BillingAttempt | null {
  * `FOR UPDATE SKIP LOCKED`: two workers never take the same one) and reads them as locked, with
  * the clock offset of their merchant and mode.
  */
-export async function lockDueSubscriptions(em: EntityManager, batch: number): Promise<{ sub: BillingSubscription; offsetMs: number }[]> {
+export async function lockDueSubscriptions(
+  em: EntityManager,
+  batch: number,
+): Promise<{ sub: BillingSubscription; offsetMs: number }[]> {
   const rows = await runStatement<Record<string, unknown>>(
     em,
     `select ${SUBSCRIPTION_COLUMNS}, case when s.livemode then 0 else m.test_clock_offset_ms end::float8 as "offsetMs"
@@ -131,12 +153,19 @@ export async function lockDueSubscriptions(em: EntityManager, batch: number): Pr
 
 /** Locks subscriptions `ids` in id order (the caller's transaction) and reads them as locked; a missing one is left out. */
 export async function lockSubscriptionRows(em: EntityManager, ids: string[]): Promise<BillingSubscription[]> {
-  const rows = await runStatement<Record<string, unknown>>(em, `select ${SUBSCRIPTION_COLUMNS} from subscriptions s where s.id = any(?) order by s.id for update`, [ids]);
+  const rows = await runStatement<Record<string, unknown>>(
+    em,
+    `select ${SUBSCRIPTION_COLUMNS} from subscriptions s where s.id = any(?) order by s.id for update`,
+    [ids],
+  );
   return rows.map((r) => withDates<BillingSubscription>(r, SUBSCRIPTION_DATES));
 }
 
 /** Cycles `ids` with the attempt of each still `calling` (a charge in flight), if any. */
-export async function readInvoices(em: EntityManager, ids: string[]): Promise<{ invoice: BillingInvoice; calling: BillingAttempt | null }[]> {
+export async function readInvoices(
+  em: EntityManager,
+  ids: string[],
+): Promise<{ invoice: BillingInvoice; calling: BillingAttempt | null }[]> {
   if (!ids.length) return [];
   const rows = await runStatement<Record<string, unknown>>(
     em,
@@ -153,12 +182,21 @@ export async function readInvoices(em: EntityManager, ids: string[]): Promise<{ 
 
 /** Payment methods `ids` (the cards billing charges). */
 export async function readMethods(em: EntityManager, ids: string[]): Promise<Map<string, BillingMethod>> {
-  const rows = await runStatement<BillingMethod>(em, `select id, type, brand, last4, processor_token as "processorToken" from payment_methods where id = any(?)`, [[...new Set(ids)]]);
+  const rows = await runStatement<BillingMethod>(
+    em,
+    `select id, type, brand, last4, processor_token as "processorToken" from payment_methods where id = any(?)`,
+    [[...new Set(ids)]],
+  );
   return new Map(rows.map((m) => [m.id, m]));
 }
 
 /** The attempts `ids` still `calling` (not settled by anyone yet), each with its cycle, its card and the customer. */
-export async function readCallingAttempts(em: EntityManager, ids: string[]): Promise<{ attempt: BillingAttempt; invoice: BillingInvoice; pm: BillingMethod; customer: BillingCustomer | null }[]> {
+export async function readCallingAttempts(
+  em: EntityManager,
+  ids: string[],
+): Promise<
+  { attempt: BillingAttempt; invoice: BillingInvoice; pm: BillingMethod; customer: BillingCustomer | null }[]
+> {
   const rows = await runStatement<Record<string, unknown>>(
     em,
     `select ${INVOICE_COLUMNS}, ${ATTEMPT_COLUMNS},
@@ -182,7 +220,14 @@ export async function readCallingAttempts(em: EntityManager, ids: string[]): Pro
       processorToken: r.pm_processorToken as string,
     };
     const customer: BillingCustomer | null =
-      r.c_id == null ? null : { email: r.c_email as string, firstName: r.c_firstName as string, lastName: r.c_lastName as string, phone: r.c_phone as string | null };
+      r.c_id == null
+        ? null
+        : {
+            email: r.c_email as string,
+            firstName: r.c_firstName as string,
+            lastName: r.c_lastName as string,
+            phone: r.c_phone as string | null,
+          };
     for (const key of Object.keys(r)) if (key.startsWith('pm_') || key.startsWith('c_')) delete r[key];
     return { attempt, invoice: withDates<BillingInvoice>(r, INVOICE_DATES), pm, customer };
   });
@@ -203,10 +248,33 @@ const INVOICE_CHANGES = {
   last_refusal_code: text,
   updated_at: at,
 };
-const ATTEMPT_CHANGES = { id: text, status: text, psp_reference: text, disposition: text, refusal_code: text, updated_at: at };
+const ATTEMPT_CHANGES = {
+  id: text,
+  status: text,
+  psp_reference: text,
+  disposition: text,
+  refusal_code: text,
+  updated_at: at,
+};
 const SCOPE = { merchant_id: text, livemode: 'boolean', created_at: at };
-const INVOICE_TABLE = { ...SCOPE, subscription_id: text, period_index: 'int', period_start: at, period_end: at, amount: 'int', currency: text, ...INVOICE_CHANGES };
-const ATTEMPT_TABLE = { ...SCOPE, invoice_id: text, attempt: 'int', amount: 'int', payment_method_id: text, ...ATTEMPT_CHANGES };
+const INVOICE_TABLE = {
+  ...SCOPE,
+  subscription_id: text,
+  period_index: 'int',
+  period_start: at,
+  period_end: at,
+  amount: 'int',
+  currency: text,
+  ...INVOICE_CHANGES,
+};
+const ATTEMPT_TABLE = {
+  ...SCOPE,
+  invoice_id: text,
+  attempt: 'int',
+  amount: 'int',
+  payment_method_id: text,
+  ...ATTEMPT_CHANGES,
+};
 /** The columns of `subscriptions` billing changes (the rest is never written here). */
 const SUBSCRIPTION_TABLE = {
   id: text,
@@ -262,7 +330,11 @@ const attemptRow = (a: BillingAttempt) => ({
 });
 
 /** Writes billing's changes (new and changed cycles and attempts, changed subscriptions) as statements for one `runBulk`. */
-export function billingWrites(subs: BillingSubscription[], invoices: BillingInvoice[], attempts: BillingAttempt[]): BulkWrite[] {
+export function billingWrites(
+  subs: BillingSubscription[],
+  invoices: BillingInvoice[],
+  attempts: BillingAttempt[],
+): BulkWrite[] {
   const now = new Date();
   const subRows = subs.map((s) => ({
     id: s.id,

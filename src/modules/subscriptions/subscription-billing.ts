@@ -15,7 +15,15 @@ import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { periodAt } from './subscription-calendar.js';
 import { Subscription } from './subscription.entity.js';
-import { afterChargeFailure, afterChargeSuccess, DISPOSITIONS, isBillable, MAX_ATTEMPTS, type Disposition, type SubscriptionStatus } from './subscription-lifecycle.js';
+import {
+  afterChargeFailure,
+  afterChargeSuccess,
+  DISPOSITIONS,
+  isBillable,
+  MAX_ATTEMPTS,
+  type Disposition,
+  type SubscriptionStatus,
+} from './subscription-lifecycle.js';
 import {
   billingWrites,
   lockDueSubscriptions,
@@ -99,12 +107,21 @@ const noop = () => undefined;
 const silent: Log = { info: noop, warn: noop, error: noop, debug: noop };
 
 /** A context on the caller's transaction for a merchant and mode (no fork: one per row would cost a unit of work each). */
-function ctxFor(em: EntityManager, merchantId: string, livemode: boolean, clockOffsetMs: number, log: Log): ServiceContext {
+function ctxFor(
+  em: EntityManager,
+  merchantId: string,
+  livemode: boolean,
+  clockOffsetMs: number,
+  log: Log,
+): ServiceContext {
   return withEm(systemContext(em, merchantId, livemode, clockOffsetMs, log, 'job_billing'), em);
 }
 
 const clockNow = (offsetMs: number) => new Date(Date.now() + offsetMs);
-const principalScope = (p: { merchantId: string; livemode: boolean }) => ({ merchant: p.merchantId, livemode: p.livemode });
+const principalScope = (p: { merchantId: string; livemode: boolean }) => ({
+  merchant: p.merchantId,
+  livemode: p.livemode,
+});
 
 /** When the sweep must next look at `sub` after billing decided `next` (a scheduled end comes first). */
 function dueAt(sub: BillingSubscription, next: Date | null): Date | null {
@@ -125,9 +142,19 @@ function setBillingState(sub: BillingSubscription, status: SubscriptionStatus, n
 }
 
 /** Leases `sub` to this charge (no other worker takes it meanwhile) and describes the charge of `attempt` on the card `token`. */
-function leaseCharge(sub: BillingSubscription, attempt: BillingAttempt, currency: string, clockOffsetMs: number, pm: BillingMethod, byNewCard: boolean): ChargeJob {
+function leaseCharge(
+  sub: BillingSubscription,
+  attempt: BillingAttempt,
+  currency: string,
+  clockOffsetMs: number,
+  pm: BillingMethod,
+  byNewCard: boolean,
+): ChargeJob {
   sub.billingLeaseUntil = new Date(Date.now() + leaseMs);
-  const lmn = sub.requiresLmn && pm.type === 'hsa_fsa_card' && sub.merchantProductId ? { customerId: sub.customerId, productId: sub.merchantProductId } : null;
+  const lmn =
+    sub.requiresLmn && pm.type === 'hsa_fsa_card' && sub.merchantProductId
+      ? { customerId: sub.customerId, productId: sub.merchantProductId }
+      : null;
   return {
     attemptId: attempt.id,
     subscriptionId: sub.id,
@@ -143,7 +170,12 @@ function leaseCharge(sub: BillingSubscription, attempt: BillingAttempt, currency
 }
 
 /** Ends the subscriptions whose scheduled end has come, through the entity and `endSubscription` (rare: not worth a batch path). */
-async function endScheduled(em: EntityManager, subs: BillingSubscription[], offsets: Map<string, number>, log: Log): Promise<void> {
+async function endScheduled(
+  em: EntityManager,
+  subs: BillingSubscription[],
+  offsets: Map<string, number>,
+  log: Log,
+): Promise<void> {
   if (!subs.length) return;
   const entities = await em.find(Subscription, { id: { $in: subs.map((s) => s.id) } }, { refresh: true });
   const [customers, methods] = await Promise.all([
@@ -152,7 +184,13 @@ async function endScheduled(em: EntityManager, subs: BillingSubscription[], offs
   ]);
   for (const sub of entities) {
     const ctx = ctxFor(em, sub.merchant.id, sub.livemode, offsets.get(sub.id) ?? 0, log);
-    await endSubscription(ctx, sub, sub.currentPeriodEnd, customers.find((c) => c.id === sub.customerId) ?? null, methods.find((m) => m.id === sub.paymentMethodId) ?? null);
+    await endSubscription(
+      ctx,
+      sub,
+      sub.currentPeriodEnd,
+      customers.find((c) => c.id === sub.customerId) ?? null,
+      methods.find((m) => m.id === sub.paymentMethodId) ?? null,
+    );
   }
   await em.flush();
 }
@@ -162,14 +200,25 @@ async function endScheduled(em: EntityManager, subs: BillingSubscription[], offs
  * scheduled end has come, opens the due cycle's invoice (or takes the open one), and writes the
  * attempt (`calling`) and the lease. Returns the charges to make once the transaction commits.
  */
-export async function prepareCharges(em: EntityManager, subs: BillingSubscription[], offsets: Map<string, number>, log: Log, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
+export async function prepareCharges(
+  em: EntityManager,
+  subs: BillingSubscription[],
+  offsets: Map<string, number>,
+  log: Log,
+  opts: { byNewCard?: boolean } = {},
+): Promise<ChargeJob[]> {
   if (!subs.length) return [];
   // A cancelled subscription is claimed only for a charge that was in flight when it ended (its voided cycle is the latest).
-  const openIds = subs.map((s) => (s.status === 'cancelled' ? s.latestInvoiceId : s.openInvoiceId)).filter((id): id is string => !!id);
+  const openIds = subs
+    .map((s) => (s.status === 'cancelled' ? s.latestInvoiceId : s.openInvoiceId))
+    .filter((id): id is string => !!id);
   const open = await readInvoices(em, openIds);
   const openInvoices = new Map(open.map((o) => [o.invoice.id, o.invoice]));
   const inFlight = new Map(open.flatMap((o) => (o.calling ? [[o.invoice.id, o.calling] as const] : [])));
-  const methods = await readMethods(em, [...subs.map((s) => s.paymentMethodId), ...[...inFlight.values()].map((a) => a.paymentMethodId)]);
+  const methods = await readMethods(em, [
+    ...subs.map((s) => s.paymentMethodId),
+    ...[...inFlight.values()].map((a) => a.paymentMethodId),
+  ]);
   const jobs: ChargeJob[] = [];
   const changed: BillingSubscription[] = [];
   const ending: BillingSubscription[] = [];
@@ -277,22 +326,42 @@ export async function prepareCharges(em: EntityManager, subs: BillingSubscriptio
  * Step 1 for one subscription the caller holds as an entity, locked (or created) in its
  * transaction `em`: flushes it, prepares its charge as `prepareCharges` does, and reloads it.
  */
-export async function prepareChargeOf(ctx: ServiceContext, em: EntityManager, sub: Subscription, opts: { byNewCard?: boolean } = {}): Promise<ChargeJob[]> {
+export async function prepareChargeOf(
+  ctx: ServiceContext,
+  em: EntityManager,
+  sub: Subscription,
+  opts: { byNewCard?: boolean } = {},
+): Promise<ChargeJob[]> {
   await em.flush();
-  const jobs = await prepareCharges(em, await lockSubscriptionRows(em, [sub.id]), new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log, opts);
+  const jobs = await prepareCharges(
+    em,
+    await lockSubscriptionRows(em, [sub.id]),
+    new Map([[sub.id, ctx.principal.clockOffsetMs]]),
+    ctx.log,
+    opts,
+  );
   await em.findOneOrFail(Subscription, sub.id, { refresh: true });
   return jobs;
 }
 
 /** Step 2: the processor calls, with no transaction open (a few at a time). */
-export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log: Log, concurrency = 32): Promise<ChargeOutcome[]> {
+export async function callProcessor(
+  root: EntityManager,
+  jobs: ChargeJob[],
+  log: Log,
+  concurrency = 32,
+): Promise<ChargeOutcome[]> {
   const outcomes = new Array<ChargeOutcome>(jobs.length);
   // One processor per merchant and mode for the batch (live mode looks up the merchant's account).
   const processors = new Map<string, Promise<PaymentProcessor>>();
   const processorOf = (job: ChargeJob) => {
     const key = `${job.merchantId}:${job.livemode}:${job.clockOffsetMs}`;
     let processor = processors.get(key);
-    if (!processor) processors.set(key, (processor = processorFor(ctxFor(root, job.merchantId, job.livemode, job.clockOffsetMs, log))));
+    if (!processor)
+      processors.set(
+        key,
+        (processor = processorFor(ctxFor(root, job.merchantId, job.livemode, job.clockOffsetMs, log))),
+      );
     return processor;
   };
   let next = 0;
@@ -304,12 +373,34 @@ export async function callProcessor(root: EntityManager, jobs: ChargeJob[], log:
         const processor = await processorOf(job);
         const currency = job.currency.toLowerCase();
         // A renewal that needs a letter the shopper no longer holds is authorised and held, under a key of its own.
-        const hold = job.lmn && !(await letterCovers(root, { merchantId: job.merchantId, livemode: job.livemode, ...job.lmn, at: clockNow(job.clockOffsetMs) }));
-        const result = hold ? await processor.holdToken(job.token, job.amount, currency, `${job.attemptId}.hold`) : await processor.chargeToken(job.token, job.amount, currency, job.attemptId);
-        if (result.ok) outcomes[i] = 'authorizationId' in result ? { job, ok: 'held', authorizationId: result.authorizationId } : { job, ok: true, captureId: result.captureId };
-        else outcomes[i] = { job, ok: false, code: result.code, disposition: result.disposition && DISPOSITIONS.includes(result.disposition) ? result.disposition : 'retry' };
+        const hold =
+          job.lmn &&
+          !(await letterCovers(root, {
+            merchantId: job.merchantId,
+            livemode: job.livemode,
+            ...job.lmn,
+            at: clockNow(job.clockOffsetMs),
+          }));
+        const result = hold
+          ? await processor.holdToken(job.token, job.amount, currency, `${job.attemptId}.hold`)
+          : await processor.chargeToken(job.token, job.amount, currency, job.attemptId);
+        if (result.ok)
+          outcomes[i] =
+            'authorizationId' in result
+              ? { job, ok: 'held', authorizationId: result.authorizationId }
+              : { job, ok: true, captureId: result.captureId };
+        else
+          outcomes[i] = {
+            job,
+            ok: false,
+            code: result.code,
+            disposition: result.disposition && DISPOSITIONS.includes(result.disposition) ? result.disposition : 'retry',
+          };
       } catch (error) {
-        log.error({ err: error, attempt: job.attemptId }, 'processor call failed; the attempt is re-driven when its lease lapses');
+        log.error(
+          { err: error, attempt: job.attemptId },
+          'processor call failed; the attempt is re-driven when its lease lapses',
+        );
         outcomes[i] = { job, ok: null, error };
       }
     }
@@ -331,7 +422,12 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
   const reversals: { journal: PaymentJournal; ctx: ServiceContext }[] = [];
   const releases: { authorizationId: string; key: string; ctx: ServiceContext }[] = [];
   await root.fork().transactional(async (em) => {
-    const subs = new Map((await lockSubscriptionRows(em, [...new Set(decided.map((o) => o.job.subscriptionId))].sort())).map((s) => [s.id, s]));
+    const subs = new Map(
+      (await lockSubscriptionRows(em, [...new Set(decided.map((o) => o.job.subscriptionId))].sort())).map((s) => [
+        s.id,
+        s,
+      ]),
+    );
     const calling = new Map(
       (
         await readCallingAttempts(
@@ -346,7 +442,13 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
     const invoices: BillingInvoice[] = [];
     const attempts: BillingAttempt[] = [];
     // Per settled charge in order: its order (numbered last, see below; completed unless held for a review) and the events after the order's.
-    const settled: { order?: BuiltOrder; held?: boolean; principal: { merchantId: string; livemode: boolean }; at: Date; events: EventRow[] }[] = [];
+    const settled: {
+      order?: BuiltOrder;
+      held?: boolean;
+      principal: { merchantId: string; livemode: boolean };
+      at: Date;
+      events: EventRow[];
+    }[] = [];
     for (const outcome of decided) {
       const found = calling.get(outcome.job.attemptId);
       if (!found) continue;
@@ -366,18 +468,30 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         // Cancelled while the card was being held: nothing is kept, the hold is released after the commit.
         attempt.status = 'reversed';
         attempt.pspReference = outcome.authorizationId;
-        releases.push({ authorizationId: outcome.authorizationId, key: `${attempt.id}.release`, ctx: ctxFor(root, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log) });
+        releases.push({
+          authorizationId: outcome.authorizationId,
+          key: `${attempt.id}.release`,
+          ctx: ctxFor(root, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log),
+        });
       } else if (outcome.ok === 'held') {
         // The letter has expired: the cycle's order waits, processing and authorised, for a clinician's
         // review; the invoice stays open and billing leaves the subscription alone until the decision.
         attempt.status = 'succeeded';
         attempt.pspReference = outcome.authorizationId;
-        const order = buildOrder(principalScope(principal), renewalOrderDraft(sub, invoice, customer, pm, '', null, now), '');
+        const order = buildOrder(
+          principalScope(principal),
+          renewalOrderDraft(sub, invoice, customer, pm, '', null, now),
+          '',
+        );
         const { review, payload } = await openRenewalReview(em, {
           ...principal,
           orderId: order.order.id,
           invoiceId: invoice.id,
-          customer: { email: customer?.email ?? '', first_name: customer?.firstName ?? '', last_name: customer?.lastName ?? '' },
+          customer: {
+            email: customer?.email ?? '',
+            first_name: customer?.firstName ?? '',
+            last_name: customer?.lastName ?? '',
+          },
           item: { product_id: sub.merchantProductId ?? '', name: sub.description },
           hold: {
             authorization_id: outcome.authorizationId,
@@ -390,30 +504,81 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
           },
           at: now,
         });
-        order.order.lmn = { items: [sub.merchantProductId ?? ''], review: { id: review.id, status: 'pending' }, letter_id: null };
-        transitionOrder(order.order, now, 'processing', `HSA/FSA card held until a clinician reviews the letter of medical necessity (${review.id})`, 'authorized');
+        order.order.lmn = {
+          items: [sub.merchantProductId ?? ''],
+          review: { id: review.id, status: 'pending' },
+          letter_id: null,
+        };
+        transitionOrder(
+          order.order,
+          now,
+          'processing',
+          `HSA/FSA card held until a clinician reviews the letter of medical necessity (${review.id})`,
+          'authorized',
+        );
         Object.assign(invoice, { orderId: order.order.id, nextRetryAt: null });
         setBillingState(sub, sub.status, null);
-        settled.push({ order, held: true, principal, at: now, events: [eventRow(principal, 'lmn_review.created', payload, now)] });
+        settled.push({
+          order,
+          held: true,
+          principal,
+          at: now,
+          events: [eventRow(principal, 'lmn_review.created', payload, now)],
+        });
       } else if (outcome.ok && voided(outcome)) {
         // Cancelled while the processor charged: keep nothing. The reversal is journaled with this
         // settlement (both commit or neither) and refunds the capture under a key of its own.
         attempt.status = 'reversed';
         attempt.pspReference = outcome.captureId;
-        const steps = [{ slot: 'card' as const, payment_method: pm.type, amount: attempt.amount, authorization_id: null, capture_id: outcome.captureId }];
+        const steps = [
+          {
+            slot: 'card' as const,
+            payment_method: pm.type,
+            amount: attempt.amount,
+            authorization_id: null,
+            capture_id: outcome.captureId,
+          },
+        ];
         const ctx = ctxFor(em, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log);
-        reversals.push({ journal: await PaymentJournal.openReversal(ctx, attempt.id, steps), ctx: ctxFor(root, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log) });
+        reversals.push({
+          journal: await PaymentJournal.openReversal(ctx, attempt.id, steps),
+          ctx: ctxFor(root, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log),
+        });
       } else if (outcome.ok) {
         attempt.status = 'succeeded';
         attempt.pspReference = outcome.captureId;
-        const order = buildOrder(principalScope(principal), renewalOrderDraft(sub, invoice, customer, pm, '', outcome.captureId, now), '');
+        const order = buildOrder(
+          principalScope(principal),
+          renewalOrderDraft(sub, invoice, customer, pm, '', outcome.captureId, now),
+          '',
+        );
         order.order.completedAt = now;
         transitionOrder(order.order, now, 'completed', 'payment captured', 'captured');
-        Object.assign(invoice, { status: 'paid', paidAt: now, pspReference: outcome.captureId, orderId: order.order.id, nextRetryAt: null });
+        Object.assign(invoice, {
+          status: 'paid',
+          paidAt: now,
+          pspReference: outcome.captureId,
+          orderId: order.order.id,
+          nextRetryAt: null,
+        });
         if (sub.openInvoiceId === invoice.id) sub.openInvoiceId = null;
         const decision = afterChargeSuccess(previous, outcome.job.byNewCard);
-        setBillingState(sub, decision.status, invoice.periodEnd > sub.currentPeriodEnd ? invoice.periodEnd : sub.currentPeriodEnd);
-        const events = decision.events.map((type) => subscriptionEventRow(principal, now, type, sub, customer, pm, type === 'subscription.renewed' ? { invoice: invoiceEventBody(invoice) } : {}));
+        setBillingState(
+          sub,
+          decision.status,
+          invoice.periodEnd > sub.currentPeriodEnd ? invoice.periodEnd : sub.currentPeriodEnd,
+        );
+        const events = decision.events.map((type) =>
+          subscriptionEventRow(
+            principal,
+            now,
+            type,
+            sub,
+            customer,
+            pm,
+            type === 'subscription.renewed' ? { invoice: invoiceEventBody(invoice) } : {},
+          ),
+        );
         settled.push({ order, principal, at: now, events });
       } else {
         attempt.status = 'failed';
@@ -422,12 +587,23 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
         const decision = afterChargeFailure(outcome.disposition, attempt.attempt, now);
         Object.assign(invoice, { lastDisposition: outcome.disposition, lastRefusalCode: outcome.code });
         if (invoice.status === 'void' || sub.status === 'cancelled') continue; // ended meanwhile: the cycle stays void
-        Object.assign(invoice, { nextRetryAt: decision.nextRetryAt, status: decision.status === 'unpaid' ? 'uncollectible' : 'open' });
+        Object.assign(invoice, {
+          nextRetryAt: decision.nextRetryAt,
+          status: decision.status === 'unpaid' ? 'uncollectible' : 'open',
+        });
         setBillingState(sub, decision.status, decision.nextRetryAt);
         // The card is the problem: the event carries a fresh card-update link for the shopper.
         const cardUpdate =
           outcome.disposition === 'action_required'
-            ? { card_update_url: setupLinkUrl(addSetupLink(ctxFor(em, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log), sub.customerId, sub.id)) }
+            ? {
+                card_update_url: setupLinkUrl(
+                  addSetupLink(
+                    ctxFor(em, sub.merchantId, sub.livemode, outcome.job.clockOffsetMs, log),
+                    sub.customerId,
+                    sub.id,
+                  ),
+                ),
+              }
             : {};
         const failure = {
           disposition: outcome.disposition,
@@ -437,7 +613,16 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
           max_attempts: MAX_ATTEMPTS,
           next_retry_at: decision.nextRetryAt?.toISOString() ?? null,
         };
-        settled.push({ principal, at: now, events: [subscriptionEventRow(principal, now, 'subscription.payment_failed', sub, customer, pm, { failure, ...cardUpdate })] });
+        settled.push({
+          principal,
+          at: now,
+          events: [
+            subscriptionEventRow(principal, now, 'subscription.payment_failed', sub, customer, pm, {
+              failure,
+              ...cardUpdate,
+            }),
+          ],
+        });
       }
     }
     const orders = settled.flatMap((s) => (s.order ? [s.order] : []));
@@ -464,14 +649,26 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
   // After the commit, with no transaction open: refund what was captured for voided cycles. A
   // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.
   for (const { journal, ctx } of reversals) {
-    await journal.reverse(ctx).catch((err: unknown) => log.error({ err, journal: journal.id }, "reversal of a cancelled cycle's charge failed; the reconciliation sweep retries it"));
+    await journal
+      .reverse(ctx)
+      .catch((err: unknown) =>
+        log.error(
+          { err, journal: journal.id },
+          "reversal of a cancelled cycle's charge failed; the reconciliation sweep retries it",
+        ),
+      );
   }
   for (const { authorizationId, key, ctx } of releases) {
     await (
       await processorFor(ctx)
     )
       .void(authorizationId, key)
-      .catch((err: unknown) => log.error({ err, authorizationId }, "release of a cancelled cycle's hold failed; the authorisation lapses by itself"));
+      .catch((err: unknown) =>
+        log.error(
+          { err, authorizationId },
+          "release of a cancelled cycle's hold failed; the authorisation lapses by itself",
+        ),
+      );
   }
 }
 
@@ -485,7 +682,11 @@ export async function runCharges(root: EntityManager, jobs: ChargeJob[], log: Lo
  * Claims up to `batch` due subscriptions (by each merchant's clock, not leased by a live worker)
  * and prepares their charges, in one short transaction. Returns the jobs and how many were claimed.
  */
-export async function claimDue(root: EntityManager, log: Log, batch: number): Promise<{ claimed: number; jobs: ChargeJob[] }> {
+export async function claimDue(
+  root: EntityManager,
+  log: Log,
+  batch: number,
+): Promise<{ claimed: number; jobs: ChargeJob[] }> {
   return root.fork().transactional(async (em) => {
     const rows = await lockDueSubscriptions(em, batch);
     if (!rows.length) return { claimed: 0, jobs: [] };
@@ -506,7 +707,11 @@ export async function claimDue(root: EntityManager, log: Log, batch: number): Pr
  * The billing sweep: claims due subscriptions in batches, charges them, settles them, until
  * nothing is due (or `maxBatches`). Any number of workers may run it at once.
  */
-export async function runBillingSweep(root: EntityManager, log: Log, opts: { batch?: number; maxBatches?: number } = {}): Promise<number> {
+export async function runBillingSweep(
+  root: EntityManager,
+  log: Log,
+  opts: { batch?: number; maxBatches?: number } = {},
+): Promise<number> {
   const batch = opts.batch ?? 100;
   let charged = 0;
   for (let i = 0; i < (opts.maxBatches ?? 1000); i++) {

@@ -10,7 +10,12 @@ export const INTERVALS = ['daily', 'weekly', 'monthly', 'yearly'] as const;
 export type Interval = (typeof INTERVALS)[number];
 
 /** The event body's words for the intervals (the spec's example is `month`). */
-export const EVENT_INTERVAL: Record<Interval, string> = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' };
+export const EVENT_INTERVAL: Record<Interval, string> = {
+  daily: 'day',
+  weekly: 'week',
+  monthly: 'month',
+  yearly: 'year',
+};
 
 const DAY_MS = 86_400_000;
 
@@ -24,7 +29,17 @@ export function addMonths(anchor: Date, months: number): Date {
   const year = Math.floor(total / 12);
   const month = total - year * 12;
   const day = Math.min(anchor.getUTCDate(), daysInMonth(year, month));
-  return new Date(Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      year,
+      month,
+      day,
+      anchor.getUTCHours(),
+      anchor.getUTCMinutes(),
+      anchor.getUTCSeconds(),
+      anchor.getUTCMilliseconds(),
+    ),
+  );
 }
 
 /** The `n`-th period boundary from `anchor` (n = 0 is the anchor itself). */
@@ -50,14 +65,20 @@ export interface Period {
 
 /** Period `index` (0 is the first) of a schedule anchored at `anchor`. */
 export function periodAt(anchor: Date, interval: Interval, intervalCount: number, index: number): Period {
-  return { index, start: periodBoundary(anchor, interval, intervalCount, index), end: periodBoundary(anchor, interval, intervalCount, index + 1) };
+  return {
+    index,
+    start: periodBoundary(anchor, interval, intervalCount, index),
+    end: periodBoundary(anchor, interval, intervalCount, index + 1),
+  };
 }
 
 /** The period that contains `at` (start ≤ at < end); `at` before the anchor gives period 0. */
 export function periodContaining(anchor: Date, interval: Interval, intervalCount: number, at: Date): Period {
   if (at.getTime() < anchor.getTime()) return periodAt(anchor, interval, intervalCount, 0);
   // A close first guess from the average period length, then exact steps.
-  const approxMs = { daily: DAY_MS, weekly: 7 * DAY_MS, monthly: 30.436875 * DAY_MS, yearly: 365.2425 * DAY_MS }[interval] * intervalCount;
+  const approxMs =
+    { daily: DAY_MS, weekly: 7 * DAY_MS, monthly: 30.436875 * DAY_MS, yearly: 365.2425 * DAY_MS }[interval] *
+    intervalCount;
   let index = Math.max(0, Math.floor((at.getTime() - anchor.getTime()) / approxMs) - 1);
   while (periodBoundary(anchor, interval, intervalCount, index).getTime() > at.getTime()) index--;
   while (periodBoundary(anchor, interval, intervalCount, index + 1).getTime() <= at.getTime()) index++;

@@ -18,13 +18,23 @@ import { invoiceEventBody } from './subscription.resource.js';
  * The first period starts at payment; a subscription checkout's `trial_period_days` is kept on
  * the subscription for the record but no trial applies, since the checkout already charged.
  */
-export async function startSubscriptionFromCheckout(ctx: ServiceContext, { session, order, cards }: PaidCheckout): Promise<void> {
+export async function startSubscriptionFromCheckout(
+  ctx: ServiceContext,
+  { session, order, cards }: PaidCheckout,
+): Promise<void> {
   const now = order.completedAt ?? ctx.now();
   const config = session.subscription ?? { interval: 'monthly' };
-  const interval: Interval = (INTERVALS as readonly string[]).includes(config.interval) ? (config.interval as Interval) : 'monthly';
+  const interval: Interval = (INTERVALS as readonly string[]).includes(config.interval)
+    ? (config.interval as Interval)
+    : 'monthly';
   const customer = await findOrCreateCustomer(ctx, session.customer, now);
   const part = cards.find((p) => p.slot === 'card') ?? cards[0];
-  const pm = storePaymentMethod(ctx, customer, { ...part, exp_month: part.expiry.month, exp_year: part.expiry.year }, now);
+  const pm = storePaymentMethod(
+    ctx,
+    customer,
+    { ...part, exp_month: part.expiry.month, exp_year: part.expiry.year },
+    now,
+  );
   const matched = session.lineItems.length === 1 ? session.lineItems[0] : null;
   const period = periodAt(now, interval, config.interval_count ?? 1, 0);
   const sub = ctx.em.create(Subscription, {

@@ -15,5 +15,6 @@ export const subscriptionDisputeRoute: RouteSpec = {
   params: z.object({ id: z.string() }),
   body: disputeSchema,
   response: subscriptionResponse,
-  handler: async (ctx, req) => presentSubscription(ctx, await disputeLatestCycle(ctx, (req.params as { id: string }).id, req.body)),
+  handler: async (ctx, req) =>
+    presentSubscription(ctx, await disputeLatestCycle(ctx, (req.params as { id: string }).id, req.body)),
 };

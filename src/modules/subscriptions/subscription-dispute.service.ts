@@ -33,7 +33,11 @@ export interface LockedCycle {
  * The subscription cycle whose order is `orderId`, its subscription locked in the transaction of
  * `em` (subscription before order: the lock order), or null when the order is no cycle's.
  */
-export async function lockCycleOfOrder(ctx: ServiceContext, em: EntityManager, orderId: string): Promise<LockedCycle | null> {
+export async function lockCycleOfOrder(
+  ctx: ServiceContext,
+  em: EntityManager,
+  orderId: string,
+): Promise<LockedCycle | null> {
   const invoice = await em.findOne(SubscriptionInvoice, { orderId, ...scope(ctx) });
   if (!invoice) return null;
   const subscription = await lockSubscription(ctx, em, invoice.subscriptionId);
@@ -48,19 +52,53 @@ export async function lockCycleOfOrder(ctx: ServiceContext, em: EntityManager, o
  * boundary of the original schedule. Records `subscription.disputed` with its `dispute`; the
  * cycle's order is the caller's (`applyDisputeToOrder`). The caller flushes.
  */
-export async function applyCycleDispute(tx: ServiceContext, { subscription: sub, invoice }: LockedCycle, report: CycleDisputeReport): Promise<void> {
+export async function applyCycleDispute(
+  tx: ServiceContext,
+  { subscription: sub, invoice }: LockedCycle,
+  report: CycleDisputeReport,
+): Promise<void> {
   const em = tx.em;
   const now = tx.now();
   const wasHeld = sub.status === 'disputed';
-  const decision = applyDisputeStage({ status: sub.status, nextChargeAt: sub.nextChargeAt, priorStatus: sub.priorStatus, priorNextChargeAt: sub.priorNextChargeAt }, report.stage);
-  Object.assign(sub, { status: decision.status, nextChargeAt: decision.nextChargeAt, priorStatus: decision.priorStatus, priorNextChargeAt: decision.priorNextChargeAt, updatedAt: now });
-  if (wasHeld && !decision.billingHeld && !sub.openInvoiceId && sub.nextChargeAt && sub.nextChargeAt <= now && (sub.status === 'active' || sub.status === 'trialing')) {
+  const decision = applyDisputeStage(
+    {
+      status: sub.status,
+      nextChargeAt: sub.nextChargeAt,
+      priorStatus: sub.priorStatus,
+      priorNextChargeAt: sub.priorNextChargeAt,
+    },
+    report.stage,
+  );
+  Object.assign(sub, {
+    status: decision.status,
+    nextChargeAt: decision.nextChargeAt,
+    priorStatus: decision.priorStatus,
+    priorNextChargeAt: decision.priorNextChargeAt,
+    updatedAt: now,
+  });
+  if (
+    wasHeld &&
+    !decision.billingHeld &&
+    !sub.openInvoiceId &&
+    sub.nextChargeAt &&
+    sub.nextChargeAt <= now &&
+    (sub.status === 'active' || sub.status === 'trialing')
+  ) {
     // Held periods are not back-charged: skip to the period that contains now; the next charge is at its end.
     const period = periodContaining(sub.anchorAt, sub.interval, sub.intervalCount, now);
-    if (period.index > sub.periodIndex) Object.assign(sub, { periodIndex: period.index, currentPeriodStart: period.start, currentPeriodEnd: period.end, nextChargeAt: period.end });
+    if (period.index > sub.periodIndex)
+      Object.assign(sub, {
+        periodIndex: period.index,
+        currentPeriodStart: period.start,
+        currentPeriodEnd: period.end,
+        nextChargeAt: period.end,
+      });
   }
   invoice.disputeStage = report.stage;
-  const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);
+  const [customer, pm] = await Promise.all([
+    em.findOne(Customer, sub.customerId),
+    em.findOne(PaymentMethod, sub.paymentMethodId),
+  ]);
   recordSubscriptionEvent(tx, 'subscription.disputed', sub, customer, pm, {
     dispute: {
       invoice_id: invoice.id,
@@ -85,10 +123,27 @@ export async function disputeLatestCycle(ctx: ServiceContext, id: string, body: 
   await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const subscription = await lockSubscription(ctx, em, id);
-    const [invoice] = await em.find(SubscriptionInvoice, { subscriptionId: subscription.id, status: 'paid' }, { orderBy: { periodStart: 'desc' }, limit: 1 });
-    if (!invoice) throw new DomainError('invalid_state', `Subscription ${subscription.id} has no paid cycle to dispute.`, { param: 'id' });
+    const [invoice] = await em.find(
+      SubscriptionInvoice,
+      { subscriptionId: subscription.id, status: 'paid' },
+      { orderBy: { periodStart: 'desc' }, limit: 1 },
+    );
+    if (!invoice)
+      throw new DomainError('invalid_state', `Subscription ${subscription.id} has no paid cycle to dispute.`, {
+        param: 'id',
+      });
     const eventCode = input.event_code ?? 'CHARGEBACK';
-    await applyCycleDispute(tx, { subscription, invoice }, { stage: input.stage, eventCode, amount: invoice.amount, currency: invoice.currency, reason: input.reason ?? null });
+    await applyCycleDispute(
+      tx,
+      { subscription, invoice },
+      {
+        stage: input.stage,
+        eventCode,
+        amount: invoice.amount,
+        currency: invoice.currency,
+        reason: input.reason ?? null,
+      },
+    );
     const order = invoice.orderId ? await em.findOne(Order, invoice.orderId) : null;
     if (order) await applyDisputeToOrder(em, order, input.stage !== 'reversed', tx.now(), invoice.id, eventCode);
     await em.flush();

@@ -8,7 +8,13 @@ import { SubscriptionInvoice, type Subscription } from './subscription.entity.js
  * open cycle; records `subscription.canceled`. A charge of that cycle still in flight is never
  * kept: its settle step reverses it (see subscription-billing.ts).
  */
-export async function endSubscription(ctx: ServiceContext, sub: Subscription, at: Date, customer: Customer | null, pm: PaymentMethod | null): Promise<void> {
+export async function endSubscription(
+  ctx: ServiceContext,
+  sub: Subscription,
+  at: Date,
+  customer: Customer | null,
+  pm: PaymentMethod | null,
+): Promise<void> {
   sub.status = 'cancelled';
   sub.endedAt = at;
   sub.cancelledAt ??= at;
@@ -16,7 +22,11 @@ export async function endSubscription(ctx: ServiceContext, sub: Subscription, at
   sub.priorStatus = null;
   sub.priorNextChargeAt = null;
   if (sub.openInvoiceId) {
-    await ctx.em.nativeUpdate(SubscriptionInvoice, { id: sub.openInvoiceId, status: 'open' }, { status: 'void', nextRetryAt: null });
+    await ctx.em.nativeUpdate(
+      SubscriptionInvoice,
+      { id: sub.openInvoiceId, status: 'open' },
+      { status: 'void', nextRetryAt: null },
+    );
     sub.openInvoiceId = null;
   }
   recordSubscriptionEvent(ctx, 'subscription.canceled', sub, customer, pm);

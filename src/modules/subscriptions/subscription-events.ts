@@ -18,14 +18,34 @@ type Extra = Record<string, unknown>;
  * random; so each event is stamped at least a millisecond after the one before it in this process,
  * per merchant and mode, since each test clock runs at its own time.
  */
-export function recordSubscriptionEvent(ctx: ServiceContext, type: string, sub: SubscriptionEventSource, customer: EventCustomer, pm: EventCard, extra: Extra = {}): void {
+export function recordSubscriptionEvent(
+  ctx: ServiceContext,
+  type: string,
+  sub: SubscriptionEventSource,
+  customer: EventCustomer,
+  pm: EventCard,
+  extra: Extra = {},
+): void {
   const event = recordEvent(ctx, type, { ...subscriptionEventBody(sub, customer, pm), ...extra });
   event.createdAt = stampAfterLast(ctx.principal, event.createdAt);
 }
 
 /** The row `recordSubscriptionEvent` would record at `at`, for a batch written in one statement (`insertEvents`). */
-export function subscriptionEventRow(principal: Owner, at: Date, type: string, sub: SubscriptionEventSource, customer: EventCustomer, pm: EventCard, extra: Extra = {}): EventRow {
-  return eventRow(principal, type, { ...subscriptionEventBody(sub, customer, pm), ...extra }, stampAfterLast(principal, at));
+export function subscriptionEventRow(
+  principal: Owner,
+  at: Date,
+  type: string,
+  sub: SubscriptionEventSource,
+  customer: EventCustomer,
+  pm: EventCard,
+  extra: Extra = {},
+): EventRow {
+  return eventRow(
+    principal,
+    type,
+    { ...subscriptionEventBody(sub, customer, pm), ...extra },
+    stampAfterLast(principal, at),
+  );
 }
 
 /** `at`, or a millisecond after the last subscription event of this merchant and mode in this process if that is later. */

@@ -36,8 +36,14 @@ describe('state table', () => {
   test('a paid cycle makes the subscription active; a new card that rescues a failing one also resumes it', () => {
     expect(afterChargeSuccess('trialing', false)).toEqual({ status: 'active', events: ['subscription.renewed'] });
     expect(afterChargeSuccess('past_due', false)).toEqual({ status: 'active', events: ['subscription.renewed'] });
-    expect(afterChargeSuccess('past_due', true)).toEqual({ status: 'active', events: ['subscription.resumed', 'subscription.renewed'] });
-    expect(afterChargeSuccess('action_required', true)).toEqual({ status: 'active', events: ['subscription.resumed', 'subscription.renewed'] });
+    expect(afterChargeSuccess('past_due', true)).toEqual({
+      status: 'active',
+      events: ['subscription.resumed', 'subscription.renewed'],
+    });
+    expect(afterChargeSuccess('action_required', true)).toEqual({
+      status: 'active',
+      events: ['subscription.resumed', 'subscription.renewed'],
+    });
   });
 
   test('only trialing, active and past_due are billed by the sweep; past_due and action_required are rescued by a new card', () => {
@@ -55,8 +61,18 @@ describe('state table', () => {
 });
 
 describe('dispute-stage table', () => {
-  const active: DisputeSnapshot = { status: 'active', nextChargeAt: plus(30), priorStatus: null, priorNextChargeAt: null };
-  const pastDue: DisputeSnapshot = { status: 'past_due', nextChargeAt: plus(3), priorStatus: null, priorNextChargeAt: null };
+  const active: DisputeSnapshot = {
+    status: 'active',
+    nextChargeAt: plus(30),
+    priorStatus: null,
+    priorNextChargeAt: null,
+  };
+  const pastDue: DisputeSnapshot = {
+    status: 'past_due',
+    nextChargeAt: plus(3),
+    priorStatus: null,
+    priorNextChargeAt: null,
+  };
 
   test('notification: no change, billing_held false', () => {
     expect(applyDisputeStage(active, 'notification')).toEqual({ ...active, billingHeld: false });
@@ -64,7 +80,13 @@ describe('dispute-stage table', () => {
 
   test('confirmed: disputed, billing held, prior status and next charge kept; again is a no-op', () => {
     const held = applyDisputeStage(active, 'confirmed');
-    expect(held).toEqual({ status: 'disputed', nextChargeAt: null, priorStatus: 'active', priorNextChargeAt: plus(30), billingHeld: true });
+    expect(held).toEqual({
+      status: 'disputed',
+      nextChargeAt: null,
+      priorStatus: 'active',
+      priorNextChargeAt: plus(30),
+      billingHeld: true,
+    });
     expect(applyDisputeStage(held, 'confirmed')).toEqual(held);
     expect(applyDisputeStage(held, 'notification').billingHeld).toBe(true);
   });
@@ -73,14 +95,22 @@ describe('dispute-stage table', () => {
     const held = applyDisputeStage(pastDue, 'confirmed');
     expect(applyDisputeStage(held, 'reversed')).toEqual({ ...pastDue, billingHeld: false });
     for (const prior of ['trialing', 'active', 'action_required', 'unpaid'] as const) {
-      const h = applyDisputeStage({ status: prior, nextChargeAt: null, priorStatus: null, priorNextChargeAt: null }, 'confirmed');
+      const h = applyDisputeStage(
+        { status: prior, nextChargeAt: null, priorStatus: null, priorNextChargeAt: null },
+        'confirmed',
+      );
       expect(applyDisputeStage(h, 'reversed')).toMatchObject({ status: prior, billingHeld: false, priorStatus: null });
     }
   });
 
   test('reversed without a hold changes nothing; a cancelled subscription stays cancelled', () => {
     expect(applyDisputeStage(active, 'reversed')).toEqual({ ...active, billingHeld: false });
-    const cancelled: DisputeSnapshot = { status: 'cancelled', nextChargeAt: null, priorStatus: null, priorNextChargeAt: null };
+    const cancelled: DisputeSnapshot = {
+      status: 'cancelled',
+      nextChargeAt: null,
+      priorStatus: null,
+      priorNextChargeAt: null,
+    };
     expect(applyDisputeStage(cancelled, 'confirmed')).toEqual({ ...cancelled, billingHeld: false });
   });
 });

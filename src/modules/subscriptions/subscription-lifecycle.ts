@@ -8,7 +8,15 @@
 import { DISPOSITIONS, DISPUTE_STAGES, type Disposition, type DisputeStage } from '../payments/payment-processor.js';
 export { DISPOSITIONS, DISPUTE_STAGES, type Disposition, type DisputeStage };
 
-export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'action_required', 'unpaid', 'disputed', 'cancelled'] as const;
+export const SUBSCRIPTION_STATUSES = [
+  'trialing',
+  'active',
+  'past_due',
+  'action_required',
+  'unpaid',
+  'disputed',
+  'cancelled',
+] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 const HOUR = 3_600_000;
@@ -49,13 +57,22 @@ export function afterChargeFailure(disposition: Disposition, attempt: number, fa
 }
 
 /** Events after a cycle is paid: a rescue by a new card also announces the way back to billing. */
-export function afterChargeSuccess(previous: SubscriptionStatus, byNewCard: boolean): { status: 'active'; events: string[] } {
+export function afterChargeSuccess(
+  previous: SubscriptionStatus,
+  byNewCard: boolean,
+): { status: 'active'; events: string[] } {
   const rescued = byNewCard && isRescuable(previous);
-  return { status: 'active', events: rescued ? ['subscription.resumed', 'subscription.renewed'] : ['subscription.renewed'] };
+  return {
+    status: 'active',
+    events: rescued ? ['subscription.resumed', 'subscription.renewed'] : ['subscription.renewed'],
+  };
 }
 
 /** Whether a cancellation is possible, and what it does. */
-export function cancelDecision(status: SubscriptionStatus, atPeriodEnd: boolean): { ok: false } | { ok: true; endsNow: boolean } {
+export function cancelDecision(
+  status: SubscriptionStatus,
+  atPeriodEnd: boolean,
+): { ok: false } | { ok: true; endsNow: boolean } {
   if (status === 'cancelled') return { ok: false };
   // A subscription that is not billing (unpaid, action_required, disputed) has nothing left to
   // run to the period end for only when asked to end now; a scheduled end is honoured either way.
@@ -85,8 +102,20 @@ export function applyDisputeStage(s: DisputeSnapshot, stage: DisputeStage): Disp
   if (stage === 'notification' || s.status === 'cancelled') return { ...s, billingHeld: held };
   if (stage === 'confirmed') {
     if (held) return { ...s, billingHeld: true };
-    return { status: 'disputed', nextChargeAt: null, priorStatus: s.status, priorNextChargeAt: s.nextChargeAt, billingHeld: true };
+    return {
+      status: 'disputed',
+      nextChargeAt: null,
+      priorStatus: s.status,
+      priorNextChargeAt: s.nextChargeAt,
+      billingHeld: true,
+    };
   }
   if (!held) return { ...s, billingHeld: false };
-  return { status: s.priorStatus ?? 'active', nextChargeAt: s.priorNextChargeAt, priorStatus: null, priorNextChargeAt: null, billingHeld: false };
+  return {
+    status: s.priorStatus ?? 'active',
+    nextChargeAt: s.priorNextChargeAt,
+    priorStatus: null,
+    priorNextChargeAt: null,
+    billingHeld: false,
+  };
 }

@@ -20,23 +20,44 @@ onLmnReviewDecided(async (tx, review) => {
   const { em } = tx;
   const invoice = await em.findOne(SubscriptionInvoice, { id: review.invoiceId });
   if (!invoice || invoice.status !== 'open') return;
-  const sub = await em.findOneOrFail(Subscription, { id: invoice.subscriptionId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  const [customer, pm] = await Promise.all([em.findOne(Customer, { id: sub.customerId }), em.findOne(PaymentMethod, { id: sub.paymentMethodId })]);
+  const sub = await em.findOneOrFail(
+    Subscription,
+    { id: invoice.subscriptionId },
+    { lockMode: LockMode.PESSIMISTIC_WRITE },
+  );
+  const [customer, pm] = await Promise.all([
+    em.findOne(Customer, { id: sub.customerId }),
+    em.findOne(PaymentMethod, { id: sub.paymentMethodId }),
+  ]);
   const now = tx.now();
   invoice.updatedAt = now;
   sub.updatedAt = now;
   if (review.status === 'approved') {
     Object.assign(invoice, { status: 'paid', paidAt: now, pspReference: review.hold.capture_id });
     if (sub.openInvoiceId === invoice.id) sub.openInvoiceId = null;
-    if (sub.status !== 'cancelled') sub.nextChargeAt = sub.cancelAtPeriodEnd || invoice.periodEnd > sub.currentPeriodEnd ? invoice.periodEnd : sub.currentPeriodEnd;
+    if (sub.status !== 'cancelled')
+      sub.nextChargeAt =
+        sub.cancelAtPeriodEnd || invoice.periodEnd > sub.currentPeriodEnd ? invoice.periodEnd : sub.currentPeriodEnd;
     recordSubscriptionEvent(tx, 'subscription.renewed', sub, customer, pm, { invoice: invoiceEventBody(invoice) });
     return;
   }
   const refusal = `lmn_review_${review.status}`;
-  Object.assign(invoice, { status: 'uncollectible', lastDisposition: 'terminal', lastRefusalCode: refusal, nextRetryAt: null });
+  Object.assign(invoice, {
+    status: 'uncollectible',
+    lastDisposition: 'terminal',
+    lastRefusalCode: refusal,
+    nextRetryAt: null,
+  });
   if (sub.status === 'cancelled') return;
   sub.status = 'unpaid';
   sub.nextChargeAt = null;
-  const failure = { disposition: 'terminal', status: 'unpaid', refusal_code: refusal, attempt: invoice.attemptCount, max_attempts: MAX_ATTEMPTS, next_retry_at: null };
+  const failure = {
+    disposition: 'terminal',
+    status: 'unpaid',
+    refusal_code: refusal,
+    attempt: invoice.attemptCount,
+    max_attempts: MAX_ATTEMPTS,
+    next_retry_at: null,
+  };
   recordSubscriptionEvent(tx, 'subscription.payment_failed', sub, customer, pm, { failure });
 });

@@ -9,7 +9,10 @@ import { Subscription } from './subscription.entity.js';
  */
 export async function lockSubscription(ctx: ServiceContext, em: EntityManager, id: string): Promise<Subscription> {
   const { merchant, livemode } = scope(ctx);
-  const [row] = await em.execute<{ id: string }[]>(`select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`, [id, merchant, livemode]);
+  const [row] = await em.execute<{ id: string }[]>(
+    `select id from subscriptions where id = ? and merchant_id = ? and livemode = ? for update`,
+    [id, merchant, livemode],
+  );
   if (!row) throw DomainError.notFound('subscription', id);
   return em.findOneOrFail(Subscription, id, { refresh: true });
 }

@@ -41,9 +41,28 @@ export function renewalOrderDraft(
         is_recurring: true,
       },
     ],
-    amounts: { subtotal: amount, hsa_amount: sub.hsaFsaEligible ? amount : 0, regular_amount: sub.hsaFsaEligible ? 0 : amount, shipping: 0, tax: 0, discount: 0, total: amount },
+    amounts: {
+      subtotal: amount,
+      hsa_amount: sub.hsaFsaEligible ? amount : 0,
+      regular_amount: sub.hsaFsaEligible ? 0 : amount,
+      shipping: 0,
+      tax: 0,
+      discount: 0,
+      total: amount,
+    },
     metadata: { subscription_id: sub.id, invoice_id: invoice.id },
     // None while the card is only held (captured when a clinician approves the letter).
-    payments: captureId ? [{ paymentMethod: pm.type, brand: pm.brand, last4: pm.last4, amount, processorToken: pm.processorToken, captureId }] : [],
+    payments: captureId
+      ? [
+          {
+            paymentMethod: pm.type,
+            brand: pm.brand,
+            last4: pm.last4,
+            amount,
+            processorToken: pm.processorToken,
+            captureId,
+          },
+        ]
+      : [],
   };
 }

@@ -2,7 +2,12 @@ import { Entity, Enum, Index, PrimaryKey, Property, Unique, type Opt } from '@mi
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { INTERVALS, type Interval } from './subscription-calendar.js';
-import { DISPOSITIONS, SUBSCRIPTION_STATUSES, type Disposition, type SubscriptionStatus } from './subscription-lifecycle.js';
+import {
+  DISPOSITIONS,
+  SUBSCRIPTION_STATUSES,
+  type Disposition,
+  type SubscriptionStatus,
+} from './subscription-lifecycle.js';
 
 export const INVOICE_STATUSES = ['open', 'paid', 'uncollectible', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -17,7 +22,10 @@ export type InvoiceAttemptStatus = (typeof ATTEMPT_STATUSES)[number];
 @Entity({ tableName: 'subscriptions' })
 @Index({ name: 'subscriptions_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
 @Index({ name: 'subscriptions_customer_idx', properties: ['customerId'] })
-@Index({ name: 'subscriptions_due_idx', expression: `create index "subscriptions_due_idx" on "subscriptions" ("next_charge_at") where "next_charge_at" is not null` })
+@Index({
+  name: 'subscriptions_due_idx',
+  expression: `create index "subscriptions_due_idx" on "subscriptions" ("next_charge_at") where "next_charge_at" is not null`,
+})
 export class Subscription extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('sub');
@@ -131,7 +139,10 @@ export class Subscription extends MerchantScopedEntity {
 @Entity({ tableName: 'subscription_invoices' })
 @Unique({ name: 'subscription_invoices_period_uq', properties: ['subscriptionId', 'periodStart'] })
 // A disputed order finds its cycle by the order id.
-@Index({ name: 'subscription_invoices_order_idx', expression: `create index "subscription_invoices_order_idx" on "subscription_invoices" ("order_id") where "order_id" is not null` })
+@Index({
+  name: 'subscription_invoices_order_idx',
+  expression: `create index "subscription_invoices_order_idx" on "subscription_invoices" ("order_id") where "order_id" is not null`,
+})
 export class SubscriptionInvoice extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('in');

@@ -5,7 +5,9 @@ import { SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.
 
 /** Payment methods by id (attached or not), batched per request. */
 export function paymentMethodByIdLoader(ctx: ServiceContext) {
-  return loader<string, PaymentMethod | null>(ctx, 'paymentMethod.byId', async (ids) => byKeys(ids, await ctx.em.find(PaymentMethod, { id: { $in: [...ids] }, ...scope(ctx) }), (pm) => pm.id));
+  return loader<string, PaymentMethod | null>(ctx, 'paymentMethod.byId', async (ids) =>
+    byKeys(ids, await ctx.em.find(PaymentMethod, { id: { $in: [...ids] }, ...scope(ctx) }), (pm) => pm.id),
+  );
 }
 
 /** Invoices by id, batched per request. */
@@ -26,7 +28,11 @@ export function invoicesBySubscriptionLoader(ctx: ServiceContext) {
 /** The attempts of invoices, batched per request. */
 export function attemptsByInvoiceLoader(ctx: ServiceContext) {
   return loader<string, SubscriptionInvoiceAttempt[]>(ctx, 'subscriptionInvoice.attempts', async (ids) => {
-    const rows = await ctx.em.find(SubscriptionInvoiceAttempt, { invoiceId: { $in: [...ids] }, ...scope(ctx) }, { orderBy: { attempt: 'asc' } });
+    const rows = await ctx.em.find(
+      SubscriptionInvoiceAttempt,
+      { invoiceId: { $in: [...ids] }, ...scope(ctx) },
+      { orderBy: { attempt: 'asc' } },
+    );
     return ids.map((id) => rows.filter((r) => r.invoiceId === id));
   });
 }

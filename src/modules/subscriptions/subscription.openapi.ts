@@ -31,19 +31,37 @@ export const subscriptionResponse = z
     cancellation_reason: z.string().nullable(),
     ended_at: time.nullable().describe('When it actually ended'),
     payment_method_id: z.string(),
-    payment_method: z.object({ id: z.string(), type: z.enum(PAYMENT_METHOD_TYPES), last4: z.string(), brand: z.string() }).nullable(),
+    payment_method: z
+      .object({ id: z.string(), type: z.enum(PAYMENT_METHOD_TYPES), last4: z.string(), brand: z.string() })
+      .nullable(),
     latest_invoice_id: z.string().nullable(),
-    plan_id: z.string().nullable().describe('The plan the subscription was made from (provenance only); null: this service makes subscriptions without plans'),
+    plan_id: z
+      .string()
+      .nullable()
+      .describe(
+        'The plan the subscription was made from (provenance only); null: this service makes subscriptions without plans',
+      ),
     metadata: z.record(z.string(), z.unknown()),
     created_at: time,
     updated_at: time,
   })
   .meta({ id: 'Subscription' });
 
-export const subscriptionListResponse = z.object({ object: z.literal('list'), data: z.array(subscriptionResponse), has_more: z.boolean(), next_cursor: z.string().nullable() });
+export const subscriptionListResponse = z.object({
+  object: z.literal('list'),
+  data: z.array(subscriptionResponse),
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable(),
+});
 
 export const cancelResponse = z
-  .object({ id: z.string(), status: z.literal('cancelled'), cancel_at_period_end: z.boolean(), current_period_end: time, cancelled_at: time.nullable() })
+  .object({
+    id: z.string(),
+    status: z.literal('cancelled'),
+    cancel_at_period_end: z.boolean(),
+    current_period_end: time,
+    cancelled_at: time.nullable(),
+  })
   .meta({ id: 'SubscriptionCancellation' });
 
 export const invoiceResponse = z

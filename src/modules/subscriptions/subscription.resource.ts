@@ -47,17 +47,36 @@ export type SubscriptionResource = ReturnType<typeof toSubscriptionResource>;
 export function toCancelResource(s: Subscription) {
   // A scheduled end is reported as `cancelled` with cancel_at_period_end true, as the spec's
   // state table says; the subscription itself keeps billing until current_period_end.
-  return { id: s.id, status: 'cancelled' as const, cancel_at_period_end: s.cancelAtPeriodEnd, current_period_end: iso(s.currentPeriodEnd), cancelled_at: iso(s.cancelledAt) };
+  return {
+    id: s.id,
+    status: 'cancelled' as const,
+    cancel_at_period_end: s.cancelAtPeriodEnd,
+    current_period_end: iso(s.currentPeriodEnd),
+    cancelled_at: iso(s.cancelledAt),
+  };
 }
 
 /** What a `subscription.*` event body is made of (an entity, or the row billing reads). */
 export type SubscriptionEventSource = Pick<
   Subscription,
-  'id' | 'status' | 'cancelAtPeriodEnd' | 'amountCents' | 'currency' | 'interval' | 'intervalCount' | 'nextChargeAt' | 'currentPeriodEnd' | 'cancelledAt'
+  | 'id'
+  | 'status'
+  | 'cancelAtPeriodEnd'
+  | 'amountCents'
+  | 'currency'
+  | 'interval'
+  | 'intervalCount'
+  | 'nextChargeAt'
+  | 'currentPeriodEnd'
+  | 'cancelledAt'
 >;
 
 /** The subscription body of `subscription.*` events (the spec's field set). */
-export function subscriptionEventBody(s: SubscriptionEventSource, customer: Pick<Customer, 'email'> | null, pm: Pick<PaymentMethod, 'type' | 'last4' | 'brand'> | null) {
+export function subscriptionEventBody(
+  s: SubscriptionEventSource,
+  customer: Pick<Customer, 'email'> | null,
+  pm: Pick<PaymentMethod, 'type' | 'last4' | 'brand'> | null,
+) {
   return {
     subscription_id: s.id,
     plan_id: null,
@@ -78,7 +97,9 @@ export function subscriptionEventBody(s: SubscriptionEventSource, customer: Pick
 }
 
 /** `subscription.renewed`'s `invoice`. */
-export function invoiceEventBody(inv: Pick<SubscriptionInvoice, 'id' | 'orderId' | 'periodStart' | 'periodEnd' | 'status' | 'amount' | 'pspReference'>) {
+export function invoiceEventBody(
+  inv: Pick<SubscriptionInvoice, 'id' | 'orderId' | 'periodStart' | 'periodEnd' | 'status' | 'amount' | 'pspReference'>,
+) {
   return {
     invoice_id: inv.id,
     order_id: inv.orderId,

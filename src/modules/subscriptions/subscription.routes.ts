@@ -4,10 +4,21 @@ import type { RouteSpec } from '../../platform/rest/routes.js';
 import { setupLinkResponse } from '../customers/customer.openapi.js';
 import { toSetupLinkResource } from '../customers/customer.resource.js';
 import { subscriptionDisputeRoute } from './subscription-dispute.routes.js';
-import { cancelResponse, invoiceResponse, subscriptionListResponse, subscriptionResponse } from './subscription.openapi.js';
+import {
+  cancelResponse,
+  invoiceResponse,
+  subscriptionListResponse,
+  subscriptionResponse,
+} from './subscription.openapi.js';
 import { presentSubscription, presentSubscriptions } from './subscription.presenter.js';
 import { toCancelResource, toInvoiceResource } from './subscription.resource.js';
-import { cancelSubscriptionSchema, createSubscriptionSchema, listSubscriptionsSchema, replacePaymentMethodSchema, updateSubscriptionSchema } from './subscription.schemas.js';
+import {
+  cancelSubscriptionSchema,
+  createSubscriptionSchema,
+  listSubscriptionsSchema,
+  replacePaymentMethodSchema,
+  updateSubscriptionSchema,
+} from './subscription.schemas.js';
 import * as subscriptions from './subscription.service.js';
 
 const tags = ['Subscriptions'];
@@ -75,7 +86,8 @@ export const subscriptionRoutes: RouteSpec[] = [
     params: idParams,
     body: updateSubscriptionSchema,
     response: subscriptionResponse,
-    handler: async (ctx, req) => presentSubscription(ctx, await subscriptions.updateSubscription(ctx, idOf(req), req.body)),
+    handler: async (ctx, req) =>
+      presentSubscription(ctx, await subscriptions.updateSubscription(ctx, idOf(req), req.body)),
   },
   {
     method: 'POST',
@@ -108,7 +120,8 @@ export const subscriptionRoutes: RouteSpec[] = [
     body: replacePaymentMethodSchema,
     response: subscriptionResponse,
     ownTransactions: true,
-    handler: async (ctx, req) => presentSubscription(ctx, await subscriptions.replacePaymentMethod(ctx, idOf(req), req.body)),
+    handler: async (ctx, req) =>
+      presentSubscription(ctx, await subscriptions.replacePaymentMethod(ctx, idOf(req), req.body)),
   },
   {
     method: 'POST',
@@ -120,7 +133,8 @@ export const subscriptionRoutes: RouteSpec[] = [
     params: idParams,
     response: setupLinkResponse,
     status: 201,
-    handler: async (ctx, req) => toSetupLinkResource(await subscriptions.createCardUpdateLink(ctx, idOf(req)), ctx.now()),
+    handler: async (ctx, req) =>
+      toSetupLinkResource(await subscriptions.createCardUpdateLink(ctx, idOf(req)), ctx.now()),
   },
   invoiceRoute('/api/v2/subscriptions/:id/invoices/:invoiceId', 'getSubscriptionInvoice'),
   invoiceRoute('/v2/subscriptions/:id/invoices/:invoiceId', 'getSubscriptionInvoiceV2'),

@@ -31,19 +31,31 @@ import {
 const invalid = (field: string, message: string) => DomainError.field(field, message);
 
 /** The catalog product a subscription sells (by `product_id` or `merchant_product_id`), or null. */
-async function resolveProduct(ctx: ServiceContext, input: Pick<CreateSubscriptionInput, 'product_id' | 'merchant_product_id' | 'currency'>): Promise<Product | null> {
+async function resolveProduct(
+  ctx: ServiceContext,
+  input: Pick<CreateSubscriptionInput, 'product_id' | 'merchant_product_id' | 'currency'>,
+): Promise<Product | null> {
   if (input.product_id === undefined && input.merchant_product_id === undefined) return null;
   const product =
     input.product_id !== undefined
       ? await ctx.em.findOne(Product, { id: input.product_id, ...scope(ctx) })
-      : await ctx.em.findOne(Product, { merchantProductId: input.merchant_product_id, status: { $ne: 'archived' }, ...scope(ctx) });
+      : await ctx.em.findOne(Product, {
+          merchantProductId: input.merchant_product_id,
+          status: { $ne: 'archived' },
+          ...scope(ctx),
+        });
   const param = input.product_id !== undefined ? 'product_id' : 'merchant_product_id';
   if (!product) throw DomainError.notFound('product', (input.product_id ?? input.merchant_product_id)!, param);
-  if (input.product_id !== undefined && input.merchant_product_id !== undefined && product.merchantProductId !== input.merchant_product_id) {
+  if (
+    input.product_id !== undefined &&
+    input.merchant_product_id !== undefined &&
+    product.merchantProductId !== input.merchant_product_id
+  ) {
     throw invalid('merchant_product_id', `does not match product ${product.id}`);
   }
   if (product.status !== 'active') throw invalid(param, `names a product that is ${product.status}`);
-  if (product.currency.toUpperCase() !== input.currency) throw invalid('currency', `must be the product's currency (${product.currency.toUpperCase()})`);
+  if (product.currency.toUpperCase() !== input.currency)
+    throw invalid('currency', `must be the product's currency (${product.currency.toUpperCase()})`);
   return product;
 }
 
@@ -66,10 +78,16 @@ function assertCardFits(pm: PaymentMethod, eligible: boolean, param = 'payment_m
  * Such a caller may only make changes that charge nothing; routes that charge run their own
  * transactions (`ownTransactions`).
  */
-async function chargeAfterCommit(ctx: ServiceContext, prepare: (em: ServiceContext['em']) => Promise<ChargeJob[]>): Promise<void> {
+async function chargeAfterCommit(
+  ctx: ServiceContext,
+  prepare: (em: ServiceContext['em']) => Promise<ChargeJob[]>,
+): Promise<void> {
   const jobs = await ctx.em.transactional(prepare);
   if (!jobs.length) return;
-  if (ctx.em.isInTransaction()) throw new Error("a subscription charge was prepared inside the caller's transaction; its route must run its own transactions (ownTransactions)");
+  if (ctx.em.isInTransaction())
+    throw new Error(
+      "a subscription charge was prepared inside the caller's transaction; its route must run its own transactions (ownTransactions)",
+    );
   await runCharges(ctx.em, jobs, ctx.log);
 }
 
@@ -79,7 +97,11 @@ async function chargeAfterCommit(ctx: ServiceContext, prepare: (em: ServiceConte
  * the disposition of the refusal). The customer must exist (404 `customer_not_found`) and the
  * payment method be one of theirs, attached and usable (400 `invalid_payment_method`).
  */
-export async function createSubscription(ctx: ServiceContext, body: unknown, source: { checkoutId?: string } = {}): Promise<Subscription> {
+export async function createSubscription(
+  ctx: ServiceContext,
+  body: unknown,
+  source: { checkoutId?: string } = {},
+): Promise<Subscription> {
   const input = parseInput(createSubscriptionSchema, requireObject(body), 'validation_error', 'invalid_request');
   const customer = await referencedCustomer(ctx, input.customer_id);
   const pm = await usablePaymentMethod(ctx, input.payment_method_id, customer.id);
@@ -146,7 +168,12 @@ export function parseListSubscriptionsQuery(query: unknown) {
 }
 
 /** A page of the caller's subscriptions, newest first (the renewal polling route). */
-export async function listSubscriptions(ctx: ServiceContext, filters: SubscriptionFilters, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<Subscription>> {
+export async function listSubscriptions(
+  ctx: ServiceContext,
+  filters: SubscriptionFilters,
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<Subscription>> {
   const where: FilterQuery<Subscription> = { ...scope(ctx) };
   if (filters.status) where.status = filters.status;
   if (filters.customer_id) where.customerId = filters.customer_id;
@@ -159,11 +186,18 @@ export async function listSubscriptions(ctx: ServiceContext, filters: Subscripti
 async function withLocked(
   ctx: ServiceContext,
   id: string,
-  change: (tx: ServiceContext, sub: Subscription, parties: { customer: Customer | null; pm: PaymentMethod | null }) => Promise<ChargeJob[] | void>,
+  change: (
+    tx: ServiceContext,
+    sub: Subscription,
+    parties: { customer: Customer | null; pm: PaymentMethod | null },
+  ) => Promise<ChargeJob[] | void>,
 ): Promise<Subscription> {
   await chargeAfterCommit(ctx, async (em) => {
     const sub = await lockSubscription(ctx, em, id);
-    const [customer, pm] = await Promise.all([em.findOne(Customer, sub.customerId), em.findOne(PaymentMethod, sub.paymentMethodId)]);
+    const [customer, pm] = await Promise.all([
+      em.findOne(Customer, sub.customerId),
+      em.findOne(PaymentMethod, sub.paymentMethodId),
+    ]);
     const jobs = (await change(withEm(ctx, em), sub, { customer, pm })) ?? [];
     sub.updatedAt = ctx.now();
     await em.flush();
@@ -173,16 +207,26 @@ async function withLocked(
 }
 
 /** Reverses a scheduled cancellation (`subscription.resumed`); anything else is 400 `invalid_state`. */
-async function resumeLocked(tx: ServiceContext, sub: Subscription, customer: Customer | null, pm: PaymentMethod | null): Promise<void> {
+async function resumeLocked(
+  tx: ServiceContext,
+  sub: Subscription,
+  customer: Customer | null,
+  pm: PaymentMethod | null,
+): Promise<void> {
   if (sub.status === 'cancelled' || !sub.cancelAtPeriodEnd) {
-    throw new DomainError('invalid_state', `Subscription ${sub.id} has no scheduled cancellation to reverse (status ${sub.status}).`, { param: 'cancel_at_period_end' });
+    throw new DomainError(
+      'invalid_state',
+      `Subscription ${sub.id} has no scheduled cancellation to reverse (status ${sub.status}).`,
+      { param: 'cancel_at_period_end' },
+    );
   }
   sub.cancelAtPeriodEnd = false;
   sub.cancelledAt = null;
   sub.cancellationReason = null;
   // Back to the billing schedule: the next renewal at the period end, or the open cycle's retry.
   if (sub.status === 'trialing' || sub.status === 'active') sub.nextChargeAt = sub.currentPeriodEnd;
-  else if (sub.openInvoiceId && sub.status === 'past_due') sub.nextChargeAt = (await tx.em.findOne(SubscriptionInvoice, sub.openInvoiceId))?.nextRetryAt ?? null;
+  else if (sub.openInvoiceId && sub.status === 'past_due')
+    sub.nextChargeAt = (await tx.em.findOne(SubscriptionInvoice, sub.openInvoiceId))?.nextRetryAt ?? null;
   else if (sub.status !== 'disputed') sub.nextChargeAt = null;
   recordSubscriptionEvent(tx, 'subscription.resumed', sub, customer, pm);
 }
@@ -192,7 +236,9 @@ function scheduleEnd(tx: ServiceContext, sub: Subscription, reason: string | nul
   sub.cancelAtPeriodEnd = true;
   sub.cancelledAt = tx.now();
   sub.cancellationReason = reason;
-  if (sub.status !== 'disputed') sub.nextChargeAt = sub.nextChargeAt && sub.nextChargeAt < sub.currentPeriodEnd ? sub.nextChargeAt : sub.currentPeriodEnd;
+  if (sub.status !== 'disputed')
+    sub.nextChargeAt =
+      sub.nextChargeAt && sub.nextChargeAt < sub.currentPeriodEnd ? sub.nextChargeAt : sub.currentPeriodEnd;
 }
 
 /**
@@ -202,7 +248,10 @@ function scheduleEnd(tx: ServiceContext, sub: Subscription, reason: string | nul
 export async function updateSubscription(ctx: ServiceContext, id: string, body: unknown): Promise<Subscription> {
   const input = parseInput(updateSubscriptionSchema, requireObject(body), 'validation_error', 'invalid_request');
   return withLocked(ctx, id, async (tx, sub, { customer, pm }) => {
-    if (sub.status === 'cancelled') throw new DomainError('invalid_state', `Subscription ${sub.id} has ended and can no longer be changed.`, { param: 'id' });
+    if (sub.status === 'cancelled')
+      throw new DomainError('invalid_state', `Subscription ${sub.id} has ended and can no longer be changed.`, {
+        param: 'id',
+      });
     if (input.amount_cents !== undefined) {
       if (pm) assertCardFits(pm, sub.hsaFsaEligible);
       sub.amountCents = input.amount_cents;
@@ -221,7 +270,8 @@ export async function cancelSubscription(ctx: ServiceContext, id: string, body: 
   const input = parseInput(cancelSubscriptionSchema, requireObject(body), 'validation_error', 'invalid_request');
   return withLocked(ctx, id, async (tx, sub, { customer, pm }) => {
     const decision = cancelDecision(sub.status, input.cancel_at_period_end);
-    if (!decision.ok) throw new DomainError('invalid_state', `Subscription ${sub.id} is already cancelled.`, { param: 'id' });
+    if (!decision.ok)
+      throw new DomainError('invalid_state', `Subscription ${sub.id} is already cancelled.`, { param: 'id' });
     if (decision.endsNow) {
       sub.cancelAtPeriodEnd = false;
       sub.cancellationReason = input.reason ?? null;
@@ -244,7 +294,8 @@ export async function resumeSubscription(ctx: ServiceContext, id: string): Promi
 
 /** Whether a new card can still help `sub`: an ended subscription takes none (400 `invalid_state`). */
 function assertCardReplaceable(sub: Subscription): void {
-  if (sub.status === 'cancelled') throw new DomainError('invalid_state', `Subscription ${sub.id} has ended.`, { param: 'id' });
+  if (sub.status === 'cancelled')
+    throw new DomainError('invalid_state', `Subscription ${sub.id} has ended.`, { param: 'id' });
 }
 
 /**
@@ -253,14 +304,21 @@ function assertCardReplaceable(sub: Subscription): void {
  * (success: `active`, `subscription.resumed` then `subscription.renewed`). `inTransaction` runs
  * in the transaction that takes the card, once it is accepted (a card-update link is used there).
  */
-export async function replacePaymentMethod(ctx: ServiceContext, id: string, body: unknown, opts: { inTransaction?: (tx: ServiceContext) => Promise<void> } = {}): Promise<Subscription> {
+export async function replacePaymentMethod(
+  ctx: ServiceContext,
+  id: string,
+  body: unknown,
+  opts: { inTransaction?: (tx: ServiceContext) => Promise<void> } = {},
+): Promise<Subscription> {
   const input = parseInput(replacePaymentMethodSchema, requireObject(body), 'validation_error', 'invalid_request');
   return withLocked(ctx, id, async (tx, sub) => {
     assertCardReplaceable(sub);
     const pm = await usablePaymentMethod(tx, input.payment_method_id, sub.customerId);
     assertCardFits(pm, sub.hsaFsaEligible);
     if (sub.billingLeaseUntil && sub.billingLeaseUntil > new Date()) {
-      throw new DomainError('invalid_state', `A charge of subscription ${sub.id} is in progress; retry in a moment.`, { param: 'id' });
+      throw new DomainError('invalid_state', `A charge of subscription ${sub.id} is in progress; retry in a moment.`, {
+        param: 'id',
+      });
     }
     await opts.inTransaction?.(tx);
     sub.paymentMethodId = pm.id;
@@ -283,13 +341,28 @@ export async function createCardUpdateLink(ctx: ServiceContext, id: string): Pro
 }
 
 /** One cycle of a subscription with its attempts, or 404 `not_found`. */
-export async function getInvoice(ctx: ServiceContext, subscriptionId: string, invoiceId: string): Promise<{ invoice: SubscriptionInvoice; attempts: SubscriptionInvoiceAttempt[] }> {
+export async function getInvoice(
+  ctx: ServiceContext,
+  subscriptionId: string,
+  invoiceId: string,
+): Promise<{ invoice: SubscriptionInvoice; attempts: SubscriptionInvoiceAttempt[] }> {
   const invoice = await ctx.em.findOne(SubscriptionInvoice, { id: invoiceId, subscriptionId, ...scope(ctx) });
   if (!invoice) throw DomainError.notFound('invoice', invoiceId, 'invoiceId');
   return { invoice, attempts: await ctx.em.find(SubscriptionInvoiceAttempt, { invoiceId: invoice.id }) };
 }
 
 /** A page of one subscription's `subscription.*` events, newest first. */
-export async function listSubscriptionEvents(ctx: ServiceContext, subscriptionId: string, page: PageRequest<string>, cursorParam = 'after'): Promise<Page<Event>> {
-  return paginate(ctx, Event, { ...scope(ctx), type: { $like: 'subscription.%' }, data: { subscription_id: subscriptionId } }, page, { cursorParam });
+export async function listSubscriptionEvents(
+  ctx: ServiceContext,
+  subscriptionId: string,
+  page: PageRequest<string>,
+  cursorParam = 'after',
+): Promise<Page<Event>> {
+  return paginate(
+    ctx,
+    Event,
+    { ...scope(ctx), type: { $like: 'subscription.%' }, data: { subscription_id: subscriptionId } },
+    page,
+    { cursorParam },
+  );
 }

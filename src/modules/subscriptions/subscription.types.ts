@@ -5,13 +5,26 @@ import { connectionType, CreatedRangeArgs } from '../../platform/relay/connectio
 import { toGlobalId } from '../../platform/relay/global-id.js';
 import { Node } from '../../platform/relay/node.js';
 import { INTERVALS } from './subscription-calendar.js';
-import { ATTEMPT_STATUSES, INVOICE_STATUSES, type Subscription, type SubscriptionInvoice, type SubscriptionInvoiceAttempt } from './subscription.entity.js';
+import {
+  ATTEMPT_STATUSES,
+  INVOICE_STATUSES,
+  type Subscription,
+  type SubscriptionInvoice,
+  type SubscriptionInvoiceAttempt,
+} from './subscription.entity.js';
 import { DISPOSITIONS, SUBSCRIPTION_STATUSES } from './subscription-lifecycle.js';
 import { mutationPayload } from '../../platform/graphql/user-errors.js';
 import { PaymentMethodSetupLinkNode } from '../customers/customer.types.js';
 
 /** The base of the subscriptions mutations' payloads: `userErrors` with these codes. */
-const SubscriptionMutationPayload = mutationPayload('Subscription', ['invalid_request', 'validation_error', 'invalid_payment_method', 'invalid_state', 'not_found', 'customer_not_found']);
+const SubscriptionMutationPayload = mutationPayload('Subscription', [
+  'invalid_request',
+  'validation_error',
+  'invalid_payment_method',
+  'invalid_state',
+  'not_found',
+  'customer_not_found',
+]);
 
 export const SubscriptionStatusEnum = graphqlEnum('SubscriptionStatus', SUBSCRIPTION_STATUSES);
 export const SubscriptionIntervalEnum = graphqlEnum('SubscriptionInterval', INTERVALS);
@@ -21,7 +34,11 @@ export const SubscriptionInvoiceStatusEnum = graphqlEnum(
   'open: being collected; paid; uncollectible: retries exhausted or refused for good; void: the subscription ended first',
 );
 export const InvoiceAttemptStatusEnum = graphqlEnum('SubscriptionInvoiceAttemptStatus', ATTEMPT_STATUSES);
-export const PaymentDispositionEnum = graphqlEnum('PaymentDisposition', DISPOSITIONS, 'What the service does after a refused cycle charge');
+export const PaymentDispositionEnum = graphqlEnum(
+  'PaymentDisposition',
+  DISPOSITIONS,
+  'What the service does after a refused cycle charge',
+);
 
 @ObjectType('SubscriptionInvoiceAttempt', { description: 'One processor call of a cycle' })
 export class SubscriptionInvoiceAttemptType {
@@ -50,7 +67,10 @@ export class SubscriptionInvoiceAttemptType {
   }
 }
 
-@ObjectType('SubscriptionInvoice', { implements: Node, description: 'One billing cycle of a subscription (unique per period)' })
+@ObjectType('SubscriptionInvoice', {
+  implements: Node,
+  description: 'One billing cycle of a subscription (unique per period)',
+})
 export class SubscriptionInvoiceNode extends Node {
   @Field({ description: 'The REST id (in_…)' }) invoiceId!: string;
   @Field() livemode!: boolean;
@@ -63,8 +83,10 @@ export class SubscriptionInvoiceNode extends Node {
   @Field(() => SubscriptionInvoiceStatusEnum) status!: ValueOf<typeof SubscriptionInvoiceStatusEnum>;
   @Field(() => Int) attemptCount!: number;
   @Field(() => GraphQLISODateTime, { nullable: true }) nextRetryAt!: Date | null;
-  @Field(() => String, { nullable: true, description: 'The order this cycle made (ord_…), once paid' }) orderId!: string | null;
-  @Field(() => String, { nullable: true, description: 'Processor reference of the capture' }) pspReference!: string | null;
+  @Field(() => String, { nullable: true, description: 'The order this cycle made (ord_…), once paid' }) orderId!:
+    string | null;
+  @Field(() => String, { nullable: true, description: 'Processor reference of the capture' }) pspReference!:
+    string | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) paidAt!: Date | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
 
@@ -92,7 +114,10 @@ export class SubscriptionInvoiceNode extends Node {
 
 export const SubscriptionInvoiceConnection = connectionType('SubscriptionInvoice', SubscriptionInvoiceNode);
 
-@ObjectType('SubscriptionContract', { implements: Node, description: "A customer's recurring subscription (named so because the root `Subscription` type is graphql-ws's)" })
+@ObjectType('SubscriptionContract', {
+  implements: Node,
+  description: "A customer's recurring subscription (named so because the root `Subscription` type is graphql-ws's)",
+})
 export class SubscriptionContractNode extends Node {
   @Field({ description: 'The REST id (sub_…)' }) subscriptionId!: string;
   @Field() livemode!: boolean;
@@ -110,7 +135,8 @@ export class SubscriptionContractNode extends Node {
   @Field(() => GraphQLISODateTime, { nullable: true }) trialEnd!: Date | null;
   @Field(() => GraphQLISODateTime) currentPeriodStart!: Date;
   @Field(() => GraphQLISODateTime) currentPeriodEnd!: Date;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Next renewal, retry or scheduled end' }) nextBillingDate!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Next renewal, retry or scheduled end' })
+  nextBillingDate!: Date | null;
   @Field() cancelAtPeriodEnd!: boolean;
   @Field(() => GraphQLISODateTime, { nullable: true }) cancelledAt!: Date | null;
   @Field(() => String, { nullable: true }) cancellationReason!: string | null;
@@ -157,7 +183,8 @@ export const SubscriptionContractConnection = connectionType('SubscriptionContra
 @ArgsType()
 export class SubscriptionsArgs extends CreatedRangeArgs {
   @Field(() => SubscriptionStatusEnum, { nullable: true }) status?: ValueOf<typeof SubscriptionStatusEnum> | null;
-  @Field(() => ID, { nullable: true, description: 'Only subscriptions of this customer (global id)' }) customerId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'Only subscriptions of this customer (global id)' }) customerId?:
+    string | null;
 }
 
 @InputType()
@@ -185,7 +212,8 @@ export class UpdateSubscriptionInput {
 @InputType()
 export class CancelSubscriptionInput {
   @Field(() => ID) id!: string;
-  @Field(() => Boolean, { nullable: true, description: 'false (default): now; true: at current_period_end' }) cancelAtPeriodEnd?: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'false (default): now; true: at current_period_end' })
+  cancelAtPeriodEnd?: boolean;
   @Field(() => String, { nullable: true }) reason?: string;
 }
 

@@ -31,25 +31,32 @@ function postgresSessionStore(orm: MikroORM): fastifySession.SessionStore {
   return {
     get(sid, callback) {
       sql()
-        .execute<{ data: Record<string, unknown> }[]>('select data from console_sessions where sid = ? and expires_at > now()', [sid])
+        .execute<{ data: Record<string, unknown> }[]>(
+          'select data from console_sessions where sid = ? and expires_at > now()',
+          [sid],
+        )
         .then(([row]) => callback(null, (row?.data ?? null) as never), callback);
     },
     set(sid, session, callback) {
-      const expires = session.cookie.expires ? new Date(session.cookie.expires) : new Date(Date.now() + SESSION_IDLE_MS);
+      const expires = session.cookie.expires
+        ? new Date(session.cookie.expires)
+        : new Date(Date.now() + SESSION_IDLE_MS);
       // A rolling save of a request that changed nothing only moves the expiry: writing its copy
       // back would undo what a concurrent request of the same session changed (the mode switch).
       if ((session as unknown as { isModified?: () => boolean }).isModified?.() === false) {
         sql()
-          .execute(`update console_sessions set expires_at = ?, data = jsonb_set(data, '{cookie,expires}', to_jsonb(?::text)) where sid = ?`, [expires, expires.toISOString(), sid])
+          .execute(
+            `update console_sessions set expires_at = ?, data = jsonb_set(data, '{cookie,expires}', to_jsonb(?::text)) where sid = ?`,
+            [expires, expires.toISOString(), sid],
+          )
           .then(() => callback(), callback);
         return;
       }
       sql()
-        .execute('insert into console_sessions (sid, data, expires_at) values (?, ?::jsonb, ?) on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at', [
-          sid,
-          JSON.stringify(session),
-          expires,
-        ])
+        .execute(
+          'insert into console_sessions (sid, data, expires_at) values (?, ?::jsonb, ?) on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at',
+          [sid, JSON.stringify(session), expires],
+        )
         .then(() => callback(), callback);
     },
     destroy(sid, callback) {
@@ -63,8 +70,12 @@ function postgresSessionStore(orm: MikroORM): fastifySession.SessionStore {
 /** The secret that signs session cookies, made once per database so every process shares it. */
 async function sessionSecret(orm: MikroORM): Promise<string> {
   const conn = orm.em.getConnection();
-  await conn.execute(`insert into service_secrets (name, value) values ('console_session', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) on conflict (name) do nothing`);
-  const [row] = await conn.execute<{ value: string }[]>(`select value from service_secrets where name = 'console_session'`);
+  await conn.execute(
+    `insert into service_secrets (name, value) values ('console_session', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) on conflict (name) do nothing`,
+  );
+  const [row] = await conn.execute<{ value: string }[]>(
+    `select value from service_secrets where name = 'console_session'`,
+  );
   return row.value;
 }
 
@@ -83,12 +94,17 @@ export async function registerConsoleSessions(http: FastifyInstance, orm: MikroO
     rolling: true,
     cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_IDLE_MS },
   };
-  await http.register(fastifyPlugin((instance: FastifyInstance, _opts: unknown, done: (err?: Error) => void) => fastifySession(onlyForConsoleRequests(instance), options, done)));
+  await http.register(
+    fastifyPlugin((instance: FastifyInstance, _opts: unknown, done: (err?: Error) => void) =>
+      fastifySession(onlyForConsoleRequests(instance), options, done),
+    ),
+  );
   await http.register(fastifyCsrf, { sessionPlugin: '@fastify/session' });
 }
 
 /** A request that goes to a console page or carries the console's cookie; API-key traffic is neither. */
-const meetsTheSession = (req: FastifyRequest) => req.url.startsWith('/console') || req.cookies[SESSION_COOKIE] !== undefined;
+const meetsTheSession = (req: FastifyRequest) =>
+  req.url.startsWith('/console') || req.cookies[SESSION_COOKIE] !== undefined;
 
 /**
  * The instance @fastify/session registers on, with its `onRequest` hook run only for requests
@@ -100,7 +116,12 @@ function onlyForConsoleRequests(instance: FastifyInstance): FastifyInstance {
     get(target, prop) {
       if (prop !== 'addHook') return Reflect.get(target, prop, target) as unknown;
       return (name: string, hook: (req: FastifyRequest, reply: FastifyReply, done: () => void) => void) =>
-        target.addHook(name as 'onRequest', name === 'onRequest' ? (req, reply, done) => (meetsTheSession(req) ? hook(req, reply, done) : done()) : (hook as never));
+        target.addHook(
+          name as 'onRequest',
+          name === 'onRequest'
+            ? (req, reply, done) => (meetsTheSession(req) ? hook(req, reply, done) : done())
+            : (hook as never),
+        );
     },
   });
 }
@@ -118,7 +139,11 @@ export function requireCsrf(req: FastifyRequest): void {
   req.server.csrfProtection(req, probe as unknown as FastifyReply, () => {
     passed = true;
   });
-  if (sent || !passed) throw new DomainError('invalid_csrf_token', 'Missing or invalid CSRF token: send the x-csrf-token header the console session gave you (GET /console/session).');
+  if (sent || !passed)
+    throw new DomainError(
+      'invalid_csrf_token',
+      'Missing or invalid CSRF token: send the x-csrf-token header the console session gave you (GET /console/session).',
+    );
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -132,13 +157,20 @@ export function consoleWsSessionAuth(http: FastifyInstance, orm: MikroORM): WsSe
   return async (request, params) => {
     const cookie = request.headers.cookie && http.parseCookie(request.headers.cookie)[SESSION_COOKIE];
     if (!cookie) return null;
-    const holder: { session?: FastifyRequest['session']; headers: Record<string, unknown>; log: FastifyRequest['log']; server: FastifyInstance } = {
+    const holder: {
+      session?: FastifyRequest['session'];
+      headers: Record<string, unknown>;
+      log: FastifyRequest['log'];
+      server: FastifyInstance;
+    } = {
       headers: { 'x-csrf-token': typeof params.csrfToken === 'string' ? params.csrfToken : undefined },
       log: http.log,
       server: http,
     };
     await new Promise<void>((resolve, reject) =>
-      http.decryptSession(cookie, holder, (err?: unknown) => (err ? reject(err instanceof Error ? err : new Error('the session could not be read')) : resolve())),
+      http.decryptSession(cookie, holder, (err?: unknown) =>
+        err ? reject(err instanceof Error ? err : new Error('the session could not be read')) : resolve(),
+      ),
     );
     const memberId = holder.session?.memberId;
     if (!memberId) return null;

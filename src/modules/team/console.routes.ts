@@ -4,7 +4,17 @@ import { DomainError } from '../../platform/errors.js';
 import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { parseInput } from '../../platform/validation.js';
 import { requireCsrf } from './console-session.js';
-import { acceptSetup, checkSetupLink, beginTwoFactor, signInAttemptsPerAddress, checkCredentials, checkSecondFactor, confirmTwoFactor, presentMember, sessionPrincipal } from './team.service.js';
+import {
+  acceptSetup,
+  checkSetupLink,
+  beginTwoFactor,
+  signInAttemptsPerAddress,
+  checkCredentials,
+  checkSecondFactor,
+  confirmTwoFactor,
+  presentMember,
+  sessionPrincipal,
+} from './team.service.js';
 import type { TeamMember } from './team-member.entity.js';
 
 /**
@@ -20,13 +30,22 @@ const signInLimit = {
   timeWindow: 15 * 60_000,
   errorResponseBuilder: (_req: FastifyRequest, context: { ttl: number }) => {
     const wait = Math.max(1, Math.ceil(context.ttl / 1000));
-    return new DomainError('rate_limit_exceeded', `Too many sign-in attempts from this network: try again in ${Math.ceil(wait / 60)} minute(s).`, { headers: { 'Retry-After': String(wait) } });
+    return new DomainError(
+      'rate_limit_exceeded',
+      `Too many sign-in attempts from this network: try again in ${Math.ceil(wait / 60)} minute(s).`,
+      { headers: { 'Retry-After': String(wait) } },
+    );
   },
 };
 
 /** What the console learns of its session: who, which merchant and mode, and the CSRF token its state-changing requests send. */
 function sessionView(req: FastifyRequest, reply: FastifyReply, member: TeamMember) {
-  return { member: presentMember(member), merchant: { id: member.merchant.id, name: member.merchant.getEntity().name }, livemode: req.session.livemode === true, csrf_token: reply.generateCsrf() };
+  return {
+    member: presentMember(member),
+    merchant: { id: member.merchant.id, name: member.merchant.getEntity().name },
+    livemode: req.session.livemode === true,
+    csrf_token: reply.generateCsrf(),
+  };
 }
 
 /** A fresh session id for a member who just proved who they are (no fixation). */
@@ -66,7 +85,13 @@ export const consoleRoutes: PublicRoute[] = [
     url: '/console/sign-in/two-factor',
     rateLimit: signInLimit,
     async handler(req, reply, orm) {
-      const member = await checkSecondFactor(orm.em.fork(), req.session.pendingMemberId, req.session.pendingSince, req.body, req.ip);
+      const member = await checkSecondFactor(
+        orm.em.fork(),
+        req.session.pendingMemberId,
+        req.session.pendingSince,
+        req.body,
+        req.ip,
+      );
       return startSession(req, reply, member);
     },
   },

@@ -10,14 +10,20 @@ export const MAX_PASSWORD_LENGTH = 256;
  * digits or symbols appended: `password1234`, `monkey2024!`), and not the email address.
  */
 export function checkPassword(password: unknown, email: string): string {
-  const fail = (message: string) => new DomainError('validation_error', `Invalid request: password ${message}`, { param: 'password', details: [{ field: 'password', message }] });
+  const fail = (message: string) =>
+    new DomainError('validation_error', `Invalid request: password ${message}`, {
+      param: 'password',
+      details: [{ field: 'password', message }],
+    });
   if (typeof password !== 'string') throw fail('must be a string');
   if ([...password].length < MIN_PASSWORD_LENGTH) throw fail(`must be at least ${MIN_PASSWORD_LENGTH} characters`);
   if (password.length > MAX_PASSWORD_LENGTH) throw fail(`must be at most ${MAX_PASSWORD_LENGTH} characters`);
   const lower = password.toLowerCase();
   const stem = lower.replace(/[\d\s!.@#$%^&*?_-]+$/, '');
-  if (COMMON_PASSWORDS.has(lower) || COMMON_PASSWORDS.has(stem) || /^(.)\1+$/.test(password)) throw fail('is one of the most common passwords found in breaches: choose another');
+  if (COMMON_PASSWORDS.has(lower) || COMMON_PASSWORDS.has(stem) || /^(.)\1+$/.test(password))
+    throw fail('is one of the most common passwords found in breaches: choose another');
   const local = email.toLowerCase().split('@')[0];
-  if (lower === email.toLowerCase() || (local.length >= 6 && lower.includes(local))) throw fail('must not contain your email address');
+  if (lower === email.toLowerCase() || (local.length >= 6 && lower.includes(local)))
+    throw fail('must not contain your email address');
   return password;
 }

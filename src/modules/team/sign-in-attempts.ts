@@ -40,7 +40,10 @@ export async function admitAttempt(em: EntityManager, memberId: string): Promise
 
 /** When the account's lock ends (a lock of LOCK_MINUTES from now when it just ended). */
 export async function lockEnd(em: EntityManager, memberId: string): Promise<Date> {
-  const [row] = await sql(em).execute<{ locked_until: Date | null }[]>(`select locked_until from team_members where id = ?`, [memberId]);
+  const [row] = await sql(em).execute<{ locked_until: Date | null }[]>(
+    `select locked_until from team_members where id = ?`,
+    [memberId],
+  );
   return row?.locked_until ? new Date(row.locked_until) : lockEnds();
 }
 
@@ -58,7 +61,9 @@ export async function attemptFailed(em: EntityManager, memberId: string): Promis
 
 /** An admitted password proved right but the second factor is still to come: the attempt is given back (it was no failure). */
 export async function attemptReturned(em: EntityManager, memberId: string): Promise<void> {
-  await sql(em).execute(`update team_members set failed_sign_ins = greatest(failed_sign_ins - 1, 0) where id = ?`, [memberId]);
+  await sql(em).execute(`update team_members set failed_sign_ins = greatest(failed_sign_ins - 1, 0) where id = ?`, [
+    memberId,
+  ]);
 }
 
 /** An admitted attempt succeeded: signs in (the count is reset) unless the account was locked meanwhile; returns the sign-in time, or null when locked. */
@@ -75,11 +80,10 @@ export async function attemptSucceeded(em: EntityManager, memberId: string): Pro
 
 /** Spends TOTP time step `step`: true unless it (or a later one) was accepted already. */
 export async function spendTotpStep(em: EntityManager, memberId: string, step: number): Promise<boolean> {
-  const rows = await sql(em).execute<{ id: string }[]>(`update team_members set totp_last_step = ? where id = ? and (totp_last_step is null or totp_last_step < ?) returning id`, [
-    step,
-    memberId,
-    step,
-  ]);
+  const rows = await sql(em).execute<{ id: string }[]>(
+    `update team_members set totp_last_step = ? where id = ? and (totp_last_step is null or totp_last_step < ?) returning id`,
+    [step, memberId, step],
+  );
   return rows.length === 1;
 }
 

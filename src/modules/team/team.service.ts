@@ -15,7 +15,17 @@ import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js'
 import { auditEntry, type AuditAction } from '../audit/audit-log.service.js';
 import { queueEmail } from '../email/email-outbox.js';
 import { checkPassword } from './password-policy.js';
-import { admitAttempt, attemptFailed, attemptReturned, attemptSucceeded, LOCK_AFTER_FAILURES, LOCK_MINUTES, lockEnd, spendRecoveryCode, spendTotpStep } from './sign-in-attempts.js';
+import {
+  admitAttempt,
+  attemptFailed,
+  attemptReturned,
+  attemptSucceeded,
+  LOCK_AFTER_FAILURES,
+  LOCK_MINUTES,
+  lockEnd,
+  spendRecoveryCode,
+  spendTotpStep,
+} from './sign-in-attempts.js';
 import { TeamMember } from './team-member.entity.js';
 
 /** How long an invitation (or the first owner's) link sets a password. */
@@ -67,7 +77,10 @@ export function presentMember(m: TeamMember): TeamMemberView {
     active: Boolean(m.passwordHash),
     last_sign_in_at: m.lastSignInAt?.toISOString() ?? null,
     created_at: m.createdAt.toISOString(),
-    clinician: m.role === 'clinician' && m.name && m.credential && m.npi ? { name: m.name, credential: m.credential, npi: m.npi, licensed_states: m.licensedStates ?? [] } : null,
+    clinician:
+      m.role === 'clinician' && m.name && m.credential && m.npi
+        ? { name: m.name, credential: m.credential, npi: m.npi, licensed_states: m.licensedStates ?? [] }
+        : null,
   };
 }
 
@@ -99,7 +112,8 @@ const inviteSchema = z
   .superRefine((v, issue) => {
     if (v.role !== 'clinician') return;
     for (const field of ['name', 'credential', 'npi', 'licensed_states'] as const)
-      if (v[field] === undefined) issue.addIssue({ code: 'custom', path: [field], message: 'is required for a clinician' });
+      if (v[field] === undefined)
+        issue.addIssue({ code: 'custom', path: [field], message: 'is required for a clinician' });
   });
 
 /**
@@ -107,7 +121,12 @@ const inviteSchema = z
  * the one-time link that sets the password, valid 7 days, and emails it to the invitee (the CLI
  * prints it too).
  */
-export async function inviteMember(em: EntityManager, merchantId: string, input: unknown, by?: Principal['actor']): Promise<{ member: TeamMemberView; setup_url: string }> {
+export async function inviteMember(
+  em: EntityManager,
+  merchantId: string,
+  input: unknown,
+  by?: Principal['actor'],
+): Promise<{ member: TeamMemberView; setup_url: string }> {
   const { email, role, name, credential, npi, licensed_states } = parseInput(inviteSchema, input);
   const token = randomBase62(40);
   let member = await em.findOne(TeamMember, { email });
@@ -116,19 +135,39 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
   }
   member ??= em.create(TeamMember, { merchant: merchantId, email, role });
   member.role = role;
-  Object.assign(member, role === 'clinician' ? { name, credential, npi, licensedStates: licensed_states } : { name: null, credential: null, npi: null, licensedStates: null });
+  Object.assign(
+    member,
+    role === 'clinician'
+      ? { name, credential, npi, licensedStates: licensed_states }
+      : { name: null, credential: null, npi: null, licensedStates: null },
+  );
   member.setupTokenHash = sha256(token);
   member.setupTokenExpiresAt = new Date(Date.now() + SETUP_LINK_DAYS * 86_400_000);
-  auditEntry(em, { merchantId, livemode: false, actor: by, action: 'team_member.invited', objectId: member.id, details: { email, role } });
+  auditEntry(em, {
+    merchantId,
+    livemode: false,
+    actor: by,
+    action: 'team_member.invited',
+    objectId: member.id,
+    details: { email, role },
+  });
   const setupUrl = publicLink(`/console/setup?token=${token}`);
   // The invitation email is written with the invitation (the console starts in test mode, as the audit entry).
-  queueEmail(em, { merchantId, livemode: false, at: new Date() }, { kind: 'team_invitation', to: email, data: { role, setup_url: setupUrl } });
+  queueEmail(
+    em,
+    { merchantId, livemode: false, at: new Date() },
+    { kind: 'team_invitation', to: email, data: { role, setup_url: setupUrl } },
+  );
   try {
     await em.flush();
   } catch (err) {
     // The same address invited twice at once: one invitation wins.
     if (err instanceof UniqueConstraintViolationException)
-      throw new DomainError('invalid_state', 'That email address was just invited: use the link already given, or invite again to renew it.', { param: 'email' });
+      throw new DomainError(
+        'invalid_state',
+        'That email address was just invited: use the link already given, or invite again to renew it.',
+        { param: 'email' },
+      );
     throw err;
   }
   return { member: presentMember(member), setup_url: setupUrl };
@@ -136,8 +175,16 @@ export async function inviteMember(em: EntityManager, merchantId: string, input:
 
 /** The member an invitation link's token still sets the password of; 404 `not_found` when it is invalid, spent or expired. */
 async function memberOfSetupToken(em: EntityManager, token: string): Promise<TeamMember> {
-  const member = await em.findOne(TeamMember, { setupTokenHash: sha256(token), setupTokenExpiresAt: { $gt: new Date() } });
-  if (!member) throw new DomainError('not_found', 'This link is invalid, was used already, or has expired: ask an owner or admin for a new invitation.', { param: 'token' });
+  const member = await em.findOne(TeamMember, {
+    setupTokenHash: sha256(token),
+    setupTokenExpiresAt: { $gt: new Date() },
+  });
+  if (!member)
+    throw new DomainError(
+      'not_found',
+      'This link is invalid, was used already, or has expired: ask an owner or admin for a new invitation.',
+      { param: 'token' },
+    );
   return member;
 }
 
@@ -149,7 +196,10 @@ export async function checkSetupLink(em: EntityManager, input: unknown): Promise
 
 /** Sets the first password through an invitation link's token (once; the link is spent). */
 export async function acceptSetup(em: EntityManager, input: unknown): Promise<TeamMemberView> {
-  const { token, password } = parseInput(z.object({ token: z.string().min(1).max(200), password: z.string() }).strict(), input);
+  const { token, password } = parseInput(
+    z.object({ token: z.string().min(1).max(200), password: z.string() }).strict(),
+    input,
+  );
   const member = await memberOfSetupToken(em, token);
   member.passwordHash = await hash(checkPassword(password, member.email));
   member.setupTokenHash = null;
@@ -174,11 +224,23 @@ function lockedError(until: Date): DomainError {
 
 /** Puts what a member did in the console in the audit log (test mode's: the console starts there), written with `em`'s next flush. */
 function audit(em: EntityManager, member: TeamMember, action: AuditAction, ip?: string): void {
-  auditEntry(em, { merchantId: member.merchant.id, livemode: false, actor: { kind: 'user', id: member.id, label: member.email, ip }, action, objectId: member.id });
+  auditEntry(em, {
+    merchantId: member.merchant.id,
+    livemode: false,
+    actor: { kind: 'user', id: member.id, label: member.email, ip },
+    action,
+    objectId: member.id,
+  });
 }
 
 /** Locks out a caller that was refused, and audits the lock when this attempt made it. */
-async function refusedLocked(em: EntityManager, member: TeamMember, until: Date, lockedNow: boolean, ip?: string): Promise<never> {
+async function refusedLocked(
+  em: EntityManager,
+  member: TeamMember,
+  until: Date,
+  lockedNow: boolean,
+  ip?: string,
+): Promise<never> {
   if (lockedNow) {
     audit(em, member, 'console.locked_out', ip);
     await em.flush();
@@ -205,7 +267,11 @@ async function failed(em: EntityManager, member: TeamMember, ip?: string): Promi
  * Checks an email and password. A locked account is refused before its password is looked at.
  * Returns the member, and whether the second factor is still to come.
  */
-export async function checkCredentials(em: EntityManager, input: unknown, ip?: string): Promise<{ member: TeamMember; secondFactor: boolean }> {
+export async function checkCredentials(
+  em: EntityManager,
+  input: unknown,
+  ip?: string,
+): Promise<{ member: TeamMember; secondFactor: boolean }> {
   const { email, password } = parseInput(signInSchema, input);
   const member = await em.findOne(TeamMember, { email: email.trim().toLowerCase() }, { populate: ['merchant'] });
   if (!member?.passwordHash) {
@@ -231,8 +297,17 @@ async function signedIn(em: EntityManager, member: TeamMember, ip?: string): Pro
 
 function totpOf(member: TeamMember): TOTP {
   const stored = member.totpSecret!;
-  const base32 = stored.startsWith('v1.') && secretsKey ? openSecret(stored, secretsKey, `team_members.totp_secret:${member.id}`) : stored;
-  return new TOTP({ issuer: 'Health Commerce', label: member.email, secret: Secret.fromBase32(base32), digits: 6, period: 30 });
+  const base32 =
+    stored.startsWith('v1.') && secretsKey
+      ? openSecret(stored, secretsKey, `team_members.totp_secret:${member.id}`)
+      : stored;
+  return new TOTP({
+    issuer: 'Health Commerce',
+    label: member.email,
+    secret: Secret.fromBase32(base32),
+    digits: 6,
+    period: 30,
+  });
 }
 
 /** Accepts a current TOTP code (never the same one twice) or an unused recovery code (spent), each spent by one statement however many requests race it. */
@@ -246,9 +321,19 @@ async function acceptCode(em: EntityManager, member: TeamMember, code: string): 
 }
 
 /** The second step of a sign-in: the TOTP or a recovery code of the member whose password was right (within 5 minutes). */
-export async function checkSecondFactor(em: EntityManager, memberId: string | undefined, since: number | undefined, input: unknown, ip?: string): Promise<TeamMember> {
+export async function checkSecondFactor(
+  em: EntityManager,
+  memberId: string | undefined,
+  since: number | undefined,
+  input: unknown,
+  ip?: string,
+): Promise<TeamMember> {
   const { code } = parseInput(z.object({ code: z.string().min(1).max(40) }).strict(), input);
-  if (!memberId || !since || Date.now() - since > SECOND_FACTOR_MS) throw new DomainError('unauthorized', 'Sign in with your email and password first (the code step lasts 5 minutes).');
+  if (!memberId || !since || Date.now() - since > SECOND_FACTOR_MS)
+    throw new DomainError(
+      'unauthorized',
+      'Sign in with your email and password first (the code step lasts 5 minutes).',
+    );
   const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
   if (!member?.totpEnabledAt) throw new DomainError('unauthorized', 'Sign in with your email and password first.');
   await admit(em, member, ip);
@@ -258,9 +343,13 @@ export async function checkSecondFactor(em: EntityManager, memberId: string | un
 }
 
 /** Starts TOTP enrolment: a new secret (not in force until confirmed with a code). */
-export async function beginTwoFactor(em: EntityManager, memberId: string): Promise<{ secret: string; otpauth_uri: string }> {
+export async function beginTwoFactor(
+  em: EntityManager,
+  memberId: string,
+): Promise<{ secret: string; otpauth_uri: string }> {
   const member = await em.findOneOrFail(TeamMember, { id: memberId });
-  if (member.totpEnabledAt) throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
+  if (member.totpEnabledAt)
+    throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
   const secret = new Secret({ size: 20 }).base32;
   member.totpSecret = secretsKey ? sealSecret(secret, secretsKey, `team_members.totp_secret:${member.id}`) : secret;
   await em.flush();
@@ -268,17 +357,36 @@ export async function beginTwoFactor(em: EntityManager, memberId: string): Promi
 }
 
 /** Confirms enrolment with a code from the authenticator: two-factor is on; the recovery codes are returned this once. */
-export async function confirmTwoFactor(em: EntityManager, memberId: string, input: unknown, ip?: string): Promise<{ recovery_codes: string[] }> {
-  const { code } = parseInput(z.object({ code: z.string().regex(/^\s*\d{3}\s?\d{3}\s*$/, 'must be the 6-digit code of your authenticator app') }).strict(), input);
+export async function confirmTwoFactor(
+  em: EntityManager,
+  memberId: string,
+  input: unknown,
+  ip?: string,
+): Promise<{ recovery_codes: string[] }> {
+  const { code } = parseInput(
+    z
+      .object({ code: z.string().regex(/^\s*\d{3}\s?\d{3}\s*$/, 'must be the 6-digit code of your authenticator app') })
+      .strict(),
+    input,
+  );
   const member = await em.findOneOrFail(TeamMember, { id: memberId }, { populate: ['merchant'] });
-  if (member.totpEnabledAt) throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
-  if (!member.totpSecret) throw new DomainError('invalid_state', 'Start enrolment first (POST /console/two-factor/enroll).');
+  if (member.totpEnabledAt)
+    throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
+  if (!member.totpSecret)
+    throw new DomainError('invalid_state', 'Start enrolment first (POST /console/two-factor/enroll).');
   if (!(await acceptCode(em, member, code)))
-    throw new DomainError('validation_error', 'Invalid request: code does not match: check the time on your device and try the current code', {
-      param: 'code',
-      details: [{ field: 'code', message: 'does not match' }],
-    });
-  const codes = Array.from({ length: RECOVERY_CODES }, () => `${randomBytes(5).toString('hex')}-${randomBytes(5).toString('hex')}`);
+    throw new DomainError(
+      'validation_error',
+      'Invalid request: code does not match: check the time on your device and try the current code',
+      {
+        param: 'code',
+        details: [{ field: 'code', message: 'does not match' }],
+      },
+    );
+  const codes = Array.from(
+    { length: RECOVERY_CODES },
+    () => `${randomBytes(5).toString('hex')}-${randomBytes(5).toString('hex')}`,
+  );
   member.recoveryCodeHashes = codes.map(sha256);
   member.totpEnabledAt = new Date();
   audit(em, member, 'console.two_factor_enabled', ip);
@@ -287,7 +395,11 @@ export async function confirmTwoFactor(em: EntityManager, memberId: string, inpu
 }
 
 /** The caller a console session stands for: the member's merchant, the mode the console shows, the role's permissions. */
-export async function sessionPrincipal(em: EntityManager, memberId: string, livemode: boolean): Promise<{ principal: Principal; member: TeamMember } | null> {
+export async function sessionPrincipal(
+  em: EntityManager,
+  memberId: string,
+  livemode: boolean,
+): Promise<{ principal: Principal; member: TeamMember } | null> {
   const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
   if (!member?.passwordHash) return null;
   const principal = merchantPrincipal(member.merchant.getEntity(), livemode, {
@@ -308,33 +420,53 @@ export async function inviteFirstOwner(em: EntityManager, merchantId: string, em
 
 /** Who may manage `role`: only an owner grants, changes or removes the owner role. */
 function assertMayManage(ctx: ServiceContext, role: Role): void {
-  requireConsoleUser(ctx.principal, 'team:write', 'The team is managed in the console by a signed-in owner or admin, not with an API key.');
+  requireConsoleUser(
+    ctx.principal,
+    'team:write',
+    'The team is managed in the console by a signed-in owner or admin, not with an API key.',
+  );
   if (role === 'owner') requirePermission(ctx.principal, 'owners:write');
 }
 
 /** The merchant's team, invitations pending included. */
 export async function listTeamMembers(ctx: ServiceContext): Promise<TeamMemberView[]> {
-  requireConsoleUser(ctx.principal, 'team:read', "The team (its members' email addresses) is read in the console by a signed-in member whose role holds team:read, not with an API key.");
-  const members = await ctx.em.find(TeamMember, { merchant: ctx.principal.merchantId }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 });
+  requireConsoleUser(
+    ctx.principal,
+    'team:read',
+    "The team (its members' email addresses) is read in the console by a signed-in member whose role holds team:read, not with an API key.",
+  );
+  const members = await ctx.em.find(
+    TeamMember,
+    { merchant: ctx.principal.merchantId },
+    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 500 },
+  );
   return members.map(presentMember);
 }
 
 /** Invites a member from the console (owner or admin); returns the link to hand over, once. */
-export async function inviteTeamMember(ctx: ServiceContext, input: unknown): Promise<{ member: TeamMemberView; setup_url: string }> {
+export async function inviteTeamMember(
+  ctx: ServiceContext,
+  input: unknown,
+): Promise<{ member: TeamMemberView; setup_url: string }> {
   const role = (input as { role?: unknown } | null)?.role;
   assertMayManage(ctx, role === 'owner' ? 'owner' : 'viewer');
   return inviteMember(ctx.em, ctx.principal.merchantId, input, ctx.principal.actor);
 }
 
 async function memberOf(ctx: ServiceContext, id: string): Promise<TeamMember> {
-  const member = typeof id === 'string' && (await ctx.em.findOne(TeamMember, { id, merchant: ctx.principal.merchantId }, { populate: ['merchant'] }));
+  const member =
+    typeof id === 'string' &&
+    (await ctx.em.findOne(TeamMember, { id, merchant: ctx.principal.merchantId }, { populate: ['merchant'] }));
   if (!member) throw new DomainError('not_found', `No team member ${String(id)}.`, { param: 'id' });
   return member;
 }
 
 /** Changes a member's role; the last owner keeps theirs. */
 export async function changeTeamMemberRole(ctx: ServiceContext, id: string, input: unknown): Promise<TeamMemberView> {
-  const { role } = parseInput(z.object({ role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }) }).strict(), input);
+  const { role } = parseInput(
+    z.object({ role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }) }).strict(),
+    input,
+  );
   const member = await memberOf(ctx, id);
   assertMayManage(ctx, member.role === 'owner' || role === 'owner' ? 'owner' : role);
   if (member.role === 'owner' && role !== 'owner') await assertAnotherOwner(ctx, member);
@@ -370,6 +502,14 @@ export async function removeTeamMember(ctx: ServiceContext, id: string): Promise
 }
 
 async function assertAnotherOwner(ctx: ServiceContext, member: TeamMember): Promise<void> {
-  const owners = await ctx.em.count(TeamMember, { merchant: ctx.principal.merchantId, role: 'owner', id: { $ne: member.id }, passwordHash: { $ne: null } });
-  if (owners === 0) throw new DomainError('invalid_state', 'A team keeps at least one owner: make someone else owner first.', { param: 'id' });
+  const owners = await ctx.em.count(TeamMember, {
+    merchant: ctx.principal.merchantId,
+    role: 'owner',
+    id: { $ne: member.id },
+    passwordHash: { $ne: null },
+  });
+  if (owners === 0)
+    throw new DomainError('invalid_state', 'A team keeps at least one owner: make someone else owner first.', {
+      param: 'id',
+    });
 }

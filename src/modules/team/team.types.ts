@@ -23,9 +23,11 @@ export class TeamMemberType {
   @Field(() => GraphQLISODateTime, { nullable: true }) lastSignInAt!: Date | null;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => String, { nullable: true, description: "A clinician's name" }) name!: string | null;
-  @Field(() => String, { nullable: true, description: "A clinician's credential (MD, DO, NP, PA…)" }) credential!: string | null;
+  @Field(() => String, { nullable: true, description: "A clinician's credential (MD, DO, NP, PA…)" }) credential!:
+    string | null;
   @Field(() => String, { nullable: true, description: "A clinician's 10-digit NPI" }) npi!: string | null;
-  @Field(() => [String], { nullable: true, description: 'The states a clinician is licensed in' }) licensedStates!: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'The states a clinician is licensed in' }) licensedStates!:
+    string[] | null;
 
   static from(v: TeamMemberView): TeamMemberType {
     return Object.assign(new TeamMemberType(), {
@@ -51,7 +53,11 @@ export class InviteTeamMemberInput {
   @Field(() => String, { nullable: true, description: 'Clinicians: name' }) name?: string;
   @Field(() => String, { nullable: true, description: 'Clinicians: credential (MD, DO, NP, PA…)' }) credential?: string;
   @Field(() => String, { nullable: true, description: 'Clinicians: 10-digit NPI' }) npi?: string;
-  @Field(() => [String], { nullable: true, description: 'Clinicians: two-letter codes of the states they are licensed in' }) licensedStates?: string[];
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Clinicians: two-letter codes of the states they are licensed in',
+  })
+  licensedStates?: string[];
 }
 
 @ObjectType({ description: 'An invitation: hand the link to the new member (shown once; valid 7 days)' })

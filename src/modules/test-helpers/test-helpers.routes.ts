@@ -11,7 +11,8 @@ import { advanceClockSchema, testAdvanceClock, testPayCheckout, testPayPaymentLi
 const tags = ['Test helpers'];
 
 /** A test pay's answer: the order it made, or the decline (402) or other refusal. */
-const payAnswer = (ctx: ServiceContext, outcome: PayOutcome) => (outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody()));
+const payAnswer = (ctx: ServiceContext, outcome: PayOutcome) =>
+  outcome.ok ? presentOrder(ctx, outcome.order, outcome) : new HttpResult(outcome.error.status, outcome.error.toBody());
 
 /** The contract's test helpers (test mode only: live keys get 403 `test_mode_only`). */
 export const testHelperRoutes: RouteSpec[] = [
@@ -26,7 +27,8 @@ export const testHelperRoutes: RouteSpec[] = [
     body: payCheckoutSchema,
     response: orderResponse,
     ownTransactions: true,
-    handler: async (ctx, req) => payAnswer(ctx, await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body)),
+    handler: async (ctx, req) =>
+      payAnswer(ctx, await testPayCheckout(ctx, (req.params as { checkout_id: string }).checkout_id, req.body)),
   },
   {
     method: 'POST',
@@ -39,7 +41,8 @@ export const testHelperRoutes: RouteSpec[] = [
     body: payPaymentLinkSchema,
     response: orderResponse,
     ownTransactions: true,
-    handler: async (ctx, req) => payAnswer(ctx, await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body)),
+    handler: async (ctx, req) =>
+      payAnswer(ctx, await testPayPaymentLink(ctx, (req.params as { id: string }).id, req.body)),
   },
   {
     method: 'POST',

@@ -35,7 +35,11 @@ export async function testPayPaymentLink(ctx: ServiceContext, linkId: string, bo
 }
 
 /** Moves the test clock forward (test mode only); then `runDue` runs every job now due. */
-export async function testAdvanceClock(ctx: ServiceContext, body: unknown, runDue: () => Promise<void>): Promise<{ now: string }> {
+export async function testAdvanceClock(
+  ctx: ServiceContext,
+  body: unknown,
+  runDue: () => Promise<void>,
+): Promise<{ now: string }> {
   assertTestMode(ctx);
   const { seconds } = parseInput(advanceClockSchema, body);
   const now = await advanceTestClock(ctx, seconds);

@@ -26,48 +26,80 @@ function live(description: string, accept: (event: LiveEvent, args: { types?: st
 @Authorized('webhooks')
 @Resolver(() => EventNode)
 export class EventResolver {
-  @Query(() => EventNode, { nullable: true, description: 'An event by global id; null (with a not_found error) when this key cannot see it' })
+  @Query(() => EventNode, {
+    nullable: true,
+    description: 'An event by global id; null (with a not_found error) when this key cannot see it',
+  })
   async event(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<EventNode> {
     return EventNode.from(await getEvent(ctx, fromGlobalId(id, 'Event')));
   }
 
-  @Query(() => EventConnection, { description: 'Events in log order, most recent first unless order: OLDEST_FIRST (catch-up after a cursor), optionally of some types only' })
+  @Query(() => EventConnection, {
+    description:
+      'Events in log order, most recent first unless order: OLDEST_FIRST (catch-up after a cursor), optionally of some types only',
+  })
   async events(@Args() args: EventsArgs, @Ctx() { ctx }: GraphContext): Promise<ConnectionShape<EventNode>> {
     const filters = parseInput(
       listEventsSchema,
-      { types: args.types ?? undefined, order: args.order ?? undefined, createdAfter: args.createdAfter ?? undefined, createdBefore: args.createdBefore ?? undefined },
+      {
+        types: args.types ?? undefined,
+        order: args.order ?? undefined,
+        createdAfter: args.createdAfter ?? undefined,
+        createdBefore: args.createdBefore ?? undefined,
+      },
       'invalid_request',
     );
     return toCursorConnection(
-      await listEvents(ctx, filters, { limit: pageSize(args), after: args.after ?? undefined, before: args.before ?? undefined, fromEnd: args.last != null }),
+      await listEvents(ctx, filters, {
+        limit: pageSize(args),
+        after: args.after ?? undefined,
+        before: args.before ?? undefined,
+        fromEnd: args.last != null,
+      }),
       args,
       (e) => e.cursor,
       (e) => EventNode.fromLive(e),
     );
   }
 
-  @FieldResolver(() => String, { description: 'Its position in the log: pass it as `after` to events(order: OLDEST_FIRST) to get every later event' })
+  @FieldResolver(() => String, {
+    description: 'Its position in the log: pass it as `after` to events(order: OLDEST_FIRST) to get every later event',
+  })
   async cursor(@Root() event: EventNode, @Ctx() { ctx }: GraphContext): Promise<string> {
     return event.logCursor ?? (await eventCursorLoader(ctx).load(event.eventId));
   }
 
   @Authorized('orders:read')
-  @Subscription(() => EventNode, live('Live order.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('order.')))
+  @Subscription(
+    () => EventNode,
+    live('Live order.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('order.')),
+  )
   orderEvents(@Root() event: LiveEvent): EventNode {
     return EventNode.fromLive(event);
   }
 
   @Authorized('subscriptions:read')
-  @Subscription(() => EventNode, live('Live subscription.* events of this merchant and mode (over graphql-ws)', (e) => e.type.startsWith('subscription.')))
+  @Subscription(
+    () => EventNode,
+    live('Live subscription.* events of this merchant and mode (over graphql-ws)', (e) =>
+      e.type.startsWith('subscription.'),
+    ),
+  )
   subscriptionEvents(@Root() event: LiveEvent): EventNode {
     return EventNode.fromLive(event);
   }
 
   @Subscription(() => EventNode, {
     name: 'events',
-    ...live('Every live event of this merchant and mode, or only the given types (over graphql-ws)', (e, args) => !args.types?.length || args.types.includes(e.type)),
+    ...live(
+      'Every live event of this merchant and mode, or only the given types (over graphql-ws)',
+      (e, args) => !args.types?.length || args.types.includes(e.type),
+    ),
   })
-  liveEvents(@Root() event: LiveEvent, @Arg('types', () => [String], { nullable: true }) _types?: string[] | null): EventNode {
+  liveEvents(
+    @Root() event: LiveEvent,
+    @Arg('types', () => [String], { nullable: true }) _types?: string[] | null,
+  ): EventNode {
     return EventNode.fromLive(event);
   }
 }

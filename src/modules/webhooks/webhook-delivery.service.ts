@@ -95,7 +95,12 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
 }
 
 /** The headers of one attempt of `body` (an event envelope); `secrets` newest first, the first one also the deprecated bearer token. */
-export function deliveryHeaders(event: { id: string; type: string }, attemptId: string, body: string, secrets: string[]): Record<string, string> {
+export function deliveryHeaders(
+  event: { id: string; type: string },
+  attemptId: string,
+  body: string,
+  secrets: string[],
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'health-commerce-webhooks/1.0',
@@ -110,9 +115,22 @@ export function deliveryHeaders(event: { id: string; type: string }, attemptId: 
 
 /** Sends one claimed delivery. */
 async function send(claim: ClaimedDelivery, timeoutMs: number): Promise<AttemptOutcome> {
-  const body = JSON.stringify(toEventEnvelope({ id: claim.event_id, type: claim.event_type, createdAt: new Date(claim.event_created_at), data: claim.data }));
+  const body = JSON.stringify(
+    toEventEnvelope({
+      id: claim.event_id,
+      type: claim.event_type,
+      createdAt: new Date(claim.event_created_at),
+      data: claim.data,
+    }),
+  );
   const secrets = claim.previous_secret ? [claim.secret, claim.previous_secret] : [claim.secret];
-  return postWebhook(claim.url, body, deliveryHeaders({ id: claim.event_id, type: claim.event_type }, claim.attempt_id, body, secrets), timeoutMs, claim.livemode);
+  return postWebhook(
+    claim.url,
+    body,
+    deliveryHeaders({ id: claim.event_id, type: claim.event_type }, claim.attempt_id, body, secrets),
+    timeoutMs,
+    claim.livemode,
+  );
 }
 
 interface RecordedOutcome {
@@ -163,7 +181,10 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
     // The endpoints first, in id order, as everyone who changes an endpoint and its deliveries
     // (a disable dead-letters them): concurrent sweeps then never wait on each other in a circle.
     if (endpoints.length) {
-      await em.execute('select 1 from webhook_endpoints where id in (select jsonb_array_elements_text(?::jsonb)) order by id for no key update', [JSON.stringify(endpoints)]);
+      await em.execute(
+        'select 1 from webhook_endpoints where id in (select jsonb_array_elements_text(?::jsonb)) order by id for no key update',
+        [JSON.stringify(endpoints)],
+      );
     }
     await em.execute(
       `with o as (
@@ -199,7 +220,12 @@ function outcomeRecorder(orm: MikroORM, log: Log) {
     while (queue.length) {
       const rows = queue;
       queue = [];
-      await recordOutcomes(orm, rows).catch((err: unknown) => log.error({ err, deliveries: rows.length }, 'webhook outcomes not recorded; their leases will lapse and they are sent again'));
+      await recordOutcomes(orm, rows).catch((err: unknown) =>
+        log.error(
+          { err, deliveries: rows.length },
+          'webhook outcomes not recorded; their leases will lapse and they are sent again',
+        ),
+      );
     }
   };
   return {
@@ -220,8 +246,18 @@ function outcomeRecorder(orm: MikroORM, log: Log) {
  * flight (or the budget is spent). At least once: a crash after claiming means the lease lapses
  * and a later sweep sends again; two workers never hold one delivery at the same time.
  */
-export async function deliverDue(orm: MikroORM, now: Date, log: Log, options: DeliveryOptions = {}): Promise<{ attempted: number; succeeded: number }> {
-  const { timeoutMs = DEFAULT_TIMEOUT_MS, concurrency = 32, leaseSeconds = Math.ceil(timeoutMs / 1000) + 50, budgetMs = 60_000 } = options;
+export async function deliverDue(
+  orm: MikroORM,
+  now: Date,
+  log: Log,
+  options: DeliveryOptions = {},
+): Promise<{ attempted: number; succeeded: number }> {
+  const {
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    concurrency = 32,
+    leaseSeconds = Math.ceil(timeoutMs / 1000) + 50,
+    budgetMs = 60_000,
+  } = options;
   const stopAt = Date.now() + budgetMs;
   const inFlight = new Set<Promise<void>>();
   const recorder = outcomeRecorder(orm, log);
@@ -238,7 +274,11 @@ export async function deliverDue(orm: MikroORM, now: Date, log: Log, options: De
         const job = send(claim, timeoutMs)
           .then((outcome) => {
             if (outcome.ok) succeeded++;
-            else log.info({ delivery: claim.id, attempt: claim.attempt_count, error: outcome.error }, 'webhook attempt failed');
+            else
+              log.info(
+                { delivery: claim.id, attempt: claim.attempt_count, error: outcome.error },
+                'webhook attempt failed',
+              );
             const row = outcomeRow(claim, outcome);
             webhookAttempts.inc({ outcome: outcome.ok ? 'succeeded' : 'failed' });
             if (!outcome.ok && row.failed_status === 'failed') webhookDeadLettered.inc();

@@ -42,7 +42,11 @@ export function endpointWants(filter: string[], type: string): boolean {
 export async function dispatchEvents(orm: MikroORM, now: Date, log: Log): Promise<number> {
   let deliveries = 0;
   for (;;) {
-    const [batch] = await runStatement<{ dispatched: number; delivered: number; url_pending: boolean }>(orm.em, FAN_OUT, [now.toISOString()]);
+    const [batch] = await runStatement<{ dispatched: number; delivered: number; url_pending: boolean }>(
+      orm.em,
+      FAN_OUT,
+      [now.toISOString()],
+    );
     deliveries += batch.delivered;
     if (batch.url_pending) deliveries += await fanOutWithUrls(orm, now, log);
     if (batch.dispatched < BATCH) return deliveries;
@@ -83,9 +87,18 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
       );
       const rows: Record<string, unknown>[] = [];
       for (const event of events) {
-        const base = { merchant_id: event.merchant_id, livemode: event.livemode, event_id: event.id, event_type: event.type };
+        const base = {
+          merchant_id: event.merchant_id,
+          livemode: event.livemode,
+          event_id: event.id,
+          event_type: event.type,
+        };
         for (const endpoint of endpoints) {
-          if (endpoint.merchant_id === event.merchant_id && endpoint.livemode === event.livemode && endpointWants(endpoint.events, event.type)) {
+          if (
+            endpoint.merchant_id === event.merchant_id &&
+            endpoint.livemode === event.livemode &&
+            endpointWants(endpoint.events, event.type)
+          ) {
             rows.push({ ...base, id: prefixedId('wd'), endpoint_id: endpoint.id, url: endpoint.url });
           }
         }
@@ -105,7 +118,10 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
           [now.toISOString(), JSON.stringify(rows)],
         );
       }
-      await em.execute(`update events set dispatched_at = now() where id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(events.map((e) => e.id))]);
+      await em.execute(
+        `update events set dispatched_at = now() where id in (select jsonb_array_elements_text(?::jsonb))`,
+        [JSON.stringify(events.map((e) => e.id))],
+      );
       return { events: events.length, deliveries: rows.length };
     });
     deliveries += batch.deliveries;

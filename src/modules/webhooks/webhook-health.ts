@@ -28,7 +28,10 @@ export async function disableFailingEndpoints(orm: MikroORM, log: Log): Promise<
   for (const row of failing) {
     const ctx = systemContext(orm.em.fork(), row.merchant_id, row.livemode, Number(row.test_clock_offset_ms ?? 0), log);
     await disableWebhookEndpoint(ctx, row.id, { failingSince: new Date(row.failing_since) });
-    log.warn({ endpoint: row.id }, `webhook endpoint disabled after ${FAILING_DAYS_BEFORE_DISABLE} days of failed deliveries`);
+    log.warn(
+      { endpoint: row.id },
+      `webhook endpoint disabled after ${FAILING_DAYS_BEFORE_DISABLE} days of failed deliveries`,
+    );
   }
   return failing.length;
 }
@@ -68,7 +71,16 @@ export async function warnFailingEndpoints(orm: MikroORM): Promise<number> {
     await queueEmailOnce(
       em,
       { merchantId: row.merchant_id, livemode: row.livemode, at: new Date(row.at) },
-      { kind: 'webhook_endpoint_failing', to: null, data: { endpoint_id: row.id, url: row.url, failing_since: new Date(row.failing_since).toISOString(), last_error: row.last_error } },
+      {
+        kind: 'webhook_endpoint_failing',
+        to: null,
+        data: {
+          endpoint_id: row.id,
+          url: row.url,
+          failing_since: new Date(row.failing_since).toISOString(),
+          last_error: row.last_error,
+        },
+      },
       row.dedupe_key,
     );
   }

@@ -1,5 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { outboxOldestUndispatchedAge, outboxUndispatchedEvents, webhookDeadLetters, webhookOldestPendingAge, webhookPendingDeliveries } from '../../platform/observability/metrics.js';
+import {
+  outboxOldestUndispatchedAge,
+  outboxUndispatchedEvents,
+  webhookDeadLetters,
+  webhookOldestPendingAge,
+  webhookPendingDeliveries,
+} from '../../platform/observability/metrics.js';
 
 interface BacklogRow {
   undispatched: number;

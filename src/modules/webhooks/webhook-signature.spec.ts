@@ -1,8 +1,20 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { parseSignatureHeader, signStandardWebhook, signWebhook, standardWebhookKey, verifyWebhook, webhookSignatureHeaders } from './webhook-signature.js';
+import {
+  parseSignatureHeader,
+  signStandardWebhook,
+  signWebhook,
+  standardWebhookKey,
+  verifyWebhook,
+  webhookSignatureHeaders,
+} from './webhook-signature.js';
 
-const body = JSON.stringify({ id: 'evt_1', type: 'order.completed', created_at: '2026-01-01T00:00:00.000Z', data: { amount: 4995 } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'order.completed',
+  created_at: '2026-01-01T00:00:00.000Z',
+  data: { amount: 4995 },
+});
 const secret = 'whsec_test_secret_one';
 const other = 'whsec_test_secret_two';
 const now = 1_800_000_000_000;
@@ -69,7 +81,8 @@ describe('Standard Webhooks', () => {
     const rotatedTo = 'whsec_aaaaBBBBccccDDDDeeeeFFFFgggg0123';
     const headers = webhookSignatureHeaders(msgId, body, [rotatedTo, issued], Math.floor(Date.now() / 1000));
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
-    for (const secret of [rotatedTo, issued]) expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    for (const secret of [rotatedTo, issued])
+      expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw').verify(body, headers)).toThrow();
     expect(() => new Webhook(issued).verify(body.replace('4995', '4996'), headers)).toThrow();
     expect(verifyWebhook(body, headers['x-service-signature'], issued)).toBe(true);

@@ -15,7 +15,11 @@ export function computeSignature(secret: string, timestamp: number, rawBody: str
 }
 
 /** The `X-Service-Signature` value for `rawBody`: one `v1` per secret (newest first), at `timestamp` (unix seconds, default now). */
-export function signWebhook(rawBody: string | Buffer, secrets: string | string[], timestamp = Math.floor(Date.now() / 1000)): string {
+export function signWebhook(
+  rawBody: string | Buffer,
+  secrets: string | string[],
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   const list = Array.isArray(secrets) ? secrets : [secrets];
   if (list.length === 0) throw new Error('signWebhook needs at least one secret');
   return [`t=${timestamp}`, ...list.map((secret) => `v1=${computeSignature(secret, timestamp, rawBody)}`)].join(',');
@@ -46,12 +50,20 @@ export function parseSignatureHeader(header: string): { timestamp: number; signa
  * `<t>.<rawBody>` under one of `secrets` (pass both during a rotation). `rawBody` must be the
  * bytes as received, before any JSON parsing. Comparison is constant-time after a length check.
  */
-export function verifyWebhook(rawBody: string | Buffer, header: string | undefined | null, secrets: string | string[], toleranceSeconds = 300, now: number = Date.now()): boolean {
+export function verifyWebhook(
+  rawBody: string | Buffer,
+  header: string | undefined | null,
+  secrets: string | string[],
+  toleranceSeconds = 300,
+  now: number = Date.now(),
+): boolean {
   if (typeof header !== 'string') return false;
   const parsed = parseSignatureHeader(header);
   if (!parsed) return false;
   if (Math.abs(Math.floor(now / 1000) - parsed.timestamp) > toleranceSeconds) return false;
-  const candidates = (Array.isArray(secrets) ? secrets : [secrets]).filter((s) => typeof s === 'string' && s.length > 0);
+  const candidates = (Array.isArray(secrets) ? secrets : [secrets]).filter(
+    (s) => typeof s === 'string' && s.length > 0,
+  );
   let matched = false;
   for (const secret of candidates) {
     const expected = Buffer.from(computeSignature(secret, parsed.timestamp, rawBody), 'hex');
@@ -78,15 +90,26 @@ export function standardWebhookKey(secret: string): Buffer {
  * The Standard Webhooks `webhook-signature` value: `v1,<base64 HMAC-SHA256>` of
  * `<msgId>.<timestamp>.<rawBody>` per secret (newest first), space-separated during a rotation.
  */
-export function signStandardWebhook(msgId: string, rawBody: string | Buffer, secrets: string | string[], timestamp: number): string {
+export function signStandardWebhook(
+  msgId: string,
+  rawBody: string | Buffer,
+  secrets: string | string[],
+  timestamp: number,
+): string {
   const list = Array.isArray(secrets) ? secrets : [secrets];
   if (list.length === 0) throw new Error('signStandardWebhook needs at least one secret');
-  const sign = (secret: string) => createHmac('sha256', standardWebhookKey(secret)).update(`${msgId}.${timestamp}.`).update(rawBody).digest('base64');
+  const sign = (secret: string) =>
+    createHmac('sha256', standardWebhookKey(secret)).update(`${msgId}.${timestamp}.`).update(rawBody).digest('base64');
   return list.map((secret) => `v1,${sign(secret)}`).join(' ');
 }
 
 /** Every signature header of one delivery: the spec's `X-Service-Signature` and the Standard Webhooks trio, all at one `timestamp`. */
-export function webhookSignatureHeaders(msgId: string, rawBody: string, secrets: string[], timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function webhookSignatureHeaders(
+  msgId: string,
+  rawBody: string,
+  secrets: string[],
+  timestamp = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   return {
     'x-service-signature': signWebhook(rawBody, secrets, timestamp),
     'webhook-id': msgId,

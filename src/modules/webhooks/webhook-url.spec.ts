@@ -1,6 +1,12 @@
 import type { LookupAddress } from 'node:dns';
 import { HOSTILE_URLS, PUBLIC_URLS, stubDns } from '../../../test/fixtures/hostile-urls.js';
-import { addressProblem, pinnedLookup, setWebhookResolver, webhookUrlProblem, webhookUrlProblemResolved } from './webhook-url.js';
+import {
+  addressProblem,
+  pinnedLookup,
+  setWebhookResolver,
+  webhookUrlProblem,
+  webhookUrlProblemResolved,
+} from './webhook-url.js';
 
 beforeEach(() => setWebhookResolver(stubDns()));
 afterAll(() => setWebhookResolver());
@@ -68,7 +74,9 @@ test.each([
 });
 
 function lookup(host: string, options: { all?: boolean; family?: number } = {}) {
-  return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[] }>((resolve) => pinnedLookup(host, options, (err, address) => resolve({ err, address })));
+  return new Promise<{ err: NodeJS.ErrnoException | null; address: string | LookupAddress[] }>((resolve) =>
+    pinnedLookup(host, options, (err, address) => resolve({ err, address })),
+  );
 }
 
 test('the delivery lookup hands the socket only the vetted addresses, and refuses a private one', async () => {

@@ -15,7 +15,8 @@ import { DomainError } from '../../platform/errors.js';
 /** Resolves a host name to its addresses (injectable so tests can stub DNS). */
 export type Resolver = (host: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 let resolver: Resolver = systemResolver;
 
 /** Replaces the resolver used in live mode (tests); without an argument, restores the system one. */
@@ -24,7 +25,8 @@ export function setWebhookResolver(next?: Resolver): void {
 }
 
 /** Names that never denote a public host (RFC 6761/6762, RFC 8375, ICANN `.internal`, cluster DNS). */
-const SPECIAL_USE_SUFFIXES = /(^|\.)(localhost|localdomain|local|internal|intranet|lan|home\.arpa|corp|private|svc|cluster\.local|test|invalid|onion|arpa)$/;
+const SPECIAL_USE_SUFFIXES =
+  /(^|\.)(localhost|localdomain|local|internal|intranet|lan|home\.arpa|corp|private|svc|cluster\.local|test|invalid|onion|arpa)$/;
 
 const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
@@ -81,7 +83,9 @@ export function webhookUrlProblem(raw: string, livemode: boolean): string | null
   const host = hostOf(url);
   if (url.protocol === 'http:') {
     if (livemode) return 'must use https in live mode';
-    return isLoopbackHost(host) ? null : 'must use https (plain http is accepted only for 127.0.0.1 or localhost in test mode)';
+    return isLoopbackHost(host)
+      ? null
+      : 'must use https (plain http is accepted only for 127.0.0.1 or localhost in test mode)';
   }
   if (url.protocol !== 'https:') return 'must be an https URL';
   if (!livemode) return null;
@@ -144,8 +148,11 @@ export function pinnedLookup(hostname: string, options: LookupOptions, callback:
     (vetted) => {
       if ('problem' in vetted) return callback(new AddressNotAllowedError(), '');
       const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
-      const all = vetted.addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })).filter((a) => wanted === 0 || a.family === wanted);
-      if (all.length === 0) return callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '');
+      const all = vetted.addresses
+        .map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+        .filter((a) => wanted === 0 || a.family === wanted);
+      if (all.length === 0)
+        return callback(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '');
       if (options.all) return callback(null, all);
       callback(null, all[0].address, all[0].family);
     },

@@ -1,4 +1,15 @@
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, PrimaryKey, Property, type Opt, type Ref } from '@mikro-orm/core';
+import {
+  Collection,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OneToMany,
+  PrimaryKey,
+  Property,
+  type Opt,
+  type Ref,
+} from '@mikro-orm/core';
 import { MerchantScopedEntity } from '../../platform/db/base.entity.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { Event } from '../../platform/events/event.entity.js';
@@ -71,8 +82,14 @@ export class WebhookEndpoint extends MerchantScopedEntity {
 /** One event for one destination (an endpoint, or an event's one-off `webhook_url`), retried until it succeeds or gives up. */
 @Entity({ tableName: 'webhook_deliveries' })
 @Index({ name: 'webhook_deliveries_endpoint_created_idx', properties: ['endpoint', 'createdAt', 'id'] })
-@Index({ name: 'webhook_deliveries_due_idx', expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_attempt_at") where "status" = 'pending'` })
-@Index({ name: 'webhook_deliveries_event_endpoint_uq', expression: `create unique index "webhook_deliveries_event_endpoint_uq" on "webhook_deliveries" ("event_id", coalesce("endpoint_id", ''))` })
+@Index({
+  name: 'webhook_deliveries_due_idx',
+  expression: `create index "webhook_deliveries_due_idx" on "webhook_deliveries" ("next_attempt_at") where "status" = 'pending'`,
+})
+@Index({
+  name: 'webhook_deliveries_event_endpoint_uq',
+  expression: `create unique index "webhook_deliveries_event_endpoint_uq" on "webhook_deliveries" ("event_id", coalesce("endpoint_id", ''))`,
+})
 export class WebhookDelivery extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: Opt<string> = prefixedId('wd');
@@ -117,7 +134,9 @@ export class WebhookDelivery extends MerchantScopedEntity {
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deliveredAt: Date | null = null;
 
-  @OneToMany(() => WebhookDeliveryAttempt, (attempt) => attempt.delivery, { orderBy: { attempt: 'asc', startedAt: 'asc' } })
+  @OneToMany(() => WebhookDeliveryAttempt, (attempt) => attempt.delivery, {
+    orderBy: { attempt: 'asc', startedAt: 'asc' },
+  })
   attempts = new Collection<WebhookDeliveryAttempt>(this);
 }
 

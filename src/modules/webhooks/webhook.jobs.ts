@@ -38,9 +38,12 @@ export const eventRetentionSweep: Sweep = {
   name: 'events.retention',
   every: '1 hour',
   run: async (orm, now, log) => {
-    const purged = await purgeInBatches(orm, 'events', `dispatched_at < ? and not exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status = 'pending')`, [
-      daysBefore(now, retention.eventDays),
-    ]);
+    const purged = await purgeInBatches(
+      orm,
+      'events',
+      `dispatched_at < ? and not exists (select 1 from webhook_deliveries d where d.event_id = events.id and d.status = 'pending')`,
+      [daysBefore(now, retention.eventDays)],
+    );
     if (purged) log.info({ purged, days: retention.eventDays }, 'events past their retention purged');
   },
 };

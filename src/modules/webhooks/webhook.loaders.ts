@@ -11,7 +11,9 @@ import { WebhookDelivery, type WebhookDeliveryStatus } from './webhook.entity.js
  */
 export function firstDeliveryPagesLoader(ctx: ServiceContext) {
   return loader<string, Page<WebhookDelivery>>(ctx, 'endpoint.deliveries.first', async (keys) => {
-    const parsed = keys.map((k) => JSON.parse(k) as { endpointId: string; status: WebhookDeliveryStatus | null; limit: number });
+    const parsed = keys.map(
+      (k) => JSON.parse(k) as { endpointId: string; status: WebhookDeliveryStatus | null; limit: number },
+    );
     const pages = new Map<string, Page<WebhookDelivery>>();
     for (const group of new Set(parsed.map((p) => `${p.status}|${p.limit}`))) {
       const members = parsed.filter((p) => `${p.status}|${p.limit}` === group);

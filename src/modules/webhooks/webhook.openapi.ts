@@ -12,7 +12,10 @@ const endpointFields = {
   description: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
   status: z.enum(WEBHOOK_ENDPOINT_STATUSES),
-  previous_secret_expires_at: z.iso.datetime().nullable().describe('Until then the previous secret also signs (a second v1)'),
+  previous_secret_expires_at: z.iso
+    .datetime()
+    .nullable()
+    .describe('Until then the previous secret also signs (a second v1)'),
   disabled_at: z.iso.datetime().nullable(),
   created_at: z.iso.datetime(),
   updated_at: z.iso.datetime(),
@@ -36,7 +39,10 @@ const attempt = z.object({
   attempt: z.number().int(),
   status: z.enum(WEBHOOK_ATTEMPT_STATUSES),
   response_status: z.number().int().nullable(),
-  response_body: z.string().nullable().describe("The first 4 KiB (4,096 bytes) of the receiver's answer, as UTF-8 text; null when no answer came"),
+  response_body: z
+    .string()
+    .nullable()
+    .describe("The first 4 KiB (4,096 bytes) of the receiver's answer, as UTF-8 text; null when no answer came"),
   error: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
   started_at: z.iso.datetime(),
@@ -72,10 +78,19 @@ export const webhookDeliveryListResponse = z.object({
   next_cursor: z.string().nullable(),
 });
 
-export const webhookEndpointDeletedResponse = z.object({ id: z.string().describe('we_…'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }).meta({ id: 'DeletedWebhookEndpoint' });
+export const webhookEndpointDeletedResponse = z
+  .object({ id: z.string().describe('we_…'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) })
+  .meta({ id: 'DeletedWebhookEndpoint' });
 
 /** The spec's event envelope, as webhooks carry it. */
-export const eventResponse = z.object({ id: z.string().describe('evt_…'), type: z.string(), created_at: z.iso.datetime(), data: z.record(z.string(), z.unknown()) }).meta({ id: 'Event' });
+export const eventResponse = z
+  .object({
+    id: z.string().describe('evt_…'),
+    type: z.string(),
+    created_at: z.iso.datetime(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Event' });
 
 export const eventListResponse = z.object({
   object: z.literal('list'),

@@ -81,5 +81,10 @@ export function toWebhookTestResource(result: WebhookTestResult) {
 
 /** How many deliveries a recovery queued again. */
 export function toWebhookRecoveryResource(result: { endpoint: WebhookEndpoint; since: Date; recovered: number }) {
-  return { object: 'webhook_endpoint_recovery' as const, endpoint_id: result.endpoint.id, since: result.since.toISOString(), recovered: result.recovered };
+  return {
+    object: 'webhook_endpoint_recovery' as const,
+    endpoint_id: result.endpoint.id,
+    since: result.since.toISOString(),
+    recovered: result.recovered,
+  };
 }

@@ -15,7 +15,13 @@ import {
   webhookRecoveryResponse,
   webhookTestResponse,
 } from './webhook.openapi.js';
-import { toEventResource, toWebhookDeliveryResource, toWebhookEndpointResource, toWebhookRecoveryResource, toWebhookTestResource } from './webhook.resource.js';
+import {
+  toEventResource,
+  toWebhookDeliveryResource,
+  toWebhookEndpointResource,
+  toWebhookRecoveryResource,
+  toWebhookTestResource,
+} from './webhook.resource.js';
 import {
   createWebhookEndpointSchema,
   listEventsQuerySchema,
@@ -29,7 +35,9 @@ import {
 import * as webhooks from './webhook.service.js';
 
 const endpointParams = z.object({ id: z.string().describe('Webhook endpoint id (we_…)') });
-const deliveryParams = z.object({ id: z.string().describe('Webhook delivery id (wd_…), or the X-Service-Delivery id of one of its attempts') });
+const deliveryParams = z.object({
+  id: z.string().describe('Webhook delivery id (wd_…), or the X-Service-Delivery id of one of its attempts'),
+});
 const eventParams = z.object({ id: z.string().describe('Event id (evt_…)') });
 const tags = ['Webhooks'];
 const idOf = (req: { params: unknown }) => (req.params as { id: string }).id;
@@ -44,7 +52,8 @@ const updateEndpoint = (method: 'POST' | 'PATCH', operationId: string): RouteSpe
   params: endpointParams,
   body: updateWebhookEndpointSchema,
   response: webhookEndpointResponse,
-  handler: async (ctx, req) => toWebhookEndpointResource(await webhooks.updateWebhookEndpoint(ctx, idOf(req), req.body)),
+  handler: async (ctx, req) =>
+    toWebhookEndpointResource(await webhooks.updateWebhookEndpoint(ctx, idOf(req), req.body)),
 });
 
 /** `/api/v2/webhook-endpoints…`, `/api/v2/webhook-deliveries…` and `/api/v2/events…`: each route calls one service method. */
@@ -71,7 +80,10 @@ export const webhookRoutes: RouteSpec[] = [
     tags,
     querystring: listWebhookEndpointsSchema,
     response: webhookEndpointListResponse,
-    handler: async (ctx, req) => listEnvelope(await webhooks.listWebhookEndpoints(ctx, webhooks.parseListWebhookEndpointsQuery(req.query)), (e) => toWebhookEndpointResource(e)),
+    handler: async (ctx, req) =>
+      listEnvelope(await webhooks.listWebhookEndpoints(ctx, webhooks.parseListWebhookEndpointsQuery(req.query)), (e) =>
+        toWebhookEndpointResource(e),
+      ),
   },
   {
     method: 'GET',
@@ -126,7 +138,8 @@ export const webhookRoutes: RouteSpec[] = [
     params: endpointParams,
     body: recoverWebhookEndpointSchema,
     response: webhookRecoveryResponse,
-    handler: async (ctx, req) => toWebhookRecoveryResource(await webhooks.recoverWebhookEndpoint(ctx, idOf(req), req.body)),
+    handler: async (ctx, req) =>
+      toWebhookRecoveryResource(await webhooks.recoverWebhookEndpoint(ctx, idOf(req), req.body)),
   },
   {
     method: 'POST',
@@ -163,7 +176,10 @@ export const webhookRoutes: RouteSpec[] = [
     response: webhookDeliveryListResponse,
     handler: async (ctx, req) => {
       const { status, page } = webhooks.parseListWebhookDeliveriesQuery(req.query);
-      return listEnvelope(await webhooks.listWebhookDeliveries(ctx, idOf(req), { status }, page), toWebhookDeliveryResource);
+      return listEnvelope(
+        await webhooks.listWebhookDeliveries(ctx, idOf(req), { status }, page),
+        toWebhookDeliveryResource,
+      );
     },
   },
   {
@@ -186,7 +202,11 @@ export const webhookRoutes: RouteSpec[] = [
     response: eventListResponse,
     handler: async (ctx, req) => {
       const q = parseInput(listEventsQuerySchema, req.query, 'invalid_request');
-      const page = await listEventsPage(ctx, { type: q.type, createdAfter: q.created_after, createdBefore: q.created_before }, { limit: q.limit, startingAfter: q.starting_after });
+      const page = await listEventsPage(
+        ctx,
+        { type: q.type, createdAfter: q.created_after, createdBefore: q.created_before },
+        { limit: q.limit, startingAfter: q.starting_after },
+      );
       return listEnvelope(page, toEventResource);
     },
   },

@@ -10,7 +10,9 @@ export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
 /** The one validation definition of each webhooks input; REST and GraphQL both go through these. */
 
 /** An event type (`order.completed`) or `*` for every type. */
-export const eventTypeSchema = z.string().regex(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/, 'must be an event type such as order.completed');
+export const eventTypeSchema = z
+  .string()
+  .regex(/^[a-z][a-z_]*(\.[a-z][a-z_]*)+$/, 'must be an event type such as order.completed');
 
 /** The event types an endpoint can subscribe to: every type the service records. */
 export const EVENT_TYPES = Object.keys(EVENT_SAMPLES).sort();
@@ -32,13 +34,23 @@ const endpointEvents = z
 const endpointDescription = z.string().trim().max(255, 'must be at most 255 characters').nullish();
 
 export const createWebhookEndpointSchema = z
-  .object({ url: endpointUrl, events: endpointEvents, description: endpointDescription, metadata: metadataSchema.default({}) })
+  .object({
+    url: endpointUrl,
+    events: endpointEvents,
+    description: endpointDescription,
+    metadata: metadataSchema.default({}),
+  })
   .strict()
   .meta({ id: 'CreateWebhookEndpointRequest' });
 
 /** An update changes only the fields given (POST or PATCH). */
 export const updateWebhookEndpointSchema = z
-  .object({ url: endpointUrl.optional(), events: endpointEvents.optional(), description: endpointDescription, metadata: metadataSchema.optional() })
+  .object({
+    url: endpointUrl.optional(),
+    events: endpointEvents.optional(),
+    description: endpointDescription,
+    metadata: metadataSchema.optional(),
+  })
   .strict()
   .meta({ id: 'UpdateWebhookEndpointRequest' });
 
@@ -50,14 +62,20 @@ export const testWebhookEndpointSchema = z
         if (type !== TEST_EVENT_TYPE && !known.has(type)) ctx.addIssue({ code: 'custom', message: unknownType(type) });
       })
       .optional()
-      .describe('The type the test event carries, with a sample object of that type as its data; default webhook_endpoint.test (the endpoint as data)'),
+      .describe(
+        'The type the test event carries, with a sample object of that type as its data; default webhook_endpoint.test (the endpoint as data)',
+      ),
   })
   .strict()
   .meta({ id: 'TestWebhookEndpointRequest' });
 
 /** Re-queues every failed delivery of the endpoint created at or after `since`. */
 export const recoverWebhookEndpointSchema = z
-  .object({ since: timestamp.describe('Deliveries created at or after this time (the merchant clock of the mode) are sent again') })
+  .object({
+    since: timestamp.describe(
+      'Deliveries created at or after this time (the merchant clock of the mode) are sent again',
+    ),
+  })
   .strict()
   .meta({ id: 'RecoverWebhookEndpointRequest' });
 

@@ -35,7 +35,10 @@ export function newWebhookSecret(): string {
 }
 
 /** Registers an endpoint for the given event types (`*`: all); returns it with its secret, which is shown only now. */
-export async function createWebhookEndpoint(ctx: ServiceContext, body: unknown): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function createWebhookEndpoint(
+  ctx: ServiceContext,
+  body: unknown,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const input = parseInput(createWebhookEndpointSchema, body);
   await assertWebhookUrl(ctx.principal.livemode, input.url, 'url');
   const now = ctx.now();
@@ -70,7 +73,10 @@ export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promi
  * new deliveries (their foreign key) free to be inserted meanwhile.
  */
 async function lockedWebhookEndpoint(ctx: ServiceContext, em: EntityManager, id: string): Promise<WebhookEndpoint> {
-  await em.execute('select 1 from webhook_endpoints where id = ? and merchant_id = ? for no key update', [id, ctx.principal.merchantId]);
+  await em.execute('select 1 from webhook_endpoints where id = ? and merchant_id = ? for no key update', [
+    id,
+    ctx.principal.merchantId,
+  ]);
   const endpoint = await em.findOne(WebhookEndpoint, { id, ...scope(ctx), deletedAt: null }, { refresh: true });
   if (!endpoint) throw DomainError.notFound('webhook endpoint', id);
   return endpoint;
@@ -83,12 +89,20 @@ export function parseListWebhookEndpointsQuery(query: unknown): PageRequest<stri
 }
 
 /** A page of the caller's endpoints, newest first. */
-export async function listWebhookEndpoints(ctx: ServiceContext, page: PageRequest<string>, cursorParam = 'starting_after'): Promise<Page<WebhookEndpoint>> {
+export async function listWebhookEndpoints(
+  ctx: ServiceContext,
+  page: PageRequest<string>,
+  cursorParam = 'starting_after',
+): Promise<Page<WebhookEndpoint>> {
   return paginate(ctx, WebhookEndpoint, { ...scope(ctx), deletedAt: null }, page, { cursorParam });
 }
 
 /** Issues a new secret; the old one keeps signing beside it for 24 hours (a second `v1`). Returns the new secret once. */
-export async function rotateWebhookEndpointSecret(ctx: ServiceContext, id: string, body: unknown = {}): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function rotateWebhookEndpointSecret(
+  ctx: ServiceContext,
+  id: string,
+  body: unknown = {},
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   parseInput(rotateWebhookSecretSchema, body ?? {});
   const endpoint = await getWebhookEndpoint(ctx, id);
   const secret = newWebhookSecret();
@@ -109,7 +123,11 @@ export const FAILING_DAYS_BEFORE_DISABLE = 3;
  * With `failingSince` (the delivery sweep, after 3 days of failed attempts) it also records
  * `webhook_endpoint.disabled` in the same transaction.
  */
-export async function disableWebhookEndpoint(ctx: ServiceContext, id: string, failing?: { failingSince: Date }): Promise<WebhookEndpoint> {
+export async function disableWebhookEndpoint(
+  ctx: ServiceContext,
+  id: string,
+  failing?: { failingSince: Date },
+): Promise<WebhookEndpoint> {
   return ctx.em.transactional(async (em) => {
     const endpoint = await lockedWebhookEndpoint(ctx, em, id);
     if (endpoint.status === 'disabled') return endpoint;
@@ -117,12 +135,22 @@ export async function disableWebhookEndpoint(ctx: ServiceContext, id: string, fa
     endpoint.disabledAt = ctx.now();
     endpoint.updatedAt = ctx.now();
     if (failing) {
-      const data = { id: endpoint.id, object: 'webhook_endpoint', url: endpoint.url, reason: 'failing', failing_since: failing.failingSince.toISOString() };
+      const data = {
+        id: endpoint.id,
+        object: 'webhook_endpoint',
+        url: endpoint.url,
+        reason: 'failing',
+        failing_since: failing.failingSince.toISOString(),
+      };
       recordEvent(withEm(ctx, em), 'webhook_endpoint.disabled', data);
     }
     recordAudit(withEm(ctx, em), 'webhook_endpoint.disabled', endpoint.id, failing ? { reason: 'failing' } : undefined);
     await em.flush();
-    await deadLetterQueued(em, endpoint.id, failing ? `endpoint disabled after ${FAILING_DAYS_BEFORE_DISABLE} days of failures` : 'endpoint disabled');
+    await deadLetterQueued(
+      em,
+      endpoint.id,
+      failing ? `endpoint disabled after ${FAILING_DAYS_BEFORE_DISABLE} days of failures` : 'endpoint disabled',
+    );
     return endpoint;
   });
 }
@@ -146,13 +174,18 @@ export async function updateWebhookEndpoint(ctx: ServiceContext, id: string, bod
   if (input.description !== undefined) endpoint.description = input.description;
   if (input.metadata !== undefined) endpoint.metadata = input.metadata;
   endpoint.updatedAt = ctx.now();
-  recordAudit(ctx, 'webhook_endpoint.updated', endpoint.id, { fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined) });
+  recordAudit(ctx, 'webhook_endpoint.updated', endpoint.id, {
+    fields: Object.keys(input).filter((k) => input[k as keyof typeof input] !== undefined),
+  });
   await ctx.em.flush();
   return endpoint;
 }
 
 /** Deletes an endpoint: its queued deliveries become `dead_letter`, then it answers 404 (its deliveries stay readable by id). */
-export async function deleteWebhookEndpoint(ctx: ServiceContext, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+export async function deleteWebhookEndpoint(
+  ctx: ServiceContext,
+  id: string,
+): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
   return ctx.em.transactional(async (em) => {
     const endpoint = await lockedWebhookEndpoint(ctx, em, id);
     endpoint.status = 'disabled';
@@ -180,7 +213,10 @@ export async function enableWebhookEndpoint(ctx: ServiceContext, id: string): Pr
 }
 
 /** Validates a deliveries list query (400 `invalid_request` on a bad one). */
-export function parseListWebhookDeliveriesQuery(query: unknown): { status?: WebhookDeliveryStatus; page: PageRequest<string> } {
+export function parseListWebhookDeliveriesQuery(query: unknown): {
+  status?: WebhookDeliveryStatus;
+  page: PageRequest<string>;
+} {
   const { limit, starting_after, status } = parseInput(listWebhookDeliveriesSchema, query, 'invalid_request');
   return { status, page: { limit, after: starting_after } };
 }
@@ -203,7 +239,11 @@ export async function listWebhookDeliveries(
 
 /** One delivery of the caller by its id, or by the `X-Service-Delivery` id of one of its attempts; 404 otherwise. */
 export async function getWebhookDelivery(ctx: ServiceContext, id: string): Promise<WebhookDelivery> {
-  const delivery = await ctx.em.findOne(WebhookDelivery, { ...scope(ctx), $or: [{ id }, { attempts: { id } }] }, { populate: ['attempts'] });
+  const delivery = await ctx.em.findOne(
+    WebhookDelivery,
+    { ...scope(ctx), $or: [{ id }, { attempts: { id } }] },
+    { populate: ['attempts'] },
+  );
   if (!delivery) throw DomainError.notFound('webhook delivery', id);
   return delivery;
 }
@@ -218,7 +258,11 @@ export async function retryWebhookDelivery(ctx: ServiceContext, id: string): Pro
     if (delivery.endpoint) {
       const endpoint = await em.findOneOrFail(WebhookEndpoint, delivery.endpoint.id);
       if (endpoint.status === 'disabled') {
-        throw new DomainError('invalid_state', `Webhook endpoint ${endpoint.id} is disabled; its deliveries cannot be retried.`, { param: 'id' });
+        throw new DomainError(
+          'invalid_state',
+          `Webhook endpoint ${endpoint.id} is disabled; its deliveries cannot be retried.`,
+          { param: 'id' },
+        );
       }
     }
     if (delivery.status === 'succeeded') {
@@ -251,7 +295,11 @@ export interface WebhookTestResult {
  * this request, signed like every delivery (both secrets during a rotation). The event is not
  * recorded: no other endpoint gets it and it has no delivery to retry. Holds no transaction while sending.
  */
-export async function sendTestWebhookEvent(ctx: ServiceContext, id: string, body: unknown = {}): Promise<WebhookTestResult> {
+export async function sendTestWebhookEvent(
+  ctx: ServiceContext,
+  id: string,
+  body: unknown = {},
+): Promise<WebhookTestResult> {
   const input = parseInput(testWebhookEndpointSchema, body ?? {});
   const endpoint = await getWebhookEndpoint(ctx, id);
   assertEnabled(endpoint, 'sent a test event');
@@ -261,18 +309,42 @@ export async function sendTestWebhookEvent(ctx: ServiceContext, id: string, body
     type: input.type ?? TEST_EVENT_TYPE,
     createdAt: now,
     // A type's sample object (what a real event of it carries), or the endpoint itself.
-    data: input.type && input.type !== TEST_EVENT_TYPE ? EVENT_SAMPLES[input.type] : { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url, test: true },
+    data:
+      input.type && input.type !== TEST_EVENT_TYPE
+        ? EVENT_SAMPLES[input.type]
+        : { object: 'webhook_endpoint', id: endpoint.id, url: endpoint.url, test: true },
   });
   const raw = JSON.stringify(event);
-  const secrets = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+  const secrets =
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now
+      ? [endpoint.secret, endpoint.previousSecret]
+      : [endpoint.secret];
   const attemptId = prefixedId('wd');
-  const outcome = await postWebhook(endpoint.url, raw, deliveryHeaders(event, attemptId, raw, secrets), DEFAULT_TIMEOUT_MS, endpoint.livemode);
-  return { event, attemptId, ok: outcome.ok, responseStatus: outcome.status, error: outcome.error, durationMs: outcome.durationMs };
+  const outcome = await postWebhook(
+    endpoint.url,
+    raw,
+    deliveryHeaders(event, attemptId, raw, secrets),
+    DEFAULT_TIMEOUT_MS,
+    endpoint.livemode,
+  );
+  return {
+    event,
+    attemptId,
+    ok: outcome.ok,
+    responseStatus: outcome.status,
+    error: outcome.error,
+    durationMs: outcome.durationMs,
+  };
 }
 
 /** 400 `invalid_state` for a disabled endpoint. */
 function assertEnabled(endpoint: WebhookEndpoint, what: string): void {
-  if (endpoint.status === 'disabled') throw new DomainError('invalid_state', `Webhook endpoint ${endpoint.id} is disabled; enable it before it can be ${what}.`, { param: 'id' });
+  if (endpoint.status === 'disabled')
+    throw new DomainError(
+      'invalid_state',
+      `Webhook endpoint ${endpoint.id} is disabled; enable it before it can be ${what}.`,
+      { param: 'id' },
+    );
 }
 
 /**
@@ -280,7 +352,11 @@ function assertEnabled(endpoint: WebhookEndpoint, what: string): void {
  * event was created at or after `since` (the event's `created_at`, the merchant clock of the mode);
  * each gets one new attempt, as `retry` gives one delivery. Returns how many were queued.
  */
-export async function recoverWebhookEndpoint(ctx: ServiceContext, id: string, body: unknown): Promise<{ endpoint: WebhookEndpoint; since: Date; recovered: number }> {
+export async function recoverWebhookEndpoint(
+  ctx: ServiceContext,
+  id: string,
+  body: unknown,
+): Promise<{ endpoint: WebhookEndpoint; since: Date; recovered: number }> {
   const { since } = parseInput(recoverWebhookEndpointSchema, body ?? {});
   return ctx.em.transactional(async (em) => {
     const endpoint = await lockedWebhookEndpoint(ctx, em, id);
@@ -293,7 +369,10 @@ export async function recoverWebhookEndpoint(ctx: ServiceContext, id: string, bo
       [ctx.now().toISOString(), endpoint.id, since.toISOString()],
     );
     if (rows.length) await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [endpoint.id]);
-    recordAudit(withEm(ctx, em), 'webhook_endpoint.recovered', endpoint.id, { since: since.toISOString(), recovered: rows.length });
+    recordAudit(withEm(ctx, em), 'webhook_endpoint.recovered', endpoint.id, {
+      since: since.toISOString(),
+      recovered: rows.length,
+    });
     await em.flush();
     return { endpoint, since, recovered: rows.length };
   });

@@ -18,7 +18,10 @@ const recordset = (columns: BulkColumns) =>
 /** Inserts `rows` (objects keyed by column name) into `table` in one statement, in their order. */
 export function bulkInsert(table: string, columns: BulkColumns, rows: object[]): BulkWrite {
   const names = Object.keys(columns).map((c) => `"${c}"`);
-  return { sql: `insert into "${table}" (${names.join(', ')}) select ${names.map((n) => `v.${n}`).join(', ')} from ${recordset(columns)}`, rows };
+  return {
+    sql: `insert into "${table}" (${names.join(', ')}) select ${names.map((n) => `v.${n}`).join(', ')} from ${recordset(columns)}`,
+    rows,
+  };
 }
 
 /** Updates rows of `table` found by `key` (a column of `columns`) to the other columns' values, in one statement. */
@@ -26,7 +29,10 @@ export function bulkUpdate(table: string, columns: BulkColumns, rows: object[], 
   const sets = Object.keys(columns)
     .filter((c) => c !== key)
     .map((c) => `"${c}" = v."${c}"`);
-  return { sql: `update "${table}" t set ${sets.join(', ')} from ${recordset(columns)} where t."${key}" = v."${key}"`, rows };
+  return {
+    sql: `update "${table}" t set ${sets.join(', ')} from ${recordset(columns)} where t."${key}" = v."${key}"`,
+    rows,
+  };
 }
 
 /**

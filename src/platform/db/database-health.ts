@@ -2,7 +2,17 @@ import pg from 'pg';
 import type { Log } from '../context.js';
 
 /** Socket-level failures: PostgreSQL is not there (stopped, restarting, failed over, unreachable). */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 
 /** SQLSTATEs of a server going away or not taking connections (class 08, operator intervention, too many connections). */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
@@ -84,7 +94,11 @@ export class DatabaseHealth {
 
   /** One probe on a fresh connection: true if PostgreSQL answers `select 1` within a second. */
   async probe(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS, application_name: 'commerce-health' });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+      application_name: 'commerce-health',
+    });
     client.on('error', () => undefined); // a failed probe is an answer, not a crash
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS)));

@@ -52,7 +52,11 @@ export async function startEmbeddedPostgres(opts: {
     createPostgresUser: process.getuid?.() === 0,
     onLog: quiet,
     onError: quiet,
-    postgresFlags: ['-c', 'max_connections=200', ...(opts.throwaway ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : [])],
+    postgresFlags: [
+      '-c',
+      'max_connections=200',
+      ...(opts.throwaway ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off'] : []),
+    ],
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
@@ -65,7 +69,13 @@ function urlFor(port: number): string {
 }
 
 async function ensureDatabase(port: number): Promise<void> {
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: 'postgres', database: 'postgres' });
+  const admin = new pg.Client({
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    database: 'postgres',
+  });
   await admin.connect();
   try {
     const exists = await admin.query(`SELECT 1 FROM pg_database WHERE datname = 'commerce'`);

@@ -19,7 +19,11 @@ async function renew(): Promise<void> {
       // A failed renewal (the database away) is no error: the holder's own work fails too, and the row lapses.
       // One not answered within a period is dropped: applied late (a pooler holds it until the database is back),
       // it would renew the rows of work that died meanwhile, and whoever takes them over would wait 5 s more.
-      await queryRows(group.em, { text: preparedStatement(sql).text, values: [JSON.stringify([...group.ids.keys()])] }, LEASE_RENEW_MS).catch(() => undefined);
+      await queryRows(
+        group.em,
+        { text: preparedStatement(sql).text, values: [JSON.stringify([...group.ids.keys()])] },
+        LEASE_RENEW_MS,
+      ).catch(() => undefined);
     }
   } finally {
     renewing = false;

@@ -11,7 +11,9 @@ export type PoolGuardMode = 'throw' | 'log' | 'off';
 /** The guard's complaint, thrown in `throw` mode. */
 export class PoolDisciplineError extends Error {
   constructor() {
-    super('pool discipline: a second pooled connection was requested while this unit of work holds one in a transaction (nest in the open transaction, or run the work after it commits)');
+    super(
+      'pool discipline: a second pooled connection was requested while this unit of work holds one in a transaction (nest in the open transaction, or run the work after it commits)',
+    );
     this.name = 'PoolDisciplineError';
   }
 }
@@ -36,7 +38,11 @@ interface TransactionalConnection {
  * connection and pass. Work started inside a transaction but still running after it ended (a
  * detached promise) is not flagged: the mark is cleared when the callback returns.
  */
-export function installPoolGuard(orm: MikroORM, mode: PoolGuardMode, log: (err: Error) => void = () => undefined): void {
+export function installPoolGuard(
+  orm: MikroORM,
+  mode: PoolGuardMode,
+  log: (err: Error) => void = () => undefined,
+): void {
   if (mode === 'off') return;
   /** Checks the unit of work holds no transaction; the complaint to fail with (`throw` mode), else undefined after logging it. */
   const violation = (): PoolDisciplineError | undefined => {

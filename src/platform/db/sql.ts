@@ -48,9 +48,14 @@ export function usePreparedStatements(orm: { em: EntityManager }, enabled: boole
  * `usePreparedStatements`; otherwise it is sent unnamed, parsed with each execution, and depends
  * on no server session. Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
-export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } | EntityManager, query: QueryConfig, dropAfterMs?: number): Promise<R[]> {
+export function queryRows<R extends QueryResultRow>(
+  on: { base: EntityManager } | EntityManager,
+  query: QueryConfig,
+  dropAfterMs?: number,
+): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
-  if (!outsideTransaction(em)) return Promise.reject(new Error('queryRows runs outside transactions; use the EntityManager inside one'));
+  if (!outsideTransaction(em))
+    return Promise.reject(new Error('queryRows runs outside transactions; use the EntityManager inside one'));
   return pooled(em, query, dropAfterMs);
 }
 
@@ -60,11 +65,18 @@ export function queryRows<R extends QueryResultRow>(on: { base: EntityManager } 
  * it cannot send while the database is away (PgBouncer queues them, then runs them on the server it
  * reaches next) and drops those of a client that went away.
  */
-async function pooled<R extends QueryResultRow>(em: EntityManager, query: QueryConfig, dropAfterMs?: number): Promise<R[]> {
+async function pooled<R extends QueryResultRow>(
+  em: EntityManager,
+  query: QueryConfig,
+  dropAfterMs?: number,
+): Promise<R[]> {
   const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const sent = query.name && !namedStatementPools.has(pool) ? { text: query.text, values: query.values } : query;
   const connection = await pool.acquireConnection();
-  const timer = dropAfterMs === undefined ? undefined : setTimeout(() => (connection as unknown as WithSocket).connection.stream.destroy(), dropAfterMs);
+  const timer =
+    dropAfterMs === undefined
+      ? undefined
+      : setTimeout(() => (connection as unknown as WithSocket).connection.stream.destroy(), dropAfterMs);
   try {
     return (await timedStatement(query.text, () => connection.query<R>(sent))).rows;
   } finally {
@@ -101,7 +113,11 @@ interface KnexRunner {
  * path's journal, the simulated processor's books, the webhook fan-out, billing's batches).
  * Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
-export async function runStatement<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+export async function runStatement<R extends QueryResultRow>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<R[]> {
   const transaction = em.getTransactionContext<KnexRunner>();
   if (transaction) return (await timedStatement(sql, () => transaction.raw(sql, params))).rows as R[];
   if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
@@ -109,7 +125,11 @@ export async function runStatement<R extends QueryResultRow>(em: EntityManager, 
 }
 
 /** Like `runStatement`, always on a pooled connection of its own (autocommit) even while `em` holds a transaction: work that is never part of the caller's (a processor's books). */
-export async function runAutocommit<R extends QueryResultRow>(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<R[]> {
+export async function runAutocommit<R extends QueryResultRow>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[] = [],
+): Promise<R[]> {
   const { text, name } = preparedStatement(sql);
   return pooled<R>(em, { name, text, values: params as unknown[] });
 }
@@ -118,7 +138,9 @@ export async function runAutocommit<R extends QueryResultRow>(em: EntityManager,
 export const epochMs = (column: string): string => `floor(extract(epoch from ${column}) * 1000)::float8`;
 
 /** A read model's row as PostgreSQL sends it: the `Dates` fields as epoch milliseconds (`epochMs`). */
-export type EpochRow<T, Dates extends keyof T> = Omit<T, Dates> & { [K in Dates]: null extends T[K] ? number | null : number };
+export type EpochRow<T, Dates extends keyof T> = Omit<T, Dates> & {
+  [K in Dates]: null extends T[K] ? number | null : number;
+};
 
 /** Turns the `dates` fields of `row` (epoch ms, or null) into `Date`s in place; the row becomes the record `T`. */
 export function withDates<T>(row: object, dates: readonly (keyof T & string)[]): T {
@@ -137,7 +159,8 @@ function columnOf(prop: EntityProperty, value: unknown): unknown {
     const target = Reference.unwrapReference(value);
     return typeof target === 'object' ? helper(target).getPrimaryKey() : target;
   }
-  if (prop.type === 'json' || prop.runtimeType === 'object' || prop.customType instanceof JsonType) return JSON.stringify(value);
+  if (prop.type === 'json' || prop.runtimeType === 'object' || prop.customType instanceof JsonType)
+    return JSON.stringify(value);
   return value;
 }
 
@@ -170,11 +193,18 @@ export function registerInsertCompanions(source: (em: EntityManager, entity: obj
  * the rows are written only if its `from` part has a row (see `InsertCondition`), and the
  * statement answers its `returning` (no row: nothing was written).
  */
-export async function insertTogether<R extends QueryResultRow = QueryResultRow>(em: EntityManager, entities: readonly object[], when?: InsertCondition): Promise<R[]> {
+export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
+  em: EntityManager,
+  entities: readonly object[],
+  when?: InsertCondition,
+): Promise<R[]> {
   // Companion rows (an event's email) go after all the given rows, so rows of one table stay together and in order.
   entities = [...entities, ...entities.flatMap((e) => companionSources.flatMap((source) => source(em, e)))];
-  if (when?.fill && !/^\w+$/.test(when.fill.token)) throw new Error('an insertTogether fill token is letters, digits and _ only');
-  const parts: (string | { table: string; columns: string; rows: string[] })[] = when ? when.with.map((w) => w.sql) : [];
+  if (when?.fill && !/^\w+$/.test(when.fill.token))
+    throw new Error('an insertTogether fill token is letters, digits and _ only');
+  const parts: (string | { table: string; columns: string; rows: string[] })[] = when
+    ? when.with.map((w) => w.sql)
+    : [];
   const params: unknown[] = when ? when.with.flatMap((w) => w.params) : [];
   // Rows of one table that follow each other go in one insert, in the order given: the sub-statements
   // of a `with` run in no set order, but one insert takes its rows (and their serial defaults, an
@@ -185,7 +215,14 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
     const columns: string[] = [];
     const values: string[] = [];
     for (const prop of meta.props) {
-      if (prop.persist === false || prop.kind === ReferenceKind.ONE_TO_MANY || prop.kind === ReferenceKind.MANY_TO_MANY || prop.kind === ReferenceKind.EMBEDDED || prop.formula) continue;
+      if (
+        prop.persist === false ||
+        prop.kind === ReferenceKind.ONE_TO_MANY ||
+        prop.kind === ReferenceKind.MANY_TO_MANY ||
+        prop.kind === ReferenceKind.EMBEDDED ||
+        prop.formula
+      )
+        continue;
       if (prop.kind === ReferenceKind.ONE_TO_ONE && !prop.owner) continue;
       const value = (entity as Record<string, unknown>)[prop.name];
       if (value === undefined) continue;
@@ -193,7 +230,8 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
       columns.push(`"${prop.fieldNames[0]}"`);
       params.push(column);
       if (!when) values.push('?');
-      else if (when.fill && typeof column === 'string' && column.includes(when.fill.token)) values.push(`replace(?::text, '${when.fill.token}', ${when.fill.sql})::${prop.columnTypes[0]}`);
+      else if (when.fill && typeof column === 'string' && column.includes(when.fill.token))
+        values.push(`replace(?::text, '${when.fill.token}', ${when.fill.sql})::${prop.columnTypes[0]}`);
       else values.push(`?::${prop.columnTypes[0]}`);
     }
     const row = when ? `select ${values.join(', ')} from ${when.from}` : `(${values.join(', ')})`;
@@ -206,5 +244,9 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
     const rows = when ? part.rows.join(' union all ') : `values ${part.rows.join(', ')}`;
     return `w${i} as (insert into "${part.table}" (${part.columns}) ${rows})`;
   });
-  return runStatement<R>(em, `with ${statements.join(', ')} select ${when ? `${when.returning} from ${when.from}` : '1'}`, params);
+  return runStatement<R>(
+    em,
+    `with ${statements.join(', ')} select ${when ? `${when.returning} from ${when.from}` : '1'}`,
+    params,
+  );
 }

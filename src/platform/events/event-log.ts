@@ -76,7 +76,16 @@ function toLogged(r: Row): LoggedEvent {
 export async function readEventLog(
   em: EntityManager,
   scope: { merchantId: string; livemode: boolean },
-  opts: { types?: string[]; createdAfter?: Date; createdBefore?: Date; lower?: EventPosition; upper?: EventPosition; ascending: boolean; settled: boolean; limit: number },
+  opts: {
+    types?: string[];
+    createdAfter?: Date;
+    createdBefore?: Date;
+    lower?: EventPosition;
+    upper?: EventPosition;
+    ascending: boolean;
+    settled: boolean;
+    limit: number;
+  },
 ): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
   const params: unknown[] = [scope.merchantId, scope.livemode];
   const where = ['e.merchant_id = ?', 'e.livemode = ?'];
@@ -103,15 +112,27 @@ export async function readEventLog(
   if (opts.settled) where.push(SAFE);
   const dir = opts.ascending ? 'asc' : 'desc';
   params.push(opts.limit + 1);
-  const rows = await em.getConnection().execute<Row[]>(`select ${COLUMNS} from events e where ${where.join(' and ')} order by e.xid ${dir}, e.seq ${dir} limit ?`, params);
+  const rows = await em
+    .getConnection()
+    .execute<Row[]>(
+      `select ${COLUMNS} from events e where ${where.join(' and ')} order by e.xid ${dir}, e.seq ${dir} limit ?`,
+      params,
+    );
   return { items: rows.slice(0, opts.limit).map(toLogged), hasMore: rows.length > opts.limit };
 }
 
 /** The log position of one event of this merchant and mode, or null. */
-export async function eventPosition(em: EntityManager, scope: { merchantId: string; livemode: boolean }, id: string): Promise<EventPosition | null> {
+export async function eventPosition(
+  em: EntityManager,
+  scope: { merchantId: string; livemode: boolean },
+  id: string,
+): Promise<EventPosition | null> {
   const [row] = await em
     .getConnection()
-    .execute<Row[]>(`select e.xid::text as xid, e.seq::text as seq from events e where e.id = ? and e.merchant_id = ? and e.livemode = ?`, [id, scope.merchantId, scope.livemode]);
+    .execute<Row[]>(
+      `select e.xid::text as xid, e.seq::text as seq from events e where e.id = ? and e.merchant_id = ? and e.livemode = ?`,
+      [id, scope.merchantId, scope.livemode],
+    );
   return row ? { xid: row.xid, seq: row.seq } : null;
 }
 
@@ -119,13 +140,20 @@ export async function eventPosition(em: EntityManager, scope: { merchantId: stri
 export async function eventCursors(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
   const rows = await em
     .getConnection()
-    .execute<Row[]>(`select e.id, e.xid::text as xid, e.seq::text as seq from events e where e.id in (select jsonb_array_elements_text(?::jsonb))`, [JSON.stringify(ids)]);
+    .execute<Row[]>(
+      `select e.id, e.xid::text as xid, e.seq::text as seq from events e where e.id in (select jsonb_array_elements_text(?::jsonb))`,
+      [JSON.stringify(ids)],
+    );
   return new Map(rows.map((r) => [r.id, encodeEventCursor(r)]));
 }
 
 /** The newest position every reader can already see (the start of a tail). */
 export async function logHead(em: EntityManager): Promise<EventPosition> {
-  const [row] = await em.getConnection().execute<Row[]>(`select e.xid::text as xid, e.seq::text as seq from events e where ${SAFE} order by e.xid desc, e.seq desc limit 1`);
+  const [row] = await em
+    .getConnection()
+    .execute<Row[]>(
+      `select e.xid::text as xid, e.seq::text as seq from events e where ${SAFE} order by e.xid desc, e.seq desc limit 1`,
+    );
   return row ? { xid: row.xid, seq: row.seq } : { xid: '0', seq: '0' };
 }
 
@@ -133,11 +161,21 @@ export async function logHead(em: EntityManager): Promise<EventPosition> {
  * Every merchant's events after `from`, oldest first, finished transactions only; `heldBack` says
  * that newer events exist whose transaction cannot be placed yet (an older one is still running).
  */
-export async function readLogTail(em: EntityManager, from: EventPosition, limit: number): Promise<{ items: (LoggedEvent & { position: EventPosition })[]; heldBack: boolean }> {
+export async function readLogTail(
+  em: EntityManager,
+  from: EventPosition,
+  limit: number,
+): Promise<{ items: (LoggedEvent & { position: EventPosition })[]; heldBack: boolean }> {
   const rows = await em
     .getConnection()
-    .execute<Row[]>(`select ${COLUMNS}, ${SAFE} as safe from events e where (e.xid, e.seq) > (?::xid8, ?::bigint) order by e.xid, e.seq limit ?`, [from.xid, from.seq, limit]);
+    .execute<Row[]>(
+      `select ${COLUMNS}, ${SAFE} as safe from events e where (e.xid, e.seq) > (?::xid8, ?::bigint) order by e.xid, e.seq limit ?`,
+      [from.xid, from.seq, limit],
+    );
   const firstUnsafe = rows.findIndex((r) => !r.safe);
   const safe = firstUnsafe === -1 ? rows : rows.slice(0, firstUnsafe);
-  return { items: safe.map((r) => ({ ...toLogged(r), position: { xid: r.xid, seq: r.seq } })), heldBack: firstUnsafe !== -1 };
+  return {
+    items: safe.map((r) => ({ ...toLogged(r), position: { xid: r.xid, seq: r.seq } })),
+    heldBack: firstUnsafe !== -1,
+  };
 }

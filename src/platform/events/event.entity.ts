@@ -8,7 +8,10 @@ import { prefixedId } from '../db/ids.js';
  */
 @Entity({ tableName: 'events' })
 @Index({ name: 'events_scope_created_idx', properties: ['merchant', 'livemode', 'createdAt', 'id'] })
-@Index({ name: 'events_undispatched_idx', expression: `create index "events_undispatched_idx" on "events" ("created_at", "id") where "dispatched_at" is null` })
+@Index({
+  name: 'events_undispatched_idx',
+  expression: `create index "events_undispatched_idx" on "events" ("created_at", "id") where "dispatched_at" is null`,
+})
 export class Event extends MerchantScopedEntity {
   @PrimaryKey({ type: 'string' })
   id: string = prefixedId('evt');

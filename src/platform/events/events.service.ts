@@ -44,7 +44,14 @@ export function registerEventFollower(follower: EventFollower): void {
   followers.push(follower);
 }
 
-const factsOf = (e: Event): FollowedEvent => ({ id: e.id, merchantId: e.merchant.id, livemode: e.livemode, type: e.type, data: e.data, createdAt: e.createdAt });
+const factsOf = (e: Event): FollowedEvent => ({
+  id: e.id,
+  merchantId: e.merchant.id,
+  livemode: e.livemode,
+  type: e.type,
+  data: e.data,
+  createdAt: e.createdAt,
+});
 
 function followersOf(em: EntityManager, event: Event): object[] {
   return followers.length ? followers.flatMap((f) => f.entities(em, factsOf(event))) : [];
@@ -58,7 +65,12 @@ registerInsertCompanions((em, entity) => (entity instanceof Event ? followersOf(
  * the state change, so a rolled-back change never has an event and a committed one always does
  * (nor what it causes: see `EventFollower`).
  */
-export function recordEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>, opts: { webhookUrl?: string | null } = {}): Event {
+export function recordEvent(
+  ctx: ServiceContext,
+  type: string,
+  data: Record<string, unknown>,
+  opts: { webhookUrl?: string | null } = {},
+): Event {
   const event = newEvent(ctx, type, data, opts);
   ctx.em.persist(event);
   for (const entity of followersOf(ctx.em, event)) ctx.em.persist(entity);
@@ -66,7 +78,12 @@ export function recordEvent(ctx: ServiceContext, type: string, data: Record<stri
 }
 
 /** An event of the caller not yet in any unit of work (for `insertTogether`, written in one statement with its change). */
-export function newEvent(ctx: ServiceContext, type: string, data: Record<string, unknown>, opts: { webhookUrl?: string | null } = {}): Event {
+export function newEvent(
+  ctx: ServiceContext,
+  type: string,
+  data: Record<string, unknown>,
+  opts: { webhookUrl?: string | null } = {},
+): Event {
   return ctx.em.create(
     Event,
     {
@@ -93,8 +110,21 @@ export interface EventRow {
 }
 
 /** The row `recordEvent` would flush, stamped `at` (the envelope's created_at: the caller's clock). */
-export function eventRow(principal: Pick<Principal, 'merchantId' | 'livemode'>, type: string, data: Record<string, unknown>, at: Date): EventRow {
-  return { id: prefixedId('evt'), merchant_id: principal.merchantId, livemode: principal.livemode, type, data, created_at: at, updated_at: new Date() };
+export function eventRow(
+  principal: Pick<Principal, 'merchantId' | 'livemode'>,
+  type: string,
+  data: Record<string, unknown>,
+  at: Date,
+): EventRow {
+  return {
+    id: prefixedId('evt'),
+    merchant_id: principal.merchantId,
+    livemode: principal.livemode,
+    type,
+    data,
+    created_at: at,
+    updated_at: new Date(),
+  };
 }
 
 /**
@@ -102,9 +132,28 @@ export function eventRow(principal: Pick<Principal, 'merchantId' | 'livemode'>, 
  * they cause (`EventFollower`); run them in the state change's transaction (`runBulk`).
  */
 export function insertEvents(rows: EventRow[]): BulkWrite[] {
-  const facts = rows.map((r) => ({ id: r.id, merchantId: r.merchant_id, livemode: r.livemode, type: r.type, data: r.data, createdAt: r.created_at }));
+  const facts = rows.map((r) => ({
+    id: r.id,
+    merchantId: r.merchant_id,
+    livemode: r.livemode,
+    type: r.type,
+    data: r.data,
+    createdAt: r.created_at,
+  }));
   return [
-    bulkInsert('events', { id: 'text', merchant_id: 'text', livemode: 'boolean', type: 'text', data: 'jsonb', created_at: 'timestamptz', updated_at: 'timestamptz' }, rows),
+    bulkInsert(
+      'events',
+      {
+        id: 'text',
+        merchant_id: 'text',
+        livemode: 'boolean',
+        type: 'text',
+        data: 'jsonb',
+        created_at: 'timestamptz',
+        updated_at: 'timestamptz',
+      },
+      rows,
+    ),
     ...followers.flatMap((f) => f.bulk(facts)),
   ];
 }
@@ -174,8 +223,12 @@ export async function listEventsPage(
   page: { limit: number; startingAfter?: string },
 ): Promise<{ items: LoggedEvent[]; hasMore: boolean }> {
   checkCreatedRange(filters);
-  const upper = page.startingAfter === undefined ? undefined : await eventPosition(ctx.em, ctx.principal, page.startingAfter);
-  if (page.startingAfter !== undefined && !upper) throw new DomainError('invalid_request', 'starting_after is not an event id of this account and mode', { param: 'starting_after' });
+  const upper =
+    page.startingAfter === undefined ? undefined : await eventPosition(ctx.em, ctx.principal, page.startingAfter);
+  if (page.startingAfter !== undefined && !upper)
+    throw new DomainError('invalid_request', 'starting_after is not an event id of this account and mode', {
+      param: 'starting_after',
+    });
   const types = filters.type === undefined ? undefined : [filters.type];
   return readEventLog(ctx.em, ctx.principal, {
     types,

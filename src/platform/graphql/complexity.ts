@@ -42,18 +42,29 @@ export function queryCost(buckets: CostBuckets, max = MAX_QUERY_COMPLEXITY): Apo
             try {
               plan = planCost(schema, document, operation, request.variables ?? {});
             } catch (err) {
-              if (err instanceof TooManySelectionsError) throw requestError(new DomainError('query_too_complex', err.message));
+              if (err instanceof TooManySelectionsError)
+                throw requestError(new DomainError('query_too_complex', err.message));
               // Pricing coerces the variables first: a missing or mistyped variable is the client's mistake.
-              throw requestError(new DomainError('invalid_request', err instanceof Error ? err.message : 'The variables do not match the operation.', { param: 'variables' }));
+              throw requestError(
+                new DomainError(
+                  'invalid_request',
+                  err instanceof Error ? err.message : 'The variables do not match the operation.',
+                  { param: 'variables' },
+                ),
+              );
             }
             if (known.size < 100) known.set(variablesKey, plan);
           }
           const cost = plan.requested;
           if (cost > maximum) {
             throw requestError(
-              new DomainError('query_too_complex', `This operation costs ${cost}, above the limit of ${maximum}: ask for smaller pages or fewer nested connections.`, {
-                details: { complexity: cost, maximum },
-              }),
+              new DomainError(
+                'query_too_complex',
+                `This operation costs ${cost}, above the limit of ${maximum}: ask for smaller pages or fewer nested connections.`,
+                {
+                  details: { complexity: cost, maximum },
+                },
+              ),
             );
           }
           const admission = await buckets.take(key, cost);
@@ -77,7 +88,14 @@ export function queryCost(buckets: CostBuckets, max = MAX_QUERY_COMPLEXITY): Apo
           const result = response.body.singleResult;
           const actual = plan && result.data !== undefined ? actualCost(plan, result.data) : null;
           if (taken) buckets.refund(key, taken - (actual ?? 0));
-          result.extensions = { ...result.extensions, cost: { requestedQueryCost: plan?.requested ?? null, actualQueryCost: actual, throttleStatus: buckets.status(key) } };
+          result.extensions = {
+            ...result.extensions,
+            cost: {
+              requestedQueryCost: plan?.requested ?? null,
+              actualQueryCost: actual,
+              throttleStatus: buckets.status(key),
+            },
+          };
           if (retryAfterSeconds !== undefined) response.http.headers.set('retry-after', String(retryAfterSeconds));
           return Promise.resolve();
         },

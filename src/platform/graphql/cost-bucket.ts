@@ -103,7 +103,10 @@ export class CostBuckets {
   }
 
   private refusal(state: KeyState, cost: number, now: number): Admission {
-    return { admitted: false, retryAfterSeconds: Math.max(1, Math.ceil((cost - this.estimate(state, now)) / this.restoreRate)) };
+    return {
+      admitted: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((cost - this.estimate(state, now)) / this.restoreRate)),
+    };
   }
 
   /** Admits on this process's view of the bucket, without a statement; the debt goes back with the next lease. */
@@ -134,7 +137,14 @@ export class CostBuckets {
       const [row] = await queryRows<{ available: number; granted: number }>(this.orm.em, {
         name: 'query_cost_lease',
         text: LEASE_SQL,
-        values: [key, returned, Math.max(cost, costLeaseSize(this.maximum)), cost, this.maximum, this.restoreRate / 1000],
+        values: [
+          key,
+          returned,
+          Math.max(cost, costLeaseSize(this.maximum)),
+          cost,
+          this.maximum,
+          this.restoreRate / 1000,
+        ],
       });
       state.tokens += Number(row.granted) - returned; // spent meanwhile stays spent
       state.shared = Number(row.available);

@@ -7,8 +7,15 @@ export type GraphqlEnum<T extends string> = { [K in T as Uppercase<K>]: K };
  * Declares a GraphQL enum from the one list of values the domain already has (an entity's
  * `as const` array), so the values are written once; resolvers keep using the plain strings.
  */
-export function graphqlEnum<const T extends string>(name: string, values: readonly T[], description?: string, valuesConfig?: Record<string, { description?: string }>): GraphqlEnum<T> {
-  const enumObject = Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/[^A-Z0-9_]/g, '_'), v])) as GraphqlEnum<T>;
+export function graphqlEnum<const T extends string>(
+  name: string,
+  values: readonly T[],
+  description?: string,
+  valuesConfig?: Record<string, { description?: string }>,
+): GraphqlEnum<T> {
+  const enumObject = Object.fromEntries(
+    values.map((v) => [v.toUpperCase().replace(/[^A-Z0-9_]/g, '_'), v]),
+  ) as GraphqlEnum<T>;
   registerEnumType(enumObject, { name, description, valuesConfig });
   return enumObject;
 }

@@ -1,6 +1,13 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestListener } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, Kind, OperationTypeNode, type ASTVisitor, type GraphQLFormattedError, type ValidationContext } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  OperationTypeNode,
+  type ASTVisitor,
+  type GraphQLFormattedError,
+  type ValidationContext,
+} from 'graphql';
 import type { Log } from '../context.js';
 import { DomainError, ERROR_STATUS, toDomainError, type ErrorCode, type ErrorDetails } from '../errors.js';
 import { hasLoneSurrogate } from '../text.js';
@@ -73,8 +80,17 @@ export function graphqlErrorFormatter(log: Log) {
     if (!(original instanceof DomainError)) {
       const code = requestErrorCode(formatted, original);
       if (code) {
-        const { param, details, retryAfterSeconds } = (formatted.extensions ?? {}) as { param?: string; details?: ErrorDetails; retryAfterSeconds?: number };
-        const extensions = { code, ...(param !== undefined && { param }), ...(details !== undefined && { details }), ...(retryAfterSeconds !== undefined && { retryAfterSeconds }) };
+        const { param, details, retryAfterSeconds } = (formatted.extensions ?? {}) as {
+          param?: string;
+          details?: ErrorDetails;
+          retryAfterSeconds?: number;
+        };
+        const extensions = {
+          code,
+          ...(param !== undefined && { param }),
+          ...(details !== undefined && { details }),
+          ...(retryAfterSeconds !== undefined && { retryAfterSeconds }),
+        };
         return { ...formatted, message: withoutInputValues(formatted.message), extensions };
       }
     }
@@ -91,7 +107,12 @@ export function graphqlErrorFormatter(log: Log) {
 /** A GraphQLError raised before execution, in the spec vocabulary with its table status. */
 export function requestError(error: DomainError): GraphQLError {
   return new GraphQLError(error.message, {
-    extensions: { code: error.code, ...(error.param !== undefined && { param: error.param }), ...(error.details !== undefined && { details: error.details }), http: { status: error.status } },
+    extensions: {
+      code: error.code,
+      ...(error.param !== undefined && { param: error.param }),
+      ...(error.details !== undefined && { details: error.details }),
+      http: { status: error.status },
+    },
   });
 }
 
@@ -107,7 +128,15 @@ export function httpRequestRules(): ApolloServerPlugin {
   const hooks: GraphQLRequestListener<BaseContext> = {
     didResolveOperation({ operation }) {
       if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
-        return Promise.reject(requestError(new DomainError('invalid_request', 'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.', { param: 'query' })));
+        return Promise.reject(
+          requestError(
+            new DomainError(
+              'invalid_request',
+              'Subscriptions are served over graphql-ws on the same /graphql path, not over HTTP.',
+              { param: 'query' },
+            ),
+          ),
+        );
       }
       return Promise.resolve();
     },
@@ -117,7 +146,8 @@ export function httpRequestRules(): ApolloServerPlugin {
       if (body.kind === 'single' && body.singleResult.data === undefined && body.singleResult.errors?.length) {
         const code = body.singleResult.errors[0].extensions?.code;
         const status = typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
-        if (status !== undefined && (response.http.status === undefined || response.http.status === 200)) response.http.status = status;
+        if (status !== undefined && (response.http.status === undefined || response.http.status === 200))
+          response.http.status = status;
       }
       return Promise.resolve();
     },
@@ -129,9 +159,15 @@ export function httpRequestRules(): ApolloServerPlugin {
 export function noNulInStrings(context: ValidationContext): ASTVisitor {
   return {
     [Kind.STRING](node) {
-      if (node.value.includes('\u0000')) context.reportError(new GraphQLError('Strings may not contain the NUL character (U+0000).', { nodes: node }));
+      if (node.value.includes('\u0000'))
+        context.reportError(new GraphQLError('Strings may not contain the NUL character (U+0000).', { nodes: node }));
       else if (hasLoneSurrogate(node.value))
-        context.reportError(new GraphQLError('A string holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.', { nodes: node }));
+        context.reportError(
+          new GraphQLError(
+            'A string holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.',
+            { nodes: node },
+          ),
+        );
     },
   };
 }

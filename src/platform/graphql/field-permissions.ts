@@ -1,4 +1,11 @@
-import { defaultFieldResolver, isInterfaceType, isObjectType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  isInterfaceType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { getMetadataStorage, type ClassType } from 'type-graphql';
 import type { Principal } from '../context.js';
 import { holds, permission, requirePermission } from '../permissions.js';
@@ -45,7 +52,8 @@ function guard(field: GraphQLField<unknown, GraphContext>, required: readonly st
  */
 function rolesOfFields(target: object, into = new Map<string, Roles>()): Map<string, Roles> {
   const storage = getMetadataStorage();
-  const meta = storage.objectTypes.find((t) => t.target === target) ?? storage.interfaceTypes.find((t) => t.target === target);
+  const meta =
+    storage.objectTypes.find((t) => t.target === target) ?? storage.interfaceTypes.find((t) => t.target === target);
   const parent = Object.getPrototypeOf(target) as { prototype?: unknown };
   if (parent.prototype !== undefined) rolesOfFields(parent, into);
   if (!meta) return into;
@@ -73,12 +81,19 @@ export function guardFields(schema: GraphQLSchema, resolvers: readonly ClassType
     if (!fields) continue;
     const mutation = type === schema.getMutationType();
     for (const h of handlers) {
-      if (h.roles && resolvers.includes(h.target as ClassType) && fields[h.schemaName]) guard(fields[h.schemaName], requiredPermissions(h.roles, mutation));
+      if (h.roles && resolvers.includes(h.target as ClassType) && fields[h.schemaName])
+        guard(fields[h.schemaName], requiredPermissions(h.roles, mutation));
     }
   }
   const classes = [...storage.objectTypes, ...storage.interfaceTypes];
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!(isObjectType(type) || isInterfaceType(type)) || type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
+    if (
+      !(isObjectType(type) || isInterfaceType(type)) ||
+      type === schema.getQueryType() ||
+      type === schema.getMutationType() ||
+      type === schema.getSubscriptionType()
+    )
+      continue;
     const meta = classes.find((c) => c.name === type.name);
     if (!meta) continue;
     const fields = type.getFields() as Record<string, GraphQLField<unknown, GraphContext>>;

@@ -54,7 +54,12 @@ export function callFieldResolversDirectly(schema: GraphQLSchema, resolvers: rea
     if (!instance) instances.set(target, (instance = new target() as Record<string, (...args: unknown[]) => unknown>));
     const self = instance;
     const method = self[fr.methodName];
-    const resolve: GraphQLFieldResolver<unknown, Record<string, unknown>, Record<string, unknown>> = (root, args, context, info) =>
+    const resolve: GraphQLFieldResolver<unknown, Record<string, unknown>, Record<string, unknown>> = (
+      root,
+      args,
+      context,
+      info,
+    ) =>
       method.apply(
         self,
         fill.map((p) => p(root, args, context, info)),

@@ -18,7 +18,9 @@ function mutationOf(schema: GraphQLSchema, body: unknown): { ownTransactions: bo
     const operation = getOperationAST(parse(query), typeof operationName === 'string' ? operationName : undefined);
     if (operation?.operation !== OperationTypeNode.MUTATION) return null;
     const fields = schema.getMutationType()?.getFields() ?? {};
-    const ownTransactions = operation.selectionSet.selections.some((s) => s.kind === Kind.FIELD && Boolean(fields[s.name.value]?.extensions?.ownTransactions));
+    const ownTransactions = operation.selectionSet.selections.some(
+      (s) => s.kind === Kind.FIELD && Boolean(fields[s.name.value]?.extensions?.ownTransactions),
+    );
     return { ownTransactions };
   } catch {
     return null; // Apollo reports the syntax error itself
@@ -30,20 +32,34 @@ function mutationOf(schema: GraphQLSchema, body: unknown): { ownTransactions: bo
  * `Idempotency-Key` runs through the same idempotency store as REST: replayed for 24 hours,
  * executed once under concurrency.
  */
-export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer<GraphContext>, schema: GraphQLSchema): void {
+export function registerGraphqlRoute(
+  http: FastifyInstance,
+  apollo: ApolloServer<GraphContext>,
+  schema: GraphQLSchema,
+): void {
   const execute = async (req: FastifyRequest, ctx: GraphContext['ctx']) => {
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const res = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, search: req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '', body: req.body },
+      httpGraphQLRequest: {
+        method: req.method.toUpperCase(),
+        headers,
+        search: req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '',
+        body: req.body,
+      },
       context: () => Promise.resolve({ ctx }),
     });
     let body = '';
     if (res.body.kind === 'complete') body = res.body.string;
     else for await (const chunk of res.body.asyncIterator) body += chunk;
-    return { status: res.status ?? 200, headers: Object.fromEntries(res.headers), body, userErrors: hadUserErrors(ctx) };
+    return {
+      status: res.status ?? 200,
+      headers: Object.fromEntries(res.headers),
+      body,
+      userErrors: hadUserErrors(ctx),
+    };
   };
 
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
@@ -59,7 +75,11 @@ export function registerGraphqlRoute(http: FastifyInstance, apollo: ApolloServer
         async (run) => {
           const res = await execute(req, run);
           // A mutation answered with errors or userErrors failed: like a failed REST call, it is not kept under the key.
-          return { status: res.status, body: res.body, store: res.status < 400 && !hasErrors(res.body) && !res.userErrors };
+          return {
+            status: res.status,
+            body: res.body,
+            store: res.status < 400 && !hasErrors(res.body) && !res.userErrors,
+          };
         },
         { transactional: !mutation.ownTransactions },
       );

@@ -51,7 +51,11 @@ export class RequestLoader<K, V> extends DataLoader<K, V> {
  * One loader per request (or websocket operation) and name, kept in `ctx.loaders`, so a field
  * resolver asks for one row and a page of parents costs one query per relation.
  */
-export function loader<K, V>(ctx: ServiceContext, name: string, batch: (keys: readonly K[]) => Promise<(V | Error)[]>): RequestLoader<K, V> {
+export function loader<K, V>(
+  ctx: ServiceContext,
+  name: string,
+  batch: (keys: readonly K[]) => Promise<(V | Error)[]>,
+): RequestLoader<K, V> {
   let found = ctx.loaders.get(name) as RequestLoader<K, V> | undefined;
   if (!found) {
     found = new RequestLoader<K, V>(batch);

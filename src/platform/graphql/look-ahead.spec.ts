@@ -1,6 +1,19 @@
 import 'reflect-metadata';
 import { graphql, type GraphQLSchema } from 'graphql';
-import { Args, ArgsType, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import {
+  Args,
+  ArgsType,
+  Authorized,
+  Ctx,
+  Field,
+  FieldResolver,
+  ID,
+  Int,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import type { Principal, ServiceContext } from '../context.js';
 import type { GraphContext } from './context.js';
 import { loader, thenMap } from './loaders.js';
@@ -58,7 +71,8 @@ const partOf = lookAhead(
   (line) => line.partId,
 );
 
-const box = (id: string, parts: (number | null)[]): Box => Object.assign(new Box(), { id, lines: parts.map((partId, n) => Object.assign(new Line(), { n, partId })) });
+const box = (id: string, parts: (number | null)[]): Box =>
+  Object.assign(new Box(), { id, lines: parts.map((partId, n) => Object.assign(new Line(), { n, partId })) });
 
 @Authorized('boxes')
 @Resolver(() => Box)
@@ -102,9 +116,17 @@ beforeEach(() => {
 });
 
 async function run(source: string, permissions?: string[]) {
-  const principal = { merchantId: 'm', livemode: false, keyId: 'k', permissions: permissions && new Set(permissions) } as unknown as Principal;
+  const principal = {
+    merchantId: 'm',
+    livemode: false,
+    keyId: 'k',
+    permissions: permissions && new Set(permissions),
+  } as unknown as Principal;
   const ctx = { principal, loaders: new Map() } as unknown as ServiceContext;
-  return JSON.parse(JSON.stringify(await graphql({ schema, source, contextValue: { ctx } }))) as { data: { boxes: { nodes: Record<string, unknown>[] } } | null; errors?: unknown[] };
+  return JSON.parse(JSON.stringify(await graphql({ schema, source, contextValue: { ctx } }))) as {
+    data: { boxes: { nodes: Record<string, unknown>[] } } | null;
+    errors?: unknown[];
+  };
 }
 
 test("a page reads its rows' loaded fields ahead, all rows at once, through plain fields and lists; the rows' resolvers then answer at once", async () => {
@@ -153,5 +175,10 @@ test('a field the caller may not see is neither read ahead nor answered: each ro
   const res = await run('{ boxes { nodes { id labels lines { part { name } } } } }', ['boxes:read']);
   expect(batches).toEqual([['part', [1, 2, 3]]]);
   expect(res.data).toBeNull(); // labels is non-null, and so are the nodes and the page
-  expect(res.errors).toEqual([expect.objectContaining({ message: 'This API key lacks the labels:read permission.', path: ['boxes', 'nodes', 0, 'labels'] })]);
+  expect(res.errors).toEqual([
+    expect.objectContaining({
+      message: 'This API key lacks the labels:read permission.',
+      path: ['boxes', 'nodes', 0, 'labels'],
+    }),
+  ]);
 });

@@ -1,4 +1,14 @@
-import { getNamedType, isAbstractType, isObjectType, Kind, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema, type SelectionNode } from 'graphql';
+import {
+  getNamedType,
+  isAbstractType,
+  isObjectType,
+  Kind,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type SelectionNode,
+} from 'graphql';
 import { getMetadataStorage, type ClassType } from 'type-graphql';
 import type { Principal, ServiceContext } from '../context.js';
 import type { GraphContext } from './context.js';
@@ -25,7 +35,8 @@ export function lookAhead<T extends object, K, V, Key extends K | null>(
   loaderOf: (ctx: ServiceContext) => RequestLoader<K, V>,
   keyOf: (parent: T) => Key,
 ): (ctx: ServiceContext, parent: T) => V | Promise<V> | (null extends Key ? null : never) {
-  const read: ReadAhead = (ctx, parents) => loaderOf(ctx).loadMany((parents as T[]).map(keyOf).filter((k): k is NonNullable<Key> => k !== null));
+  const read: ReadAhead = (ctx, parents) =>
+    loaderOf(ctx).loadMany((parents as T[]).map(keyOf).filter((k): k is NonNullable<Key> => k !== null));
   for (const field of fields) registered.push({ type, field, read });
   return (ctx, parent) => {
     const key = keyOf(parent);
@@ -71,7 +82,8 @@ function collect(w: Walk, type: GraphQLObjectType, parents: object[], selections
     } else {
       const fragment = sel.kind === Kind.INLINE_FRAGMENT ? sel : w.info.fragments[sel.name.value];
       const on = fragment?.typeCondition && w.info.schema.getType(fragment.typeCondition.name.value);
-      if (fragment && (!on || on === type || (isAbstractType(on) && w.info.schema.isSubType(on, type)))) collect(w, type, parents, fragment.selectionSet.selections);
+      if (fragment && (!on || on === type || (isAbstractType(on) && w.info.schema.isSubType(on, type))))
+        collect(w, type, parents, fragment.selectionSet.selections);
     }
   }
 }
@@ -113,10 +125,13 @@ export function withLookAhead(schema: GraphQLSchema): GraphQLSchema {
         const answer = (value: unknown) => {
           const w: Walk = { reads, leading, info, principal: context.ctx.principal, found: new Map() };
           const parents = objectsOf(value);
-          for (const node of info.fieldNodes) if (node.selectionSet) collect(w, named, parents, node.selectionSet.selections);
+          for (const node of info.fieldNodes)
+            if (node.selectionSet) collect(w, named, parents, node.selectionSet.selections);
           if (w.found.size === 0) return value;
           // A read that fails fails nothing here: the field that asks for it gets the loader's error, at its path.
-          return Promise.all([...w.found].map(([read, objects]) => read(context.ctx, objects).catch(() => undefined))).then(() => value);
+          return Promise.all(
+            [...w.found].map(([read, objects]) => read(context.ctx, objects).catch(() => undefined)),
+          ).then(() => value);
         };
         const value = resolve(source, args, context, info);
         return value instanceof Promise ? value.then(answer) : answer(value);

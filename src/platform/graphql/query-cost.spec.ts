@@ -28,7 +28,12 @@ const connectionEstimator: ComplexityEstimator = ({ args, childComplexity }) => 
   return Number.isFinite(size) ? 1 + childComplexity * Math.max(1, size) : undefined;
 };
 const reference = (query: string, variables: Record<string, unknown> = {}) =>
-  getComplexity({ schema, query: parse(query), variables, estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })] });
+  getComplexity({
+    schema,
+    query: parse(query),
+    variables,
+    estimators: [connectionEstimator, simpleEstimator({ defaultComplexity: 1 })],
+  });
 
 const plan = (query: string, variables: Record<string, unknown> = {}) => {
   const document = parse(query);
@@ -42,7 +47,10 @@ const QUERIES: [string, Record<string, unknown>][] = [
   ['{ orders { nodes { id } } }', {}],
   ['{ orders(first: 0) { nodes { id } } }', {}],
   ['query($n: Int) { orders(first: $n) { nodes { id } } }', { n: 7 }],
-  ['query($skip: Boolean!) { orders(first: 3) { nodes { id total @skip(if: $skip) lines @include(if: $skip) { name } } } }', { skip: true }],
+  [
+    'query($skip: Boolean!) { orders(first: 3) { nodes { id total @skip(if: $skip) lines @include(if: $skip) { name } } } }',
+    { skip: true },
+  ],
   ['{ node(id: 1) { id ... on Order { total refunds(first: 4) { nodes { id } } } ... on Product { name } } }', {}],
   ['{ search(text: "x") { ... on Order { id total } ... P } } fragment P on Product { id name tags }', {}],
   ['{ a: product(id: 1) { name } b: product(id: 2) { name id } __typename }', {}],
@@ -58,7 +66,9 @@ test('a connection that fills its page costs its estimate; fewer items cost less
   const p = plan(query);
   expect(p.requested).toBe(1 + 3 * (1 + 2 + 1 + 1)); // the connection, then per item asked for: nodes + its two fields, pageInfo + its field
   const order = (id: number) => ({ id, total: 100 });
-  const data = (n: number) => ({ orders: { nodes: Array.from({ length: n }, (_, i) => order(i)), pageInfo: { hasNextPage: false } } });
+  const data = (n: number) => ({
+    orders: { nodes: Array.from({ length: n }, (_, i) => order(i)), pageInfo: { hasNextPage: false } },
+  });
   expect(actualCost(p, data(3))).toBe(p.requested);
   expect(actualCost(p, data(1))).toBe(1 + 1 * (1 + 1 + 1) + 2); // per item returned: nodes, pageInfo + its field; then the item's two fields
   expect(actualCost(p, data(0))).toBe(1 + 1 * (1 + 1 + 1)); // an empty page still answered its pageInfo
@@ -76,9 +86,17 @@ test('nested connections count what each parent item returned; a null object cou
 });
 
 test('an abstract field counts only the fragment of the type that came back', async () => {
-  const p = plan('{ node(id: 1) { id ... on Order { total refunds(first: 4) { nodes { id } } } ... on Product { name } } }');
+  const p = plan(
+    '{ node(id: 1) { id ... on Order { total refunds(first: 4) { nodes { id } } } ... on Product { name } } }',
+  );
   const rootValue = { node: { __typename: 'Product', id: 1, name: 'Gauze' } };
-  const result = await execute({ schema, document: parse('{ node(id: 1) { id ... on Order { total refunds(first: 4) { nodes { id } } } ... on Product { name } } }'), rootValue });
+  const result = await execute({
+    schema,
+    document: parse(
+      '{ node(id: 1) { id ... on Order { total refunds(first: 4) { nodes { id } } } ... on Product { name } } }',
+    ),
+    rootValue,
+  });
   expect(result.data).toEqual({ node: { id: '1', name: 'Gauze' } });
   expect(actualCost(p, result.data as Record<string, unknown>)).toBe(1 + 2);
 });
@@ -91,7 +109,10 @@ test('data null (a non-null root field failed) counts each root field once; bad 
 });
 
 test('fragments that expand past 10,000 selections are refused', () => {
-  const levels = Array.from({ length: 16 }, (_, i) => `fragment F${i} on Product { a: name b: name ...F${i + 1} c: id ...F${i + 1} }`);
+  const levels = Array.from(
+    { length: 16 },
+    (_, i) => `fragment F${i} on Product { a: name b: name ...F${i + 1} c: id ...F${i + 1} }`,
+  );
   levels.push('fragment F16 on Product { id }');
   expect(() => plan(`{ product(id: 1) { ...F0 } } ${levels.join(' ')}`)).toThrow(TooManySelectionsError);
 });

@@ -53,7 +53,9 @@ export const MAX_EVALUATED_SELECTIONS = 10_000;
 /** Thrown by `planCost` for a document past `MAX_EVALUATED_SELECTIONS`. */
 export class TooManySelectionsError extends Error {
   constructor() {
-    super(`The operation expands to more than ${MAX_EVALUATED_SELECTIONS} selections (fragments spread within fragments).`);
+    super(
+      `The operation expands to more than ${MAX_EVALUATED_SELECTIONS} selections (fragments spread within fragments).`,
+    );
   }
 }
 
@@ -86,7 +88,12 @@ function mergeField(into: SelectionCost, key: string, field: FieldCost): void {
  * records, by response key, what `actualCost` needs to price the result. Throws a GraphQLError
  * when the variables or an argument do not coerce (the client's mistake).
  */
-export function planCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, inputs: Record<string, unknown>): CostPlan {
+export function planCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  inputs: Record<string, unknown>,
+): CostPlan {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs);
   if (coerced.errors) throw coerced.errors[0];
   const variables = coerced.coerced;
@@ -96,22 +103,36 @@ export function planCost(schema: GraphQLSchema, document: DocumentNode, operatio
   const active = new Set<string>();
 
   const skipped = (node: Parameters<typeof getDirectiveValues>[1]): boolean =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true || getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if === false;
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true ||
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if === false;
 
   const walk = (selectionSet: SelectionSetNode, type: GraphQLCompositeType, plan: SelectionCost): number => {
-    const fields: Record<string, GraphQLField<unknown, unknown>> = isObjectType(type) || isInterfaceType(type) ? type.getFields() : {};
+    const fields: Record<string, GraphQLField<unknown, unknown>> = isObjectType(type) || isInterfaceType(type)
+      ? type.getFields()
+      : {};
     const possible = isAbstractType(type) ? schema.getPossibleTypes(type).map((t) => t.name) : [type.name];
     const byType = new Map<string, number>();
     const add = (cost: number, types: readonly string[]) => {
       for (const t of types) byType.set(t, (byType.get(t) ?? 0) + cost);
     };
-    const addFragment = (fragmentType: GraphQLCompositeType, cost: number) => add(cost, isAbstractType(fragmentType) ? schema.getPossibleTypes(fragmentType).map((t) => t.name) : [fragmentType.name]);
+    const addFragment = (fragmentType: GraphQLCompositeType, cost: number) =>
+      add(
+        cost,
+        isAbstractType(fragmentType) ? schema.getPossibleTypes(fragmentType).map((t) => t.name) : [fragmentType.name],
+      );
     for (const node of selectionSet.selections) {
       if (++evaluated > MAX_EVALUATED_SELECTIONS) throw new TooManySelectionsError();
       if (skipped(node)) continue;
       if (node.kind === Kind.FIELD) {
         const name = node.name.value;
-        const def = name === '__typename' ? TypeNameMetaFieldDef : name === '__schema' ? SchemaMetaFieldDef : name === '__type' ? TypeMetaFieldDef : fields[name];
+        const def =
+          name === '__typename'
+            ? TypeNameMetaFieldDef
+            : name === '__schema'
+              ? SchemaMetaFieldDef
+              : name === '__type'
+                ? TypeMetaFieldDef
+                : fields[name];
         if (!def) continue; // validation reports it
         const size = pageSize(getArgumentValues(def, node, variables));
         const named = getNamedType(def.type);

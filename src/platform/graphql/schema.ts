@@ -1,5 +1,12 @@
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchema, getMetadataStorage, type AuthChecker, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
+import {
+  buildSchema,
+  getMetadataStorage,
+  type AuthChecker,
+  type ClassType,
+  type NonEmptyArray,
+  type PubSub,
+} from 'type-graphql';
 import { EventPubSub } from '../pubsub/event-pubsub.js';
 import { guardFields } from './field-permissions.js';
 import { callFieldResolversDirectly } from './field-resolvers.js';
@@ -16,7 +23,11 @@ import { withUserErrors } from './user-errors.js';
 function plainFieldsAsSimple(): void {
   const storage = getMetadataStorage();
   for (const field of storage.fields) {
-    if (field.simple === undefined && !storage.middlewares.some((m) => m.target === field.target && m.fieldName === field.name)) field.simple = true;
+    if (
+      field.simple === undefined &&
+      !storage.middlewares.some((m) => m.target === field.target && m.fieldName === field.name)
+    )
+      field.simple = true;
   }
 }
 
@@ -29,12 +40,18 @@ function plainFieldsAsSimple(): void {
  * (`guardFields`). A page reads ahead what its rows' fields will load (`lookAhead`). Every mutation
  * answers input mistakes as `userErrors`.
  */
-export async function buildGraphSchema(resolvers: NonEmptyArray<ClassType>, pubSub: PubSub = new EventPubSub()): Promise<GraphQLSchema> {
+export async function buildGraphSchema(
+  resolvers: NonEmptyArray<ClassType>,
+  pubSub: PubSub = new EventPubSub(),
+): Promise<GraphQLSchema> {
   plainFieldsAsSimple();
   // type-graphql would run a checker as an async middleware around every guarded field; it refuses
   // `@Authorized` without one (undefined), and runs none when it is null.
   const authChecker = null as unknown as AuthChecker;
-  const schema = callFieldResolversDirectly(await buildSchema({ resolvers, validate: false, pubSub, authChecker }), resolvers);
+  const schema = callFieldResolversDirectly(
+    await buildSchema({ resolvers, validate: false, pubSub, authChecker }),
+    resolvers,
+  );
   return withUserErrors(withLookAhead(guardFields(schema, resolvers)));
 }
 

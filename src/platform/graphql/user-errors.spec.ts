@@ -41,10 +41,16 @@ class ThingResolver {
   @Mutation(() => ThingPayload) make(@Arg('input', () => ThingInput) _input: ThingInput): ThingPayload {
     return answer();
   }
-  @Mutation(() => ThingPayload) act(@Arg('thingId', () => ID) _thingId: string, @Arg('reason', () => String, { nullable: true }) _reason?: string): ThingPayload {
+  @Mutation(() => ThingPayload) act(
+    @Arg('thingId', () => ID) _thingId: string,
+    @Arg('reason', () => String, { nullable: true }) _reason?: string,
+  ): ThingPayload {
     return answer();
   }
-  @Mutation(() => ThingPayload) pick(@Arg('ids', () => [ID]) _ids: string[], @Arg('other', () => ID, { nullable: true }) _other?: string): ThingPayload {
+  @Mutation(() => ThingPayload) pick(
+    @Arg('ids', () => [ID]) _ids: string[],
+    @Arg('other', () => ID, { nullable: true }) _other?: string,
+  ): ThingPayload {
     return answer();
   }
 }
@@ -59,8 +65,15 @@ const ctx = { log: { warn: (o: unknown) => warnings.push(o) } } as unknown as Se
 
 async function run(error: Error | null, mutation = 'make(input: { name: "x" })', context = { ctx }) {
   thrown = error;
-  const result = await graphql({ schema, source: `mutation { ${mutation} { thing { id } userErrors { field message code } } }`, contextValue: context });
-  return JSON.parse(JSON.stringify(result)) as { data?: Record<string, unknown> | null; errors?: { message: string }[] };
+  const result = await graphql({
+    schema,
+    source: `mutation { ${mutation} { thing { id } userErrors { field message code } } }`,
+    contextValue: context,
+  });
+  return JSON.parse(JSON.stringify(result)) as {
+    data?: Record<string, unknown> | null;
+    errors?: { message: string }[];
+  };
 }
 
 test('a success answers an empty userErrors list', async () => {
@@ -82,7 +95,11 @@ test('an input mistake answers userErrors, one per bad field of details, with pa
       make: {
         thing: null,
         userErrors: [
-          { field: ['input', 'lineItems', '0', 'unitPrice'], message: 'lineItems.0.unitPrice must be positive', code: 'VALIDATION_ERROR' },
+          {
+            field: ['input', 'lineItems', '0', 'unitPrice'],
+            message: 'lineItems.0.unitPrice must be positive',
+            code: 'VALIDATION_ERROR',
+          },
           { field: ['input', 'name'], message: 'name is required', code: 'VALIDATION_ERROR' },
           { field: null, message: 'the body is empty', code: 'VALIDATION_ERROR' },
         ],
@@ -95,12 +112,21 @@ test('an input mistake answers userErrors, one per bad field of details, with pa
 
 test('without details, one userError names its param: an argument, an input field, the one ID, the only argument, or nothing', async () => {
   const notFound = (param: string) => DomainError.notFound('thing', 'x', param);
-  expect((await run(notFound('thing_id'))).data!.make).toEqual({ thing: null, userErrors: [{ field: ['input', 'thingId'], message: "No such thing: 'x'", code: 'NOT_FOUND' }] });
+  expect((await run(notFound('thing_id'))).data!.make).toEqual({
+    thing: null,
+    userErrors: [{ field: ['input', 'thingId'], message: "No such thing: 'x'", code: 'NOT_FOUND' }],
+  });
   expect((await run(notFound('id'))).data!.make).toMatchObject({ userErrors: [{ field: ['input', 'thingId'] }] });
-  expect((await run(notFound('id'), 'act(thingId: "t")')).data!.act).toMatchObject({ userErrors: [{ field: ['thingId'] }] });
-  expect((await run(notFound('reason'), 'act(thingId: "t")')).data!.act).toMatchObject({ userErrors: [{ field: ['reason'] }] });
+  expect((await run(notFound('id'), 'act(thingId: "t")')).data!.act).toMatchObject({
+    userErrors: [{ field: ['thingId'] }],
+  });
+  expect((await run(notFound('reason'), 'act(thingId: "t")')).data!.act).toMatchObject({
+    userErrors: [{ field: ['reason'] }],
+  });
   expect((await run(notFound('body'))).data!.make).toMatchObject({ userErrors: [{ field: ['input'] }] });
-  expect((await run(notFound('id'), 'pick(ids: ["a"], other: "b")')).data!.pick).toMatchObject({ userErrors: [{ field: null }] });
+  expect((await run(notFound('id'), 'pick(ids: ["a"], other: "b")')).data!.pick).toMatchObject({
+    userErrors: [{ field: null }],
+  });
 });
 
 test('authentication, permission, limits and failures stay top-level errors, and so does a code the payload enum lacks', async () => {

@@ -1,4 +1,15 @@
-import { defaultFieldResolver, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, type GraphQLArgument, type GraphQLField, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLSchema,
+} from 'graphql';
 import { Field, ObjectType } from 'type-graphql';
 import type { ServiceContext } from '../context.js';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../errors.js';
@@ -50,12 +61,18 @@ export function mutationPayload<const C extends UserErrorCode>(domain: string, c
     `${domain}UserErrorCode`,
     codes,
     `What went wrong with a ${domain} mutation's input: the REST error code in upper case`,
-    Object.fromEntries(codes.map((code) => [code.toUpperCase(), { description: `REST: ${ERROR_STATUS[code]} ${code}` }])),
+    Object.fromEntries(
+      codes.map((code) => [code.toUpperCase(), { description: `REST: ${ERROR_STATUS[code]} ${code}` }]),
+    ),
   );
 
   @ObjectType(`${domain}UserError`, { description: 'An input mistake: the mutation changed nothing' })
   class DomainUserError implements UserError<C> {
-    @Field(() => [String], { nullable: true, description: 'Path of the input field at fault in GraphQL names, e.g. ["input", "lineItems", "0", "price"]; null when no one field is' })
+    @Field(() => [String], {
+      nullable: true,
+      description:
+        'Path of the input field at fault in GraphQL names, e.g. ["input", "lineItems", "0", "price"]; null when no one field is',
+    })
     field!: string[] | null;
 
     @Field({ description: 'What is wrong, for people' })
@@ -68,7 +85,9 @@ export function mutationPayload<const C extends UserErrorCode>(domain: string, c
   // Registered for its fields to be inherited; never emitted itself (no field answers it).
   @ObjectType(`${domain}MutationPayload`)
   abstract class Payload {
-    @Field(() => [DomainUserError], { description: "The input's mistakes: empty when the mutation succeeded; when not, every other field is null" })
+    @Field(() => [DomainUserError], {
+      description: "The input's mistakes: empty when the mutation succeeded; when not, every other field is null",
+    })
     userErrors?: UserError<C>[];
   }
   return Payload;
@@ -79,7 +98,9 @@ function idPaths(args: readonly GraphQLArgument[]): string[][] {
   return args.flatMap((arg) => {
     const type = getNamedType(arg.type);
     if (type.name === 'ID') return [[arg.name]];
-    return isInputObjectType(type) ? Object.values(type.getFields()).flatMap((f) => (getNamedType(f.type).name === 'ID' ? [[arg.name, f.name]] : [])) : [];
+    return isInputObjectType(type)
+      ? Object.values(type.getFields()).flatMap((f) => (getNamedType(f.type).name === 'ID' ? [[arg.name, f.name]] : []))
+      : [];
   });
 }
 
@@ -106,7 +127,9 @@ function fieldPath(name: string | undefined, args: readonly GraphQLArgument[]): 
 
 /** A service error as user errors: one per bad field of its `details`, else one naming its `param`. */
 function toUserErrors(error: DomainError & { code: UserErrorCode }, args: readonly GraphQLArgument[]): UserError[] {
-  const fields = Array.isArray(error.details) ? error.details.filter((d) => typeof d.field === 'string' && typeof d.message === 'string') : [];
+  const fields = Array.isArray(error.details)
+    ? error.details.filter((d) => typeof d.field === 'string' && typeof d.message === 'string')
+    : [];
   if (fields.length === 0) return [{ field: fieldPath(error.param, args), message: error.message, code: error.code }];
   return fields.map((d) => {
     const name = d.field.split('.').map(camelCase).join('.');
@@ -120,7 +143,10 @@ function userErrorCodesOf(mutation: GraphQLField<unknown, unknown>): Set<string>
   const list = isObjectType(payload) ? payload.getFields().userErrors?.type : undefined;
   const item = list && isNonNullType(list) && isListType(list.ofType) ? getNamedType(list.ofType) : undefined;
   const code = isObjectType(item) ? getNamedType(item.getFields().code?.type) : undefined;
-  if (!isEnumType(code)) throw new Error(`Mutation.${mutation.name} must answer a payload with userErrors (extend a mutationPayload(...) class)`);
+  if (!isEnumType(code))
+    throw new Error(
+      `Mutation.${mutation.name} must answer a payload with userErrors (extend a mutationPayload(...) class)`,
+    );
   return new Set(code.getValues().map((v) => String(v.value)));
 }
 
@@ -153,7 +179,10 @@ export function withUserErrors(schema: GraphQLSchema): GraphQLSchema {
       } catch (err) {
         if (!(err instanceof DomainError) || !(USER_ERROR_CODES as readonly string[]).includes(err.code)) throw err;
         if (!codes.has(err.code)) {
-          context.ctx.log.warn({ code: err.code, mutation: mutation.name }, 'a user error code missing from the payload enum: answered as a top-level error');
+          context.ctx.log.warn(
+            { code: err.code, mutation: mutation.name },
+            'a user error code missing from the payload enum: answered as a top-level error',
+          );
           throw err;
         }
         answeredUserErrors.add(context.ctx);

@@ -97,7 +97,11 @@ export async function runIdempotent(
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (key === undefined) return { ...(await execute(ctx)), replayed: false };
   if (key.length < 1 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new DomainError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).', { param: 'Idempotency-Key' });
+    throw new DomainError(
+      'invalid_request',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).',
+      { param: 'Idempotency-Key' },
+    );
   }
   const { merchantId, livemode } = ctx.principal;
   const connection = ctx.em.getConnection();
@@ -116,14 +120,25 @@ export async function runIdempotent(
     if (first) return { ...first, replayed: true };
     // The first request failed and released the key meanwhile: this one claims it afresh.
     if (claims < 3) return runIdempotent(ctx, key, fingerprint, execute, opts, claims + 1);
-    throw new DomainError('idempotency_key_in_use', `Requests with Idempotency-Key '${key}' keep failing; check the request and retry.`, { param: 'Idempotency-Key' });
+    throw new DomainError(
+      'idempotency_key_in_use',
+      `Requests with Idempotency-Key '${key}' keep failing; check the request and retry.`,
+      { param: 'Idempotency-Key' },
+    );
   }
 
   const id = claimed[0].id;
   const releaseLease = holdLease(ctx.base, RENEW_CLAIMS, String(id));
   const store = (run: ServiceContext, response: StoredResponse) =>
-    run.em.execute('update idempotency_keys set response_status = ?, response_body = ? where id = ?', [response.status, response.body, id]);
-  const release = () => connection.execute('delete from idempotency_keys where id = ? and response_status = 0', [id]).catch(() => undefined);
+    run.em.execute('update idempotency_keys set response_status = ?, response_body = ? where id = ?', [
+      response.status,
+      response.body,
+      id,
+    ]);
+  const release = () =>
+    connection
+      .execute('delete from idempotency_keys where id = ? and response_status = 0', [id])
+      .catch(() => undefined);
   try {
     if (opts.transactional === false) {
       const response = await claimOfWork.run(String(id), () => execute(ctx));
@@ -151,7 +166,11 @@ export async function runIdempotent(
 }
 
 /** Waits (holding no connection) for the first request under `key` to store its response; null if it failed and let the key go, or died and its claim lapsed. */
-async function awaitFirstResponse(ctx: ServiceContext, key: string, fingerprint: string): Promise<StoredResponse | null> {
+async function awaitFirstResponse(
+  ctx: ServiceContext,
+  key: string,
+  fingerprint: string,
+): Promise<StoredResponse | null> {
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (let pause = 20; ; pause = Math.min(pause * 2, 250)) {
     const [stored] = await ctx.em
@@ -162,12 +181,20 @@ async function awaitFirstResponse(ctx: ServiceContext, key: string, fingerprint:
       );
     if (!stored) return null;
     if (stored.request_hash !== fingerprint) {
-      throw new DomainError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request; use a new key for a new operation.`, { param: 'Idempotency-Key' });
+      throw new DomainError(
+        'idempotency_key_reused',
+        `Idempotency-Key '${key}' was already used with a different request; use a new key for a new operation.`,
+        { param: 'Idempotency-Key' },
+      );
     }
     if (stored.response_status > 0) return { status: stored.response_status, body: stored.response_body ?? 'null' };
     if (stored.lapsed) return null;
     if (Date.now() + pause > deadline) {
-      throw new DomainError('idempotency_key_in_use', `A request with Idempotency-Key '${key}' is still in progress; retry it in a moment to get its response.`, { param: 'Idempotency-Key' });
+      throw new DomainError(
+        'idempotency_key_in_use',
+        `A request with Idempotency-Key '${key}' is still in progress; retry it in a moment to get its response.`,
+        { param: 'Idempotency-Key' },
+      );
     }
     await sleep(pause);
   }

@@ -27,7 +27,8 @@ export async function expireDueRows<E extends MerchantScopedEntity & { id: strin
     if (!rows.length) return 0;
     const offsets = new Map(rows.map((r) => [r.id, Number(r.offset)]));
     const expired = await tx.find(opts.entity, { id: { $in: rows.map((r) => r.id) } } as unknown as FilterQuery<E>); // E's id is a string (the bound above)
-    for (const row of expired) onExpired(withEm(systemContext(tx, row.merchant.id, row.livemode, offsets.get(row.id) ?? 0, opts.log), tx), row);
+    for (const row of expired)
+      onExpired(withEm(systemContext(tx, row.merchant.id, row.livemode, offsets.get(row.id) ?? 0, opts.log), tx), row);
     await tx.flush();
     return rows.length;
   });

@@ -85,7 +85,11 @@ export class JobRunner {
       defaultLockLifetime: 10 * 60_000,
     });
     for (const sweep of this.sweeps) {
-      agenda.define(sweep.name, async () => observedRun(sweep.name, 'scheduled', () => sweep.run(this.orm, new Date(), this.log)), { concurrency: 1 });
+      agenda.define(
+        sweep.name,
+        async () => observedRun(sweep.name, 'scheduled', () => sweep.run(this.orm, new Date(), this.log)),
+        { concurrency: 1 },
+      );
     }
     agenda.on('error', (err: unknown) => logFailure(this.log, err, 'agenda error'));
     await agenda.start();
@@ -135,7 +139,9 @@ export class JobRunner {
     const run = (async () => {
       for (let wholeRun = whole; ;) {
         // Only prompt runs are paced: a whole run asked for (more work known to be due) goes at once.
-        const wait = wholeRun ? 0 : (this.kickedAt.get(name) ?? -Infinity) + (sweep.kickPaceMs ?? 0) - performance.now();
+        const wait = wholeRun
+          ? 0
+          : (this.kickedAt.get(name) ?? -Infinity) + (sweep.kickPaceMs ?? 0) - performance.now();
         if (wait > 0) {
           await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
           wholeRun ||= this.kickedAgain.get(name) === true;
@@ -143,9 +149,9 @@ export class JobRunner {
         }
         if (!this.agenda) break;
         this.kickedAt.set(name, performance.now());
-        await observedRun(name, 'kicked', () => (wholeRun ? sweep.run(this.orm, new Date(), this.log) : sweep.prompt!(this.orm, new Date(), this.log))).catch((err: unknown) =>
-          logFailure(this.log, err, 'kicked sweep failed', { sweep: name }),
-        );
+        await observedRun(name, 'kicked', () =>
+          wholeRun ? sweep.run(this.orm, new Date(), this.log) : sweep.prompt!(this.orm, new Date(), this.log),
+        ).catch((err: unknown) => logFailure(this.log, err, 'kicked sweep failed', { sweep: name }));
         const again = this.kickedAgain.get(name);
         this.kickedAgain.delete(name);
         if (again === undefined || !this.agenda) break;

@@ -19,7 +19,11 @@ declare module 'fastify' {
 export function registerHttpMetrics(app: FastifyInstance): void {
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions;
-    if (!route.config?.unmetered) httpRequestDuration.observe({ method: req.method, route: route.url ?? 'unmatched', status_code: reply.statusCode }, reply.elapsedTime / 1000);
+    if (!route.config?.unmetered)
+      httpRequestDuration.observe(
+        { method: req.method, route: route.url ?? 'unmatched', status_code: reply.statusCode },
+        reply.elapsedTime / 1000,
+      );
     done();
   });
 }
@@ -33,13 +37,19 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  */
 export function registerMetricsRoute(app: FastifyInstance, token: string): void {
   const expected = digest(`Bearer ${token}`);
-  app.get('/metrics', { config: { public: true, withoutDatabase: true, unmetered: true }, schema: { hide: true } }, async (req, reply) => {
-    const presented = req.headers.authorization;
-    if (!presented || !timingSafeEqual(digest(presented), expected)) {
-      throw new DomainError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } });
-    }
-    return reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics());
-  });
+  app.get(
+    '/metrics',
+    { config: { public: true, withoutDatabase: true, unmetered: true }, schema: { hide: true } },
+    async (req, reply) => {
+      const presented = req.headers.authorization;
+      if (!presented || !timingSafeEqual(digest(presented), expected)) {
+        throw new DomainError('unauthorized', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.', {
+          headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+        });
+      }
+      return reply.type(METRICS_CONTENT_TYPE).send(await renderMetrics());
+    },
+  );
 }
 
 /**
@@ -50,7 +60,9 @@ export async function startMetricsServer(port: number, host: string): Promise<Se
   const server = createServer((req, res) => {
     const path = req.url?.split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {
-      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found: the metrics listener serves GET /metrics only.\n');
+      res
+        .writeHead(404, { 'Content-Type': 'text/plain' })
+        .end('Not found: the metrics listener serves GET /metrics only.\n');
       return;
     }
     renderMetrics().then(

@@ -19,7 +19,12 @@ export function spansEnabled(): boolean {
 const tracer = trace.getTracer('commerce');
 
 /** Runs `work` inside a span `name` (a child of the active span), ended when it settles; a throw marks it an error. */
-export function inSpan<T>(name: string, attributes: Attributes, work: () => Promise<T>, kind: SpanKind = SpanKind.INTERNAL): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  work: () => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
   if (!enabled) return work();
   return tracer.startActiveSpan(name, { kind, attributes }, async (span) => {
     try {

@@ -28,7 +28,13 @@ export async function startTracing(): Promise<void> {
   const { createAddHookMessageChannel } = await import('import-in-the-middle');
   const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
   register('import-in-the-middle/hook.mjs', import.meta.url, registerOptions);
-  const [{ NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }, { GraphQLInstrumentation }, { FastifyOtelInstrumentation }] = await Promise.all([
+  const [
+    { NodeSDK },
+    { HttpInstrumentation },
+    { PgInstrumentation },
+    { GraphQLInstrumentation },
+    { FastifyOtelInstrumentation },
+  ] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-pg'),

@@ -19,7 +19,11 @@ export interface PerParentQuery {
  * like every page) in the caller's merchant and mode, mapped to `entity`; `pageOf` cuts each
  * parent's page. Later pages go through the keyset pages.
  */
-export async function newestPerParent<T extends object>(ctx: ServiceContext, entity: EntityClass<T>, q: PerParentQuery): Promise<T[]> {
+export async function newestPerParent<T extends object>(
+  ctx: ServiceContext,
+  entity: EntityClass<T>,
+  q: PerParentQuery,
+): Promise<T[]> {
   const rows = await ctx.em.execute<EntityDictionary<T>[]>(
     `select * from (
        select t.*, row_number() over (partition by t.${q.parentColumn} order by t.created_at desc, t.id desc) as page_row
@@ -27,7 +31,13 @@ export async function newestPerParent<T extends object>(ctx: ServiceContext, ent
        where t.merchant_id = ? and t.livemode = ? and t.${q.parentColumn} in (select jsonb_array_elements_text(?::jsonb))
          ${q.filter ? `and ${q.filter.sql}` : ''}
      ) ranked where page_row <= ? order by created_at desc, id desc`,
-    [ctx.principal.merchantId, ctx.principal.livemode, JSON.stringify(q.parents), ...(q.filter?.params ?? []), q.limit + 1],
+    [
+      ctx.principal.merchantId,
+      ctx.principal.livemode,
+      JSON.stringify(q.parents),
+      ...(q.filter?.params ?? []),
+      q.limit + 1,
+    ],
   );
   for (const row of rows) delete row.page_row; // the rank is no column of the entity
   return rows.map((row) => ctx.em.map(entity, row));

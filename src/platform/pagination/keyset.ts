@@ -5,9 +5,15 @@ import { queryRows } from '../db/sql.js';
 import { DomainError } from '../errors.js';
 
 /** The `created_after` / `created_before` filter of a list as a `createdAt` condition (undefined when neither is set). */
-export function createdRange(filters: { created_after?: Date; created_before?: Date }): { $gte?: Date; $lte?: Date } | undefined {
+export function createdRange(filters: {
+  created_after?: Date;
+  created_before?: Date;
+}): { $gte?: Date; $lte?: Date } | undefined {
   if (!filters.created_after && !filters.created_before) return undefined;
-  return { ...(filters.created_after && { $gte: filters.created_after }), ...(filters.created_before && { $lte: filters.created_before }) };
+  return {
+    ...(filters.created_after && { $gte: filters.created_after }),
+    ...(filters.created_before && { $lte: filters.created_before }),
+  };
 }
 
 /**
@@ -43,7 +49,11 @@ interface Keyed<Id> {
  * caller), the order that reads the wanted end first, and one row more than the page to know
  * whether more follow. `pageOf` turns the rows read into the page, newest first.
  */
-export function keysetSql<Id>(page: PageRequest<Id>, alias: string, cursorRow: (id: Id) => string): { bounds: string[]; orderBy: string; limit: number } {
+export function keysetSql<Id>(
+  page: PageRequest<Id>,
+  alias: string,
+  cursorRow: (id: Id) => string,
+): { bounds: string[]; orderBy: string; limit: number } {
   const bounds: string[] = [];
   if (page.after !== undefined) bounds.push(`(${alias}.created_at, ${alias}.id) < ${cursorRow(page.after)}`);
   if (page.before !== undefined) bounds.push(`(${alias}.created_at, ${alias}.id) > ${cursorRow(page.before)}`);
@@ -87,7 +97,12 @@ export function keysetPageQuery<Id>(opts: {
     where.push(`${f.column} ${f.op ?? '='} ${param(f.value)}`);
     shape.push(f.letter);
   }
-  const keyset = keysetSql(page, a, (id) => `(select c.created_at, c.id from ${opts.table} c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`);
+  const keyset = keysetSql(
+    page,
+    a,
+    (id) =>
+      `(select c.created_at, c.id from ${opts.table} c where c.id = ${param(id)} and c.merchant_id = $1 and c.livemode = $2)`,
+  );
   where.push(...keyset.bounds);
   if (page.after !== undefined) shape.push('A');
   if (page.before !== undefined) shape.push('B');
@@ -109,17 +124,29 @@ export function pageOf<T>(rows: T[], page: PageRequest<unknown>): Page<T> {
 
 /** The cursors of `page` with the parameter names they were given as (to report one naming nothing). */
 export function pageCursors<Id>(page: PageRequest<Id>, afterParam: string, beforeParam = 'before'): [string, Id][] {
-  return [...(page.after !== undefined ? [[afterParam, page.after] as [string, Id]] : []), ...(page.before !== undefined ? [[beforeParam, page.before] as [string, Id]] : [])];
+  return [
+    ...(page.after !== undefined ? [[afterParam, page.after] as [string, Id]] : []),
+    ...(page.before !== undefined ? [[beforeParam, page.before] as [string, Id]] : []),
+  ];
 }
 
-const unknownCursor = (param: string, cursor: string | number) => new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, { param });
+const unknownCursor = (param: string, cursor: string | number) =>
+  new DomainError('invalid_request', `${param} '${cursor}' does not name an object of this account and mode`, {
+    param,
+  });
 
 /**
  * The page of `rows` a read model read from `table` with `keysetSql`. When the page is empty,
  * each cursor must name a row of the caller in `table` (else 400 `invalid_request`): one
  * statement per cursor, only then.
  */
-export async function readModelPage<T, Id extends string | number>(ctx: ServiceContext, table: string, rows: T[], page: PageRequest<Id>, cursorParam: string): Promise<Page<T>> {
+export async function readModelPage<T, Id extends string | number>(
+  ctx: ServiceContext,
+  table: string,
+  rows: T[],
+  page: PageRequest<Id>,
+  cursorParam: string,
+): Promise<Page<T>> {
   const result = pageOf(rows, page);
   if (result.items.length === 0) {
     for (const [name, cursor] of pageCursors(page, cursorParam)) {
@@ -158,7 +185,11 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
   const { items, hasMore } = pageOf((await qb.getResult()) as T[], page);
   if (items.length === 0) {
     for (const [param, cursor] of pageCursors(page, options.cursorParam, options.beforeParam)) {
-      const exists = await ctx.em.count(entity, { id: cursor, merchant: ctx.principal.merchantId, livemode: ctx.principal.livemode } as FilterQuery<T>);
+      const exists = await ctx.em.count(entity, {
+        id: cursor,
+        merchant: ctx.principal.merchantId,
+        livemode: ctx.principal.livemode,
+      } as FilterQuery<T>);
       if (!exists) throw unknownCursor(param, cursor);
     }
   }
@@ -169,19 +200,32 @@ export async function paginate<T extends Keyed<Id> & object, Id extends string |
  * The same page as `paginate` over rows already in memory (e.g. all refunds of an order, loaded
  * in one batch for many orders): newest first by `(createdAt, id)`.
  */
-export function paginateLoaded<T extends Keyed<Id>, Id extends string | number>(rows: T[], page: PageRequest<Id>): Page<T> {
-  const sorted = [...rows].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+export function paginateLoaded<T extends Keyed<Id>, Id extends string | number>(
+  rows: T[],
+  page: PageRequest<Id>,
+): Page<T> {
+  const sorted = [...rows].sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
   const at = (id: Id) => sorted.findIndex((r) => r.id === id);
-  if ((page.after !== undefined && at(page.after) < 0) || (page.before !== undefined && at(page.before) < 0)) return { items: [], hasMore: false };
+  if ((page.after !== undefined && at(page.after) < 0) || (page.before !== undefined && at(page.before) < 0))
+    return { items: [], hasMore: false };
   const start = page.after === undefined ? 0 : at(page.after) + 1;
   const end = page.before === undefined ? sorted.length : at(page.before);
   const range = sorted.slice(start, Math.max(start, end));
-  if (page.fromEnd) return { items: range.slice(Math.max(0, range.length - page.limit)), hasMore: range.length > page.limit };
+  if (page.fromEnd)
+    return { items: range.slice(Math.max(0, range.length - page.limit)), hasMore: range.length > page.limit };
   return { items: range.slice(0, page.limit), hasMore: range.length > page.limit };
 }
 
 /** The `createdAt` condition of a list's inclusive `created_after` / `created_before` filters (undefined: neither is set). */
-export function createdBetween(filters: { createdAfter?: Date; createdBefore?: Date }): { $gte?: Date; $lte?: Date } | undefined {
+export function createdBetween(filters: {
+  createdAfter?: Date;
+  createdBefore?: Date;
+}): { $gte?: Date; $lte?: Date } | undefined {
   if (!filters.createdAfter && !filters.createdBefore) return undefined;
-  return { ...(filters.createdAfter && { $gte: filters.createdAfter }), ...(filters.createdBefore && { $lte: filters.createdBefore }) };
+  return {
+    ...(filters.createdAfter && { $gte: filters.createdAfter }),
+    ...(filters.createdBefore && { $lte: filters.createdBefore }),
+  };
 }

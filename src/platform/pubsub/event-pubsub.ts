@@ -60,7 +60,10 @@ export class EventPubSub implements PubSub {
 
   /** Publishes an event the log tail read at `position` to the subscribers of its merchant and mode that started before it. */
   publishLogged(position: EventPosition, event: LiveEvent): void {
-    const key = EventPubSub.key(EVENTS_TOPIC, scopeTopicId({ merchantId: event.merchant_id, livemode: event.livemode }));
+    const key = EventPubSub.key(
+      EVENTS_TOPIC,
+      scopeTopicId({ merchantId: event.merchant_id, livemode: event.livemode }),
+    );
     if (this.emitter.listenerCount(key) > 0) this.emitter.emit(key, { position, event } satisfies Logged);
   }
 
@@ -115,7 +118,8 @@ export class EventPubSub implements PubSub {
   }
 }
 
-const isLogged = (payload: unknown): payload is Logged => typeof payload === 'object' && payload !== null && 'position' in payload && 'event' in payload;
+const isLogged = (payload: unknown): payload is Logged =>
+  typeof payload === 'object' && payload !== null && 'position' in payload && 'event' in payload;
 
 /**
  * Feeds committed events into `pubSub` in log order (see `event-log.ts`), so subscribers connected
@@ -129,7 +133,13 @@ const isLogged = (payload: unknown): payload is Logged => typeof payload === 'ob
  * in this process the tail reads nothing; a new subscriber's starting position (the log's settled
  * head) is read in the tail's turn, so no read in flight can publish past it unseen. Returns a stop function.
  */
-export function bridgeEvents(listener: PgListener, pubSub: EventPubSub, orm: MikroORM, log: Log, opts: { pollMs?: number; heldBackMs?: number; paceMs?: number } = {}): () => void {
+export function bridgeEvents(
+  listener: PgListener,
+  pubSub: EventPubSub,
+  orm: MikroORM,
+  log: Log,
+  opts: { pollMs?: number; heldBackMs?: number; paceMs?: number } = {},
+): () => void {
   const em = orm.em.fork();
   const paceMs = opts.paceMs ?? 0;
   let head: EventPosition | undefined;

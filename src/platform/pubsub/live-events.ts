@@ -26,10 +26,17 @@ export interface LiveEvents {
 export async function startLiveEvents(
   http: FastifyInstance,
   orm: MikroORM,
-  opts: { listenUrl?: string; hintChannels?: string[]; onHint?: (channel: string) => void; channels?: Record<string, (payload: string) => void>; onMissed?: () => void } = {},
+  opts: {
+    listenUrl?: string;
+    hintChannels?: string[];
+    onHint?: (channel: string) => void;
+    channels?: Record<string, (payload: string) => void>;
+    onMissed?: () => void;
+  } = {},
 ): Promise<LiveEvents> {
   // The probe notification goes the way every other one does: through the request pool.
-  const notify = (channel: string, payload: string) => orm.em.getConnection().execute('select pg_notify(?, ?)', [channel, payload]);
+  const notify = (channel: string, payload: string) =>
+    orm.em.getConnection().execute('select pg_notify(?, ?)', [channel, payload]);
   const listener = new PgListener(opts.listenUrl ?? orm.config.get('clientUrl'), http.log, { notify });
   const pubSub = new EventPubSub();
   const stopBridge = bridgeEvents(listener, pubSub, orm, http.log);
@@ -51,7 +58,10 @@ export async function startLiveEvents(
  * cookie and the CSRF token in `connectionParams.csrfToken` (the team module provides it); null
  * when it carries none.
  */
-export type WsSessionAuthenticator = (request: IncomingMessage, params: Record<string, unknown>) => Promise<Principal | null>;
+export type WsSessionAuthenticator = (
+  request: IncomingMessage,
+  params: Record<string, unknown>,
+) => Promise<Principal | null>;
 
 /** Close code for a connection without a valid API key (graphql-ws's Unauthorized). */
 export const WS_UNAUTHORIZED = 4401;
@@ -62,7 +72,13 @@ export const WS_UNAUTHORIZED = 4401;
  * console session (`sessionAuth`); a missing or bad key is closed with 4401. Each operation gets its own service context (a fresh EntityManager
  * fork) for that merchant and mode.
  */
-export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, orm: MikroORM, authenticate: Authenticator, sessionAuth?: WsSessionAuthenticator): void {
+export function registerGraphqlWs(
+  http: FastifyInstance,
+  schema: GraphQLSchema,
+  orm: MikroORM,
+  authenticate: Authenticator,
+  sessionAuth?: WsSessionAuthenticator,
+): void {
   const wss = new WebSocketServer({ server: http.server, path: '/graphql' });
   const server = useServer<Record<string, unknown> | undefined, { principal: Principal }>(
     {
@@ -71,8 +87,10 @@ export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, 
         const params = ctx.connectionParams ?? {};
         const authorization = params.authorization ?? params.Authorization;
         try {
-          const bySession = authorization === undefined && sessionAuth ? await sessionAuth(ctx.extra.request, params) : null;
-          ctx.extra.principal = bySession ?? (await authenticate(orm.em, typeof authorization === 'string' ? authorization : undefined));
+          const bySession =
+            authorization === undefined && sessionAuth ? await sessionAuth(ctx.extra.request, params) : null;
+          ctx.extra.principal =
+            bySession ?? (await authenticate(orm.em, typeof authorization === 'string' ? authorization : undefined));
           return true;
         } catch {
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
@@ -82,7 +100,14 @@ export function registerGraphqlWs(http: FastifyInstance, schema: GraphQLSchema, 
       context: (ctx): GraphContext => {
         const principal = ctx.extra.principal!;
         const requestId = `ws_${randomBase62(20)}`;
-        return { ctx: createContext(orm.em, principal, requestId, http.log.child({ request_id: requestId, merchant: principal.merchantId, livemode: principal.livemode })) };
+        return {
+          ctx: createContext(
+            orm.em,
+            principal,
+            requestId,
+            http.log.child({ request_id: requestId, merchant: principal.merchantId, livemode: principal.livemode }),
+          ),
+        };
       },
     },
     wss,

@@ -95,7 +95,9 @@ export class PgListener {
       this.awaitedProbes.set(token, () => resolve(true));
       timer = setTimeout(() => resolve(false), PROBE_WAIT_MS);
     });
-    const notify = this.opts.notify ?? ((channel: string, payload: string) => client.query('select pg_notify($1, $2)', [channel, payload]));
+    const notify =
+      this.opts.notify ??
+      ((channel: string, payload: string) => client.query('select pg_notify($1, $2)', [channel, payload]));
     let sent = true;
     const ok = await notify(PROBE_CHANNEL, token)
       .then(() => heard)

@@ -74,10 +74,12 @@ function decodeCursor(cursor: string, param: string): string {
 
 /** The page size the Relay arguments ask for (default 10, 0 to 100: 0 is an empty page with its pageInfo, as Relay allows; `first` and `last` exclusive). */
 export function pageSize(args: ConnectionArgs): number {
-  if (args.first != null && args.last != null) throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
+  if (args.first != null && args.last != null)
+    throw new DomainError('invalid_request', 'Pass either first or last, not both', { param: 'last' });
   const size = args.last ?? args.first ?? 10;
   const param = args.last != null ? 'last' : 'first';
-  if (!Number.isInteger(size) || size < 0 || size > 100) throw new DomainError('invalid_request', `${param} must be between 0 and 100`, { param });
+  if (!Number.isInteger(size) || size < 0 || size > 100)
+    throw new DomainError('invalid_request', `${param} must be between 0 and 100`, { param });
   return size;
 }
 
@@ -86,11 +88,15 @@ export function pageSize(args: ConnectionArgs): number {
  * id; a cursor whose id it cannot map is refused): `after`/`before` bound the range, `first`
  * takes its first (newest) items, `last` its last (oldest) ones.
  */
-export function toPageRequest<Id extends string | number>(args: ConnectionArgs, parseId: (raw: string) => Id): PageRequest<Id> {
+export function toPageRequest<Id extends string | number>(
+  args: ConnectionArgs,
+  parseId: (raw: string) => Id,
+): PageRequest<Id> {
   const size = pageSize(args);
   const cursorId = (cursor: string, name: string) => {
     const id = parseId(decodeCursor(cursor, name));
-    if (typeof id === 'number' && !Number.isSafeInteger(id)) throw new DomainError('invalid_request', `${name} is not a cursor returned by this API`, { param: name });
+    if (typeof id === 'number' && !Number.isSafeInteger(id))
+      throw new DomainError('invalid_request', `${name} is not a cursor returned by this API`, { param: name });
     return id;
   };
   const after = args.after != null ? cursorId(args.after, 'after') : undefined;
@@ -103,7 +109,11 @@ export function toPageRequest<Id extends string | number>(args: ConnectionArgs, 
  * `hasNextPage` says whether more items follow and `hasPreviousPage` whether `after` was given
  * (items precede it); reading backward (`last`) the other way round.
  */
-export function toConnection<T extends { id: string | number }, N>(page: Page<T>, args: ConnectionArgs, present: (item: T) => N): ConnectionShape<N> {
+export function toConnection<T extends { id: string | number }, N>(
+  page: Page<T>,
+  args: ConnectionArgs,
+  present: (item: T) => N,
+): ConnectionShape<N> {
   return toCursorConnection(page, args, (item) => encodeCursor(item.id), present);
 }
 
@@ -121,7 +131,12 @@ class LazyEdge<T, N> implements Edge<N> {
 }
 
 /** The same from a page whose items carry their own cursors (e.g. the event log's positions). */
-export function toCursorConnection<T, N>(page: Page<T>, args: ConnectionArgs, cursorOf: (item: T) => string, present: (item: T) => N): ConnectionShape<N> {
+export function toCursorConnection<T, N>(
+  page: Page<T>,
+  args: ConnectionArgs,
+  cursorOf: (item: T) => string,
+  present: (item: T) => N,
+): ConnectionShape<N> {
   const backward = args.last != null;
   const edges = page.items.map((item) => new LazyEdge(item, present(item), cursorOf));
   const startCursor = edges.length ? edges[0].cursor : null;

@@ -10,7 +10,12 @@ export function toGlobalId(type: string, id: string | number): string {
 export function parseGlobalId(globalId: string): { type: string; id: string } | undefined {
   const decoded = Buffer.from(globalId, 'base64url').toString('utf8');
   const sep = decoded.indexOf(':');
-  if (sep <= 0 || hasControlCharacter(decoded) || toGlobalId(decoded.slice(0, sep), decoded.slice(sep + 1)) !== globalId) return undefined;
+  if (
+    sep <= 0 ||
+    hasControlCharacter(decoded) ||
+    toGlobalId(decoded.slice(0, sep), decoded.slice(sep + 1)) !== globalId
+  )
+    return undefined;
   return { type: decoded.slice(0, sep), id: decoded.slice(sep + 1) };
 }
 

@@ -34,14 +34,18 @@ async function fetchNode(ctx: ServiceContext, globalId: string): Promise<Node | 
 
 @Resolver()
 export class NodeResolver {
-  @Query(() => Node, { nullable: true, description: 'Any object by its global id; null when it does not exist for this key' })
+  @Query(() => Node, {
+    nullable: true,
+    description: 'Any object by its global id; null when it does not exist for this key',
+  })
   node(@Arg('id', () => ID) id: string, @Ctx() { ctx }: GraphContext): Promise<Node | null> {
     return fetchNode(ctx, id);
   }
 
   @Query(() => [Node], { nullable: 'items', description: 'Several objects by global id, in order' })
   nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() { ctx }: GraphContext): Promise<(Node | null)[]> {
-    if (ids.length > 100) throw new DomainError('invalid_request', 'At most 100 ids per nodes() call', { param: 'ids' });
+    if (ids.length > 100)
+      throw new DomainError('invalid_request', 'At most 100 ids per nodes() call', { param: 'ids' });
     return Promise.all(ids.map((id) => fetchNode(ctx, id)));
   }
 }

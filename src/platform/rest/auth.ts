@@ -8,7 +8,11 @@ import { createContext, lazyChildLog, type Authenticator, type PageAuthorizer, t
  * cookie, CSRF-checked on every state-changing request), or null when it carries none. The team
  * module provides it.
  */
-export type SessionAuthenticator = (em: EntityManager, req: FastifyRequest, reply: FastifyReply) => Promise<Principal | null>;
+export type SessionAuthenticator = (
+  em: EntityManager,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<Principal | null>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,7 +29,12 @@ declare module 'fastify' {
  * Authorization header, a route with `pageAuth` also takes the hosted page's capability, and every
  * route a signed-in console session (`sessionAuth`).
  */
-export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: Authenticator, sessionAuth?: SessionAuthenticator): void {
+export function registerAuth(
+  app: FastifyInstance,
+  orm: MikroORM,
+  authenticate: Authenticator,
+  sessionAuth?: SessionAuthenticator,
+): void {
   // A copy per request (the cached principal is shared); the actor gains the request's address.
   const attach = (req: FastifyRequest, principal: Principal) => {
     req.ctx = createContext(
@@ -37,14 +46,21 @@ export function registerAuth(app: FastifyInstance, orm: MikroORM, authenticate: 
   };
   const anonymousPrincipal = async (req: FastifyRequest, reply: FastifyReply): Promise<Principal> => {
     const pageAuth = req.routeOptions.config?.pageAuth;
-    return (pageAuth && (await pageAuth(orm.em, req))) || (sessionAuth && (await sessionAuth(orm.em, req, reply))) || authenticate(orm.em, undefined);
+    return (
+      (pageAuth && (await pageAuth(orm.em, req))) ||
+      (sessionAuth && (await sessionAuth(orm.em, req, reply))) ||
+      authenticate(orm.em, undefined)
+    );
   };
   // Callback style, not async: a request with a cached API key (nearly all) is authenticated without a promise.
   app.addHook('onRequest', (req, reply, done) => {
     if (req.routeOptions.config?.public) return done();
     let principal: Principal | Promise<Principal>;
     try {
-      principal = req.headers.authorization === undefined ? anonymousPrincipal(req, reply) : authenticate(orm.em, req.headers.authorization);
+      principal =
+        req.headers.authorization === undefined
+          ? anonymousPrincipal(req, reply)
+          : authenticate(orm.em, req.headers.authorization);
     } catch (err) {
       return done(err as Error);
     }

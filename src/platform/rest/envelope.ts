@@ -5,7 +5,12 @@ import type { Page } from '../pagination/keyset.js';
 /** The spec's list envelope; `next_cursor` is the id to pass as `starting_after`. */
 export function listEnvelope<T extends { id: string | number }, R>(page: Page<T>, present: (item: T) => R) {
   const last = page.items.at(-1);
-  return { object: 'list' as const, data: page.items.map(present), has_more: page.hasMore, next_cursor: page.hasMore && last ? last.id : null };
+  return {
+    object: 'list' as const,
+    data: page.items.map(present),
+    has_more: page.hasMore,
+    next_cursor: page.hasMore && last ? last.id : null,
+  };
 }
 
 /** The spec's response envelope of checkout and refund operations. */
@@ -20,5 +25,10 @@ export function envelopeSchema<T extends z.ZodType>(data: T) {
 
 /** Documentation schema of `listEnvelope` of `item` (OpenAPI); `cursor` is the type of the ids. */
 export function listSchema<T extends z.ZodType>(item: T, cursor: z.ZodType = z.string()) {
-  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), next_cursor: cursor.nullable() });
+  return z.object({
+    object: z.literal('list'),
+    data: z.array(item),
+    has_more: z.boolean(),
+    next_cursor: cursor.nullable(),
+  });
 }

@@ -13,7 +13,10 @@ function fromFastify(err: FastifyError): DomainError | null {
       return new DomainError('payload_too_large', 'The request body is larger than 1 MB.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new DomainError('unsupported_media_type', 'Send request bodies as JSON with Content-Type: application/json.');
+      return new DomainError(
+        'unsupported_media_type',
+        'Send request bodies as JSON with Content-Type: application/json.',
+      );
     case 'FST_ERR_BAD_URL':
       return new DomainError('invalid_request', 'The URL is not validly percent-encoded.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
@@ -36,7 +39,8 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   const known = err && typeof err === 'object' && 'code' in err ? fromFastify(err as FastifyError) : null;
   const { error, unexpected } = known ? { error: known, unexpected: false } : toDomainError(err);
   if (unexpected) req.log.error({ err }, 'unhandled error');
-  else if (error.code === 'service_unavailable' && !(err instanceof DomainError)) req.log.warn({ err }, 'database unreachable');
+  else if (error.code === 'service_unavailable' && !(err instanceof DomainError))
+    req.log.warn({ err }, 'database unreachable');
   // Also set here: errors the router raises (frameworkErrors) skip the onSend hooks.
   reply.header('X-Request-Id', req.id);
   for (const [name, value] of Object.entries(error.headers ?? {})) reply.header(name, value);
@@ -86,7 +90,9 @@ declare module 'fastify' {
 /** Route patterns with their methods, to tell an unknown path (404) from a wrong method (405). */
 function routeTable(app: FastifyInstance) {
   const routes: { url: string; pattern: RegExp; methods: Set<string> }[] = [];
-  app.decorate('registeredRoutes', () => routes.flatMap((r) => [...r.methods].map((method) => ({ method, url: r.url }))));
+  app.decorate('registeredRoutes', () =>
+    routes.flatMap((r) => [...r.methods].map((method) => ({ method, url: r.url }))),
+  );
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(
       `^${route.url
@@ -94,12 +100,15 @@ function routeTable(app: FastifyInstance) {
         .replace(/:[^/]+/g, '[^/]+')
         .replace(/\*/g, '.*')}$`,
     );
-    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter(
+      (m) => m !== 'HEAD' && m !== 'OPTIONS',
+    );
     const known = routes.find((r) => r.pattern.source === pattern.source);
     if (known) methods.forEach((m) => known.methods.add(m));
     else routes.push({ url: route.url, pattern, methods: new Set(methods) });
   });
-  return (path: string): string[] => [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
+  return (path: string): string[] =>
+    [...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]))].sort();
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -109,9 +118,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const path = req.url.split('?')[0];
     const allowed = allowedMethods(path);
     if (allowed.length && !allowed.includes(req.method)) {
-      return sendError(req, reply, new DomainError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`, { headers: { Allow: allowed.join(', ') } }));
+      return sendError(
+        req,
+        reply,
+        new DomainError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}.`, {
+          headers: { Allow: allowed.join(', ') },
+        }),
+      );
     }
     const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
-    return sendError(req, reply, new DomainError('route_not_found', `No route ${req.method} ${shown}. See /api/v2/openapi.json.`));
+    return sendError(
+      req,
+      reply,
+      new DomainError('route_not_found', `No route ${req.method} ${shown}. See /api/v2/openapi.json.`),
+    );
   });
 }

@@ -54,9 +54,16 @@ function badTextPath(value: unknown): { path: string; bad: 'nul' | 'surrogate' }
   return undefined;
 }
 
-const nulError = (param: string) => new DomainError('invalid_request', `${param || 'The body'} may not contain the NUL character (U+0000).`, { param: param || undefined });
+const nulError = (param: string) =>
+  new DomainError('invalid_request', `${param || 'The body'} may not contain the NUL character (U+0000).`, {
+    param: param || undefined,
+  });
 const surrogateError = (param: string) =>
-  new DomainError('invalid_request', `${param || 'The body'} holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.`, { param: param || undefined });
+  new DomainError(
+    'invalid_request',
+    `${param || 'The body'} holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair): not valid Unicode text.`,
+    { param: param || undefined },
+  );
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -81,7 +88,10 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
     try {
       text = utf8.decode(body as Buffer);
     } catch {
-      done(new DomainError('invalid_request', 'The request body is not valid UTF-8: send JSON text encoded as UTF-8.'), undefined);
+      done(
+        new DomainError('invalid_request', 'The request body is not valid UTF-8: send JSON text encoded as UTF-8.'),
+        undefined,
+      );
       return;
     }
     if (text.trim() === '') {
@@ -89,7 +99,13 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       return;
     }
     if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
-      done(new DomainError('invalid_request', `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`), undefined);
+      done(
+        new DomainError(
+          'invalid_request',
+          `The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`,
+        ),
+        undefined,
+      );
       return;
     }
     // Fastify's default parser answers through the callback and returns nothing (its type also admits a promise-returning parser).
@@ -113,7 +129,13 @@ export function registerCsvBodyParser(app: FastifyInstance): void {
     try {
       text = utf8.decode(body as Buffer);
     } catch {
-      done(new DomainError('invalid_request', 'The request body is not valid UTF-8: send the CSV as UTF-8 text (e.g. not Windows-1252).'), undefined);
+      done(
+        new DomainError(
+          'invalid_request',
+          'The request body is not valid UTF-8: send the CSV as UTF-8 text (e.g. not Windows-1252).',
+        ),
+        undefined,
+      );
       return;
     }
     if (text.includes(NUL)) done(nulError(''), undefined);
@@ -128,11 +150,13 @@ export function registerCsvBodyParser(app: FastifyInstance): void {
 export function registerInputGuards(app: FastifyInstance): void {
   app.addHook('preValidation', (req: FastifyRequest, _reply, done) => {
     for (const [name, value] of Object.entries((req.params ?? {}) as Record<string, unknown>)) {
-      if (typeof value === 'string' && hasControlCharacter(value)) return done(new DomainError('not_found', 'No such object: the id holds a control character.', { param: name }));
+      if (typeof value === 'string' && hasControlCharacter(value))
+        return done(new DomainError('not_found', 'No such object: the id holds a control character.', { param: name }));
     }
     for (const [name, value] of Object.entries((req.query ?? {}) as Record<string, unknown>)) {
       const values: unknown[] = Array.isArray(value) ? value : [value];
-      if (name.includes(NUL) || values.some((v) => typeof v === 'string' && v.includes(NUL))) return done(nulError(name.replaceAll(NUL, '')));
+      if (name.includes(NUL) || values.some((v) => typeof v === 'string' && v.includes(NUL)))
+        return done(nulError(name.replaceAll(NUL, '')));
     }
     done();
   });

@@ -2,7 +2,10 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
-type OpenApiDocument = { paths?: unknown; components?: { schemas?: Record<string, unknown> } } & Record<string, unknown>;
+type OpenApiDocument = { paths?: unknown; components?: { schemas?: Record<string, unknown> } } & Record<
+  string,
+  unknown
+>;
 
 const REF = '#/components/schemas/';
 
@@ -40,11 +43,16 @@ function tidyComponents(doc: OpenApiDocument): OpenApiDocument {
     }
   }
   const rename = new Map<string, string>();
-  for (const name of used) if (name.endsWith('Input') && !used.has(name.slice(0, -5))) rename.set(name, name.slice(0, -5));
+  for (const name of used)
+    if (name.endsWith('Input') && !used.has(name.slice(0, -5))) rename.set(name, name.slice(0, -5));
   const kept: Record<string, unknown> = {};
   for (const name of [...used].sort()) kept[rename.get(name) ?? name] = schemas[name];
-  const text = JSON.stringify({ ...doc, components: { ...doc.components, schemas: kept } }, (key: string, value: unknown) =>
-    key === '$ref' && typeof value === 'string' && rename.has(value.slice(REF.length)) ? REF + rename.get(value.slice(REF.length)) : value,
+  const text = JSON.stringify(
+    { ...doc, components: { ...doc.components, schemas: kept } },
+    (key: string, value: unknown) =>
+      key === '$ref' && typeof value === 'string' && rename.has(value.slice(REF.length))
+        ? REF + rename.get(value.slice(REF.length))
+        : value,
   );
   return JSON.parse(text) as OpenApiDocument;
 }
@@ -64,13 +72,16 @@ function withoutDefaults(schema: unknown): unknown {
 
 /** Whether a request body schema requires anything (its own `required`, or a referenced component's). */
 function requiresSomething(schema: unknown, schemas: Record<string, unknown>): boolean {
-  const s = schema as { $ref?: string; required?: string[]; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] } | undefined;
+  const s = schema as
+    { $ref?: string; required?: string[]; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] } | undefined;
   if (!s || typeof s !== 'object') return false;
   if (s.$ref?.startsWith(REF)) return requiresSomething(schemas[s.$ref.slice(REF.length)], schemas);
   if (Array.isArray(s.required) && s.required.length > 0) return true;
   if (s.allOf?.some((x) => requiresSomething(x, schemas))) return true;
   const alternatives = s.anyOf ?? s.oneOf;
-  return Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every((x) => requiresSomething(x, schemas));
+  return (
+    Array.isArray(alternatives) && alternatives.length > 0 && alternatives.every((x) => requiresSomething(x, schemas))
+  );
 }
 
 /**
@@ -81,7 +92,13 @@ function requiresSomething(schema: unknown, schemas: Record<string, unknown>): b
  */
 function requestSide(doc: OpenApiDocument): OpenApiDocument {
   const schemas = doc.components?.schemas ?? {};
-  const paths = (doc.paths ?? {}) as Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> }; parameters?: unknown[] }>>;
+  const paths = (doc.paths ?? {}) as Record<
+    string,
+    Record<
+      string,
+      { requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> }; parameters?: unknown[] }
+    >
+  >;
   const requestRefs = new Set<string>();
   for (const ops of Object.values(paths)) {
     for (const op of Object.values(ops)) {
@@ -119,14 +136,24 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       info: {
         title: 'Health-Spending Commerce API',
         version: '2.0.0',
-        description: 'Catalog with HSA/FSA eligibility, checkout, orders, refunds, payment links, subscriptions and webhooks. Errors: `{ "error": { "code", "message", "param?", "details?" } }`.',
+        description:
+          'Catalog with HSA/FSA eligibility, checkout, orders, refunds, payment links, subscriptions and webhooks. Errors: `{ "error": { "code", "message", "param?", "details?" } }`.',
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'glm_test_… or glm_live_… API key' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'glm_test_… or glm_live_… API key' },
+        },
+      },
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: (input) => requestSide(tidyComponents(jsonSchemaTransformObject(input) as OpenApiDocument)) as ReturnType<typeof jsonSchemaTransformObject>,
+    transformObject: (input) =>
+      requestSide(tidyComponents(jsonSchemaTransformObject(input) as OpenApiDocument)) as ReturnType<
+        typeof jsonSchemaTransformObject
+      >,
   });
-  app.get('/api/v2/openapi.json', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () => app.swagger());
+  app.get('/api/v2/openapi.json', { config: { public: true, withoutDatabase: true }, schema: { hide: true } }, () =>
+    app.swagger(),
+  );
 }

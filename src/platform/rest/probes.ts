@@ -10,7 +10,12 @@ import type { PgListener } from '../pubsub/pg-listener.js';
  * database answers (through the same URL as requests), every migration this build knows is
  * applied, and the LISTEN connection hears notifications. 503 with what is missing otherwise.
  */
-export function registerProbes(http: FastifyInstance, orm: MikroORM, health: DatabaseHealth, listener: PgListener): void {
+export function registerProbes(
+  http: FastifyInstance,
+  orm: MikroORM,
+  health: DatabaseHealth,
+  listener: PgListener,
+): void {
   const route = { config: { public: true, withoutDatabase: true }, schema: { hide: true } };
   http.get('/livez', route, () => ({ status: 'ok' }));
 

@@ -25,7 +25,11 @@ export function registerPublicRoutes(app: FastifyInstance, orm: MikroORM, routes
     app.route({
       method: route.method,
       url: route.url,
-      config: { public: true, ...(route.withoutDatabase && { withoutDatabase: true }), ...(route.rateLimit && { rateLimit: route.rateLimit }) },
+      config: {
+        public: true,
+        ...(route.withoutDatabase && { withoutDatabase: true }),
+        ...(route.rateLimit && { rateLimit: route.rateLimit }),
+      },
       schema: { hide: true },
       handler: (req, reply) => route.handler(req, reply, orm),
     });

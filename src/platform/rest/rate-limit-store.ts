@@ -42,7 +42,12 @@ export function postgresRateLimitStore(orm: MikroORM): FastifyRateLimitStoreCtor
   return class LeasedRateLimitStore implements FastifyRateLimitStore {
     private readonly leases = new Map<string, Lease>();
 
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow = 1000, max = 1): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow = 1000,
+      max = 1,
+    ): void {
       // A token in hand (nearly every request) answers at once, without a promise.
       const spent = this.spend(key, timeWindow, max);
       if (spent) return callback(null, spent);
@@ -108,5 +113,7 @@ export function postgresRateLimitStore(orm: MikroORM): FastifyRateLimitStoreCtor
 
 /** Drops counters of windows long past (run by a periodic sweep). */
 export async function purgeRateLimitCounters(orm: MikroORM, now: Date): Promise<void> {
-  await orm.em.getConnection().execute('delete from rate_limit_counters where window_start < ?', [now.getTime() - 3_600_000]);
+  await orm.em
+    .getConnection()
+    .execute('delete from rate_limit_counters where window_start < ?', [now.getTime() - 3_600_000]);
 }

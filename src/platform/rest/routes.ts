@@ -71,7 +71,8 @@ export function guardedBy(resource: string, routes: RouteSpec[]): RouteSpec[] {
 export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void {
   for (const route of routes) {
     const status = route.status ?? 200;
-    const required = route.resource && permission(route.resource, route.access ?? (route.method === 'GET' ? 'read' : 'write'));
+    const required =
+      route.resource && permission(route.resource, route.access ?? (route.method === 'GET' ? 'read' : 'write'));
     app.route({
       method: route.method,
       url: route.url,
@@ -96,7 +97,11 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
         const ctx = contextOf(req);
         if (required) requirePermission(ctx.principal, required);
         if (route.method === 'GET' || route.idempotent === false) {
-          return route.handler(ctx, req).then((out) => (out instanceof HttpResult ? reply.code(out.status).send(out.body) : reply.code(status).send(out)));
+          return route
+            .handler(ctx, req)
+            .then((out) =>
+              out instanceof HttpResult ? reply.code(out.status).send(out.body) : reply.code(status).send(out),
+            );
         }
         return sendIdempotent(route, status, ctx, req, reply);
       },
@@ -105,7 +110,13 @@ export function registerRoutes(app: FastifyInstance, routes: RouteSpec[]): void 
 }
 
 /** Runs a state-changing route under its `Idempotency-Key` (a replay answers the stored response). */
-async function sendIdempotent(route: RouteSpec, status: number, ctx: ServiceContext, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function sendIdempotent(
+  route: RouteSpec,
+  status: number,
+  ctx: ServiceContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const key = req.headers['idempotency-key'];
   const fingerprint = requestFingerprint(route.method, req.url, req.body);
   const result = await runIdempotent(
@@ -114,7 +125,9 @@ async function sendIdempotent(route: RouteSpec, status: number, ctx: ServiceCont
     fingerprint,
     async (c) => {
       const out = await route.handler(c, req);
-      return out instanceof HttpResult ? { status: out.status, body: JSON.stringify(out.body ?? null) } : { status, body: JSON.stringify(out ?? null) };
+      return out instanceof HttpResult
+        ? { status: out.status, body: JSON.stringify(out.body ?? null) }
+        : { status, body: JSON.stringify(out ?? null) };
     },
     { transactional: !route.ownTransactions },
   );
@@ -124,7 +137,11 @@ async function sendIdempotent(route: RouteSpec, status: number, ctx: ServiceCont
 
 // Shared documentation schemas (zod, like every route schema, for the OpenAPI transform).
 const idempotencyHeader = z.object({
-  'idempotency-key': z.string().max(255).optional().describe('Replays the first response for 24 hours; use a UUID v4 per operation.'),
+  'idempotency-key': z
+    .string()
+    .max(255)
+    .optional()
+    .describe('Replays the first response for 24 hours; use a UUID v4 per operation.'),
 });
 
 const errorResponse = z

@@ -84,7 +84,8 @@ export interface ReadCard {
 /** Why a card could not be read: Adyen's validation error (HTTP 422) or a refusal. */
 export type CardProblem = { error: { errorCode: string; message: string } } | { refusal: Refusal };
 
-const decrypt = (value: unknown): string | undefined => (typeof value === 'string' && value.startsWith('test_') ? value.slice('test_'.length) : undefined);
+const decrypt = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.startsWith('test_') ? value.slice('test_'.length) : undefined;
 
 /** Luhn check of a card number. */
 function luhn(number: string): boolean {
@@ -99,7 +100,8 @@ function luhn(number: string): boolean {
 
 /** A card number outside the table: authorised like a regular card of its brand when it passes Luhn. */
 function unlistedCard(number: string): AdyenTestCard {
-  const brand: CardBrand = number.startsWith('5') || number.startsWith('2') ? 'mc' : number.startsWith('3') ? 'amex' : 'visa';
+  const brand: CardBrand =
+    number.startsWith('5') || number.startsWith('2') ? 'mc' : number.startsWith('3') ? 'amex' : 'visa';
   return { brand, fundingSource: 'CREDIT' };
 }
 
@@ -112,7 +114,8 @@ export function readCard(paymentMethod: Record<string, unknown>, now = new Date(
   const number = decrypt(paymentMethod.encryptedCardNumber);
   const expiryMonth = decrypt(paymentMethod.encryptedExpiryMonth);
   const expiryYear = decrypt(paymentMethod.encryptedExpiryYear);
-  const cvc = paymentMethod.encryptedSecurityCode === undefined ? undefined : decrypt(paymentMethod.encryptedSecurityCode);
+  const cvc =
+    paymentMethod.encryptedSecurityCode === undefined ? undefined : decrypt(paymentMethod.encryptedSecurityCode);
   if (!number || !expiryMonth || !expiryYear || (paymentMethod.encryptedSecurityCode !== undefined && !cvc)) {
     return { error: { errorCode: '174', message: 'Unable to decrypt data' } };
   }
@@ -120,7 +123,8 @@ export function readCard(paymentMethod: Record<string, unknown>, now = new Date(
   const month = Number(expiryMonth);
   const year = Number(expiryYear);
   if (!(month >= 1 && month <= 12) || !(year >= 2000)) return { refusal: EXPIRED_CARD };
-  if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) return { refusal: EXPIRED_CARD };
+  if (year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1))
+    return { refusal: EXPIRED_CARD };
   if (cvc !== undefined && cvc !== '737' && cvc !== '7373') return { refusal: CVC_DECLINED };
   return { number, expiryMonth, expiryYear, cvc, card: ADYEN_TEST_CARDS[number] ?? unlistedCard(number) };
 }

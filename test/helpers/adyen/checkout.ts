@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { ADYEN_TEST_CARDS, NOT_AUTHENTICATED, NOT_ENOUGH_BALANCE, readCard, type AdyenTestCard, type CardBrand, type Refusal } from './cards.js';
+import {
+  ADYEN_TEST_CARDS,
+  NOT_AUTHENTICATED,
+  NOT_ENOUGH_BALANCE,
+  readCard,
+  type AdyenTestCard,
+  type CardBrand,
+  type Refusal,
+} from './cards.js';
 import type { NotificationItem, Notifier } from './notifications.js';
 
 export interface Amount {
@@ -59,7 +67,13 @@ export interface StandInPayment {
   request: Record<string, unknown>;
   modifications: Modification[];
   manualCapture: boolean;
-  pending?: { type: 'threeDS2' | 'redirect'; authorisationToken: string; redirectToken: string; paymentData: string; returnUrl: string };
+  pending?: {
+    type: 'threeDS2' | 'redirect';
+    authorisationToken: string;
+    redirectToken: string;
+    paymentData: string;
+    returnUrl: string;
+  };
 }
 
 export interface StandInOrder {
@@ -106,7 +120,13 @@ export function newPspReference(): string {
 const opaque = () => randomBytes(24).toString('base64url');
 
 /** Adyen's ServiceError body. */
-export function serviceError(status: number, errorCode: string, message: string, errorType: string, pspReference = newPspReference()): Answer {
+export function serviceError(
+  status: number,
+  errorCode: string,
+  message: string,
+  errorType: string,
+  pspReference = newPspReference(),
+): Answer {
   return { status, body: { status, errorCode, message, errorType, pspReference } };
 }
 
@@ -133,13 +153,20 @@ export class CheckoutBook {
     const additionalData = (body.additionalData ?? {}) as Record<string, string>;
     const shopperReference = body.shopperReference as string | undefined;
     const shopperInteraction = body.shopperInteraction as string | undefined;
-    if (paymentMethod.type !== 'scheme') return serviceError(422, '000', `The stand-in takes scheme cards only, not ${String(paymentMethod.type)}`, 'validation');
+    if (paymentMethod.type !== 'scheme')
+      return serviceError(
+        422,
+        '000',
+        `The stand-in takes scheme cards only, not ${String(paymentMethod.type)}`,
+        'validation',
+      );
 
     let order: StandInOrder | undefined;
     const orderRef = body.order as { pspReference: string; orderData: string } | undefined;
     if (orderRef) {
       order = this.orders.get(orderRef.pspReference);
-      if (!order || !order.orderData.includes(orderRef.orderData)) return serviceError(422, '000', 'Invalid order', 'validation');
+      if (!order || !order.orderData.includes(orderRef.orderData))
+        return serviceError(422, '000', 'Invalid order', 'validation');
       if (order.status !== 'open') return serviceError(422, '000', `Order is ${order.status}`, 'validation');
       if (amount.value > order.remainingAmount.value || amount.currency !== order.amount.currency) {
         return serviceError(422, '000', 'Amount exceeds the remaining amount of the order', 'validation');
@@ -148,10 +175,16 @@ export class CheckoutBook {
 
     let card: { number: string; expiryMonth: string; expiryYear: string; testCard: AdyenTestCard; token?: StoredToken };
     let refusal: Refusal | undefined;
-    const tokenId = (paymentMethod.storedPaymentMethodId ?? paymentMethod.recurringDetailReference) as string | undefined;
+    const tokenId = (paymentMethod.storedPaymentMethodId ?? paymentMethod.recurringDetailReference) as
+      string | undefined;
     if (tokenId) {
       const token = this.tokens.get(tokenId);
-      if (!token || token.disabled || token.shopperReference !== shopperReference || token.merchantAccount !== merchantAccount) {
+      if (
+        !token ||
+        token.disabled ||
+        token.shopperReference !== shopperReference ||
+        token.merchantAccount !== merchantAccount
+      ) {
         return serviceError(422, '803', 'PaymentDetail not found', 'validation');
       }
       card = { ...token, token };
@@ -161,7 +194,12 @@ export class CheckoutBook {
       if ('error' in read) return serviceError(422, read.error.errorCode, read.error.message, 'validation');
       if ('refusal' in read) {
         const number = String(paymentMethod.encryptedCardNumber).slice('test_'.length);
-        card = { number, expiryMonth: '', expiryYear: '', testCard: ADYEN_TEST_CARDS[number] ?? { brand: 'visa', fundingSource: 'CREDIT' } };
+        card = {
+          number,
+          expiryMonth: '',
+          expiryYear: '',
+          testCard: ADYEN_TEST_CARDS[number] ?? { brand: 'visa', fundingSource: 'CREDIT' },
+        };
         refusal = read.refusal;
       } else card = { ...read, testCard: read.card };
     }
@@ -188,13 +226,15 @@ export class CheckoutBook {
       requestAdditionalData: additionalData,
       request: body,
       modifications: [],
-      manualCapture: additionalData.manualCapture === 'true' || (this.opts.captureMode === 'manual' && body.captureDelayHours !== 0),
+      manualCapture:
+        additionalData.manualCapture === 'true' || (this.opts.captureMode === 'manual' && body.captureDelayHours !== 0),
     };
     this.payments.set(payment.pspReference, payment);
     if (order) order.payments.push(payment.pspReference);
 
     refusal ??= card.testCard.refuse;
-    if (!refusal && card.testCard.threeDS && shopperInteraction !== 'ContAuth') return this.askAuthentication(payment, card.testCard.threeDS, String(body.returnUrl));
+    if (!refusal && card.testCard.threeDS && shopperInteraction !== 'ContAuth')
+      return this.askAuthentication(payment, card.testCard.threeDS, String(body.returnUrl));
     if (!refusal && card.testCard.balance !== undefined && amount.value > card.testCard.balance) {
       if (additionalData.allowPartialAuth !== 'true') refusal = NOT_ENOUGH_BALANCE;
       else return this.settle(payment, { partial: card.testCard.balance });
@@ -239,11 +279,17 @@ export class CheckoutBook {
     return this.modify('capture', paymentPsp, body, (payment) => {
       const amount = body.amount as Amount;
       const authorised = payment.amountAuthorised.value;
-      if (payment.status !== 'authorised' && payment.status !== 'partially_authorised' && payment.status !== 'captured') {
+      if (
+        payment.status !== 'authorised' &&
+        payment.status !== 'partially_authorised' &&
+        payment.status !== 'captured'
+      ) {
         return { ok: false, eventCode: 'CAPTURE', reason: `Payment is ${payment.status}` };
       }
-      if (!payment.manualCapture && payment.status === 'captured') return { ok: false, eventCode: 'CAPTURE', reason: 'Payment was captured automatically' };
-      if (amount.value + payment.captured > authorised) return { ok: false, eventCode: 'CAPTURE', reason: 'Insufficient balance on payment' };
+      if (!payment.manualCapture && payment.status === 'captured')
+        return { ok: false, eventCode: 'CAPTURE', reason: 'Payment was captured automatically' };
+      if (amount.value + payment.captured > authorised)
+        return { ok: false, eventCode: 'CAPTURE', reason: 'Insufficient balance on payment' };
       if (payment.testCard.captureFails) return { ok: false, eventCode: 'CAPTURE_FAILED', reason: 'Capture Failed' };
       payment.captured += amount.value;
       payment.status = 'captured';
@@ -261,7 +307,8 @@ export class CheckoutBook {
     return this.modify('refund', paymentPsp, body, (payment) => {
       const amount = body.amount as Amount;
       if (payment.captured === 0) return { ok: false, eventCode: 'REFUND', reason: 'Payment is not captured' };
-      if (amount.value + payment.refunded > payment.captured) return { ok: false, eventCode: 'REFUND', reason: 'Insufficient balance on payment' };
+      if (amount.value + payment.refunded > payment.captured)
+        return { ok: false, eventCode: 'REFUND', reason: 'Insufficient balance on payment' };
       if (payment.testCard.refundFails) return { ok: false, eventCode: 'REFUND_FAILED', reason: 'Refund Failed' };
       payment.refunded += amount.value;
       payment.status = payment.refunded === payment.captured ? 'refunded' : 'partly_refunded';
@@ -278,13 +325,24 @@ export class CheckoutBook {
       reference: String(body.reference),
       amount,
       remainingAmount: { ...amount },
-      expiresAt: typeof body.expiresAt === 'string' ? body.expiresAt : adyenDate(new Date(this.opts.now().getTime() + 24 * 3600_000)),
+      expiresAt:
+        typeof body.expiresAt === 'string'
+          ? body.expiresAt
+          : adyenDate(new Date(this.opts.now().getTime() + 24 * 3600_000)),
       orderData: [opaque()],
       status: 'open',
       payments: [],
     };
     this.orders.set(order.pspReference, order);
-    this.notify({ eventCode: 'ORDER_OPENED', pspReference: order.pspReference, merchantAccountCode: order.merchantAccount, merchantReference: order.reference, amount, success: 'true', reason: '' });
+    this.notify({
+      eventCode: 'ORDER_OPENED',
+      pspReference: order.pspReference,
+      merchantAccountCode: order.merchantAccount,
+      merchantReference: order.reference,
+      amount,
+      success: 'true',
+      reason: '',
+    });
     return {
       status: 200,
       body: {
@@ -303,7 +361,8 @@ export class CheckoutBook {
   cancelOrder(body: Record<string, unknown>): Answer {
     const ref = body.order as { pspReference: string; orderData: string };
     const order = this.orders.get(ref.pspReference);
-    if (!order || !order.orderData.includes(ref.orderData)) return serviceError(422, '000', 'Invalid order', 'validation');
+    if (!order || !order.orderData.includes(ref.orderData))
+      return serviceError(422, '000', 'Invalid order', 'validation');
     const pspReference = newPspReference();
     if (order.status === 'open') {
       order.status = 'cancelled';
@@ -324,10 +383,22 @@ export class CheckoutBook {
     const read = readCard((body.paymentMethod ?? {}) as Record<string, unknown>, this.opts.now());
     if ('error' in read) return serviceError(422, read.error.errorCode, read.error.message, 'validation');
     const value = 'card' in read ? read.card.balance : undefined;
-    if (value === undefined) return { status: 200, body: { pspReference: newPspReference(), resultCode: 'Failed', balance: { currency: amount.currency, value: 0 } } };
+    if (value === undefined)
+      return {
+        status: 200,
+        body: {
+          pspReference: newPspReference(),
+          resultCode: 'Failed',
+          balance: { currency: amount.currency, value: 0 },
+        },
+      };
     return {
       status: 200,
-      body: { pspReference: newPspReference(), resultCode: value >= amount.value ? 'Success' : 'NotEnoughBalance', balance: { currency: amount.currency, value } },
+      body: {
+        pspReference: newPspReference(),
+        resultCode: value >= amount.value ? 'Success' : 'NotEnoughBalance',
+        balance: { currency: amount.currency, value },
+      },
     };
   }
 
@@ -353,13 +424,20 @@ export class CheckoutBook {
   /** DELETE /storedPaymentMethods/{id}?shopperReference&merchantAccount */
   disableToken(id: string, query: URLSearchParams): Answer {
     const token = this.tokens.get(id);
-    if (!token || token.disabled || token.shopperReference !== query.get('shopperReference')) return serviceError(422, '803', 'PaymentDetail not found', 'validation');
+    if (!token || token.disabled || token.shopperReference !== query.get('shopperReference'))
+      return serviceError(422, '803', 'PaymentDetail not found', 'validation');
     token.disabled = true;
     return { status: 204 };
   }
 
   private askAuthentication(payment: StandInPayment, type: 'challenge' | 'redirect', returnUrl: string): Answer {
-    const pending = { type: type === 'challenge' ? ('threeDS2' as const) : ('redirect' as const), authorisationToken: opaque(), redirectToken: opaque(), paymentData: opaque(), returnUrl };
+    const pending = {
+      type: type === 'challenge' ? ('threeDS2' as const) : ('redirect' as const),
+      authorisationToken: opaque(),
+      redirectToken: opaque(),
+      paymentData: opaque(),
+      returnUrl,
+    };
     payment.pending = pending;
     payment.resultCode = type === 'challenge' ? 'ChallengeShopper' : 'RedirectShopper';
     this.byAuthorisationToken.set(pending.authorisationToken, payment.pspReference);
@@ -372,9 +450,21 @@ export class CheckoutBook {
             paymentMethodType: 'scheme',
             paymentData: pending.paymentData,
             authorisationToken: pending.authorisationToken,
-            token: Buffer.from(JSON.stringify({ acsTransID: opaque(), acsURL: `${this.opts.baseUrl()}/3ds/challenge`, messageVersion: '2.2.0', threeDSServerTransID: opaque() })).toString('base64'),
+            token: Buffer.from(
+              JSON.stringify({
+                acsTransID: opaque(),
+                acsURL: `${this.opts.baseUrl()}/3ds/challenge`,
+                messageVersion: '2.2.0',
+                threeDSServerTransID: opaque(),
+              }),
+            ).toString('base64'),
           }
-        : { type: 'redirect', method: 'GET', paymentMethodType: 'scheme', url: `${this.opts.baseUrl()}/3ds/redirect?token=${pending.redirectToken}` };
+        : {
+            type: 'redirect',
+            method: 'GET',
+            paymentMethodType: 'scheme',
+            url: `${this.opts.baseUrl()}/3ds/redirect?token=${pending.redirectToken}`,
+          };
     return { status: 200, body: { ...this.paymentResponse(payment), action } };
   }
 
@@ -397,7 +487,10 @@ export class CheckoutBook {
       }
     }
     const authorised = !outcome.refusal;
-    const token = authorised && payment.request.storePaymentMethod === true && payment.shopperReference ? this.storeToken(payment) : undefined;
+    const token =
+      authorised && payment.request.storePaymentMethod === true && payment.shopperReference
+        ? this.storeToken(payment)
+        : undefined;
     this.notify({
       eventCode: 'AUTHORISATION',
       pspReference: payment.pspReference,
@@ -448,7 +541,9 @@ export class CheckoutBook {
       id: newPspReference(),
       merchantAccount: payment.merchantAccount,
       shopperReference: payment.shopperReference!,
-      number: String((payment.request.paymentMethod as Record<string, unknown>).encryptedCardNumber).slice('test_'.length),
+      number: String((payment.request.paymentMethod as Record<string, unknown>).encryptedCardNumber).slice(
+        'test_'.length,
+      ),
       brand: payment.brand,
       expiryMonth: expiryMonth.padStart(2, '0'),
       expiryYear: expiryYear,
@@ -463,8 +558,14 @@ export class CheckoutBook {
   }
 
   private paymentResponse(payment: StandInPayment, token?: StoredToken): Record<string, unknown> {
-    const additionalData: Record<string, string> = { ...this.resultData(payment, token), paymentMethod: payment.brand, merchantReference: payment.merchantReference };
-    if (token) additionalData['tokenization.store.operationType'] = token.firstPspReference === payment.pspReference ? 'created' : 'alreadyExisting';
+    const additionalData: Record<string, string> = {
+      ...this.resultData(payment, token),
+      paymentMethod: payment.brand,
+      merchantReference: payment.merchantReference,
+    };
+    if (token)
+      additionalData['tokenization.store.operationType'] =
+        token.firstPspReference === payment.pspReference ? 'created' : 'alreadyExisting';
     const order = payment.orderPspReference ? this.orders.get(payment.orderPspReference) : undefined;
     const authorised = payment.status !== 'refused' && payment.status !== 'pending';
     return {
@@ -496,7 +597,10 @@ export class CheckoutBook {
 
   /** The `additionalData` an authorisation's answer and its AUTHORISATION notification share. */
   private resultData(payment: StandInPayment, token?: StoredToken): Record<string, string> {
-    const data: Record<string, string> = { cardSummary: payment.lastFour, fundingSource: payment.testCard.fundingSource };
+    const data: Record<string, string> = {
+      cardSummary: payment.lastFour,
+      fundingSource: payment.testCard.fundingSource,
+    };
     if (payment.expiry) data.expiryDate = payment.expiry;
     if (payment.status === 'refused') data.refusalReasonRaw = payment.refusal!.reason.toUpperCase();
     else if (payment.status !== 'pending') data.authCode = authCode(payment);
@@ -516,15 +620,22 @@ export class CheckoutBook {
   }
 
   private cancelPayment(payment: StandInPayment): { ok: boolean; eventCode: string; reason?: string } {
-    if (payment.status !== 'authorised' && payment.status !== 'partially_authorised') return { ok: false, eventCode: 'CANCELLATION', reason: `Payment is ${payment.status}` };
+    if (payment.status !== 'authorised' && payment.status !== 'partially_authorised')
+      return { ok: false, eventCode: 'CANCELLATION', reason: `Payment is ${payment.status}` };
     payment.status = 'cancelled';
     return { ok: true, eventCode: 'CANCELLATION' };
   }
 
   /** Answers a modification `received` with its own pspReference, then settles it and notifies. */
-  private modify(kind: Modification['kind'], paymentPsp: string, body: Record<string, unknown>, apply: (payment: StandInPayment) => { ok: boolean; eventCode: string; reason?: string }): Answer {
+  private modify(
+    kind: Modification['kind'],
+    paymentPsp: string,
+    body: Record<string, unknown>,
+    apply: (payment: StandInPayment) => { ok: boolean; eventCode: string; reason?: string },
+  ): Answer {
     const payment = this.payments.get(paymentPsp);
-    if (!payment || payment.merchantAccount !== body.merchantAccount) return serviceError(422, '167', 'Original pspReference required for this operation', 'validation');
+    if (!payment || payment.merchantAccount !== body.merchantAccount)
+      return serviceError(422, '167', 'Original pspReference required for this operation', 'validation');
     const amount = body.amount as Amount | undefined;
     const pspReference = newPspReference();
     const result = apply(payment);
@@ -553,7 +664,12 @@ export class CheckoutBook {
       reason: result.reason ?? '',
       additionalData: { paymentMethodVariant: payment.brand },
     });
-    const answer: Record<string, unknown> = { merchantAccount: payment.merchantAccount, paymentPspReference: paymentPsp, pspReference, status: 'received' };
+    const answer: Record<string, unknown> = {
+      merchantAccount: payment.merchantAccount,
+      paymentPspReference: paymentPsp,
+      pspReference,
+      status: 'received',
+    };
     if (amount) answer.amount = amount;
     if (typeof body.reference === 'string') answer.reference = body.reference;
     return { status: 201, body: answer };
@@ -565,7 +681,9 @@ export class CheckoutBook {
     order.payments.forEach((psp, i) => {
       const p = this.payments.get(psp)!;
       additionalData[`order-${i + 1}-pspReference`] = psp;
-      additionalData[`order-${i + 1}-paymentAmount`] = money(p.amountAuthorised.value > 0 ? p.amountAuthorised : p.amountRequested);
+      additionalData[`order-${i + 1}-paymentAmount`] = money(
+        p.amountAuthorised.value > 0 ? p.amountAuthorised : p.amountRequested,
+      );
       additionalData[`order-${i + 1}-paymentMethod`] = p.brand;
       additionalData[`order-${i + 1}-success`] = p.status === 'refused' ? 'false' : 'true';
     });
@@ -601,7 +719,10 @@ function authCode(payment: StandInPayment): string {
 /** Reads a `threeDSResult`: base64 JSON `{transStatus, authorisationToken}`; a raw value saying `transStatus N` fails. */
 function decodeThreeDSResult(value: string): { transStatus?: string; authorisationToken?: string } {
   try {
-    const parsed = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as { transStatus?: string; authorisationToken?: string };
+    const parsed = JSON.parse(Buffer.from(value, 'base64').toString('utf8')) as {
+      transStatus?: string;
+      authorisationToken?: string;
+    };
     if (parsed && typeof parsed === 'object') return parsed;
   } catch {
     // not Adyen's encoding: look for the words

@@ -1,10 +1,12 @@
 import { adyenDate, newPspReference, type Amount, type Answer, type CheckoutBook } from './checkout.js';
 import type { NotificationItem, Notifier } from './notifications.js';
 
-export type DisputeEventCode = 'NOTIFICATION_OF_CHARGEBACK' | 'CHARGEBACK' | 'CHARGEBACK_REVERSED' | 'SECOND_CHARGEBACK';
+export type DisputeEventCode =
+  'NOTIFICATION_OF_CHARGEBACK' | 'CHARGEBACK' | 'CHARGEBACK_REVERSED' | 'SECOND_CHARGEBACK';
 
 /** `disputeStatus` as Adyen's dispute webhooks carry it. */
-export type DisputeStatus = 'Unresponded' | 'Responded' | 'Expired' | 'Undefended' | 'Accepted' | 'Pending' | 'Lost' | 'Won';
+export type DisputeStatus =
+  'Unresponded' | 'Responded' | 'Expired' | 'Undefended' | 'Accepted' | 'Pending' | 'Lost' | 'Won';
 
 export interface StandInDispute {
   /** The dispute's own pspReference: every event of one dispute carries it. */
@@ -43,8 +45,14 @@ const DEFENSE_REASONS = [
       { defenseDocumentTypeCode: 'InvoiceOrReceipt', requirementLevel: 'Optional' },
     ],
   },
-  { defenseReasonCode: 'SupplyDefenseMaterial', documents: [{ defenseDocumentTypeCode: 'DefenseMaterial', requirementLevel: 'Required' }] },
-  { defenseReasonCode: 'AdditionalInformation', documents: [{ defenseDocumentTypeCode: 'WrittenExplanation', requirementLevel: 'Optional' }] },
+  {
+    defenseReasonCode: 'SupplyDefenseMaterial',
+    documents: [{ defenseDocumentTypeCode: 'DefenseMaterial', requirementLevel: 'Required' }],
+  },
+  {
+    defenseReasonCode: 'AdditionalInformation',
+    documents: [{ defenseDocumentTypeCode: 'WrittenExplanation', requirementLevel: 'Optional' }],
+  },
 ];
 
 const DEFAULT_REASON: Record<DisputeEventCode, string> = {
@@ -70,14 +78,21 @@ export class DisputeBook {
   raise(paymentPsp: string, eventCode: DisputeEventCode, opts: DisputeOptions = {}): StandInDispute {
     const payment = this.checkout.payments.get(paymentPsp);
     if (!payment) throw new Error(`dispute: no payment ${paymentPsp} at the stand-in`);
-    let dispute = opts.newDispute ? undefined : [...this.disputes.values()].reverse().find((d) => d.paymentPspReference === paymentPsp);
-    if (dispute && !open(dispute) && eventCode !== 'SECOND_CHARGEBACK' && eventCode !== 'CHARGEBACK_REVERSED') dispute = undefined;
+    let dispute = opts.newDispute
+      ? undefined
+      : [...this.disputes.values()].reverse().find((d) => d.paymentPspReference === paymentPsp);
+    if (dispute && !open(dispute) && eventCode !== 'SECOND_CHARGEBACK' && eventCode !== 'CHARGEBACK_REVERSED')
+      dispute = undefined;
     if (!dispute) {
       const due = opts.defenseDueDate ?? new Date(this.now().getTime() + 20 * 86_400_000);
       dispute = {
         pspReference: newPspReference(),
         paymentPspReference: paymentPsp,
-        amount: opts.amount ?? (payment.captured > 0 ? { currency: payment.amountAuthorised.currency, value: payment.captured } : payment.amountAuthorised),
+        amount:
+          opts.amount ??
+          (payment.captured > 0
+            ? { currency: payment.amountAuthorised.currency, value: payment.captured }
+            : payment.amountAuthorised),
         reasonCode: opts.reasonCode ?? '10.4',
         reason: opts.reason ?? DEFAULT_REASON[eventCode],
         defensePeriodEndsAt: typeof due === 'string' ? due : adyenDate(due),
@@ -94,7 +109,11 @@ export class DisputeBook {
     if (eventCode === 'CHARGEBACK_REVERSED') dispute.status = 'Won';
     else if (eventCode === 'SECOND_CHARGEBACK') dispute.status = 'Lost';
     if (opts.disputeStatus) dispute.status = opts.disputeStatus;
-    this.notify(dispute, eventCode, opts.reason ?? (eventCode === dispute.events[0] ? dispute.reason : DEFAULT_REASON[eventCode]));
+    this.notify(
+      dispute,
+      eventCode,
+      opts.reason ?? (eventCode === dispute.events[0] ? dispute.reason : DEFAULT_REASON[eventCode]),
+    );
     return dispute;
   }
 
@@ -119,7 +138,10 @@ export class DisputeBook {
     const defenseReasons = DEFENSE_REASONS.map((r) => ({
       defenseReasonCode: r.defenseReasonCode,
       satisfied: this.satisfied(dispute, r.defenseReasonCode),
-      defenseDocumentTypes: r.documents.map((d) => ({ ...d, available: dispute.documents.some((doc) => doc.defenseDocumentTypeCode === d.defenseDocumentTypeCode) })),
+      defenseDocumentTypes: r.documents.map((d) => ({
+        ...d,
+        available: dispute.documents.some((doc) => doc.defenseDocumentTypeCode === d.defenseDocumentTypeCode),
+      })),
     }));
     return { status: 200, body: { defenseReasons, disputeServiceResult: { success: true } } };
   }
@@ -132,7 +154,8 @@ export class DisputeBook {
     const documents = (body.defenseDocuments ?? []) as { defenseDocumentTypeCode: string; contentType: string }[];
     const unknown = documents.find((d) => !known.has(d.defenseDocumentTypeCode));
     if (unknown) return result(false, `Invalid defense document type ${unknown.defenseDocumentTypeCode}`);
-    for (const d of documents) dispute.documents.push({ defenseDocumentTypeCode: d.defenseDocumentTypeCode, contentType: d.contentType });
+    for (const d of documents)
+      dispute.documents.push({ defenseDocumentTypeCode: d.defenseDocumentTypeCode, contentType: d.contentType });
     return result(true);
   }
 
@@ -151,7 +174,8 @@ export class DisputeBook {
     if (!dispute) return result(false, 'Could not find dispute');
     if (!open(dispute) || dispute.status === 'Responded') return result(false, `Dispute is ${dispute.status}`);
     const code = String(body.defenseReasonCode);
-    if (!DEFENSE_REASONS.some((r) => r.defenseReasonCode === code)) return result(false, `Invalid defense reason ${code}`);
+    if (!DEFENSE_REASONS.some((r) => r.defenseReasonCode === code))
+      return result(false, `Invalid defense reason ${code}`);
     if (!this.satisfied(dispute, code)) return result(false, 'Required defense documents are missing');
     dispute.defenseReasonCode = code;
     dispute.status = 'Responded';
@@ -160,7 +184,11 @@ export class DisputeBook {
 
   private satisfied(dispute: StandInDispute, code: string): boolean {
     const reason = DEFENSE_REASONS.find((r) => r.defenseReasonCode === code)!;
-    return reason.documents.every((d) => d.requirementLevel !== 'Required' || dispute.documents.some((doc) => doc.defenseDocumentTypeCode === d.defenseDocumentTypeCode));
+    return reason.documents.every(
+      (d) =>
+        d.requirementLevel !== 'Required' ||
+        dispute.documents.some((doc) => doc.defenseDocumentTypeCode === d.defenseDocumentTypeCode),
+    );
   }
 
   private find(body: Record<string, unknown>): StandInDispute | undefined {
@@ -171,7 +199,10 @@ export class DisputeBook {
 
   private notify(dispute: StandInDispute, eventCode: DisputeEventCode, reason: string): void {
     const payment = this.checkout.payments.get(dispute.paymentPspReference)!;
-    const additionalData: Record<string, string> = { disputeStatus: dispute.status, paymentMethodVariant: payment.brand };
+    const additionalData: Record<string, string> = {
+      disputeStatus: dispute.status,
+      paymentMethodVariant: payment.brand,
+    };
     if (eventCode === 'NOTIFICATION_OF_CHARGEBACK' || eventCode === 'CHARGEBACK' || eventCode === 'SECOND_CHARGEBACK') {
       additionalData.chargebackReasonCode = dispute.reasonCode;
       additionalData.chargebackSchemeCode = payment.brand;

@@ -59,7 +59,8 @@ export interface NotifierOptions {
 // `hmacSignature` and `recurring.shopperReference`, ORDER_CLOSED's `order-1-pspReference`...):
 // those keys are accepted for that event, and so is `hmacSignature` everywhere (Adyen signs every
 // item; ORDER_OPENED's schema and example simply omit it). Nothing else outside the schema is.
-const exampleKeyPattern = (key: string) => new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\d+/g, '\\d+')}$`);
+const exampleKeyPattern = (key: string) =>
+  new RegExp(`^${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\d+/g, '\\d+')}$`);
 
 /** Validates whole NotificationRequest bodies against Webhooks-v1.json, per event code. */
 class WebhookSchemas {
@@ -67,8 +68,19 @@ class WebhookSchemas {
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly exampleKeys = new Map<string, RegExp[]>();
   private readonly doc = adyenSpec('Webhooks-v1.json') as {
-    webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string }; examples?: Record<string, { $ref: string }> } } } } }>;
-    components: { examples: Record<string, { value: { notificationItems: { NotificationRequestItem: NotificationItem }[] } }> };
+    webhooks: Record<
+      string,
+      {
+        post: {
+          requestBody: {
+            content: { 'application/json': { schema: { $ref: string }; examples?: Record<string, { $ref: string }> } };
+          };
+        };
+      }
+    >;
+    components: {
+      examples: Record<string, { value: { notificationItems: { NotificationRequestItem: NotificationItem }[] } }>;
+    };
   };
 
   constructor() {
@@ -77,7 +89,10 @@ class WebhookSchemas {
   }
 
   /** The schema errors of `body` (a NotificationRequest holding items of `eventCode`), or []. */
-  check(eventCode: string, body: { live: string; notificationItems: { NotificationRequestItem: NotificationItem }[] }): string[] {
+  check(
+    eventCode: string,
+    body: { live: string; notificationItems: { NotificationRequestItem: NotificationItem }[] },
+  ): string[] {
     const webhook = this.doc.webhooks[`/${eventCode}`];
     if (!webhook) return [`Webhooks-v1.json has no webhook ${eventCode}`];
     let validate = this.validators.get(eventCode);
@@ -87,7 +102,11 @@ class WebhookSchemas {
       this.validators.set(eventCode, validate);
       const keys = Object.values(content.examples ?? {}).flatMap((ex) => {
         const example = this.doc.components.examples[ex.$ref.split('/').pop()!];
-        return example?.value.notificationItems.flatMap((n) => Object.keys(n.NotificationRequestItem.additionalData ?? {})) ?? [];
+        return (
+          example?.value.notificationItems.flatMap((n) =>
+            Object.keys(n.NotificationRequestItem.additionalData ?? {}),
+          ) ?? []
+        );
       });
       this.exampleKeys.set(eventCode, ['hmacSignature', ...keys].map(exampleKeyPattern));
     }
@@ -95,17 +114,31 @@ class WebhookSchemas {
     const first = validate(body) ? [] : (validate.errors ?? []);
     if (first.length === 0) return [];
     // Drop only the additionalData keys the schema refuses but Adyen's example shows, and check again.
-    const refused = new Set(first.filter((e) => e.keyword === 'additionalProperties' && e.instancePath.endsWith('/additionalData')).map((e) => String(e.params.additionalProperty)));
+    const refused = new Set(
+      first
+        .filter((e) => e.keyword === 'additionalProperties' && e.instancePath.endsWith('/additionalData'))
+        .map((e) => String(e.params.additionalProperty)),
+    );
     const trimmed = {
       ...body,
       notificationItems: body.notificationItems.map(({ NotificationRequestItem: item }) => ({
         NotificationRequestItem: {
           ...item,
-          ...(item.additionalData ? { additionalData: Object.fromEntries(Object.entries(item.additionalData).filter(([k]) => !(refused.has(k) && patterns.some((p) => p.test(k))))) } : {}),
+          ...(item.additionalData
+            ? {
+                additionalData: Object.fromEntries(
+                  Object.entries(item.additionalData).filter(
+                    ([k]) => !(refused.has(k) && patterns.some((p) => p.test(k))),
+                  ),
+                ),
+              }
+            : {}),
         },
       })),
     };
-    return validate(trimmed) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return validate(trimmed)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   }
 }
 
@@ -113,7 +146,11 @@ const hmac = new adyen.hmacValidator();
 
 /** A tokenization webhook (TokenizationNotification-v1.json): one event per request, signed in the `hmacsignature` header. */
 export interface TokenWebhook {
-  type: 'recurring.token.created' | 'recurring.token.disabled' | 'recurring.token.updated' | 'recurring.token.alreadyExisting';
+  type:
+    | 'recurring.token.created'
+    | 'recurring.token.disabled'
+    | 'recurring.token.updated'
+    | 'recurring.token.alreadyExisting';
   eventId: string;
   environment: 'test' | 'live';
   createdAt: string;
@@ -124,7 +161,10 @@ export interface TokenWebhook {
 class TokenWebhookSchemas {
   private readonly ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   private readonly doc = adyenSpec('TokenizationNotification-v1.json') as {
-    webhooks: Record<string, { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }>;
+    webhooks: Record<
+      string,
+      { post: { requestBody: { content: { 'application/json': { schema: { $ref: string } } } } } }
+    >;
   };
 
   constructor() {
@@ -134,8 +174,12 @@ class TokenWebhookSchemas {
   check(body: TokenWebhook): string[] {
     const webhook = this.doc.webhooks[body.type];
     if (!webhook) return [`TokenizationNotification-v1.json has no webhook ${body.type}`];
-    const validate = this.ajv.getSchema(`tokenization${webhook.post.requestBody.content['application/json'].schema.$ref}`)!;
-    return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    const validate = this.ajv.getSchema(
+      `tokenization${webhook.post.requestBody.content['application/json'].schema.$ref}`,
+    )!;
+    return validate(body)
+      ? []
+      : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   }
 }
 
@@ -228,13 +272,23 @@ export class Notifier {
    * Sends a tokenization webhook now (checked against its schema, signed with the target's HMAC
    * key over the exact body; `forged`: with another key) and resolves with what the target answered.
    */
-  async sendTokenWebhook(webhook: TokenWebhook, opts: { forged?: boolean } = {}): Promise<{ status: number; body: string }> {
+  async sendTokenWebhook(
+    webhook: TokenWebhook,
+    opts: { forged?: boolean } = {},
+  ): Promise<{ status: number; body: string }> {
     const errors = this.tokenSchemas.check(webhook);
-    if (errors.length > 0) throw new Error(`the stand-in's ${webhook.type} webhook breaks TokenizationNotification-v1.json:\n${errors.join('\n')}`);
+    if (errors.length > 0)
+      throw new Error(
+        `the stand-in's ${webhook.type} webhook breaks TokenizationNotification-v1.json:\n${errors.join('\n')}`,
+      );
     const target = this.requireTarget();
     const body = JSON.stringify(webhook);
     const signature = hmac.calculateHmacSignature(body, opts.forged ? 'ff'.repeat(32) : target.hmacKeyHex);
-    const res = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json', hmacsignature: signature }, body });
+    const res = await fetch(target.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', hmacsignature: signature },
+      body,
+    });
     return { status: res.status, body: await res.text() };
   }
 
@@ -253,7 +307,10 @@ export class Notifier {
     for (;;) {
       const found = this.sent.find((d) => d.accepted && predicate(d));
       if (found) return found;
-      if (Date.now() > until) throw new Error(`no accepted notification matched within ${ms} ms; sent: ${this.sent.map((d) => `${d.item.eventCode}(${d.status})`).join(', ')}`);
+      if (Date.now() > until)
+        throw new Error(
+          `no accepted notification matched within ${ms} ms; sent: ${this.sent.map((d) => `${d.item.eventCode}(${d.status})`).join(', ')}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -263,7 +320,10 @@ export class Notifier {
     const additionalData = { ...item.additionalData };
     delete additionalData.hmacSignature;
     const unsigned = { ...item, additionalData };
-    return { ...item, additionalData: { ...additionalData, hmacSignature: hmac.calculateHmac(unsigned as never, hmacKeyHex) } };
+    return {
+      ...item,
+      additionalData: { ...additionalData, hmacSignature: hmac.calculateHmac(unsigned as never, hmacKeyHex) },
+    };
   }
 
   close(): void {
@@ -277,7 +337,10 @@ export class Notifier {
 
   private assertValid(item: NotificationItem): void {
     const errors = this.schemas.check(item.eventCode, this.envelope(Notifier.sign(item, '00')));
-    if (errors.length > 0) throw new Error(`the stand-in's ${item.eventCode} notification breaks Webhooks-v1.json:\n${errors.join('\n')}\n${JSON.stringify(item)}`);
+    if (errors.length > 0)
+      throw new Error(
+        `the stand-in's ${item.eventCode} notification breaks Webhooks-v1.json:\n${errors.join('\n')}\n${JSON.stringify(item)}`,
+      );
   }
 
   private envelope(item: NotificationItem) {
@@ -297,10 +360,19 @@ export class Notifier {
     }
   }
 
-  private async post(target: NotifyTarget, item: NotificationItem, attempt: number, forged: boolean): Promise<Delivery> {
+  private async post(
+    target: NotifyTarget,
+    item: NotificationItem,
+    attempt: number,
+    forged: boolean,
+  ): Promise<Delivery> {
     const body = JSON.stringify(this.envelope(item));
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Adyen HttpClient 1.0' };
-    if (target.basicAuth) headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${target.basicAuth.password}`).toString('base64')}`;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'Adyen HttpClient 1.0',
+    };
+    if (target.basicAuth)
+      headers.authorization = `Basic ${Buffer.from(`${target.basicAuth.username}:${target.basicAuth.password}`).toString('base64')}`;
     let status = 0;
     let responseBody = '';
     try {

@@ -29,7 +29,15 @@ interface PrismViolation {
   message?: string;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade', 'proxy-connection']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'host',
+  'upgrade',
+  'proxy-connection',
+]);
 
 /**
  * Runs `prism proxy <specFile> <upstreamUrl> --errors` (node_modules/.bin/prism) on a free port
@@ -106,8 +114,11 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
       } catch {
         // not JSON: reported as is below
       }
-      const details = (problem.validation ?? []).map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`).join('; ');
-      const line = `${what}: ${status} ${problem.type ?? ''} ${problem.title ?? body} ${problem.detail ?? ''} ${details}`.trim();
+      const details = (problem.validation ?? [])
+        .map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`)
+        .join('; ');
+      const line =
+        `${what}: ${status} ${problem.type ?? ''} ${problem.title ?? body} ${problem.detail ?? ''} ${details}`.trim();
       // Prism's own findings are violations; an upstream that dropped the connection (FetchError,
       // e.g. the stand-in's `interrupt`) reaches the client as a 500 and is no schema matter.
       if (!(problem.type ?? '').startsWith('https://stoplight.io/prism/errors#')) upstreamFailures.push(line);
@@ -131,7 +142,12 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
     const target = `${prismUrl}${url.pathname.slice(basePath.length)}${url.search}`;
     let answer: Response;
     try {
-      answer = await fetch(target, { method: req.method, headers, body: raw.length > 0 ? raw.toString('utf8') : undefined, redirect: 'manual' });
+      answer = await fetch(target, {
+        method: req.method,
+        headers,
+        body: raw.length > 0 ? raw.toString('utf8') : undefined,
+        redirect: 'manual',
+      });
     } catch (e) {
       errors.push(`${what}: prism unreachable: ${e instanceof Error ? e.message : String(e)}`);
       res.writeHead(502).end();

@@ -59,7 +59,11 @@ export async function startAdyenStandIn(opts: StandInOptions) {
   const now = opts.now ?? (() => new Date());
   const notifications = new Notifier({ retryDelaysMs: opts.retryDelaysMs });
   let baseUrl = '';
-  const checkout = new CheckoutBook(notifications, { baseUrl: () => baseUrl, captureMode: opts.captureMode ?? 'manual', now });
+  const checkout = new CheckoutBook(notifications, {
+    baseUrl: () => baseUrl,
+    captureMode: opts.captureMode ?? 'manual',
+    now,
+  });
   const disputes = new DisputeBook(checkout, notifications, now);
   const requests: RecordedRequest[] = [];
   const idempotent = new Map<string, Answer>();
@@ -73,7 +77,11 @@ export async function startAdyenStandIn(opts: StandInOptions) {
       const modification = /^\/payments\/([A-Z0-9]{16})\/(captures|cancels|refunds)$/.exec(p);
       if (method === 'POST' && modification) {
         const [, psp, kind] = modification;
-        return kind === 'captures' ? checkout.capture(psp, body) : kind === 'cancels' ? checkout.cancel(psp, body) : checkout.refund(psp, body);
+        return kind === 'captures'
+          ? checkout.capture(psp, body)
+          : kind === 'cancels'
+            ? checkout.cancel(psp, body)
+            : checkout.refund(psp, body);
       }
       const token = /^\/storedPaymentMethods\/([^/]+)$/.exec(p);
       if (method === 'DELETE' && token) return checkout.disableToken(decodeURIComponent(token[1]), url.searchParams);
@@ -99,7 +107,8 @@ export async function startAdyenStandIn(opts: StandInOptions) {
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const method = req.method ?? 'GET';
-    if (method === 'GET' && url.pathname === '/3ds/redirect') return send(res, checkout.redirectPage(url.searchParams.get('token') ?? ''));
+    if (method === 'GET' && url.pathname === '/3ds/redirect')
+      return send(res, checkout.redirectPage(url.searchParams.get('token') ?? ''));
     const interruption = interruptions.findIndex((i) => url.pathname.endsWith(i.path));
     const lose = interruption >= 0 ? interruptions.splice(interruption, 1)[0] : undefined;
     if (lose?.when === 'before') return req.socket.destroy();
@@ -115,9 +124,13 @@ export async function startAdyenStandIn(opts: StandInOptions) {
     }
     const key = req.headers['idempotency-key'];
     if (!answer && req.headers['x-api-key'] !== opts.apiKey) {
-      answer = { status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } };
+      answer = {
+        status: 401,
+        body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' },
+      };
     }
-    const account = body.merchantAccount ?? body.merchantAccountCode ?? url.searchParams.get('merchantAccount') ?? undefined;
+    const account =
+      body.merchantAccount ?? body.merchantAccountCode ?? url.searchParams.get('merchantAccount') ?? undefined;
     if (!answer && opts.merchantAccount && account !== undefined && account !== opts.merchantAccount) {
       answer = serviceError(403, '901', 'Invalid Merchant Account', 'security');
     }
@@ -131,7 +144,16 @@ export async function startAdyenStandIn(opts: StandInOptions) {
       answer = route(method, url, body);
       if (typeof key === 'string' && method === 'POST') idempotent.set(key, answer);
     }
-    requests.push({ method, path: url.pathname + url.search, headers: req.headers, body, status: answer.status, response: answer.body, replayed, at: Date.now() });
+    requests.push({
+      method,
+      path: url.pathname + url.search,
+      headers: req.headers,
+      body,
+      status: answer.status,
+      response: answer.body,
+      replayed,
+      at: Date.now(),
+    });
     if (lose?.when === 'after') return req.socket.destroy();
     send(res, answer);
   };
@@ -146,7 +168,10 @@ export async function startAdyenStandIn(opts: StandInOptions) {
       } catch (e) {
         // A bug of the stand-in: say so loudly rather than answer something Adyen never would.
         console.error('Adyen stand-in failed', e);
-        send(res, serviceError(500, '000', `stand-in error: ${e instanceof Error ? e.message : String(e)}`, 'internal'));
+        send(
+          res,
+          serviceError(500, '000', `stand-in error: ${e instanceof Error ? e.message : String(e)}`, 'internal'),
+        );
       }
     });
   });

@@ -37,12 +37,23 @@ export class AdyenCallLog {
   ) {}
 
   async record(call: AdyenCall): Promise<void> {
-    if (call.ok && call.pspReference && HOLDS.has(call.operation)) remember(`${this.merchantId}:${call.pspReference}`, { amount: call.amount, currency: call.currency });
+    if (call.ok && call.pspReference && HOLDS.has(call.operation))
+      remember(`${this.merchantId}:${call.pspReference}`, { amount: call.amount, currency: call.currency });
     await this.sql(
       `insert into processor_calls (key, merchant_id, operation, ok, psp_reference, target, amount, currency, result, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, now(), now())
        on conflict (key) do update set ok = excluded.ok, psp_reference = excluded.psp_reference, result = excluded.result, updated_at = now()`,
-      [call.key, this.merchantId, call.operation, call.ok, call.pspReference, call.target, call.amount, call.currency, JSON.stringify(call.result)],
+      [
+        call.key,
+        this.merchantId,
+        call.operation,
+        call.ok,
+        call.pspReference,
+        call.target,
+        call.amount,
+        call.currency,
+        JSON.stringify(call.result),
+      ],
     );
   }
 
@@ -51,7 +62,9 @@ export class AdyenCallLog {
    * `target`), as `capture` answers it and `refund` takes it, not the capture modification's own.
    */
   async lookup(key: string): Promise<ProcessorRecord | null> {
-    const [row] = await this.sql(`select operation, ok, psp_reference, target from processor_calls where key = ?`, [key]);
+    const [row] = await this.sql(`select operation, ok, psp_reference, target from processor_calls where key = ?`, [
+      key,
+    ]);
     if (!row) return null;
     const operation = row.operation as ProcessorRecord['operation'];
     const reference = (operation === 'capture' ? row.target : row.psp_reference) as string | null;

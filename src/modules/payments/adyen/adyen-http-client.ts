@@ -29,14 +29,26 @@ export class AdyenHttpClient {
   ) {}
 
   private route(endpoint: string): string {
-    if (this.routes.checkoutUrl && CHECKOUT_BASE.test(endpoint)) return endpoint.replace(CHECKOUT_BASE, this.routes.checkoutUrl.replace(/\/$/, ''));
-    if (this.routes.disputesUrl && DISPUTES_BASE.test(endpoint)) return endpoint.replace(DISPUTES_BASE, this.routes.disputesUrl.replace(/\/$/, ''));
+    if (this.routes.checkoutUrl && CHECKOUT_BASE.test(endpoint))
+      return endpoint.replace(CHECKOUT_BASE, this.routes.checkoutUrl.replace(/\/$/, ''));
+    if (this.routes.disputesUrl && DISPUTES_BASE.test(endpoint))
+      return endpoint.replace(DISPUTES_BASE, this.routes.disputesUrl.replace(/\/$/, ''));
     return endpoint;
   }
 
-  async request(endpoint: string, json: string | Buffer, config: Config, _isApiKeyRequired: boolean, options: IRequest.Options = {}): Promise<string> {
+  async request(
+    endpoint: string,
+    json: string | Buffer,
+    config: Config,
+    _isApiKeyRequired: boolean,
+    options: IRequest.Options = {},
+  ): Promise<string> {
     const url = new URL(this.route(endpoint));
-    if (options.params) for (const [name, value] of new URLSearchParams(options.params as ConstructorParameters<typeof URLSearchParams>[0])) url.searchParams.set(name, value);
+    if (options.params)
+      for (const [name, value] of new URLSearchParams(
+        options.params as ConstructorParameters<typeof URLSearchParams>[0],
+      ))
+        url.searchParams.set(name, value);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (config.apiKey) headers['x-api-key'] = config.apiKey;
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
@@ -44,15 +56,28 @@ export class AdyenHttpClient {
     const payload = method === 'GET' || method === 'DELETE' ? undefined : json.toString();
     const res = await send(url, method, headers, payload, this.timeoutMs);
     if (res.status >= 200 && res.status < 300) return res.body;
-    throw new HttpClientException({ message: `HTTP Exception: ${res.status}. ${res.statusMessage}`, statusCode: res.status, responseBody: res.body });
+    throw new HttpClientException({
+      message: `HTTP Exception: ${res.status}. ${res.statusMessage}`,
+      statusCode: res.status,
+      responseBody: res.body,
+    });
   }
 }
 
 // Kept-alive connections to Adyen (or a stand-in), shared by every merchant's client.
-const agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }), 'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+};
 
 /** One request with Node's http(s) client (lighter than fetch per call); a timeout or a dropped connection rejects. */
-function send(url: URL, method: string, headers: Record<string, string>, payload: string | undefined, timeoutMs: number): Promise<{ status: number; statusMessage: string; body: string }> {
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; statusMessage: string; body: string }> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
@@ -66,7 +91,13 @@ function send(url: URL, method: string, headers: Record<string, string>, payload
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, statusMessage: res.statusMessage ?? '', body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            statusMessage: res.statusMessage ?? '',
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );

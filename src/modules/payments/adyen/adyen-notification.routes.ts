@@ -9,7 +9,9 @@ const headerOf = (value: string | string[] | undefined) => (Array.isArray(value)
 
 /** Constant-time check of the Basic auth Adyen sends when the notification's credentials are configured. */
 function basicAuthMatches(header: string | undefined, expected: string): boolean {
-  const given = Buffer.from(header?.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '');
+  const given = Buffer.from(
+    header?.startsWith('Basic ') ? Buffer.from(header.slice(6), 'base64').toString('utf8') : '',
+  );
   const want = Buffer.from(expected);
   return given.length === want.length && timingSafeEqual(given, want);
 }
@@ -33,7 +35,13 @@ export const processorNotificationRoutes: PublicRoute[] = [
       const body = req.body as { type?: unknown } | undefined;
       const stored =
         typeof body?.type === 'string' && body.type.startsWith('recurring.token.')
-          ? await receiveAdyenTokenWebhook(orm.em.fork(), body, req.rawBody, headerOf(req.headers.hmacsignature), accounts)
+          ? await receiveAdyenTokenWebhook(
+              orm.em.fork(),
+              body,
+              req.rawBody,
+              headerOf(req.headers.hmacsignature),
+              accounts,
+            )
           : await receiveAdyenNotifications(orm.em.fork(), req.body, accounts);
       if (stored) req.server.jobs.kick(processorNotificationSweep.name);
       return reply.code(200).type('text/plain; charset=utf-8').send('[accepted]');

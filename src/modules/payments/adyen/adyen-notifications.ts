@@ -52,7 +52,10 @@ export const adyenTokenWebhookSchema = z.looseObject({
 });
 
 /** Which of our merchants an Adyen merchant account belongs to, with the HMAC key its notifications are signed with. */
-export type NotificationAccounts = (em: EntityManager, merchantAccount: string) => Promise<{ merchantId: string; hmacKey: string }[]>;
+export type NotificationAccounts = (
+  em: EntityManager,
+  merchantAccount: string,
+) => Promise<{ merchantId: string; hmacKey: string }[]>;
 
 /** Adyen's HMAC of the item, checked in constant time by the library; a missing or malformed signature is simply invalid. */
 function signedWith(item: Item, hmacKey: string): boolean {
@@ -71,16 +74,24 @@ function signedWith(item: Item, hmacKey: string): boolean {
  * job's (`applyProcessorNotifications`), so Adyen is answered `[accepted]` at once. Returns how many
  * were stored for the job (an event nothing handles is stored as applied).
  */
-export async function receiveAdyenNotifications(em: EntityManager, body: unknown, accounts: NotificationAccounts | null): Promise<number> {
+export async function receiveAdyenNotifications(
+  em: EntityManager,
+  body: unknown,
+  accounts: NotificationAccounts | null,
+): Promise<number> {
   const input = parseInput(adyenNotificationSchema, body ?? {}, 'invalid_request');
   const items = input.notificationItems.map((n) => n.NotificationRequestItem);
   const known = new Map<string, Awaited<ReturnType<NotificationAccounts>>>();
   const verified: { item: Item; merchantId: string }[] = [];
   for (const item of items) {
-    if (!known.has(item.merchantAccountCode)) known.set(item.merchantAccountCode, accounts ? await accounts(em, item.merchantAccountCode) : []);
+    if (!known.has(item.merchantAccountCode))
+      known.set(item.merchantAccountCode, accounts ? await accounts(em, item.merchantAccountCode) : []);
     const account = known.get(item.merchantAccountCode)!.find((a) => signedWith(item, a.hmacKey));
     if (!account) {
-      throw new DomainError('unauthorized', 'A notification item has a missing or invalid HMAC signature, or names a merchant account no merchant configured; none of the items was applied.');
+      throw new DomainError(
+        'unauthorized',
+        'A notification item has a missing or invalid HMAC signature, or names a merchant account no merchant configured; none of the items was applied.',
+      );
     }
     verified.push({ item, merchantId: account.merchantId });
   }
@@ -90,7 +101,8 @@ export async function receiveAdyenNotifications(em: EntityManager, body: unknown
 /** Stores verified items once each; returns how many the job has to apply. */
 async function storeItems(em: EntityManager, verified: { item: Item; merchantId: string }[]): Promise<number> {
   let stored = 0; // stored for the job to apply
-  for (const { item, merchantId } of verified) if ((await storeNotificationItem(em, merchantId, 'adyen', item))?.applied === false) stored++;
+  for (const { item, merchantId } of verified)
+    if ((await storeNotificationItem(em, merchantId, 'adyen', item))?.applied === false) stored++;
   return stored;
 }
 
@@ -101,7 +113,13 @@ async function storeItems(em: EntityManager, verified: { item: Item; merchantId:
  * eventId, merchantReference = the shopper reference, originalReference = the token) and applied
  * by the same job. A bad or missing signature, or an unknown merchant account: 401, nothing stored.
  */
-export async function receiveAdyenTokenWebhook(em: EntityManager, body: unknown, rawBody: string | undefined, signature: string | undefined, accounts: NotificationAccounts | null): Promise<number> {
+export async function receiveAdyenTokenWebhook(
+  em: EntityManager,
+  body: unknown,
+  rawBody: string | undefined,
+  signature: string | undefined,
+  accounts: NotificationAccounts | null,
+): Promise<number> {
   const input = parseInput(adyenTokenWebhookSchema, body, 'invalid_request');
   const candidates = accounts ? await accounts(em, input.data.merchantAccount) : [];
   const account = candidates.find((a) => {
@@ -111,7 +129,11 @@ export async function receiveAdyenTokenWebhook(em: EntityManager, body: unknown,
       return false;
     }
   });
-  if (!account) throw new DomainError('unauthorized', 'The tokenization webhook has a missing or invalid HMAC signature, or names a merchant account no merchant configured; it was not applied.');
+  if (!account)
+    throw new DomainError(
+      'unauthorized',
+      'The tokenization webhook has a missing or invalid HMAC signature, or names a merchant account no merchant configured; it was not applied.',
+    );
   const item: Item = {
     pspReference: input.eventId,
     originalReference: input.data.storedPaymentMethodId,
@@ -136,7 +158,12 @@ export type NotificationItem = Item;
  * said (reconciliation finds that record). `simulated` is test mode's processor (its test helpers
  * speak Adyen's notification shape).
  */
-export async function storeNotificationItem(em: EntityManager, merchantId: string, provider: 'adyen' | 'simulated', item: Item): Promise<{ id: string; applied: boolean } | null> {
+export async function storeNotificationItem(
+  em: EntityManager,
+  merchantId: string,
+  provider: 'adyen' | 'simulated',
+  item: Item,
+): Promise<{ id: string; applied: boolean } | null> {
   const eventDate = Number.isNaN(Date.parse(item.eventDate)) ? new Date() : new Date(item.eventDate);
   const handled = processorEventHandlers(item.eventCode).length > 0;
   const success = item.success === 'true';
@@ -148,7 +175,18 @@ export async function storeNotificationItem(em: EntityManager, merchantId: strin
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now(), ${appliedAt}) on conflict (provider, psp_reference, event_code, success) do nothing
      returning id, applied_at is not null as applied`,
     [
-      ...[prefixedId('pn'), merchantId, provider, item.pspReference, item.eventCode, success, item.originalReference ?? null, item.merchantReference ?? null, eventDate, JSON.stringify(item)],
+      ...[
+        prefixedId('pn'),
+        merchantId,
+        provider,
+        item.pspReference,
+        item.eventCode,
+        success,
+        item.originalReference ?? null,
+        item.merchantReference ?? null,
+        eventDate,
+        JSON.stringify(item),
+      ],
       ...(handled && known ? known.params : []),
     ],
   );
@@ -192,10 +230,11 @@ const AWAIT_CALL_RECORD_ATTEMPTS = 5;
  * A modification notification that outruns the answer to our call is retried (thrown) a few times.
  */
 async function ourReference(em: EntityManager, row: StoredRow): Promise<string | null> {
-  const [call] = await runStatement<{ key: string }>(em, `select key from processor_calls where psp_reference = ? and merchant_id = ? order by created_at limit 1`, [
-    row.item.pspReference,
-    row.merchant_id,
-  ]);
+  const [call] = await runStatement<{ key: string }>(
+    em,
+    `select key from processor_calls where psp_reference = ? and merchant_id = ? order by created_at limit 1`,
+    [row.item.pspReference, row.merchant_id],
+  );
   if (call) return call.key;
   if (MODIFICATIONS.has(row.item.eventCode) && row.attempts < AWAIT_CALL_RECORD_ATTEMPTS) {
     throw new Error(`no recorded call has pspReference ${row.item.pspReference} yet`);
@@ -239,16 +278,23 @@ async function applyClaimed(em: EntityManager, row: StoredRow, log: Log): Promis
       return work;
     });
     for (const work of followUps) await work(systemContext(em.fork(), row.merchant_id, true, 0, log));
-    await runStatement(em, `update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`, [row.id]);
+    await runStatement(
+      em,
+      `update processor_notifications set applied_at = now(), claimed_until = null, last_error = null where id = ?`,
+      [row.id],
+    );
     return true;
   } catch (err) {
-    logFailure(log, err, 'processor notification could not be applied; retried later', { notification: row.id, event_code: row.item.eventCode });
+    logFailure(log, err, 'processor notification could not be applied; retried later', {
+      notification: row.id,
+      event_code: row.item.eventCode,
+    });
     await em
       .getConnection()
-      .execute(`update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`, [
-        err instanceof Error ? err.message.slice(0, 500) : 'error',
-        row.id,
-      ]);
+      .execute(
+        `update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`,
+        [err instanceof Error ? err.message.slice(0, 500) : 'error', row.id],
+      );
     return false;
   }
 }
@@ -282,9 +328,14 @@ export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch
 export async function applyNotificationNow(em: EntityManager, id: string, log: Log): Promise<void> {
   const [row] = await em
     .getConnection()
-    .execute<StoredRow[]>(`${CLAIM} where id = ? and applied_at is null and (claimed_until is null or claimed_until < now()) returning id, merchant_id, item, event_date, attempts`, [id]);
+    .execute<StoredRow[]>(
+      `${CLAIM} where id = ? and applied_at is null and (claimed_until is null or claimed_until < now()) returning id, merchant_id, item, event_date, attempts`,
+      [id],
+    );
   if (row && !(await applyClaimed(em, row, log))) {
-    const [failed] = await em.getConnection().execute<{ last_error: string | null }[]>(`select last_error from processor_notifications where id = ?`, [id]);
+    const [failed] = await em
+      .getConnection()
+      .execute<{ last_error: string | null }[]>(`select last_error from processor_notifications where id = ?`, [id]);
     throw new Error(`notification ${id} could not be applied: ${failed?.last_error ?? 'unknown error'}`);
   }
 }

@@ -57,7 +57,11 @@ function healthcareData(amounts: HealthcareAmounts): Record<string, string> {
     ['dentalValue', amounts.dental],
   ];
   // A category with nothing in it is left out (the total always goes).
-  return Object.fromEntries(entries.filter(([k, v]) => v !== undefined && (v > 0 || k === 'totalHealthcareValue')).map(([k, v]) => [prefix + k, String(v)]));
+  return Object.fromEntries(
+    entries
+      .filter(([k, v]) => v !== undefined && (v > 0 || k === 'totalHealthcareValue'))
+      .map(([k, v]) => [prefix + k, String(v)]),
+  );
 }
 
 /** Adyen Web's payment method object as the library's type (the library serializes what it knows of it). */
@@ -80,7 +84,10 @@ function adyenApisFor(account: AdyenAccount, settings: AdyenSettings): AdyenApis
   let apis = bySettings.get(id);
   if (!apis) {
     const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
-    const client = new Client({ apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined }, new AdyenHttpClient(settings));
+    const client = new Client(
+      { apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined },
+      new AdyenHttpClient(settings),
+    );
     apis = { checkout: new CheckoutAPI(client), disputes: new DisputesAPI(client).DisputesApi };
     if (bySettings.size > 10_000) bySettings.clear();
     bySettings.set(id, apis);
@@ -119,7 +126,9 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   /** Runs one call; an answer of Adyen's that refuses the request (4xx but auth and rate limits) comes back as a refusal, anything else throws. */
-  private async call<T>(fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; code: string; message: string }> {
+  private async call<T>(
+    fn: () => Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; code: string; message: string }> {
     try {
       return { ok: true, value: await fn() };
     } catch (err) {
@@ -133,15 +142,40 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   /** What a `/payments` or `/payments/details` answer means for the checkout. */
-  private async outcome(key: string, operation: ProcessorRecord['operation'], slot: PaymentMethodType, requested: number, currency: string, res: PaymentResponse): Promise<AuthorizeResult> {
+  private async outcome(
+    key: string,
+    operation: ProcessorRecord['operation'],
+    slot: PaymentMethodType,
+    requested: number,
+    currency: string,
+    res: PaymentResponse,
+  ): Promise<AuthorizeResult> {
     const code = res.resultCode ? String(res.resultCode) : undefined;
     const data = res.additionalData ?? {};
     const held = code === 'Authorised' || code === 'PartiallyAuthorised';
     const amount = res.amount?.value ?? (data.authorisedAmountValue ? Number(data.authorisedAmountValue) : requested);
-    await this.calls.record({ key, operation, ok: held, pspReference: res.pspReference ?? null, target: null, amount, currency, result: res });
-    if (res.action) return { ok: false, code: 'action_required', message: 'The shopper must complete an action (3-D Secure or a redirect).', action: { ...res.action } };
+    await this.calls.record({
+      key,
+      operation,
+      ok: held,
+      pspReference: res.pspReference ?? null,
+      target: null,
+      amount,
+      currency,
+      result: res,
+    });
+    if (res.action)
+      return {
+        ok: false,
+        code: 'action_required',
+        message: 'The shopper must complete an action (3-D Secure or a redirect).',
+        action: { ...res.action },
+      };
     if (!held) {
-      const refusal = refusalOf(res.refusalReasonCode, res.refusalReason ?? (code === 'Pending' || code === 'Received' ? 'No final result yet' : undefined));
+      const refusal = refusalOf(
+        res.refusalReasonCode,
+        res.refusalReason ?? (code === 'Pending' || code === 'Received' ? 'No final result yet' : undefined),
+      );
       return { ok: false, code: refusal.code, message: refusal.message, processorCode: refusal.processorCode };
     }
     const expiry = /^(\d{1,2})\/(\d{4})$/.exec(data.expiryDate ?? '');
@@ -159,7 +193,13 @@ export class AdyenProcessor implements PaymentProcessor {
     };
   }
 
-  private paymentRequest(key: string, amount: number, currency: string, method: PaymentMethodInput, extra: Partial<PaymentRequest>): PaymentRequest {
+  private paymentRequest(
+    key: string,
+    amount: number,
+    currency: string,
+    method: PaymentMethodInput,
+    extra: Partial<PaymentRequest>,
+  ): PaymentRequest {
     if (method.kind !== 'processor_data') throw new Error('Adyen takes payment_method_data, never a card number');
     return {
       merchantAccount: this.account.merchantAccount,
@@ -180,38 +220,86 @@ export class AdyenProcessor implements PaymentProcessor {
       returnUrl: r.returnUrl ?? FALLBACK_RETURN_URL,
       browserInfo: (r.browserInfo ?? undefined) as Types.checkout.BrowserInfo | undefined,
       order: r.split ? { pspReference: r.split.reference, orderData: r.split.data } : undefined,
-      additionalData: { ...(r.healthcare ? healthcareData(r.healthcare) : {}), ...(r.allowPartial ? { allowPartialAuth: 'true' } : {}) },
-      ...(r.storeFor && !stored ? { storePaymentMethod: true, shopperReference: r.storeFor, recurringProcessingModel: RecurringProcessingModelEnum.Subscription } : {}),
+      additionalData: {
+        ...(r.healthcare ? healthcareData(r.healthcare) : {}),
+        ...(r.allowPartial ? { allowPartialAuth: 'true' } : {}),
+      },
+      ...(r.storeFor && !stored
+        ? {
+            storePaymentMethod: true,
+            shopperReference: r.storeFor,
+            recurringProcessingModel: RecurringProcessingModelEnum.Subscription,
+          }
+        : {}),
     });
-    const res = await this.call(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: r.idempotencyKey }));
+    const res = await this.call(() =>
+      this.checkout.PaymentsApi.payments(request, { idempotencyKey: r.idempotencyKey }),
+    );
     if (!res.ok) return res;
     return this.outcome(r.idempotencyKey, 'authorize', r.slot, r.amount, r.currency, res.value);
   }
 
   async details(details: Record<string, unknown>, key: string): Promise<AuthorizeResult> {
-    const res = await this.call(() => this.checkout.PaymentsApi.paymentsDetails({ details: details }, { idempotencyKey: key }));
+    const res = await this.call(() =>
+      this.checkout.PaymentsApi.paymentsDetails({ details: details }, { idempotencyKey: key }),
+    );
     if (!res.ok) return res;
     const amount = res.value.amount;
     // The slot is the caller's to restore; details answer for the card that asked the shopper to act.
     return this.outcome(key, 'details', 'card', amount?.value ?? 0, amount?.currency ?? 'USD', res.value);
   }
 
-  async openSplit(amount: number, currency: string, key: string): Promise<ProcessorResult<{ split: SplitPayment | null }>> {
+  async openSplit(
+    amount: number,
+    currency: string,
+    key: string,
+  ): Promise<ProcessorResult<{ split: SplitPayment | null }>> {
     const res = await this.call(() =>
-      this.checkout.OrdersApi.orders({ merchantAccount: this.account.merchantAccount, reference: key, amount: { value: amount, currency: currency.toUpperCase() } }, { idempotencyKey: key }),
+      this.checkout.OrdersApi.orders(
+        {
+          merchantAccount: this.account.merchantAccount,
+          reference: key,
+          amount: { value: amount, currency: currency.toUpperCase() },
+        },
+        { idempotencyKey: key },
+      ),
     );
     if (!res.ok) return res;
     const order = res.value;
-    await this.calls.record({ key, operation: 'split', ok: true, pspReference: order.pspReference ?? null, target: null, amount, currency, result: order });
+    await this.calls.record({
+      key,
+      operation: 'split',
+      ok: true,
+      pspReference: order.pspReference ?? null,
+      target: null,
+      amount,
+      currency,
+      result: order,
+    });
     return { ok: true, split: { reference: order.pspReference!, data: order.orderData } };
   }
 
   async cancelSplit(split: SplitPayment, key: string): Promise<void> {
     const res = await this.call(() =>
-      this.checkout.OrdersApi.cancelOrder({ merchantAccount: this.account.merchantAccount, order: { pspReference: split.reference, orderData: split.data } }, { idempotencyKey: key }),
+      this.checkout.OrdersApi.cancelOrder(
+        {
+          merchantAccount: this.account.merchantAccount,
+          order: { pspReference: split.reference, orderData: split.data },
+        },
+        { idempotencyKey: key },
+      ),
     );
     const result = res.ok ? res.value : res;
-    await this.calls.record({ key, operation: 'cancel_split', ok: res.ok, pspReference: res.ok ? res.value.pspReference : null, target: split.reference, amount: 0, currency: '', result });
+    await this.calls.record({
+      key,
+      operation: 'cancel_split',
+      ok: res.ok,
+      pspReference: res.ok ? res.value.pspReference : null,
+      target: split.reference,
+      amount: 0,
+      currency: '',
+      result,
+    });
   }
 
   async verify(method: PaymentMethodInput, shopperReference: string, key: string): Promise<AuthorizeResult> {
@@ -231,12 +319,25 @@ export class AdyenProcessor implements PaymentProcessor {
     const res = await this.call(() =>
       this.checkout.ModificationsApi.captureAuthorisedPayment(
         authorizationId,
-        { merchantAccount: this.account.merchantAccount, reference: key, amount: { value: held.amount, currency: held.currency.toUpperCase() } },
+        {
+          merchantAccount: this.account.merchantAccount,
+          reference: key,
+          amount: { value: held.amount, currency: held.currency.toUpperCase() },
+        },
         { idempotencyKey: key },
       ),
     );
     if (!res.ok) return res;
-    await this.calls.record({ key, operation: 'capture', ok: true, pspReference: res.value.pspReference, target: authorizationId, amount: held.amount, currency: held.currency, result: res.value });
+    await this.calls.record({
+      key,
+      operation: 'capture',
+      ok: true,
+      pspReference: res.value.pspReference,
+      target: authorizationId,
+      amount: held.amount,
+      currency: held.currency,
+      result: res.value,
+    });
     // Refunds name the payment, not the capture: the payment's pspReference is the capture's id here.
     return { ok: true, captureId: authorizationId };
   }
@@ -244,10 +345,23 @@ export class AdyenProcessor implements PaymentProcessor {
   /** Releases a hold; a hold Adyen no longer holds (already cancelled, captured or expired) is refused with 422 and counts as released. */
   async void(authorizationId: string, key: string): Promise<void> {
     const res = await this.call(() =>
-      this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(authorizationId, { merchantAccount: this.account.merchantAccount, reference: key }, { idempotencyKey: key }),
+      this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(
+        authorizationId,
+        { merchantAccount: this.account.merchantAccount, reference: key },
+        { idempotencyKey: key },
+      ),
     );
     const result = res.ok ? res.value : res;
-    await this.calls.record({ key, operation: 'void', ok: res.ok, pspReference: res.ok ? res.value.pspReference : null, target: authorizationId, amount: 0, currency: '', result });
+    await this.calls.record({
+      key,
+      operation: 'void',
+      ok: res.ok,
+      pspReference: res.ok ? res.value.pspReference : null,
+      target: authorizationId,
+      amount: 0,
+      currency: '',
+      result,
+    });
   }
 
   async refund(captureId: string, amount: number, key: string): Promise<RefundResult> {
@@ -256,12 +370,25 @@ export class AdyenProcessor implements PaymentProcessor {
     const res = await this.call(() =>
       this.checkout.ModificationsApi.refundCapturedPayment(
         captureId,
-        { merchantAccount: this.account.merchantAccount, reference: key, amount: { value: amount, currency: paid.currency.toUpperCase() } },
+        {
+          merchantAccount: this.account.merchantAccount,
+          reference: key,
+          amount: { value: amount, currency: paid.currency.toUpperCase() },
+        },
         { idempotencyKey: key },
       ),
     );
     if (!res.ok) return { ok: false, code: 'refund_failed', message: res.message };
-    await this.calls.record({ key, operation: 'refund', ok: true, pspReference: res.value.pspReference, target: captureId, amount, currency: paid.currency, result: res.value });
+    await this.calls.record({
+      key,
+      operation: 'refund',
+      ok: true,
+      pspReference: res.value.pspReference,
+      target: captureId,
+      amount,
+      currency: paid.currency,
+      result: res.value,
+    });
     return { ok: true, refundId: res.value.pspReference, pending: true };
   }
 
@@ -278,7 +405,13 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   /** A merchant-initiated authorisation of a stored card (a subscription's), recorded as `operation`. */
-  private async authorizeStored(token: string, amount: number, currency: string, key: string, operation: 'charge' | 'authorize'): Promise<HoldResult> {
+  private async authorizeStored(
+    token: string,
+    amount: number,
+    currency: string,
+    key: string,
+    operation: 'charge' | 'authorize',
+  ): Promise<HoldResult> {
     const [shopperReference, storedPaymentMethodId] = token.split('/');
     const request = this.paymentRequest(
       key,
@@ -295,7 +428,16 @@ export class AdyenProcessor implements PaymentProcessor {
     if (!res.ok) return { ...res, disposition: 'action_required' };
     const payment = res.value;
     const held = String(payment.resultCode) === 'Authorised';
-    await this.calls.record({ key, operation, ok: held, pspReference: payment.pspReference ?? null, target: null, amount, currency, result: payment });
+    await this.calls.record({
+      key,
+      operation,
+      ok: held,
+      pspReference: payment.pspReference ?? null,
+      target: null,
+      amount,
+      currency,
+      result: payment,
+    });
     if (held) return { ok: true, authorizationId: payment.pspReference! };
     const refusal = refusalOf(payment.refusalReasonCode, payment.refusalReason);
     return { ok: false, code: refusal.code, message: refusal.message, disposition: refusal.disposition };
@@ -314,20 +456,39 @@ export class AdyenProcessor implements PaymentProcessor {
     const res = await this.call(send);
     const result = res.ok ? res.value.disputeServiceResult : null;
     const ok = result?.success === true;
-    await this.calls.record({ key, operation, ok, pspReference: null, target: disputePspReference, amount: 0, currency: '', result: res.ok ? res.value : res });
+    await this.calls.record({
+      key,
+      operation,
+      ok,
+      pspReference: null,
+      target: disputePspReference,
+      amount: 0,
+      currency: '',
+      result: res.ok ? res.value : res,
+    });
     if (ok) return { ok: true };
-    return { ok: false, code: 'dispute_refused', message: (res.ok ? result?.errorMessage : res.message) ?? 'Adyen refused the request.' };
+    return {
+      ok: false,
+      code: 'dispute_refused',
+      message: (res.ok ? result?.errorMessage : res.message) ?? 'Adyen refused the request.',
+    };
   }
 
   acceptDispute(disputePspReference: string, key: string): Promise<ProcessorResult<object>> {
     return this.disputeCall(key, 'accept_dispute', disputePspReference, () =>
-      this.disputes.acceptDispute({ merchantAccountCode: this.account.merchantAccount, disputePspReference }, { idempotencyKey: key }),
+      this.disputes.acceptDispute(
+        { merchantAccountCode: this.account.merchantAccount, disputePspReference },
+        { idempotencyKey: key },
+      ),
     );
   }
 
   defendDispute(disputePspReference: string, defenseReasonCode: string, key: string): Promise<ProcessorResult<object>> {
     return this.disputeCall(key, 'defend_dispute', disputePspReference, () =>
-      this.disputes.defendDispute({ merchantAccountCode: this.account.merchantAccount, disputePspReference, defenseReasonCode }, { idempotencyKey: key }),
+      this.disputes.defendDispute(
+        { merchantAccountCode: this.account.merchantAccount, disputePspReference, defenseReasonCode },
+        { idempotencyKey: key },
+      ),
     );
   }
 

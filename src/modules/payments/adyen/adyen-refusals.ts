@@ -47,5 +47,10 @@ export interface Refusal {
 /** The spec's view of an Adyen refusal. */
 export function refusalOf(reasonCode: string | undefined, reason: string | undefined): Refusal {
   const known = reasonCode ? REFUSALS[reasonCode] : undefined;
-  return { code: known?.code ?? 'card_declined', disposition: known?.disposition ?? 'retry', message: `${reason ?? 'Refused'}.`, processorCode: reasonCode ?? null };
+  return {
+    code: known?.code ?? 'card_declined',
+    disposition: known?.disposition ?? 'retry',
+    message: `${reason ?? 'Refused'}.`,
+    processorCode: reasonCode ?? null,
+  };
 }
