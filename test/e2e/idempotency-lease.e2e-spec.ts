@@ -25,6 +25,16 @@ afterAll(async () => {
   await t.close();
 });
 
+/** As if the connection was cut as the order committed: its answer never stored, the claim lapsed. */
+const loseAnswer = (key: string) =>
+  t.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `update idempotency_keys set response_status = 0, response_body = null, locked_at = now() - interval '10 seconds' where merchant_id = ? and key = ?`,
+      [m.keys.id, key],
+    );
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a retry under the key of a payment whose process died mid-payment is paid within seconds, and the dead attempt is reversed', async () => {
@@ -95,13 +105,7 @@ test('a retry under the key of a payment whose order committed but whose answer 
   const first = await pay(key);
   expect(first.status).toBe(200);
   // As if the connection was cut as the order committed: its answer never stored, the claim lapsed.
-  await t.orm.em
-    .fork()
-    .getConnection()
-    .execute(
-      `update idempotency_keys set response_status = 0, response_body = null, locked_at = now() - interval '10 seconds' where merchant_id = ? and key = ?`,
-      [m.keys.id, key],
-    );
+  await loseAnswer(key);
   const retry = await pay(key);
   expect({ status: retry.status, id: retry.body.id, replayed: retry.headers.get('idempotent-replayed') }).toEqual({
     status: 200,
@@ -112,4 +116,35 @@ test('a retry under the key of a payment whose order committed but whose answer 
   // Another request (another key) finds the checkout paid.
   const other = await pay(`other-${session.checkout_id}`);
   expect({ status: other.status, code: other.body.error?.code }).toEqual({ status: 400, code: 'invalid_state' });
+});
+
+test('a payment link paid under a key whose answer was lost: the retry under that key gets its order, another key "already paid"', async () => {
+  const link = (
+    await m.api.post('/api/v2/payment-links', {
+      amount: 2000,
+      description: 'Digital thermometer',
+      currency: 'USD',
+      customer: { email: 'pat@example.com', first_name: 'Pat', last_name: 'Lee' },
+    })
+  ).body;
+  expect(link.id).toMatch(/^plink_/);
+  const key = `pay-${link.id}`;
+  const pay = (k: string) =>
+    m.api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, { card: cards.visa }, { 'Idempotency-Key': k });
+  const first = await pay(key);
+  expect(first.status).toBe(200);
+  await loseAnswer(key);
+  const retry = await pay(key);
+  expect({ status: retry.status, id: retry.body.id, replayed: retry.headers.get('idempotent-replayed') }).toEqual({
+    status: 200,
+    id: first.body.id,
+    replayed: null,
+  });
+  const other = await pay(`other-${link.id}`);
+  expect({ status: other.status, code: other.body.error?.code }).toEqual({ status: 400, code: 'invalid_state' });
+  expect(
+    (await m.api.get(`/api/v2/orders?limit=100`)).body.data.filter(
+      (o: { payment_link_id: string }) => o.payment_link_id === link.id,
+    ),
+  ).toHaveLength(1);
 });

@@ -3,6 +3,7 @@ import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events/events.service.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
+import { PaymentJournal } from '../payments/payment-journal.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
 import {
   continueCheckoutPayment,
@@ -95,6 +96,10 @@ export async function payPaymentLink(
   const prepared = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const link = await getPaymentLink(tx, id, true);
+    // This request, retried under its Idempotency-Key, paid the link before its answer was lost
+    // (a failover cut the connection): its checkout answers that order again.
+    if (link.orderId && (await PaymentJournal.paidByThisRequest(tx, link.checkoutId, link.orderId)))
+      return link.checkoutId;
     assertPayable(tx, link);
     if (!link.customer && !input.customer) {
       throw new DomainError(

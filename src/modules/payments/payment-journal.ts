@@ -94,12 +94,11 @@ export class PaymentJournal {
   static async paidByThisRequest(ctx: ServiceContext, subjectId: string, orderId: string): Promise<boolean> {
     const claim = runningClaim();
     if (!claim) return false;
-    const rows = await ctx.em
-      .getConnection()
-      .execute(
-        `select 1 from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'succeeded' and order_id = ? and idempotency_key_id = ?`,
-        [subjectId, ctx.principal.merchantId, ctx.principal.livemode, orderId, claim],
-      );
+    const rows = await runStatement(
+      ctx.em,
+      `select 1 from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'succeeded' and order_id = ? and idempotency_key_id = ?`,
+      [subjectId, ctx.principal.merchantId, ctx.principal.livemode, orderId, claim],
+    );
     return rows.length === 1;
   }
 
