@@ -16,6 +16,24 @@ export default tseslint.config(
     },
   },
   {
+    // Domain modules write rows three ways (CONTRIBUTING.md, "Reads and writes"): the unit of work,
+    // `runStatement` for one hand-written statement, `bulk.ts` for batches. No raw driver calls.
+    files: ['src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='execute']",
+          message: 'No em.execute / getConnection().execute in src/modules: use runStatement (one statement) or bulk.ts (a batch).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='getConnection']",
+          message: 'No raw connections in src/modules: use runStatement (one statement) or bulk.ts (a batch).',
+        },
+      ],
+    },
+  },
+  {
     // Tests read response bodies as the JSON they are (`ApiResponse<any>` by default) and assert on
     // them; the type checks that guard production code against `any` would only restate each assertion.
     files: ['test/**/*.ts'],

@@ -24,6 +24,7 @@ import {
 } from './dispute-stage.js';
 import { Dispute } from './dispute.entity.js';
 import { defendDisputeSchema, testDisputeOrderSchema } from './dispute.schemas.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /**
  * Disputes (chargebacks) of captured payments: written here from the processor's notifications
@@ -43,7 +44,8 @@ async function chargebackNotificationsOf(
   merchantId: string,
   paymentPspReference: string,
 ): Promise<ChargebackNotification[]> {
-  const rows = await em.execute<StoredChargeback[]>(
+  const rows = await runStatement<StoredChargeback>(
+    em,
     `select event_code, event_date, psp_reference, item from processor_notifications
       where merchant_id = ? and original_reference = ? and success and event_code in (${CHARGEBACK_EVENT_CODES.map(() => '?').join(', ')})`,
     [merchantId, paymentPspReference, ...CHARGEBACK_EVENT_CODES],

@@ -5,6 +5,7 @@ import { renderAttachments } from './email-attachments.js';
 import { composeEmail } from './email-compose.js';
 import { EmailMessage } from './email-message.entity.js';
 import { mailTransport, messageIdOf, type MailTransport } from './email-transport.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** Seconds after a refused send before the next try: 1 min, 5 min, 30 min, 2 h, 6 h; then `failed`. */
 export const EMAIL_RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600] as const;
@@ -27,18 +28,17 @@ interface Claimed {
  * ran just before this one (a refund settled, a renewal charged) is sent in the same pass.
  */
 async function claimDue(orm: MikroORM, now: Date, limit: number): Promise<Claimed[]> {
-  return orm.em
-    .fork()
-    .getConnection()
-    .execute<Claimed[]>(
-      `update email_messages m set status = 'sending', locked_until = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
+  return runStatement<Claimed>(
+    orm.em,
+    `update email_messages m set status = 'sending', locked_until = now() + interval '${LEASE_SECONDS} seconds', updated_at = now()
      where m.id in (select d.id from email_messages d
                     where d.status in ('queued', 'sending') and d.next_attempt_at <= ${effectiveNowSql('d', 'greatest(?::timestamptz, now())')}
                       and (d.locked_until is null or d.locked_until < now())
                     order by d.next_attempt_at limit ${Number(limit)} for update skip locked)
      returning m.id, m.locked_until, case when m.livemode then 0 else (select x.test_clock_offset_ms from merchants x where x.id = m.merchant_id) end as "offset"`,
-      [now],
-    );
+    [now],
+    { autocommit: true },
+  );
 }
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);

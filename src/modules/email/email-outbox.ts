@@ -3,6 +3,7 @@ import { bulkInsert, type BulkWrite } from '../../platform/db/bulk.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { registerEventFollower, type FollowedEvent } from '../../platform/events/events.service.js';
 import { EmailMessage, type AttachmentRef, type EmailKind } from './email-message.entity.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /**
  * Writing messages into the outbox (`email_messages`), always inside the change that causes them:
@@ -83,7 +84,8 @@ export async function queueEmailOnce(
   draft: EmailDraft,
   dedupeKey: string,
 ): Promise<boolean> {
-  const rows = await em.getConnection().execute<{ id: string }[]>(
+  const rows = await runStatement<{ id: string }>(
+    em,
     `insert into email_messages (id, merchant_id, livemode, kind, "to", data, attachments, next_attempt_at, dedupe_key, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, now())
      on conflict (merchant_id, dedupe_key) do nothing returning id`,
@@ -99,6 +101,7 @@ export async function queueEmailOnce(
       dedupeKey,
       owner.at,
     ],
+    { autocommit: true },
   );
   return rows.length > 0;
 }

@@ -15,6 +15,7 @@ import {
   type EmailKind,
   type ShopperEmailKind,
 } from './email-message.entity.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** The outbox as the console and GraphQL read it, and Settings → Branding / Emails. Reads go through the ORM (not hot). */
 
@@ -127,9 +128,12 @@ export async function updateEmailSettings(ctx: ServiceContext, input: unknown): 
   const change = parseInput(emailSettingsSchema, input);
   const merchantId = ctx.principal.merchantId;
   // The row is made once, whichever of two first saves at once gets there first.
-  await ctx.em
-    .getConnection()
-    .execute(`insert into email_settings (merchant_id) values (?) on conflict do nothing`, [merchantId]);
+  await runStatement(
+    ctx.em,
+    `insert into email_settings (merchant_id) values (?) on conflict do nothing`,
+    [merchantId],
+    { autocommit: true },
+  );
   const settings = await ctx.em.findOneOrFail(EmailSettings, { merchantId });
   if (change.brand_name !== undefined) settings.brandName = change.brand_name;
   if (change.support_email !== undefined) settings.supportEmail = change.support_email;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LmnReview, type LmnCustomer, type LmnHold, type LmnItem } from './lmn.entity.js';
 import { reviewExpiry } from './lmn-review.service.js';
 import { toLmnReviewResource } from './lmn.resource.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /*
  * Renewals of a subscription whose product needs a letter of medical necessity, paid with the
@@ -16,7 +17,8 @@ export async function letterCovers(
   em: EntityManager,
   q: { merchantId: string; livemode: boolean; customerId: string; productId: string; at: Date },
 ): Promise<boolean> {
-  const rows = await em.execute(
+  const rows = await runStatement(
+    em,
     `select 1 from lmn_letters l join customers c on c.id = ?
      where l.merchant_id = ? and l.livemode = ? and l.customer_email = lower(c.email) and l.issued_at <= ? and l.expires_at > ? and l.items @> ?::jsonb limit 1`,
     [q.customerId, q.merchantId, q.livemode, q.at, q.at, JSON.stringify([{ product_id: q.productId }])],
@@ -45,7 +47,8 @@ export async function openRenewalReview(
   em: EntityManager,
   r: RenewalReviewRequest,
 ): Promise<{ review: LmnReview; payload: ReturnType<typeof toLmnReviewResource> }> {
-  const [last] = await em.execute<{ condition: string; clinician: string }[]>(
+  const [last] = await runStatement<{ condition: string; clinician: string }>(
+    em,
     `select condition, clinician->>'name' as clinician from lmn_letters
      where merchant_id = ? and livemode = ? and customer_email = ? and items @> ?::jsonb order by issued_at desc limit 1`,
     [r.merchantId, r.livemode, r.customer.email.toLowerCase(), JSON.stringify([{ product_id: r.item.product_id }])],

@@ -20,6 +20,7 @@ import {
   type LmnLetter,
 } from './lmn.entity.js';
 import { toLmnReviewResource } from './lmn.resource.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /*
  * LMN reviews: opened by a pay (or a renewal) whose HSA/FSA part covers items that need a letter
@@ -101,12 +102,12 @@ export async function getReview(ctx: ServiceContext, id: string): Promise<LmnRev
 
 /** Marks a pending review as being decided (one statement); throws 400 `invalid_state` when it is decided or being decided. */
 async function claim(ctx: ServiceContext, id: string): Promise<void> {
-  const rows = await ctx.em
-    .getConnection()
-    .execute(
-      `update lmn_reviews set deciding_at = now() where id = ? and merchant_id = ? and livemode = ? and status = 'pending' and (deciding_at is null or deciding_at < now() - interval '2 minutes') returning id`,
-      [id, ctx.principal.merchantId, ctx.principal.livemode],
-    );
+  const rows = await runStatement(
+    ctx.em,
+    `update lmn_reviews set deciding_at = now() where id = ? and merchant_id = ? and livemode = ? and status = 'pending' and (deciding_at is null or deciding_at < now() - interval '2 minutes') returning id`,
+    [id, ctx.principal.merchantId, ctx.principal.livemode],
+    { autocommit: true },
+  );
   if (rows.length) return;
   const review = await getReview(ctx, id);
   throw new DomainError(
@@ -282,14 +283,15 @@ const deciderRecord = (d: Decider): LmnReview['decidedBy'] =>
  */
 export async function expireDueReviews(orm: MikroORM, log: Log): Promise<number> {
   const em = orm.em.fork();
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string; merchant_id: string; livemode: boolean; offset: string }[]>(
-      `update lmn_reviews t set deciding_at = now()
+  const rows = await runStatement<{ id: string; merchant_id: string; livemode: boolean; offset: string }>(
+    em,
+    `update lmn_reviews t set deciding_at = now()
      where t.id in (select d.id from lmn_reviews d where d.status = 'pending' and d.expires_at <= ${effectiveNowSql('d')}
                     and (d.deciding_at is null or d.deciding_at < now() - interval '2 minutes') order by d.expires_at limit 50 for update skip locked)
      returning t.id, t.merchant_id, t.livemode, case when t.livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = t.merchant_id) end as "offset"`,
-    );
+    [],
+    { autocommit: true },
+  );
   for (const row of rows) {
     const ctx = systemContext(orm.em.fork(), row.merchant_id, row.livemode, Number(row.offset), log);
     try {

@@ -4,6 +4,7 @@ import { DomainError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import type { Principal, ServiceContext } from '../../platform/context.js';
 import { ApiKey, Merchant, type KeyMode } from './merchant.entity.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 export interface CreatedMerchant {
   id: string;
@@ -125,12 +126,12 @@ export async function recordKeyUse(em: EntityManager): Promise<void> {
   if (keyUse.size === 0) return;
   const used = [...keyUse];
   keyUse.clear();
-  await em
-    .getConnection()
-    .execute(
-      `update api_keys k set last_used_at = greatest(k.last_used_at, to_timestamp(u.at / 1000.0)) from jsonb_to_recordset(?::jsonb) as u(id text, at float8) where k.id = u.id`,
-      [JSON.stringify(used.map(([id, at]) => ({ id, at })))],
-    );
+  await runStatement(
+    em,
+    `update api_keys k set last_used_at = greatest(k.last_used_at, to_timestamp(u.at / 1000.0)) from jsonb_to_recordset(?::jsonb) as u(id text, at float8) where k.id = u.id`,
+    [JSON.stringify(used.map(([id, at]) => ({ id, at })))],
+    { autocommit: true },
+  );
 }
 
 /** NOTIFY channel on which a merchant id means "reload its keys and clock". */
@@ -148,7 +149,7 @@ export function forgetAllPrincipals(): void {
 
 /** Every API process forgets its cached principals of the caller's merchant (keys or clock changed; NOTIFY is delivered on commit), this one at once. */
 export async function announcePrincipalChange(ctx: ServiceContext): Promise<void> {
-  await ctx.em.execute(`select pg_notify('${PRINCIPALS_CHANNEL}', ?)`, [ctx.principal.merchantId]);
+  await runStatement(ctx.em, `select pg_notify('${PRINCIPALS_CHANNEL}', ?)`, [ctx.principal.merchantId]);
   forgetMerchant(ctx.principal.merchantId);
 }
 
@@ -157,7 +158,8 @@ export async function advanceTestClock(ctx: ServiceContext, seconds: number): Pr
   if (ctx.principal.livemode)
     throw DomainError.testModeOnly('The test clock exists only in test mode; use a glm_test_ key.');
   const ms = Math.round(seconds * 1000);
-  const [row] = await ctx.em.execute<{ offset: string }[]>(
+  const [row] = await runStatement<{ offset: string }>(
+    ctx.em,
     'update merchants set test_clock_offset_ms = test_clock_offset_ms + ? where id = ? returning test_clock_offset_ms as "offset"',
     [ms, ctx.principal.merchantId],
   );

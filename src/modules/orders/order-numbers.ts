@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** The first number of every merchant's book in each mode (ORD-001001, as before). */
 const FIRST_NUMBER = 1001;
@@ -44,7 +45,8 @@ export async function takeOrderNumbers(em: EntityManager, owners: OrderOwner[]):
     counts.set(key(o), entry);
   }
   const wanted = [...counts.values()].map((c) => ({ merchant_id: c.merchantId, livemode: c.livemode, n: c.n }));
-  const rows = await em.execute<{ merchant_id: string; livemode: boolean; last_number: string }[]>(
+  const rows = await runStatement<{ merchant_id: string; livemode: boolean; last_number: string }>(
+    em,
     `insert into order_number_counters (merchant_id, livemode, last_number)
      select v.merchant_id, v.livemode, ${FIRST_NUMBER - 1} + v.n
      from jsonb_to_recordset(?::jsonb) as v(merchant_id text, livemode boolean, n int)

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** One UTC day of revenue in one currency, in cents. */
 export interface RevenueDay {
@@ -23,12 +24,14 @@ export async function revenueByDay(ctx: ServiceContext, days: number, currency: 
   const { merchantId, livemode } = ctx.principal;
   const cur = currency.toLowerCase();
   const [payments, refunds] = await Promise.all([
-    ctx.em.execute<{ day: string; method: string; cents: string }[]>(
+    runStatement<{ day: string; method: string; cents: string }>(
+      ctx.em,
       `select to_char(captured_at at time zone 'UTC', 'YYYY-MM-DD') as day, payment_method as method, sum(amount) as cents
          from payments where merchant_id = ? and livemode = ? and currency = ? and captured_at >= ? and captured_at < ? group by 1, 2`,
       [merchantId, livemode, cur, from, until],
     ),
-    ctx.em.execute<{ day: string; cents: string }[]>(
+    runStatement<{ day: string; cents: string }>(
+      ctx.em,
       `select to_char(coalesce(processed_at, created_at) at time zone 'UTC', 'YYYY-MM-DD') as day, sum(amount) as cents
          from refunds where merchant_id = ? and livemode = ? and currency = ? and status = 'succeeded' and coalesce(processed_at, created_at) >= ? and coalesce(processed_at, created_at) < ? group by 1`,
       [merchantId, livemode, cur, from, until],

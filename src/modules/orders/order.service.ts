@@ -20,6 +20,7 @@ import {
 import { takeOrderNumbers } from './order-numbers.js';
 import { listOrdersSchema } from './order.schemas.js';
 import { queueEmail } from '../email/email-outbox.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** A card payment captured for an order. */
 export interface CapturedPayment {
@@ -254,7 +255,8 @@ export function applyRefundedTotal(order: Order, refundedTotal: number, at: Date
 
 /** Cents of an order refunded for good: the succeeded parts of its settled refunds (as refund processing counts them). */
 async function settledRefundTotal(em: EntityManager, orderId: string): Promise<number> {
-  const [row] = await em.execute<{ total: string }[]>(
+  const [row] = await runStatement<{ total: string }>(
+    em,
     `select coalesce(sum((p->>'amount')::int), 0) as total from refunds r cross join lateral jsonb_array_elements(r.parts) p
       where r.order_id = ? and r.status in ('succeeded', 'failed') and (p->>'success')::boolean is true`,
     [orderId],

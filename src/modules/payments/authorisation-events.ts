@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../platform/context.js';
 import type { ProcessorEvent, ProcessorEventHandler } from './processor-events.js';
 import { processorFor } from './processor-registry.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** A checkout attempt's authorisation key: `<attempt id>.<step>.authorize`. */
 const CHECKOUT_AUTHORISATION = /^(pa_[A-Za-z0-9]+)\.(\d+)\.authorize$/;
@@ -11,7 +12,8 @@ const CHECKOUT_AUTHORISATION = /^(pa_[A-Za-z0-9]+)\.(\d+)\.authorize$/;
  * with that payment on its step. Locks the attempt row for the caller's transaction.
  */
 async function attemptOwns(tx: ServiceContext, match: RegExpExecArray, pspReference: string): Promise<boolean> {
-  const [attempt] = await tx.em.execute<{ status: string; steps: { authorization_id: string | null }[] }[]>(
+  const [attempt] = await runStatement<{ status: string; steps: { authorization_id: string | null }[] }>(
+    tx.em,
     `select status, steps from payment_attempts where id = ? for update`,
     [match[1]],
   );
@@ -32,7 +34,8 @@ async function attemptOwns(tx: ServiceContext, match: RegExpExecArray, pspRefere
 export const recordAuthorisation: ProcessorEventHandler = async (tx, event: ProcessorEvent) => {
   const key = event.merchantReference;
   if (!key) return;
-  await tx.em.execute(
+  await runStatement(
+    tx.em,
     `insert into processor_calls (key, merchant_id, operation, ok, psp_reference, target, amount, currency, result, created_at, updated_at)
      values (?, ?, 'authorize', ?, ?, null, ?, ?, ?, now(), now())
      on conflict (key) do update set ok = processor_calls.ok or excluded.ok, psp_reference = coalesce(processor_calls.psp_reference, excluded.psp_reference),
@@ -66,14 +69,16 @@ export const recordAuthorisation: ProcessorEventHandler = async (tx, event: Proc
 export const recordCapture: ProcessorEventHandler = async (tx, event: ProcessorEvent) => {
   const payment = event.originalReference;
   if (!event.success || !payment) return;
-  const calls = await tx.em.execute<{ key: string }[]>(
+  const calls = await runStatement<{ key: string }>(
+    tx.em,
     `select key from processor_calls where psp_reference = ? and merchant_id = ? and operation = 'authorize' and ok`,
     [payment, tx.principal.merchantId],
   );
   const match = calls.map((c) => CHECKOUT_AUTHORISATION.exec(c.key)).find((m) => m !== null);
   if (!match) return;
   const step = `${match[1]}.${match[2]}`;
-  await tx.em.execute(
+  await runStatement(
+    tx.em,
     `insert into processor_calls (key, merchant_id, operation, ok, psp_reference, target, amount, currency, result, created_at, updated_at)
      values (?, ?, 'capture', true, ?, ?, ?, ?, ?, now(), now()) on conflict (key) do nothing`,
     [

@@ -112,12 +112,12 @@ export class PaymentJournal {
   static async takeOverLapsed(ctx: ServiceContext, subjectId: string): Promise<boolean> {
     const scope = [subjectId, ctx.principal.merchantId, ctx.principal.livemode];
     for (let round = 0; round < 3; round++) {
-      const [open] = await ctx.em
-        .getConnection()
-        .execute<{ id: string; idle: number; parked: boolean }[]>(
-          `select id, extract(epoch from now() - updated_at)::float8 as idle, coalesce(awaiting_until > now(), false) as parked from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling'`,
-          scope,
-        );
+      const [open] = await runStatement<{ id: string; idle: number; parked: boolean }>(
+        ctx.em,
+        `select id, extract(epoch from now() - updated_at)::float8 as idle, coalesce(awaiting_until > now(), false) as parked from payment_attempts where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling'`,
+        scope,
+        { autocommit: true },
+      );
       if (!open) return true;
       if (open.parked) return false;
       if (open.idle < LEASE_SECONDS) {
@@ -126,17 +126,22 @@ export class PaymentJournal {
         await sleep(Math.ceil((LEASE_SECONDS - open.idle) * 1000) + 50);
         continue;
       }
-      const [taken] = await ctx.em.getConnection().execute<{ id: string; steps: AttemptStep[] }[]>(
+      const [taken] = await runStatement<{ id: string; steps: AttemptStep[] }>(
+        ctx.em,
         `update payment_attempts set status = 'reversing', updated_at = now()
          where id = ? and status = 'calling' and updated_at < now() - interval '${LEASE_SECONDS} seconds' and (awaiting_until is null or awaiting_until < now())
          returning id, steps`,
         [open.id],
+        { autocommit: true },
       );
       if (!taken) continue; // renewed, settled or taken over meanwhile: look again
       await reverseSteps(await processorFor(ctx), taken.id, taken.steps, ctx.log);
-      await ctx.em
-        .getConnection()
-        .execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [taken.id]);
+      await runStatement(
+        ctx.em,
+        `update payment_attempts set status = 'reversed', updated_at = now() where id = ?`,
+        [taken.id],
+        { autocommit: true },
+      );
       ctx.log.warn(
         { attempt: taken.id, subject: subjectId },
         'payment attempt of a pay that died taken over and reversed',
@@ -153,7 +158,8 @@ export class PaymentJournal {
    */
   static async openReversal(ctx: ServiceContext, subjectId: string, steps: AttemptStep[]): Promise<PaymentJournal> {
     const id = prefixedId('pa');
-    await ctx.em.execute(
+    await runStatement(
+      ctx.em,
       `insert into payment_attempts (id, merchant_id, livemode, subject_id, status, steps, created_at, updated_at) values (?, ?, ?, ?, 'reversing', ?, now(), now())`,
       [id, ctx.principal.merchantId, ctx.principal.livemode, subjectId, JSON.stringify(steps)],
     );
@@ -163,12 +169,12 @@ export class PaymentJournal {
   /** Refunds and voids what this journal's steps did (keys of its own), then marks it `reversed`; `ctx` holds no transaction. */
   async reverse(ctx: ServiceContext): Promise<void> {
     await reverseSteps(await processorFor(ctx), this.id, this.steps, ctx.log);
-    await ctx.em
-      .getConnection()
-      .execute(
-        `update payment_attempts set status = 'reversed', updated_at = now() where id = ? and status = 'reversing'`,
-        [this.id],
-      );
+    await runStatement(
+      ctx.em,
+      `update payment_attempts set status = 'reversed', updated_at = now() where id = ? and status = 'reversing'`,
+      [this.id],
+      { autocommit: true },
+    );
   }
 
   /**
@@ -177,12 +183,12 @@ export class PaymentJournal {
    * reversed by reconciliation. One autocommit statement; `ctx` holds no transaction.
    */
   async park(ctx: ServiceContext, state: unknown, minutes: number): Promise<void> {
-    await ctx.em
-      .getConnection()
-      .execute(
-        `update payment_attempts set steps = ?, state = ?, awaiting_until = now() + make_interval(mins => ?), updated_at = now() where id = ? and status = 'calling'`,
-        [JSON.stringify(this.steps), JSON.stringify(state), minutes, this.id],
-      );
+    await runStatement(
+      ctx.em,
+      `update payment_attempts set steps = ?, state = ?, awaiting_until = now() + make_interval(mins => ?), updated_at = now() where id = ? and status = 'calling'`,
+      [JSON.stringify(this.steps), JSON.stringify(state), minutes, this.id],
+      { autocommit: true },
+    );
   }
 
   /**
@@ -193,10 +199,12 @@ export class PaymentJournal {
     ctx: ServiceContext,
     subjectId: string,
   ): Promise<{ journal: PaymentJournal; state: S } | null> {
-    const [row] = await ctx.em.getConnection().execute<{ id: string; steps: AttemptStep[]; state: S }[]>(
+    const [row] = await runStatement<{ id: string; steps: AttemptStep[]; state: S }>(
+      ctx.em,
       `update payment_attempts set awaiting_until = null, updated_at = now()
        where subject_id = ? and merchant_id = ? and livemode = ? and status = 'calling' and awaiting_until > now() returning id, steps, state`,
       [subjectId, ctx.principal.merchantId, ctx.principal.livemode],
+      { autocommit: true },
     );
     if (!row) return null;
     leaseAttempt(ctx, row.id);
@@ -254,16 +262,23 @@ export async function reverseAbandonedAttempts(orm: MikroORM, log: Log): Promise
   let reversed = 0;
   for (;;) {
     const em = orm.em.fork();
-    const [attempt] = await em
-      .getConnection()
-      .execute<{ id: string; merchant_id: string; livemode: boolean; subject_id: string; steps: AttemptStep[] }[]>(
-        `update payment_attempts set status = 'reversing', updated_at = now()
+    const [attempt] = await runStatement<{
+      id: string;
+      merchant_id: string;
+      livemode: boolean;
+      subject_id: string;
+      steps: AttemptStep[];
+    }>(
+      em,
+      `update payment_attempts set status = 'reversing', updated_at = now()
        where id = (select id from payment_attempts
                    where (status = 'calling' and updated_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds' and (awaiting_until is null or awaiting_until < now()))
                       or (status = 'reversing' and updated_at < now() - interval '60 seconds')
                    order by updated_at limit 1 for update skip locked)
        returning id, merchant_id, livemode, subject_id, steps`,
-      );
+      [],
+      { autocommit: true },
+    );
     if (!attempt) return reversed;
     await reverseSteps(
       await processorFor(systemContext(em, attempt.merchant_id, attempt.livemode, 0, log)),
@@ -271,9 +286,12 @@ export async function reverseAbandonedAttempts(orm: MikroORM, log: Log): Promise
       attempt.steps,
       log,
     );
-    await em
-      .getConnection()
-      .execute(`update payment_attempts set status = 'reversed', updated_at = now() where id = ?`, [attempt.id]);
+    await runStatement(
+      em,
+      `update payment_attempts set status = 'reversed', updated_at = now() where id = ?`,
+      [attempt.id],
+      { autocommit: true },
+    );
     log.warn({ attempt: attempt.id, subject: attempt.subject_id }, 'abandoned payment attempt reversed');
     reversed++;
   }

@@ -1,4 +1,4 @@
-import { runAutocommit } from '../../platform/db/sql.js';
+import { runStatement } from '../../platform/db/sql.js';
 import { insideTransaction, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import type { PaymentProcessor } from './payment-processor.js';
@@ -19,7 +19,7 @@ export function useTestModeProcessor(processor: PaymentProcessor | null): Paymen
 
 /** The simulated processor, keeping its books through `em`'s pool (one autocommit statement per call). */
 export function simulatedProcessor(em: ServiceContext['em']): SimulatedProcessor {
-  return new SimulatedProcessor((sql, params) => runAutocommit(em, sql, params));
+  return new SimulatedProcessor((sql, params) => runStatement(em, sql, params, { autocommit: true }));
 }
 
 /** How live mode reaches Adyen and finds a merchant's Adyen account (the module wiring registers it at start). */
@@ -64,7 +64,7 @@ export async function processorFor(ctx: ServiceContext): Promise<PaymentProcesso
     new AdyenProcessor(
       account,
       live.settings,
-      new AdyenCallLog((sql, params) => runAutocommit(em, sql, params), ctx.principal.merchantId),
+      new AdyenCallLog((sql, params) => runStatement(em, sql, params, { autocommit: true }), ctx.principal.merchantId),
     ),
     'adyen',
   );

@@ -14,6 +14,7 @@ import {
 import { Product } from './product.entity.js';
 import { toProductResource } from './product.resource.js';
 import { recordEligibilityChange } from './product.service.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 const BATCH = 500;
 
@@ -41,10 +42,12 @@ export async function recheckEligibility(
   log: Log,
   version = ENGINE_VERSION,
 ): Promise<RecheckReport | null> {
-  const connection = orm.em.getConnection();
-  const [done] = await connection.execute('select 1 from eligibility_engine_rechecks where engine_version = ?', [
-    version,
-  ]);
+  const [done] = await runStatement(
+    orm.em,
+    'select 1 from eligibility_engine_rechecks where engine_version = ?',
+    [version],
+    { autocommit: true },
+  );
   if (done) return null;
   const report: RecheckReport = { checked: 0, updated: 0, changed: 0 };
   for (let after = 0; ;) {
@@ -78,9 +81,11 @@ export async function recheckEligibility(
     if (last === null) break;
     after = last;
   }
-  await connection.execute(
+  await runStatement(
+    orm.em,
     'insert into eligibility_engine_rechecks (engine_version) values (?) on conflict do nothing',
     [version],
+    { autocommit: true },
   );
   return report;
 }

@@ -1,3 +1,4 @@
+import type { QueryResultRow } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
@@ -20,6 +21,7 @@ import type { ProductRecord } from './product.read-model.js';
 import { toEligibilityChange, toProductResource } from './product.resource.js';
 import type { EligibilityOverrideInput } from './product.schemas.js';
 import { overrideFrom, parseNewProduct } from './product.service.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** Who set an override the catalog import wrote. */
 const SET_BY = 'import';
@@ -200,7 +202,7 @@ export async function importCatalog(
   if (rejected.length && !opts.continueOnError) return report;
 
   await ctx.em.transactional(async (em) => {
-    const sql = <T>(query: string, params: unknown[]) => em.execute<T[]>(query, params);
+    const sql = <T extends QueryResultRow>(query: string, params: unknown[]) => runStatement<T>(em, query, params);
     const { merchantId, livemode } = ctx.principal;
     const existing = new Map<string, Existing>();
     for (let i = 0; i < candidates.length; i += 4 * CHUNK) {
@@ -256,7 +258,7 @@ export async function importCatalog(
       const products = await sql<ProductRow>(
         `insert into products as p (merchant_id, livemode, name, tagline, price, currency, merchant_product_id, upc_code_or_gtin, status,
                                     hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_checked_at, eligibility_override, eligibility_suggested, metadata, created_at, updated_at)
-         select ?, ?, x.name, x.tagline, x.price, x.currency, x.mpid, x.upc, x.status, x.eligible, x.lmn, x.category, x.source, x.message, ?::timestamptz, x.override, x.suggested, '{}', ?::timestamptz, ?::timestamptz
+         select ?::text, ?::boolean, x.name, x.tagline, x.price, x.currency, x.mpid, x.upc, x.status, x.eligible, x.lmn, x.category, x.source, x.message, ?::timestamptz, x.override, x.suggested, '{}', ?::timestamptz, ?::timestamptz
            from jsonb_to_recordset(?::jsonb) as x(name text, tagline text, price int, currency text, mpid text, upc text, status text, eligible boolean, lmn boolean, category text, source text, message text, override jsonb, suggested jsonb)
          on conflict (merchant_id, livemode, merchant_product_id) where status <> 'archived' do update set
            name = excluded.name, tagline = excluded.tagline, price = excluded.price, currency = excluded.currency, upc_code_or_gtin = excluded.upc_code_or_gtin,

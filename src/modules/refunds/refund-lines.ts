@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../platform/errors.js';
 import type { Order } from '../orders/order.entity.js';
 import type { RefundLine } from './refund.entity.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 interface Refunded {
   quantity: number;
@@ -14,7 +15,8 @@ interface Refunded {
  * order row lock, so concurrent line refunds are tallied one after the other.
  */
 async function refundedPerLine(em: EntityManager, orderId: string): Promise<Map<string, Refunded>> {
-  const rows = await em.execute<{ line_item_id: string; quantity: string; amount: string }[]>(
+  const rows = await runStatement<{ line_item_id: string; quantity: string; amount: string }>(
+    em,
     `select l->>'line_item_id' as line_item_id, sum((l->>'quantity')::bigint) as quantity, sum((l->>'amount')::bigint) as amount
      from refunds r cross join jsonb_array_elements(r.lines) l
      where r.order_id = ?

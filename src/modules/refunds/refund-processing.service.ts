@@ -10,6 +10,7 @@ import type { RefundResult } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { Refund } from './refund.entity.js';
 import { refundFailedPayload, refundSucceededPayload } from './refund.resource.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** How long a worker's claim on a refund lasts; a crashed worker's refund is taken up again after it. */
 const CLAIM_SECONDS = 60;
@@ -28,11 +29,14 @@ export async function processPendingRefunds(orm: MikroORM, log: Log, batch = 50)
   for (; processed < batch; processed++) {
     const em = orm.em.fork();
     // The claim's lease is real time (a worker's liveness); what the refund records is on its merchant's clock.
-    const [claimed] = await em.getConnection().execute<{ id: string; offset: string }[]>(
+    const [claimed] = await runStatement<{ id: string; offset: string }>(
+      em,
       `update refunds set claimed_until = now() + interval '${CLAIM_SECONDS} seconds'
        where id = (select id from refunds where status = 'pending' and submitted_at is null and (claimed_until is null or claimed_until < now())
                    order by created_at limit 1 for update skip locked)
        returning id, case when livemode then 0 else (select m.test_clock_offset_ms from merchants m where m.id = refunds.merchant_id) end as "offset"`,
+      [],
+      { autocommit: true },
     );
     if (!claimed) break;
     const refund = await em.findOneOrFail(Refund, claimed.id);

@@ -8,6 +8,7 @@ import { DomainError } from '../../platform/errors.js';
 import type { WsSessionAuthenticator } from '../../platform/pubsub/live-events.js';
 import type { SessionAuthenticator } from '../../platform/rest/auth.js';
 import { sessionPrincipal } from './team.service.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 declare module 'fastify' {
   interface Session {
@@ -27,15 +28,14 @@ export const SESSION_IDLE_MS = 12 * 3_600_000;
 
 /** @fastify/session's store on PostgreSQL (`console_sessions`): every API process sees every session; signing out ends it everywhere. */
 function postgresSessionStore(orm: MikroORM): fastifySession.SessionStore {
-  const sql = () => orm.em.getConnection();
   return {
     get(sid, callback) {
-      sql()
-        .execute<{ data: Record<string, unknown> }[]>(
-          'select data from console_sessions where sid = ? and expires_at > now()',
-          [sid],
-        )
-        .then(([row]) => callback(null, (row?.data ?? null) as never), callback);
+      runStatement<{ data: Record<string, unknown> }>(
+        orm.em,
+        'select data from console_sessions where sid = ? and expires_at > now()',
+        [sid],
+        { autocommit: true },
+      ).then(([row]) => callback(null, (row?.data ?? null) as never), callback);
     },
     set(sid, session, callback) {
       const expires = session.cookie.expires
@@ -44,37 +44,43 @@ function postgresSessionStore(orm: MikroORM): fastifySession.SessionStore {
       // A rolling save of a request that changed nothing only moves the expiry: writing its copy
       // back would undo what a concurrent request of the same session changed (the mode switch).
       if ((session as unknown as { isModified?: () => boolean }).isModified?.() === false) {
-        sql()
-          .execute(
-            `update console_sessions set expires_at = ?, data = jsonb_set(data, '{cookie,expires}', to_jsonb(?::text)) where sid = ?`,
-            [expires, expires.toISOString(), sid],
-          )
-          .then(() => callback(), callback);
+        runStatement(
+          orm.em,
+          `update console_sessions set expires_at = ?, data = jsonb_set(data, '{cookie,expires}', to_jsonb(?::text)) where sid = ?`,
+          [expires, expires.toISOString(), sid],
+          { autocommit: true },
+        ).then(() => callback(), callback);
         return;
       }
-      sql()
-        .execute(
-          'insert into console_sessions (sid, data, expires_at) values (?, ?::jsonb, ?) on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at',
-          [sid, JSON.stringify(session), expires],
-        )
-        .then(() => callback(), callback);
+      runStatement(
+        orm.em,
+        'insert into console_sessions (sid, data, expires_at) values (?, ?::jsonb, ?) on conflict (sid) do update set data = excluded.data, expires_at = excluded.expires_at',
+        [sid, JSON.stringify(session), expires],
+        { autocommit: true },
+      ).then(() => callback(), callback);
     },
     destroy(sid, callback) {
-      sql()
-        .execute('delete from console_sessions where sid = ?', [sid])
-        .then(() => callback(), callback);
+      runStatement(orm.em, 'delete from console_sessions where sid = ?', [sid], { autocommit: true }).then(
+        () => callback(),
+        callback,
+      );
     },
   };
 }
 
 /** The secret that signs session cookies, made once per database so every process shares it. */
 async function sessionSecret(orm: MikroORM): Promise<string> {
-  const conn = orm.em.getConnection();
-  await conn.execute(
+  await runStatement(
+    orm.em,
     `insert into service_secrets (name, value) values ('console_session', replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')) on conflict (name) do nothing`,
+    [],
+    { autocommit: true },
   );
-  const [row] = await conn.execute<{ value: string }[]>(
+  const [row] = await runStatement<{ value: string }>(
+    orm.em,
     `select value from service_secrets where name = 'console_session'`,
+    [],
+    { autocommit: true },
   );
   return row.value;
 }

@@ -6,6 +6,7 @@ import { webhookAttempts, webhookDeadLettered } from '../../platform/observabili
 import { toEventEnvelope } from '../../platform/events/events.service.js';
 import { postWebhook, type AttemptOutcome } from './webhook-post.js';
 import { webhookSignatureHeaders } from './webhook-signature.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** Seconds after a failed attempt before the next one: 1 min, 5 min, 30 min, 2 h, 6 h; then `failed`. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600] as const;
@@ -51,11 +52,9 @@ interface ClaimedDelivery {
 async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
   const attemptIds = Array.from({ length: limit }, () => prefixedId('wd'));
   const nowParam = '?::timestamptz';
-  return orm.em
-    .fork()
-    .getConnection()
-    .execute<ClaimedDelivery[]>(
-      `with due as (
+  return runStatement<ClaimedDelivery>(
+    orm.em,
+    `with due as (
        select d.id from webhook_deliveries d
        where d.status = 'pending'
          and d.next_attempt_at <= ?::timestamptz + (select coalesce(max(test_clock_offset_ms), 0) from merchants) * interval '1 millisecond'
@@ -90,8 +89,9 @@ async function claimDue(orm: MikroORM, now: Date, limit: number, leaseSeconds: n
      join events e on e.id = n.event_id
      join merchants m on m.id = n.merchant_id
      left join webhook_endpoints we on we.id = n.endpoint_id`,
-      [now.toISOString(), now.toISOString(), now.toISOString(), JSON.stringify(attemptIds)],
-    );
+    [now.toISOString(), now.toISOString(), now.toISOString(), JSON.stringify(attemptIds)],
+    { autocommit: true },
+  );
 }
 
 /** The headers of one attempt of `body` (an event envelope); `secrets` newest first, the first one also the deprecated bearer token. */
@@ -181,12 +181,14 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
     // The endpoints first, in id order, as everyone who changes an endpoint and its deliveries
     // (a disable dead-letters them): concurrent sweeps then never wait on each other in a circle.
     if (endpoints.length) {
-      await em.execute(
+      await runStatement(
+        em,
         'select 1 from webhook_endpoints where id in (select jsonb_array_elements_text(?::jsonb)) order by id for no key update',
         [JSON.stringify(endpoints)],
       );
     }
-    await em.execute(
+    await runStatement(
+      em,
       `with o as (
        select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, endpoint_id text, attempted_at timestamptz, attempt_id text, attempt_count int, ok boolean, response_status int, response_body text, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
      ), health as (

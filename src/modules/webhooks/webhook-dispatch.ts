@@ -74,13 +74,15 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
   let deliveries = 0;
   for (;;) {
     const batch = await orm.em.fork().transactional(async (em) => {
-      const events = await em.execute<PendingEvent[]>(
+      const events = await runStatement<PendingEvent>(
+        em,
         `select id, merchant_id, livemode, type, webhook_url from events
          where dispatched_at is null and webhook_url is not null order by created_at, id limit ${BATCH} for update skip locked`,
       );
       if (events.length === 0) return { events: 0, deliveries: 0 };
       const merchants = JSON.stringify([...new Set(events.map((e) => e.merchant_id))]);
-      const endpoints = await em.execute<EnabledEndpoint[]>(
+      const endpoints = await runStatement<EnabledEndpoint>(
+        em,
         `select id, merchant_id, livemode, url, events from webhook_endpoints
          where status = 'enabled' and merchant_id in (select jsonb_array_elements_text(?::jsonb))`,
         [merchants],
@@ -110,7 +112,8 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
       }
       if (rows.length) {
         // Due at once, on the clock of the row's mode (a test clock in test mode).
-        await em.execute(
+        await runStatement(
+          em,
           `insert into webhook_deliveries (id, merchant_id, livemode, event_id, event_type, endpoint_id, url, status, attempt_count, next_attempt_at, created_at, updated_at)
            select v.id, v.merchant_id, v.livemode, v.event_id, v.event_type, v.endpoint_id, v.url, 'pending', 0, ${effectiveNowSql('v', '?::timestamptz')}, now(), now()
            from jsonb_to_recordset(?::jsonb) as v(id text, merchant_id text, livemode boolean, event_id text, event_type text, endpoint_id text, url text)
@@ -118,7 +121,8 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
           [now.toISOString(), JSON.stringify(rows)],
         );
       }
-      await em.execute(
+      await runStatement(
+        em,
         `update events set dispatched_at = now() where id in (select jsonb_array_elements_text(?::jsonb))`,
         [JSON.stringify(events.map((e) => e.id))],
       );

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, type Log } from '../../platform/context.js';
 import { queueEmailOnce } from '../email/email-outbox.js';
 import { disableWebhookEndpoint, FAILING_DAYS_BEFORE_DISABLE } from './webhook.service.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 interface FailingEndpoint {
   id: string;
@@ -18,12 +19,15 @@ interface FailingEndpoint {
  */
 export async function disableFailingEndpoints(orm: MikroORM, log: Log): Promise<number> {
   const em = orm.em.fork();
-  const failing = await em.getConnection().execute<FailingEndpoint[]>(
+  const failing = await runStatement<FailingEndpoint>(
+    em,
     `select we.id, we.merchant_id, we.livemode, we.failing_since, m.test_clock_offset_ms
      from webhook_endpoints we join merchants m on m.id = we.merchant_id
      where we.status = 'enabled' and we.failing_since is not null
        and exists (select 1 from webhook_deliveries d join webhook_delivery_attempts a on a.delivery_id = d.id
                    where d.endpoint_id = we.id and a.status = 'failed' and a.started_at >= we.failing_since + interval '${FAILING_DAYS_BEFORE_DISABLE} days')`,
+    [],
+    { autocommit: true },
   );
   for (const row of failing) {
     const ctx = systemContext(orm.em.fork(), row.merchant_id, row.livemode, Number(row.test_clock_offset_ms ?? 0), log);
@@ -58,7 +62,8 @@ interface WarnedEndpoint {
 export async function warnFailingEndpoints(orm: MikroORM): Promise<number> {
   const em = orm.em.fork();
   const key = `'webhook_endpoint_failing:' || we.id || ':' || floor(extract(epoch from we.failing_since) * 1000)::bigint`;
-  const failing = await em.getConnection().execute<WarnedEndpoint[]>(
+  const failing = await runStatement<WarnedEndpoint>(
+    em,
     `select we.id, we.merchant_id, we.livemode, we.url, we.failing_since, ${key} as dedupe_key, last.error as last_error, last.started_at as at
      from webhook_endpoints we
      cross join lateral (select a.error, a.started_at from webhook_deliveries d join webhook_delivery_attempts a on a.delivery_id = d.id
@@ -66,6 +71,8 @@ export async function warnFailingEndpoints(orm: MikroORM): Promise<number> {
                          order by a.started_at desc limit 1) last
      where we.status = 'enabled' and we.failing_since is not null
        and not exists (select 1 from email_messages m where m.merchant_id = we.merchant_id and m.dedupe_key = ${key})`,
+    [],
+    { autocommit: true },
   );
   for (const row of failing) {
     await queueEmailOnce(

@@ -6,6 +6,7 @@ import {
   webhookOldestPendingAge,
   webhookPendingDeliveries,
 } from '../../platform/observability/metrics.js';
+import { runStatement } from '../../platform/db/sql.js';
 
 interface BacklogRow {
   undispatched: number;
@@ -23,18 +24,18 @@ interface BacklogRow {
  * disabled while queued).
  */
 export async function sampleWebhookBacklog(orm: MikroORM): Promise<void> {
-  const [row] = await orm.em
-    .fork()
-    .getConnection()
-    .execute<BacklogRow[]>(
-      `select
+  const [row] = await runStatement<BacklogRow>(
+    orm.em,
+    `select
        (select count(*) from events where dispatched_at is null)::float8 as undispatched,
        (select coalesce(extract(epoch from now() - min(created_at)), 0) from events where dispatched_at is null)::float8 as undispatched_age,
        (select count(*) from webhook_deliveries where status = 'pending')::float8 as pending,
        (select coalesce(extract(epoch from now() - min(created_at)), 0) from webhook_deliveries where status = 'pending')::float8 as pending_age,
        (select count(*) from webhook_deliveries where status = 'failed')::float8 as failed,
        (select count(*) from webhook_deliveries where status = 'dead_letter')::float8 as dead_letter`,
-    );
+    [],
+    { autocommit: true },
+  );
   outboxUndispatchedEvents.set(row.undispatched);
   outboxOldestUndispatchedAge.set(Math.max(0, row.undispatched_age));
   webhookPendingDeliveries.set(row.pending);

@@ -22,6 +22,7 @@ import {
 import { EVENT_SAMPLES } from './event-samples.js';
 import { assertWebhookUrl } from './webhook-url.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runStatement } from '../../platform/db/sql.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_HOURS = 24;
@@ -73,7 +74,7 @@ export async function getWebhookEndpoint(ctx: ServiceContext, id: string): Promi
  * new deliveries (their foreign key) free to be inserted meanwhile.
  */
 async function lockedWebhookEndpoint(ctx: ServiceContext, em: EntityManager, id: string): Promise<WebhookEndpoint> {
-  await em.execute('select 1 from webhook_endpoints where id = ? and merchant_id = ? for no key update', [
+  await runStatement(em, 'select 1 from webhook_endpoints where id = ? and merchant_id = ? for no key update', [
     id,
     ctx.principal.merchantId,
   ]);
@@ -157,7 +158,8 @@ export async function disableWebhookEndpoint(
 
 /** Its queued deliveries become `dead_letter`, `reason` appended to their last error. */
 async function deadLetterQueued(em: EntityManager, endpointId: string, reason: string): Promise<void> {
-  await em.execute(
+  await runStatement(
+    em,
     `update webhook_deliveries set status = 'dead_letter', last_error = coalesce(last_error || '; ', '') || ?, updated_at = now()
      where endpoint_id = ? and status = 'pending'`,
     [reason, endpointId],
@@ -273,7 +275,7 @@ export async function retryWebhookDelivery(ctx: ServiceContext, id: string): Pro
     delivery.updatedAt = ctx.now();
     await em.flush();
     // Transactional like every NOTIFY: workers hear it only if this commits.
-    await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [delivery.id]);
+    await runStatement(em, `select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [delivery.id]);
     return delivery;
   });
 }
@@ -361,14 +363,15 @@ export async function recoverWebhookEndpoint(
   return ctx.em.transactional(async (em) => {
     const endpoint = await lockedWebhookEndpoint(ctx, em, id);
     assertEnabled(endpoint, 'recovered');
-    const rows = await em.execute<{ id: string }[]>(
+    const rows = await runStatement<{ id: string }>(
+      em,
       `update webhook_deliveries d set status = 'pending', next_attempt_at = ?::timestamptz, locked_until = null, updated_at = now()
        from events e
        where e.id = d.event_id and d.endpoint_id = ? and d.status in ('failed', 'dead_letter') and e.created_at >= ?::timestamptz
        returning d.id`,
       [ctx.now().toISOString(), endpoint.id, since.toISOString()],
     );
-    if (rows.length) await em.execute(`select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [endpoint.id]);
+    if (rows.length) await runStatement(em, `select pg_notify('${DELIVERIES_CHANNEL}', ?)`, [endpoint.id]);
     recordAudit(withEm(ctx, em), 'webhook_endpoint.recovered', endpoint.id, {
       since: since.toISOString(),
       recovered: rows.length,

@@ -105,31 +105,26 @@ interface KnexRunner {
 }
 
 /**
- * Runs one statement with `?` placeholders, its parameters sent as parameters (`em.execute`
- * inlines them into the SQL text, escaping each character: slow for a batch sent as one JSON
- * value) and nothing hydrated: inside `em`'s transaction when it holds one, else straight on the
- * pg driver with a pooled connection (named and prepared once per connection only with
- * `usePreparedStatements`). For hot statements (the pay
- * path's journal, the simulated processor's books, the webhook fan-out, billing's batches).
+ * The one way to run a hand-written statement (a guarded claim, a journal transition, a batch of
+ * `bulk.ts`): `?` placeholders, the parameters sent as parameters (`em.execute` inlines them into
+ * the SQL text, escaping each character: slow for a batch sent as one JSON value) and nothing
+ * hydrated. Inside `em`'s transaction when it holds one, else autocommit on a pooled connection
+ * straight on the pg driver (named and prepared once per connection only with
+ * `usePreparedStatements`). With `autocommit`, always on a pooled connection of its own, even
+ * while `em` holds a transaction: work that is never part of the caller's (a processor's books).
  * Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
  */
-export async function runStatement<R extends QueryResultRow>(
+export async function runStatement<R extends QueryResultRow = QueryResultRow>(
   em: EntityManager,
   sql: string,
   params: readonly unknown[] = [],
+  opts: { autocommit?: boolean } = {},
 ): Promise<R[]> {
-  const transaction = em.getTransactionContext<KnexRunner>();
-  if (transaction) return (await timedStatement(sql, () => transaction.raw(sql, params))).rows as R[];
-  if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
-  return runAutocommit<R>(em, sql, params);
-}
-
-/** Like `runStatement`, always on a pooled connection of its own (autocommit) even while `em` holds a transaction: work that is never part of the caller's (a processor's books). */
-export async function runAutocommit<R extends QueryResultRow>(
-  em: EntityManager,
-  sql: string,
-  params: readonly unknown[] = [],
-): Promise<R[]> {
+  if (!opts.autocommit) {
+    const transaction = em.getTransactionContext<KnexRunner>();
+    if (transaction) return (await timedStatement(sql, () => transaction.raw(sql, params))).rows as R[];
+    if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
+  }
   const { text, name } = preparedStatement(sql);
   return pooled<R>(em, { name, text, values: params as unknown[] });
 }

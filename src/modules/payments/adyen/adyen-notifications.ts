@@ -289,12 +289,12 @@ async function applyClaimed(em: EntityManager, row: StoredRow, log: Log): Promis
       notification: row.id,
       event_code: row.item.eventCode,
     });
-    await em
-      .getConnection()
-      .execute(
-        `update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`,
-        [err instanceof Error ? err.message.slice(0, 500) : 'error', row.id],
-      );
+    await runStatement(
+      em,
+      `update processor_notifications set claimed_until = now() + least(interval '1 second' * power(2, attempts), interval '1 hour'), last_error = ? where id = ?`,
+      [err instanceof Error ? err.message.slice(0, 500) : 'error', row.id],
+      { autocommit: true },
+    );
     return false;
   }
 }
@@ -326,16 +326,19 @@ export async function applyProcessorNotifications(orm: MikroORM, log: Log, batch
  * effect); nothing when it is applied already or another worker holds it. Throws what applying threw.
  */
 export async function applyNotificationNow(em: EntityManager, id: string, log: Log): Promise<void> {
-  const [row] = await em
-    .getConnection()
-    .execute<StoredRow[]>(
-      `${CLAIM} where id = ? and applied_at is null and (claimed_until is null or claimed_until < now()) returning id, merchant_id, item, event_date, attempts`,
-      [id],
-    );
+  const [row] = await runStatement<StoredRow>(
+    em,
+    `${CLAIM} where id = ? and applied_at is null and (claimed_until is null or claimed_until < now()) returning id, merchant_id, item, event_date, attempts`,
+    [id],
+    { autocommit: true },
+  );
   if (row && !(await applyClaimed(em, row, log))) {
-    const [failed] = await em
-      .getConnection()
-      .execute<{ last_error: string | null }[]>(`select last_error from processor_notifications where id = ?`, [id]);
+    const [failed] = await runStatement<{ last_error: string | null }>(
+      em,
+      `select last_error from processor_notifications where id = ?`,
+      [id],
+      { autocommit: true },
+    );
     throw new Error(`notification ${id} could not be applied: ${failed?.last_error ?? 'unknown error'}`);
   }
 }
