@@ -106,39 +106,25 @@ export async function queueEmailOnce(
   return rows.length > 0;
 }
 
-const COLUMNS = {
-  id: 'text',
-  merchant_id: 'text',
-  livemode: 'boolean',
-  kind: 'text',
-  to: 'text',
-  data: 'jsonb',
-  attachments: 'jsonb',
-  next_attempt_at: 'timestamptz',
-  created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-};
-
 registerEventFollower({
   entities: (em, event) =>
     draftsOf(event).map((d) =>
       newEmailMessage(em, { merchantId: event.merchantId, livemode: event.livemode, at: event.createdAt }, d),
     ),
-  bulk: (events): BulkWrite[] => {
+  bulk: (em, events): BulkWrite[] => {
     const rows = events.flatMap((event) =>
       draftsOf(event).map((d) => ({
         id: prefixedId('msg'),
-        merchant_id: event.merchantId,
+        merchant: event.merchantId,
         livemode: event.livemode,
         kind: d.kind,
         to: d.to,
         data: d.data,
         attachments: d.attachments ?? [],
-        next_attempt_at: event.createdAt,
-        created_at: event.createdAt,
-        updated_at: new Date(),
+        nextAttemptAt: event.createdAt,
+        createdAt: event.createdAt,
       })),
     );
-    return rows.length ? [bulkInsert('email_messages', COLUMNS, rows)] : [];
+    return rows.length ? [bulkInsert(em, EmailMessage, rows)] : [];
   },
 });

@@ -122,107 +122,21 @@ export async function createOrder(
   };
 }
 
-const TEXT = 'text';
-const AT = 'timestamptz';
-
 /** Inserts built orders without the unit of work (a batch of renewals): one statement for the caller's `runBulk`, in its transaction. */
-export function insertOrders(built: BuiltOrder[]): BulkWrite {
-  const rows = built.map(({ order: o }) => ({
-    id: o.id,
-    merchant_id: o.merchant,
-    livemode: o.livemode,
-    order_number: o.orderNumber,
-    checkout_id: o.checkoutId,
-    reference_id: o.referenceId,
-    payment_link_id: o.paymentLinkId,
-    client_reference_id: o.clientReferenceId,
-    status: o.status,
-    payment_status: o.paymentStatus,
-    is_recurring: o.isRecurring,
-    amount: o.amount,
-    currency: o.currency,
-    customer: o.customer,
-    customer_email: o.customerEmail,
-    line_items: o.lineItems,
-    amounts: o.amounts,
-    status_history: o.statusHistory,
-    metadata: o.metadata,
-    lmn: o.lmn,
-    completed_at: o.completedAt,
-    created_at: o.createdAt,
-    updated_at: o.updatedAt,
-  }));
+export function insertOrders(em: EntityManager, built: BuiltOrder[]): BulkWrite {
   return bulkInsert(
-    'orders',
-    {
-      id: TEXT,
-      merchant_id: TEXT,
-      livemode: 'boolean',
-      order_number: TEXT,
-      checkout_id: TEXT,
-      reference_id: TEXT,
-      payment_link_id: TEXT,
-      client_reference_id: TEXT,
-      status: TEXT,
-      payment_status: TEXT,
-      is_recurring: 'boolean',
-      amount: 'int',
-      currency: TEXT,
-      customer: 'jsonb',
-      customer_email: TEXT,
-      line_items: 'jsonb',
-      amounts: 'jsonb',
-      status_history: 'jsonb',
-      metadata: 'jsonb',
-      lmn: 'jsonb',
-      completed_at: AT,
-      created_at: AT,
-      updated_at: AT,
-    },
-    rows,
+    em,
+    Order,
+    built.map((b) => b.order),
   );
 }
 
 /** Inserts the payments of built orders, as `insertOrders` the orders (either may go first: nothing refers across them). */
-export function insertPayments(built: BuiltOrder[]): BulkWrite {
-  const now = new Date();
-  const rows = built.flatMap((b) =>
-    b.payments.map((p) => ({
-      id: p.id,
-      merchant_id: p.merchant,
-      livemode: p.livemode,
-      order_id: p.orderId,
-      payment_method: p.paymentMethod,
-      brand: p.brand,
-      last4: p.last4,
-      amount: p.amount,
-      currency: p.currency,
-      processor_token: p.processorToken,
-      capture_id: p.captureId,
-      captured_at: p.capturedAt,
-      created_at: now,
-      updated_at: now,
-    })),
-  );
+export function insertPayments(em: EntityManager, built: BuiltOrder[]): BulkWrite {
   return bulkInsert(
-    'payments',
-    {
-      id: TEXT,
-      merchant_id: TEXT,
-      livemode: 'boolean',
-      order_id: TEXT,
-      payment_method: TEXT,
-      brand: TEXT,
-      last4: TEXT,
-      amount: 'int',
-      currency: TEXT,
-      processor_token: TEXT,
-      capture_id: TEXT,
-      captured_at: AT,
-      created_at: AT,
-      updated_at: AT,
-    },
-    rows,
+    em,
+    Payment,
+    built.flatMap((b) => b.payments),
   );
 }
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { bulkInsert, bulkUpdate, type BulkWrite } from '../../platform/db/bulk.js';
 import { epochMs, runStatement, withDates } from '../../platform/db/sql.js';
 import type { Customer, PaymentMethod } from '../customers/customer.entity.js';
-import type { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
+import { Subscription, SubscriptionInvoice, SubscriptionInvoiceAttempt } from './subscription.entity.js';
 
 /**
  * The billing engine's reads and writes as plain rows: a batch of charges is read in a few
@@ -233,128 +233,74 @@ export async function readCallingAttempts(
   });
 }
 
-const text = 'text';
-const at = 'timestamptz';
-/** The columns of a cycle and of an attempt billing changes once they exist, then all it writes when it makes one. */
-const INVOICE_CHANGES = {
-  id: text,
-  status: text,
-  attempt_count: 'int',
-  next_retry_at: at,
-  order_id: text,
-  psp_reference: text,
-  paid_at: at,
-  last_disposition: text,
-  last_refusal_code: text,
-  updated_at: at,
-};
-const ATTEMPT_CHANGES = {
-  id: text,
-  status: text,
-  psp_reference: text,
-  disposition: text,
-  refusal_code: text,
-  updated_at: at,
-};
-const SCOPE = { merchant_id: text, livemode: 'boolean', created_at: at };
-const INVOICE_TABLE = {
-  ...SCOPE,
-  subscription_id: text,
-  period_index: 'int',
-  period_start: at,
-  period_end: at,
-  amount: 'int',
-  currency: text,
-  ...INVOICE_CHANGES,
-};
-const ATTEMPT_TABLE = {
-  ...SCOPE,
-  invoice_id: text,
-  attempt: 'int',
-  amount: 'int',
-  payment_method_id: text,
-  ...ATTEMPT_CHANGES,
-};
-/** The columns of `subscriptions` billing changes (the rest is never written here). */
-const SUBSCRIPTION_TABLE = {
-  id: text,
-  status: text,
-  period_index: 'int',
-  current_period_start: at,
-  current_period_end: at,
-  next_charge_at: at,
-  billing_lease_until: at,
-  open_invoice_id: text,
-  latest_invoice_id: text,
-  prior_status: text,
-  prior_next_charge_at: at,
-  updated_at: at,
-};
+/** What billing changes of a cycle and of an attempt once they exist (a new one is written whole). */
+const INVOICE_CHANGES = [
+  'status',
+  'attemptCount',
+  'nextRetryAt',
+  'orderId',
+  'pspReference',
+  'paidAt',
+  'lastDisposition',
+  'lastRefusalCode',
+  'updatedAt',
+] as const satisfies readonly (keyof SubscriptionInvoice)[];
+const ATTEMPT_CHANGES = [
+  'status',
+  'pspReference',
+  'disposition',
+  'refusalCode',
+  'updatedAt',
+] as const satisfies readonly (keyof SubscriptionInvoiceAttempt)[];
+/** What billing changes of a subscription (the rest is never written here). */
+const SUBSCRIPTION_CHANGES = [
+  'status',
+  'periodIndex',
+  'currentPeriodStart',
+  'currentPeriodEnd',
+  'nextChargeAt',
+  'billingLeaseUntil',
+  'openInvoiceId',
+  'latestInvoiceId',
+  'priorStatus',
+  'priorNextChargeAt',
+  'updatedAt',
+] as const satisfies readonly (keyof Subscription)[];
 
-const invoiceRow = (i: BillingInvoice) => ({
-  id: i.id,
-  merchant_id: i.merchantId,
-  livemode: i.livemode,
-  subscription_id: i.subscriptionId,
-  period_index: i.periodIndex,
-  period_start: i.periodStart,
-  period_end: i.periodEnd,
-  amount: i.amount,
-  currency: i.currency,
-  status: i.status,
-  attempt_count: i.attemptCount,
-  next_retry_at: i.nextRetryAt,
-  order_id: i.orderId,
-  psp_reference: i.pspReference,
-  paid_at: i.paidAt,
-  last_disposition: i.lastDisposition,
-  last_refusal_code: i.lastRefusalCode,
-  created_at: i.createdAt,
-  updated_at: i.updatedAt,
-});
-
-const attemptRow = (a: BillingAttempt) => ({
-  id: a.id,
-  merchant_id: a.merchantId,
-  livemode: a.livemode,
-  invoice_id: a.invoiceId,
-  attempt: a.attempt,
-  amount: a.amount,
-  payment_method_id: a.paymentMethodId,
-  status: a.status,
-  psp_reference: a.pspReference,
-  disposition: a.disposition,
-  refusal_code: a.refusalCode,
-  created_at: a.createdAt,
-  updated_at: a.updatedAt,
+/** A new row: the merchant as the entity's reference property, the billing-only flag dropped. */
+const inserted = <T extends { merchantId: string; isNew?: boolean }>({ isNew: _new, merchantId, ...row }: T) => ({
+  ...row,
+  merchant: merchantId,
 });
 
 /** Writes billing's changes (new and changed cycles and attempts, changed subscriptions) as statements for one `runBulk`. */
 export function billingWrites(
+  em: EntityManager,
   subs: BillingSubscription[],
   invoices: BillingInvoice[],
   attempts: BillingAttempt[],
 ): BulkWrite[] {
   const now = new Date();
-  const subRows = subs.map((s) => ({
-    id: s.id,
-    status: s.status,
-    period_index: s.periodIndex,
-    current_period_start: s.currentPeriodStart,
-    current_period_end: s.currentPeriodEnd,
-    next_charge_at: s.nextChargeAt,
-    billing_lease_until: s.billingLeaseUntil,
-    open_invoice_id: s.openInvoiceId,
-    latest_invoice_id: s.latestInvoiceId,
-    prior_status: s.priorStatus,
-    prior_next_charge_at: s.priorNextChargeAt,
-    updated_at: now,
-  }));
   return [
-    bulkInsert('subscription_invoices', INVOICE_TABLE, invoices.filter((i) => i.isNew).map(invoiceRow)),
-    bulkUpdate('subscription_invoices', INVOICE_CHANGES, invoices.filter((i) => !i.isNew).map(invoiceRow)),
-    bulkInsert('subscription_invoice_attempts', ATTEMPT_TABLE, attempts.filter((a) => a.isNew).map(attemptRow)),
-    bulkUpdate('subscription_invoice_attempts', ATTEMPT_CHANGES, attempts.filter((a) => !a.isNew).map(attemptRow)),
-    bulkUpdate('subscriptions', SUBSCRIPTION_TABLE, subRows),
+    bulkInsert(em, SubscriptionInvoice, invoices.filter((i) => i.isNew).map(inserted)),
+    bulkUpdate(
+      em,
+      SubscriptionInvoice,
+      invoices.filter((i) => !i.isNew),
+      INVOICE_CHANGES,
+    ),
+    bulkInsert(em, SubscriptionInvoiceAttempt, attempts.filter((a) => a.isNew).map(inserted)),
+    bulkUpdate(
+      em,
+      SubscriptionInvoiceAttempt,
+      attempts.filter((a) => !a.isNew),
+      ATTEMPT_CHANGES,
+    ),
+    bulkUpdate(
+      em,
+      Subscription,
+      subs.map((s) => ({ ...s, updatedAt: now })),
+      SUBSCRIPTION_CHANGES,
+    ),
   ];
 }

@@ -317,7 +317,7 @@ export async function prepareCharges(
     }
     jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, pm, !!opts.byNewCard));
   }
-  await runBulk(em, billingWrites(changed, invoices, attempts));
+  await runBulk(em, billingWrites(em, changed, invoices, attempts));
   await endScheduled(em, ending, offsets, log);
   return jobs;
 }
@@ -626,7 +626,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       }
     }
     const orders = settled.flatMap((s) => (s.order ? [s.order] : []));
-    await runBulk(em, [...billingWrites([...changed], invoices, attempts), insertPayments(orders)]);
+    await runBulk(em, [...billingWrites(em, [...changed], invoices, attempts), insertPayments(em, orders)]);
     await em.flush(); // the card-update links
     // Order numbers last: a merchant's counter stays locked until this commits, and every
     // settlement of that merchant waits for it, so only the orders and events are written under it.
@@ -644,7 +644,7 @@ export async function settleCharges(root: EntityManager, outcomes: ChargeOutcome
       }
       events.push(...after);
     }
-    await runBulk(em, [insertOrders(orders), ...insertEvents(events)]);
+    await runBulk(em, [insertOrders(em, orders), ...insertEvents(em, events)]);
   });
   // After the commit, with no transaction open: refund what was captured for voided cycles. A
   // failure here loses nothing: the journal stays `reversing` and the reconciliation sweep retries.

@@ -147,16 +147,21 @@ export function withDates<T>(row: object, dates: readonly (keyof T & string)[]):
   return record as T;
 }
 
-/** A column of a new entity's row, as `insertTogether` writes it (null when it has no column of its own). */
-function columnOf(prop: EntityProperty, value: unknown): unknown {
+/** A property's value as its column holds it: a reference by its key, anything else as it is (null for none). */
+export function columnValue(prop: EntityProperty, value: unknown): unknown {
   if (value == null) return null;
   if (prop.kind === ReferenceKind.MANY_TO_ONE || prop.kind === ReferenceKind.ONE_TO_ONE) {
     const target = Reference.unwrapReference(value);
     return typeof target === 'object' ? helper(target).getPrimaryKey() : target;
   }
-  if (prop.type === 'json' || prop.runtimeType === 'object' || prop.customType instanceof JsonType)
-    return JSON.stringify(value);
   return value;
+}
+
+/** A column of a new entity's row, as `insertTogether` sends it as a parameter (JSON as its text). */
+function columnOf(prop: EntityProperty, value: unknown): unknown {
+  if (value != null && (prop.type === 'json' || prop.runtimeType === 'object' || prop.customType instanceof JsonType))
+    return JSON.stringify(value);
+  return columnValue(prop, value);
 }
 
 /**

@@ -34,7 +34,7 @@ export interface EventFollower {
   /** Entities (not persisted yet) to write with `event`. */
   entities(em: EntityManager, event: FollowedEvent): object[];
   /** Statements writing what `events` cause, for the same `runBulk`. */
-  bulk(events: FollowedEvent[]): BulkWrite[];
+  bulk(em: EntityManager, events: FollowedEvent[]): BulkWrite[];
 }
 
 const followers: EventFollower[] = [];
@@ -99,15 +99,7 @@ export function newEvent(
 }
 
 /** An event as a row of `events`, for a caller that writes many at once (`insertEvents`). */
-export interface EventRow {
-  id: string;
-  merchant_id: string;
-  livemode: boolean;
-  type: string;
-  data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+export type EventRow = FollowedEvent;
 
 /** The row `recordEvent` would flush, stamped `at` (the envelope's created_at: the caller's clock). */
 export function eventRow(
@@ -118,12 +110,11 @@ export function eventRow(
 ): EventRow {
   return {
     id: prefixedId('evt'),
-    merchant_id: principal.merchantId,
+    merchantId: principal.merchantId,
     livemode: principal.livemode,
     type,
     data,
-    created_at: at,
-    updated_at: new Date(),
+    createdAt: at,
   };
 }
 
@@ -131,30 +122,14 @@ export function eventRow(
  * Inserts event rows in one statement, in their order (the log's sequence follows it), and what
  * they cause (`EventFollower`); run them in the state change's transaction (`runBulk`).
  */
-export function insertEvents(rows: EventRow[]): BulkWrite[] {
-  const facts = rows.map((r) => ({
-    id: r.id,
-    merchantId: r.merchant_id,
-    livemode: r.livemode,
-    type: r.type,
-    data: r.data,
-    createdAt: r.created_at,
-  }));
+export function insertEvents(em: EntityManager, rows: EventRow[]): BulkWrite[] {
   return [
     bulkInsert(
-      'events',
-      {
-        id: 'text',
-        merchant_id: 'text',
-        livemode: 'boolean',
-        type: 'text',
-        data: 'jsonb',
-        created_at: 'timestamptz',
-        updated_at: 'timestamptz',
-      },
-      rows,
+      em,
+      Event,
+      rows.map((r) => ({ ...r, merchant: r.merchantId })),
     ),
-    ...followers.flatMap((f) => f.bulk(facts)),
+    ...followers.flatMap((f) => f.bulk(em, rows)),
   ];
 }
 
