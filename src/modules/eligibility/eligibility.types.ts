@@ -45,6 +45,11 @@ export interface EligibilityCategory {
   confirm?: { phrases: readonly string[]; missing: string; review_category: string };
   /** A match decides whatever else matched (CBD, pet products): no other category's phrase can outweigh it. */
   decisive?: boolean;
+  /**
+   * Consulted only when no other category matched: a form or unit of sale ("softgels", "mcg") that says what kind
+   * of product an otherwise unrecognised name is.
+   */
+  fallback?: boolean;
 }
 
 export interface UpcEntry {
