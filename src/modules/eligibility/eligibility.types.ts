@@ -22,6 +22,10 @@ export const RULE_SOURCES = [
   "Plan administrators' eligibility lists",
 ] as const;
 
+/** Two plan administrators' lists whose item pages decide many categories; a rationale citing one starts with it. */
+export const HSA_STORE = "Plan administrators' eligibility lists (HSA Store)";
+export const FSA_STORE = "Plan administrators' eligibility lists (FSA Store)";
+
 export interface EligibilityCategory {
   id: string;
   label: string;
