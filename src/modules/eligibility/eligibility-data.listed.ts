@@ -31,8 +31,8 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'rehydration solution',
       'oral electrolyte',
       'electrolyte solution',
-      'ors',
       'ors + electrolyte',
+      'ors + rehydration',
       'pedialyte',
     ],
     rationale: `${HSA_STORE}: electrolyte replacements that prevent or treat dehydration, without added supplements, are eligible`,
@@ -70,6 +70,8 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Eyelid cleansers & warm eye compresses',
     status: 'eligible',
     keywords: ['eyelid', 'lid scrub', 'lid wipe', 'lid cleanser', 'blepharitis', 'eye compress', 'warm compress + eye'],
+    // Eyelid cosmetics (primers, shadows, lifting tape) are not eyelid care.
+    negative_keywords: ['primer', 'shadow', 'eyeshadow', 'makeup', 'tape', 'glue', 'lift', 'concealer'],
     rationale: `${FSA_STORE}: eyelid cleansers and warm eye compresses treat blepharitis and dry eye`,
   },
   {
@@ -101,6 +103,8 @@ export const LISTED_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hair + supplement',
       'hair + biotin',
     ],
+    // "Skin and nail" antifungals and eczema or psoriasis treatments are OTC medicines.
+    negative_keywords: ['fungal', 'fungus', 'antifungal', 'eczema', 'psoriasis'],
     rationale:
       'IRS Pub. 502: supplements taken for hair, skin and nails are cosmetic, not treatment of a specific condition',
   },
