@@ -26,6 +26,11 @@ const MEDICATED_SKIN_TERMS = [
   'burn relief',
   'denture',
   'lice',
+  'antiseptic',
+  'antimicrobial',
+  'chlorhexidine',
+  'eyelid',
+  'aloe',
 ];
 
 export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
@@ -101,7 +106,6 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'face scrub',
       'exfoliating scrub',
       'body butter',
-      'aloe vera gel',
       'after sun',
       'hyaluronic acid',
       'niacinamide',
@@ -317,6 +321,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'baking soda',
       'cranberry juice',
     ],
+    // Hypoallergenic and amino-acid formulas are medical nutrition (eligibility-data.wellness.ts), not ordinary food.
+    negative_keywords: ['hypoallergenic', 'amino acid', 'hydrolyzed', 'elemental'],
     rationale: 'IRS Pub. 502: food, including diet food, protein products and infant formula, is not medical care',
   },
   {
@@ -343,6 +349,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'iced tea',
       'vitaminwater',
       'vitamin water',
+      'electrolyte water',
+      'flavored water',
       'kombucha',
     ],
     rationale: 'IRS Pub. 502: beverages are food, not medical care',
@@ -416,21 +424,9 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   },
   {
     id: 'fitness',
-    label: 'Gym memberships, fitness gear & sports nutrition',
+    label: 'Sports nutrition & smartwatches',
     status: 'not_eligible',
     keywords: [
-      'gym membership',
-      'gym',
-      'health club',
-      'fitness membership',
-      'yoga mat',
-      'dumbbell',
-      'kettlebell',
-      'treadmill',
-      'exercise bike',
-      'stationary bike',
-      'foam roller',
-      'fitness tracker',
       'smartwatch',
       'smart watch',
       'protein powder',
@@ -442,7 +438,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'creatine',
       'bcaa',
     ],
-    rationale: 'IRS Pub. 502: health club dues and items that improve general health or fitness are not medical care',
+    rationale:
+      'IRS Pub. 502: sports nutrition (protein powders, shakes and bars) and general-purpose smartwatches improve general health or fitness, not a medical condition',
   },
   {
     id: 'clothing-accessories',
@@ -520,7 +517,18 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'vacuum',
     ],
     // Orthopedic and cervical bedding is a dual-purpose medical item (LMN), not ordinary bedding.
-    negative_keywords: ['orthopedic', 'cervical', 'nasal pillow', 'weighted', 'acupressure', 'reflux'],
+    negative_keywords: [
+      'orthopedic',
+      'cervical',
+      'nasal pillow',
+      'weighted',
+      'acupressure',
+      'reflux',
+      'gauze',
+      'sterile',
+      'earplug',
+      'ear plug',
+    ],
     rationale: 'IRS Pub. 502: household supplies are personal, living and family expenses, not medical care',
   },
   {

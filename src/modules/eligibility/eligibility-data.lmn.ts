@@ -28,6 +28,9 @@ const PET_TERMS = ['pet', 'dog', 'puppy', 'kitten', 'for cats'];
 
 const NOT_FOR_PEOPLE = [...TOPICAL_FORMS, ...PET_TERMS];
 
+// Supplements that administrators list eligible without a letter (eligibility-data.listed.ts).
+const LISTED_ELSEWHERE = ['prenatal', 'glucosamine', 'chondroitin'];
+
 export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'vitamins-minerals',
@@ -47,8 +50,13 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'magnesium + tablet',
       'magnesium + capsule',
       'selenium',
-      'prenatal',
-      'prenatal vitamin',
+      'potassium',
+      'chromium',
+      'iodine',
+      'magnesium',
+      'calcium',
+      'b12',
+      'methylcobalamin',
       'vitamin d',
       'vitamin c',
       'vitamin b12',
@@ -68,7 +76,17 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'vitafusion',
       'emergen c',
     ],
-    negative_keywords: [...NOT_FOR_PEOPLE, 'laxative'],
+    // Prenatal vitamins and glucosamine are listed eligible; antacids, Epsom salt and zinc-oxide creams are not supplements.
+    negative_keywords: [
+      ...NOT_FOR_PEOPLE,
+      ...LISTED_ELSEWHERE,
+      'laxative',
+      'antacid',
+      'heartburn',
+      'zinc oxide',
+      'epsom',
+      'sulfate',
+    ],
     rationale:
       'IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
   },
@@ -87,8 +105,6 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'turmeric',
       'curcumin',
       'ashwagandha',
-      'glucosamine',
-      'chondroitin',
       'collagen',
       'coq10',
       'fiber supplement',
@@ -100,7 +116,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'immune support',
       'greens powder',
     ],
-    negative_keywords: NOT_FOR_PEOPLE,
+    negative_keywords: [...NOT_FOR_PEOPLE, ...LISTED_ELSEWHERE],
     rationale:
       'IRS Pub. 502: herbal and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
   },
@@ -108,7 +124,16 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'probiotics',
     label: 'Probiotics',
     status: 'requires_lmn',
-    keywords: ['probiotic', 'prebiotic', 'culturelle', 'florastor', 'acidophilus', 'lactobacillus'],
+    keywords: [
+      'probiotic',
+      'prebiotic',
+      'synbiotic',
+      'postbiotic',
+      'culturelle',
+      'florastor',
+      'acidophilus',
+      'lactobacillus',
+    ],
     negative_keywords: NOT_FOR_PEOPLE,
     rationale:
       "IRS Pub. 502: probiotics are nutritional supplements, eligible only with a practitioner's recommendation for a diagnosed condition",
@@ -117,8 +142,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'fish-oil-omega-3',
     label: 'Fish oil & omega-3',
     status: 'requires_lmn',
-    keywords: ['fish oil', 'omega 3', 'krill oil', 'cod liver oil', 'algal oil', 'dha supplement'],
-    negative_keywords: NOT_FOR_PEOPLE,
+    keywords: ['fish oil', 'omega', 'omega 3', 'krill oil', 'cod liver oil', 'algal oil', 'dha supplement', 'epa'],
+    negative_keywords: [...NOT_FOR_PEOPLE, 'watch'],
     rationale:
       "IRS Pub. 502: fish oil is a nutritional supplement, eligible only with a practitioner's recommendation for a diagnosed condition",
   },
@@ -186,6 +211,12 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'orthopedic + sneaker',
       'orthopedic + pillow',
       'cervical + pillow',
+      'neck + pillow',
+      'knee pillow',
+      'leg pillow',
+      'contour + pillow',
+      'therapeutic + pillow',
+      'pain + pillow',
       'wedge pillow',
       'orthopedic + mattress',
       'adjustable bed',

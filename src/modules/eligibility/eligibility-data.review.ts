@@ -16,33 +16,32 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       'skin tint + spf',
       'bb cream + spf',
       'cc cream + spf',
-      'tinted sunscreen',
+      'foundation + spf',
+      'concealer + spf',
+      'tint + spf',
+      'powder + spf',
+      'primer + spf',
     ],
+    // A product sold as a sunscreen (tinted or not) is decided by the sunscreen category.
+    negative_keywords: ['sunscreen', 'sun screen', 'sunblock', 'sun block'],
+    min_spf: 15,
     rationale:
       "Plan administrators' eligibility lists: a cosmetic that states an SPF is eligible only when it is sold as a broad-spectrum sunscreen of SPF 15+ (Drug Facts panel), which the name does not show",
   },
   {
     id: 'medicated-or-everyday',
-    label:
-      'Medicated or everyday care (dandruff shampoo, medicated lip balm, petroleum jelly, Epsom salt, electrolytes)',
+    label: 'Medicated or everyday care (medicated lip balm, healing ointment)',
     status: 'requires_review',
     keywords: [
-      'dandruff shampoo',
-      'dandruff',
       'lip balm + medicated',
       'lip ointment + medicated',
       'carmex',
       'blistex',
-      'petroleum jelly',
-      'vaseline',
       'healing ointment',
       'skin protectant',
-      'epsom salt',
-      'electrolyte solution',
-      'pedialyte',
-      'hydration multiplier',
-      'electrolyte + drink mix',
     ],
+    // Petroleum jelly is decided by the lists (LMN); a lip product that states an SPF is a sunscreen.
+    negative_keywords: ['petroleum jelly', 'petrolatum', 'jelly', 'spf', 'sunscreen'],
     rationale:
       'CARES Act 2020: an over-the-counter drug (one with a Drug Facts panel) is eligible without a prescription, but this kind of product is also sold as everyday hygiene or food, and the name does not show which',
   },
@@ -50,7 +49,7 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'unclear-medical-purpose',
     label: 'Items whose medical purpose the name does not show',
     status: 'requires_review',
-    keywords: ['anti snoring', 'snoring', 'ear plug', 'earplug'],
+    keywords: ['anti snoring', 'snoring', 'mouth tape', 'sleep tape'],
     rationale:
       'IRS Pub. 502: an item is medical care only when it is primarily for a medical condition; this one is also sold for comfort, and the name does not say which',
   },

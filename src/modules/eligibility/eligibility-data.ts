@@ -9,6 +9,8 @@ import { SUPPLY_CATEGORIES } from './eligibility-data.supplies.js';
 import { LMN_CATEGORIES } from './eligibility-data.lmn.js';
 import { INELIGIBLE_CATEGORIES } from './eligibility-data.ineligible.js';
 import { REVIEW_CATEGORIES } from './eligibility-data.review.js';
+import { LISTED_ELIGIBLE_CATEGORIES, LISTED_INELIGIBLE_CATEGORIES } from './eligibility-data.listed.js';
+import { SUPPLEMENT_FORM_FALLBACK, WELLNESS_LMN_CATEGORIES } from './eligibility-data.wellness.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -17,7 +19,11 @@ export { UPC_TABLE } from './eligibility-data.upc.js';
 export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...MEDICINE_CATEGORIES,
   ...SUPPLY_CATEGORIES,
+  ...LISTED_ELIGIBLE_CATEGORIES,
   ...LMN_CATEGORIES,
+  ...WELLNESS_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
+  ...LISTED_INELIGIBLE_CATEGORIES,
+  SUPPLEMENT_FORM_FALLBACK,
 ];

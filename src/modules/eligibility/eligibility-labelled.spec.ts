@@ -11,9 +11,10 @@ const ACCURACY_FLOOR = 1;
 describe('the name classifier on the labelled set', () => {
   const evaluation = evaluate(SET);
 
+  // requires_review holds 13 names since issue 37 moved 7 to the answer a public list gives (README beside the set).
   test('the set is large, covers every status and has no duplicate name', () => {
     expect(SET.length).toBeGreaterThanOrEqual(400);
-    for (const status of ELIGIBILITY_STATUSES) expect(evaluation.perClass[status].support).toBeGreaterThanOrEqual(15);
+    for (const status of ELIGIBILITY_STATUSES) expect(evaluation.perClass[status].support).toBeGreaterThanOrEqual(10);
     expect(new Set(SET.map((c) => c.name.toLowerCase())).size).toBe(SET.length);
   });
 
@@ -29,7 +30,7 @@ describe('the name classifier on the labelled set', () => {
     ['sunglasses', 'not_eligible', /aviator sunglasses/i],
     ['KN95 masks', 'eligible', /kn95/i],
     ['melatonin', 'requires_lmn', /melatonin/i],
-    ['prenatal vitamins', 'requires_lmn', /prenatal/i],
+    ['prenatal vitamins', 'eligible', /prenatal/i],
     ['protein powder', 'not_eligible', /protein powder/i],
     ['heating pad', 'eligible', /heating pad/i],
     ['hand sanitizer', 'eligible', /hand sanitizer/i],

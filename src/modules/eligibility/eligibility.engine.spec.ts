@@ -3,7 +3,7 @@ import { checkEligibility, storedStatus, type EligibilityStatus } from './eligib
 type LabelledCase = [name: string, status: EligibilityStatus, category: string | null];
 
 // Realistic product names with the decision a benefits administrator would make. Genuinely ambiguous items
-// (medicated lip balm, dandruff shampoo, Metamucil, Pedialyte, Epsom salt, tinted sunscreen) are left out.
+// (medicated lip balm, Metamucil, a cosmetic that states an SPF) are left out.
 const LABELLED: LabelledCase[] = [
   ['Tylenol Extra Strength Caplets 500 mg, 100 ct', 'eligible', 'pain-relief'],
   ['Advil Liqui-Gels Ibuprofen 200 mg', 'eligible', 'pain-relief'],
@@ -154,7 +154,7 @@ const LABELLED: LabelledCase[] = [
   ['Centrum Adults Multivitamin Tablets', 'requires_lmn', 'vitamins-minerals'],
   ['Nature Made Vitamin D3 2000 IU Softgels', 'requires_lmn', 'vitamins-minerals'],
   ["One A Day Women's Multivitamin", 'requires_lmn', 'vitamins-minerals'],
-  ['Vitafusion Prenatal Gummy Vitamins', 'requires_lmn', 'vitamins-minerals'],
+  ['Vitafusion Prenatal Gummy Vitamins', 'eligible', 'prenatal-vitamins'],
   ['Emergen-C 1000 mg Vitamin C Drink Mix', 'requires_lmn', 'vitamins-minerals'],
   ["Nature's Bounty Biotin 10000 mcg", 'requires_lmn', 'vitamins-minerals'],
   ['Caltrate 600+D3 Calcium Supplement', 'requires_lmn', 'vitamins-minerals'],
@@ -163,7 +163,7 @@ const LABELLED: LabelledCase[] = [
   ['ZzzQuil Pure Zzzs Melatonin Sleep Aid Gummies', 'requires_lmn', 'dietary-supplements'],
   ['Sambucol Black Elderberry Syrup', 'requires_lmn', 'dietary-supplements'],
   ['Qunol Turmeric Curcumin Complex', 'requires_lmn', 'dietary-supplements'],
-  ['Osteo Bi-Flex Glucosamine Chondroitin', 'requires_lmn', 'dietary-supplements'],
+  ['Osteo Bi-Flex Glucosamine Chondroitin', 'eligible', 'joint-supplements'],
   ['Vital Proteins Collagen Peptides Powder', 'requires_lmn', 'dietary-supplements'],
   ['AZO Cranberry Urinary Tract Health Softgels', 'requires_lmn', 'dietary-supplements'],
   ['Culturelle Daily Probiotic Capsules', 'requires_lmn', 'probiotics'],
@@ -195,7 +195,7 @@ const LABELLED: LabelledCase[] = [
   ["Burt's Bees Beeswax Lip Balm", 'not_eligible', 'skin-care'],
   ['Hydrating Sheet Face Mask', 'not_eligible', 'skin-care'],
   ['Collagen Face Cream, Anti-Aging', 'not_eligible', 'skin-care'],
-  ['Aloe Vera After Sun Gel', 'not_eligible', 'skin-care'],
+  ['Aloe Vera After Sun Gel', 'requires_lmn', 'aloe-vera'],
   ['Pantene Pro-V Daily Moisture Renewal Shampoo', 'not_eligible', 'toiletries'],
   ['Dove Beauty Bar Soap, 4 ct', 'not_eligible', 'toiletries'],
   ['Degree Men Original Antiperspirant Deodorant', 'not_eligible', 'toiletries'],
@@ -228,8 +228,8 @@ const LABELLED: LabelledCase[] = [
   ['ZYN Nicotine Pouches, Cool Mint', 'not_eligible', 'tobacco-vaping'],
   ['Pampers Swaddlers Baby Diapers, Size 1', 'not_eligible', 'baby-diapers-gear'],
   ['Huggies Natural Care Baby Wipes', 'not_eligible', 'baby-diapers-gear'],
-  ['Planet Fitness Gym Membership', 'not_eligible', 'fitness'],
-  ['Gaiam Yoga Mat', 'not_eligible', 'fitness'],
+  ['Planet Fitness Gym Membership', 'requires_lmn', 'exercise-equipment'],
+  ['Gaiam Yoga Mat', 'requires_lmn', 'exercise-equipment'],
   ['Optimum Nutrition Gold Standard Whey Protein Powder', 'not_eligible', 'fitness'],
   ['Nike Pegasus Running Shoes', 'not_eligible', 'clothing-accessories'],
   ['Ray-Ban Aviator Sunglasses', 'not_eligible', 'clothing-accessories'],

@@ -11,7 +11,7 @@ import { validateGtin, type GtinFormat } from './gtin.js';
 export type { EligibilityStatus } from './eligibility.types.js';
 
 /** Bumped with any change to how the engine decides that its data tables do not show. */
-const RULES_REVISION = '2026-11-24';
+const RULES_REVISION = '2026-11-27';
 
 /**
  * Which engine decides: a digest of its rules revision and data tables. When a deploy changes it,
@@ -95,6 +95,8 @@ interface CompiledKeyword {
   /** First word of each part: a cheap set lookup that rules out most keywords before any substring search. */
   heads: string[];
   weight: number;
+  /** Position in its category's list: on a tie in weight the earlier keyword is the one a message cites. */
+  order: number;
 }
 
 interface CompiledCategory {
@@ -107,11 +109,11 @@ interface CompiledCategory {
 
 const pad = (phrase: string): string => ` ${phrase} `;
 
-function compileKeyword(text: string): CompiledKeyword {
+function compileKeyword(text: string, order: number): CompiledKeyword {
   const parts = text.split(' + ').map((part) => normalizeName(part));
   if (parts.some((part) => part === '')) throw new Error(`Eligibility keyword '${text}' normalises to nothing`);
   const weight = parts.reduce((sum, part) => sum + part.split(' ').length, 0);
-  return { text, parts: parts.map(pad), heads: parts.map((part) => part.split(' ')[0]), weight };
+  return { text, parts: parts.map(pad), heads: parts.map((part) => part.split(' ')[0]), weight, order };
 }
 
 const COMPILED: readonly CompiledCategory[] = ELIGIBILITY_CATEGORIES.map((category) => ({
@@ -121,6 +123,22 @@ const COMPILED: readonly CompiledCategory[] = ELIGIBILITY_CATEGORIES.map((catego
   confirms: category.confirm ? category.confirm.phrases.map((phrase) => pad(normalizeName(phrase))) : null,
 }));
 const COMPILED_BY_ID = new Map(COMPILED.map((compiled) => [compiled.category.id, compiled]));
+
+interface IndexedKeyword {
+  /** Index of the category in COMPILED: candidates are ranked in data order, as before the index. */
+  at: number;
+  keyword: CompiledKeyword;
+}
+
+// Keywords by the first word of their first part: a name only looks at the keywords that start with one of its words.
+const BY_HEAD = new Map<string, IndexedKeyword[]>();
+COMPILED.forEach(({ keywords }, at) => {
+  for (const keyword of keywords) {
+    const list = BY_HEAD.get(keyword.heads[0]) ?? [];
+    list.push({ at, keyword });
+    BY_HEAD.set(keyword.heads[0], list);
+  }
+});
 
 const CATEGORY_BY_ID = new Map(ELIGIBILITY_CATEGORIES.map((category) => [category.id, category]));
 const UPC_BY_GTIN = new Map<string, UpcEntry>();
@@ -154,23 +172,44 @@ function beats(a: NameMatch, b: NameMatch): boolean {
   return CAUTION[a.category.status] > CAUTION[b.category.status];
 }
 
-function matchName(normalized: string): NameMatch | null {
-  const text = pad(normalized);
-  const words = new Set(normalized.split(' '));
-  let best: NameMatch | null = null;
-  for (const { category, keywords, negatives } of COMPILED) {
-    if (negatives.some((negative) => text.includes(negative))) continue;
-    let candidate: NameMatch | null = null;
-    for (const keyword of keywords) {
+/** Every keyword the name holds, grouped by category index. */
+function keywordHits(text: string, words: ReadonlySet<string>): Map<number, CompiledKeyword[]> {
+  const hits = new Map<number, CompiledKeyword[]>();
+  for (const word of words) {
+    for (const { at, keyword } of BY_HEAD.get(word) ?? []) {
       if (!keyword.heads.every((head) => words.has(head)) || !keyword.parts.every((part) => text.includes(part)))
         continue;
-      if (!candidate) candidate = { category, keyword, evidence: 0 };
-      else if (keyword.weight > candidate.keyword.weight) candidate.keyword = keyword;
-      candidate.evidence += keyword.weight;
+      const list = hits.get(at);
+      if (list) list.push(keyword);
+      else hits.set(at, [keyword]);
     }
-    if (candidate && (!best || beats(candidate, best))) best = candidate;
+  }
+  return hits;
+}
+
+/** The best match among categories of one kind: ordinary ones, or `fallback` ones when no ordinary one matched. */
+function bestOf(text: string, hits: Map<number, CompiledKeyword[]>, fallback: boolean): NameMatch | null {
+  let best: NameMatch | null = null;
+  for (const at of [...hits.keys()].sort((a, b) => a - b)) {
+    const { category, negatives } = COMPILED[at];
+    if (Boolean(category.fallback) !== fallback || negatives.some((negative) => text.includes(negative))) continue;
+    const keywords = hits.get(at) ?? [];
+    let keyword = keywords[0];
+    let evidence = 0;
+    for (const hit of keywords) {
+      evidence += hit.weight;
+      if (hit.weight > keyword.weight || (hit.weight === keyword.weight && hit.order < keyword.order)) keyword = hit;
+    }
+    const candidate = { category, keyword, evidence };
+    if (!best || beats(candidate, best)) best = candidate;
   }
   return best;
+}
+
+function matchName(normalized: string): NameMatch | null {
+  const text = pad(normalized);
+  const hits = keywordHits(text, new Set(normalized.split(' ')));
+  return bestOf(text, hits, false) ?? bestOf(text, hits, true);
 }
 
 /** Reads "SPF 30" (or "30 SPF") from a normalised name. */

@@ -22,6 +22,10 @@ export const RULE_SOURCES = [
   "Plan administrators' eligibility lists",
 ] as const;
 
+/** Two plan administrators' lists whose item pages decide many categories; a rationale citing one starts with it. */
+export const HSA_STORE = "Plan administrators' eligibility lists (HSA Store)";
+export const FSA_STORE = "Plan administrators' eligibility lists (FSA Store)";
+
 export interface EligibilityCategory {
   id: string;
   label: string;
@@ -45,6 +49,11 @@ export interface EligibilityCategory {
   confirm?: { phrases: readonly string[]; missing: string; review_category: string };
   /** A match decides whatever else matched (CBD, pet products): no other category's phrase can outweigh it. */
   decisive?: boolean;
+  /**
+   * Consulted only when no other category matched: a form or unit of sale ("softgels", "mcg") that says what kind
+   * of product an otherwise unrecognised name is.
+   */
+  fallback?: boolean;
 }
 
 export interface UpcEntry {
