@@ -10,6 +10,10 @@
  * are what count on a shared, noisy machine. Then: product list deep in the list (keyset) vs
  * near the top, a GraphQL page of 50 orders vs 1, and checkout create + pay flows/s.
  *
+ * The baseline's graph parses and validates each document once, as Apollo does;
+ * BENCH_UNCACHED=1 also runs each GraphQL case on its old endpoint, which does both per request
+ * (`graphql()`), and prints the ratio to that beside.
+ *
  * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20), BENCH_ONLY
  * (comma-separated case ids), BENCH_CPU_PROF (directory: profile the service with --cpu-prof).
  */
@@ -19,17 +23,18 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort } from '../src/platform/db/embedded-postgres.js';
 import { ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
-import { formatTable, sqlCount, startService, waitFor } from './common.js';
+import { cpuMs, formatTable, sqlCount, startService, waitFor } from './common.js';
 import { checkoutBody, flows, median, seedSkuProducts, type FlowTarget } from './flows.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+const UNCACHED = process.env.BENCH_UNCACHED === '1';
 const DEEP_ROWS = 50_200;
 const ORDERS = 50;
 
-type Target = FlowTarget;
+type Target = FlowTarget & { pid: number };
 
 interface Case {
   id: string;
@@ -47,19 +52,23 @@ interface Run {
   p99: number;
   mean: number;
   sqlPerReq: number;
+  /** The answering process's CPU time per request, µs (less noisy than req/s on a shared machine). */
+  cpuPerReq: number;
   errors: number;
 }
 
-async function measure(t: Target, c: Case, seconds: number): Promise<Run> {
+async function measure(t: Target, c: Case, seconds: number, path = c.path): Promise<Run> {
   const before = await sqlCount(t.base);
+  const cpuBefore = cpuMs(t.pid).process;
   const r = await autocannon({
-    url: t.base + c.path,
+    url: t.base + path,
     method: c.method,
     headers: t.headers,
     body: c.body,
     connections: CONNECTIONS,
     duration: seconds,
   });
+  const cpu = cpuMs(t.pid).process - cpuBefore;
   const statements = (await sqlCount(t.base)) - before;
   return {
     rps: r.requests.average,
@@ -67,6 +76,7 @@ async function measure(t: Target, c: Case, seconds: number): Promise<Run> {
     p99: r.latency.p99,
     mean: r.latency.average,
     sqlPerReq: statements / Math.max(r['2xx'], 1),
+    cpuPerReq: (cpu * 1000) / Math.max(r.requests.total, 1),
     errors: r.non2xx + r.errors,
   };
 }
@@ -148,7 +158,7 @@ async function seed(service: Target, db: pg.Client, merchantId: string) {
 async function startBaseline(
   databaseUrl: string,
   merchantId: string,
-): Promise<{ base: string; stop: () => Promise<void> }> {
+): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/bench/baseline.js'], {
     env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MERCHANT_ID: merchantId },
@@ -158,6 +168,7 @@ async function startBaseline(
   await waitFor(`${base}/healthz`, 30_000);
   return {
     base,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
@@ -178,12 +189,13 @@ async function main(): Promise<void> {
     const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
     const svc: Target = {
       base: service.base,
+      pid: service.pid,
       headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
     };
     process.stdout.write(`seeding ${DEEP_ROWS + 20} products and ${ORDERS} orders…\n`);
     const { lastId, at2k, at50k } = await seed(svc, db, merchantId);
     baseline = await startBaseline(service.databaseUrl, merchantId);
-    const bare: Target = { base: baseline.base, headers: { 'content-type': 'application/json' } };
+    const bare: Target = { base: baseline.base, pid: baseline.pid, headers: { 'content-type': 'application/json' } };
 
     const gid = Buffer.from(`Product:${lastId}`).toString('base64url');
     const fields =
@@ -283,15 +295,16 @@ async function main(): Promise<void> {
       await measure(svc, c, 1); // warm-up
       if (c.baseline) await measure(bare, c, 1);
     }
-    const results = new Map<string, { service: Run[]; baseline: Run[] }>(
-      cases.map((c) => [c.id, { service: [], baseline: [] }]),
+    const results = new Map<string, { service: Run[]; baseline: Run[]; uncached: Run[] }>(
+      cases.map((c) => [c.id, { service: [], baseline: [], uncached: [] }]),
     );
+    const uncached = (c: Case) => UNCACHED && c.baseline && c.path === '/graphql';
     const flowRuns: Awaited<ReturnType<typeof flows>>[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const c of cases) {
         const r = results.get(c.id)!;
         // Alternate which side goes first, so drift on the machine falls on both.
-        const order: ['service' | 'baseline', Target][] = c.baseline
+        const order: ['service' | 'baseline' | 'uncached', Target][] = c.baseline
           ? round % 2
             ? [
                 ['service', svc],
@@ -302,11 +315,12 @@ async function main(): Promise<void> {
                 ['service', svc],
               ]
           : [['service', svc]];
+        if (uncached(c)) order.push(['uncached', bare]);
         for (const [side, target] of order) {
-          const run = await measure(target, c, DURATION);
+          const run = await measure(target, c, DURATION, side === 'uncached' ? '/graphql/uncached' : c.path);
           r[side].push(run);
           process.stdout.write(
-            `round ${round}  ${c.name.padEnd(36)} ${side.padEnd(8)} ${fmt(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  SQL/req ${fmt(run.sqlPerReq, 2)}${run.errors ? `  errors ${run.errors}` : ''}\n`,
+            `round ${round}  ${c.name.padEnd(36)} ${side.padEnd(8)} ${fmt(run.rps).padStart(6)} req/s  p50 ${run.p50} ms  p99 ${run.p99} ms  SQL/req ${fmt(run.sqlPerReq, 2)}  CPU/req ${fmt(run.cpuPerReq)} µs${run.errors ? `  errors ${run.errors}` : ''}\n`,
           );
         }
       }
@@ -320,9 +334,9 @@ async function main(): Promise<void> {
     }
 
     const med = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
-    const ratio = (id: string, k: keyof Run) => {
+    const ratio = (id: string, k: keyof Run, side: 'baseline' | 'uncached' = 'baseline') => {
       const r = results.get(id);
-      return r ? median(r.service.map((s, i) => s[k] / r.baseline[i][k])) : NaN;
+      return r?.[side].length ? median(r.service.map((s, i) => s[k] / r[side][i][k])) : NaN;
     };
     const header = [
       'case',
@@ -336,7 +350,9 @@ async function main(): Promise<void> {
       'bare SQL',
       'ratio req/s',
       'p99 x bare',
+      'CPU/req x bare',
       'same JSON',
+      ...(UNCACHED ? ['ratio uncached', 'p99 x uncached'] : []),
     ];
     const rows = cases.map((c) => {
       const r = results.get(c.id)!;
@@ -353,7 +369,9 @@ async function main(): Promise<void> {
         b.length ? fmt(med(b, 'sqlPerReq'), 2) : '',
         b.length ? fmt(ratio(c.id, 'rps'), 2) : '',
         b.length ? fmt(ratio(c.id, 'p99'), 2) : '',
+        b.length ? fmt(ratio(c.id, 'cpuPerReq'), 2) : '',
         same.get(c.id) ?? '',
+        ...(UNCACHED ? [fmt(ratio(c.id, 'rps', 'uncached'), 2), fmt(ratio(c.id, 'p99', 'uncached'), 2)] : []),
       ];
     });
     process.stdout.write(
@@ -422,6 +440,30 @@ async function main(): Promise<void> {
         fmt(ratio('gql-list', 'rps'), 2),
         check(ratio('gql-list', 'rps') >= 0.5),
       ]);
+    // Issue 40: against the caching baseline, every GraphQL read at >= 0.90 with p99 <= 1.3x; REST stays >= 0.90.
+    for (const [id, name] of [
+      ['gql-get', 'GraphQL product(id)'],
+      ['gql-list', 'GraphQL products(first: 20)'],
+    ]) {
+      if (!has(id)) continue;
+      targets.push([
+        `${name}: req/s >= 0.90 of cached graphql-js (issue 40)`,
+        fmt(ratio(id, 'rps'), 2),
+        check(ratio(id, 'rps') >= 0.9),
+      ]);
+      targets.push([`${name}: p99 <= 1.3x (issue 40)`, fmt(ratio(id, 'p99'), 2), check(ratio(id, 'p99') <= 1.3)]);
+    }
+    for (const [id, name] of [
+      ['rest-get', 'REST product get'],
+      ['rest-list', 'REST product list (20)'],
+    ]) {
+      if (has(id))
+        targets.push([
+          `${name}: req/s >= 0.90 of bare (issue 40)`,
+          fmt(ratio(id, 'rps'), 2),
+          check(ratio(id, 'rps') >= 0.9),
+        ]);
+    }
     if (has('list-2k') && has('list-50k')) {
       const deep = perRound('list-50k', 'list-2k', 'mean');
       targets.push(['list latency at 50,000 <= 1.5x at 2,000 (mean)', fmt(deep, 2), check(deep <= 1.5)]);

@@ -1,8 +1,8 @@
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
 import type { DocumentNode } from 'graphql';
 import { DomainError } from '../errors.js';
 import type { GraphContext } from './context.js';
-import type { CostBuckets } from './cost-bucket.js';
+import type { Admission, CostBuckets } from './cost-bucket.js';
 import { requestError } from './errors.js';
 import { actualCost, planCost, TooManySelectionsError, type CostPlan } from './query-cost.js';
 
@@ -30,44 +30,47 @@ export function queryCost(buckets: CostBuckets, max = MAX_QUERY_COMPLEXITY): Apo
       let plan: CostPlan | undefined;
       let taken = 0;
       let retryAfterSeconds: number | undefined;
-      return Promise.resolve({
-        // A refusal rejects the hook's promise (Apollo answers it as the request's error).
-        async didResolveOperation({ request, document, operation, schema }) {
-          if (!operation) return;
-          let known = plans.get(document);
-          if (!known) plans.set(document, (known = new Map<string, CostPlan>()));
-          const variablesKey = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
-          plan = known.get(variablesKey);
-          if (!plan) {
-            try {
-              plan = planCost(schema, document, operation, request.variables ?? {});
-            } catch (err) {
-              if (err instanceof TooManySelectionsError)
-                throw requestError(new DomainError('query_too_complex', err.message));
-              // Pricing coerces the variables first: a missing or mistyped variable is the client's mistake.
-              throw requestError(
-                new DomainError(
-                  'invalid_request',
-                  err instanceof Error ? err.message : 'The variables do not match the operation.',
-                  { param: 'variables' },
-                ),
-              );
-            }
-            if (known.size < 100) known.set(variablesKey, plan);
-          }
-          const cost = plan.requested;
-          if (cost > maximum) {
+      const admitOperation = ({
+        request,
+        document,
+        operation,
+        schema,
+      }: GraphQLRequestContextDidResolveOperation<GraphContext>): Promise<void> => {
+        if (!operation) return Promise.resolve();
+        let known = plans.get(document);
+        if (!known) plans.set(document, (known = new Map<string, CostPlan>()));
+        const variablesKey = `${request.operationName ?? ''}\u0000${JSON.stringify(request.variables ?? {})}`;
+        plan = known.get(variablesKey);
+        if (!plan) {
+          try {
+            plan = planCost(schema, document, operation, request.variables ?? {});
+          } catch (err) {
+            if (err instanceof TooManySelectionsError)
+              throw requestError(new DomainError('query_too_complex', err.message));
+            // Pricing coerces the variables first: a missing or mistyped variable is the client's mistake.
             throw requestError(
               new DomainError(
-                'query_too_complex',
-                `This operation costs ${cost}, above the limit of ${maximum}: ask for smaller pages or fewer nested connections.`,
-                {
-                  details: { complexity: cost, maximum },
-                },
+                'invalid_request',
+                err instanceof Error ? err.message : 'The variables do not match the operation.',
+                { param: 'variables' },
               ),
             );
           }
-          const admission = await buckets.take(key, cost);
+          if (known.size < 100) known.set(variablesKey, plan);
+        }
+        const cost = plan.requested;
+        if (cost > maximum) {
+          throw requestError(
+            new DomainError(
+              'query_too_complex',
+              `This operation costs ${cost}, above the limit of ${maximum}: ask for smaller pages or fewer nested connections.`,
+              {
+                details: { complexity: cost, maximum },
+              },
+            ),
+          );
+        }
+        const admit = (admission: Admission): void => {
           if (!admission.admitted) {
             retryAfterSeconds = admission.retryAfterSeconds;
             const { currentlyAvailable, restoreRate } = buckets.status(key);
@@ -82,6 +85,21 @@ export function queryCost(buckets: CostBuckets, max = MAX_QUERY_COMPLEXITY): Apo
             throw error;
           }
           taken = cost;
+        };
+        const admission = buckets.take(key, cost);
+        if (admission instanceof Promise) return admission.then(admit);
+        admit(admission);
+        return Promise.resolve();
+      };
+      return Promise.resolve({
+        // A refusal rejects the hook's promise (Apollo answers it as the request's error). Synchronous
+        // but for a lease: nearly every operation is admitted on the points this process holds.
+        didResolveOperation(requestContext) {
+          try {
+            return admitOperation(requestContext);
+          } catch (err) {
+            return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+          }
         },
         willSendResponse({ response }) {
           if (response.body.kind !== 'single') return Promise.resolve();

@@ -17,6 +17,8 @@ export function costLeaseSize(maximum: number): number {
   return Math.max(1, Math.floor(maximum / 10));
 }
 
+const ADMITTED: Admission = Object.freeze({ admitted: true });
+
 /** A lease older than this is handed back at the next request, so a busy process re-reads the shared bucket every second. */
 const LEASE_TTL_MS = 1000;
 
@@ -68,20 +70,34 @@ export class CostBuckets {
     private readonly log?: Log,
   ) {}
 
-  /** Takes `cost` points from `key`'s bucket, or says how long to wait for them. */
-  async take(key: string, cost: number): Promise<Admission> {
-    if (cost <= 0) return { admitted: true };
-    for (let round = 0; ; round++) {
-      const state = this.keys.get(key);
-      const now = Date.now();
-      if (state && state.tokens >= cost && now - state.seenAt < LEASE_TTL_MS) {
-        state.tokens -= cost;
-        return { admitted: true };
-      }
-      // Not enough as far as this process knows (other processes only ever take): refuse without asking.
-      if (state && this.estimate(state, now) < cost) return this.refusal(state, cost, now);
-      if (round > 1 || !outsideTransaction(this.orm.em)) return this.onCredit(key, state, cost, now);
+  /**
+   * Takes `cost` points from `key`'s bucket, or says how long to wait for them: at once while
+   * this process holds the points (nearly every request), else after a lease.
+   */
+  take(key: string, cost: number): Admission | Promise<Admission> {
+    return this.attempt(key, cost, 0) ?? this.leaseAndTake(key, cost);
+  }
+
+  /** One round of `take`: its answer, or undefined when a lease must be asked for first. */
+  private attempt(key: string, cost: number, round: number): Admission | undefined {
+    if (cost <= 0) return ADMITTED;
+    const state = this.keys.get(key);
+    const now = Date.now();
+    if (state && state.tokens >= cost && now - state.seenAt < LEASE_TTL_MS) {
+      state.tokens -= cost;
+      return ADMITTED;
+    }
+    // Not enough as far as this process knows (other processes only ever take): refuse without asking.
+    if (state && this.estimate(state, now) < cost) return this.refusal(state, cost, now);
+    if (round > 1 || !outsideTransaction(this.orm.em)) return this.onCredit(key, state, cost, now);
+    return undefined;
+  }
+
+  private async leaseAndTake(key: string, cost: number): Promise<Admission> {
+    for (let round = 1; ; round++) {
       await this.lease(key, cost);
+      const admission = this.attempt(key, cost, round);
+      if (admission) return admission;
     }
   }
 
@@ -114,7 +130,7 @@ export class CostBuckets {
     if (!state) this.keys.set(key, (state = { tokens: 0, shared: this.maximum, seenAt: now }));
     if (this.estimate(state, now) < cost) return this.refusal(state, cost, now);
     state.tokens -= cost;
-    return { admitted: true };
+    return ADMITTED;
   }
 
   /** One lease statement per key at a time: concurrent requests wait for it and spend what it brings. */

@@ -31,20 +31,30 @@ function paramOf(p: ParamMetadata): Param | null {
 }
 
 /**
- * Calls the field resolvers of resolver classes (`@FieldResolver` in a `@Resolver(() => T)`)
- * straight, when nothing needs type-graphql between the field and the method: no middleware, and
- * arguments that are scalars or enums (validation is off: the services validate). type-graphql
- * otherwise runs its (async) argument validation even when off, a promise for every row of a page
- * that selects a field with arguments (an order's `refunds(first:)`), and sorts the parameters on
- * every call. `@Authorized` is applied after (`guardFields`). Others keep type-graphql's resolver.
+ * Calls the field resolvers of resolver classes (`@FieldResolver` in a `@Resolver(() => T)`) and
+ * their queries straight, when nothing needs type-graphql between the field and the method: no
+ * middleware, and arguments that are scalars or enums (validation is off: the services validate).
+ * type-graphql otherwise runs its (async) argument validation even when off, a promise for every
+ * row of a page that selects a field with arguments (an order's `refunds(first:)`) and for every
+ * query, and sorts the parameters on every call. `@Authorized` is applied after (`guardFields`).
+ * Others (mutations among them) keep type-graphql's resolver.
  */
 export function callFieldResolversDirectly(schema: GraphQLSchema, resolvers: readonly ClassType[]): GraphQLSchema {
   const storage = getMetadataStorage();
   const instances = new Map<ClassType, Record<string, (...args: unknown[]) => unknown>>();
-  for (const fr of storage.fieldResolvers) {
+  const queryType = schema.getQueryType();
+  const handlers = [
+    ...storage.fieldResolvers
+      .filter((fr) => fr.kind === 'external')
+      .map((fr) => ({
+        fr,
+        type: schema.getType(storage.objectTypes.find((t) => t.target === fr.getObjectType?.())?.name ?? ''),
+      })),
+    ...storage.queries.map((fr) => ({ fr, type: queryType })),
+  ];
+  for (const { fr, type } of handlers) {
     const target = fr.target as ClassType;
-    if (fr.kind !== 'external' || !resolvers.includes(target) || fr.middlewares?.length) continue;
-    const type = schema.getType(storage.objectTypes.find((t) => t.target === fr.getObjectType?.())?.name ?? '');
+    if (!resolvers.includes(target) || fr.middlewares?.length) continue;
     const field = isObjectType(type) ? type.getFields()[fr.schemaName] : undefined;
     if (!field || !field.args.every((a) => isLeafType(getNamedType(a.type)))) continue;
     const params = [...(fr.params ?? [])].sort((a, b) => a.index - b.index).map(paramOf);
