@@ -1,4 +1,6 @@
 /** The console's calls to this service: its JSON session routes and GraphQL, with the session cookie and its CSRF token. */
+import { print } from '@0no-co/graphql.web';
+import type { TadaDocumentNode } from './graphql.js';
 
 export class ApiError extends Error {
   constructor(
@@ -41,7 +43,22 @@ export async function consoleCall<T = Record<string, unknown>>(
   return json;
 }
 
-export async function gql<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+/**
+ * A typed document's answer (its result type is inferred from schema.graphql), or an ApiError. A
+ * mutation's userErrors are thrown, so its payload's objects are there when it returns (hence `!`).
+ */
+export async function gql<R, V>(
+  document: TadaDocumentNode<R, V>,
+  ...[variables]: Partial<V> extends V ? [V?] : [V]
+): Promise<R> {
+  return gqlText<R>(print(document), variables ?? {});
+}
+
+/**
+ * A document assembled at run time (its fields read by introspection, so no static type): the
+ * caller states its answer's type. Every fixed document goes through `gql`.
+ */
+export async function gqlText<T = unknown>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const res = await fetch('/graphql', {
     method: 'POST',
     credentials: 'same-origin',
@@ -83,7 +100,7 @@ export async function discoverList(
   wanted: string[],
 ): Promise<{ fields: string[]; args: string[] } | null> {
   try {
-    const data = await gql<{
+    const data = await gqlText<{
       q: {
         fields: {
           name: string;
@@ -95,7 +112,7 @@ export async function discoverList(
     const field = data.q?.fields.find((f) => f.name === rootField);
     const connection = field?.type.name ?? field?.type.ofType?.name;
     if (!field || !connection?.endsWith('Connection')) return null;
-    const node = await gql<{ t: { fields: { name: string }[] } | null }>(
+    const node = await gqlText<{ t: { fields: { name: string }[] } | null }>(
       `query($n: String!) { t: __type(name: $n) { fields { name } } }`,
       { n: connection.replace(/Connection$/, '') },
     );

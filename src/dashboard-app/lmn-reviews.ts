@@ -1,30 +1,39 @@
 /** Settings → LMN reviews: the clinicians' queue (approve with the condition, decline with a reason), and the reviews decided. */
 import { field, h, lower, money, table, when } from './dom.js';
+import { graphql, type ResultOf } from './graphql.js';
 import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
 
-interface Review {
-  id: string;
-  status: string;
+const ReviewFields = graphql(`
+  fragment ReviewFields on LmnReview {
+    id
+    status
+    answers
+    items {
+      productId
+      name
+    }
+    customer
+    orderId
+    amountHeld
+    currency
+    condition
+    reason
+    decidedAt
+    letterId
+    expiresAt
+    createdAt
+  }
+`);
+/** A review as selected; its `answers` and `customer` are JSON objects, read with the keys the checkout writes. */
+type Review = Omit<ResultOf<typeof ReviewFields>, 'answers' | 'customer'> & {
   answers: {
     condition?: string;
     recommended_by_provider?: boolean;
     provider_name?: string | null;
     attestation?: boolean;
   };
-  items: { productId: string; name: string }[];
   customer: { email?: string; first_name?: string; last_name?: string };
-  orderId: string;
-  amountHeld: number;
-  currency: string;
-  condition: string | null;
-  reason: string | null;
-  decidedAt: string | null;
-  letterId: string | null;
-  expiresAt: string;
-  createdAt: string;
-}
-const REVIEW_FIELDS =
-  'id status answers items { productId name } customer orderId amountHeld currency condition reason decidedAt letterId expiresAt createdAt';
+};
 
 const shopper = (r: Review) =>
   `${r.customer.first_name ?? ''} ${r.customer.last_name ?? ''}`.trim() || (r.customer.email ?? 'Unknown shopper');
@@ -81,10 +90,10 @@ function reviewCard(r: Review, ctx: ConsoleContext, decided: () => Promise<void>
             'Approve',
             () =>
               decide(async () => {
-                const { approveLmnReview: p } = await ctx.query<{
-                  approveLmnReview: { letter: { id: string } | null; userErrors: { message: string }[] };
-                }>(
-                  'mutation($id: ID!, $condition: String) { approveLmnReview(id: $id, condition: $condition) { letter { id } userErrors { message } } }',
+                const { approveLmnReview: p } = await ctx.query(
+                  graphql(
+                    'mutation($id: ID!, $condition: String) { approveLmnReview(id: $id, condition: $condition) { letter { id } userErrors { message } } }',
+                  ),
                   { id: r.id, condition: value(conditionId) || null },
                 );
                 if (p.userErrors.length) throw new Error(p.userErrors[0].message);
@@ -101,10 +110,10 @@ function reviewCard(r: Review, ctx: ConsoleContext, decided: () => Promise<void>
             'Decline',
             () =>
               decide(async () => {
-                const { declineLmnReview: p } = await ctx.query<{
-                  declineLmnReview: { userErrors: { message: string }[] };
-                }>(
-                  'mutation($id: ID!, $reason: String) { declineLmnReview(id: $id, reason: $reason) { review { status } userErrors { message } } }',
+                const { declineLmnReview: p } = await ctx.query(
+                  graphql(
+                    'mutation($id: ID!, $reason: String) { declineLmnReview(id: $id, reason: $reason) { review { status } userErrors { message } } }',
+                  ),
                   { id: r.id, reason: value(reasonId) || null },
                 );
                 if (p.userErrors.length) throw new Error(p.userErrors[0].message);
@@ -119,9 +128,13 @@ function reviewCard(r: Review, ctx: ConsoleContext, decided: () => Promise<void>
 
 export async function lmnReviewsPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const draw = async () => {
-    const { pending, recent } = await ctx.query<{ pending: { nodes: Review[] }; recent: { nodes: Review[] } }>(
-      `{ pending: lmnReviews(status: PENDING, first: 50) { nodes { ${REVIEW_FIELDS} } } recent: lmnReviews(first: 50) { nodes { ${REVIEW_FIELDS} } } }`,
+    const data = await ctx.query(
+      graphql(
+        `{ pending: lmnReviews(status: PENDING, first: 50) { nodes { ...ReviewFields } } recent: lmnReviews(first: 50) { nodes { ...ReviewFields } } }`,
+        [ReviewFields],
+      ),
     );
+    const [pending, recent] = [data.pending, data.recent] as { nodes: Review[] }[];
     const queue = h('section', { id: 'lmn-queue', 'aria-label': 'Pending reviews' });
     if (pending.nodes.length) queue.append(...pending.nodes.map((r) => reviewCard(r, ctx, draw)));
     else queue.append(h('p', { class: 'help' }, 'No review is waiting.'));

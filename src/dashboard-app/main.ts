@@ -10,18 +10,13 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
+import { print } from '@0no-co/graphql.web';
 import { createClient, type Client } from 'graphql-ws';
-import { ApiError, consoleCall, currentCsrfToken, discoverList, gql, setCsrfToken } from './api.js';
+import { ApiError, consoleCall, currentCsrfToken, discoverList, gql, gqlText, setCsrfToken } from './api.js';
+import { graphql, type ResultOf, type VariablesOf } from './graphql.js';
 import { $, copy, h, lower, money, when } from './dom.js';
 import { splitRefund } from '../modules/refunds/refund-split.js';
-import {
-  can,
-  hideNavigation,
-  showPage,
-  type ConsoleContext,
-  type DeliveryBase,
-  type EndpointBase,
-} from './settings.js';
+import { can, hideNavigation, showPage, type ConsoleContext } from './settings.js';
 import './styles.css';
 
 Chart.register(
@@ -61,13 +56,16 @@ let optional: { links: Awaited<ReturnType<typeof discoverList>>; subs: Awaited<R
   subs: null,
 };
 
-interface LiveEvent {
-  eventId: string;
-  type: string;
-  cursor: string;
-  createdAt: string;
-  data: Record<string, unknown>;
-}
+const EventFields = graphql(`
+  fragment EventFields on Event {
+    eventId
+    type
+    cursor
+    createdAt
+    data
+  }
+`);
+type LiveEvent = ResultOf<typeof EventFields>;
 
 /**
  * Runs `fn` once after a burst of calls with the same name. A refresh refused because the key's
@@ -93,14 +91,20 @@ function soon(name: string, fn: () => Promise<void>, ms = 120): void {
 /** Thrown for an answer that arrived after the session it was asked in was signed out: dropped. */
 class SignedOut extends Error {}
 
-/** A GraphQL call in the signed-in session; its answer is dropped if the session ended meanwhile. */
-async function query<T>(q: string, variables: Record<string, unknown> = {}): Promise<T> {
+/** Runs a call in the signed-in session; its answer is dropped if the session ended meanwhile. */
+async function inSession<T>(call: () => Promise<T>): Promise<T> {
   const asked = epoch;
   if (!session) throw new SignedOut();
-  const data = await gql<T>(q, variables);
+  const data = await call();
   if (asked !== epoch) throw new SignedOut();
   return data;
 }
+
+/** A typed GraphQL document in the signed-in session. */
+const query: typeof gql = (document, ...variables) => inSession(() => gql(document, ...variables));
+
+/** A document assembled at run time (fields found by introspection) in the signed-in session. */
+const queryText: typeof gqlText = (q, variables) => inSession(() => gqlText(q, variables));
 
 function showError(err: unknown): void {
   if (err instanceof SignedOut) return;
@@ -354,6 +358,7 @@ function context(): ConsoleContext {
     member: s.member,
     livemode: s.livemode,
     query,
+    queryText,
     showError,
     refreshOrders: () => refreshOrders(),
   };
@@ -361,12 +366,10 @@ function context(): ConsoleContext {
 
 // ---- live events and catch-up ----------------------------------------------------------------
 
-const EVENT_FIELDS = 'eventId type cursor createdAt data';
-
 /** The last events so far (the stream continues after the newest one's cursor). */
 async function loadRecentActivity(): Promise<void> {
-  const data = await query<{ events: { nodes: LiveEvent[] } }>(
-    `{ events(last: 20, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } } }`,
+  const data = await query(
+    graphql(`{ events(last: 20, order: OLDEST_FIRST) { nodes { ...EventFields } } }`, [EventFields]),
   );
   for (const e of data.events.nodes) record(e, false);
 }
@@ -376,8 +379,11 @@ async function catchUp(): Promise<void> {
   catchingUp = true;
   try {
     for (let page = 0; page < 50; page++) {
-      const data = await query<{ events: { nodes: LiveEvent[]; pageInfo: { hasNextPage: boolean } } }>(
-        `query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { ${EVENT_FIELDS} } pageInfo { hasNextPage } } }`,
+      const data = await query(
+        graphql(
+          `query($after: String) { events(after: $after, first: 100, order: OLDEST_FIRST) { nodes { ...EventFields } pageInfo { hasNextPage } } }`,
+          [EventFields],
+        ),
         { after: lastCursor },
       );
       for (const e of data.events.nodes) record(e, true);
@@ -390,6 +396,8 @@ async function catchUp(): Promise<void> {
     for (const e of pending) record(e, true);
   }
 }
+
+const LiveEvents = graphql(`subscription { events { ...EventFields } }`, [EventFields]);
 
 function connect(): void {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
@@ -416,8 +424,8 @@ function connect(): void {
       },
     },
   });
-  ws.subscribe<{ events: LiveEvent }>(
-    { query: `subscription { events { ${EVENT_FIELDS} } }` },
+  ws.subscribe<ResultOf<typeof LiveEvents>>(
+    { query: print(LiveEvents) },
     {
       next: ({ data }) => {
         if (!data) return;
@@ -472,23 +480,11 @@ function record(e: LiveEvent, refresh: boolean): void {
 
 // ---- orders ----------------------------------------------------------------------------------
 
-interface OrderRow {
-  id: string;
-  orderId: string;
-  orderNumber: string;
-  status: string;
-  paymentStatus: string;
-  amount: number;
-  currency: string;
-  createdAt: string;
-  customer: { email: string; firstName: string; lastName: string };
-  amounts: { hsaAmount: number; regularAmount: number; total: number };
-  payments: { amount: number; refundedAmount: number; paymentMethod: string }[];
-}
-
 async function refreshOrders(): Promise<void> {
-  const data = await query<{ orders: { nodes: OrderRow[] } }>(
-    `{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
+  const data = await query(
+    graphql(
+      `{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
+    ),
   );
   const body = document.querySelector('#orders tbody')!;
   body.replaceChildren(
@@ -533,39 +529,17 @@ async function refreshOrders(): Promise<void> {
 }
 
 /** The order panel's selection (openOrder). */
-interface OrderDetail extends Omit<OrderRow, 'id' | 'amounts' | 'payments'> {
-  receiptUrl: string | null;
-  failureReason: string | null;
-  amounts: {
-    subtotal: number;
-    hsaAmount: number;
-    regularAmount: number;
-    shipping: number;
-    tax: number;
-    discount: number;
-    total: number;
-  };
-  lineItems: { name: string; quantity: number; price: number; hsaFsaEligible: boolean; requiresLmn: boolean }[];
-  payments: {
-    paymentMethod: string;
-    brand: string;
-    last4: string;
-    amount: number;
-    refundedAmount: number;
-    capturedAt: string;
-  }[];
-  refunds: { nodes: { refundId: string; amount: number; status: string; reason: string; createdAt: string }[] };
-}
-
-async function openOrder(id: string): Promise<void> {
-  const { order: o } = await query<{ order: OrderDetail }>(
-    `query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
+const OrderDetailQuery =
+  graphql(`query($id: ID!) { order(id: $id) { orderId orderNumber status paymentStatus amount currency createdAt receiptUrl failureReason
        customer { email firstName lastName } amounts { subtotal hsaAmount regularAmount shipping tax discount total }
        lineItems { name quantity price hsaFsaEligible requiresLmn }
        payments { paymentMethod brand last4 amount refundedAmount capturedAt }
-       refunds(first: 20) { nodes { refundId amount status reason createdAt } } } }`,
-    { id },
-  );
+       refunds(first: 20) { nodes { refundId amount status reason createdAt } } } }`);
+type OrderDetail = NonNullable<ResultOf<typeof OrderDetailQuery>['order']>;
+
+async function openOrder(id: string): Promise<void> {
+  const { order: o } = await query(OrderDetailQuery, { id });
+  if (!o) throw new Error('No such order.');
   const panel = $('order-detail');
   $('order-detail-title').textContent = `Order ${o.orderNumber}`;
   const c = o.currency;
@@ -674,6 +648,11 @@ const REFUND_REASONS = [
  * confirmed, its split between the HSA/FSA card and the regular card, computed from the order's
  * payments with the service's own splitRefund.
  */
+const CreateRefund = graphql(
+  'mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } userErrors { message } } }',
+);
+type RefundReason = VariablesOf<typeof CreateRefund>['input']['reason'];
+
 function refundForm(id: string, o: OrderDetail): HTMLElement | null {
   if (!session || !can(session.member.role, 'refunds:write')) return null;
   const c = o.currency;
@@ -729,12 +708,9 @@ function refundForm(id: string, o: OrderDetail): HTMLElement | null {
     const share = preview();
     if (!share) return;
     if (!window.confirm(`${split.textContent} Refund now?`)) return;
-    void query(
-      'mutation($input: CreateRefundInput!) { createRefund(input: $input) { refund { refundId } userErrors { message } } }',
-      {
-        input: { orderId: id, amount: cents(), reason: (reason as HTMLSelectElement).value },
-      },
-    )
+    void query(CreateRefund, {
+      input: { orderId: id, amount: cents(), reason: (reason as HTMLSelectElement).value as RefundReason },
+    })
       .then(() => openOrder(id))
       .then(() => refreshOrders())
       .catch((err: unknown) => {
@@ -749,9 +725,7 @@ function refundForm(id: string, o: OrderDetail): HTMLElement | null {
 // ---- revenue chart ---------------------------------------------------------------------------
 
 async function refreshRevenue(): Promise<void> {
-  const { revenueByDay: days } = await query<{
-    revenueByDay: { day: string; hsaFsa: number; regular: number; refunds: number }[];
-  }>('{ revenueByDay(days: 30) { day hsaFsa regular refunds } }');
+  const { revenueByDay: days } = await query(graphql('{ revenueByDay(days: 30) { day hsaFsa regular refunds } }'));
   const labels = days.map((d) => d.day.slice(5));
   const sets = [days.map((d) => d.hsaFsa / 100), days.map((d) => d.regular / 100), days.map((d) => d.refunds / 100)];
   const sum = (k: 'hsaFsa' | 'regular' | 'refunds') => days.reduce((s, d) => s + d[k], 0);
@@ -845,7 +819,7 @@ async function act(
 ): Promise<void> {
   if (!window.confirm(question)) return;
   try {
-    await query(
+    await queryText(
       `mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`,
       { input: { id, ...extra } },
     );
@@ -858,7 +832,7 @@ async function act(
 async function refreshLinks(): Promise<void> {
   if (!optional.links) return;
   const fields = optional.links.fields.map((f) => (f === 'products' ? 'products { name quantity }' : f));
-  const data = await query<{ paymentLinks: { nodes: LinkRow[] } }>(
+  const data = await queryText<{ paymentLinks: { nodes: LinkRow[] } }>(
     `{ paymentLinks(first: 10) { nodes { ${fields.join(' ')} } } }`,
   );
   $('payment-links').replaceChildren(
@@ -955,7 +929,7 @@ function subscriptionActions(s: SubscriptionRow, name: string): HTMLElement | nu
 /** Subscriptions that have not ended (of the latest 100): those needing attention, then those ending at the period end, then the others; 20 at most. */
 async function refreshSubscriptions(): Promise<void> {
   if (!optional.subs) return;
-  const data = await query<{ subscriptions: { nodes: SubscriptionRow[] } }>(
+  const data = await queryText<{ subscriptions: { nodes: SubscriptionRow[] } }>(
     `{ subscriptions(first: 100) { nodes { ${optional.subs.fields.join(' ')} } } }`,
   );
   const shown = data.subscriptions.nodes
@@ -994,20 +968,13 @@ async function refreshSubscriptions(): Promise<void> {
 
 // ---- open checkouts --------------------------------------------------------------------------
 
-interface CheckoutRow {
-  checkoutId: string;
-  checkoutUrl: string;
-  currency: string;
-  expiresAt: string;
-  customer: { email: string };
-  amounts: { total: number };
-}
-
 /** The latest open checkout sessions (not past their expiry), each with its hosted page's URL to copy. */
 async function refreshCheckouts(): Promise<void> {
   if (!can(session?.member.role ?? '', 'checkout:read')) return;
-  const data = await query<{ checkoutSessions: { nodes: CheckoutRow[] } }>(
-    '{ checkoutSessions(first: 10, status: OPEN) { nodes { checkoutId checkoutUrl currency expiresAt customer { email } amounts { total } } } }',
+  const data = await query(
+    graphql(
+      '{ checkoutSessions(first: 10, status: OPEN) { nodes { checkoutId checkoutUrl currency expiresAt customer { email } amounts { total } } } }',
+    ),
   );
   $('checkouts').replaceChildren(
     ...data.checkoutSessions.nodes.map((c) =>
@@ -1025,17 +992,10 @@ async function refreshCheckouts(): Promise<void> {
 
 // ---- webhooks --------------------------------------------------------------------------------
 
-interface DeliveryRow extends DeliveryBase {
-  lastError: string | null;
-  lastAttemptAt: string | null;
-}
-
-type EndpointRow = EndpointBase<DeliveryRow>;
-
 async function refreshWebhooks(): Promise<void> {
-  const data = await query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
-    `{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
-        webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus lastError lastAttemptAt } } } } }`,
+  const data = await query(
+    graphql(`{ webhookEndpoints(first: 10) { nodes { id endpointId url status events
+        webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus lastError lastAttemptAt } } } } }`),
   );
   const root = $('webhooks');
   // A pending delivery (e.g. just replayed) is sent by a background worker: look again shortly.
@@ -1111,13 +1071,10 @@ async function replay(id: string, deliveryId: string, button: HTMLButtonElement)
   button.disabled = true;
   const status = $('webhooks-status');
   try {
-    const data = await query<{
-      retryWebhookDelivery: {
-        webhookDelivery: { status: string; lastResponseStatus: number | null } | null;
-        userErrors: { message: string }[];
-      };
-    }>(
-      'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } userErrors { message } } }',
+    const data = await query(
+      graphql(
+        'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status lastResponseStatus } userErrors { message } } }',
+      ),
       { id },
     );
     const d = data.retryWebhookDelivery.webhookDelivery;

@@ -1,18 +1,22 @@
 /** Settings → Branding (what every message carries) and Settings → Emails (the outbox, and which shopper messages are sent). */
 import { field, h, lower, table, when } from './dom.js';
+import { graphql, type ResultOf, type VariablesOf } from './graphql.js';
 import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
 
-interface EmailSettings {
-  brandName: string;
-  supportEmail: string | null;
-  logoUrl: string | null;
-  businessAddress: string | null;
-  phone: string | null;
-  shopperEmails: { kind: string; enabled: boolean }[];
-  smtpConfigured: boolean;
-}
-const SETTINGS_FIELDS =
-  'brandName supportEmail logoUrl businessAddress phone shopperEmails { kind enabled } smtpConfigured';
+const SettingsFields = graphql(`
+  fragment SettingsFields on EmailSettings {
+    brandName
+    supportEmail
+    logoUrl
+    businessAddress
+    phone
+    shopperEmails {
+      kind
+      enabled
+    }
+    smtpConfigured
+  }
+`);
 
 const SHOPPER_EMAIL_NAMES: Record<string, string> = {
   ORDER_RECEIPT: 'Order receipt (with the itemized HSA/FSA receipt PDF)',
@@ -24,13 +28,17 @@ const SHOPPER_EMAIL_NAMES: Record<string, string> = {
 };
 
 const loadSettings = async (ctx: ConsoleContext) =>
-  (await ctx.query<{ emailSettings: EmailSettings }>(`{ emailSettings { ${SETTINGS_FIELDS} } }`)).emailSettings;
+  (await ctx.query(graphql(`{ emailSettings { ...SettingsFields } }`, [SettingsFields]))).emailSettings;
 
-const saveSettings = (ctx: ConsoleContext, input: Record<string, unknown>) =>
-  ctx.query<{ updateEmailSettings: { settings: EmailSettings } }>(
-    `mutation($input: UpdateEmailSettingsInput!) { updateEmailSettings(input: $input) { settings { ${SETTINGS_FIELDS} } userErrors { message } } }`,
-    { input },
-  );
+const UpdateEmailSettings = graphql(
+  `mutation($input: UpdateEmailSettingsInput!) { updateEmailSettings(input: $input) { settings { ...SettingsFields } userErrors { message } } }`,
+  [SettingsFields],
+);
+
+type ShopperEmailKind = ResultOf<typeof SettingsFields>['shopperEmails'][number]['kind'];
+
+const saveSettings = (ctx: ConsoleContext, input: VariablesOf<typeof UpdateEmailSettings>['input']) =>
+  ctx.query(UpdateEmailSettings, { input });
 
 export async function brandingPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const s = await loadSettings(ctx);
@@ -80,18 +88,10 @@ export async function brandingPage(root: HTMLElement, ctx: ConsoleContext): Prom
   root.replaceChildren(form);
 }
 
-interface EmailRow {
-  id: string;
-  kind: string;
-  to: string | null;
-  subject: string | null;
-  status: string;
-  attempts: number;
-  lastError: string | null;
-  text: string | null;
-  html: string | null;
-  createdAt: string;
-}
+const Emails = graphql(
+  `{ emails(first: 50) { nodes { id kind to subject status attempts lastError text html createdAt } } }`,
+);
+type EmailRow = ResultOf<typeof Emails>['emails']['nodes'][number];
 
 export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const s = await loadSettings(ctx);
@@ -121,7 +121,7 @@ export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promis
             void attempt(async () => {
               const off = [...toggles.querySelectorAll<HTMLInputElement>('input[type=checkbox]')]
                 .filter((c) => !c.checked)
-                .map((c) => c.dataset.kind!);
+                .map((c) => c.dataset.kind as ShopperEmailKind);
               await saveSettings(ctx, { disabledEmails: off });
               say(
                 off.length
@@ -142,9 +142,7 @@ export async function emailsPage(root: HTMLElement, ctx: ConsoleContext): Promis
   );
   const list = h('div', { id: 'emails' });
   const detail = h('div', { id: 'email-detail' });
-  const { emails } = await ctx.query<{ emails: { nodes: EmailRow[] } }>(
-    `{ emails(first: 50) { nodes { id kind to subject status attempts lastError text html createdAt } } }`,
-  );
+  const { emails } = await ctx.query(Emails);
   const show = (e: EmailRow) => {
     // The text part as is; the HTML part as its source (never rendered inside the console's own page).
     detail.replaceChildren(

@@ -1,4 +1,5 @@
 /** What the settings pages share: the status line, and form controls. */
+import type { gql, gqlText } from './api.js';
 import { $, h } from './dom.js';
 
 /** What a settings page is given: who is signed in, in which mode, and how to query the graph. */
@@ -6,7 +7,8 @@ export interface ConsoleContext {
   role: string;
   member: { id: string; email: string; two_factor_enabled: boolean };
   livemode: boolean;
-  query: <T>(q: string, variables?: Record<string, unknown>) => Promise<T>;
+  query: typeof gql;
+  queryText: typeof gqlText;
   showError: (err: unknown) => void;
   refreshOrders: () => Promise<void>;
 }

@@ -3,6 +3,7 @@ import { RESTRICTABLE_RESOURCES, ROLE_PERMISSIONS, ROLES, type Role } from '../m
 import QRCode from 'qrcode';
 import { consoleCall } from './api.js';
 import { $, field, h, lower, shownOnce, table, when } from './dom.js';
+import { graphql, type ResultOf, type VariablesOf } from './graphql.js';
 import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
 import { brandingPage, emailsPage } from './settings-email.js';
 import { lmnReviewsPage } from './lmn-reviews.js';
@@ -59,18 +60,19 @@ export function showPage(name: string, root: HTMLElement, ctx: ConsoleContext): 
 
 // ---- API keys ----------------------------------------------------------------------------------
 
-interface KeyRow {
-  id: string;
-  name: string;
-  type: string;
-  status: string;
-  redactedKey: string;
-  permissions: string[] | null;
-  lastUsedAt: string | null;
-  expiresAt: string | null;
-}
-
-const KEY_FIELDS = 'id name type status redactedKey permissions lastUsedAt expiresAt';
+const KeyFields = graphql(`
+  fragment KeyFields on ApiKey {
+    id
+    name
+    type
+    status
+    redactedKey
+    permissions
+    lastUsedAt
+    expiresAt
+  }
+`);
+type KeyRow = ResultOf<typeof KeyFields>;
 const OVERLAPS: [string, number][] = [
   ['now', 0],
   ['1 hour', 1],
@@ -82,7 +84,7 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
   const once = h('div', { id: 'key-secret' });
   const list = h('div', { id: 'api-keys' });
   const draw = async () => {
-    const { apiKeys } = await ctx.query<{ apiKeys: KeyRow[] }>(`{ apiKeys { ${KEY_FIELDS} } }`);
+    const { apiKeys } = await ctx.query(graphql(`{ apiKeys { ...KeyFields } }`, [KeyFields]));
     list.replaceChildren(
       table(
         'API keys of this mode',
@@ -146,8 +148,10 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
   };
   const roll = async (k: KeyRow, hours: number) => {
     const ok = await attempt(async () => {
-      const { rollApiKey } = await ctx.query<{ rollApiKey: { secret: string; apiKey: { id: string } } }>(
-        'mutation($id: ID!, $h: Float) { rollApiKey(id: $id, expiresInHours: $h) { secret apiKey { id } userErrors { message } } }',
+      const { rollApiKey } = await ctx.query(
+        graphql(
+          'mutation($id: ID!, $h: Float) { rollApiKey(id: $id, expiresInHours: $h) { secret apiKey { id } userErrors { message } } }',
+        ),
         {
           id: k.id,
           h: hours,
@@ -159,16 +163,19 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
           ? `${k.name} rolled: the old key works for ${hours} more hour(s).`
           : `${k.name} rolled: the old key stopped working.`,
       );
-      showSecret(rollApiKey.apiKey.id, `New secret of ${k.name}`, rollApiKey.secret);
+      showSecret(rollApiKey.apiKey!.id, `New secret of ${k.name}`, rollApiKey.secret!);
     });
     if (!ok) await draw();
   };
   const revoke = async (k: KeyRow) => {
     if (!window.confirm(`Revoke ${k.name}? Every request with it is refused from now on.`)) return;
     await attempt(async () => {
-      await ctx.query('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { message } } }', {
-        id: k.id,
-      });
+      await ctx.query(
+        graphql('mutation($id: ID!) { revokeApiKey(id: $id) { apiKey { id } userErrors { message } } }'),
+        {
+          id: k.id,
+        },
+      );
       say(`${k.name} revoked.`);
       if (shownKeyId === k.id) {
         shownKeyId = null;
@@ -229,15 +236,18 @@ async function apiKeysPage(root: HTMLElement, ctx: ConsoleContext): Promise<void
           .map((s) => `${s.dataset.resource}:${s.value}`)
       : undefined;
     void attempt(async () => {
-      const { createApiKey } = await ctx.query<{ createApiKey: { secret: string; apiKey: KeyRow } }>(
-        `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { ${KEY_FIELDS} } userErrors { message } } }`,
+      const { createApiKey } = await ctx.query(
+        graphql(
+          `mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { secret apiKey { ...KeyFields } userErrors { message } } }`,
+          [KeyFields],
+        ),
         { input: { name: value('key-name'), permissions } },
       );
       (form as HTMLFormElement).reset();
       grid.hidden = true;
       await draw();
-      say(`Key ${createApiKey.apiKey.name} created.`);
-      showSecret(createApiKey.apiKey.id, `Secret of ${createApiKey.apiKey.name}`, createApiKey.secret);
+      say(`Key ${createApiKey.apiKey!.name} created.`);
+      showSecret(createApiKey.apiKey!.id, `Secret of ${createApiKey.apiKey!.name}`, createApiKey.secret!);
     });
   });
   root.replaceChildren(once, list, form);
@@ -313,14 +323,8 @@ async function securityPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
 
 // ---- team --------------------------------------------------------------------------------------
 
-interface MemberRow {
-  id: string;
-  email: string;
-  role: string;
-  active: boolean;
-  twoFactorEnabled: boolean;
-  lastSignInAt: string | null;
-}
+/** A team role as the graph spells it (the role selects hold its lower-case form). */
+type TeamRole = ReturnType<typeof graphql.scalar<'TeamRole'>>;
 
 async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const owner = can(ctx.role, 'owners:write');
@@ -334,8 +338,8 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const once = h('div', { id: 'invite-link' });
   const list = h('div', { id: 'team' });
   const draw = async () => {
-    const { teamMembers } = await ctx.query<{ teamMembers: MemberRow[] }>(
-      '{ teamMembers { id email role active twoFactorEnabled lastSignInAt } }',
+    const { teamMembers } = await ctx.query(
+      graphql('{ teamMembers { id email role active twoFactorEnabled lastSignInAt } }'),
     );
     list.replaceChildren(
       table(
@@ -361,10 +365,12 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                     () =>
                       void attempt(async () => {
                         await ctx.query(
-                          'mutation($id: ID!, $role: TeamRole!) { changeTeamMemberRole(id: $id, role: $role) { member { id } userErrors { message } } }',
+                          graphql(
+                            'mutation($id: ID!, $role: TeamRole!) { changeTeamMemberRole(id: $id, role: $role) { member { id } userErrors { message } } }',
+                          ),
                           {
                             id: m.id,
-                            role: (select as HTMLSelectElement).value.toUpperCase(),
+                            role: (select as HTMLSelectElement).value.toUpperCase() as TeamRole,
                           },
                         );
                         say(`${m.email} is now ${(select as HTMLSelectElement).value}.`);
@@ -380,7 +386,9 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
                       if (!window.confirm(`Remove ${m.email} from the team?`)) return;
                       void attempt(async () => {
                         await ctx.query(
-                          'mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { message } } }',
+                          graphql(
+                            'mutation($id: ID!) { removeTeamMember(id: $id) { removedId userErrors { message } } }',
+                          ),
                           { id: m.id },
                         );
                         say(`${m.email} removed.`);
@@ -412,19 +420,26 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     void attempt(async () => {
-      const { inviteTeamMember } = await ctx.query<{ inviteTeamMember: { setupUrl: string; member: MemberRow } }>(
-        'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { setupUrl member { email } userErrors { message } } }',
-        { input: { email: value('invite-email'), role: $<HTMLSelectElement>('invite-role').value.toUpperCase() } },
+      const { inviteTeamMember } = await ctx.query(
+        graphql(
+          'mutation($input: InviteTeamMemberInput!) { inviteTeamMember(input: $input) { setupUrl member { email } userErrors { message } } }',
+        ),
+        {
+          input: {
+            email: value('invite-email'),
+            role: $<HTMLSelectElement>('invite-role').value.toUpperCase() as TeamRole,
+          },
+        },
       );
       (form as HTMLFormElement).reset();
       once.replaceChildren(
         shownOnce(
           'setup-url',
-          `Invitation link for ${inviteTeamMember.member.email} (valid 7 days)`,
-          inviteTeamMember.setupUrl,
+          `Invitation link for ${inviteTeamMember.member!.email} (valid 7 days)`,
+          inviteTeamMember.setupUrl!,
         ),
       );
-      say(`${inviteTeamMember.member.email} invited.`);
+      say(`${inviteTeamMember.member!.email} invited.`);
       await draw();
     });
   });
@@ -434,45 +449,11 @@ async function teamPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
 
 // ---- webhooks ----------------------------------------------------------------------------------
 
-interface AttemptRow {
-  attempt: number;
-  status: string;
-  responseStatus: number | null;
-  responseBody: string | null;
-  error: string | null;
-  startedAt: string;
-  durationMs: number | null;
-}
-
-/** A webhook delivery as the graph has it (the fields each page selects). */
-export interface DeliveryBase {
-  id: string;
-  deliveryId: string;
-  eventType: string;
-  status: string;
-  attemptCount: number;
-  lastResponseStatus: number | null;
-}
-
-/** A webhook endpoint with its recent deliveries of type D. */
-export interface EndpointBase<D> {
-  id: string;
-  endpointId: string;
-  url: string;
-  status: string;
-  events: string[];
-  webhookDeliveries: { nodes: D[] };
-}
-
-interface DeliveryRow extends DeliveryBase {
-  createdAt: string;
-  event: { data: unknown };
-  attempts: AttemptRow[];
-}
-
-interface EndpointRow extends EndpointBase<DeliveryRow> {
-  description: string | null;
-}
+const WebhookEndpoints = graphql(`{ webhookEndpoints(first: 20) { nodes { id endpointId url status events description
+  webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus createdAt event { data }
+    attempts { attempt status responseStatus responseBody error startedAt durationMs } } } } } }`);
+type EndpointRow = ResultOf<typeof WebhookEndpoints>['webhookEndpoints']['nodes'][number];
+type DeliveryRow = EndpointRow['webhookDeliveries']['nodes'][number];
 
 async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> {
   const writer = can(ctx.role, 'webhooks:write');
@@ -485,15 +466,12 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
       say(message);
     });
   const mutate = (name: string, input: Record<string, unknown>, select = 'webhookEndpoint { id }') =>
-    ctx.query<Record<string, Record<string, unknown>>>(
+    ctx.queryText<Record<string, Record<string, unknown>>>(
       `mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`,
       { input },
     );
   const draw = async () => {
-    const data = await ctx.query<{ webhookEndpoints: { nodes: EndpointRow[] } }>(
-      `{ webhookEndpoints(first: 20) { nodes { id endpointId url status events description
-          webhookDeliveries(first: 10) { nodes { id deliveryId eventType status attemptCount lastResponseStatus createdAt event { data } attempts { attempt status responseStatus responseBody error startedAt durationMs } } } } } }`,
-    );
+    const data = await ctx.query(WebhookEndpoints);
     if (!data.webhookEndpoints.nodes.length)
       return void list.replaceChildren(h('p', { class: 'help' }, 'No webhook endpoints.'));
     list.replaceChildren(...data.webhookEndpoints.nodes.map((e) => endpoint(e)));
@@ -639,7 +617,9 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
             () =>
               run(async () => {
                 await ctx.query(
-                  'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status } userErrors { message } } }',
+                  graphql(
+                    'mutation($id: ID!) { retryWebhookDelivery(input: { id: $id }) { webhookDelivery { status } userErrors { message } } }',
+                  ),
                   { id: d.id },
                 );
                 return `Delivery ${d.deliveryId} queued to be sent again now.`;
@@ -703,17 +683,10 @@ async function webhooksPage(root: HTMLElement, ctx: ConsoleContext): Promise<voi
 
 // ---- audit log ---------------------------------------------------------------------------------
 
-interface AuditRow {
-  id: string;
-  action: string;
-  actorKind: string;
-  actorId: string | null;
-  actorLabel: string | null;
-  objectId: string | null;
-  ipAddress: string | null;
-  createdAt: string;
-  details: Record<string, unknown> | null;
-}
+const AuditLog =
+  graphql(`query($after: String, $action: AuditAction, $actorId: String, $objectId: String, $createdAfter: DateTimeISO, $createdBefore: DateTimeISO) {
+        auditLog(first: 25, after: $after, action: $action, actorId: $actorId, objectId: $objectId, createdAfter: $createdAfter, createdBefore: $createdBefore) {
+          nodes { id action actorKind actorId actorLabel objectId ipAddress createdAt details } pageInfo { hasNextPage endCursor } } }`);
 
 const AUDIT_ACTIONS = [
   'API_KEY_CREATED',
@@ -752,20 +725,13 @@ async function auditPage(root: HTMLElement, ctx: ConsoleContext): Promise<void> 
     const iso = (id: string) => (value(id) ? new Date(value(id)).toISOString() : undefined);
     const vars = {
       after: append ? after : null,
-      action: value('audit-action') || undefined,
+      action: (value('audit-action') || undefined) as VariablesOf<typeof AuditLog>['action'],
       actorId: value('audit-actor') || undefined,
       objectId: value('audit-object') || undefined,
       createdAfter: iso('audit-from'),
       createdBefore: iso('audit-to'),
     };
-    const { auditLog } = await ctx.query<{
-      auditLog: { nodes: AuditRow[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } };
-    }>(
-      `query($after: String, $action: AuditAction, $actorId: String, $objectId: String, $createdAfter: DateTimeISO, $createdBefore: DateTimeISO) {
-        auditLog(first: 25, after: $after, action: $action, actorId: $actorId, objectId: $objectId, createdAfter: $createdAfter, createdBefore: $createdBefore) {
-          nodes { id action actorKind actorId actorLabel objectId ipAddress createdAt details } pageInfo { hasNextPage endCursor } } }`,
-      vars,
-    );
+    const { auditLog } = await ctx.query(AuditLog, vars);
     if (asked !== latest) return;
     after = auditLog.pageInfo.endCursor;
     more.hidden = !auditLog.pageInfo.hasNextPage;
