@@ -10,7 +10,7 @@ import { checkoutBody } from '../helpers/fixtures.js';
 import { client } from '../helpers/http.js';
 
 /**
- * `npm start` exactly as a merchant runs it (issue 9, items 8 and 9): with debug and SQL logs on,
+ * `npm start` exactly as a merchant runs it: with debug and SQL logs on,
  * a checkout paid by card and a failing storage path leave no secret or PII in the output; and a
  * signal to the npm process (TERM, then INT) stops the node server and its embedded PostgreSQL,
  * leaving no process of that DATA_DIR and a closed port.

@@ -6,7 +6,7 @@ import type { JsonSchema, OpenApiDocument } from '../helpers/openapi.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Tenancy (issue 9): merchant A owns an object of every kind; every REST route with an id in its
+ * Tenancy: merchant A owns an object of every kind; every REST route with an id in its
  * path (enumerated from the OpenAPI document, so routes added later are covered) and every GraphQL
  * field taking an id (introspected) is tried on A's ids with merchant B's test key and with A's
  * live key. Zero leaks: each answer is indistinguishable from the answer for an id that does not

@@ -6,7 +6,7 @@ import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 
-// Issue 9, item 5: in live mode no hostile URL is accepted at registration, and none is ever
+// Server-side request forgery: in live mode no hostile URL is accepted at registration, and none is ever
 // fetched at delivery (checked against the addresses the name resolves to, the connection pinned
 // to them). DNS is stubbed (test/fixtures/hostile-urls.ts); the hostile URLs point at a local
 // receiver, which must see no connection at all.
