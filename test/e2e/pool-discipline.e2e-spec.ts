@@ -11,14 +11,13 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * platform's guard throwing (test/setup-file.js sets DB_POOL_GUARD=throw, so a path that asks for
  * a second connection inside a transaction fails at once), every write route and mutation is
  * driven 20 at a time, with and without Idempotency-Key: no answer is a 5xx, and an unrelated
- * merchant's read meanwhile is answered well before a starved pool would answer it (the 10 s
- * acquire timeout): under 3 s, a bound for starvation, not a speed figure (speed is bench/'s). The REST table must name every write operation of
- * the OpenAPI document, and the GraphQL table every mutation, so routes added later are covered.
+ * merchant's reads meanwhile are all answered 200, none refused by a starved pool (a 503 after its
+ * 10 s acquire timeout); how fast is not a test's bound (speed is bench/'s). The
+ * REST table must name every write operation of the OpenAPI document, and the GraphQL table every
+ * mutation, so routes added later are covered.
  */
 
 const CONCURRENCY = 20;
-/** An unrelated read slower than this waited on a starved pool (the pool's acquire timeout is 10 s). */
-const STARVED_MS = 3000;
 /** A barcode (valid check digit) the eligibility-list rounds flag back and forth. */
 const LISTED_UPC = '012345000010';
 let t: TestApp;
@@ -677,22 +676,19 @@ const graphql: Record<string, Round> = {
   },
 };
 
-/** Runs `calls` at once while an unrelated merchant reads; returns the answers and the slowest read. */
-async function drive(calls: Call[]): Promise<{ answers: ApiResponse[]; slowestReadMs: number }> {
+/** Runs `calls` at once while an unrelated merchant reads, one read after another, each answered 200 (not starved). */
+async function drive(calls: Call[]): Promise<ApiResponse[]> {
   let running = true;
-  let slowestReadMs = 0;
   const reads = (async () => {
-    while (running) {
-      const started = Date.now();
+    do {
       const res = await other.get('/api/v2/products?limit=5');
       expect(res.status).toBe(200);
-      slowestReadMs = Math.max(slowestReadMs, Date.now() - started);
-    }
+    } while (running);
   })();
   const answers = await Promise.all(calls.map((call) => call()));
   running = false;
   await reads;
-  return { answers, slowestReadMs };
+  return answers;
 }
 
 /** 5xx answers, and GraphQL errors that are not the spec's 4xx codes (internal_error is the guard's masked throw). */
@@ -721,16 +717,14 @@ test('the REST table names every write operation of the OpenAPI document, the Gr
 
 describe('REST, 20 at a time on a pool of 2', () => {
   test.each(Object.keys(rest))('%s: no 5xx, an unrelated read not starved', async (operation) => {
-    const { answers, slowestReadMs } = await drive(await rest[operation]());
+    const answers = await drive(await rest[operation]());
     expect(serverErrors(answers)).toEqual([]);
-    expect(slowestReadMs).toBeLessThan(STARVED_MS);
   });
 });
 
 describe('GraphQL mutations, 20 at a time on a pool of 2', () => {
   test.each(Object.keys(graphql))('%s: no internal errors, an unrelated read not starved', async (mutation) => {
-    const { answers, slowestReadMs } = await drive(await graphql[mutation]());
+    const answers = await drive(await graphql[mutation]());
     expect(serverErrors(answers)).toEqual([]);
-    expect(slowestReadMs).toBeLessThan(STARVED_MS);
   });
 });
