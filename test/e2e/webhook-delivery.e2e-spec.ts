@@ -511,4 +511,4 @@ test('two workers sweeping together send every delivery exactly once', async () 
   } finally {
     await other.close();
   }
-}, 30_000);
+});
