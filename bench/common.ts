@@ -130,3 +130,7 @@ export async function startService(
     throw err;
   }
 }
+
+/** The `p`th percentile of `xs` (nearest rank; `xs` is not changed), or undefined for none. */
+export const percentile = (xs: readonly number[], p: number): number | undefined =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))];

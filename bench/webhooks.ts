@@ -10,13 +10,10 @@ import { createServer } from 'node:http';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { formatTable, startService } from './common.js';
+import { formatTable, percentile, startService } from './common.js';
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main(): Promise<void> {
   const service = await startService({ RUN_JOBS: 'true' });
@@ -123,14 +120,14 @@ async function main(): Promise<void> {
       [
         `commit -> graphql-ws message (${LATENCY_SAMPLES} events)`,
         '',
-        percentile(wsLatency, 50).toFixed(1),
-        percentile(wsLatency, 99).toFixed(1),
+        percentile(wsLatency, 50)!.toFixed(1),
+        percentile(wsLatency, 99)!.toFixed(1),
       ],
       [
         `commit -> webhook received (${LATENCY_SAMPLES} events)`,
         '',
-        percentile(hookLatency, 50).toFixed(1),
-        percentile(hookLatency, 99).toFixed(1),
+        percentile(hookLatency, 50)!.toFixed(1),
+        percentile(hookLatency, 99)!.toFixed(1),
       ],
     ];
     const header = ['case', 'per s', 'p50 ms', 'p99 ms'];
