@@ -1,6 +1,9 @@
 import { cards, createProducts, openCheckout, paidOrder } from '../helpers/fixtures.js';
 import { signedInConsole } from '../helpers/console.js';
 import { startWithMerchant, type MerchantClient, type TestApp } from '../helpers/test-app.js';
+import { deliverDueEmails } from '../../src/modules/email/email-delivery.service.js';
+import { sqlStatementCount } from '../../src/platform/db/sql-counter.js';
+import { runStatement } from '../../src/platform/db/sql.js';
 
 /**
  * With no SMTP_URL (the embedded default) nothing leaves the machine: every message is kept in the
@@ -107,4 +110,64 @@ test('invitations (they carry a sign-up link) are read with a console session on
     '{ emails(first: 50) { nodes { kind } } }',
   );
   expect(all.body.data.emails.nodes.map((n) => n.kind)).not.toContain('TEAM_INVITATION');
+});
+
+test('a sweep renders its batch together: ten receipts in a few statements, and one that cannot be rendered is retried alone', async () => {
+  const orders = [];
+  for (let i = 0; i < 10; i++) {
+    const s = await openCheckout(m.api, [['THERM', `Thermometer ${i}`, 2000, 1]]);
+    orders.push(await paidOrder(m.api, s.checkout_id, { hsa_fsa_card: cards.hsa }));
+  }
+  const em = t.orm.em.fork();
+  // As if the sweep had not run yet: the receipts queued and unrendered, and one naming an order that is not there.
+  await runStatement(
+    em,
+    `update email_messages set status = 'queued', html = null, subject = null, text = null, message_id = null, locked_until = null
+     where kind = 'order_receipt' and data->>'order_id' = any(?::text[])`,
+    [orders.map((o) => o.id)],
+    { autocommit: true },
+  );
+  await runStatement(
+    em,
+    `insert into email_messages (id, merchant_id, livemode, kind, "to", data, attachments, next_attempt_at, created_at, updated_at)
+     select 'msg_missing_order', merchant_id, livemode, kind, "to", '{"order_id": "ord_missing"}', '[]', now() - interval '1 minute', now(), now()
+     from email_messages where data->>'order_id' = ?`,
+    [orders[0].id],
+    { autocommit: true },
+  );
+  const warnings: unknown[] = [];
+  const log = {
+    info: () => undefined,
+    debug: () => undefined,
+    error: () => undefined,
+    warn: (o: unknown) => warnings.push(o),
+  };
+  const before = sqlStatementCount();
+  await deliverDueEmails(t.orm, new Date(), log as never);
+  // Claim, messages, merchants, settings, orders, payments, the flush (begin, update, commit), whatever else the
+  // service's own sweeps sent meanwhile: not eight per message.
+  expect(sqlStatementCount() - before).toBeLessThanOrEqual(14);
+  const rows = await runStatement<{
+    id: string;
+    status: string;
+    html: string | null;
+    last_error: string | null;
+    attempts: number;
+  }>(
+    em,
+    `select id, status, html, last_error, attempts from email_messages where id = 'msg_missing_order' or data->>'order_id' = any(?::text[]) order by id`,
+    [orders.map((o) => o.id)],
+    { autocommit: true },
+  );
+  const missing = rows.find((r) => r.id === 'msg_missing_order')!;
+  expect(missing).toMatchObject({
+    status: 'queued',
+    html: null,
+    attempts: 1,
+    last_error: expect.stringContaining('ord_missing'),
+  });
+  const receipts = rows.filter((r) => r.id !== 'msg_missing_order');
+  expect(receipts).toHaveLength(10);
+  for (const r of receipts) expect(r).toMatchObject({ status: 'stored', html: expect.stringContaining('Thermometer') });
+  expect(warnings).toHaveLength(1);
 });

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { renderAttachments } from './email-attachments.js';
-import { composeEmail } from './email-compose.js';
+import { composeEmails } from './email-compose.js';
 import { EmailMessage } from './email-message.entity.js';
 import { mailTransport, messageIdOf, type MailTransport } from './email-transport.js';
 import { runStatement } from '../../platform/db/sql.js';
@@ -43,73 +43,74 @@ async function claimDue(orm: MikroORM, now: Date, limit: number): Promise<Claime
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
+/** Records a refused or unrenderable try: `queued` again after the next retry delay, `failed` after the last. */
+function refused(m: EmailMessage, err: unknown, modeNow: Date, log: Log): void {
+  if (m.attempts === 0) m.attempts = 1; // failed before sending (rendering): counts as a try
+  const delay = EMAIL_RETRY_DELAYS_SECONDS[m.attempts - 1];
+  Object.assign(
+    m,
+    delay === undefined
+      ? { lockedUntil: null, status: 'failed', lastError: errorText(err) }
+      : {
+          lockedUntil: null,
+          status: 'queued',
+          lastError: errorText(err),
+          nextAttemptAt: new Date(modeNow.getTime() + delay * 1000),
+        },
+  );
+  log.warn(
+    { err, email: m.id, kind: m.kind, attempts: m.attempts },
+    delay === undefined ? 'email failed after its last retry' : 'email not sent; retried later',
+  );
+}
+
 /**
- * Renders (once: the first time it is taken) and sends one claimed message, then records the
- * outcome: `sent`; `stored` without a transport; `skipped` when turned off or addressed to nobody;
- * refused: `queued` again after the next retry delay, `failed` after the last.
+ * Renders the claimed messages not rendered yet (once: the first time they are taken; the batch's
+ * branding and figures in a few statements), and records that rendering before any send, so a
+ * retry (or a takeover) sends the very same message. Then sends each one and records its outcome:
+ * `sent`; `stored` without a transport; `skipped` when turned off or addressed to nobody; refused:
+ * `queued` again after the next retry delay, `failed` after the last.
  */
-async function deliverOne(
+async function deliverBatch(
   orm: MikroORM,
-  claimed: Claimed,
+  claimed: Claimed[],
   now: Date,
   transport: MailTransport | null,
   log: Log,
 ): Promise<void> {
   const em = orm.em.fork();
-  const m = await em.findOne(EmailMessage, claimed.id);
-  if (!m || m.status !== 'sending') return;
-  const modeNow = new Date(now.getTime() + Number(claimed.offset));
-  const settle = (changes: Partial<Pick<EmailMessage, 'status' | 'lastError' | 'nextAttemptAt' | 'sentAt'>>) =>
-    Object.assign(m, { lockedUntil: null, ...changes });
-  try {
-    if (m.html === null) {
-      const composed = await composeEmail(em, m);
-      if ('skipped' in composed) {
-        settle({ status: 'skipped', lastError: composed.skipped });
-        await em.flush();
-        return;
-      }
-      Object.assign(m, {
-        to: composed.to,
-        subject: composed.subject,
-        html: composed.html,
-        text: composed.text,
-        messageId: messageIdOf(m.id),
-      });
-    }
-    if (!transport) {
-      settle({ status: 'stored' });
-      await em.flush();
-      return;
-    }
-    // The rendering is kept before the send: a retry (or a takeover) sends the very same message.
-    await em.flush();
-    m.attempts += 1;
-    await transport.send({
-      to: m.to!,
-      subject: m.subject!,
-      html: m.html!,
-      text: m.text ?? '',
-      messageId: m.messageId!,
-      attachments: await renderAttachments(em, m.attachments),
-    });
-    settle({ status: 'sent', sentAt: modeNow, lastError: null });
-  } catch (err) {
-    if (m.attempts === 0) m.attempts = 1; // failed before sending (rendering): counts as a try
-    const delay = EMAIL_RETRY_DELAYS_SECONDS[m.attempts - 1];
-    if (delay === undefined) settle({ status: 'failed', lastError: errorText(err) });
-    else
-      settle({
-        status: 'queued',
-        lastError: errorText(err),
-        nextAttemptAt: new Date(modeNow.getTime() + delay * 1000),
-      });
-    log.warn(
-      { err, email: m.id, kind: m.kind, attempts: m.attempts },
-      delay === undefined ? 'email failed after its last retry' : 'email not sent; retried later',
-    );
+  const offsets = new Map(claimed.map((c) => [c.id, Number(c.offset)]));
+  const modeNow = (m: EmailMessage) => new Date(now.getTime() + (offsets.get(m.id) ?? 0));
+  const messages = await em.find(EmailMessage, { id: { $in: [...offsets.keys()] }, status: 'sending' });
+  const fresh = messages.filter((m) => m.html === null);
+  const composed = await composeEmails(em, fresh);
+  for (const [i, m] of fresh.entries()) {
+    const c = composed[i];
+    if ('skipped' in c) Object.assign(m, { lockedUntil: null, status: 'skipped', lastError: c.skipped });
+    else if ('failed' in c) refused(m, c.failed, modeNow(m), log);
+    else Object.assign(m, { to: c.to, subject: c.subject, html: c.html, text: c.text, messageId: messageIdOf(m.id) });
   }
+  const ready = messages.filter((m) => m.status === 'sending');
+  if (!transport) for (const m of ready) Object.assign(m, { lockedUntil: null, status: 'stored' });
   await em.flush();
+  if (!transport) return;
+  for (const m of ready) {
+    try {
+      m.attempts += 1;
+      await transport.send({
+        to: m.to!,
+        subject: m.subject!,
+        html: m.html!,
+        text: m.text ?? '',
+        messageId: m.messageId!,
+        attachments: await renderAttachments(em, m.attachments),
+      });
+      Object.assign(m, { lockedUntil: null, status: 'sent', sentAt: modeNow(m), lastError: null });
+    } catch (err) {
+      refused(m, err, modeNow(m), log);
+    }
+    await em.flush();
+  }
 }
 
 /** The email sweep: claims due messages in batches and delivers them, until none is due (or 30 s went by). Answers how many it took. */
@@ -119,7 +120,7 @@ export async function deliverDueEmails(orm: MikroORM, now: Date, log: Log): Prom
   let total = 0;
   while (Date.now() - started < BUDGET_MS) {
     const claimed = await claimDue(orm, now, BATCH);
-    for (const c of claimed) await deliverOne(orm, c, now, transport, log);
+    if (claimed.length) await deliverBatch(orm, claimed, now, transport, log);
     total += claimed.length;
     if (claimed.length < BATCH) break;
   }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { registerEmailAttachment } from '../email/email-attachments.js';
-import { registerEmailVars } from '../email/email-compose.js';
+import { eachMessage, registerEmailVars } from '../email/email-compose.js';
 import { emailOnEvent } from '../email/email-outbox.js';
 import type { EmailMessage } from '../email/email-message.entity.js';
 import { customerName } from '../orders/order-emails.js';
@@ -54,26 +54,35 @@ emailOnEvent('lmn_review.declined', ({ data }) => {
     : null;
 });
 
-registerEmailVars(['lmn_approved'], async (em: EntityManager, m: EmailMessage) => {
-  const letter = await em.findOneOrFail(LmnLetter, { id: String(m.data.letter_id) });
-  const order = await em.findOne(Order, { id: String(m.data.order_id) });
-  return {
-    customer_name: customerName(letter.customer),
-    condition: letter.condition,
-    items: letter.items.map((i) => i.name),
-    expires_at: day(letter.expiresAt),
-    order_number: order?.orderNumber ?? null,
-  };
-});
+registerEmailVars(
+  ['lmn_approved'],
+  eachMessage(async (em: EntityManager, m: EmailMessage) => {
+    const letter = await em.findOneOrFail(LmnLetter, { id: String(m.data.letter_id) });
+    const order = await em.findOne(Order, { id: String(m.data.order_id) });
+    return {
+      customer_name: customerName(letter.customer),
+      condition: letter.condition,
+      items: letter.items.map((i) => i.name),
+      expires_at: day(letter.expiresAt),
+      order_number: order?.orderNumber ?? null,
+    };
+  }),
+);
 
-registerEmailVars(['lmn_declined'], async (em: EntityManager, m: EmailMessage) => {
-  const review = await em.findOneOrFail(LmnReview, { id: String(m.data.review_id) });
-  const order = await em.findOne(Order, { id: review.orderId });
-  const refunded = (await em.find(Payment, { orderId: review.orderId })).reduce((sum, p) => sum + p.refundedAmount, 0);
-  return {
-    customer_name: customerName(review.customer),
-    reason: review.status === 'expired' ? 'no clinician could review it in time' : review.reason,
-    order_number: order?.orderNumber ?? null,
-    refunded: refunded > 0 ? money(refunded, review.hold.currency) : null,
-  };
-});
+registerEmailVars(
+  ['lmn_declined'],
+  eachMessage(async (em: EntityManager, m: EmailMessage) => {
+    const review = await em.findOneOrFail(LmnReview, { id: String(m.data.review_id) });
+    const order = await em.findOne(Order, { id: review.orderId });
+    const refunded = (await em.find(Payment, { orderId: review.orderId })).reduce(
+      (sum, p) => sum + p.refundedAmount,
+      0,
+    );
+    return {
+      customer_name: customerName(review.customer),
+      reason: review.status === 'expired' ? 'no clinician could review it in time' : review.reason,
+      order_number: order?.orderNumber ?? null,
+      refunded: refunded > 0 ? money(refunded, review.hold.currency) : null,
+    };
+  }),
+);

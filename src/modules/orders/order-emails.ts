@@ -17,13 +17,26 @@ export const customerName = (c: { first_name: string; last_name: string; email: 
   `${c.first_name} ${c.last_name}`.trim() || c.email;
 
 // The receipt and the renewal receipt: items with their eligibility, the totals, the split, and each card charged.
-registerEmailVars(['order_receipt', 'renewal_receipt'], async (em: EntityManager, m: EmailMessage) => {
-  const order = await em.findOneOrFail(Order, { id: String(m.data.order_id) });
+// A batch of receipts reads its orders and their payments in two statements.
+registerEmailVars(['order_receipt', 'renewal_receipt'], async (em: EntityManager, messages: EmailMessage[]) => {
+  const ids = messages.map((m) => String(m.data.order_id));
+  const orders = new Map((await em.find(Order, { id: { $in: ids } })).map((o) => [o.id, o]));
   const payments = await em.find(
     Payment,
-    { orderId: order.id },
+    { orderId: { $in: ids } },
     { orderBy: { capturedAt: 'asc', paymentMethod: 'desc' } },
   );
+  return ids.map((id) => {
+    const order = orders.get(id);
+    if (!order) return new Error(`order ${id} of a receipt email not found`);
+    return receiptVars(
+      order,
+      payments.filter((p) => p.orderId === id),
+    );
+  });
+});
+
+function receiptVars(order: Order, payments: Payment[]) {
   const c = order.currency;
   const a = order.amounts;
   return {
@@ -48,4 +61,4 @@ registerEmailVars(['order_receipt', 'renewal_receipt'], async (em: EntityManager
     payments: payments.map((p) => ({ card: cardLabel(p), amount: money(p.amount, p.currency) })),
     receipt_filename: receiptFilename(order),
   };
-});
+}

@@ -66,7 +66,11 @@ export class SimulatedProcessor implements PaymentProcessor {
     return `${card.type === 'hsa_fsa_card' ? 'h' : 'c'}${card.refundFails ? 'r' : ''}${card.renewal ? card.renewal.disposition[0] : ''}`;
   }
 
-  /** Records the call under `key` (once) and answers its first result. */
+  /**
+   * Records the call under `key` (once) and answers its first result: `result`, or `refusal` when
+   * the ledger already holds a row matching `refusedIf` (a condition on `processor_ledger l`),
+   * decided in the same statement as the record.
+   */
   private async once<T extends { ok: boolean }>(
     key: string,
     operation: ProcessorRecord['operation'],
@@ -74,13 +78,29 @@ export class SimulatedProcessor implements PaymentProcessor {
     amount: number,
     result: T,
     reference: (r: T) => string | null,
+    refusal?: { result: T; refusedIf: string; params: unknown[] },
   ): Promise<T> {
     const inserted = await this.sql(
-      `insert into processor_ledger (key, operation, target, amount, ok, reference, result, created_at) values (?, ?, ?, ?, ?, ?, ?, now())
-       on conflict (key) do nothing returning key`,
-      [key, operation, target, amount, result.ok, reference(result), JSON.stringify(result)],
+      `insert into processor_ledger (key, operation, target, amount, ok, reference, result, created_at)
+       select ?::text, ?::text, ?::text, ?::bigint, case when r then ?::boolean else ?::boolean end, case when r then ?::text else ?::text end,
+              case when r then ?::jsonb else ?::jsonb end, now()
+       from (select ${refusal ? `exists (select 1 from processor_ledger l where ${refusal.refusedIf})` : 'false'} as r) x
+       on conflict (key) do nothing returning result`,
+      [
+        key,
+        operation,
+        target,
+        amount,
+        refusal?.result.ok ?? result.ok,
+        result.ok,
+        refusal ? reference(refusal.result) : null,
+        reference(result),
+        JSON.stringify(refusal?.result ?? result),
+        JSON.stringify(result),
+        ...(refusal?.params ?? []),
+      ],
     );
-    if (inserted.length) return result;
+    if (inserted.length) return inserted[0].result as T;
     const [first] = await this.sql(`select operation, result from processor_ledger where key = ?`, [key]);
     if (first.operation !== operation)
       throw new Error(`processor idempotency key ${key} was used for ${String(first.operation)}, not ${operation}`);
@@ -170,19 +190,27 @@ export class SimulatedProcessor implements PaymentProcessor {
   }
 
   /** Captures a hold; one already voided (released) can no longer be captured, as at a card network. */
-  async capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
+  capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
     const flags = authorizationId.split('_')[1];
-    const [voided] = await this.sql(`select 1 from processor_ledger where target = ? and operation = 'void' limit 1`, [
+    const captured: ProcessorResult<{ captureId: string }> = { ok: true, captureId: prefixedId(`ch_${flags}`) };
+    const voided: ProcessorResult<{ captureId: string }> = {
+      ok: false,
+      code: 'authorization_voided',
+      message: 'The authorisation was cancelled: nothing is left to capture.',
+    };
+    return this.once<ProcessorResult<{ captureId: string }>>(
+      key,
+      'capture',
       authorizationId,
-    ]);
-    const result: ProcessorResult<{ captureId: string }> = voided
-      ? {
-          ok: false,
-          code: 'authorization_voided',
-          message: 'The authorisation was cancelled: nothing is left to capture.',
-        }
-      : { ok: true, captureId: prefixedId(`ch_${flags}`) };
-    return this.once(key, 'capture', authorizationId, 0, result, (r) => (r.ok ? r.captureId : null));
+      0,
+      captured,
+      (r) => (r.ok ? r.captureId : null),
+      {
+        result: voided,
+        refusedIf: `l.target = ? and l.operation = 'void'`,
+        params: [authorizationId],
+      },
+    );
   }
 
   async void(authorizationId: string, key: string): Promise<void> {
