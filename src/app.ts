@@ -177,7 +177,7 @@ export async function buildApp(
     // A new event needs its fan-out (and the sends it made); a retry or a replay, a whole run; a new email, its send.
     onHint: (channel) =>
       channel === 'emails'
-        ? jobs.kick(EMAIL_SWEEP)
+        ? jobs.kick(EMAIL_SWEEP, 'prompt')
         : jobs.kick(webhookDeliverySweep.name, channel === DELIVERIES_CHANNEL ? 'run' : 'prompt'),
     channels: { [PRINCIPALS_CHANNEL]: forgetMerchant },
     // A key revoked or a test clock moved elsewhere may have gone unheard: keys are looked up afresh.
