@@ -10,7 +10,7 @@
  * `AdyenCheckout` and `Card` were given and plays Adyen's documented `test_` values; everything
  * else (this module, the page's script, our routes) runs as in production. Production pages have
  * no test hook at all: nothing on the page can swap Adyen Web out, and the page's CSP only lets
- * scripts of our origin (and the page's nonce) run.
+ * scripts of our origin run (nothing inline).
  */
 import type { AdditionalDetailsData, CoreConfiguration, OnChangeData, PaymentAction } from '@adyen/adyen-web';
 import { AdyenCheckout, Card } from './adyen-web.js';

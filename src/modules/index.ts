@@ -10,6 +10,7 @@ import { hostedCardSetupRoutes } from './hosted-pages/hosted-card-setup.routes.j
 import { hostedCheckoutRoutes } from './hosted-pages/hosted-checkout.routes.js';
 import { hostedPaymentLinkRoutes } from './hosted-pages/hosted-payment-link.routes.js';
 import { cardEntryAssets } from './hosted-pages/card-entry-page.js';
+import { hostedPageAssets } from './hosted-pages/hosted-page-assets.js';
 import { ApiKeyResolver } from './merchants/api-key.resolver.js';
 import { AuditLogResolver } from './audit/audit-log.resolver.js';
 import { TeamResolver } from './team/team.resolver.js';
@@ -140,6 +141,7 @@ export const publicRoutes: PublicRoute[] = [
   ...hostedPaymentLinkRoutes,
   ...hostedCardSetupRoutes,
   cardEntryAssets,
+  hostedPageAssets,
   ...receiptRoutes,
   ...lmnLetterPdfRoutes,
   ...dashboardRoutes,

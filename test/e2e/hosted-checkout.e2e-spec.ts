@@ -237,7 +237,7 @@ test('a mobile viewport (375×667) has one column and no horizontal scrolling', 
   expect(problems).toEqual([]);
 });
 
-test('a line item named <script>alert(1)</script> is shown as text and never runs; the inline CSS and script run under the CSP nonce', async () => {
+test('a line item named <script>alert(1)</script> is shown as text and never runs; the stylesheet and script of our origin run under the CSP', async () => {
   const { page, problems } = await openCheckout([['EVIL', '<script>alert(1)</script>', 100, 1]]);
   expect(await text(page, '.item-name')).toBe('<script>alert(1)</script>');
   expect(await page.evaluate('getComputedStyle(document.getElementById("pay-button")).backgroundColor')).toBe(

@@ -1,6 +1,12 @@
 import type { ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
+import {
+  HSA_FSA_CARD_FIELD,
+  hsaFsaFieldOf,
+  MERCHANT_PAGE_HSA_FSA_FIELD,
+  nameHsaFsaField,
+} from '../shared/hsa-fsa-field.js';
 import { refuseRawCardInLiveMode } from '../payments/payment-method-input.js';
 import { continueCheckoutPayment, payCheckoutSession, type PayOutcome } from './checkout-payment.service.js';
 import type { CheckoutSession } from './checkout-session.entity.js';
@@ -45,15 +51,11 @@ async function notOfALink(ctx: ServiceContext, checkoutId: string): Promise<Chec
   return session;
 }
 
-const ENGINE_NAME = 'hsa_fsa_card';
-const ROUTE_NAME = 'hsa_fsa';
-
 /** An error about the HSA/FSA card names the field this route's body calls it by (`hsa_fsa`). */
 function asSent(err: DomainError): DomainError {
-  if (!err.param?.startsWith(ENGINE_NAME)) return err;
-  const rename = (s: string) => (s.startsWith(ENGINE_NAME) ? ROUTE_NAME + s.slice(ENGINE_NAME.length) : s);
-  return new DomainError(err.code, rename(err.message), {
-    param: rename(err.param),
+  if (!err.param || hsaFsaFieldOf(err.param) !== HSA_FSA_CARD_FIELD) return err;
+  return new DomainError(err.code, nameHsaFsaField(err.message, MERCHANT_PAGE_HSA_FSA_FIELD), {
+    param: nameHsaFsaField(err.param, MERCHANT_PAGE_HSA_FSA_FIELD),
     details: err.details,
     headers: err.headers,
   });

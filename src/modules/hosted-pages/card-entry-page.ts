@@ -7,6 +7,7 @@ import {
   adyenWebEnvironment,
   type AdyenWebEnvironment,
 } from '../processor-accounts/processor-account.service.js';
+import type { HsaFsaField } from '../shared/hsa-fsa-field.js';
 import { html, SafeHtml } from './hosted-page-html.js';
 
 /**
@@ -56,8 +57,8 @@ export interface LivePayRoutes {
   url: string;
   /** Null when the pay route never answers an action (a card setup link's card check). */
   detailsUrl: string | null;
-  /** The HSA/FSA card's field in the pay route's body (`hsa_fsa` on the API, `hsa_fsa_card` on a link's route). */
-  hsaField: 'hsa_fsa' | 'hsa_fsa_card';
+  /** The HSA/FSA card's field in the pay route's body (`hsa_fsa` on the contract's checkout route, `hsa_fsa_card` on a link's route). */
+  hsaField: HsaFsaField;
   /** Where a paid page goes (with `order_id` added); null when the pay route answers a `redirect_url`. */
   successUrl: string | null;
   failureUrl: string | null;
@@ -88,8 +89,9 @@ export function sessionAmounts(session: CheckoutSession): CardEntryAmounts {
 }
 
 /**
- * The JSON the page's script boots from (`#card-entry-config`, a data block no CSP runs): the
- * browser module's `CardEntryConfig` and the page's pay routes. `<` is escaped so no value can
+ * The JSON the pay form's script boots from (`#card-entry-config`, a data block no CSP runs: the
+ * page's `LivePageConfig`, src/hosted-page-app): the browser module's `CardEntryConfig` and the
+ * page's pay routes. `<` is escaped so no value can
  * end the element.
  */
 export function cardEntryConfigScript(

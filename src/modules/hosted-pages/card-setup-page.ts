@@ -3,9 +3,9 @@ import type { PaymentMethodSetupLink, SetupLinkStatus } from '../customers/payme
 import { EVENT_INTERVAL } from '../subscriptions/subscription-calendar.js';
 import { isRescuable } from '../subscriptions/subscription-lifecycle.js';
 import type { Subscription } from '../subscriptions/subscription.entity.js';
+import { HSA_FSA_CARD_FIELD } from '../shared/hsa-fsa-field.js';
 import { cardEntryConfigScript, type AdyenWebSetup } from './card-entry-page.js';
 import { formatMoney, html, trusted, type SafeHtml } from './hosted-page-html.js';
-import { HOSTED_PAGE_SCRIPT, TOKEN_RESTORE_SCRIPT } from './hosted-page-script.js';
 import { cardFieldset, layout, renderNoticePage, type PageOptions } from './hosted-page.js';
 
 /**
@@ -23,10 +23,9 @@ export interface CardSetupView {
   paymentMethod: PaymentMethod | null;
 }
 
-/** The card entry: the markup that takes the card, the script that posts it to `submitUrl` as `{card}`, and (live mode) Adyen Web's configuration. */
+/** The card entry: the markup that takes the card (the pay form's script posts it to `submitUrl` as `{card}`), and (live mode) Adyen Web's configuration. */
 export interface CardEntry {
   markup: SafeHtml;
-  script: string;
   config?: SafeHtml;
 }
 
@@ -54,19 +53,18 @@ ${live ? html`<div id="card-action" class="card-action" role="region" aria-label
 <button type="submit" class="pay" id="pay-button">${opts.buttonLabel}</button>
 <p id="pay-status" class="status" role="status" aria-live="polite"></p>
 </form>`;
-  if (!live) return { markup, script: HOSTED_PAGE_SCRIPT };
+  if (!live) return { markup };
   // No details route: the card check refuses a card that asks for 3-D Secure (useSetupLink), so the submit never answers an action.
   const pay = {
     url: submitUrl,
     detailsUrl: null,
-    hsaField: 'hsa_fsa_card' as const,
+    hsaField: HSA_FSA_CARD_FIELD,
     successUrl: null,
     failureUrl: null,
   };
   const amounts = { amount: live.amount, currency: live.currency, hsaAmount: 0, countryCode: 'US' };
   return {
     markup,
-    script: HOSTED_PAGE_SCRIPT,
     config: cardEntryConfigScript(amounts, { adyen: live.adyen, pay }, [{ slot: 'card', amount: live.amount }]),
   };
 }
@@ -75,7 +73,7 @@ ${live ? html`<div id="card-action" class="card-action" role="region" aria-label
 export function renderSetupLinkNotFoundPage(opts: PageOptions): string {
   return renderNoticePage({
     ...opts,
-    script: TOKEN_RESTORE_SCRIPT, // a live page reloaded after it hid its token
+    script: 'tokenRestore', // a live page reloaded after it hid its token
     title: 'Link not found',
     message:
       'This link to save a card is not valid. Check that you opened the complete link the store sent you, or ask the store for a new one.',
@@ -149,10 +147,9 @@ ${subscription ? subscriptionSummary(subscription) : html`<p id="setup-intro">${
 ${entry.markup}
 </section>`;
   return layout(title, body, {
-    nonce: opts.nonce,
     livemode: link.livemode,
     merchantName: opts.merchantName,
-    script: entry.script,
+    script: 'payForm',
     cardEntry: entry.config,
   });
 }

@@ -30,7 +30,7 @@ async function viewOf(ctx: ServiceContext, link: PaymentMethodSetupLink): Promis
 const setupPage: PublicRoute<SetupRoute> = {
   method: 'GET',
   url: '/card-setup/:id',
-  handler: pageHandler(async (req, orm, nonce) => {
+  handler: pageHandler(async (req, orm) => {
     const { ctx, link, merchantName } = await hostedSetupLinkContext(
       orm,
       req.params.id,
@@ -41,10 +41,10 @@ const setupPage: PublicRoute<SetupRoute> = {
     const token = encodeURIComponent(tokenOf(req.query));
     const submitUrl = `/card-setup/${encodeURIComponent(link.id)}/submit?token=${token}`;
     const view = await viewOf(ctx, link);
-    if (!link.livemode || view.status !== 'open') return renderCardSetupPage(view, { nonce, submitUrl, merchantName });
+    if (!link.livemode || view.status !== 'open') return renderCardSetupPage(view, { submitUrl, merchantName });
     const adyen = await adyenWebSetup(ctx);
     return {
-      html: renderCardSetupPage(view, { nonce, submitUrl, merchantName, live: { adyen } }),
+      html: renderCardSetupPage(view, { submitUrl, merchantName, live: { adyen } }),
       adyenWeb: adyen.environment,
     };
   }, renderSetupLinkNotFoundPage),

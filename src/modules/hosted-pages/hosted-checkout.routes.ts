@@ -2,6 +2,7 @@ import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { HttpResult } from '../../platform/rest/routes.js';
 import { payCheckoutSession } from '../checkout/checkout-payment.service.js';
 import { effectiveStatus } from '../checkout/checkout.service.js';
+import { MERCHANT_PAGE_HSA_FSA_FIELD } from '../shared/hsa-fsa-field.js';
 import { adyenWebSetup } from './card-entry-page.js';
 import { hostedCheckoutContext } from './hosted-page-context.js';
 import { withQuery } from './hosted-page-html.js';
@@ -24,7 +25,7 @@ const tokenOf = (query: HostedRoute['Querystring']): string => (typeof query.tok
 const checkoutPage: PublicRoute<HostedRoute> = {
   method: 'GET',
   url: '/checkout/:id',
-  handler: pageHandler(async (req, orm, nonce) => {
+  handler: pageHandler(async (req, orm) => {
     const { ctx, session, merchantName } = await hostedCheckoutContext(
       orm,
       req.params.id,
@@ -36,17 +37,17 @@ const checkoutPage: PublicRoute<HostedRoute> = {
     const id = encodeURIComponent(session.id);
     const token = encodeURIComponent(tokenOf(req.query));
     if (!session.livemode || status !== 'open')
-      return renderCheckoutPage(session, status, { nonce, payUrl: `/checkout/${id}/pay?token=${token}`, merchantName });
+      return renderCheckoutPage(session, status, { payUrl: `/checkout/${id}/pay?token=${token}`, merchantName });
     const adyen = await adyenWebSetup(ctx);
     const pay = {
       url: `/api/v2/checkout/${id}/payments?token=${token}`,
       detailsUrl: `/api/v2/checkout/${id}/payments/details?token=${token}`,
-      hsaField: 'hsa_fsa' as const,
+      hsaField: MERCHANT_PAGE_HSA_FSA_FIELD,
       successUrl: withQuery(session.successUrl, { checkout_id: session.id }),
       failureUrl: withQuery(session.failureUrl, { checkout_id: session.id }),
     };
     return {
-      html: renderCheckoutPage(session, status, { nonce, payUrl: pay.url, merchantName, cardEntry: { adyen, pay } }),
+      html: renderCheckoutPage(session, status, { payUrl: pay.url, merchantName, cardEntry: { adyen, pay } }),
       adyenWeb: adyen.environment,
     };
   }),

@@ -39,7 +39,7 @@ export function html(strings: TemplateStringsArray, ...values: HtmlPart[]): Safe
   return new SafeHtml(out);
 }
 
-/** Wraps a constant of this code base (the page's CSS and script) as markup; never use it on input. */
+/** Wraps a constant of this code base (an attribute such as `hidden disabled`) as markup; never use it on input. */
 export function trusted(markup: string): SafeHtml {
   return new SafeHtml(markup);
 }

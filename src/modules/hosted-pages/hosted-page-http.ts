@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { RateLimitOptions } from '@fastify/rate-limit';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
@@ -14,25 +13,25 @@ import { renderErrorPage, renderNotFoundPage, type PageOptions } from './hosted-
 
 /**
  * The Content Security Policy of a hosted page, the one place it is decided. A test-mode page (and
- * every page without card entry) runs only its own nonce'd style and script and calls only this
- * origin. A live-mode page with Adyen Web (`adyenWeb`, its environment) adds what Adyen documents
- * Adyen Web needs, and nothing else:
- * - script and style from this origin (the card-entry module, Adyen Web's bundle and CSS: no CDN);
+ * every page without card entry) runs only the pages' script and stylesheet, files of this origin
+ * (hosted-page-assets.ts: nothing inline), and calls only this origin. A live-mode page with Adyen
+ * Web (`adyenWeb`, its environment) adds what Adyen documents Adyen Web needs, and nothing else:
+ * - script and style from this origin as well: the card-entry module, Adyen Web's bundle and CSS (no CDN);
  * - frames: the secured card fields from Adyen's checkoutshopper origin, and 3-D Secure 2, whose
  *   device fingerprinting and challenge are the card issuer's pages (any https origin, which is
  *   why Adyen tells payment pages to allow every https frame) reached by a form post (form-action);
  * - calls to Adyen Web's API, its CDN (translations) and its analytics origin (the checkout
  *   attempt id); images stay as they are (https, Adyen's card logos included).
  */
-export function hostedPageCsp(nonce: string, adyenWeb?: AdyenWebEnvironment): string {
+export function hostedPageCsp(adyenWeb?: AdyenWebEnvironment): string {
   if (!adyenWeb) {
-    return `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+    return "default-src 'none'; script-src 'self'; style-src 'self'; img-src https: http: data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
   }
   const adyen = adyenWebOrigins(adyenWeb);
   return [
     "default-src 'none'",
-    `script-src 'nonce-${nonce}' 'self'`,
-    `style-src 'nonce-${nonce}' 'self'`,
+    "script-src 'self'",
+    "style-src 'self'",
     'img-src https: http: data:',
     `connect-src 'self' ${adyen.api} ${adyen.cdn} ${adyen.analytics}`,
     `frame-src ${adyen.api} https:`,
@@ -42,9 +41,9 @@ export function hostedPageCsp(nonce: string, adyenWeb?: AdyenWebEnvironment): st
   ].join('; ');
 }
 
-/** Headers of every hosted-page answer: no caching, no framing, no referrer (the URL holds the token); the CSP of `hostedPageCsp`. */
-export function protect(reply: FastifyReply, nonce?: string, adyenWeb?: AdyenWebEnvironment): FastifyReply {
-  return securePage(reply, nonce ? hostedPageCsp(nonce, adyenWeb) : `default-src 'none'; frame-ancestors 'none'`);
+/** Headers of a hosted page (`page`) or of its JSON calls: no caching, no framing, no referrer (the URL holds the token); a page's CSP is `hostedPageCsp`'s. */
+export function protect(reply: FastifyReply, page?: { adyenWeb?: AdyenWebEnvironment }): FastifyReply {
+  return securePage(reply, page ? hostedPageCsp(page.adyenWeb) : `default-src 'none'; frame-ancestors 'none'`);
 }
 
 /** A rendered page: its HTML, and the Adyen Web environment when it takes cards with Adyen Web (live mode). */
@@ -55,29 +54,27 @@ export function sendErrorPage(
   req: FastifyRequest,
   reply: FastifyReply,
   err: unknown,
-  nonce: string,
   notFound: (opts: PageOptions) => string = renderNotFoundPage,
 ): FastifyReply {
   const { error, unexpected } = toDomainError(err);
   if (unexpected) req.log.error({ err }, 'hosted checkout page failed');
-  if (error.code === 'not_found') return reply.code(404).send(notFound({ nonce }));
-  return reply.code(unexpected ? 500 : error.status).send(renderErrorPage({ nonce, requestId: req.id }));
+  if (error.code === 'not_found') return reply.code(404).send(notFound({}));
+  return reply.code(unexpected ? 500 : error.status).send(renderErrorPage({ requestId: req.id }));
 }
 
-/** The handler of a page: the HTML `render` builds (its inline style and script carry `nonce`), or the error page (`notFound` for an unknown id or token). */
+/** The handler of a page: the HTML `render` builds, or the error page (`notFound` for an unknown id or token). */
 export function pageHandler<G extends RouteGenericInterface>(
-  render: (req: FastifyRequest<G>, orm: MikroORM, nonce: string) => Promise<RenderedPage>,
+  render: (req: FastifyRequest<G>, orm: MikroORM) => Promise<RenderedPage>,
   notFound?: (opts: PageOptions) => string,
 ): PublicRoute<G>['handler'] {
   return async (req, reply, orm) => {
-    const nonce = randomBytes(18).toString('base64');
-    protect(reply, nonce).type('text/html; charset=utf-8');
+    protect(reply, {}).type('text/html; charset=utf-8');
     try {
-      const page = await render(req, orm, nonce);
+      const page = await render(req, orm);
       if (typeof page === 'string') return reply.send(page);
-      return protect(reply, nonce, page.adyenWeb).send(page.html);
+      return protect(reply, { adyenWeb: page.adyenWeb }).send(page.html);
     } catch (err) {
-      return sendErrorPage(req, reply, err, nonce, notFound);
+      return sendErrorPage(req, reply, err, notFound);
     }
   };
 }

@@ -1,8 +1,7 @@
 import type { CheckoutLineItem, CheckoutSession, CheckoutStatus } from '../checkout/checkout-session.entity.js';
 import { cardEntryConfigScript, sessionAmounts, type LiveCardEntry } from './card-entry-page.js';
+import { HOSTED_PAGE_SCRIPTS, HOSTED_PAGE_STYLESHEET, type HostedPageScript } from './hosted-page-assets.js';
 import { formatMoney, html, safeUrl, trusted, withQuery, type SafeHtml } from './hosted-page-html.js';
-import { HOSTED_PAGE_SCRIPT, TOKEN_RESTORE_SCRIPT } from './hosted-page-script.js';
-import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
 
 /**
  * The hosted checkout page, rendered on the server from the session. Every value that comes from
@@ -12,17 +11,19 @@ import { HOSTED_PAGE_CSS } from './hosted-page-styles.js';
  */
 
 export interface PageOptions {
-  /** The per-response CSP nonce for the inline style and script. */
-  nonce: string;
   /** The merchant the payer is paying (shown in the header and the title). */
   merchantName?: string;
 }
 
-/** The whole document around `body`: viewport, inline CSS, and the script (`true`: the checkout page's; a string: that script; `cardEntry`: Adyen Web's stylesheet and the script's configuration). */
+/**
+ * The whole document around `body`: viewport, the pages' stylesheet, and `script` (`cardEntry`:
+ * Adyen Web's stylesheet and the pay form's configuration, a JSON block). Nothing inline runs: the
+ * stylesheet and scripts are files of our origin (hosted-page-assets.ts), which the CSP allows.
+ */
 export function layout(
   title: string,
   body: SafeHtml,
-  opts: PageOptions & { script?: boolean | string; livemode?: boolean; cardEntry?: SafeHtml },
+  opts: PageOptions & { script?: HostedPageScript; livemode?: boolean; cardEntry?: SafeHtml },
 ): string {
   const merchant = opts.merchantName?.trim();
   return html`<!doctype html>
@@ -32,7 +33,7 @@ export function layout(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
 <title>${merchant ? `${title} · ${merchant}` : title}</title>
-<style nonce="${opts.nonce}">${trusted(HOSTED_PAGE_CSS)}</style>${
+<link rel="stylesheet" href="${HOSTED_PAGE_STYLESHEET}">${
     opts.cardEntry
       ? html`
 <link rel="stylesheet" href="/card-entry/adyen-web.css">`
@@ -45,7 +46,7 @@ export function layout(
 ${opts.livemode === false ? html`<p class="test-banner"><strong>Test mode:</strong> no real payment is made. Try card 4242 4242 4242 4242 or HSA/FSA card 4111 1100 0000 0013, any future expiry and any 3-digit CVC.</p>` : ''}
 ${body}
 </main>
-${opts.cardEntry ?? ''}${opts.script ? html`<script nonce="${opts.nonce}">${trusted(opts.script === true ? HOSTED_PAGE_SCRIPT : opts.script)}</script>` : ''}
+${opts.cardEntry ?? ''}${opts.script ? html`<script type="module" src="${HOSTED_PAGE_SCRIPTS[opts.script]}"></script>` : ''}
 </body>
 </html>
 `.value;
@@ -58,7 +59,7 @@ export function renderNoticePage(
     message: string;
     link?: { href: string; text: string } | null;
     livemode?: boolean;
-    script?: string;
+    script?: HostedPageScript;
   },
 ): string {
   const href = safeUrl(opts.link?.href);
@@ -68,7 +69,6 @@ export function renderNoticePage(
 ${href ? html`<p><a class="button-link" href="${href}">${opts.link!.text}</a></p>` : ''}
 </section>`;
   return layout(opts.title, body, {
-    nonce: opts.nonce,
     livemode: opts.livemode,
     merchantName: opts.merchantName,
     script: opts.script,
@@ -79,7 +79,7 @@ ${href ? html`<p><a class="button-link" href="${href}">${opts.link!.text}</a></p
 export function renderNotFoundPage(opts: PageOptions): string {
   return renderNoticePage({
     ...opts,
-    script: TOKEN_RESTORE_SCRIPT, // a live page reloaded after it hid its token
+    script: 'tokenRestore', // a live page reloaded after it hid its token
     title: 'Checkout not found',
     message:
       'This checkout link is not valid. Check that you opened the complete link the store sent you, or go back to the store and start the checkout again.',
@@ -146,8 +146,7 @@ ${paymentForm(session, opts)}
   const cardEntry =
     opts.cardEntry && cardEntryConfigScript(sessionAmounts(session), opts.cardEntry, liveCards(session));
   return layout('Checkout', body, {
-    nonce: opts.nonce,
-    script: true,
+    script: 'payForm',
     livemode: session.livemode,
     merchantName: opts.merchantName,
     cardEntry,

@@ -7,6 +7,7 @@ import {
 } from '../payment-links/payment-link-payment.service.js';
 import { paymentLinkUrl } from '../payment-links/payment-link.resource.js';
 import { effectiveLinkStatus } from '../payment-links/payment-link.service.js';
+import { HSA_FSA_CARD_FIELD } from '../shared/hsa-fsa-field.js';
 import { adyenWebSetup } from './card-entry-page.js';
 import { hostedPaymentLinkContext } from './hosted-page-context.js';
 import { pageHandler, payHandler, payRateLimit } from './hosted-page-http.js';
@@ -27,24 +28,24 @@ const referenceOf = (query: LinkRoute['Querystring']): string | undefined =>
 const paymentLinkPage: PublicRoute<LinkRoute> = {
   method: 'GET',
   url: '/pay/:id',
-  handler: pageHandler(async (req, orm, nonce) => {
+  handler: pageHandler(async (req, orm) => {
     const { ctx, link, session, merchantName } = await hostedPaymentLinkContext(orm, req.params.id, req.id, req.log);
     const reference = referenceOf(req.query);
     const id = encodeURIComponent(link.id);
     const payUrl = `/pay/${id}/pay${reference !== undefined ? `?client_reference_id=${encodeURIComponent(reference)}` : ''}`;
     const status = effectiveLinkStatus(ctx, link);
     if (!link.livemode || status !== 'active')
-      return renderPaymentLinkPage(link, session, status, { nonce, payUrl, merchantName });
+      return renderPaymentLinkPage(link, session, status, { payUrl, merchantName });
     const adyen = await adyenWebSetup(ctx);
     const pay = {
       url: payUrl,
       detailsUrl: `/pay/${id}/pay/details`,
-      hsaField: 'hsa_fsa_card' as const,
+      hsaField: HSA_FSA_CARD_FIELD,
       successUrl: null,
       failureUrl: linkCancelHref(link),
     };
     return {
-      html: renderPaymentLinkPage(link, session, status, { nonce, payUrl, merchantName, cardEntry: { adyen, pay } }),
+      html: renderPaymentLinkPage(link, session, status, { payUrl, merchantName, cardEntry: { adyen, pay } }),
       adyenWeb: adyen.environment,
     };
   }),

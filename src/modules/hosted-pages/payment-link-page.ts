@@ -24,7 +24,7 @@ export function renderPaymentLinkPage(
   status: PaymentLinkStatus,
   opts: PageOptions & Pick<PayFormOptions, 'payUrl' | 'cardEntry'>,
 ): string {
-  const common = { nonce: opts.nonce, merchantName: opts.merchantName, livemode: link.livemode };
+  const common = { merchantName: opts.merchantName, livemode: link.livemode };
   if (status === 'paid') {
     return renderNoticePage({
       ...common,
