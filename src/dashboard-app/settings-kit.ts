@@ -1,5 +1,6 @@
-/** What the settings pages share: the status line, and form controls. */
+/** What the settings pages share: the role check, the status line, and form controls. */
 import type { gql, gqlText } from './api.js';
+import { ROLE_PERMISSIONS, type Role } from '../modules/merchants/permissions.js';
 import { $, h } from './dom.js';
 
 /** What a settings page is given: who is signed in, in which mode, and how to query the graph. */
@@ -37,3 +38,10 @@ export const button = (label: string, onclick: () => void, attrs: Record<string,
 export const input = (id: string, attrs: Record<string, string | boolean> = {}) =>
   h('input', { id, name: id, ...attrs }) as HTMLInputElement;
 export const value = (id: string) => ($<HTMLInputElement>(id).value ?? '').trim();
+
+/** Whether the role holds `permission` (`x:write` includes `x:read`). The server decides; this only hides what would be refused. */
+export function can(role: string, permission: string): boolean {
+  const held = ROLE_PERMISSIONS[role as Role];
+  if (!held) return false;
+  return held.has(permission) || (permission.endsWith(':read') && held.has(permission.replace(/:read$/, ':write')));
+}

@@ -70,7 +70,7 @@ import { configureLmn } from './lmn/lmn-review.service.js';
 import { lmnReviewTimeoutSweep } from './lmn/lmn.jobs.js';
 import { lmnLetterPdfRoutes, lmnRoutes } from './lmn/lmn.routes.js';
 import { CustomerLettersResolver, LmnReviewResolver, OrderLmnReviewResolver } from './lmn/lmn.resolver.js';
-import { configureTeam } from './team/team.service.js';
+import { configureTeam } from './team/console-sign-in.js';
 import { parseSecretsKey } from '../platform/secrets.js';
 import { testHelperRoutes } from './test-helpers/test-helpers.routes.js';
 import { EventResolver } from './webhooks/event.resolver.js';

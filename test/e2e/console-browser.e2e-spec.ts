@@ -318,16 +318,18 @@ test('webhooks: an endpoint made in the page gets a test event; a failed deliver
       expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds })).status).toBe(200);
     await go(page, 'Security');
     await go(page, 'Webhooks'); // drawn again
-    await endpoint.locator('details[data-status="failed"]').first().waitFor();
-    const failed = endpoint.locator('details[data-status="failed"]').first();
-    await failed.locator('summary').click();
-    expect(await failed.getByLabel('Request body').textContent()).toContain(`"order_number"`);
-    expect(await failed.locator('li').count()).toBe(6); // every attempt, with its answer
-    expect(await failed.locator('li').first().textContent()).toContain('HTTP 500');
+    await endpoint.locator('tr[data-delivery-id][data-status="failed"]').first().waitFor();
+    const failed = endpoint.locator('tr[data-delivery-id][data-status="failed"]').first();
+    const log = page.locator(`#log-${await failed.getAttribute('data-delivery-id')}`);
+    expect(await log.isVisible()).toBe(false); // its log opens from the event's name
+    await failed.getByRole('button', { name: /^Request and attempts of order.completed delivery/ }).click();
+    expect(await log.getByLabel('Request body').textContent()).toContain(`"order_number"`);
+    expect(await log.locator('li').count()).toBe(6); // every attempt, with its answer
+    expect(await log.locator('li').first().textContent()).toContain('HTTP 500');
 
     receiver.respondWith(() => 200);
     const received = receiver.received.length;
-    const failedCount = await endpoint.locator('details[data-status="failed"]').count();
+    const failedCount = await endpoint.locator('tr[data-delivery-id][data-status="failed"]').count();
     expect(failedCount).toBeGreaterThanOrEqual(1);
     const since = await page.evaluate(() => {
       const d = new Date(Date.now() - 3_600_000);
@@ -434,15 +436,19 @@ test('webhooks: an endpoint edited (URL, events), disabled, enabled, its secret 
     ).toBe(200);
     expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
     await receiver.waitFor(sent + 1);
-    const delivered = card.locator('details.delivery[data-status="succeeded"]');
+    const delivered = card.locator('tr[data-delivery-id][data-status="succeeded"]');
     for (let i = 0; i < 20 && !(await delivered.count()); i++) {
       await page.waitForTimeout(200);
       await go(page, 'Security');
       await go(page, 'Webhooks');
       await card.waitFor();
     }
-    await delivered.first().locator('summary').click();
-    expect(await delivered.first().getByLabel('Response body of attempt 1').textContent()).toBe('{"received":true}');
+    await delivered
+      .first()
+      .getByRole('button', { name: /^Request and attempts of order.completed delivery/ })
+      .click();
+    const log = page.locator(`#log-${await delivered.first().getAttribute('data-delivery-id')}`);
+    expect(await log.getByLabel('Response body of attempt 1').textContent()).toBe('{"received":true}');
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(200);
@@ -544,11 +550,39 @@ test('dashboard actions: a payment link cancelled, a subscription cancelled at i
 
   // Support now has the live activity (it reads the webhooks resource), without the delivery replays it may not make.
   expect(await page.locator('#activity-panel').isVisible()).toBe(true);
-  expect(await page.locator('#webhooks button', { hasText: 'Replay' }).count()).toBe(0);
   expect(await axeViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(200);
   expect(await overflowing(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // Support reads the webhook endpoints and their deliveries (one a writer could replay is made first), and changes none of them.
+  const refusing = await startReceiver(() => 500);
+  try {
+    const hooks = await shop.api.post<{ id: string }>('/api/v2/webhook-endpoints', {
+      url: `${refusing.url}/support-reads`,
+      events: ['order.completed'],
+    });
+    expect(hooks.status).toBe(201);
+    const paid = await shop.api.post<{ data: { checkout_id: string } }>(
+      '/api/v2/checkout',
+      checkoutBody([['CANDY', 'Chocolate candy bar', 399, 1]]),
+    );
+    expect(
+      (await shop.api.post(`/api/v2/test-helpers/checkout/${paid.body.data.checkout_id}/pay`, { card: cards.visa }))
+        .status,
+    ).toBe(200);
+    expect((await shop.api.post('/api/v2/test-helpers/advance-clock', { seconds: 1 })).status).toBe(200); // the delivery worker runs
+    await refusing.waitFor(1);
+  } finally {
+    await refusing.close();
+  }
+  await go(page, 'Webhooks');
+  const unsent = page.locator('#settings tr[data-delivery-id]:not([data-status="succeeded"])');
+  await unsent.first().waitFor();
+  expect(await page.locator('#webhook-endpoints button:not(.link)').allTextContents()).toEqual([]); // no Replay, Disable, Edit, Recover…
+  expect(await page.locator('#new-endpoint-form').count()).toBe(0);
+  expect(await axeViolations(page)).toEqual([]);
 }, 90_000);
 
 test('a refund from the console: the HSA/FSA split shown before it is confirmed, then its audit entry', async () => {

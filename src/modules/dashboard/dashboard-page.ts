@@ -100,11 +100,6 @@ export function renderDashboardPage({ nonce }: { nonce: string }): string {
       <h2 id="payment-links-title">Payment links</h2>
       <ul id="payment-links" class="list"></ul>
     </section>
-    <section id="webhooks-panel" aria-labelledby="webhooks-title" class="card wide">
-      <h2 id="webhooks-title">Webhook endpoints</h2>
-      <div id="webhooks"></div>
-      <p id="webhooks-status" class="help" role="status" aria-live="polite"></p>
-    </section>
     <section id="activity-panel" aria-labelledby="activity-title" class="card">
       <h2 id="activity-title">Live activity</h2>
       <ol id="activity" class="list" tabindex="0" aria-labelledby="activity-title" aria-live="polite" aria-relevant="additions"></ol>

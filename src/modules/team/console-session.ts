@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../platform/errors.js';
 import type { WsSessionAuthenticator } from '../../platform/pubsub/live-events.js';
 import type { SessionAuthenticator } from '../../platform/rest/auth.js';
-import { sessionPrincipal } from './team.service.js';
+import { sessionPrincipal } from './console-sign-in.js';
 import { runStatement } from '../../platform/db/sql.js';
 
 declare module 'fastify' {

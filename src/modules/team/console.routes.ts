@@ -4,17 +4,9 @@ import { DomainError } from '../../platform/errors.js';
 import type { PublicRoute } from '../../platform/rest/public-routes.js';
 import { parseInput } from '../../platform/validation.js';
 import { requireCsrf } from './console-session.js';
-import {
-  acceptSetup,
-  checkSetupLink,
-  beginTwoFactor,
-  signInAttemptsPerAddress,
-  checkCredentials,
-  checkSecondFactor,
-  confirmTwoFactor,
-  presentMember,
-  sessionPrincipal,
-} from './team.service.js';
+import { checkCredentials, checkSecondFactor, sessionPrincipal, signInAttemptsPerAddress } from './console-sign-in.js';
+import { acceptSetup, checkSetupLink, presentMember } from './team.service.js';
+import { beginTwoFactor, confirmTwoFactor } from './two-factor.js';
 import type { TeamMember } from './team-member.entity.js';
 
 /**

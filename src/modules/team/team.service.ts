@@ -1,54 +1,29 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { hash, verify } from '@node-rs/argon2';
+import { createHash } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { Secret, TOTP } from 'otpauth';
 import { z } from 'zod';
 import type { Principal, ServiceContext } from '../../platform/context.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import { DomainError } from '../../platform/errors.js';
 import { publicLink } from '../../platform/links.js';
 import { requireConsoleUser, requirePermission } from '../../platform/permissions.js';
-import { openSecret, sealSecret } from '../../platform/secrets.js';
 import { parseInput } from '../../platform/validation.js';
-import { merchantPrincipal } from '../merchants/merchant.service.js';
-import { ROLE_PERMISSIONS, ROLES, type Role } from '../merchants/permissions.js';
+import { ROLES, type Role } from '../merchants/permissions.js';
 import { auditEntry, type AuditAction } from '../audit/audit-log.service.js';
 import { queueEmail } from '../email/email-outbox.js';
 import { checkPassword } from './password-policy.js';
-import {
-  admitAttempt,
-  attemptFailed,
-  attemptReturned,
-  attemptSucceeded,
-  LOCK_AFTER_FAILURES,
-  LOCK_MINUTES,
-  lockEnd,
-  spendRecoveryCode,
-  spendTotpStep,
-} from './sign-in-attempts.js';
 import { TeamMember } from './team-member.entity.js';
+
+/**
+ * The team: its members, their invitations and the link that sets a first password. Signing in
+ * is console-sign-in.ts, two-factor enrolment and codes two-factor.ts.
+ */
 
 /** How long an invitation (or the first owner's) link sets a password. */
 const SETUP_LINK_DAYS = 7;
-/** Time between the password and the second factor. */
-const SECOND_FACTOR_MS = 5 * 60_000;
-const RECOVERY_CODES = 10;
 
-let secretsKey: Buffer | undefined;
-let signInLimit = 20;
-
-/** The key that seals TOTP secrets at rest (SECRETS_KEY; without one they are stored as generated), and sign-in attempts per address per 15 minutes. */
-export function configureTeam(settings: { secretsKey?: Buffer; signInLimit: number }): void {
-  secretsKey = settings.secretsKey;
-  signInLimit = settings.signInLimit;
-}
-
-/** Console sign-in attempts allowed per network address per 15 minutes. */
-export function signInAttemptsPerAddress(): number {
-  return signInLimit;
-}
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+/** The hex SHA-256 of a token or a recovery code, as stored. */
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** A team member as the console shows it. */
 export interface TeamMemberView {
@@ -207,23 +182,8 @@ export async function acceptSetup(em: EntityManager, input: unknown): Promise<Te
   await em.flush();
   return presentMember(member);
 }
-
-const signInSchema = z.object({ email: z.string().max(254), password: z.string().max(1024) }).strict();
-
-// Compared against when the email is unknown, so an unknown address takes as long as a wrong password.
-let decoy: Promise<string> | undefined;
-
-function lockedError(until: Date): DomainError {
-  const wait = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
-  return new DomainError(
-    'rate_limit_exceeded',
-    `Too many failed sign-ins: this account is locked for ${Math.ceil(wait / 60)} more minute(s) (${LOCK_AFTER_FAILURES} failures in a row lock it for ${LOCK_MINUTES} minutes). Try again later or ask an admin.`,
-    { headers: { 'Retry-After': String(wait) } },
-  );
-}
-
 /** Puts what a member did in the console in the audit log (test mode's: the console starts there), written with `em`'s next flush. */
-function audit(em: EntityManager, member: TeamMember, action: AuditAction, ip?: string): void {
+export function auditMember(em: EntityManager, member: TeamMember, action: AuditAction, ip?: string): void {
   auditEntry(em, {
     merchantId: member.merchant.id,
     livemode: false,
@@ -231,183 +191,6 @@ function audit(em: EntityManager, member: TeamMember, action: AuditAction, ip?: 
     action,
     objectId: member.id,
   });
-}
-
-/** Locks out a caller that was refused, and audits the lock when this attempt made it. */
-async function refusedLocked(
-  em: EntityManager,
-  member: TeamMember,
-  until: Date,
-  lockedNow: boolean,
-  ip?: string,
-): Promise<never> {
-  if (lockedNow) {
-    audit(em, member, 'console.locked_out', ip);
-    await em.flush();
-  }
-  throw lockedError(until);
-}
-
-/** Counts the attempt against the account before its password or code is checked (sign-in-attempts.ts): a locked account is refused here. */
-async function admit(em: EntityManager, member: TeamMember, ip?: string): Promise<void> {
-  const admission = await admitAttempt(em, member.id);
-  if (!admission.admitted) await refusedLocked(em, member, admission.lockedUntil, admission.lockedNow, ip);
-}
-
-/** An admitted attempt failed; the one that leaves the count at the limit locks the account. */
-async function failed(em: EntityManager, member: TeamMember, ip?: string): Promise<never> {
-  const locked = await attemptFailed(em, member.id);
-  if (locked) await refusedLocked(em, member, locked, true, ip);
-  audit(em, member, 'console.sign_in_failed', ip);
-  await em.flush();
-  throw new DomainError('unauthorized', 'Wrong email, password or code.');
-}
-
-/**
- * Checks an email and password. A locked account is refused before its password is looked at.
- * Returns the member, and whether the second factor is still to come.
- */
-export async function checkCredentials(
-  em: EntityManager,
-  input: unknown,
-  ip?: string,
-): Promise<{ member: TeamMember; secondFactor: boolean }> {
-  const { email, password } = parseInput(signInSchema, input);
-  const member = await em.findOne(TeamMember, { email: email.trim().toLowerCase() }, { populate: ['merchant'] });
-  if (!member?.passwordHash) {
-    await verify(await (decoy ??= hash(randomBase62(16))), password).catch(() => false);
-    throw new DomainError('unauthorized', 'Wrong email, password or code.');
-  }
-  await admit(em, member, ip);
-  if (!(await verify(member.passwordHash, password).catch(() => false))) return failed(em, member, ip);
-  const secondFactor = Boolean(member.totpEnabledAt);
-  if (secondFactor) await attemptReturned(em, member.id);
-  else await signedIn(em, member, ip);
-  return { member, secondFactor };
-}
-
-/** An admitted attempt succeeded: signed in, unless attempts that failed meanwhile locked the account. */
-async function signedIn(em: EntityManager, member: TeamMember, ip?: string): Promise<void> {
-  const at = await attemptSucceeded(em, member.id);
-  if (!at) throw lockedError(await lockEnd(em, member.id));
-  audit(em, member, 'console.signed_in', ip);
-  await em.flush();
-  member.lastSignInAt = at;
-}
-
-function totpOf(member: TeamMember): TOTP {
-  const stored = member.totpSecret!;
-  const base32 =
-    stored.startsWith('v1.') && secretsKey
-      ? openSecret(stored, secretsKey, `team_members.totp_secret:${member.id}`)
-      : stored;
-  return new TOTP({
-    issuer: 'Health Commerce',
-    label: member.email,
-    secret: Secret.fromBase32(base32),
-    digits: 6,
-    period: 30,
-  });
-}
-
-/** Accepts a current TOTP code (never the same one twice) or an unused recovery code (spent), each spent by one statement however many requests race it. */
-async function acceptCode(em: EntityManager, member: TeamMember, code: string): Promise<boolean> {
-  const digits = code.replace(/\s/g, '');
-  if (/^\d{6}$/.test(digits)) {
-    const delta = totpOf(member).validate({ token: digits, window: 1 });
-    return delta !== null && spendTotpStep(em, member.id, Math.floor(Date.now() / 30_000) + delta);
-  }
-  return spendRecoveryCode(em, member.id, sha256(digits.toLowerCase()));
-}
-
-/** The second step of a sign-in: the TOTP or a recovery code of the member whose password was right (within 5 minutes). */
-export async function checkSecondFactor(
-  em: EntityManager,
-  memberId: string | undefined,
-  since: number | undefined,
-  input: unknown,
-  ip?: string,
-): Promise<TeamMember> {
-  const { code } = parseInput(z.object({ code: z.string().min(1).max(40) }).strict(), input);
-  if (!memberId || !since || Date.now() - since > SECOND_FACTOR_MS)
-    throw new DomainError(
-      'unauthorized',
-      'Sign in with your email and password first (the code step lasts 5 minutes).',
-    );
-  const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
-  if (!member?.totpEnabledAt) throw new DomainError('unauthorized', 'Sign in with your email and password first.');
-  await admit(em, member, ip);
-  if (!(await acceptCode(em, member, code))) return failed(em, member, ip);
-  await signedIn(em, member, ip);
-  return member;
-}
-
-/** Starts TOTP enrolment: a new secret (not in force until confirmed with a code). */
-export async function beginTwoFactor(
-  em: EntityManager,
-  memberId: string,
-): Promise<{ secret: string; otpauth_uri: string }> {
-  const member = await em.findOneOrFail(TeamMember, { id: memberId });
-  if (member.totpEnabledAt)
-    throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
-  const secret = new Secret({ size: 20 }).base32;
-  member.totpSecret = secretsKey ? sealSecret(secret, secretsKey, `team_members.totp_secret:${member.id}`) : secret;
-  await em.flush();
-  return { secret, otpauth_uri: totpOf(member).toString() };
-}
-
-/** Confirms enrolment with a code from the authenticator: two-factor is on; the recovery codes are returned this once. */
-export async function confirmTwoFactor(
-  em: EntityManager,
-  memberId: string,
-  input: unknown,
-  ip?: string,
-): Promise<{ recovery_codes: string[] }> {
-  const { code } = parseInput(
-    z
-      .object({ code: z.string().regex(/^\s*\d{3}\s?\d{3}\s*$/, 'must be the 6-digit code of your authenticator app') })
-      .strict(),
-    input,
-  );
-  const member = await em.findOneOrFail(TeamMember, { id: memberId }, { populate: ['merchant'] });
-  if (member.totpEnabledAt)
-    throw new DomainError('invalid_state', 'Two-factor sign-in is already on for this account.');
-  if (!member.totpSecret)
-    throw new DomainError('invalid_state', 'Start enrolment first (POST /console/two-factor/enroll).');
-  if (!(await acceptCode(em, member, code)))
-    throw new DomainError(
-      'validation_error',
-      'Invalid request: code does not match: check the time on your device and try the current code',
-      {
-        param: 'code',
-        details: [{ field: 'code', message: 'does not match' }],
-      },
-    );
-  const codes = Array.from(
-    { length: RECOVERY_CODES },
-    () => `${randomBytes(5).toString('hex')}-${randomBytes(5).toString('hex')}`,
-  );
-  member.recoveryCodeHashes = codes.map(sha256);
-  member.totpEnabledAt = new Date();
-  audit(em, member, 'console.two_factor_enabled', ip);
-  await em.flush();
-  return { recovery_codes: codes };
-}
-
-/** The caller a console session stands for: the member's merchant, the mode the console shows, the role's permissions. */
-export async function sessionPrincipal(
-  em: EntityManager,
-  memberId: string,
-  livemode: boolean,
-): Promise<{ principal: Principal; member: TeamMember } | null> {
-  const member = await em.findOne(TeamMember, { id: memberId }, { populate: ['merchant'] });
-  if (!member?.passwordHash) return null;
-  const principal = merchantPrincipal(member.merchant.getEntity(), livemode, {
-    keyId: member.id,
-    actor: { kind: 'user', id: member.id, label: member.email },
-    permissions: ROLE_PERMISSIONS[member.role],
-  });
-  return { principal, member };
 }
 
 /** The console account of the demo merchant's owner, made on first start. */

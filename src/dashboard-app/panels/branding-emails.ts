@@ -1,7 +1,7 @@
 /** Settings → Branding (what every message carries) and Settings → Emails (the outbox, and which shopper messages are sent). */
-import { field, h, lower, table, when } from './dom.js';
-import { graphql, type ResultOf, type VariablesOf } from './graphql.js';
-import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
+import { field, h, lower, table, when } from '../dom.js';
+import { graphql, type ResultOf, type VariablesOf } from '../graphql.js';
+import { attempt, button, input, say, value, type ConsoleContext } from '../settings-kit.js';
 
 const SettingsFields = graphql(`
   fragment SettingsFields on EmailSettings {

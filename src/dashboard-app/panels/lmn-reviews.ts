@@ -1,7 +1,7 @@
 /** Settings → LMN reviews: the clinicians' queue (approve with the condition, decline with a reason), and the reviews decided. */
-import { field, h, lower, money, table, when } from './dom.js';
-import { graphql, type ResultOf } from './graphql.js';
-import { attempt, button, input, say, value, type ConsoleContext } from './settings-kit.js';
+import { field, h, lower, money, table, when } from '../dom.js';
+import { graphql, type ResultOf } from '../graphql.js';
+import { attempt, button, input, say, value, type ConsoleContext } from '../settings-kit.js';
 
 const ReviewFields = graphql(`
   fragment ReviewFields on LmnReview {
