@@ -44,7 +44,7 @@ import {
   processorNotificationSweep,
 } from './payments/payment.jobs.js';
 import { consoleSessionSweep } from './team/team.jobs.js';
-import { tokenOf } from './payments/adyen/adyen-processor.js';
+import { tokenOf } from './payments/adyen/adyen-payment-request.js';
 import { onProcessorEvent } from './payments/processor-events.js';
 import { useLivePayments } from './payments/processor-registry.js';
 import { settleRefundPart } from './refunds/refund-processing.service.js';

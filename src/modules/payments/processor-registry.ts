@@ -6,7 +6,8 @@ import { SimulatedProcessor } from './simulated-processor.js';
 import { observedProcessor } from './observed-processor.js';
 import { AdyenCallLog } from './adyen/adyen-call-log.js';
 import type { NotificationAccounts } from './adyen/adyen-notifications.js';
-import { AdyenProcessor, type AdyenAccount, type AdyenSettings } from './adyen/adyen-processor.js';
+import type { AdyenAccount, AdyenSettings } from './adyen/adyen-api.js';
+import { AdyenProcessor } from './adyen/adyen-processor.js';
 
 let testMode: PaymentProcessor | null = null;
 

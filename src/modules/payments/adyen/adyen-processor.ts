@@ -1,12 +1,11 @@
-import adyen, { type Types } from '@adyen/api-library';
-import type { PaymentMethodData, PaymentMethodInput } from '../payment-method-input.js';
+import type { Types } from '@adyen/api-library';
+import type { PaymentMethodInput } from '../payment-method-input.js';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
   CardDetails,
   ChargeResult,
   HoldResult,
-  HealthcareAmounts,
   PaymentMethodType,
   PaymentProcessor,
   ProcessorRecord,
@@ -14,86 +13,19 @@ import type {
   RefundResult,
   SplitPayment,
 } from '../payment-processor.js';
+import { adyenApisFor, callAdyen, type AdyenAccount, type AdyenApis, type AdyenSettings } from './adyen-api.js';
 import { AdyenCallLog } from './adyen-call-log.js';
-import { AdyenHttpClient, type AdyenRoutes } from './adyen-http-client.js';
 import { refusalOf } from './adyen-refusals.js';
-
-const { CheckoutAPI, Client, DisputesAPI, EnvironmentEnum, HttpClientException, Types: AdyenTypes } = adyen;
-type PaymentRequest = Types.checkout.PaymentRequest;
-type PaymentResponse = Types.checkout.PaymentResponse | Types.checkout.PaymentDetailsResponse;
-const { ShopperInteractionEnum, RecurringProcessingModelEnum, ChannelEnum } = AdyenTypes.checkout.PaymentRequest;
-
-/** A merchant's Adyen account, as `processor set` stored it (decrypted). */
-export interface AdyenAccount {
-  merchantAccount: string;
-  apiKey: string;
-  liveUrlPrefix: string | null;
-}
-
-export interface AdyenSettings extends AdyenRoutes {
-  environment: 'test' | 'live';
-  /** `user:password` Adyen must send with its notifications (Customer Area → Webhooks → Basic authentication), when set. */
-  notificationBasicAuth?: string | null;
-}
-
-/** Where a shopper lands after a redirect when the caller gave no `return_url` (Adyen requires one). */
-const FALLBACK_RETURN_URL = 'https://checkout.adyen.com/';
-
-/**
- * The IIAS amounts of an HSA/FSA authorisation, as `additionalData` entries named after Adyen's
- * healthcare enhanced scheme data (`enhancedSchemeData.healthcare.*`, minor units): the total, and
- * its prescription, vision, clinic (`otherMedicalValue`) and dental parts; OTC items are the rest
- * of the total, which IIAS has no field for. Checkout v72's
- * `enhancedSchemeData` object has no healthcare member yet, so they travel in `additionalData`,
- * which takes any string entry.
- */
-function healthcareData(amounts: HealthcareAmounts): Record<string, string> {
-  const prefix = 'enhancedSchemeData.healthcare.';
-  const entries: [string, number | undefined][] = [
-    ['totalHealthcareValue', amounts.total],
-    ['prescriptionValue', amounts.prescription],
-    ['visionPrescriptionValue', amounts.vision],
-    ['otherMedicalValue', amounts.clinic],
-    ['dentalValue', amounts.dental],
-  ];
-  // A category with nothing in it is left out (the total always goes).
-  return Object.fromEntries(
-    entries
-      .filter(([k, v]) => v !== undefined && (v > 0 || k === 'totalHealthcareValue'))
-      .map(([k, v]) => [prefix + k, String(v)]),
-  );
-}
-
-/** Adyen Web's payment method object as the library's type (the library serializes what it knows of it). */
-const paymentMethodOf = (data: PaymentMethodData) => data as unknown as Types.checkout.CardDetails;
-
-/** `shopperReference/storedPaymentMethodId`: the token a renewal charges. */
-export const tokenOf = (shopperReference: string, storedId: string) => `${shopperReference}/${storedId}`;
-
-// The library's clients, per merchant account and settings: built once, not on every request.
-interface AdyenApis {
-  checkout: InstanceType<typeof CheckoutAPI>;
-  disputes: InstanceType<typeof DisputesAPI>['DisputesApi'];
-}
-const adyenApis = new WeakMap<AdyenSettings, Map<string, AdyenApis>>();
-
-function adyenApisFor(account: AdyenAccount, settings: AdyenSettings): AdyenApis {
-  let bySettings = adyenApis.get(settings);
-  if (!bySettings) adyenApis.set(settings, (bySettings = new Map<string, AdyenApis>()));
-  const id = `${account.apiKey}\u0000${account.liveUrlPrefix ?? ''}`;
-  let apis = bySettings.get(id);
-  if (!apis) {
-    const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
-    const client = new Client(
-      { apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined },
-      new AdyenHttpClient(settings),
-    );
-    apis = { checkout: new CheckoutAPI(client), disputes: new DisputesAPI(client).DisputesApi };
-    if (bySettings.size > 10_000) bySettings.clear();
-    bySettings.set(id, apis);
-  }
-  return apis;
-}
+import {
+  FALLBACK_RETURN_URL,
+  healthcareData,
+  paymentRequest,
+  readPaymentResponse,
+  RecurringProcessingModelEnum,
+  ShopperInteractionEnum,
+  type PaymentRequest,
+  type PaymentResponse,
+} from './adyen-payment-request.js';
 
 /**
  * Live payments through Adyen's Checkout API v72 with `@adyen/api-library`. Every call sends Adyen's
@@ -106,8 +38,8 @@ function adyenApisFor(account: AdyenAccount, settings: AdyenSettings): AdyenApis
  * stays pending until its REFUND / REFUND_FAILED notification.
  */
 export class AdyenProcessor implements PaymentProcessor {
-  private readonly checkout: InstanceType<typeof CheckoutAPI>;
-  private readonly disputes: InstanceType<typeof DisputesAPI>['DisputesApi'];
+  private readonly checkout: AdyenApis['checkout'];
+  private readonly disputes: AdyenApis['disputes'];
 
   constructor(
     private readonly account: AdyenAccount,
@@ -125,23 +57,7 @@ export class AdyenProcessor implements PaymentProcessor {
     return { type: slot, brand, last4: '' };
   }
 
-  /** Runs one call; an answer of Adyen's that refuses the request (4xx but auth and rate limits) comes back as a refusal, anything else throws. */
-  private async call<T>(
-    fn: () => Promise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false; code: string; message: string }> {
-    try {
-      return { ok: true, value: await fn() };
-    } catch (err) {
-      if (err instanceof HttpClientException && [400, 422].includes(err.statusCode)) {
-        const body = parseJson(err.responseBody);
-        const message = typeof body?.message === 'string' ? body.message : 'Adyen refused the request.';
-        return { ok: false, code: 'invalid_payment_method', message };
-      }
-      throw err;
-    }
-  }
-
-  /** What a `/payments` or `/payments/details` answer means for the checkout. */
+  /** What a `/payments` or `/payments/details` answer means for the checkout, recorded before it is returned. */
   private async outcome(
     key: string,
     operation: ProcessorRecord['operation'],
@@ -150,10 +66,7 @@ export class AdyenProcessor implements PaymentProcessor {
     currency: string,
     res: PaymentResponse,
   ): Promise<AuthorizeResult> {
-    const code = res.resultCode ? String(res.resultCode) : undefined;
-    const data = res.additionalData ?? {};
-    const held = code === 'Authorised' || code === 'PartiallyAuthorised';
-    const amount = res.amount?.value ?? (data.authorisedAmountValue ? Number(data.authorisedAmountValue) : requested);
+    const { held, amount, result } = readPaymentResponse(slot, requested, res);
     await this.calls.record({
       key,
       operation,
@@ -164,33 +77,7 @@ export class AdyenProcessor implements PaymentProcessor {
       currency,
       result: res,
     });
-    if (res.action)
-      return {
-        ok: false,
-        code: 'action_required',
-        message: 'The shopper must complete an action (3-D Secure or a redirect).',
-        action: { ...res.action },
-      };
-    if (!held) {
-      const refusal = refusalOf(
-        res.refusalReasonCode,
-        res.refusalReason ?? (code === 'Pending' || code === 'Received' ? 'No final result yet' : undefined),
-      );
-      return { ok: false, code: refusal.code, message: refusal.message, processorCode: refusal.processorCode };
-    }
-    const expiry = /^(\d{1,2})\/(\d{4})$/.exec(data.expiryDate ?? '');
-    const storedId = data['tokenization.storedPaymentMethodId'] ?? data['recurring.recurringDetailReference'];
-    const shopper = data['tokenization.shopperReference'] ?? data['recurring.shopperReference'];
-    return {
-      ok: true,
-      type: slot,
-      brand: data.paymentMethod ?? res.paymentMethod?.brand ?? 'card',
-      last4: data.cardSummary ?? '',
-      amount,
-      expiry: expiry ? { month: Number(expiry[1]), year: Number(expiry[2]) } : undefined,
-      authorizationId: res.pspReference!,
-      token: storedId && shopper ? tokenOf(shopper, storedId) : res.pspReference!,
-    };
+    return result;
   }
 
   private paymentRequest(
@@ -200,18 +87,7 @@ export class AdyenProcessor implements PaymentProcessor {
     method: PaymentMethodInput,
     extra: Partial<PaymentRequest>,
   ): PaymentRequest {
-    if (method.kind !== 'processor_data') throw new Error('Adyen takes payment_method_data, never a card number');
-    return {
-      merchantAccount: this.account.merchantAccount,
-      reference: key,
-      amount: { value: amount, currency: currency.toUpperCase() },
-      paymentMethod: paymentMethodOf(method.data),
-      returnUrl: FALLBACK_RETURN_URL,
-      channel: ChannelEnum.Web,
-      shopperInteraction: ShopperInteractionEnum.Ecommerce,
-      ...extra,
-      additionalData: { manualCapture: 'true', ...extra.additionalData },
-    };
+    return paymentRequest(this.account.merchantAccount, key, amount, currency, method, extra);
   }
 
   async authorize(r: AuthorizeRequest): Promise<AuthorizeResult> {
@@ -232,7 +108,7 @@ export class AdyenProcessor implements PaymentProcessor {
           }
         : {}),
     });
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.PaymentsApi.payments(request, { idempotencyKey: r.idempotencyKey }),
     );
     if (!res.ok) return res;
@@ -240,7 +116,7 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   async details(details: Record<string, unknown>, key: string): Promise<AuthorizeResult> {
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.PaymentsApi.paymentsDetails({ details: details }, { idempotencyKey: key }),
     );
     if (!res.ok) return res;
@@ -254,7 +130,7 @@ export class AdyenProcessor implements PaymentProcessor {
     currency: string,
     key: string,
   ): Promise<ProcessorResult<{ split: SplitPayment | null }>> {
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.OrdersApi.orders(
         {
           merchantAccount: this.account.merchantAccount,
@@ -280,7 +156,7 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   async cancelSplit(split: SplitPayment, key: string): Promise<void> {
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.OrdersApi.cancelOrder(
         {
           merchantAccount: this.account.merchantAccount,
@@ -308,7 +184,7 @@ export class AdyenProcessor implements PaymentProcessor {
       shopperReference,
       recurringProcessingModel: RecurringProcessingModelEnum.Subscription,
     });
-    const res = await this.call(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: key }));
+    const res = await callAdyen(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: key }));
     if (!res.ok) return res;
     return this.outcome(key, 'verify', 'card', 0, 'USD', res.value);
   }
@@ -316,7 +192,7 @@ export class AdyenProcessor implements PaymentProcessor {
   async capture(authorizationId: string, key: string): Promise<ProcessorResult<{ captureId: string }>> {
     const held = await this.calls.payment(authorizationId);
     if (!held) return { ok: false, code: 'processing_error', message: `No authorisation ${authorizationId} is known.` };
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.ModificationsApi.captureAuthorisedPayment(
         authorizationId,
         {
@@ -344,7 +220,7 @@ export class AdyenProcessor implements PaymentProcessor {
 
   /** Releases a hold; a hold Adyen no longer holds (already cancelled, captured or expired) is refused with 422 and counts as released. */
   async void(authorizationId: string, key: string): Promise<void> {
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.ModificationsApi.cancelAuthorisedPaymentByPspReference(
         authorizationId,
         { merchantAccount: this.account.merchantAccount, reference: key },
@@ -367,7 +243,7 @@ export class AdyenProcessor implements PaymentProcessor {
   async refund(captureId: string, amount: number, key: string): Promise<RefundResult> {
     const paid = await this.calls.payment(captureId);
     if (!paid) return { ok: false, code: 'refund_failed', message: `No payment ${captureId} is known.` };
-    const res = await this.call(() =>
+    const res = await callAdyen(() =>
       this.checkout.ModificationsApi.refundCapturedPayment(
         captureId,
         {
@@ -424,7 +300,7 @@ export class AdyenProcessor implements PaymentProcessor {
         recurringProcessingModel: RecurringProcessingModelEnum.Subscription,
       },
     );
-    const res = await this.call(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: key }));
+    const res = await callAdyen(() => this.checkout.PaymentsApi.payments(request, { idempotencyKey: key }));
     if (!res.ok) return { ...res, disposition: 'action_required' };
     const payment = res.value;
     const held = String(payment.resultCode) === 'Authorised';
@@ -453,7 +329,7 @@ export class AdyenProcessor implements PaymentProcessor {
     disputePspReference: string,
     send: () => Promise<{ disputeServiceResult: { success: boolean; errorMessage?: string } }>,
   ): Promise<ProcessorResult<object>> {
-    const res = await this.call(send);
+    const res = await callAdyen(send);
     const result = res.ok ? res.value.disputeServiceResult : null;
     const ok = result?.success === true;
     await this.calls.record({
@@ -494,13 +370,5 @@ export class AdyenProcessor implements PaymentProcessor {
 
   lookup(key: string): Promise<ProcessorRecord | null> {
     return this.calls.lookup(key);
-  }
-}
-
-function parseJson(text: string | undefined): Record<string, unknown> | null {
-  try {
-    return text ? (JSON.parse(text) as Record<string, unknown>) : null;
-  } catch {
-    return null;
   }
 }
