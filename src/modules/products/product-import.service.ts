@@ -316,6 +316,6 @@ function fieldsOf({ inserted: _inserted, ...p }: WrittenProduct, livemode: boole
     eligibilityCheckedAt: new Date(p.eligibilityCheckedAt),
     createdAt: new Date(p.createdAt),
     updatedAt: new Date(p.updatedAt),
-    images: images.map(({ id, url, position }) => ({ id, url, position })),
+    images,
   };
 }
