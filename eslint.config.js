@@ -17,7 +17,8 @@ export default tseslint.config(
   },
   {
     // Domain modules write rows three ways (CONTRIBUTING.md, "Reads and writes"): the unit of work,
-    // `runStatement` for one hand-written statement, `bulk.ts` for batches. No raw driver calls.
+    // `runStatement` for one hand-written statement, `bulk.ts` for batches (its columns from the entities).
+    // No raw driver calls, no hand-written record sets.
     files: ['src/modules/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
@@ -29,6 +30,10 @@ export default tseslint.config(
         {
           selector: "CallExpression[callee.property.name='getConnection']",
           message: 'No raw connections in src/modules: use runStatement (one statement) or bulk.ts (a batch).',
+        },
+        {
+          selector: 'Literal[value=/jsonb_to_recordset/], TemplateElement[value.raw=/jsonb_to_recordset/]',
+          message: "No hand-written jsonb_to_recordset in src/modules: bulk.ts takes a batch's columns and types from the entity metadata.",
         },
       ],
     },

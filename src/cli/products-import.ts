@@ -4,7 +4,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { systemContext, type Log } from '../platform/context.js';
 import { Merchant } from '../modules/merchants/merchant.entity.js';
 import { ImportFileError, readCatalogCsv } from '../modules/products/product-import.csv.js';
-import { importCatalog, type ImportProgress, type ImportReport } from '../modules/products/product-import.service.js';
+import { importCatalog, type ImportReport } from '../modules/products/product-import.service.js';
+import type { ImportProgress } from '../modules/products/product-import.validation.js';
 import { IMPORT_USAGE } from './usage.js';
 
 export { IMPORT_USAGE };

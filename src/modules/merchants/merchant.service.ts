@@ -4,6 +4,7 @@ import { DomainError } from '../../platform/errors.js';
 import { randomBase62 } from '../../platform/db/ids.js';
 import type { Principal, ServiceContext } from '../../platform/context.js';
 import { ApiKey, Merchant, type KeyMode } from './merchant.entity.js';
+import { bulkUpdate, runBulk } from '../../platform/db/bulk.js';
 import { runStatement } from '../../platform/db/sql.js';
 
 export interface CreatedMerchant {
@@ -126,10 +127,18 @@ export async function recordKeyUse(em: EntityManager): Promise<void> {
   if (keyUse.size === 0) return;
   const used = [...keyUse];
   keyUse.clear();
-  await runStatement(
+  // A later use another process recorded stays.
+  await runBulk(
     em,
-    `update api_keys k set last_used_at = greatest(k.last_used_at, to_timestamp(u.at / 1000.0)) from jsonb_to_recordset(?::jsonb) as u(id text, at float8) where k.id = u.id`,
-    [JSON.stringify(used.map(([id, at]) => ({ id, at })))],
+    [
+      bulkUpdate(
+        em,
+        ApiKey,
+        used.map(([id, at]) => ({ id, lastUsedAt: new Date(at) })),
+        ['lastUsedAt'],
+        { assign: { lastUsedAt: (stored, given) => `greatest(${stored}, ${given})` } },
+      ),
+    ],
     { autocommit: true },
   );
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { runStatement } from '../../platform/db/sql.js';
+import { bulkInsert, bulkRows } from '../../platform/db/bulk.js';
+import { OrderNumberCounter } from './order-number-counter.entity.js';
 
 /** The first number of every merchant's book in each mode (ORD-001001, as before). */
 const FIRST_NUMBER = 1001;
@@ -10,6 +11,7 @@ export interface OrderOwner {
   livemode: boolean;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const format = (n: number | string) => `ORD-${String(n).padStart(6, '0')}`;
 /** `format` in SQL, over a counter value. */
 const formatSql = (n: string) => `'ORD-' || lpad(${n}::text, greatest(6, length(${n}::text)), '0')`;
@@ -44,23 +46,24 @@ export async function takeOrderNumbers(em: EntityManager, owners: OrderOwner[]):
     entry.n++;
     counts.set(key(o), entry);
   }
-  const wanted = [...counts.values()].map((c) => ({ merchant_id: c.merchantId, livemode: c.livemode, n: c.n }));
-  const rows = await runStatement<{ merchant_id: string; livemode: boolean; last_number: string }>(
+  // Rows in key order: the upsert locks them in the order it writes them (see bulkInsert).
+  const wanted = [...counts.values()].sort((a, b) => compare(key(a), key(b)));
+  const rows = await bulkRows<{ merchantId: string; livemode: boolean; lastNumber: string }>(
     em,
-    `insert into order_number_counters (merchant_id, livemode, last_number)
-     select v.merchant_id, v.livemode, ${FIRST_NUMBER - 1} + v.n
-     from jsonb_to_recordset(?::jsonb) as v(merchant_id text, livemode boolean, n int)
-     order by v.merchant_id, v.livemode
-     on conflict (merchant_id, livemode) do update set last_number = order_number_counters.last_number + (excluded.last_number - ${FIRST_NUMBER - 1})
-     returning merchant_id, livemode, last_number`,
-    [JSON.stringify(wanted)],
+    bulkInsert(
+      em,
+      OrderNumberCounter,
+      wanted.map((c) => ({ merchantId: c.merchantId, livemode: c.livemode, lastNumber: FIRST_NUMBER - 1 + c.n })),
+      {
+        onConflict: {
+          target: ['merchantId', 'livemode'],
+          set: { lastNumber: (stored, given) => `${stored} + (${given} - ${FIRST_NUMBER - 1})` },
+        },
+        returning: ['merchantId', 'livemode', 'lastNumber'],
+      },
+    ),
   );
-  const next = new Map(
-    rows.map((r) => [
-      key({ merchantId: r.merchant_id, livemode: r.livemode }),
-      Number(r.last_number) - counts.get(key({ merchantId: r.merchant_id, livemode: r.livemode }))!.n + 1,
-    ]),
-  );
+  const next = new Map(rows.map((r) => [key(r), Number(r.lastNumber) - counts.get(key(r))!.n + 1]));
   return owners.map((o) => {
     const n = next.get(key(o))!;
     next.set(key(o), n + 1);

@@ -1,7 +1,9 @@
 import type { QueryResultRow } from 'pg';
 import type { ServiceContext } from '../../platform/context.js';
+import { bulkInsert, bulkRows, runBulk } from '../../platform/db/bulk.js';
 import { prefixedId } from '../../platform/db/ids.js';
-import { DomainError } from '../../platform/errors.js';
+import { runStatement } from '../../platform/db/sql.js';
+import { Event } from '../../platform/events/event.entity.js';
 import { checkEligibility as runEngine, type EligibilityStatus } from '../eligibility/eligibility.engine.js';
 import {
   changeReason,
@@ -16,24 +18,22 @@ import {
   type SuggestedEligibility,
 } from './product-eligibility.js';
 import type { CsvRow } from './product-import.csv.js';
-import type { ProductStatus } from './product.entity.js';
+import {
+  validateCatalogRows,
+  type Candidate,
+  type ImportProgress,
+  type ImportRejection,
+} from './product-import.validation.js';
+import { Product, ProductImage, type ProductStatus } from './product.entity.js';
 import type { ProductRecord } from './product.read-model.js';
 import { toEligibilityChange, toProductResource } from './product.resource.js';
-import type { EligibilityOverrideInput } from './product.schemas.js';
-import { overrideFrom, parseNewProduct } from './product.service.js';
-import { runStatement } from '../../platform/db/sql.js';
+import { overrideFrom } from './product.service.js';
 
 /** Who set an override the catalog import wrote. */
 const SET_BY = 'import';
 
 /** Rows per multi-row statement. */
 const CHUNK = 2500;
-
-export interface ImportRejection {
-  line: number;
-  merchant_product_id: string | null;
-  reason: string;
-}
 
 export interface ImportReport {
   /** False when rejected rows stopped the import: nothing was written. */
@@ -47,132 +47,57 @@ export interface ImportReport {
   eligibility: Record<EligibilityStatus, number>;
 }
 
-export type ImportProgress = (stage: 'validate' | 'write', done: number, total: number) => void;
-
-interface Candidate {
-  line: number;
-  mpid: string;
+/** A stored product as the import compares it with a row (its columns as the select names them). */
+interface Existing {
+  id: number;
+  merchant_product_id: string;
   name: string;
   tagline: string | null;
   price: number;
   currency: string;
-  upc: string | null;
+  upc_code_or_gtin: string | null;
   status: ProductStatus;
+  hsa_fsa_eligible: boolean;
+  requires_lmn: boolean;
+  eligibility_category: string | null;
+  eligibility_source: EligibilitySource;
+  eligibility_message: string;
+  eligibility_override: EligibilityOverride | null;
+  eligibility_suggested: SuggestedEligibility;
   images: string[];
-  /** The merchant's decision; undefined when the file has no `hsa_fsa_eligibility` column (the stored one stays). */
-  override: EligibilityOverrideInput | null | undefined;
 }
 
-/** A stored product as the import compares it with a row. */
-type Existing = Pick<
-  ProductRow,
-  | 'id'
-  | 'merchant_product_id'
-  | 'name'
-  | 'tagline'
-  | 'price'
-  | 'currency'
-  | 'upc_code_or_gtin'
-  | 'status'
-  | 'hsa_fsa_eligible'
-  | 'requires_lmn'
-  | 'eligibility_category'
-  | 'eligibility_source'
-  | 'eligibility_message'
-  | 'eligibility_override'
-  | 'eligibility_suggested'
-> & { images: string[] };
+/** A product as the upsert answers it. */
+type WrittenProduct = Omit<ProductRecord, 'livemode' | 'images'> & { merchantProductId: string; inserted: boolean };
 
-/** The eligibility cells as the API's `hsa_fsa_eligibility`: an empty flag removes the override, a file without the column leaves it alone. */
-function overrideCells({ cells, columns }: CsvRow): Record<string, unknown> | null | undefined {
-  if (!columns.has('hsa_fsa_eligibility')) return cells.iias_category ? { category: cells.iias_category } : undefined;
-  if (cells.hsa_fsa_eligibility === '') return cells.iias_category ? { category: cells.iias_category } : null;
-  return {
-    status: cells.hsa_fsa_eligibility.toLowerCase(),
-    ...(cells.iias_category && { category: cells.iias_category.toLowerCase() }),
-  };
-}
+/** The columns a changed row sets, as the upsert writes them (and a stored product takes on conflict). */
+const PRODUCT_CHANGES = [
+  'name',
+  'tagline',
+  'price',
+  'currency',
+  'upcCodeOrGtin',
+  'status',
+  'hsaFsaEligible',
+  'requiresLmn',
+  'eligibilityCategory',
+  'eligibilitySource',
+  'eligibilityMessage',
+  'eligibilityOverride',
+  'eligibilitySuggested',
+  'updatedAt',
+] as const satisfies readonly (keyof Product)[];
 
-/** A CSV row as the body the products API takes (so the API's validation applies as is). */
-function toBody(row: CsvRow): Record<string, unknown> {
-  const { cells } = row;
-  const opt = (v: string) => (v === '' ? undefined : v);
-  return {
-    name: cells.name,
-    price: /^-?\d+$/.test(cells.price) ? Number(cells.price) : cells.price,
-    currency: cells.currency,
-    merchant_product_id: cells.merchant_product_id,
-    upc_code_or_gtin: opt(cells.upc),
-    tagline: opt(cells.tagline),
-    status: opt(cells.status),
-    images: cells.image_urls ? cells.image_urls.split(/[|\s]+/).filter(Boolean) : undefined,
-    hsa_fsa_eligibility: overrideCells(row),
-  };
-}
-
-function reasonOf(err: unknown): string {
-  if (err instanceof DomainError) {
-    const details = Array.isArray(err.details) ? err.details : [];
-    const text = details.length
-      ? details
-          .map((d: { field?: string; message: string }) => (d.field ? `${d.field} ${d.message}` : d.message))
-          .join('; ')
-      : err.message.replace(/^Invalid request: /, '');
-    return `${text} (${err.code})`;
-  }
-  throw err;
-}
-
-/** Validates every row with the products API's own definitions; duplicates of an earlier row's merchant_product_id are rejected. */
-export function validateCatalogRows(
-  rows: CsvRow[],
-  progress?: ImportProgress,
-): { candidates: Candidate[]; rejected: ImportRejection[] } {
-  const candidates: Candidate[] = [];
-  const rejected: ImportRejection[] = [];
-  const seen = new Map<string, number>();
-  rows.forEach((row, i) => {
-    const mpid = row.cells.merchant_product_id || null;
-    try {
-      if (row.problem) throw new DomainError('invalid_request', `row ${row.problem}`);
-      if (!mpid)
-        throw new DomainError(
-          'validation_error',
-          'Invalid request: merchant_product_id is required to import (it is the key rows are matched on)',
-          {
-            details: [{ field: 'merchant_product_id', message: 'is required to import (rows are matched on it)' }],
-          },
-        );
-      const { input, upc } = parseNewProduct(toBody(row));
-      const earlier = seen.get(input.merchant_product_id!);
-      if (earlier !== undefined)
-        throw new DomainError(
-          'validation_error',
-          `Invalid request: merchant_product_id '${mpid}' is already on line ${earlier}`,
-          {
-            details: [{ field: 'merchant_product_id', message: `'${mpid}' is already on line ${earlier}` }],
-          },
-        );
-      seen.set(input.merchant_product_id!, row.line);
-      candidates.push({
-        line: row.line,
-        mpid: input.merchant_product_id!,
-        name: input.name,
-        tagline: input.tagline ?? null,
-        price: input.price,
-        currency: input.currency.toUpperCase(),
-        upc,
-        status: input.status,
-        images: input.images,
-        override: input.hsa_fsa_eligibility,
-      });
-    } catch (err) {
-      rejected.push({ line: row.line, merchant_product_id: mpid, reason: reasonOf(err) });
-    }
-    if (progress && (i % 1000 === 999 || i === rows.length - 1)) progress('validate', i + 1, rows.length);
-  });
-  return { candidates, rejected };
-}
+/** What the upsert answers for each product written. */
+const PRODUCT_ANSWER = [
+  'id',
+  'merchantProductId',
+  ...PRODUCT_CHANGES,
+  'description',
+  'eligibilityCheckedAt',
+  'metadata',
+  'createdAt',
+] as const satisfies readonly (keyof Product)[];
 
 const sameImages = (a: string[], b: string[]) => a.length === b.length && a.every((u, i) => u === b[i]);
 
@@ -255,51 +180,56 @@ export async function importCatalog(
     let written = 0;
     for (let i = 0; i < changes.length; i += CHUNK) {
       const chunk = changes.slice(i, i + CHUNK);
-      const products = await sql<ProductRow>(
-        `insert into products as p (merchant_id, livemode, name, tagline, price, currency, merchant_product_id, upc_code_or_gtin, status,
-                                    hsa_fsa_eligible, requires_lmn, eligibility_category, eligibility_source, eligibility_message, eligibility_checked_at, eligibility_override, eligibility_suggested, metadata, created_at, updated_at)
-         select ?::text, ?::boolean, x.name, x.tagline, x.price, x.currency, x.mpid, x.upc, x.status, x.eligible, x.lmn, x.category, x.source, x.message, ?::timestamptz, x.override, x.suggested, '{}', ?::timestamptz, ?::timestamptz
-           from jsonb_to_recordset(?::jsonb) as x(name text, tagline text, price int, currency text, mpid text, upc text, status text, eligible boolean, lmn boolean, category text, source text, message text, override jsonb, suggested jsonb)
-         on conflict (merchant_id, livemode, merchant_product_id) where status <> 'archived' do update set
-           name = excluded.name, tagline = excluded.tagline, price = excluded.price, currency = excluded.currency, upc_code_or_gtin = excluded.upc_code_or_gtin,
-           status = excluded.status, hsa_fsa_eligible = excluded.hsa_fsa_eligible, requires_lmn = excluded.requires_lmn, eligibility_category = excluded.eligibility_category,
-           eligibility_source = excluded.eligibility_source, eligibility_message = excluded.eligibility_message, updated_at = excluded.updated_at,
-           eligibility_override = excluded.eligibility_override, eligibility_suggested = excluded.eligibility_suggested,
-           eligibility_checked_at = case when p.name is distinct from excluded.name or p.upc_code_or_gtin is distinct from excluded.upc_code_or_gtin
-                                          or p.eligibility_override is distinct from excluded.eligibility_override then excluded.eligibility_checked_at else p.eligibility_checked_at end
-         returning p.id, p.merchant_product_id, (p.xmax = 0) as inserted, p.name, p.tagline, p.description, p.price, p.currency, p.upc_code_or_gtin, p.status, p.hsa_fsa_eligible, p.requires_lmn,
-                   p.eligibility_category, p.eligibility_source, p.eligibility_message, p.eligibility_checked_at, p.eligibility_override, p.eligibility_suggested, p.metadata, p.created_at, p.updated_at`,
-        [
-          merchantId,
-          livemode,
-          now,
-          now,
-          now,
-          JSON.stringify(
-            chunk.map(({ c, eligibility: e }) => ({
-              name: c.name,
-              tagline: c.tagline,
-              price: c.price,
-              currency: c.currency,
-              mpid: c.mpid,
-              upc: c.upc,
-              status: c.status,
-              eligible: e.hsaFsaEligible,
-              lmn: e.requiresLmn,
-              category: e.eligibilityCategory,
-              source: e.eligibilitySource,
-              message: e.eligibilityMessage,
-              override: e.eligibilityOverride,
-              suggested: e.eligibilitySuggested,
-            })),
-          ),
-        ],
+      const products = await bulkRows<WrittenProduct>(
+        em,
+        bulkInsert(
+          em,
+          Product,
+          chunk.map(({ c, eligibility: e }) => ({
+            name: c.name,
+            tagline: c.tagline,
+            price: c.price,
+            currency: c.currency,
+            merchantProductId: c.mpid,
+            upcCodeOrGtin: c.upc,
+            status: c.status,
+            hsaFsaEligible: e.hsaFsaEligible,
+            requiresLmn: e.requiresLmn,
+            eligibilityCategory: e.eligibilityCategory,
+            eligibilitySource: e.eligibilitySource,
+            eligibilityMessage: e.eligibilityMessage,
+            eligibilityOverride: e.eligibilityOverride,
+            eligibilitySuggested: e.eligibilitySuggested,
+          })),
+          {
+            constants: {
+              merchant: merchantId,
+              livemode,
+              eligibilityCheckedAt: now,
+              metadata: {},
+              createdAt: now,
+              updatedAt: now,
+            },
+            onConflict: {
+              target: ['merchant', 'livemode', 'merchantProductId'],
+              where: `status <> 'archived'`,
+              update: PRODUCT_CHANGES,
+              // Checked again only when what the decision rests on moved.
+              set: {
+                eligibilityCheckedAt: `case when t.name is distinct from excluded.name or t.upc_code_or_gtin is distinct from excluded.upc_code_or_gtin
+                  or t.eligibility_override is distinct from excluded.eligibility_override then excluded.eligibility_checked_at else t.eligibility_checked_at end`,
+              },
+            },
+            returning: PRODUCT_ANSWER,
+            returningSql: '(t.xmax = 0) as inserted',
+          },
+        ),
       );
-      const byMpid = new Map(products.map((p) => [p.merchant_product_id, p]));
+      const byMpid = new Map(products.map((p) => [p.merchantProductId, p]));
       const withNewImages = chunk
         .filter((x) => x.imagesChanged)
         .map((x) => ({ id: byMpid.get(x.c.mpid)!.id, urls: x.c.images, inserted: byMpid.get(x.c.mpid)!.inserted }));
-      const images = new Map<number, { id: number; url: string; position: number }[]>();
+      const images = new Map<number, Image[]>();
       if (withNewImages.length) {
         const replaced = withNewImages.filter((p) => !p.inserted).map((p) => p.id);
         if (replaced.length)
@@ -307,24 +237,22 @@ export async function importCatalog(
             `delete from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`,
             [JSON.stringify(replaced)],
           );
-        const rows = withNewImages.flatMap((p) => p.urls.map((url, position) => ({ product_id: p.id, url, position })));
-        const inserted = rows.length
-          ? await sql<{ id: number; product_id: number; url: string; position: number }>(
-              `insert into product_images (product_id, url, position) select x.product_id, x.url, x.position from jsonb_to_recordset(?::jsonb) as x(product_id int, url text, position smallint) returning id, product_id, url, position`,
-              [JSON.stringify(rows)],
-            )
-          : [];
-        for (const img of inserted) images.set(img.product_id, [...(images.get(img.product_id) ?? []), img]);
+        const rows = withNewImages.flatMap((p) => p.urls.map((url, position) => ({ product: p.id, url, position })));
+        const inserted = await bulkRows<Image>(
+          em,
+          bulkInsert(em, ProductImage, rows, { returning: ['id', 'product', 'url', 'position'] }),
+        );
+        for (const img of inserted) images.set(img.product, [...(images.get(img.product) ?? []), img]);
       }
       const unchangedImages = chunk
         .filter((x) => !x.imagesChanged && x.c.images.length)
         .map((x) => byMpid.get(x.c.mpid)!.id);
       if (unchangedImages.length) {
-        const kept = await sql<{ id: number; product_id: number; url: string; position: number }>(
-          `select id, product_id, url, position from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`,
+        const kept = await sql<Image>(
+          `select id, product_id as product, url, position from product_images where product_id in (select jsonb_array_elements_text(?::jsonb)::int)`,
           [JSON.stringify(unchangedImages)],
         );
-        for (const img of kept) images.set(img.product_id, [...(images.get(img.product_id) ?? []), img]);
+        for (const img of kept) images.set(img.product, [...(images.get(img.product) ?? []), img]);
       }
 
       const byMpidChange = new Map(chunk.map((x) => [x.c.mpid, x]));
@@ -335,23 +263,24 @@ export async function importCatalog(
         const record = fieldsOf(p, livemode, own);
         const event = (type: string, data: Record<string, unknown>) => ({ id: prefixedId('evt'), type, data });
         const out = [event(p.inserted ? 'product.created' : 'product.updated', toProductResource(record))];
-        const { before, overrideMoved } = byMpidChange.get(p.merchant_product_id)!;
+        const { before, overrideMoved } = byMpidChange.get(p.merchantProductId)!;
         const was = before && snapshotOf(existingColumns(before));
         if (!p.inserted && was && decisionChanged(was, snapshotOf(record))) {
           const reason = changeReason({
             override: overrideMoved,
-            barcode: before.upc_code_or_gtin !== p.upc_code_or_gtin,
-            overrideNow: p.eligibility_override,
+            barcode: before.upc_code_or_gtin !== p.upcCodeOrGtin,
+            overrideNow: p.eligibilityOverride,
           });
           out.unshift(event('product.eligibility_changed', toEligibilityChange(record, was, reason)));
         }
         return out;
       });
-      await sql(
-        `insert into events (id, merchant_id, livemode, type, data, created_at, updated_at)
-         select x.id, ?, ?, x.type, x.data, ?::timestamptz, ?::timestamptz from jsonb_to_recordset(?::jsonb) as x(id text, type text, data jsonb)`,
-        [merchantId, livemode, now, now, JSON.stringify(events)], // the merchant's clock, like every event
-      );
+      // On the merchant's clock, like every event.
+      await runBulk(em, [
+        bulkInsert(em, Event, events, {
+          constants: { merchant: merchantId, livemode, createdAt: now, updatedAt: now },
+        }),
+      ]);
       written += chunk.length;
       opts.progress?.('write', written, changes.length);
     }
@@ -360,28 +289,12 @@ export async function importCatalog(
   return report;
 }
 
-interface ProductRow {
+/** A product image as written or kept. */
+interface Image {
   id: number;
-  merchant_product_id: string;
-  inserted: boolean;
-  name: string;
-  tagline: string | null;
-  description: string | null;
-  price: number;
-  currency: string;
-  upc_code_or_gtin: string | null;
-  status: ProductStatus;
-  hsa_fsa_eligible: boolean;
-  requires_lmn: boolean;
-  eligibility_category: string | null;
-  eligibility_source: EligibilitySource;
-  eligibility_message: string;
-  eligibility_checked_at: Date;
-  eligibility_override: EligibilityOverride | null;
-  eligibility_suggested: SuggestedEligibility;
-  metadata: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
+  product: number;
+  url: string;
+  position: number;
 }
 
 /** A stored row's decision columns, for its before-snapshot. */
@@ -396,33 +309,13 @@ function existingColumns(old: Existing) {
   };
 }
 
-function fieldsOf(
-  p: ProductRow,
-  livemode: boolean,
-  images: { id: number; url: string; position: number }[],
-): ProductRecord {
+function fieldsOf({ inserted: _inserted, ...p }: WrittenProduct, livemode: boolean, images: Image[]): ProductRecord {
   return {
-    id: p.id,
+    ...p,
     livemode,
-    name: p.name,
-    tagline: p.tagline,
-    description: p.description,
-    price: p.price,
-    currency: p.currency,
-    merchantProductId: p.merchant_product_id,
-    upcCodeOrGtin: p.upc_code_or_gtin,
-    status: p.status,
-    hsaFsaEligible: p.hsa_fsa_eligible,
-    requiresLmn: p.requires_lmn,
-    eligibilityCategory: p.eligibility_category,
-    eligibilitySource: p.eligibility_source,
-    eligibilityMessage: p.eligibility_message,
-    eligibilityCheckedAt: new Date(p.eligibility_checked_at),
-    eligibilityOverride: p.eligibility_override,
-    eligibilitySuggested: p.eligibility_suggested,
-    metadata: p.metadata,
-    createdAt: new Date(p.created_at),
-    updatedAt: new Date(p.updated_at),
+    eligibilityCheckedAt: new Date(p.eligibilityCheckedAt),
+    createdAt: new Date(p.createdAt),
+    updatedAt: new Date(p.updatedAt),
     images,
   };
 }

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
@@ -7,6 +7,8 @@ import { toEventEnvelope } from '../../platform/events/events.service.js';
 import { postWebhook, type AttemptOutcome } from './webhook-post.js';
 import { webhookSignatureHeaders } from './webhook-signature.js';
 import { runStatement } from '../../platform/db/sql.js';
+import { bulkUpdate, runBulk, type BulkWrite } from '../../platform/db/bulk.js';
+import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './webhook.entity.js';
 
 /** Seconds after a failed attempt before the next one: 1 min, 5 min, 30 min, 2 h, 6 h; then `failed`. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 21600] as const;
@@ -187,31 +189,80 @@ async function recordOutcomes(orm: MikroORM, rows: RecordedOutcome[]): Promise<v
         [JSON.stringify(endpoints)],
       );
     }
-    await runStatement(
-      em,
-      `with o as (
-       select * from jsonb_to_recordset(?::jsonb) as o(delivery_id text, endpoint_id text, attempted_at timestamptz, attempt_id text, attempt_count int, ok boolean, response_status int, response_body text, error text, duration_ms int, failed_status text, next_attempt_at timestamptz)
-     ), health as (
-       -- An endpoint's failing streak: from its first failed attempt since the last success (see disableFailingEndpoints).
-       update webhook_endpoints we
-       set failing_since = case when h.any_ok then null else coalesce(we.failing_since, h.first_failure) end
-       from (select endpoint_id, bool_or(ok) as any_ok, min(attempted_at) filter (where not ok) as first_failure from o where endpoint_id is not null group by endpoint_id) h
-       where we.id = h.endpoint_id
-     ), attempt as (
-       update webhook_delivery_attempts a
-       set status = case when o.ok then 'succeeded' else 'failed' end, response_status = o.response_status, response_body = o.response_body, error = o.error, duration_ms = o.duration_ms,
-           finished_at = (select ${effectiveNowSql('dd')} from webhook_deliveries dd where dd.id = a.delivery_id)
-       from o where a.id = o.attempt_id
-     )
-     update webhook_deliveries d set
-       status = case when o.ok then 'succeeded' when d.status = 'pending' then o.failed_status else d.status end,
-       delivered_at = case when o.ok then ${effectiveNowSql('d')} else d.delivered_at end,
-       next_attempt_at = case when o.ok then d.next_attempt_at else o.next_attempt_at end,
-       locked_until = null, last_response_status = o.response_status, last_error = o.error, updated_at = now()
-     from o where d.id = o.delivery_id and d.attempt_count = o.attempt_count`,
-      [JSON.stringify(rows)],
-    );
+    await runBulk(em, outcomeWrites(em, rows));
   });
+}
+
+/**
+ * The writes of `recordOutcomes`: each endpoint's failing streak, the attempts, and the deliveries
+ * still at the attempt recorded (`attemptCount` is part of the key).
+ */
+function outcomeWrites(em: EntityManager, rows: RecordedOutcome[]): BulkWrite[] {
+  const streaks = new Map<string, Date | null>();
+  for (const r of rows) {
+    if (!r.endpoint_id) continue;
+    const at = new Date(r.attempted_at);
+    const was = streaks.get(r.endpoint_id);
+    // A success in the batch ends the streak (null); else it starts at the batch's first failure.
+    if (r.ok || was === null) streaks.set(r.endpoint_id, null);
+    else if (was === undefined || at < was) streaks.set(r.endpoint_id, at);
+  }
+  const status = (r: RecordedOutcome) => (r.ok ? 'succeeded' : 'failed');
+  return [
+    bulkUpdate(
+      em,
+      WebhookEndpoint,
+      [...streaks].map(([id, failingSince]) => ({ id, failingSince })),
+      ['failingSince'],
+      {
+        assign: {
+          failingSince: (stored, given) => `case when ${given} is not null then coalesce(${stored}, ${given}) end`,
+        },
+      },
+    ),
+    bulkUpdate(
+      em,
+      WebhookDeliveryAttempt,
+      rows.map((r) => ({
+        id: r.attempt_id,
+        status: status(r),
+        responseStatus: r.response_status,
+        responseBody: r.response_body,
+        error: r.error,
+        durationMs: r.duration_ms,
+      })),
+      ['status', 'responseStatus', 'responseBody', 'error', 'durationMs'],
+      {
+        assign: {
+          finishedAt: `(select ${effectiveNowSql('dd')} from webhook_deliveries dd where dd.id = t.delivery_id)`,
+        },
+      },
+    ),
+    bulkUpdate(
+      em,
+      WebhookDelivery,
+      rows.map((r) => ({
+        id: r.delivery_id,
+        attemptCount: r.attempt_count,
+        // A success moves any delivery on; a failure only a pending one (a dead-lettered one stays).
+        status: r.ok ? 'succeeded' : r.failed_status,
+        nextAttemptAt: r.ok ? null : r.next_attempt_at,
+        lastResponseStatus: r.response_status,
+        lastError: r.error,
+      })),
+      ['status', 'nextAttemptAt', 'lastResponseStatus', 'lastError'],
+      {
+        key: ['id', 'attemptCount'],
+        assign: {
+          status: `case when v.status = 'succeeded' or t.status = 'pending' then v.status else t.status end`,
+          deliveredAt: `case when v.status = 'succeeded' then ${effectiveNowSql('t')} else t.delivered_at end`,
+          nextAttemptAt: (stored, given) => `coalesce(${given}, ${stored})`,
+          lockedUntil: 'null',
+          updatedAt: 'now()',
+        },
+      },
+    ),
+  ];
 }
 
 /** Batches outcomes: one statement in flight at a time carries everything queued meanwhile. */

@@ -2,7 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { prefixedId } from '../../platform/db/ids.js';
+import { bulkInsert, runBulk, type BulkRow } from '../../platform/db/bulk.js';
 import { runStatement } from '../../platform/db/sql.js';
+import { WebhookDelivery } from './webhook.entity.js';
 import { webhookUrlProblem } from './webhook-url.js';
 
 /** Events fanned out per transaction. */
@@ -87,13 +89,13 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
          where status = 'enabled' and merchant_id in (select jsonb_array_elements_text(?::jsonb))`,
         [merchants],
       );
-      const rows: Record<string, unknown>[] = [];
+      const rows: BulkRow<WebhookDelivery>[] = [];
       for (const event of events) {
         const base = {
-          merchant_id: event.merchant_id,
+          merchant: event.merchant_id,
           livemode: event.livemode,
-          event_id: event.id,
-          event_type: event.type,
+          event: event.id,
+          eventType: event.type,
         };
         for (const endpoint of endpoints) {
           if (
@@ -101,26 +103,23 @@ async function fanOutWithUrls(orm: MikroORM, now: Date, log: Log): Promise<numbe
             endpoint.livemode === event.livemode &&
             endpointWants(endpoint.events, event.type)
           ) {
-            rows.push({ ...base, id: prefixedId('wd'), endpoint_id: endpoint.id, url: endpoint.url });
+            rows.push({ ...base, id: prefixedId('wd'), endpoint: endpoint.id, url: endpoint.url });
           }
         }
         if (event.webhook_url) {
           const problem = webhookUrlProblem(event.webhook_url, event.livemode);
           if (problem) log.warn({ event: event.id, problem }, 'event webhook_url refused; not delivered');
-          else rows.push({ ...base, id: prefixedId('wd'), endpoint_id: null, url: event.webhook_url });
+          else rows.push({ ...base, id: prefixedId('wd'), endpoint: null, url: event.webhook_url });
         }
       }
-      if (rows.length) {
-        // Due at once, on the clock of the row's mode (a test clock in test mode).
-        await runStatement(
-          em,
-          `insert into webhook_deliveries (id, merchant_id, livemode, event_id, event_type, endpoint_id, url, status, attempt_count, next_attempt_at, created_at, updated_at)
-           select v.id, v.merchant_id, v.livemode, v.event_id, v.event_type, v.endpoint_id, v.url, 'pending', 0, ${effectiveNowSql('v', '?::timestamptz')}, now(), now()
-           from jsonb_to_recordset(?::jsonb) as v(id text, merchant_id text, livemode boolean, event_id text, event_type text, endpoint_id text, url text)
-           on conflict do nothing`,
-          [now.toISOString(), JSON.stringify(rows)],
-        );
-      }
+      // Due at once, on the clock of the row's mode (a test clock in test mode); a delivery made already stays.
+      await runBulk(em, [
+        bulkInsert(em, WebhookDelivery, rows, {
+          constants: { status: 'pending', attemptCount: 0 },
+          computed: { nextAttemptAt: { sql: effectiveNowSql('v', '?::timestamptz'), params: [now.toISOString()] } },
+          onConflict: {},
+        }),
+      ]);
       await runStatement(
         em,
         `update events set dispatched_at = now() where id in (select jsonb_array_elements_text(?::jsonb))`,

@@ -157,8 +157,8 @@ export function columnValue(prop: EntityProperty, value: unknown): unknown {
   return value;
 }
 
-/** A column of a new entity's row, as `insertTogether` sends it as a parameter (JSON as its text). */
-function columnOf(prop: EntityProperty, value: unknown): unknown {
+/** A column of a new entity's row, as it is sent as a parameter (JSON as its text): `insertTogether`, `bulkInsert`'s constants. */
+export function columnParameter(prop: EntityProperty, value: unknown): unknown {
   if (value != null && (prop.type === 'json' || prop.runtimeType === 'object' || prop.customType instanceof JsonType))
     return JSON.stringify(value);
   return columnValue(prop, value);
@@ -226,7 +226,7 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
       if (prop.kind === ReferenceKind.ONE_TO_ONE && !prop.owner) continue;
       const value = (entity as Record<string, unknown>)[prop.name];
       if (value === undefined) continue;
-      const column = columnOf(prop, value);
+      const column = columnParameter(prop, value);
       columns.push(`"${prop.fieldNames[0]}"`);
       params.push(column);
       if (!when) values.push('?');
