@@ -21,6 +21,12 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       'tint + spf',
       'powder + spf',
       'primer + spf',
+      'moisturizer + spf',
+      'moisturizing + spf',
+      'face lotion + spf',
+      'facial lotion + spf',
+      'day cream + spf',
+      'setting + spf',
     ],
     // A product sold as a sunscreen (tinted or not) is decided by the sunscreen category.
     negative_keywords: ['sunscreen', 'sun screen', 'sunblock', 'sun block'],
@@ -49,7 +55,7 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'unclear-medical-purpose',
     label: 'Items whose medical purpose the name does not show',
     status: 'requires_review',
-    keywords: ['anti snoring', 'snoring', 'mouth tape', 'sleep tape'],
+    keywords: ['anti snoring', 'snoring', 'snore', 'anti snore', 'mouth tape', 'sleep tape', 'chin strap'],
     rationale:
       'IRS Pub. 502: an item is medical care only when it is primarily for a medical condition; this one is also sold for comfort, and the name does not say which',
   },

@@ -253,6 +253,23 @@ const LABELLED: LabelledCase[] = [
   ['Reusable Ice Pack for Lunch Boxes', 'not_eligible', null],
   ['Baby Walker with Wheels', 'not_eligible', null],
   ['Kindle Paperwhite E-Reader', 'not_eligible', null],
+  // Categories of the public lists added after the post-rules set's misses (brand-only antacids, prep wipes, pill
+  // planners, homeopathic and postpartum care, ostomy supplies, stress supplements, single minerals, chin straps).
+  ['Mylanta Maximum Strength Liquid', 'eligible', 'digestive-health'],
+  ['Alcohol Prep Wipes, 200 ct', 'eligible', 'antiseptics'],
+  ['Alcohol-Free Baby Wipes, 80 ct', 'not_eligible', 'baby-diapers-gear'],
+  ['Weekly Pill Planner, 14 Compartments', 'eligible', 'pill-organizers'],
+  ['Arnica Gel Homeopathic Medicine, 2.6 oz', 'eligible', 'homeopathic-remedies'],
+  ['Peri Bottle for Postpartum Care', 'eligible', 'postpartum-care'],
+  ['Drainable Ostomy Pouch, 10 ct', 'eligible', 'ostomy-urology'],
+  ['Sinus Pressure Relief Tablets', 'eligible', 'cold-flu-cough'],
+  ['Beach Sport Lotion SPF 50', 'eligible', 'sunscreen'],
+  ['Daily Face Moisturizer SPF 30', 'requires_review', 'cosmetics-with-spf'],
+  ['Stress Relief Gummies with GABA', 'requires_lmn', 'brain-health-supplements'],
+  ['Zinc 50 mg, 100 ct', 'requires_lmn', 'supplement-forms'],
+  ['Diabetes Nutrition Shake, Glucose Control', 'requires_lmn', 'medical-nutrition'],
+  ['Light Therapy Lamp, 10,000 Lux', 'requires_lmn', 'light-therapy'],
+  ['Anti Snore Chin Strap', 'requires_review', 'unclear-medical-purpose'],
 ];
 
 describe('checkEligibility by name: labelled product list', () => {
