@@ -81,7 +81,16 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'eyelid-care',
     label: 'Eyelid cleansers & warm eye compresses',
     status: 'eligible',
-    keywords: ['eyelid', 'lid scrub', 'lid wipe', 'lid cleanser', 'blepharitis', 'eye compress', 'warm compress + eye'],
+    keywords: [
+      'eyelid',
+      'lid scrub',
+      'lid wipe',
+      'lid cleanser',
+      'blepharitis',
+      'eye compress',
+      'warm compress + eye',
+      'lid and lash',
+    ],
     // Eyelid cosmetics (primers, shadows, lifting tape) are not eyelid care.
     negative_keywords: ['primer', 'shadow', 'eyeshadow', 'makeup', 'tape', 'glue', 'lift', 'concealer'],
     rationale: `${FSA_STORE}: eyelid cleansers and warm eye compresses treat blepharitis and dry eye`,

@@ -55,7 +55,16 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'unclear-medical-purpose',
     label: 'Items whose medical purpose the name does not show',
     status: 'requires_review',
-    keywords: ['anti snoring', 'snoring', 'snore', 'anti snore', 'mouth tape', 'sleep tape', 'chin strap'],
+    keywords: [
+      'anti snoring',
+      'snoring',
+      'snore',
+      'anti snore',
+      'mouth tape',
+      'mouth strip',
+      'sleep tape',
+      'chin strap',
+    ],
     rationale:
       'IRS Pub. 502: an item is medical care only when it is primarily for a medical condition; this one is also sold for comfort, and the name does not say which',
   },

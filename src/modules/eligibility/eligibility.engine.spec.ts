@@ -270,6 +270,24 @@ const LABELLED: LabelledCase[] = [
   ['Diabetes Nutrition Shake, Glucose Control', 'requires_lmn', 'medical-nutrition'],
   ['Light Therapy Lamp, 10,000 Lux', 'requires_lmn', 'light-therapy'],
   ['Anti Snore Chin Strap', 'requires_review', 'unclear-medical-purpose'],
+  // Categories added after the unseen set of 2026-11-28 was measured (ostomy barriers, bed rails, knee straps, nausea
+  // bands, lid sprays, ketone strips, hydrogel dressings, pads named by absorbency, medicines named by use).
+  ['Ostomy Barrier Ring, 10 ct', 'eligible', 'ostomy-urology'],
+  ['Adjustable Bed Rail for Seniors', 'eligible', 'mobility-aids'],
+  ['Patella Knee Strap', 'eligible', 'braces-supports'],
+  ['Acupressure Band for Nausea', 'eligible', 'motion-sickness'],
+  ['Lid and Lash Cleansing Spray', 'eligible', 'eyelid-care'],
+  ['Urine Ketone Test Strips, 100 ct', 'eligible', 'diagnostic-tests'],
+  ['Hydrogel Burn Dressing 4 x 4 in', 'eligible', 'bandages-wound-care'],
+  ['Organic Cotton Pads Super, 16 ct', 'eligible', 'menstrual-care'],
+  ['Daytime Severe Cold Liquid, 8 fl oz', 'eligible', 'cold-flu-cough'],
+  ["Children's Pain & Fever Chewables Bubble Gum", 'eligible', 'pain-relief'],
+  ['Goody Hair Elastics, 30 ct', 'not_eligible', null],
+  ['Reflux Wedge Pillow', 'eligible', 'reflux-wedge-pillows'],
+  ['Petrolatum Gauze Dressing', 'eligible', 'bandages-wound-care'],
+  ['Daily Multi for Men, 60 tablets', 'requires_lmn', 'vitamins-minerals'],
+  ['Adjustable Wrist Weights, 2 lb', 'requires_lmn', 'exercise-equipment'],
+  ['Knee High Compression Socks', 'requires_review', 'unclear-medical-purpose'],
 ];
 
 describe('checkEligibility by name: labelled product list', () => {
