@@ -108,10 +108,17 @@ export const answeredReview = (evaluation: Evaluation): number =>
  * The others have had their misses read, so they are regression sets, not measures.
  */
 export const LABELLED_SETS = [
-  { file: 'unseen-2026-11-28.csv', role: 'unseen set (written after the rules, measured once, never tuned on)' },
+  {
+    file: 'unseen-2026-11-28b.csv',
+    role: 'second unseen set (written after the rules, measured once, never tuned on)',
+  },
+  {
+    file: 'unseen-2026-11-28.csv',
+    role: 'first unseen set (regression: the second round of rules was written from its misses)',
+  },
   {
     file: 'post-rules-names.csv',
-    role: 'post-rules set (regression: the rules of 2026-11-28 were written from its misses)',
+    role: 'post-rules set (regression: the first round of 2026-11-28 was written from its misses)',
   },
   { file: 'held-out-names.csv', role: 'held-out set (regression: the rules of issue 37 were written from its misses)' },
   { file: 'labelled-names.csv', role: 'training set (in-sample, not a measure)' },
