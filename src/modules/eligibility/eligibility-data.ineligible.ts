@@ -272,6 +272,7 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'jolly rancher',
       'sour patch',
     ],
+    negative_keywords: ['chewable', 'chewables'],
     rationale:
       'IRS Pub. 502: food and candy are not medical care (food is eligible only as a special food prescribed to treat an illness)',
   },

@@ -41,6 +41,9 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'multivitamin',
       'multi vitamin',
       'multi gummy',
+      'daily multi',
+      'multi + for man',
+      'multi + for woman',
       'multi + gummies',
       'iron tablet',
       'slow release iron',
@@ -222,6 +225,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'adjustable bed',
       'weighted blanket',
     ],
+    negative_keywords: ['reflux', 'gerd', 'heartburn', 'rail'],
     rationale:
       'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
   },

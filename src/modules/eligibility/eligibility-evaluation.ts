@@ -98,6 +98,32 @@ export function evaluate(cases: readonly LabelledName[]): Evaluation {
   };
 }
 
+/** How many names of the set the engine answered `requires_review`, whatever their label. */
+export const answeredReview = (evaluation: Evaluation): number =>
+  ELIGIBILITY_STATUSES.reduce((sum, expected) => sum + evaluation.confusion[expected].requires_review, 0);
+
+/**
+ * The labelled sets under test/fixtures/eligibility (its README says how each was written), newest first. The first
+ * is the one the engine's figures are reported on: written after the rules and committed before they were run on it.
+ * The others have had their misses read, so they are regression sets, not measures.
+ */
+export const LABELLED_SETS = [
+  {
+    file: 'unseen-2026-11-28b.csv',
+    role: 'second unseen set (written after the rules, measured once, never tuned on)',
+  },
+  {
+    file: 'unseen-2026-11-28.csv',
+    role: 'first unseen set (regression: the second round of rules was written from its misses)',
+  },
+  {
+    file: 'post-rules-names.csv',
+    role: 'post-rules set (regression: the first round of 2026-11-28 was written from its misses)',
+  },
+  { file: 'held-out-names.csv', role: 'held-out set (regression: the rules of issue 37 were written from its misses)' },
+  { file: 'labelled-names.csv', role: 'training set (in-sample, not a measure)' },
+] as const;
+
 const percent = (value: number | null): string => (value === null ? '-' : `${(value * 100).toFixed(1)}%`);
 
 function markdownTable(header: string[], rows: string[][]): string {

@@ -253,6 +253,41 @@ const LABELLED: LabelledCase[] = [
   ['Reusable Ice Pack for Lunch Boxes', 'not_eligible', null],
   ['Baby Walker with Wheels', 'not_eligible', null],
   ['Kindle Paperwhite E-Reader', 'not_eligible', null],
+  // Categories of the public lists added after the post-rules set's misses (brand-only antacids, prep wipes, pill
+  // planners, homeopathic and postpartum care, ostomy supplies, stress supplements, single minerals, chin straps).
+  ['Mylanta Maximum Strength Liquid', 'eligible', 'digestive-health'],
+  ['Alcohol Prep Wipes, 200 ct', 'eligible', 'antiseptics'],
+  ['Alcohol-Free Baby Wipes, 80 ct', 'not_eligible', 'baby-diapers-gear'],
+  ['Weekly Pill Planner, 14 Compartments', 'eligible', 'pill-organizers'],
+  ['Arnica Gel Homeopathic Medicine, 2.6 oz', 'eligible', 'homeopathic-remedies'],
+  ['Peri Bottle for Postpartum Care', 'eligible', 'postpartum-care'],
+  ['Drainable Ostomy Pouch, 10 ct', 'eligible', 'ostomy-urology'],
+  ['Sinus Pressure Relief Tablets', 'eligible', 'cold-flu-cough'],
+  ['Beach Sport Lotion SPF 50', 'eligible', 'sunscreen'],
+  ['Daily Face Moisturizer SPF 30', 'requires_review', 'cosmetics-with-spf'],
+  ['Stress Relief Gummies with GABA', 'requires_lmn', 'brain-health-supplements'],
+  ['Zinc 50 mg, 100 ct', 'requires_lmn', 'supplement-forms'],
+  ['Diabetes Nutrition Shake, Glucose Control', 'requires_lmn', 'medical-nutrition'],
+  ['Light Therapy Lamp, 10,000 Lux', 'requires_lmn', 'light-therapy'],
+  ['Anti Snore Chin Strap', 'requires_review', 'unclear-medical-purpose'],
+  // Categories added after the unseen set of 2026-11-28 was measured (ostomy barriers, bed rails, knee straps, nausea
+  // bands, lid sprays, ketone strips, hydrogel dressings, pads named by absorbency, medicines named by use).
+  ['Ostomy Barrier Ring, 10 ct', 'eligible', 'ostomy-urology'],
+  ['Adjustable Bed Rail for Seniors', 'eligible', 'mobility-aids'],
+  ['Patella Knee Strap', 'eligible', 'braces-supports'],
+  ['Acupressure Band for Nausea', 'eligible', 'motion-sickness'],
+  ['Lid and Lash Cleansing Spray', 'eligible', 'eyelid-care'],
+  ['Urine Ketone Test Strips, 100 ct', 'eligible', 'diagnostic-tests'],
+  ['Hydrogel Burn Dressing 4 x 4 in', 'eligible', 'bandages-wound-care'],
+  ['Organic Cotton Pads Super, 16 ct', 'eligible', 'menstrual-care'],
+  ['Daytime Severe Cold Liquid, 8 fl oz', 'eligible', 'cold-flu-cough'],
+  ["Children's Pain & Fever Chewables Bubble Gum", 'eligible', 'pain-relief'],
+  ['Goody Hair Elastics, 30 ct', 'not_eligible', null],
+  ['Reflux Wedge Pillow', 'eligible', 'reflux-wedge-pillows'],
+  ['Petrolatum Gauze Dressing', 'eligible', 'bandages-wound-care'],
+  ['Daily Multi for Men, 60 tablets', 'requires_lmn', 'vitamins-minerals'],
+  ['Adjustable Wrist Weights, 2 lb', 'requires_lmn', 'exercise-equipment'],
+  ['Knee High Compression Socks', 'requires_review', 'unclear-medical-purpose'],
 ];
 
 describe('checkEligibility by name: labelled product list', () => {
