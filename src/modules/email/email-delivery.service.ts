@@ -1,4 +1,5 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { bulkUpdate, runBulk } from '../../platform/db/bulk.js';
 import { effectiveNowSql } from '../../platform/clock.js';
 import type { Log } from '../../platform/context.js';
 import { renderAttachments } from './email-attachments.js';
@@ -15,11 +16,8 @@ const BATCH = 50;
 /** A sweep stops claiming after this long; the next one continues. */
 const BUDGET_MS = 30_000;
 
-interface Claimed {
-  id: string;
-  locked_until: Date;
-  offset: string | number;
-}
+/** A claimed message's row (`email_messages.*`) and its mode's clock offset. */
+type Claimed = Record<string, unknown> & { offset: string | number };
 
 /**
  * Claims up to `limit` due messages (queued, or `sending` under a lease that lapsed: a worker died
@@ -35,7 +33,7 @@ async function claimDue(orm: MikroORM, now: Date, limit: number): Promise<Claime
                     where d.status in ('queued', 'sending') and d.next_attempt_at <= ${effectiveNowSql('d', 'greatest(?::timestamptz, now())')}
                       and (d.locked_until is null or d.locked_until < now())
                     order by d.next_attempt_at limit ${Number(limit)} for update skip locked)
-     returning m.id, m.locked_until, case when m.livemode then 0 else (select x.test_clock_offset_ms from merchants x where x.id = m.merchant_id) end as "offset"`,
+     returning m.*, case when m.livemode then 0 else (select x.test_clock_offset_ms from merchants x where x.id = m.merchant_id) end as "offset"`,
     [now],
     { autocommit: true },
   );
@@ -79,9 +77,14 @@ async function deliverBatch(
   log: Log,
 ): Promise<void> {
   const em = orm.em.fork();
-  const offsets = new Map(claimed.map((c) => [c.id, Number(c.offset)]));
+  const offsets = new Map<string, number>();
+  // The claim answered the rows: the messages are read from it, not again.
+  const messages = claimed.map(({ offset, ...row }) => {
+    const m = em.map(EmailMessage, row);
+    offsets.set(m.id, Number(offset));
+    return m;
+  });
   const modeNow = (m: EmailMessage) => new Date(now.getTime() + (offsets.get(m.id) ?? 0));
-  const messages = await em.find(EmailMessage, { id: { $in: [...offsets.keys()] }, status: 'sending' });
   const fresh = messages.filter((m) => m.html === null);
   const composed = await composeEmails(em, fresh);
   for (const [i, m] of fresh.entries()) {
@@ -92,7 +95,7 @@ async function deliverBatch(
   }
   const ready = messages.filter((m) => m.status === 'sending');
   if (!transport) for (const m of ready) Object.assign(m, { lockedUntil: null, status: 'stored' });
-  await em.flush();
+  await save(em, messages);
   if (!transport) return;
   for (const m of ready) {
     try {
@@ -109,8 +112,30 @@ async function deliverBatch(
     } catch (err) {
       refused(m, err, modeNow(m), log);
     }
-    await em.flush();
+    await save(em, [m]);
   }
+}
+
+/** What delivery changes on a message (its rendering, its outcome), written for a batch in one statement. */
+const DELIVERY_CHANGES = [
+  'to',
+  'subject',
+  'html',
+  'text',
+  'messageId',
+  'status',
+  'lockedUntil',
+  'lastError',
+  'attempts',
+  'nextAttemptAt',
+  'sentAt',
+  'updatedAt',
+] as const satisfies readonly (keyof EmailMessage)[];
+
+async function save(em: EntityManager, messages: EmailMessage[]): Promise<void> {
+  const updatedAt = new Date();
+  for (const m of messages) m.updatedAt = updatedAt;
+  await runBulk(em, [bulkUpdate(em, EmailMessage, messages, DELIVERY_CHANGES)], { autocommit: true });
 }
 
 /** The email sweep: claims due messages in batches and delivers them, until none is due (or 30 s went by). Answers how many it took. */
