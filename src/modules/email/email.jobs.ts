@@ -6,8 +6,8 @@ const send: Sweep['run'] = async (orm, now, log) => {
 };
 
 /**
- * Every 10 seconds, and within 250 ms of a new message's commit (`NOTIFY emails`, see app.ts):
+ * Every 10 seconds, and within half a second of a new message's commit (`NOTIFY emails`, see app.ts):
  * render and send every outbox message now due, each mode on its own clock. The runs a new
  * message prompts are paced, so that under load one run renders many commits' messages together.
  */
-export const emailSweep: Sweep = { name: 'emails.send', every: '10 seconds', run: send, prompt: send, kickPaceMs: 250 };
+export const emailSweep: Sweep = { name: 'emails.send', every: '10 seconds', run: send, prompt: send, kickPaceMs: 500 };

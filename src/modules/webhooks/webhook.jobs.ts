@@ -24,8 +24,8 @@ export const webhookDeliverySweep: Sweep = {
   prompt: async (orm, now, log) => {
     if ((await dispatchEvents(orm, now, log)) > 0) await deliverDue(orm, now, log);
   },
-  // Under load one fan-out every 25 ms takes many commits' events at once (a webhook waits at most that much longer).
-  kickPaceMs: 25,
+  // Under load one fan-out every 50 ms takes many commits' events at once (a webhook waits at most that much longer).
+  kickPaceMs: 50,
 };
 
 /**
