@@ -1,6 +1,6 @@
 /** What the dashboard's list panels share: a copy button for a URL, and a confirmed mutation of one of their objects. */
 import { $, copy, h } from '../dom.js';
-import { queryText, showError } from '../session.js';
+import { showError } from '../session.js';
 
 /** A copy button for `text` (a link's URL), its result on the activity's status line. */
 export function copyButton(text: string, label: string): HTMLElement {
@@ -11,21 +11,11 @@ export function copyButton(text: string, label: string): HTMLElement {
   );
 }
 
-/** A confirmed mutation `name(input: {id, ...extra})` of an object on the dashboard, then `after` redraws its panel. */
-export async function act(
-  question: string,
-  name: string,
-  id: string,
-  select: string,
-  after: () => Promise<void>,
-  extra: Record<string, unknown> = {},
-): Promise<void> {
+/** A confirmed mutation of an object on the dashboard (`run`: its typed document sent), then `after` redraws its panel. */
+export async function act(question: string, run: () => Promise<unknown>, after: () => Promise<void>): Promise<void> {
   if (!window.confirm(question)) return;
   try {
-    await queryText(
-      `mutation($input: ${name[0].toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { ${select} userErrors { message } } }`,
-      { input: { id, ...extra } },
-    );
+    await run();
     await after();
   } catch (err) {
     showError(err);

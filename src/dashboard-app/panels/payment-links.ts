@@ -2,7 +2,21 @@
 import { discoverList } from '../api.js';
 import { $, h, lower, money } from '../dom.js';
 import { can } from '../settings-kit.js';
-import { currentRole, queryText } from '../session.js';
+import { graphql } from '../graphql.js';
+import { currentRole, query, queryText } from '../session.js';
+
+const CancelPaymentLink = graphql(`
+  mutation CancelPaymentLink($input: CancelPaymentLinkInput!) {
+    cancelPaymentLink(input: $input) {
+      paymentLink {
+        id
+      }
+      userErrors {
+        message
+      }
+    }
+  }
+`);
 import { refreshCheckouts } from './checkouts.js';
 import { act, copyButton } from './dashboard-kit.js';
 
@@ -86,9 +100,7 @@ export async function refreshLinks(): Promise<void> {
                 onclick: () =>
                   void act(
                     `Cancel the payment link ${linkName(l)}?`,
-                    'cancelPaymentLink',
-                    l.id!,
-                    'paymentLink { id }',
+                    () => query(CancelPaymentLink, { input: { id: l.id! } }),
                     () => refreshCheckouts().then(refreshLinks),
                   ),
               },

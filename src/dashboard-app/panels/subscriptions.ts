@@ -2,7 +2,34 @@
 import { discoverList } from '../api.js';
 import { $, h, lower, money, when } from '../dom.js';
 import { can } from '../settings-kit.js';
-import { currentRole, queryText } from '../session.js';
+import { graphql } from '../graphql.js';
+import { currentRole, query, queryText } from '../session.js';
+
+const CancelSubscription = graphql(`
+  mutation CancelSubscription($input: CancelSubscriptionInput!) {
+    cancelSubscription(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        message
+      }
+    }
+  }
+`);
+
+const ResumeSubscription = graphql(`
+  mutation ResumeSubscription($input: ResumeSubscriptionInput!) {
+    resumeSubscription(input: $input) {
+      subscription {
+        id
+      }
+      userErrors {
+        message
+      }
+    }
+  }
+`);
 import { act } from './dashboard-kit.js';
 
 const ATTENTION = ['past_due', 'action_required', 'unpaid', 'disputed'];
@@ -68,9 +95,7 @@ function subscriptionActions(s: SubscriptionRow, name: string): HTMLElement | nu
       () =>
         void act(
           `Resume ${name}? It renews as before.`,
-          'resumeSubscription',
-          s.id!,
-          'subscription { id }',
+          () => query(ResumeSubscription, { input: { id: s.id! } }),
           refreshSubscriptions,
         ),
     );
@@ -83,17 +108,19 @@ function subscriptionActions(s: SubscriptionRow, name: string): HTMLElement | nu
       () =>
         void act(
           `Cancel ${name} at the end of its period?`,
-          'cancelSubscription',
-          s.id!,
-          'subscription { id }',
+          () => query(CancelSubscription, { input: { id: s.id!, cancelAtPeriodEnd: true } }),
           refreshSubscriptions,
-          { cancelAtPeriodEnd: true },
         ),
     ),
     action(
       'Cancel now',
       'Cancel now',
-      () => void act(`Cancel ${name} now?`, 'cancelSubscription', s.id!, 'subscription { id }', refreshSubscriptions),
+      () =>
+        void act(
+          `Cancel ${name} now?`,
+          () => query(CancelSubscription, { input: { id: s.id! } }),
+          refreshSubscriptions,
+        ),
       true,
     ),
   );
