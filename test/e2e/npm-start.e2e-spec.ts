@@ -217,6 +217,33 @@ test('SIGINT to npm start stops node and PostgreSQL too', async () => {
   await stopWith(s, 'SIGINT');
 }, 240_000);
 
+test("the embedded PostgreSQL's port taken: the start exits non-zero naming the port and the setting that moves it", async () => {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const port = (blocker.address() as { port: number }).port;
+  try {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(await freePort()),
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(port),
+      LOG_LEVEL: 'warn',
+    };
+    delete env.DATABASE_URL;
+    let output = '';
+    const npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    npm.stdout.on('data', (d) => (output += d));
+    npm.stderr.on('data', (d) => (output += d));
+    const code = await new Promise<number | null>((resolve) => npm.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(output).toContain(`port ${port} is taken`);
+    expect(output).toContain('EMBEDDED_PG_PORT');
+    expect(output).not.toContain('failed to start: undefined');
+  } finally {
+    blocker.close();
+  }
+}, 240_000);
+
 test('a start that fails once PostgreSQL is up (its HTTP port taken) exits non-zero and stops PostgreSQL', async () => {
   const blocker = createServer();
   await new Promise<void>((resolve) => blocker.listen(0, '0.0.0.0', resolve));

