@@ -229,12 +229,7 @@ test("the embedded PostgreSQL's port taken: the start exits non-zero naming the 
       EMBEDDED_PG_PORT: String(port),
       LOG_LEVEL: 'warn',
     };
-    delete env.DATABASE_URL;
-    let output = '';
-    const npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    npm.stdout.on('data', (d) => (output += d));
-    npm.stderr.on('data', (d) => (output += d));
-    const code = await new Promise<number | null>((resolve) => npm.once('exit', resolve));
+    const { code, output } = await failedStart(env);
     expect(code).not.toBe(0);
     expect(output).toContain(`port ${port} is taken`);
     expect(output).toContain('EMBEDDED_PG_PORT');
@@ -256,12 +251,7 @@ test('a start that fails once PostgreSQL is up (its HTTP port taken) exits non-z
       EMBEDDED_PG_PORT: String(await freePort()),
       LOG_LEVEL: 'warn',
     };
-    delete env.DATABASE_URL;
-    let output = '';
-    const npm = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    npm.stdout.on('data', (d) => (output += d));
-    npm.stderr.on('data', (d) => (output += d));
-    const code = await new Promise<number | null>((resolve) => npm.once('exit', resolve));
+    const { code, output } = await failedStart(env);
     expect(output).toMatch(/EADDRINUSE/);
     expect(code).not.toBe(0);
     const until = Date.now() + 20_000;
@@ -272,3 +262,15 @@ test('a start that fails once PostgreSQL is up (its HTTP port taken) exits non-z
     blocker.close();
   }
 }, 240_000);
+
+/** `npm start` with `env` (no DATABASE_URL) that is expected to fail: its exit code and everything it wrote. */
+async function failedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const childEnv = { ...env };
+  delete childEnv.DATABASE_URL;
+  let output = '';
+  const npm = spawn('npm', ['start'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  npm.stdout.on('data', (d) => (output += d));
+  npm.stderr.on('data', (d) => (output += d));
+  const code = await new Promise<number | null>((resolve) => npm.once('exit', resolve));
+  return { code, output };
+}

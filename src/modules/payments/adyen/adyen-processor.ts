@@ -23,7 +23,6 @@ import {
   readPaymentResponse,
   RecurringProcessingModelEnum,
   ShopperInteractionEnum,
-  type PaymentRequest,
   type PaymentResponse,
 } from './adyen-payment-request.js';
 
@@ -80,19 +79,9 @@ export class AdyenProcessor implements PaymentProcessor {
     return result;
   }
 
-  private paymentRequest(
-    key: string,
-    amount: number,
-    currency: string,
-    method: PaymentMethodInput,
-    extra: Partial<PaymentRequest>,
-  ): PaymentRequest {
-    return paymentRequest(this.account.merchantAccount, key, amount, currency, method, extra);
-  }
-
   async authorize(r: AuthorizeRequest): Promise<AuthorizeResult> {
     const stored = r.method.kind === 'processor_data' && r.method.data.storedPaymentMethodId;
-    const request = this.paymentRequest(r.idempotencyKey, r.amount, r.currency, r.method, {
+    const request = paymentRequest(this.account.merchantAccount, r.idempotencyKey, r.amount, r.currency, r.method, {
       returnUrl: r.returnUrl ?? FALLBACK_RETURN_URL,
       browserInfo: (r.browserInfo ?? undefined) as Types.checkout.BrowserInfo | undefined,
       order: r.split ? { pspReference: r.split.reference, orderData: r.split.data } : undefined,
@@ -179,7 +168,7 @@ export class AdyenProcessor implements PaymentProcessor {
   }
 
   async verify(method: PaymentMethodInput, shopperReference: string, key: string): Promise<AuthorizeResult> {
-    const request = this.paymentRequest(key, 0, 'USD', method, {
+    const request = paymentRequest(this.account.merchantAccount, key, 0, 'USD', method, {
       storePaymentMethod: true,
       shopperReference,
       recurringProcessingModel: RecurringProcessingModelEnum.Subscription,
@@ -289,7 +278,8 @@ export class AdyenProcessor implements PaymentProcessor {
     operation: 'charge' | 'authorize',
   ): Promise<HoldResult> {
     const [shopperReference, storedPaymentMethodId] = token.split('/');
-    const request = this.paymentRequest(
+    const request = paymentRequest(
+      this.account.merchantAccount,
       key,
       amount,
       currency,
