@@ -190,24 +190,24 @@ describe('receipts', () => {
 });
 
 describe('GraphQL', () => {
-  test('createCheckoutSession with nested inputs; the session resolves its products', async () => {
+  const CART_INPUT = {
+    referenceId: 'gql-cart',
+    customer: { email: 'g@example.com', firstName: 'G', lastName: 'Q' },
+    lineItems: [
+      { productId: 'THERM', name: 'Thermometer', price: 1999, quantity: 1, currency: 'USD' },
+      { productId: 'OTHER', name: 'Gift wrap', price: 300, quantity: 1, currency: 'USD' },
+    ],
+    shippingInfo: { addressLine1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
+    successUrl: 'https://shop.example.com/ok',
+    failureUrl: 'https://shop.example.com/ko',
+  };
+
+  test('createCheckoutSession with nested inputs; the session resolves its products, under an Idempotency-Key too', async () => {
     const res = await api.graphql(
       `mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { checkoutSession {
         id checkoutId status type checkoutUrl amounts { subtotal hsaAmount regularAmount total }
         billingInfo { addressLine1 city } lineItems { merchantProductId hsaFsaEligible product { productId name } } } } }`,
-      {
-        input: {
-          referenceId: 'gql-cart',
-          customer: { email: 'g@example.com', firstName: 'G', lastName: 'Q' },
-          lineItems: [
-            { productId: 'THERM', name: 'Thermometer', price: 1999, quantity: 1, currency: 'USD' },
-            { productId: 'OTHER', name: 'Gift wrap', price: 300, quantity: 1, currency: 'USD' },
-          ],
-          shippingInfo: { addressLine1: '1 Main St', city: 'Austin', state: 'TX', postalCode: '78701', country: 'US' },
-          successUrl: 'https://shop.example.com/ok',
-          failureUrl: 'https://shop.example.com/ko',
-        },
-      },
+      { input: CART_INPUT },
     );
     expect(res.body.errors).toBeUndefined();
     const s = res.body.data.createCheckoutSession.checkoutSession;
@@ -224,6 +224,18 @@ describe('GraphQL', () => {
         product: { productId: expect.any(Number), name: 'Digital thermometer' },
       },
       { merchantProductId: 'OTHER', hsaFsaEligible: false, product: null },
+    ]);
+    const headers = { 'idempotency-key': crypto.randomUUID() };
+    const keyed = await api.graphql(
+      `mutation($input: CreateCheckoutSessionInput!) { createCheckoutSession(input: $input) { checkoutSession {
+        checkoutId lineItems { product { productId name } } } } }`,
+      { input: { ...CART_INPUT, referenceId: 'gql-cart-keyed' } },
+      headers,
+    );
+    expect(keyed.body.errors).toBeUndefined();
+    expect(keyed.body.data.createCheckoutSession.checkoutSession.lineItems).toEqual([
+      { product: { productId: expect.any(Number), name: 'Digital thermometer' } },
+      { product: null },
     ]);
     const invalid = await api.graphql(
       `mutation { createCheckoutSession(input: { referenceId: "x", customer: { email: "nope", firstName: "a", lastName: "b" }, lineItems: [],

@@ -193,6 +193,26 @@ test('updateProduct, archiveProduct and checkEligibility', async () => {
   expect(archived.body.data.archiveProduct.product.status).toBe('ARCHIVED');
 });
 
+test('checkEligibilityBatch under an Idempotency-Key reads its stored products in the transaction and is replayed', async () => {
+  const p = await create({ name: 'Digital thermometer', price: 1999, currency: 'USD' });
+  const query = `mutation($items: [CheckEligibilityInput!]!) { checkEligibilityBatch(items: $items) {
+    results { eligibility { status } product { productId name } } userErrors { code } } }`;
+  const headers = { 'idempotency-key': crypto.randomUUID() };
+  const items = [{ productId: p.id }, { name: 'Chocolate bar' }];
+  const first = await api.graphql(query, { items }, headers);
+  expect(first.body.errors).toBeUndefined();
+  expect(first.body.data.checkEligibilityBatch).toEqual({
+    results: [
+      { eligibility: { status: 'ELIGIBLE' }, product: { productId: p.productId, name: 'Digital thermometer' } },
+      { eligibility: { status: 'NOT_ELIGIBLE' }, product: null },
+    ],
+    userErrors: [],
+  });
+  const again = await api.graphql(query, { items }, headers);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(again.body.data).toEqual(first.body.data);
+});
+
 test('a mutation with an Idempotency-Key runs once and is replayed', async () => {
   const key = crypto.randomUUID();
   const input = { name: 'Heating pad', price: 3999, currency: 'USD' };

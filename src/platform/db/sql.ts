@@ -43,20 +43,31 @@ export function usePreparedStatements(orm: { em: EntityManager }, enabled: boole
 /**
  * Runs one statement straight on the pg driver with a connection of the ORM's own pool (no
  * query builder, no hydration, no extra pool, no fork of the caller's EntityManager): for hot
- * read models only, outside transactions. `on` is a service context (its `base` EntityManager)
- * or an EntityManager. A `query`'s name is used (prepared once per connection) only with
- * `usePreparedStatements`; otherwise it is sent unnamed, parsed with each execution, and depends
- * on no server session. Counted in `commerce_db_statement_duration_seconds` (and `sqlStatementCount`).
+ * read models. `on` is a service context (its `base` EntityManager) or an EntityManager. When the
+ * context's unit of work holds a transaction (an idempotent mutation's), the statement runs on
+ * that transaction's connection: it sees the transaction's own writes and never waits for a
+ * second connection while holding one. A `query`'s name is used (prepared once per connection)
+ * only with `usePreparedStatements`; otherwise it is sent unnamed, parsed with each execution,
+ * and depends on no server session. Counted in `commerce_db_statement_duration_seconds` (and
+ * `sqlStatementCount`).
  */
 export function queryRows<R extends QueryResultRow>(
-  on: { base: EntityManager } | EntityManager,
+  on: { base: EntityManager; em: EntityManager } | EntityManager,
   query: QueryConfig,
   dropAfterMs?: number,
 ): Promise<R[]> {
   const em = 'base' in on ? on.base : on;
-  if (!outsideTransaction(em))
-    return Promise.reject(new Error('queryRows runs outside transactions; use the EntityManager inside one'));
-  return pooled(em, query, dropAfterMs);
+  if (outsideTransaction(em)) return pooled(poolOf(em), query, dropAfterMs);
+  const transaction = ('base' in on ? on.em : on).getTransactionContext<{ client: PooledClient }>();
+  if (!transaction)
+    return Promise.reject(new Error('queryRows inside a transaction needs the context that holds it (withEm)'));
+  return pooled(transaction.client, query);
+}
+
+/** The ORM's pool of `em` (knex's client), which lends connections. */
+function poolOf(em: EntityManager): PooledClient {
+  const client: unknown = em.getConnection().getKnex().client;
+  return client as PooledClient;
 }
 
 /**
@@ -66,11 +77,10 @@ export function queryRows<R extends QueryResultRow>(
  * reaches next) and drops those of a client that went away.
  */
 async function pooled<R extends QueryResultRow>(
-  em: EntityManager,
+  pool: PooledClient,
   query: QueryConfig,
   dropAfterMs?: number,
 ): Promise<R[]> {
-  const pool = em.getConnection().getKnex().client as unknown as PooledClient;
   const sent = query.name && !namedStatementPools.has(pool) ? { text: query.text, values: query.values } : query;
   const connection = await pool.acquireConnection();
   const timer =
@@ -126,7 +136,11 @@ export async function runStatement<R extends QueryResultRow = QueryResultRow>(
     if (!outsideTransaction(em)) return em.execute<R[]>(sql, [...params]);
   }
   const { text, name } = preparedStatement(sql);
-  return pooled<R>(em, { name, text, values: params as unknown[] });
+  return pooled<R>(poolOf(em), {
+    name,
+    text,
+    values: params as unknown[],
+  });
 }
 
 /** SQL for a timestamp column as epoch milliseconds (float8: the driver parses no date string). */
