@@ -1,4 +1,6 @@
-import { cards, checkoutBody } from '../helpers/fixtures.js';
+import type { PaymentProcessor } from '../../src/modules/payments/payment-processor.js';
+import { simulatedProcessor, useTestModeProcessor } from '../../src/modules/payments/processor-registry.js';
+import { address, cards, checkoutBody, createProducts } from '../helpers/fixtures.js';
 import { client, type Client } from '../helpers/http.js';
 import { newMerchant, startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
@@ -53,7 +55,8 @@ test("a paid order's events carry its number, and numbers past ORD-999999 grow a
   expect(paid.map((e) => e.type).sort()).toEqual(['checkout.completed', 'order.completed', 'order.created']);
   for (const e of paid.filter((x) => x.type.startsWith('order.')))
     expect(e.data).toMatchObject({ order_number: first });
-  expect(JSON.stringify(events.body)).not.toMatch(/ORDNUM/);
+  // The number is set where an order's payload has it, and nowhere else.
+  expect(paid.find((e) => e.type === 'checkout.completed')!.data).not.toHaveProperty('order_number');
 
   await t.orm.em
     .fork()
@@ -67,4 +70,99 @@ test("a paid order's events carry its number, and numbers past ORD-999999 grow a
     'ORD-1000000',
     'ORD-1000001',
   ]);
+});
+
+test("a payment link's and a subscription checkout's orders take the book's next numbers, and their events carry them", async () => {
+  const { api } = await newMerchant(t, 'Merchant D');
+  await createProducts(api, [['ITEM', 'Chocolate bar', 1200]]);
+  expect(await pay(api)).toBe('ORD-001001');
+  const link = (
+    await api.post('/api/v2/payment-links', {
+      products: [{ merchant_product_id: 'ITEM', quantity: 1 }],
+      currency: 'USD',
+      customer: { email: 'pat.lee@example.com', first_name: 'Pat', last_name: 'Lee' },
+    })
+  ).body;
+  const byLink = await api.post(`/api/v2/test-helpers/payment-links/${link.id}/pay`, {
+    shipping_address: address,
+    card: cards.visa,
+  });
+  expect(byLink.status).toBe(200);
+  const subscription = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]], {
+        payment_type: 'subscription',
+        subscription: { interval: 'monthly' },
+      }),
+    )
+  ).body.data;
+  const bySubscription = await api.post(`/api/v2/test-helpers/checkout/${subscription.checkout_id}/pay`, {
+    card: cards.visa,
+  });
+  expect(bySubscription.status).toBe(200);
+  expect([byLink.body.order_number, bySubscription.body.order_number]).toEqual(['ORD-001002', 'ORD-001003']);
+
+  const events = (
+    await api.get<{ data: { type: string; data: { id?: string; order_number?: string } }[] }>('/api/v2/events?limit=20')
+  ).body.data;
+  for (const order of [byLink.body, bySubscription.body]) {
+    const ofOrder = events.filter((e) => e.type.startsWith('order.') && e.data.id === order.id);
+    expect(ofOrder.map((e) => [e.type, e.data.order_number]).sort()).toEqual([
+      ['order.completed', order.order_number],
+      ['order.created', order.order_number],
+    ]);
+  }
+  expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['payment_link.paid', 'subscription.created']));
+});
+
+/** The test processor, but reconciliation takes the attempt over (status `reversing`) as the last card is captured. */
+function overtakenOnCapture(): PaymentProcessor {
+  const real = simulatedProcessor(t.orm.em.fork());
+  return Object.assign(Object.create(real) as PaymentProcessor, {
+    capture: async (id: string, key: string) => {
+      const done = await real.capture(id, key);
+      await t.orm.em
+        .fork()
+        .getConnection()
+        .execute(`update payment_attempts set status = 'reversing' where id = ?`, [key.split('.')[0]]);
+      return done;
+    },
+  });
+}
+
+test('a pay that reconciliation took over keeps nothing and takes no number, alone or with what a subscription starts', async () => {
+  const { keys, api } = await newMerchant(t, 'Merchant E');
+  const db = () => t.orm.em.fork().getConnection();
+  const count = async (sql: string) => (await db().execute<{ n: number }[]>(sql, [keys.id]))[0].n;
+  expect(await pay(api)).toBe('ORD-001001');
+  const one = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]]))).body.data;
+  const subscription = (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]], {
+        payment_type: 'subscription',
+        subscription: { interval: 'monthly' },
+      }),
+    )
+  ).body.data;
+  const previous = useTestModeProcessor(overtakenOnCapture());
+  try {
+    for (const s of [one, subscription]) {
+      const res = await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa });
+      expect([res.status, res.body.error.code]).toEqual([503, 'service_unavailable']);
+      expect((await api.get(`/api/v2/checkout/${s.checkout_id}`)).body.data).toMatchObject({
+        status: 'open',
+        order_id: null,
+      });
+    }
+  } finally {
+    useTestModeProcessor(previous);
+  }
+  expect(await count(`select count(*)::int as n from orders where merchant_id = ?`)).toBe(1);
+  expect(await count(`select count(*)::int as n from subscriptions where merchant_id = ?`)).toBe(0);
+  expect(
+    await count(`select count(*)::int as n from events where merchant_id = ? and type not like 'checkout.created'`),
+  ).toBe(3); // the first pay's order.created, order.completed, checkout.completed
+  expect(await pay(api)).toBe('ORD-001002');
 });

@@ -1,14 +1,13 @@
 import { withEm, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { randomBase62 } from '../../platform/db/ids.js';
 import { insertTogether } from '../../platform/db/sql.js';
 import { newEvent, recordEvent } from '../../platform/events/events.service.js';
 import type { ProcessorResult } from '../payments/payment-processor.js';
 import type { Payment } from '../payments/payment.entity.js';
 import type { Order } from '../orders/order.entity.js';
 import { orderCompletedPayload, orderFailedPayload } from '../orders/order.resource.js';
-import { orderNumberPart } from '../orders/order-numbers.js';
-import { createOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';
+import { numberedBy, orderNumberPart } from '../orders/order-numbers.js';
+import { createOrder, newOrder, type CapturedPayment, type OrderDraft } from '../orders/order.service.js';
 import { openReview } from '../lmn/lmn-review.service.js';
 import type { Part } from './checkout-payment-plan.js';
 import type { Captured, PaidCheckout, PaidHook, PayOptions, PayOutcome, Run } from './checkout-payment-run.js';
@@ -172,10 +171,14 @@ const captureOf = ({ part, auth, captureId }: Captured): CapturedPayment => ({
 const heldAmount = (run: Run, captured: Captured[]) =>
   run.held.filter((h) => !captured.some((c) => c.i === h.i)).reduce((sum, h) => sum + h.part.amount, 0);
 
-/** Moves the new order to completed and the session to paid (in memory): what a paid checkout is. */
+/**
+ * Moves the new order to completed (in memory) and answers the checkout as paid: `session` as it
+ * is once paid (a copy: the session as read stays as it is in its unit of work, whose flush must
+ * not write it; the commit's statement does).
+ */
 function markPaid(
   run: Run,
-  paid: CheckoutSession,
+  session: CheckoutSession,
   order: Order,
   payments: Payment[],
   captured: Captured[],
@@ -195,9 +198,7 @@ function markPaid(
     order.completedAt = now;
     order.transition(now, 'completed', 'payment captured', 'captured');
   }
-  paid.status = 'paid';
-  paid.paidAt = now;
-  paid.orderId = order.id;
+  const paid: CheckoutSession = { ...session, status: 'paid', paidAt: now, orderId: order.id };
   const held = run.held
     .filter((h) => !captured.some((c) => c.i === h.i))
     .map((h) => ({ ...h, captureId: h.auth.authorizationId }));
@@ -217,14 +218,16 @@ function markPaid(
   return { session: paid, order, payments, cards };
 }
 
-/** The events of a paid checkout (made, not yet written). */
-function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order, completed = true) {
+/** The events of a paid checkout (made, not yet written): the order's (they carry its number), then the checkout's. */
+function paidEvents(ctx: ServiceContext, paid: CheckoutSession, order: Order, completed: boolean) {
   const webhookUrl = webhookUrlOf(paid);
-  return [
-    newEvent(ctx, 'order.created', orderCompletedPayload(order), { webhookUrl }),
-    ...(completed ? [newEvent(ctx, 'order.completed', orderCompletedPayload(order), { webhookUrl })] : []),
-    newEvent(ctx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl }),
-  ];
+  return {
+    ofOrder: [
+      newEvent(ctx, 'order.created', orderCompletedPayload(order), { webhookUrl }),
+      ...(completed ? [newEvent(ctx, 'order.completed', orderCompletedPayload(order), { webhookUrl })] : []),
+    ],
+    ofCheckout: newEvent(ctx, 'checkout.completed', toCheckoutResource(paid), { webhookUrl }),
+  };
 }
 
 /** Opens the clinician's review of a pay whose HSA/FSA part is held (`lmn_review.created`, in the order's transaction). */
@@ -250,76 +253,60 @@ function openReviewOf(tx: ServiceContext, run: Run, paid: CheckoutSession, order
 
 /**
  * Commits a paid checkout: its order, payments and events, the session's change and the
- * journal's settlement, all or nothing. With nothing else to lock or run beside it, in one
- * statement (settleAtOnce); else in a transaction with the owner's lock and hooks.
+ * journal's settlement, all or nothing, in one statement (`writePaid`). What else a paid checkout
+ * starts (the owner's lock and hooks: a payment link's, a subscription's, a clinician's review)
+ * commits with it: then that statement runs in a transaction that takes the owner's lock and
+ * the session's first, and flushes the hooks' work after it.
  */
 export async function commitPaid(ctx: ServiceContext, run: Run, captured: Captured[]): Promise<PayOutcome> {
-  const { opts } = run;
-  if (run.session && !opts.lockFirst && !opts.onPaid && !run.review && !startedBy.has(run.session.paymentType))
-    return settleAtOnce(ctx, run, run.session, captured);
+  const { opts, session } = run;
+  if (session && !opts.lockFirst && !opts.onPaid && !run.review && !startedBy.has(session.paymentType))
+    return writePaid(ctx, run, session, captured);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     await opts.lockFirst?.(tx); // lock order: the session's owner, then the session
-    const paid = await getCheckoutSession(tx, run.sessionId, true);
-    const { order, payments } = await createOrder(
-      tx,
-      orderDraft(paid, run.now, opts, captured.map(captureOf), heldAmount(run, captured)),
-      false,
-    );
-    const done = markPaid(run, paid, order, payments, captured);
-    await startedHook(paid.paymentType)?.(tx, done);
-    const events = paidEvents(tx, paid, order, !run.review);
-    if (run.review) openReviewOf(tx, run, paid, order);
-    await opts.onPaid?.(tx, done);
-    if (!(await run.journal.settle(tx, 'succeeded', order.id))) throw abandoned(paid.id);
-    // The order, its payments and events in one statement; the session's change (and a hook's work) with the flush.
-    await insertTogether(em, [order, ...payments, ...events]);
+    const outcome = await writePaid(tx, run, await getCheckoutSession(tx, run.sessionId, true), captured);
     await em.flush();
-    return { ok: true as const, order, payments };
+    return outcome;
   });
 }
 
 /**
- * Commits a paid checkout in one statement, no transaction around it: the journal settles (while
- * reconciliation has not taken the attempt over), the session is marked paid, the order number is
- * taken, and the order, its payments and events are written, all or nothing. The order number is
- * taken in that statement (no gap when it fails): the order and its events are made with a
- * placeholder the statement fills in.
+ * Runs what a paid checkout starts (in `ctx`'s unit of work) and writes the paid checkout in one
+ * statement: the journal settles (while reconciliation has not taken the attempt over, else
+ * nothing is written and `abandoned` is thrown), the session is marked paid, the order number is
+ * taken (no gap when the statement fails), and the order, its payments and events are written
+ * with that number (`numberedBy`). Outside a transaction, the statement is one on its own.
  */
-async function settleAtOnce(
+async function writePaid(
   ctx: ServiceContext,
   run: Run,
   session: CheckoutSession,
   captured: Captured[],
 ): Promise<PayOutcome> {
-  const placeholder = `ORDNUM${randomBase62(16)}`;
-  const { order, payments } = await createOrder(
+  const { order, payments } = newOrder(
     ctx,
-    { ...orderDraft(session, run.now, run.opts, captured.map(captureOf)), orderNumber: placeholder },
-    false,
+    orderDraft(session, run.now, run.opts, captured.map(captureOf), heldAmount(run, captured)),
   );
-  const before = { status: session.status, paidAt: session.paidAt, orderId: session.orderId };
-  markPaid(run, session, order, payments, captured);
+  const done = markPaid(run, session, order, payments, captured);
+  await startedHook(session.paymentType)?.(ctx, done);
+  const { ofOrder, ofCheckout } = paidEvents(ctx, done.session, order, !run.review);
+  if (run.review) openReviewOf(ctx, run, done.session, order);
+  await run.opts.onPaid?.(ctx, done);
   const journal = run.journal.settling('succeeded', order.id);
-  const [settled] = await insertTogether<{ number: string }>(
-    ctx.em,
-    [order, ...payments, ...paidEvents(ctx, session, order)],
-    {
-      with: [
-        { sql: `settled as (${journal.sql})`, params: journal.params },
-        {
-          sql: `paid as (update checkout_sessions set status = 'paid', paid_at = ?::timestamptz, order_id = ?::text, updated_at = ?::timestamptz where id = ?::text and exists (select 1 from settled) returning id)`,
-          params: [run.now, order.id, new Date(), session.id],
-        },
-        orderNumberPart('numbered', 'paid', ctx.principal),
-      ],
-      from: 'numbered',
-      fill: { token: placeholder, sql: 'numbered.number' },
-      returning: 'numbered.number',
-    },
-  );
-  // The session as read stays as it is in this unit of work (nothing flushes it): the statement wrote its change.
-  Object.assign(session, before);
+  const [settled] = await insertTogether<{ number: string }>(ctx.em, [order, ...payments, ...ofOrder, ofCheckout], {
+    with: [
+      { sql: `settled as (${journal.sql})`, params: journal.params },
+      {
+        sql: `paid as (update checkout_sessions set status = 'paid', paid_at = ?::timestamptz, order_id = ?::text, updated_at = ?::timestamptz where id = ?::text and exists (select 1 from settled) returning id)`,
+        params: [run.now, order.id, new Date(), session.id],
+      },
+      orderNumberPart('numbered', 'paid', ctx.principal),
+    ],
+    from: 'numbered',
+    computed: numberedBy('numbered', order, ofOrder),
+    returning: 'numbered.number',
+  });
   if (!settled) throw abandoned(session.id);
   order.orderNumber = settled.number;
   return { ok: true as const, order, payments };

@@ -11,7 +11,9 @@ const obj = (v: unknown): Payload => (v && typeof v === 'object' ? (v as Payload
 const emailOf = (v: unknown): string | null => (typeof v === 'string' && v.includes('@') ? v : null);
 
 // A paid order: its receipt with the itemized HSA/FSA receipt PDF. A subscription's later cycles
-// (an order made by billing: no checkout, no payment link) get the renewal receipt instead.
+// (an order made by billing: no checkout, no payment link) get the renewal receipt instead. The
+// order's number and figures are read with the order when the receipt is rendered (order-emails.ts):
+// a paid checkout's statement takes the number as it writes the event (see `numberedBy`).
 emailOnEvent('order.completed', ({ data }) => {
   const to = emailOf(obj(data.customer).email);
   if (!to) return null;
@@ -19,7 +21,7 @@ emailOnEvent('order.completed', ({ data }) => {
   return {
     kind: renewal ? 'renewal_receipt' : 'order_receipt',
     to,
-    data: { order_id: data.id, order_number: data.order_number },
+    data: { order_id: data.id },
     attachments: [{ kind: 'receipt', id: String(data.id) }],
   };
 });

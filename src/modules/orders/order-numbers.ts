@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { bulkInsert, bulkRows } from '../../platform/db/bulk.js';
+import type { ComputedValue } from '../../platform/db/sql.js';
 import { OrderNumberCounter } from './order-number-counter.entity.js';
 
 /** The first number of every merchant's book in each mode (ORD-001001, as before). */
@@ -27,6 +28,27 @@ export function orderNumberPart(name: string, after: string, owner: OrderOwner):
       on conflict (merchant_id, livemode) do update set last_number = order_number_counters.last_number + 1 returning ${formatSql('last_number')} as number)`,
     params: [owner.merchantId, owner.livemode],
   };
+}
+
+/**
+ * What a statement that takes an order's number in its part `part` (`orderNumberPart`) writes
+ * from that part's row (`insertTogether`'s `computed`): the order's `order_number`, and the
+ * `order_number` of its events' payloads (`orderEventBase`). The order is made with no number
+ * (`newOrder`); the caller sets it from the statement's answer.
+ */
+export function numberedBy(
+  part: string,
+  order: object,
+  events: readonly object[],
+): Map<object, Record<string, ComputedValue>> {
+  const number = `${part}.number`;
+  return new Map<object, Record<string, ComputedValue>>([
+    [order, { orderNumber: number }],
+    ...events.map((e): [object, Record<string, ComputedValue>] => [
+      e,
+      { data: (given) => `${given} || jsonb_build_object('order_number', ${number})` },
+    ]),
+  ]);
 }
 
 /**

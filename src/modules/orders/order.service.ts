@@ -106,19 +106,32 @@ export function buildOrder(owner: { merchant: string; livemode: boolean }, draft
 
 /**
  * Creates an order of the caller's merchant and mode (`pending`, status history started) and its
- * captured payments, in the caller's unit of work (unless `persist` is false: the caller writes
- * them, e.g. with `insertTogether`). The caller moves it on (`transition`) and records its events.
+ * captured payments, in the caller's unit of work. The caller moves it on (`transition`) and
+ * records its events.
  */
 export async function createOrder(
   ctx: ServiceContext,
   draft: OrderDraft,
-  persist = true,
 ): Promise<{ order: Order; payments: Payment[] }> {
   const orderNumber = draft.orderNumber ?? (await takeOrderNumbers(ctx.em, [ctx.principal]))[0];
   const built = buildOrder(scope(ctx), draft, orderNumber);
   return {
-    order: ctx.em.create(Order, built.order, { persist }),
-    payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist })),
+    order: ctx.em.create(Order, built.order, { persist: true }),
+    payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist: true })),
+  };
+}
+
+/**
+ * An order of the caller's merchant and mode and its captured payments, as `createOrder` makes
+ * them but in no unit of work and with no number yet (`''`): the caller writes them in one
+ * statement that takes the number (`insertTogether` with `orderNumberPart` and `numberedBy`) and
+ * sets it from that statement's answer.
+ */
+export function newOrder(ctx: ServiceContext, draft: OrderDraft): { order: Order; payments: Payment[] } {
+  const built = buildOrder(scope(ctx), draft, '');
+  return {
+    order: ctx.em.create(Order, built.order, { persist: false }),
+    payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist: false })),
   };
 }
 

@@ -179,16 +179,23 @@ export function columnParameter(prop: EntityProperty, value: unknown): unknown {
 }
 
 /**
+ * What a value of `insertTogether`'s row is when the statement computes it from `from`'s row
+ * (say an order number taken in the statement): the SQL of the column's value (the entity's own
+ * value is not sent), or a function of the entity's value as sent (`given`, `?::type`), e.g. a
+ * JSON object with a key set from the statement: `` (given) => `${given} || jsonb_build_object(…)` ``.
+ */
+export type ComputedValue = string | ((given: string) => string);
+
+/**
  * What makes `insertTogether`'s rows conditional, in the same statement: `with` parts that run
  * first (a guarded update, a counter), the part `from` whose one row each insert needs (none: no
- * row is written), a value `from` computes put in place of `fill.token` wherever a written value
- * contains it (say an order number taken in the statement, in the order's row and its events'
- * JSON), and what the statement answers (`returning`, over `from`'s columns).
+ * row is written), values computed from `from`'s row (`computed`: by entity, then property), and
+ * what the statement answers (`returning`, over `from`'s columns).
  */
 export interface InsertCondition {
   with: { sql: string; params: readonly unknown[] }[];
   from: string;
-  fill?: { token: string; sql: string };
+  computed?: ReadonlyMap<object, Readonly<Record<string, ComputedValue>>>;
   returning: string;
 }
 
@@ -214,8 +221,6 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
 ): Promise<R[]> {
   // Companion rows (an event's email) go after all the given rows, so rows of one table stay together and in order.
   entities = [...entities, ...entities.flatMap((e) => companionSources.flatMap((source) => source(em, e)))];
-  if (when?.fill && !/^\w+$/.test(when.fill.token))
-    throw new Error('an insertTogether fill token is letters, digits and _ only');
   const parts: (string | { table: string; columns: string; rows: string[] })[] = when
     ? when.with.map((w) => w.sql)
     : [];
@@ -226,6 +231,7 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
   let last: { table: string; columns: string; rows: string[] } | null = null;
   for (const entity of entities) {
     const meta = em.getMetadata().get(entity.constructor.name);
+    const computed = when?.computed?.get(entity);
     const columns: string[] = [];
     const values: string[] = [];
     for (const prop of meta.props) {
@@ -239,14 +245,16 @@ export async function insertTogether<R extends QueryResultRow = QueryResultRow>(
         continue;
       if (prop.kind === ReferenceKind.ONE_TO_ONE && !prop.owner) continue;
       const value = (entity as Record<string, unknown>)[prop.name];
-      if (value === undefined) continue;
-      const column = columnParameter(prop, value);
+      const compute = computed?.[prop.name];
+      if (value === undefined && compute === undefined) continue;
       columns.push(`"${prop.fieldNames[0]}"`);
-      params.push(column);
-      if (!when) values.push('?');
-      else if (when.fill && typeof column === 'string' && column.includes(when.fill.token))
-        values.push(`replace(?::text, '${when.fill.token}', ${when.fill.sql})::${prop.columnTypes[0]}`);
-      else values.push(`?::${prop.columnTypes[0]}`);
+      if (typeof compute === 'string') {
+        values.push(compute);
+        continue;
+      }
+      params.push(columnParameter(prop, value));
+      const given = when ? `?::${prop.columnTypes[0]}` : '?';
+      values.push(compute ? compute(given) : given);
     }
     const row = when ? `select ${values.join(', ')} from ${when.from}` : `(${values.join(', ')})`;
     if (last && last.table === meta.tableName && last.columns === columns.join(', ')) last.rows.push(row);
