@@ -48,11 +48,14 @@ import { refundsOfOrdersQuery, type RefundRecord } from '../src/modules/refunds/
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
 const merchantId = process.env.MERCHANT_ID!;
+// The statements are sent as the service sends them: prepared under their names (the embedded
+// database's default), or unnamed with DATABASE_PREPARED_STATEMENTS=false (DATABASE_URL's default).
+const named = process.env.DATABASE_PREPARED_STATEMENTS !== 'false';
 let statements = 0;
 
 async function rows<R extends pg.QueryResultRow = ProductRow>(query: pg.QueryConfig): Promise<R[]> {
   statements++;
-  return (await pool.query<R>(query)).rows;
+  return (await pool.query<R>(named ? query : { text: query.text, values: query.values })).rows;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -375,7 +375,7 @@ async function main(): Promise<void> {
       ];
     });
     process.stdout.write(
-      `\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians (ratios: median of the per-round ratios)\n\n${formatTable(header, rows)}\n`,
+      `\n${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s; medians (ratios: median of the per-round ratios); statements ${process.env.DATABASE_PREPARED_STATEMENTS === 'false' ? 'unnamed on both sides (DATABASE_PREPARED_STATEMENTS=false)' : "prepared under names on both sides (the embedded database's default)"}\n\n${formatTable(header, rows)}\n`,
     );
 
     // Targets of the issue, from the same run.

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
 async function serve(config: Config, db: EmbeddedDatabase, log: Logger): Promise<void> {
   const orm = await openOrm(db.url, config.DB_POOL_MAX, {
     poolGuard: config.DB_POOL_GUARD,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS ?? db.direct,
     onPoolViolation: (err) => log.error({ err }, 'a unit of work asked for a second pooled connection'),
     log,
   });

@@ -47,11 +47,13 @@ const schema = z
      */
     DATABASE_LISTEN_URL: optional(z.string().url()),
     /**
-     * Keep hot statements prepared per connection under a name (`true`): about 4% less database CPU,
-     * but only with direct connections or PgBouncer 1.21+ with `max_prepared_statements`. Default
-     * `false`: every statement unnamed, so any pooler in transaction mode works.
+     * Keep hot statements prepared per connection under a name (`true`): PostgreSQL parses and plans
+     * each once per connection instead of at every execution, but only with direct connections or
+     * PgBouncer 1.21+ with `max_prepared_statements`. `false`: every statement unnamed, so any
+     * pooler in transaction mode works. Unset: `true` with the embedded database (a direct
+     * connection by construction), `false` with DATABASE_URL (it may point at a pooler).
      */
-    DATABASE_PREPARED_STATEMENTS: bool.default(false),
+    DATABASE_PREPARED_STATEMENTS: optional(bool),
     /** Apply pending migrations at start (`false`: the deploy runs `npm run migrate` as a step of its own). */
     MIGRATE_ON_START: bool.default(true),
     /** Connections per process to PostgreSQL. */

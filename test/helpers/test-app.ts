@@ -35,7 +35,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { por
   });
   const orm = await openOrm(config.DATABASE_URL!, config.DB_POOL_MAX, {
     poolGuard: config.DB_POOL_GUARD,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS ?? false,
   });
   const app = await buildApp(config, orm, new JobRunner(orm, config.DATABASE_URL!, sweeps));
   await app.http.listen({ port: opts.port ?? 0, host: '127.0.0.1' }); // a fixed port: a restart of the same service

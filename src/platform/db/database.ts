@@ -4,7 +4,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 
 /** `DATABASE_URL` when set, otherwise the embedded PostgreSQL in `DATA_DIR` (started or joined). */
 export async function resolveDatabase(config: Config): Promise<EmbeddedDatabase> {
-  if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: () => Promise.resolve() };
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, direct: false, stop: () => Promise.resolve() };
   return startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT });
 }
 

@@ -7,6 +7,8 @@ import pg from 'pg';
 
 export interface EmbeddedDatabase {
   url: string;
+  /** Whether `url` is a direct connection by construction (the embedded PostgreSQL, never behind a pooler). */
+  direct: boolean;
   stop(): Promise<void>;
 }
 
@@ -79,7 +81,7 @@ export async function startEmbeddedPostgres(opts: {
       : new Error(`the embedded PostgreSQL in ${databaseDir} did not start on port ${port} (see its log there)`);
   });
   await ensureDatabase(port);
-  return { url: urlFor(port), stop: () => server.stop() };
+  return { url: urlFor(port), direct: true, stop: () => server.stop() };
 }
 
 function urlFor(port: number): string {
@@ -121,5 +123,5 @@ async function attachToRunning(databaseDir: string): Promise<EmbeddedDatabase | 
   } catch {
     return null; // a stale pid file: PostgreSQL itself cleans it up on start
   }
-  return { url: urlFor(port), stop: () => Promise.resolve() };
+  return { url: urlFor(port), direct: true, stop: () => Promise.resolve() };
 }
