@@ -5,8 +5,9 @@
  * several rounds; prints statements and service CPU per flow (medians) for both settings.
  *
  * Named statements are parsed and planned once per connection; unnamed ones on every execution.
- * The default is unnamed: a pooler in transaction mode (PgBouncer before 1.21, or without
- * `max_prepared_statements`) hands a session's named statements to other clients.
+ * With DATABASE_URL the default is unnamed: a pooler in transaction mode (PgBouncer before 1.21,
+ * or without `max_prepared_statements`) hands a session's named statements to other clients. The
+ * embedded database (a direct connection) prepares them by default.
  *
  * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20).
  */
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   try {
     for (const named of ['false', 'true']) {
       const s = await startService({ DATABASE_PREPARED_STATEMENTS: named });
-      services.push([named === 'true' ? 'named' : 'unnamed (default)', s]);
+      services.push([named === 'true' ? 'named (embedded default)' : 'unnamed (DATABASE_URL default)', s]);
       await seedCatalog(s.databaseUrl);
     }
     const runs = new Map<string, Awaited<ReturnType<typeof flows>>[]>(services.map(([name]) => [name, []]));
