@@ -96,16 +96,20 @@ async function pooled<R extends QueryResultRow>(
   }
 }
 
-/** `sql` with its `?` placeholders numbered `$1…` (outside quoted literals), and a name to prepare it under; cached per text. */
-const prepared = new Map<string, { text: string; name: string }>();
+/** Most statement texts kept numbered and named: a connection prepares at most these many (the rest go unnamed). */
+const MAX_PREPARED = 1000;
 
-export function preparedStatement(sql: string): { text: string; name: string } {
+/** `sql` with its `?` placeholders numbered `$1…` (outside quoted literals), and a name to prepare it under; cached per text. */
+const prepared = new Map<string, { text: string; name?: string }>();
+
+export function preparedStatement(sql: string): { text: string; name?: string } {
   let statement = prepared.get(sql);
   if (!statement) {
     let n = 0;
     const text = sql.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+    if (prepared.size >= MAX_PREPARED) return { text };
     statement = { text, name: `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}` };
-    if (prepared.size < 1000) prepared.set(sql, statement);
+    prepared.set(sql, statement);
   }
   return statement;
 }
