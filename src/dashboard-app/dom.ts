@@ -88,3 +88,18 @@ export async function copy(value: string, status: HTMLElement): Promise<void> {
     status.textContent = 'Copy refused by the browser: select the text and copy it.';
   }
 }
+
+/**
+ * Replaces `body`'s rows with `rows`, keeping keyboard focus where it was: a live update redraws
+ * the table, and the control focused in a row (found again by the row's `key` attribute) is
+ * focused in its new row, so a keyboard user is not thrown back to the top of the page.
+ */
+export function replaceRows(body: Element, key: string, rows: HTMLElement[]): void {
+  const focused = document.activeElement;
+  const row = focused && body.contains(focused) ? focused.closest(`[${key}]`) : null;
+  const id = row?.getAttribute(key);
+  body.replaceChildren(...rows);
+  if (id == null) return;
+  const again = [...body.querySelectorAll<HTMLElement>(`[${key}]`)].find((r) => r.getAttribute(key) === id);
+  again?.querySelector<HTMLElement>('button, a[href], input, select, textarea')?.focus();
+}

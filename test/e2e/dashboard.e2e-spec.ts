@@ -183,6 +183,26 @@ test('sign in with the keyboard; test mode is marked; a paid order appears witho
   await page.locator('#order-detail').waitFor({ state: 'hidden' });
 }, 60_000);
 
+test('a live update of the orders keeps the keyboard on the order it was on', async () => {
+  const { keys } = await pharmacy('Keyboard Pharmacy');
+  const page = await signedInPage(keys);
+  const cart: [string, string, number, number][] = [
+    ['THERM', 'Digital thermometer', 2499, 1],
+    ['CANDY', 'Chocolate candy bar', 399, 1],
+  ];
+  const first = await payCheckout(t, keys.test_api_key, cart);
+  await page.locator(`tr[data-order-id="${first}"]`).waitFor({ timeout: 10_000 });
+  await page.locator(`tr[data-order-id="${first}"]`).getByRole('button').focus();
+  // Another order arrives: the table is redrawn under the keyboard.
+  const second = await payCheckout(t, keys.test_api_key, cart);
+  await page.locator(`tr[data-order-id="${second}"]`).waitFor({ timeout: 10_000 });
+  expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.orderId)).toBe(first);
+  await page.keyboard.press('Enter');
+  await page.locator('#order-detail:not([hidden])').waitFor();
+  expect(await page.locator('#order-detail-body').textContent()).toContain('Digital thermometer');
+  await page.close();
+});
+
 test('the service restarts while the page is open: every event caused while it was down shows up once after the reconnect', async () => {
   const { keys } = await pharmacy('Restart Pharmacy');
   await payCheckout(t, keys.test_api_key, [['THERM', 'Digital thermometer', 2499, 1]]); // an order on the page before the restart

@@ -1,6 +1,6 @@
 /** Dashboard → Recent orders: the latest 20, an order's details and receipt, and its refund (with the HSA/FSA split shown first). */
 import { splitRefund } from '../../modules/refunds/refund-split.js';
-import { $, h, lower, money, when } from '../dom.js';
+import { $, h, lower, money, replaceRows, when } from '../dom.js';
 import { graphql, type ResultOf, type VariablesOf } from '../graphql.js';
 import { can } from '../settings-kit.js';
 import { currentRole, query, showError, SignedOut } from '../session.js';
@@ -12,9 +12,10 @@ export async function refreshOrders(): Promise<void> {
       `{ orders(first: 20) { nodes { id orderId orderNumber status paymentStatus amount currency createdAt customer { email firstName lastName } amounts { hsaAmount regularAmount total } payments { amount refundedAmount paymentMethod } } } }`,
     ),
   );
-  const body = document.querySelector('#orders tbody')!;
-  body.replaceChildren(
-    ...data.orders.nodes.map((o) => {
+  replaceRows(
+    document.querySelector('#orders tbody')!,
+    'data-order-id',
+    data.orders.nodes.map((o) => {
       const refunded = o.payments.reduce((s, p) => s + p.refundedAmount, 0);
       return h(
         'tr',
