@@ -1,7 +1,7 @@
 // Once per run: a throwaway embedded PostgreSQL (or TEST_DATABASE_URL), migrated.
 // Plain ESM over the build (npm test builds first): jest loads global setup outside its module system.
 import 'reflect-metadata';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate } from '../dist/src/platform/db/database.js';
@@ -9,6 +9,7 @@ import { openOrm } from '../dist/mikro-orm.config.js';
 import { startEmbeddedPostgres } from '../dist/src/platform/db/embedded-postgres.js';
 
 export default async function globalSetup() {
+  await mkdir('test-results', { recursive: true }); // npm test's --outputFile (jest does not make its directory)
   let url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-test-'));
