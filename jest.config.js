@@ -26,7 +26,8 @@ export const soakNames = [
 ];
 
 export default {
-  testEnvironment: 'node',
+  // Node's, with a database of the file's own made from the migrated template (test/database-per-file.mjs).
+  testEnvironment: '<rootDir>/test/database-per-file.mjs',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

@@ -1,0 +1,57 @@
+// The jest environment of every test file: Node's, plus a database of the file's own, created from
+// the template global setup migrated (`CREATE DATABASE … TEMPLATE …`), so that files can run in
+// parallel workers on one PostgreSQL server. DATABASE_URL points at it for the file and for every
+// process the file starts. The database is dropped after the file unless something still holds a
+// connection to it (a process the file left running); the throwaway server goes at the end anyway.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { TestEnvironment } from 'jest-environment-node';
+import pg from 'pg';
+import { databaseUrl, fileDatabasePrefix } from './databases.mjs';
+
+export default class DatabasePerFile extends TestEnvironment {
+  constructor(config, context) {
+    super(config, context);
+    this.testPath = context.testPath;
+  }
+
+  async setup() {
+    await super.setup();
+    const template = process.env.TEST_TEMPLATE_URL;
+    if (!template)
+      throw new Error('TEST_TEMPLATE_URL is not set: run the tests through jest (test/global-setup.mjs sets it)');
+    const slug = path
+      .basename(this.testPath)
+      .replace(/\.(e2e-)?spec\.ts$/, '')
+      .replace(/[^a-z0-9]+/gi, '_')
+      .toLowerCase()
+      .slice(0, 24);
+    this.database = `${fileDatabasePrefix(template)}${slug}_${randomBytes(3).toString('hex')}`;
+    await admin(template, (c) =>
+      c.query(`create database "${this.database}" template "${new URL(template).pathname.slice(1)}"`),
+    );
+    const url = databaseUrl(template, this.database);
+    // The file's own view of the environment, and this worker's, which processes the file starts without an explicit env inherit.
+    this.global.process.env.DATABASE_URL = url;
+    process.env.DATABASE_URL = url;
+  }
+
+  async teardown() {
+    if (this.database)
+      await admin(process.env.TEST_TEMPLATE_URL, (c) => c.query(`drop database if exists "${this.database}"`)).catch(
+        () => undefined,
+      );
+    await super.teardown();
+  }
+}
+
+/** Runs `work` on a connection to the server's `postgres` database. */
+async function admin(url, work) {
+  const c = new pg.Client({ connectionString: databaseUrl(url, 'postgres') });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
