@@ -2,7 +2,8 @@
 // the template global setup migrated (`CREATE DATABASE … TEMPLATE …`), so that files can run in
 // parallel workers on one PostgreSQL server. DATABASE_URL points at it for the file and for every
 // process the file starts. The database is dropped after the file unless something still holds a
-// connection to it (a process the file left running); the throwaway server goes at the end anyway.
+// connection to it (a process the file left running); the throwaway server goes at the end anyway,
+// and global setup drops what an earlier run left on a server of one's own (TEST_DATABASE_URL).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TestEnvironment } from 'jest-environment-node';
@@ -37,10 +38,12 @@ export default class DatabasePerFile extends TestEnvironment {
   }
 
   async teardown() {
+    // Only when nothing is connected any more: PostgreSQL would wait 5 s for a straggler before refusing.
     if (this.database)
-      await admin(process.env.TEST_TEMPLATE_URL, (c) => c.query(`drop database if exists "${this.database}"`)).catch(
-        () => undefined,
-      );
+      await admin(process.env.TEST_TEMPLATE_URL, async (c) => {
+        const held = await c.query('select 1 from pg_stat_activity where datname = $1', [this.database]);
+        if (held.rowCount === 0) await c.query(`drop database if exists "${this.database}"`);
+      }).catch(() => undefined);
     await super.teardown();
   }
 }
