@@ -7,8 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { TestEnvironment } from 'jest-environment-node';
-import pg from 'pg';
-import { databaseUrl, fileDatabasePrefix } from './databases.mjs';
+import { databaseUrl, fileDatabasePrefix, onServer } from './databases.mjs';
 
 export default class DatabasePerFile extends TestEnvironment {
   constructor(config, context) {
@@ -28,7 +27,7 @@ export default class DatabasePerFile extends TestEnvironment {
       .toLowerCase()
       .slice(0, 24);
     this.database = `${fileDatabasePrefix(template)}${slug}_${randomBytes(3).toString('hex')}`;
-    await admin(template, (c) =>
+    await onServer(template, (c) =>
       c.query(`create database "${this.database}" template "${new URL(template).pathname.slice(1)}"`),
     );
     const url = databaseUrl(template, this.database);
@@ -40,21 +39,10 @@ export default class DatabasePerFile extends TestEnvironment {
   async teardown() {
     // Only when nothing is connected any more: PostgreSQL would wait 5 s for a straggler before refusing.
     if (this.database)
-      await admin(process.env.TEST_TEMPLATE_URL, async (c) => {
+      await onServer(process.env.TEST_TEMPLATE_URL, async (c) => {
         const held = await c.query('select 1 from pg_stat_activity where datname = $1', [this.database]);
         if (held.rowCount === 0) await c.query(`drop database if exists "${this.database}"`);
       }).catch(() => undefined);
     await super.teardown();
-  }
-}
-
-/** Runs `work` on a connection to the server's `postgres` database. */
-async function admin(url, work) {
-  const c = new pg.Client({ connectionString: databaseUrl(url, 'postgres') });
-  await c.connect();
-  try {
-    return await work(c);
-  } finally {
-    await c.end();
   }
 }

@@ -1,5 +1,6 @@
 // Names of the suite's databases on its PostgreSQL server: `<db>_template`, migrated once by global
 // setup, and a `<db>_f_…` database per test file made from it (test/database-per-file.mjs).
+import pg from 'pg';
 
 /** `url` with database `name`. */
 export function databaseUrl(url, name) {
@@ -16,4 +17,15 @@ export function templateUrl(url) {
 /** The prefix of the test files' databases made from the template at `template`. */
 export function fileDatabasePrefix(template) {
   return `${new URL(template).pathname.slice(1).replace(/_template$/, '')}_f_`;
+}
+
+/** Runs `work` on a connection to the `postgres` database of the server of `url`. */
+export async function onServer(url, work) {
+  const c = new pg.Client({ connectionString: databaseUrl(url, 'postgres') });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
 }

@@ -6,11 +6,10 @@ import 'reflect-metadata';
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { migrate } from '../dist/src/platform/db/database.js';
 import { openOrm } from '../dist/mikro-orm.config.js';
 import { startEmbeddedPostgres } from '../dist/src/platform/db/embedded-postgres.js';
-import { databaseUrl, fileDatabasePrefix, templateUrl } from './databases.mjs';
+import { databaseUrl, fileDatabasePrefix, onServer, templateUrl } from './databases.mjs';
 
 export default async function globalSetup() {
   await mkdir('test-results', { recursive: true }); // npm test's --outputFile (jest does not make its directory)
@@ -24,7 +23,7 @@ export default async function globalSetup() {
   const template = templateUrl(url);
   // A server of one's own (TEST_DATABASE_URL) may keep the template and file databases of an earlier run.
   await dropSuiteDatabases(template, { template: true });
-  await adminQuery(template, `create database "${new URL(template).pathname.slice(1)}"`);
+  await onServer(template, (c) => c.query(`create database "${new URL(template).pathname.slice(1)}"`));
   const orm = await openOrm(template, 2);
   await migrate(orm);
   await orm.close();
@@ -35,20 +34,11 @@ export default async function globalSetup() {
 
 /** Drops the file databases made from `template` (and the template itself with `template: true`). */
 export async function dropSuiteDatabases(template, opts = {}) {
-  const names = await adminQuery(
-    template,
-    `select datname from pg_database where starts_with(datname, $1) or ($2 and datname = $3)`,
-    [fileDatabasePrefix(template), opts.template === true, new URL(template).pathname.slice(1)],
-  );
-  for (const { datname } of names) await adminQuery(template, `drop database if exists "${datname}" with (force)`);
-}
-
-async function adminQuery(url, sql, params = []) {
-  const c = new pg.Client({ connectionString: databaseUrl(url, 'postgres') });
-  await c.connect();
-  try {
-    return (await c.query(sql, params)).rows;
-  } finally {
-    await c.end();
-  }
+  await onServer(template, async (c) => {
+    const { rows } = await c.query(
+      `select datname from pg_database where starts_with(datname, $1) or ($2 and datname = $3)`,
+      [fileDatabasePrefix(template), opts.template === true, new URL(template).pathname.slice(1)],
+    );
+    for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`);
+  });
 }
