@@ -7,7 +7,7 @@ import {
   type LiveEvent,
 } from '../../src/platform/pubsub/event-pubsub.js';
 import { PgListener } from '../../src/platform/pubsub/pg-listener.js';
-import { recordTestEvent } from '../helpers/events.js';
+import { recordTestEvent, settled } from '../helpers/events.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const noop = () => undefined;
@@ -53,36 +53,16 @@ async function until(check: () => boolean, ms = 8000): Promise<void> {
   }
 }
 
-/**
- * Waits until event `id` is settled: its transaction is older than every transaction still running
- * on the server (the tail places events by `pg_snapshot_xmin`, which a transaction of another
- * database holds back too, such as another test file's). A subscriber that arrives after that never
- * gets it; one that arrives before may.
- */
-async function settled(id: string): Promise<void> {
-  const db = t.orm.em.fork().getConnection();
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const [row] = await db.execute<{ safe: boolean }[]>(
-      'select xid < pg_snapshot_xmin(pg_current_snapshot()) as safe from events where id = ?',
-      [id],
-    );
-    if (row?.safe) return;
-    if (Date.now() > end) throw new Error(`event ${id} did not settle`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test('a subscriber gets every event committed after it subscribed and none from before, even while the tail is behind', async () => {
   const m = await t.merchant('Tail');
   const before = await recordTestEvent(t, m.id, 'probe.before'); // nobody listens: the tail reads nothing and keeps no place
-  await settled(before);
+  await settled(t, before);
   const a = subscriber(m.id);
   await new Promise((r) => setTimeout(r, 200)); // a is listening
   const first = await recordTestEvent(t, m.id, 'probe.first'); // read at once (the tail was quiet)
   await until(() => a.got.includes(first));
   const behind = await recordTestEvent(t, m.id, 'probe.behind'); // the tail waits out its pace: it is behind the log now
-  await settled(behind);
+  await settled(t, behind);
   const b = subscriber(m.id);
   await new Promise((r) => setTimeout(r, 200)); // b is listening (starting b read what the tail owed a first)
   const next = await recordTestEvent(t, m.id, 'probe.next');
@@ -98,7 +78,7 @@ test('a subscriber gets every event committed after it subscribed and none from 
   // Nobody listens again: the tail goes quiet; a new subscriber starts from the log's head.
   const meanwhile = await recordTestEvent(t, m.id, 'probe.meanwhile');
   await new Promise((r) => setTimeout(r, 1700));
-  await settled(meanwhile);
+  await settled(t, meanwhile);
   const c = subscriber(m.id);
   await new Promise((r) => setTimeout(r, 200));
   const later = await recordTestEvent(t, m.id, 'probe.later');
