@@ -56,3 +56,17 @@ export async function settled(t: TestApp, id: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** Waits until every event recorded so far is settled (see `settled`): a read of the log oldest first then returns them all. */
+export async function allSettled(t: TestApp): Promise<void> {
+  const db = t.orm.em.fork().getConnection();
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const [row] = await db.execute<{ safe: boolean | null }[]>(
+      'select bool_and(xid < pg_snapshot_xmin(pg_current_snapshot())) as safe from events',
+    );
+    if (row?.safe !== false) return;
+    if (Date.now() > end) throw new Error('events did not settle');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
