@@ -1,14 +1,18 @@
-// Once per run: a throwaway embedded PostgreSQL (or TEST_DATABASE_URL), migrated.
-// Plain ESM over the build (npm test builds first): jest loads global setup outside its module system.
+// Once per run: a throwaway embedded PostgreSQL (or the server of TEST_DATABASE_URL) and on it a
+// template database, migrated, from which every test file gets a database of its own
+// (test/database-per-file.mjs). Plain ESM over the build (npm test builds first): jest loads global
+// setup outside its module system.
 import 'reflect-metadata';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate } from '../dist/src/platform/db/database.js';
 import { openOrm } from '../dist/mikro-orm.config.js';
 import { startEmbeddedPostgres } from '../dist/src/platform/db/embedded-postgres.js';
+import { databaseUrl, fileDatabasePrefix, onServer, templateUrl } from './databases.mjs';
 
 export default async function globalSetup() {
+  await mkdir('test-results', { recursive: true }); // npm test's --outputFile (jest does not make its directory)
   let url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-test-'));
@@ -16,8 +20,25 @@ export default async function globalSetup() {
     globalThis.__TEST_DB__ = db;
     url = db.url;
   }
-  process.env.DATABASE_URL = url;
-  const orm = await openOrm(url, 2);
+  const template = templateUrl(url);
+  // A server of one's own (TEST_DATABASE_URL) may keep the template and file databases of an earlier run.
+  await dropSuiteDatabases(template, { template: true });
+  await onServer(template, (c) => c.query(`create database "${new URL(template).pathname.slice(1)}"`));
+  const orm = await openOrm(template, 2);
   await migrate(orm);
   await orm.close();
+  process.env.TEST_TEMPLATE_URL = template;
+  // Nothing should use the server's own database: every file sets DATABASE_URL to its own.
+  process.env.DATABASE_URL = databaseUrl(url, 'no_database_outside_a_test_file');
+}
+
+/** Drops the file databases made from `template` (and the template itself with `template: true`). */
+export async function dropSuiteDatabases(template, opts = {}) {
+  await onServer(template, async (c) => {
+    const { rows } = await c.query(
+      `select datname from pg_database where starts_with(datname, $1) or ($2 and datname = $3)`,
+      [fileDatabasePrefix(template), opts.template === true, new URL(template).pathname.slice(1)],
+    );
+    for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`);
+  });
 }

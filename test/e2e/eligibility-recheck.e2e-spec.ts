@@ -1,3 +1,4 @@
+import { allSettled } from '../helpers/events.js';
 import type { Client } from '../helpers/http.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
@@ -34,6 +35,7 @@ async function judgedByAnOlderEngine(id: number): Promise<void> {
 async function changeEvents(): Promise<
   { product_id: number; reason: string; previous_status: string; status: string }[]
 > {
+  await allSettled(t); // the log read oldest first returns settled events only
   const res = await api.graphql(
     `{ events(first: 100, order: OLDEST_FIRST, types: ["product.eligibility_changed"]) { edges { node { data } } } }`,
   );

@@ -1,6 +1,6 @@
 import { systemContext, type Log } from '../../src/platform/context.js';
 import { recordEvent } from '../../src/platform/events/events.service.js';
-import { recordTestEvent } from '../helpers/events.js';
+import { recordTestEvent, settled } from '../helpers/events.js';
 import { collect, untilLive, wsClient, type EventNode } from '../helpers/graphql-ws.js';
 import { client } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -63,6 +63,7 @@ test('drop the socket, cause 20 events, reconnect and catch up: all 20 once, in 
   expect(caused).toHaveLength(20);
 
   // Reconnect: subscribe first, then read everything after the last cursor seen; live events also in the catch-up are dropped.
+  await settled(t, caused.at(-1)!);
   const second = wsClient(t.url, m.test_api_key);
   const after = collect<{ events: Logged }>(second, LIVE);
   const missed = await catchUp(m.test_api_key, last.cursor);

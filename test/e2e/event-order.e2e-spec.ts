@@ -1,3 +1,4 @@
+import { allSettled } from '../helpers/events.js';
 import { cards, checkoutBody } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
 import { newMerchant, startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -16,6 +17,7 @@ afterAll(() => t.close());
 
 /** The merchant's events, oldest first (the REST list is newest first). */
 async function typesInLogOrder(api: Client): Promise<string[]> {
+  await allSettled(t); // the log read oldest first returns settled events only (another file's transaction holds them back)
   const res = await api.graphql<{ events: { nodes: { type: string }[] } }>(
     `{ events(first: 50, order: OLDEST_FIRST) { nodes { type } } }`,
   );

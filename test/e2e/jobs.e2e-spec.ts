@@ -33,61 +33,85 @@ test('Agenda on PostgreSQL runs a registered sweep, and stop() waits for it', as
   expect(job).toEqual({ name: 'test.sweep', repeat_interval: '1 minute' });
 }, 30_000);
 
-test('prompt kicks are paced: a burst shares a few runs, the last kick is always followed by a run, a kick after a quiet spell and a whole run go at once', async () => {
+describe('prompt kicks are paced', () => {
   const runs: { at: number; whole: boolean }[] = [];
-  const record = (whole: boolean) => () => {
-    runs.push({ at: performance.now(), whole });
-    return new Promise<void>((r) => setTimeout(r, 5));
-  };
-  const sweep: Sweep = {
-    name: 'test.paced',
-    every: '1 hour',
-    run: record(true),
-    prompt: record(false),
-    kickPaceMs: 100,
-  };
-  const runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep]);
-  await runner.start();
-  // The pacing is timers and performance.now(): on a fake clock each run lands where the pace puts
-  // it, however busy the machine (promises and I/O stay real).
-  jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'Date', 'hrtime'] });
+  let runner: JobRunner;
+  /** The runs of the burst: 61 kicks 5 ms apart at a pace of 100 ms, the 31st asking for a whole run. */
+  let kicked: { at: number; whole: boolean }[];
+  let first: number;
+  let lastKick: number;
   const wait = (ms: number) => jest.advanceTimersByTimeAsync(ms);
-  try {
-    const first = performance.now();
+
+  beforeAll(async () => {
+    const record = (whole: boolean) => () => {
+      runs.push({ at: performance.now(), whole });
+      return new Promise<void>((r) => setTimeout(r, 5));
+    };
+    const sweep: Sweep = {
+      name: 'test.paced',
+      every: '1 hour',
+      run: record(true),
+      prompt: record(false),
+      kickPaceMs: 100,
+    };
+    runner = new JobRunner(t.orm, process.env.DATABASE_URL!, [sweep]);
+    await runner.start();
+    // The pacing is timers and performance.now(): on a fake clock each run lands where the pace puts
+    // it, however busy the machine (promises and I/O stay real).
+    jest.useFakeTimers({
+      doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'Date', 'hrtime'],
+    });
+    first = performance.now();
     runner.kick('test.paced', 'prompt');
-    let lastKick = first;
+    lastKick = first;
     for (let i = 0; i < 60; i++) {
       await wait(5);
       lastKick = performance.now();
       runner.kick('test.paced', i === 30 ? 'run' : 'prompt');
     }
     await wait(250);
-    const kicked = runs.filter((r) => r.at >= first);
+    kicked = runs.filter((r) => r.at >= first);
+  }, 30_000);
+
+  afterAll(async () => {
+    jest.useRealTimers();
+    await runner?.stop();
+  });
+
+  test('a burst shares a few runs, the first at once', () => {
     // 300 ms of kicks every 5 ms at a pace of 100 ms: a handful of runs, not 61.
     expect(kicked.length).toBeGreaterThanOrEqual(3);
     expect(kicked.length).toBeLessThanOrEqual(7);
     expect(kicked[0].at).toBe(first);
-    // A prompt run starts a pace after the run before it.
+  });
+
+  test('a prompt run starts a pace after the run before it', () => {
     for (let i = 1; i < kicked.length; i++)
       if (!kicked[i].whole) expect(kicked[i].at - kicked[i - 1].at).toBeGreaterThanOrEqual(100);
+  });
+
+  test('the last kick of a burst is always followed by a run', () => {
     expect(kicked.at(-1)!.at).toBeGreaterThanOrEqual(lastKick);
-    // The whole run asked for in the middle of the burst happened.
+  });
+
+  test('a whole run asked for in the middle of the burst happens', () => {
     expect(kicked.some((r) => r.whole)).toBe(true);
-    // After a quiet spell longer than the pace, a kick runs at once.
+  });
+
+  test('after a quiet spell longer than the pace, a kick runs at once', async () => {
     const quiet = performance.now();
     runner.kick('test.paced', 'prompt');
     await wait(30);
     expect(runs.filter((r) => r.at >= quiet)).toEqual([{ at: quiet, whole: false }]);
-    // A whole run asked for right after a run is not paced.
+  });
+
+  test('a whole run asked for right after a run is not paced', async () => {
     const whole = performance.now();
     runner.kick('test.paced', 'run');
     await wait(40);
     expect(runs.filter((r) => r.at >= whole)).toEqual([{ at: whole, whole: true }]);
-  } finally {
-    jest.useRealTimers();
-    await runner.stop();
-  }
-}, 30_000);
+  });
+});
 
 test('the idempotency sweep forgets keys past their 24 hours and keeps the others', async () => {
   const m = await t.merchant();

@@ -7,7 +7,7 @@ import {
   type LiveEvent,
 } from '../../src/platform/pubsub/event-pubsub.js';
 import { PgListener } from '../../src/platform/pubsub/pg-listener.js';
-import { recordTestEvent } from '../helpers/events.js';
+import { recordTestEvent, settled } from '../helpers/events.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 const noop = () => undefined;
@@ -56,11 +56,13 @@ async function until(check: () => boolean, ms = 8000): Promise<void> {
 test('a subscriber gets every event committed after it subscribed and none from before, even while the tail is behind', async () => {
   const m = await t.merchant('Tail');
   const before = await recordTestEvent(t, m.id, 'probe.before'); // nobody listens: the tail reads nothing and keeps no place
+  await settled(t, before);
   const a = subscriber(m.id);
   await new Promise((r) => setTimeout(r, 200)); // a is listening
   const first = await recordTestEvent(t, m.id, 'probe.first'); // read at once (the tail was quiet)
   await until(() => a.got.includes(first));
   const behind = await recordTestEvent(t, m.id, 'probe.behind'); // the tail waits out its pace: it is behind the log now
+  await settled(t, behind);
   const b = subscriber(m.id);
   await new Promise((r) => setTimeout(r, 200)); // b is listening (starting b read what the tail owed a first)
   const next = await recordTestEvent(t, m.id, 'probe.next');
@@ -76,6 +78,7 @@ test('a subscriber gets every event committed after it subscribed and none from 
   // Nobody listens again: the tail goes quiet; a new subscriber starts from the log's head.
   const meanwhile = await recordTestEvent(t, m.id, 'probe.meanwhile');
   await new Promise((r) => setTimeout(r, 1700));
+  await settled(t, meanwhile);
   const c = subscriber(m.id);
   await new Promise((r) => setTimeout(r, 200));
   const later = await recordTestEvent(t, m.id, 'probe.later');
@@ -83,7 +86,7 @@ test('a subscriber gets every event committed after it subscribed and none from 
   expect(c.got).toEqual([later]);
   expect(c.got).not.toContain(meanwhile);
   await c.end();
-}, 30_000);
+}, 60_000);
 
 test('subscribers of another merchant or mode get nothing of it', async () => {
   const [m, other] = [await t.merchant('Mine'), await t.merchant('Other')];

@@ -56,7 +56,7 @@ test('keys are cached until a NOTIFY, and all are forgotten when the LISTEN conn
   expect((await createdAt()) - first).toBeLessThan(60_000);
   // ...until the listener reconnects: notifications sent while it was down are lost, so it forgets every key.
   await db.execute(
-    `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'commerce-listener'`,
+    `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'commerce-listener' and datname = current_database()`,
   );
   let shift = 0;
   for (let i = 0; i < 50 && shift < 86_400_000; i++) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { gs1CheckDigit } from '../../src/modules/eligibility/gtin.js';
 import { toGlobalId } from '../../src/platform/relay/global-id.js';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
+import { allSettled } from '../helpers/events.js';
 import { checkoutBody } from '../helpers/fixtures.js';
 import type { Client } from '../helpers/http.js';
 import { newMerchant, startWithMerchant, type TestApp } from '../helpers/test-app.js';
@@ -33,6 +34,7 @@ interface ChangeEvent {
 
 /** The caller's `product.eligibility_changed` events about `productId`, oldest first (the events API). */
 async function changes(client: Client, productId: number): Promise<ChangeEvent['data'][]> {
+  await allSettled(t); // the log read oldest first returns settled events only
   const res = await client.graphql(
     `{ events(first: 100, order: OLDEST_FIRST, types: ["product.eligibility_changed"]) { edges { node { type data } } } }`,
   );

@@ -341,63 +341,79 @@ test('v1: a line refund goes back to the card that paid that line, not in the or
   expect(await refundOf(thermometer, 2000)).toMatchObject({ hsa_amount: 2000, regular_amount: 0 });
 });
 
-test('v1: a line is never refunded beyond its quantity or amount across requests (quantity and amount), concurrent requests included; unknown lines are named', async () => {
-  const s = (
-    await api.post(
-      '/api/v2/checkout',
-      checkoutBody([
-        ['CANDY', 'Candy', 100, 1],
-        ['SOCKS', 'Socks', 500, 3],
-        ['GUM', 'Gum', 2000, 1],
-      ]),
-    )
-  ).body.data;
-  const order = (await api.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).body;
-  const [candy, socks] = order.line_items;
+describe('v1: a line is never refunded beyond its quantity or amount across requests', () => {
+  // One order for the scenario (and its own merchant): candy 1 × 100, socks 3 × 500, gum 1 × 2000.
+  let own: Client;
+  let order: { id: string; checkout_id: string; line_items: { id: string }[] };
+  let candy: { id: string };
+  let socks: { id: string };
   const refund = (items: { line_item_id: string; quantity: number; amount_cents: number }[]) =>
-    api.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: items });
+    own.post(`/v1/checkout/${order.checkout_id}/refund`, { line_items: items });
 
-  // The issue's reproduction: one 100-cent line, refunded again and again.
-  expect((await refund([{ line_item_id: candy.id, quantity: 1, amount_cents: 100 }])).status).toBe(201);
-  for (let i = 0; i < 7; i++) {
-    const again = await refund([{ line_item_id: candy.id, quantity: 1, amount_cents: 100 }]);
-    expect(again.status).toBe(400);
-    expect(again.body.error).toMatchObject({
-      code: 'invalid_amount',
-      details: { line_item_id: candy.id, field: 'quantity', requested: 1, maximum: 0 },
-    });
-    expect(again.body.error.message).toContain(candy.id);
-  }
-  // Amount and quantity are each tallied: 3 socks at 500.
-  expect((await refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 300 }])).status).toBe(201);
-  const overQuantity = await refund([
-    { line_item_id: socks.id, quantity: 2, amount_cents: 600 },
-    { line_item_id: socks.id, quantity: 1, amount_cents: 1 },
-  ]);
-  expect(overQuantity.status).toBe(400);
-  expect(overQuantity.body.error).toMatchObject({
-    code: 'invalid_amount',
-    details: { field: 'quantity', requested: 3, maximum: 2 },
+  beforeAll(async () => {
+    ({ api: own } = await newMerchant(t));
+    const s = (
+      await own.post(
+        '/api/v2/checkout',
+        checkoutBody([
+          ['CANDY', 'Candy', 100, 1],
+          ['SOCKS', 'Socks', 500, 3],
+          ['GUM', 'Gum', 2000, 1],
+        ]),
+      )
+    ).body.data;
+    order = (await own.post(`/api/v2/test-helpers/checkout/${s.checkout_id}/pay`, { card: cards.visa })).body;
+    [candy, socks] = order.line_items;
   });
-  const overMoney = await refund([
-    { line_item_id: socks.id, quantity: 2, amount_cents: 1000 },
-    { line_item_id: candy.id, quantity: 1, amount_cents: 1 },
-  ]);
-  expect(overMoney.status).toBe(400); // the candy line is used up: nothing of this request is refunded
-  // Concurrent requests for the two remaining socks: exactly two pass, under the order lock.
-  const racing = await Promise.all(
-    Array.from({ length: 6 }, () => refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 100 }])),
-  );
-  expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
-  const [{ refunded }] = await db().execute(
-    `select coalesce(sum(amount), 0)::int as refunded from refunds where order_id = ?`,
-    [order.id],
-  );
-  expect(refunded).toBe(100 + 300 + 100 + 100);
 
-  const unknown = await refund([{ line_item_id: 'li_does_not_exist', quantity: 1, amount_cents: 1 }]);
-  expect(unknown.status).toBe(422);
-  expect(unknown.body.error.message).toContain('li_does_not_exist');
+  test('a line refunded in full is refused on every later request, naming the line', async () => {
+    expect((await refund([{ line_item_id: candy.id, quantity: 1, amount_cents: 100 }])).status).toBe(201);
+    for (let i = 0; i < 7; i++) {
+      const again = await refund([{ line_item_id: candy.id, quantity: 1, amount_cents: 100 }]);
+      expect(again.status).toBe(400);
+      expect(again.body.error).toMatchObject({
+        code: 'invalid_amount',
+        details: { line_item_id: candy.id, field: 'quantity', requested: 1, maximum: 0 },
+      });
+      expect(again.body.error.message).toContain(candy.id);
+    }
+  });
+
+  test('quantity and amount are each tallied: a request over either is refused whole', async () => {
+    expect((await refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 300 }])).status).toBe(201);
+    const overQuantity = await refund([
+      { line_item_id: socks.id, quantity: 2, amount_cents: 600 },
+      { line_item_id: socks.id, quantity: 1, amount_cents: 1 },
+    ]);
+    expect(overQuantity.status).toBe(400);
+    expect(overQuantity.body.error).toMatchObject({
+      code: 'invalid_amount',
+      details: { field: 'quantity', requested: 3, maximum: 2 },
+    });
+    const overMoney = await refund([
+      { line_item_id: socks.id, quantity: 2, amount_cents: 1000 },
+      { line_item_id: candy.id, quantity: 1, amount_cents: 1 },
+    ]);
+    expect(overMoney.status).toBe(400); // the candy line is used up: nothing of this request is refunded
+  });
+
+  test('concurrent requests for the two remaining socks: exactly two pass, under the order lock', async () => {
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, () => refund([{ line_item_id: socks.id, quantity: 1, amount_cents: 100 }])),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 201, 400, 400, 400, 400]);
+    const [{ refunded }] = await db().execute(
+      `select coalesce(sum(amount), 0)::int as refunded from refunds where order_id = ?`,
+      [order.id],
+    );
+    expect(refunded).toBe(100 + 300 + 100 + 100);
+  });
+
+  test('an unknown line is refused with 422 naming it', async () => {
+    const unknown = await refund([{ line_item_id: 'li_does_not_exist', quantity: 1, amount_cents: 1 }]);
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.message).toContain('li_does_not_exist');
+  });
 });
 
 test('v1: a line whose refund failed at the processor can be refunded again', async () => {

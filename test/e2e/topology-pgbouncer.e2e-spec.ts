@@ -25,6 +25,8 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const direct = new URL(process.env.DATABASE_URL!);
 const directUrl = (db: string) => Object.assign(new URL(direct), { pathname: `/${db}` }).toString();
+/** This test file's database (test/database-per-file.mjs). */
+const fileDb = direct.pathname.slice(1);
 
 let bouncer: PgBouncer;
 let t: TestApp;
@@ -70,7 +72,7 @@ async function serviceProcess(
 describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
   beforeAll(async () => {
     bouncer = await startPgBouncer(Number(direct.port));
-    t = await startTestApp({ DATABASE_URL: bouncer.url('commerce'), DATABASE_LISTEN_URL: directUrl('commerce') });
+    t = await startTestApp({ DATABASE_URL: bouncer.url(fileDb), DATABASE_LISTEN_URL: directUrl(fileDb) });
     await t.reset();
   }, 60_000);
 
@@ -127,7 +129,7 @@ describeWithPgBouncer('behind PgBouncer in transaction mode', () => {
   });
 
   test('a listener through the pooler is deaf: the process logs an error, /readyz says so, and revoked keys and moved clocks still reach it within 2 s', async () => {
-    const deaf = await serviceProcess({ DATABASE_URL: bouncer.url('commerce'), RUN_JOBS: 'false' });
+    const deaf = await serviceProcess({ DATABASE_URL: bouncer.url(fileDb), RUN_JOBS: 'false' });
     expect(deaf.output()).toContain('LISTEN connection does not hear its own notification');
     const readyz = await fetch(`${deaf.url}/readyz`);
     expect({ status: readyz.status, body: await readyz.json() }).toEqual({

@@ -22,6 +22,8 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const direct = process.env.DATABASE_URL!;
+/** This test file's database (test/database-per-file.mjs). */
+const fileDb = new URL(direct).pathname.slice(1);
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * 0.99) - 1)];
 
 let bouncer: PgBouncer;
@@ -32,10 +34,10 @@ describeWithPgBouncer('3 API processes and a worker behind PgBouncer', () => {
   beforeAll(async () => {
     bouncer = await startPgBouncer(Number(new URL(direct).port));
     // Setup and the console's actions (revoking a key) only: no client traffic goes here.
-    t = await startTestApp({ DATABASE_URL: bouncer.url('commerce'), DATABASE_LISTEN_URL: direct });
+    t = await startTestApp({ DATABASE_URL: bouncer.url(fileDb), DATABASE_LISTEN_URL: direct });
     await t.reset();
     const env = {
-      DATABASE_URL: bouncer.url('commerce'),
+      DATABASE_URL: bouncer.url(fileDb),
       DATABASE_LISTEN_URL: direct,
       LOG_LEVEL: 'error',
       RATE_LIMIT_MAX: '1000000',

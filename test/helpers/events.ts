@@ -36,3 +36,37 @@ export async function recordAndRollBack(
   ).rejects.toThrow('the state change failed');
   return id;
 }
+
+/**
+ * Waits until event `id` is settled: its transaction is older than every transaction still running
+ * on the server (the event log places events by `pg_snapshot_xmin`, which a transaction of another
+ * database holds back too, such as another test file's). A live subscriber that arrives after that
+ * never gets it, and a catch-up read from before it returns it.
+ */
+export async function settled(t: TestApp, id: string): Promise<void> {
+  const db = t.orm.em.fork().getConnection();
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const [row] = await db.execute<{ safe: boolean }[]>(
+      'select xid < pg_snapshot_xmin(pg_current_snapshot()) as safe from events where id = ?',
+      [id],
+    );
+    if (row?.safe) return;
+    if (Date.now() > end) throw new Error(`event ${id} did not settle`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits until every event recorded so far is settled (see `settled`): a read of the log oldest first then returns them all. */
+export async function allSettled(t: TestApp): Promise<void> {
+  const db = t.orm.em.fork().getConnection();
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const [row] = await db.execute<{ safe: boolean | null }[]>(
+      'select bool_and(xid < pg_snapshot_xmin(pg_current_snapshot())) as safe from events',
+    );
+    if (row?.safe !== false) return;
+    if (Date.now() > end) throw new Error('events did not settle');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

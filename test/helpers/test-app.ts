@@ -15,12 +15,12 @@ export interface TestApp {
   app: App;
   /** A new merchant with its keys. */
   merchant(name?: string): Promise<CreatedMerchant>;
-  /** Empties every table (between test files). */
+  /** Empties every table. */
   reset(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** Starts the real service on a random port against the test database. */
+/** Starts the real service on a random port against the test file's database (DATABASE_URL, test/database-per-file.mjs). */
 export async function startTestApp(env: Record<string, string> = {}, opts: { port?: number } = {}): Promise<TestApp> {
   const config = loadConfig({
     ...process.env,

@@ -11,7 +11,7 @@ const ACCURACY_FLOOR = 1;
 describe('the name classifier on the labelled set', () => {
   const evaluation = evaluate(SET);
 
-  // requires_review holds 13 names since issue 37 moved 7 to the answer a public list gives (README beside the set).
+  // requires_review holds 13 names since 7 were relabelled with the answer a public list gives (README beside the set).
   test('the set is large, covers every status and has no duplicate name', () => {
     expect(SET.length).toBeGreaterThanOrEqual(400);
     for (const status of ELIGIBILITY_STATUSES) expect(evaluation.perClass[status].support).toBeGreaterThanOrEqual(10);
