@@ -26,6 +26,18 @@ async function pay(api: Client, card = cards.visa): Promise<string> {
     : (await api.get(`/api/v2/orders/${res.body.error.details.order_id}`)).body.order_number;
 }
 
+/** A monthly subscription's checkout for one chocolate bar, not yet paid. */
+const subscriptionCheckout = async (api: Client) =>
+  (
+    await api.post(
+      '/api/v2/checkout',
+      checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]], {
+        payment_type: 'subscription',
+        subscription: { interval: 'monthly' },
+      }),
+    )
+  ).body.data;
+
 const numbersOf = async (api: Client) =>
   (await api.get('/api/v2/orders?limit=100')).body.data.map((o: { order_number: string }) => o.order_number).sort();
 const book = (from: number, count: number) =>
@@ -88,15 +100,7 @@ test("a payment link's and a subscription checkout's orders take the book's next
     card: cards.visa,
   });
   expect(byLink.status).toBe(200);
-  const subscription = (
-    await api.post(
-      '/api/v2/checkout',
-      checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]], {
-        payment_type: 'subscription',
-        subscription: { interval: 'monthly' },
-      }),
-    )
-  ).body.data;
+  const subscription = await subscriptionCheckout(api);
   const bySubscription = await api.post(`/api/v2/test-helpers/checkout/${subscription.checkout_id}/pay`, {
     card: cards.visa,
   });
@@ -137,15 +141,7 @@ test('a pay that reconciliation took over keeps nothing and takes no number, alo
   const count = async (sql: string) => (await db().execute<{ n: number }[]>(sql, [keys.id]))[0].n;
   expect(await pay(api)).toBe('ORD-001001');
   const one = (await api.post('/api/v2/checkout', checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]]))).body.data;
-  const subscription = (
-    await api.post(
-      '/api/v2/checkout',
-      checkoutBody([['ITEM', 'Chocolate bar', 1200, 1]], {
-        payment_type: 'subscription',
-        subscription: { interval: 'monthly' },
-      }),
-    )
-  ).body.data;
+  const subscription = await subscriptionCheckout(api);
   const previous = useTestModeProcessor(overtakenOnCapture());
   try {
     for (const s of [one, subscription]) {
