@@ -1,4 +1,5 @@
-import adyen from '@adyen/api-library';
+// Signed by Adyen's own library (its HMAC module alone: the package's index loads every API it has).
+import hmacValidatorModule from '@adyen/api-library/lib/src/utils/hmacValidator.js';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { adyenSpec } from './specs.js';
@@ -142,7 +143,7 @@ class WebhookSchemas {
   }
 }
 
-const hmac = new adyen.hmacValidator();
+const hmac = new hmacValidatorModule.default();
 
 /** A tokenization webhook (TokenizationNotification-v1.json): one event per request, signed in the `hmacsignature` header. */
 export interface TokenWebhook {

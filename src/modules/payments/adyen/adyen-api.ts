@@ -1,7 +1,5 @@
-import adyen from '@adyen/api-library';
+import { adyenApiClasses, EnvironmentEnum, HttpClientException, type AdyenApiClasses } from './adyen-library.js';
 import { AdyenHttpClient, type AdyenRoutes } from './adyen-http-client.js';
-
-const { CheckoutAPI, Client, DisputesAPI, EnvironmentEnum, HttpClientException } = adyen;
 
 /** A merchant's Adyen account, as `processor set` stored it (decrypted). */
 export interface AdyenAccount {
@@ -18,8 +16,8 @@ export interface AdyenSettings extends AdyenRoutes {
 
 // The library's clients, per merchant account and settings: built once, not on every request.
 export interface AdyenApis {
-  checkout: InstanceType<typeof CheckoutAPI>;
-  disputes: InstanceType<typeof DisputesAPI>['DisputesApi'];
+  checkout: InstanceType<AdyenApiClasses['CheckoutAPI']>;
+  disputes: InstanceType<AdyenApiClasses['DisputesAPI']>['DisputesApi'];
 }
 const adyenApis = new WeakMap<AdyenSettings, Map<string, AdyenApis>>();
 
@@ -29,6 +27,7 @@ export function adyenApisFor(account: AdyenAccount, settings: AdyenSettings): Ad
   const id = `${account.apiKey}\u0000${account.liveUrlPrefix ?? ''}`;
   let apis = bySettings.get(id);
   if (!apis) {
+    const { Client, CheckoutAPI, DisputesAPI } = adyenApiClasses();
     const environment = settings.environment === 'live' ? EnvironmentEnum.LIVE : EnvironmentEnum.TEST;
     const client = new Client(
       { apiKey: account.apiKey, environment, liveEndpointUrlPrefix: account.liveUrlPrefix ?? undefined },

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import adyen, { type Config } from '@adyen/api-library';
+import type { Config } from '@adyen/api-library';
+import { HttpClientException } from './adyen-library.js';
 import type { IRequest } from '@adyen/api-library/lib/src/typings/requestOptions.js';
 
 /** Where the library's fixed base URLs are sent instead (a local stand-in in tests, Adyen itself otherwise). */
@@ -10,8 +11,6 @@ export interface AdyenRoutes {
   /** Replaces the Disputes API base (`…/DisputeService/v30`). */
   disputesUrl?: string | null;
 }
-
-const { HttpClientException } = adyen;
 
 const CHECKOUT_BASE = /^https:\/\/[^/]*checkout[^/]*\/(?:checkout\/)?v72(?=\/|$)/;
 const DISPUTES_BASE = /^https:\/\/[^/]+\/ca\/services\/DisputeService\/v30(?=\/|$)/;

@@ -1,5 +1,6 @@
 import { runStatement } from '../../../platform/db/sql.js';
-import adyen, { type Types } from '@adyen/api-library';
+import type { Types } from '@adyen/api-library';
+import { HmacValidator } from './adyen-library.js';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { systemContext, withEm, type Log } from '../../../platform/context.js';
@@ -9,7 +10,7 @@ import { logFailure } from '../../../platform/db/database-health.js';
 import { parseInput } from '../../../platform/validation.js';
 import { processorEventHandlers, type FollowUp, type ProcessorEvent } from '../processor-events.js';
 
-const hmac = new adyen.hmacValidator();
+const hmac = new HmacValidator();
 
 const itemSchema = z.looseObject({
   pspReference: z.string().min(1).max(64),

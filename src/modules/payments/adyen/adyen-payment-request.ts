@@ -1,4 +1,5 @@
-import adyen, { type Types } from '@adyen/api-library';
+import type { Types } from '@adyen/api-library';
+import { ChannelEnum, ShopperInteractionEnum } from './adyen-library.js';
 import type { PaymentMethodData, PaymentMethodInput } from '../payment-method-input.js';
 import type { AuthorizeResult, HealthcareAmounts, PaymentMethodType } from '../payment-processor.js';
 import { refusalOf } from './adyen-refusals.js';
@@ -7,8 +8,6 @@ import { refusalOf } from './adyen-refusals.js';
 
 export type PaymentRequest = Types.checkout.PaymentRequest;
 export type PaymentResponse = Types.checkout.PaymentResponse | Types.checkout.PaymentDetailsResponse;
-export const { ShopperInteractionEnum, RecurringProcessingModelEnum, ChannelEnum } =
-  adyen.Types.checkout.PaymentRequest;
 
 /** Where a shopper lands after a redirect when the caller gave no `return_url` (Adyen requires one). */
 export const FALLBACK_RETURN_URL = 'https://checkout.adyen.com/';

@@ -21,10 +21,9 @@ import {
   healthcareData,
   paymentRequest,
   readPaymentResponse,
-  RecurringProcessingModelEnum,
-  ShopperInteractionEnum,
   type PaymentResponse,
 } from './adyen-payment-request.js';
+import { RecurringProcessingModelEnum, ShopperInteractionEnum } from './adyen-library.js';
 
 /**
  * Live payments through Adyen's Checkout API v72 with `@adyen/api-library`. Every call sends Adyen's
