@@ -1,10 +1,12 @@
-import PDFDocument from 'pdfkit';
-
-/** Renders a US-letter PDF drawn by `draw` into a buffer (receipts, letters of medical necessity). */
-export function renderPdf(
+/**
+ * Renders a US-letter PDF drawn by `draw` into a buffer (receipts, letters of medical necessity).
+ * PDFKit (and the font tables it loads) is loaded with the first document, not with every process.
+ */
+export async function renderPdf(
   opts: { margin: number; title: string; author: string },
   draw: (doc: PDFKit.PDFDocument) => void,
 ): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'LETTER',
