@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config/config.js';
 import { migrate } from '../platform/db/database.js';
 import {
+  checkProcessorAccountInput,
   configureProcessorAccounts,
   setProcessorAccount,
   showProcessorAccount,
@@ -46,19 +47,21 @@ export async function processorCommand(
   if (!values.merchant) throw new Error(`processor ${sub}: --merchant is required\nusage:\n  ${PROCESSOR_USAGE}`);
   const merchantId = values.merchant;
   configureProcessorAccounts(loadConfig());
+  const v = values as Partial<Record<keyof typeof setOptions, string>>;
+  const input = {
+    provider: v.provider,
+    merchant_account: v['merchant-account'],
+    api_key: v['api-key'],
+    client_key: v['client-key'],
+    hmac_key: v['hmac-key'],
+    live_url_prefix: v['live-url-prefix'],
+  };
+  // A mistake in the arguments or the environment is told before the database is opened.
+  if (sub === 'set') checkProcessorAccountInput(input);
   const view = await withOrm(async (orm) => {
     await migrate(orm);
     const em = orm.em.fork();
-    if (sub === 'show') return showProcessorAccount(em, merchantId);
-    const v = values as Partial<Record<keyof typeof setOptions, string>>;
-    return setProcessorAccount(em, merchantId, {
-      provider: v.provider,
-      merchant_account: v['merchant-account'],
-      api_key: v['api-key'],
-      client_key: v['client-key'],
-      hmac_key: v['hmac-key'],
-      live_url_prefix: v['live-url-prefix'],
-    });
+    return sub === 'show' ? showProcessorAccount(em, merchantId) : setProcessorAccount(em, merchantId, input);
   });
   if (!view)
     throw new Error(

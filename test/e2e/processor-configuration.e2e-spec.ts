@@ -1,21 +1,25 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import type { CreatedMerchant } from '../../src/modules/merchants/merchant.service.js';
 import { client } from '../helpers/http.js';
+import {
+  apiKey,
+  clientKey,
+  hmacKey,
+  OTHER_KEY,
+  processorCli,
+  PROCESSOR_CONFIGURATION_QUERY as GQL,
+  SECRETS_KEY,
+  setArgs,
+} from '../helpers/processor-cli.js';
 import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 import { startWithMerchant, type TestApp } from '../helpers/test-app.js';
 
 /**
  * A merchant's processor configuration (CONTRACT "Live mode: Adyen is the card processor"):
  * `processor set` stores the keys sealed with SECRETS_KEY and prints them masked; REST and
- * GraphQL read the masked view; the plaintext keys are in no column, log line or output; a
- * service with stored keys refuses to start without the SECRETS_KEY that sealed them.
+ * GraphQL read the masked view; the plaintext keys are in no column, log line or output. How the
+ * service starts with and without stored keys: processor-start.e2e-spec.ts (soak tier).
  */
-const SECRETS_KEY = '5f0c2b9d8e7a6f5041322314f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2e';
-const OTHER_KEY = 'a'.repeat(64);
-const apiKey = 'AQEyhmfxK4nLbxZGw0m/n3Q5qf3VaY9UCJ14XWZE03G/k2NFitRvbe4N1XqH1eHaH2AksaEQjWlZ-plain-9Zq7';
-const hmacKey = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const clientKey = 'test_V2VsbDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MA';
-
 let t: TestApp;
 let keys: CreatedMerchant;
 const services: ServiceProcess[] = [];
@@ -27,65 +31,15 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const s of services) if (s.child.exitCode === null) s.child.kill('SIGKILL');
-  // Stored keys make every later service refuse to start without this file's SECRETS_KEY.
-  await t.orm.em.getConnection().execute('delete from processor_accounts');
   await t.close();
 });
 
-/** `node dist/src/cli/cli.js processor …` (what `npm run cli` runs after building) with `env` over ours. */
-function cli(
-  args: string[],
-  env: Record<string, string> = { SECRETS_KEY },
-): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['dist/src/cli/cli.js', 'processor', ...args], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-  });
+/** `processor …`, its output kept for the last test. */
+function cli(args: string[], env?: Record<string, string>) {
+  const run = processorCli(args, env);
   cliOutput += run.stdout + run.stderr;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+  return run;
 }
-
-const setArgs = (merchant: string, over: Record<string, string> = {}) => [
-  'set',
-  ...Object.entries({
-    merchant,
-    provider: 'adyen',
-    'merchant-account': 'AdyenPharmacyECOM',
-    'api-key': apiKey,
-    'client-key': clientKey,
-    'hmac-key': hmacKey,
-    ...over,
-  }).flatMap(([k, v]) => [`--${k}`, v]),
-];
-
-/** Starts the built service expecting it to refuse: its exit code and what it printed. */
-async function refusedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', (c) => (clearTimeout(timer), resolve(c)));
-  });
-  return { code, output };
-}
-
-const GQL = `{ processorConfiguration { provider merchantAccount apiKey clientKey hmacKey liveUrlPrefix environment updatedAt } }`;
-
-test('without a stored configuration and without SECRETS_KEY the service starts as before; nothing is configured', async () => {
-  const service = await startServiceProcess({ SECRETS_KEY: '', RUN_JOBS: 'false', LOG_LEVEL: 'warn' });
-  services.push(service);
-  const api = client(service.url, keys.test_api_key);
-  const rest = await api.get('/api/v2/processor_configuration');
-  expect(rest.status).toBe(404);
-  expect(rest.body).toEqual({ error: { code: 'not_found', message: expect.stringContaining('processor set') } });
-  expect((await api.graphql(GQL)).body.data).toEqual({ processorConfiguration: null });
-  service.child.kill('SIGKILL');
-}, 90_000);
 
 test('npm run cli -- processor set prints the configuration as JSON with the API and HMAC keys masked to their last 4', async () => {
   const stdout = execFileSync('npm', ['run', '-s', 'cli', '--', 'processor', ...setArgs(keys.id)], {
@@ -210,42 +164,6 @@ test('invalid input is refused on stderr with exit code 1, naming the field and 
     api_key: '****9Zq7',
   });
 }, 120_000);
-
-test('with a configuration stored, the service refuses to start without SECRETS_KEY or with another key, and starts with the right one', async () => {
-  const missing = await refusedStart({ SECRETS_KEY: '' });
-  expect(missing.code).toBe(1);
-  expect(missing.output).toMatch(
-    /failed to start: .*SECRETS_KEY is not set, but 1 merchant processor configuration\(s\) are stored encrypted with it/,
-  );
-
-  const wrong = await refusedStart({ SECRETS_KEY: OTHER_KEY });
-  expect(wrong.code).toBe(1);
-  expect(wrong.output).toContain(`SECRETS_KEY cannot open the processor configuration of merchant ${keys.id}`);
-
-  const malformed = await refusedStart({ SECRETS_KEY: 'xyz' });
-  expect(malformed.code).toBe(1);
-  expect(malformed.output).toMatch(/SECRETS_KEY: must be exactly 64 hexadecimal characters/);
-  const environment = await refusedStart({ SECRETS_KEY, ADYEN_ENVIRONMENT: 'production' });
-  expect(environment.code).toBe(1);
-  expect(environment.output).toMatch(/ADYEN_ENVIRONMENT: must be test or live/);
-  const liveWithoutKey = await refusedStart({ SECRETS_KEY: '', ADYEN_ENVIRONMENT: 'live' });
-  expect(liveWithoutKey.code).toBe(1);
-  expect(liveWithoutKey.output).toMatch(/SECRETS_KEY: is required when ADYEN_ENVIRONMENT is live/);
-  for (const run of [missing, wrong, malformed, environment, liveWithoutKey])
-    expect(run.output).not.toMatch(new RegExp(`${SECRETS_KEY}|${OTHER_KEY}|${apiKey.slice(0, 20)}|${hmacKey}`, 'i'));
-
-  const service = await startServiceProcess({
-    SECRETS_KEY,
-    ADYEN_ENVIRONMENT: 'live',
-    RUN_JOBS: 'false',
-    LOG_LEVEL: 'warn',
-  });
-  services.push(service);
-  const rest = await client(service.url, keys.live_api_key).get('/api/v2/processor_configuration');
-  expect(rest.status).toBe(200);
-  expect(rest.body).toMatchObject({ api_key: '****9Zq7', environment: 'live' });
-  service.child.kill('SIGKILL');
-}, 180_000);
 
 test('the plaintext API key and HMAC key are in no column, no service log line and no command output', async () => {
   const service = await startServiceProcess(

@@ -150,6 +150,21 @@ function open(account: ProcessorAccount, key: Buffer): AdyenCredentials {
 }
 
 /**
+ * What `processor set` can refuse before reading anything: the fields, the live environment's rules
+ * and this process's SECRETS_KEY (422 `validation_error` names the bad field without quoting it).
+ */
+export function checkProcessorAccountInput(input: unknown) {
+  const values = parseInput(setProcessorAccountSchema, input);
+  if (settings.environment === 'live') {
+    if (!values.client_key.startsWith('live_'))
+      throw DomainError.field('client_key', 'must start with live_ when ADYEN_ENVIRONMENT is live');
+    if (!values.live_url_prefix)
+      throw DomainError.field('live_url_prefix', 'is required when ADYEN_ENVIRONMENT is live');
+  }
+  return { values, key: secretsKey() };
+}
+
+/**
  * Stores (or replaces) a merchant's processor configuration from `processor set`; returns the
  * masked view. 422 `validation_error` names the bad field without quoting it.
  */
@@ -158,13 +173,7 @@ export async function setProcessorAccount(
   merchantId: string,
   input: unknown,
 ): Promise<ProcessorConfigurationView> {
-  const v = parseInput(setProcessorAccountSchema, input);
-  if (settings.environment === 'live') {
-    if (!v.client_key.startsWith('live_'))
-      throw DomainError.field('client_key', 'must start with live_ when ADYEN_ENVIRONMENT is live');
-    if (!v.live_url_prefix) throw DomainError.field('live_url_prefix', 'is required when ADYEN_ENVIRONMENT is live');
-  }
-  const key = secretsKey();
+  const { values: v, key } = checkProcessorAccountInput(input);
   if (!(await em.findOne(Merchant, { id: merchantId }, { fields: ['id'] })))
     throw DomainError.notFound('merchant', merchantId, 'merchant');
   // Every configuration is sealed with the one key the service starts with: a different key here
