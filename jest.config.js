@@ -12,6 +12,7 @@ export const soakNames = [
   'idempotency-lease',
   // restart and failover, topologies behind PgBouncer
   'database-restart',
+  'log-privacy-outage',
   'topology-failover',
   'topology-pgbouncer',
   'topology-production',
@@ -19,8 +20,9 @@ export const soakNames = [
   'fuzz',
   'payment-load',
   'pool-discipline',
-  // process start: `npm start` and the built service on fresh data directories
+  // process start: `npm start`, the built service on fresh data directories, with and without stored processor keys
   'npm-start',
+  'processor-start',
   'start',
   'readme-quickstart',
 ];
