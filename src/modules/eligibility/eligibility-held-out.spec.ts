@@ -26,13 +26,13 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 
 // What each set holds the engine to. The second unseen set was measured once (2026-11-28) at 259/297 = 87.2 %, no
 // not_eligible or requires_lmn name answered eligible, 1.7 % requires_review: the false-eligible and review bars of
-// UNSEEN_BARS hold on it, its accuracy bar (95 %) does NOT, so its accuracy floor is what it measured
-// (bench/README.md). The older sets were tuned on and keep what they reach: the first unseen set measured 308/352
-// once, rules were then written from its misses by category, and it now reaches 349/352; 4 of the post-rules set's
-// 131 are answered requires_review (3.1 %: its chin strap now is). The training set is held by
+// UNSEEN_BARS held on it, its accuracy bar (95 %) did not (bench/README.md). Rules were then written from its misses by
+// category (the third round), and it now reaches 296/297 as a regression set. The older sets were tuned on and keep
+// what they reach: the first unseen set measured 308/352 once and now reaches 349/352; 4 of the post-rules set's 131
+// are answered requires_review (3.1 %: its chin strap now is). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 259 / 297 },
+  'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 296 / 297 },
   'unseen-2026-11-28.csv': { accuracy: 349 / 352, costlyFalseEligible: 0, review: UNSEEN_BARS.review },
   'post-rules-names.csv': { accuracy: 130 / 131, costlyFalseEligible: 0, review: 4 / 131 },
   'held-out-names.csv': UNSEEN_BARS,
