@@ -3,6 +3,7 @@
  * A specific eligible phrase still wins over these generic words when it is longer (e.g. "compression socks").
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { SPECIALISED_FORMULA_BRANDS } from './eligibility-data.wellness.js';
 
 // Names that mention a treated condition or an active sun filter are medicated products, not general skin care.
 const MEDICATED_SKIN_TERMS = [
@@ -233,6 +234,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'body spray',
       'fragrance mist',
     ],
+    // A body spray or mist with a sun filter is a sunscreen.
+    negative_keywords: ['spf', 'sunscreen', 'sunblock'],
     rationale: 'IRS Pub. 502: fragrances are cosmetic, personal-use items',
   },
   {
@@ -323,7 +326,7 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'cranberry juice',
     ],
     // Hypoallergenic and amino-acid formulas are medical nutrition (eligibility-data.wellness.ts), not ordinary food.
-    negative_keywords: ['hypoallergenic', 'amino acid', 'hydrolyzed', 'elemental'],
+    negative_keywords: ['hypoallergenic', 'amino acid', 'hydrolyzed', 'elemental', ...SPECIALISED_FORMULA_BRANDS],
     rationale: 'IRS Pub. 502: food, including diet food, protein products and infant formula, is not medical care',
   },
   {

@@ -29,7 +29,7 @@ const PET_TERMS = ['pet', 'dog', 'puppy', 'kitten', 'for cats'];
 const NOT_FOR_PEOPLE = [...TOPICAL_FORMS, ...PET_TERMS];
 
 // Supplements that administrators list eligible without a letter (eligibility-data.listed.ts).
-const LISTED_ELSEWHERE = ['prenatal', 'glucosamine', 'chondroitin'];
+const LISTED_ELSEWHERE = ['prenatal', 'glucosamine', 'chondroitin', 'cosamin', 'osteo bi flex'];
 
 export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
   {

@@ -27,6 +27,8 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       'facial lotion + spf',
       'day cream + spf',
       'setting + spf',
+      'cushion + spf',
+      'compact + spf',
     ],
     // A product sold as a sunscreen (tinted or not) is decided by the sunscreen category.
     negative_keywords: ['sunscreen', 'sun screen', 'sunblock', 'sun block'],
@@ -45,9 +47,12 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       'blistex',
       'healing ointment',
       'skin protectant',
+      'lip repair',
+      'lip + ointment',
     ],
     // Petroleum jelly is decided by the lists (LMN); a lip product that states an SPF is a sunscreen.
-    negative_keywords: ['petroleum jelly', 'petrolatum', 'jelly', 'spf', 'sunscreen'],
+    // A skin protectant that names the condition it treats (eczema, itch, rash) is an OTC medicine.
+    negative_keywords: ['petroleum jelly', 'petrolatum', 'jelly', 'spf', 'sunscreen', 'eczema', 'itch', 'rash'],
     rationale:
       'CARES Act 2020: an over-the-counter drug (one with a Drug Facts panel) is eligible without a prescription, but this kind of product is also sold as everyday hygiene or food, and the name does not show which',
   },

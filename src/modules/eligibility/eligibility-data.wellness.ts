@@ -6,6 +6,17 @@
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 
+/** Hypoallergenic and amino-acid infant formulas sold under their brand alone (ordinary formula is food). */
+export const SPECIALISED_FORMULA_BRANDS = [
+  'alimentum',
+  'nutramigen',
+  'neocate',
+  'elecare',
+  'puramino',
+  'pregestimil',
+  'alfamino',
+];
+
 export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'exercise-equipment',
@@ -58,6 +69,18 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'fitness membership',
       'fitness + membership',
       'gym + membership',
+      'class + membership',
+      'fitness class',
+      'classpass',
+      'workout + membership',
+      'studio + membership',
+      'whoop',
+      'heart rate monitor',
+      'heart rate + strap',
+      'heart rate + armband',
+      'chin up bar',
+      'doorway + bar',
+      'upper body + workout',
     ],
     negative_keywords: ['lubricant', 'pet', 'dog'],
     rationale: `${HSA_STORE}: exercise equipment (and FSAFEDS: health-club dues) are eligible only with a letter of medical necessity for a diagnosed condition, never for general fitness`,
@@ -66,7 +89,17 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'weight-programs',
     label: 'Weight-management programs',
     status: 'requires_lmn',
-    keywords: ['weight management', 'weight program', 'weight + program', 'weight loss + membership', 'diet program'],
+    keywords: [
+      'weight management',
+      'weight program',
+      'weight + program',
+      'weight loss + membership',
+      'diet program',
+      'noom',
+      'ww + subscription',
+      'ww + membership',
+      'weight + subscription',
+    ],
     rationale:
       'IRS Pub. 502: a weight-loss program is medical care only as treatment for a disease a physician diagnosed (obesity, hypertension); a letter of medical necessity is required, food is never eligible',
   },
@@ -102,6 +135,20 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'glucose control',
       'blood sugar + shake',
       'blood sugar + nutrition',
+      'carb steady',
+      // Medical foods sold under their brand alone (peptide, renal, ketogenic and elemental formulas).
+      'peptamen',
+      'ketocal',
+      'ketogenic + formula',
+      'suplena',
+      'nepro',
+      'vivonex',
+      'jevity',
+      'osmolite',
+      'nutren',
+      'pediasure peptide',
+      'renal + shake',
+      'kidney + shake',
     ],
     rationale:
       'IRS Pub. 502: special food that treats a condition and does not meet normal nutritional needs is medical care (only its excess cost) with a letter of medical necessity',
@@ -117,6 +164,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'hydrolyzed + formula',
       'elemental formula',
       'metabolic formula',
+      ...SPECIALISED_FORMULA_BRANDS,
     ],
     rationale: `${HSA_STORE}: infant formula required by a medical condition (allergy, metabolic disorder) is eligible with a letter of medical necessity; ordinary formula is food`,
   },
@@ -201,6 +249,11 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: ['aloe vera', 'aloe + gel', 'aloe vera gel', 'pure aloe'],
     negative_keywords: [
       'lidocaine',
+      // An anti-itch or pain-relief drug with aloe among its ingredients is an OTC medicine.
+      'itch',
+      'hydrocortisone',
+      'pramoxine',
+      'benzocaine',
       'juice',
       'drink',
       'water',
@@ -246,7 +299,15 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'hydration + drink mix',
     ],
     // Oral rehydration solutions are the eligible kind; flavoured waters are beverages.
-    negative_keywords: ['oral rehydration', 'rehydration salt', 'ors', 'oral electrolyte', 'pedialyte', 'water'],
+    negative_keywords: [
+      'oral rehydration',
+      'rehydration salt',
+      'ors',
+      'oral electrolyte',
+      'pedialyte',
+      'pediatric',
+      'water',
+    ],
     rationale: `${HSA_STORE}: electrolyte products with added ingredients, beyond an oral rehydration solution, are eligible with a letter of medical necessity`,
   },
   {
@@ -257,6 +318,12 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'nootropic',
       'memory support',
       'memory + supplement',
+      'memory + tablet',
+      'memory + capsule',
+      'memory + softgel',
+      'memory + gummy',
+      'memory + chewable',
+      'prevagen',
       'brain health',
       'brain + supplement',
       'brain performance',
@@ -277,7 +344,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'rhodiola',
       'valerian',
     ],
-    negative_keywords: ['pet', 'dog', 'cat', 'game', 'puzzle', 'book'],
+    negative_keywords: ['pet', 'dog', 'cat', 'game', 'puzzle', 'book', 'foam', 'card'],
     rationale:
       'IRS Pub. 502: nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',
   },

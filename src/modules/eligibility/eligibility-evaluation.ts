@@ -109,8 +109,12 @@ export const answeredReview = (evaluation: Evaluation): number =>
  */
 export const LABELLED_SETS = [
   {
+    file: 'unseen-2026-11-29.csv',
+    role: 'third unseen set (written after the rules, measured once, never tuned on)',
+  },
+  {
     file: 'unseen-2026-11-28b.csv',
-    role: 'second unseen set (written after the rules, measured once, never tuned on)',
+    role: 'second unseen set (regression: the third round of rules was written from its misses)',
   },
   {
     file: 'unseen-2026-11-28.csv',

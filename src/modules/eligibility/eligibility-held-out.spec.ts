@@ -7,6 +7,7 @@ import {
   readLabelledNames,
   type LabelledName,
 } from './eligibility-evaluation.js';
+import { normalizeName } from './eligibility.engine.js';
 import { ELIGIBILITY_STATUSES } from './eligibility.types.js';
 
 const read = (file: string): LabelledName[] =>
@@ -24,15 +25,16 @@ interface Floors {
 // answered requires_review.
 const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.03 };
 
-// What each set holds the engine to. The second unseen set was measured once (2026-11-28) at 259/297 = 87.2 %, no
-// not_eligible or requires_lmn name answered eligible, 1.7 % requires_review: the false-eligible and review bars of
-// UNSEEN_BARS hold on it, its accuracy bar (95 %) does NOT, so its accuracy floor is what it measured
-// (bench/README.md). The older sets were tuned on and keep what they reach: the first unseen set measured 308/352
-// once, rules were then written from its misses by category, and it now reaches 349/352; 4 of the post-rules set's
-// 131 are answered requires_review (3.1 %: its chin strap now is). The training set is held by
-// eligibility-labelled.spec.ts.
+// What each set holds the engine to. The third unseen set was measured once (2026-11-29) at 235/271 = 86.7 %
+// (234/270 once a name that copied a training name was removed), no not_eligible or requires_lmn name answered
+// eligible (one requires_review name, a lip treatment, was), 1.1 % requires_review: the false-eligible and review bars
+// of UNSEEN_BARS hold on it, its accuracy bar (95 %) does NOT, so its accuracy floor is what it measured
+// (bench/README.md). The older sets were tuned on and keep what they reach: the second unseen set measured 259/297 once
+// and now reaches 296/297, the first 308/352 and now 349/352; 4 of the post-rules set's 131 are answered
+// requires_review (3.1 %: its chin strap now is). The training set is held by eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 259 / 297 },
+  'unseen-2026-11-29.csv': { ...UNSEEN_BARS, accuracy: 234 / 270 },
+  'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 296 / 297 },
   'unseen-2026-11-28.csv': { accuracy: 349 / 352, costlyFalseEligible: 0, review: UNSEEN_BARS.review },
   'post-rules-names.csv': { accuracy: 130 / 131, costlyFalseEligible: 0, review: 4 / 131 },
   'held-out-names.csv': UNSEEN_BARS,
@@ -65,6 +67,42 @@ describe.each(MEASURED)('the name classifier on %s', (file, role, floors) => {
   });
 });
 
+// A new set is written as new products, not as older names in another size: a name whose words (numbers, sizes and
+// counts aside) overlap an older name's by this share or more is a copy (Jaccard).
+const MAX_WORD_OVERLAP = 0.45;
+const SIZE_WORDS = new Set([
+  'oz',
+  'fl',
+  'ct',
+  'mg',
+  'mcg',
+  'ml',
+  'l',
+  'lb',
+  'g',
+  'iu',
+  'in',
+  'x',
+  'pk',
+  'pack',
+  'count',
+]);
+
+function comparedWords(name: string): Set<string> {
+  return new Set(
+    normalizeName(name)
+      .split(' ')
+      .filter((word) => !/^\d+$/.test(word) && !SIZE_WORDS.has(word)),
+  );
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
 describe('the labelled sets', () => {
   const sets = LABELLED_SETS.map(({ file }) => ({ file, names: read(file) }));
 
@@ -82,5 +120,16 @@ describe('the labelled sets', () => {
     expect(newest.names.length).toBeGreaterThanOrEqual(250);
     const seen = new Set(older.flatMap(({ names }) => names.map((c) => c.name.toLowerCase())));
     expect(newest.names.filter((c) => seen.has(c.name.toLowerCase()))).toEqual([]);
+  });
+
+  test('no name of the newest set shares 45% or more of its words with a name of an older set', () => {
+    const [newest, ...older] = sets;
+    const olderWords = older.flatMap(({ names }) => names.map((c) => ({ name: c.name, words: comparedWords(c.name) })));
+    const copies = newest.names.flatMap(({ name }) => {
+      const words = comparedWords(name);
+      const close = olderWords.find((other) => jaccard(words, other.words) >= MAX_WORD_OVERLAP);
+      return close ? [`${name} ~ ${close.name}`] : [];
+    });
+    expect(copies).toEqual([]);
   });
 });
