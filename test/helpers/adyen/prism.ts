@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -40,8 +40,8 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /**
- * Runs `prism proxy <specFile> <upstreamUrl> --errors` (node_modules/.bin/prism) on a free port
- * and a small front in front of it.
+ * Runs `prism proxy <specFile> <upstreamUrl> --errors` (node_modules/.bin/prism) on a free port,
+ * started by the first call, and a small front in front of it.
  *
  * Why the front: Prism routes a request by its path against the document's `paths` only; the
  * path of the document's server (`https://checkout-test.adyen.com/v72` → `/v72`) is ignored
@@ -61,42 +61,15 @@ const HOP_BY_HOP = new Set([
 export async function startPrismProxy(specFile: string, upstreamUrl: string): Promise<PrismProxy> {
   const servers = (JSON.parse(readFileSync(specFile, 'utf8')) as { servers?: { url: string }[] }).servers;
   const basePath = servers?.[0] ? new URL(servers[0].url).pathname.replace(/\/$/, '') : '';
-  const prismPort = await freePort();
-  const bin = path.resolve(process.cwd(), 'node_modules', '.bin', 'prism');
-  const child = spawn(bin, ['proxy', specFile, upstreamUrl, '--errors', '-p', String(prismPort), '-h', '127.0.0.1'], {
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Prism starts with the first call through the front (its start costs over a second of CPU): a
+  // test file that never calls this API never starts it.
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`prism did not start within 60 s:\n${output}`)), 60_000);
-    const onData = () => {
-      if (/Prism is listening/.test(output)) {
-        cleanup();
-        resolve();
-      }
-    };
-    const onExit = (code: number | null) => fail(new Error(`prism exited (${code}) before listening:\n${output}`));
-    function cleanup() {
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      child.off('exit', onExit);
-    }
-    function fail(e: Error) {
-      cleanup();
-      child.kill('SIGKILL');
-      reject(e);
-    }
-    child.stdout.on('data', onData);
-    child.on('exit', onExit);
-  });
+  let prism: Promise<{ url: string; child: ChildProcess }> | undefined;
+  const started = () => (prism ??= startPrism(specFile, upstreamUrl, (d) => (output += d)));
 
   const errors: string[] = [];
   const warnings: string[] = [];
   const upstreamFailures: string[] = [];
-  const prismUrl = `http://127.0.0.1:${prismPort}`;
 
   /** Records what Prism said about one exchange. */
   const record = (what: string, status: number, headers: Headers, body: string) => {
@@ -139,9 +112,10 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
       headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
-    const target = `${prismUrl}${url.pathname.slice(basePath.length)}${url.search}`;
     let answer: Response;
     try {
+      const { url: prismUrl } = await started();
+      const target = `${prismUrl}${url.pathname.slice(basePath.length)}${url.search}`;
       answer = await fetch(target, {
         method: req.method,
         headers,
@@ -189,11 +163,56 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((r) => front.close(r));
-      if (child.exitCode === null) {
+      const child = prism && (await prism.then((p) => p.child).catch(() => null));
+      if (child && child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
       }
     },
   };
+}
+
+/** `prism proxy <specFile> <upstreamUrl> --errors` on a free port, once it listens. */
+async function startPrism(
+  specFile: string,
+  upstreamUrl: string,
+  onOutput: (chunk: string) => void,
+): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const bin = path.resolve(process.cwd(), 'node_modules', '.bin', 'prism');
+  const child = spawn(bin, ['proxy', specFile, upstreamUrl, '--errors', '-p', String(port), '-h', '127.0.0.1'], {
+    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const take = (d: Buffer) => {
+    output += d.toString();
+    onOutput(d.toString());
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`prism did not start within 60 s:\n${output}`)), 60_000);
+    const onData = () => {
+      if (/Prism is listening/.test(output)) {
+        cleanup();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`prism exited (${code}) before listening:\n${output}`));
+    function cleanup() {
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      child.off('exit', onExit);
+    }
+    function fail(e: Error) {
+      cleanup();
+      child.kill('SIGKILL');
+      reject(e);
+    }
+    child.stdout.on('data', onData);
+    child.on('exit', onExit);
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
 }
