@@ -10,9 +10,13 @@ import { migrate } from '../dist/src/platform/db/database.js';
 import { openOrm } from '../dist/mikro-orm.config.js';
 import { startEmbeddedPostgres } from '../dist/src/platform/db/embedded-postgres.js';
 import { databaseUrl, fileDatabasePrefix, onServer, templateUrl } from './databases.mjs';
+import { startPrisms } from './prisms.mjs';
 
 export default async function globalSetup() {
   await mkdir('test-results', { recursive: true }); // npm test's --outputFile (jest does not make its directory)
+  // Adyen's documents behind Prism, for every live-mode test file (test/prisms.mjs), started beside the database.
+  const prisms = startPrisms();
+  prisms.catch(() => undefined); // awaited below, after the database
   let url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-test-'));
@@ -28,6 +32,8 @@ export default async function globalSetup() {
   await migrate(orm);
   await orm.close();
   process.env.TEST_TEMPLATE_URL = template;
+  globalThis.__TEST_PRISMS__ = await prisms;
+  process.env.TEST_PRISM_URLS = JSON.stringify(globalThis.__TEST_PRISMS__.urls);
   // Nothing should use the server's own database: every file sets DATABASE_URL to its own.
   process.env.DATABASE_URL = databaseUrl(url, 'no_database_outside_a_test_file');
 }

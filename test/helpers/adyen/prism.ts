@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
-import { freePort } from '../../../src/platform/db/embedded-postgres.js';
 
 /** A Prism proxy checking every request and answer against an Adyen OpenAPI document. */
 export interface PrismProxy {
@@ -17,8 +15,6 @@ export interface PrismProxy {
   clearViolations(): void;
   /** What Prism only warns about (not counted as violations). */
   warnings(): string[];
-  /** Prism's own log so far. */
-  output(): string;
   close(): Promise<void>;
 }
 
@@ -40,8 +36,8 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /**
- * Runs `prism proxy <specFile> <upstreamUrl> --errors` (node_modules/.bin/prism) on a free port,
- * started by the first call, and a small front in front of it.
+ * A front that sends calls through the run's `prism proxy <specFile> … --errors` (test/prisms.mjs)
+ * on to `upstreamUrl` (a test file's stand-in), and reads what Prism found.
  *
  * Why the front: Prism routes a request by its path against the document's `paths` only; the
  * path of the document's server (`https://checkout-test.adyen.com/v72` → `/v72`) is ignored
@@ -49,7 +45,7 @@ const HOP_BY_HOP = new Set([
  * answers 404 NO_PATH_MATCHED while `POST /payments` is matched. When forwarding, Prism appends
  * the request path to the upstream URL. The front therefore takes calls at
  * `http://127.0.0.1:PORT/v72/...` exactly as Adyen would, strips `/v72` and hands `/payments` to
- * Prism, whose upstream is the stand-in's `checkoutUrl` (which ends in `/v72`). So the service
+ * Prism, which passes it on to the stand-in's `checkoutUrl` (which ends in `/v72`). So the service
  * is given `ADYEN_CHECKOUT_URL=<this url>` (e.g. `http://127.0.0.1:PORT/v72`), the same shape
  * as Adyen's own base URL, and the adapter appends `/payments` etc. to it.
  *
@@ -61,11 +57,13 @@ const HOP_BY_HOP = new Set([
 export async function startPrismProxy(specFile: string, upstreamUrl: string): Promise<PrismProxy> {
   const servers = (JSON.parse(readFileSync(specFile, 'utf8')) as { servers?: { url: string }[] }).servers;
   const basePath = servers?.[0] ? new URL(servers[0].url).pathname.replace(/\/$/, '') : '';
-  // Prism starts with the first call through the front (its start costs over a second of CPU): a
-  // test file that never calls this API never starts it.
-  let output = '';
-  let prism: Promise<{ url: string; child: ChildProcess }> | undefined;
-  const started = () => (prism ??= startPrism(specFile, upstreamUrl, (d) => (output += d)));
+  // The run's Prism for this document (test/prisms.mjs, started by global setup); its upstream is a
+  // router that sends each call on to the stand-in named by `x-test-upstream`.
+  const prismUrl = (JSON.parse(process.env.TEST_PRISM_URLS ?? '{}') as Record<string, string>)[path.basename(specFile)];
+  if (!prismUrl)
+    throw new Error(
+      `no Prism for ${path.basename(specFile)}: run the tests through jest (test/global-setup.mjs starts it)`,
+    );
 
   const errors: string[] = [];
   const warnings: string[] = [];
@@ -114,7 +112,7 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
     }
     let answer: Response;
     try {
-      const { url: prismUrl } = await started();
+      headers.set('x-test-upstream', upstreamUrl);
       const target = `${prismUrl}${url.pathname.slice(basePath.length)}${url.search}`;
       answer = await fetch(target, {
         method: req.method,
@@ -159,60 +157,9 @@ export async function startPrismProxy(specFile: string, upstreamUrl: string): Pr
       errors.length = 0;
       warnings.length = 0;
     },
-    output: () => output,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((r) => front.close(r));
-      const child = prism && (await prism.then((p) => p.child).catch(() => null));
-      if (child && child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
     },
   };
-}
-
-/** `prism proxy <specFile> <upstreamUrl> --errors` on a free port, once it listens. */
-async function startPrism(
-  specFile: string,
-  upstreamUrl: string,
-  onOutput: (chunk: string) => void,
-): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const bin = path.resolve(process.cwd(), 'node_modules', '.bin', 'prism');
-  const child = spawn(bin, ['proxy', specFile, upstreamUrl, '--errors', '-p', String(port), '-h', '127.0.0.1'], {
-    env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const take = (d: Buffer) => {
-    output += d.toString();
-    onOutput(d.toString());
-  };
-  child.stdout.on('data', take);
-  child.stderr.on('data', take);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`prism did not start within 60 s:\n${output}`)), 60_000);
-    const onData = () => {
-      if (/Prism is listening/.test(output)) {
-        cleanup();
-        resolve();
-      }
-    };
-    const onExit = (code: number | null) => fail(new Error(`prism exited (${code}) before listening:\n${output}`));
-    function cleanup() {
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      child.off('exit', onExit);
-    }
-    function fail(e: Error) {
-      cleanup();
-      child.kill('SIGKILL');
-      reject(e);
-    }
-    child.stdout.on('data', onData);
-    child.on('exit', onExit);
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
 }
