@@ -10,6 +10,7 @@ import { migrate } from '../dist/src/platform/db/database.js';
 import { openOrm } from '../dist/mikro-orm.config.js';
 import { startEmbeddedPostgres } from '../dist/src/platform/db/embedded-postgres.js';
 import { databaseUrl, fileDatabasePrefix, onServer, templateUrl } from './databases.mjs';
+import { startBrowserServer } from './browser-server.mjs';
 import { startPrisms } from './prisms.mjs';
 
 export default async function globalSetup() {
@@ -17,6 +18,9 @@ export default async function globalSetup() {
   // Adyen's documents behind Prism, for every live-mode test file (test/prisms.mjs), started beside the database.
   const prisms = startPrisms();
   prisms.catch(() => undefined); // awaited below, after the database
+  // One headless Chromium for every browser test file (test/browser-server.mjs).
+  const browser = startBrowserServer();
+  browser.catch(() => undefined);
   let url = process.env.TEST_DATABASE_URL;
   if (!url) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'commerce-test-'));
@@ -34,6 +38,10 @@ export default async function globalSetup() {
   process.env.TEST_TEMPLATE_URL = template;
   globalThis.__TEST_PRISMS__ = await prisms;
   process.env.TEST_PRISM_URLS = JSON.stringify(globalThis.__TEST_PRISMS__.urls);
+  globalThis.__TEST_BROWSER__ = await browser;
+  if (globalThis.__TEST_BROWSER__.wsEndpoint)
+    process.env.TEST_BROWSER_WS_ENDPOINT = globalThis.__TEST_BROWSER__.wsEndpoint;
+  else process.env.TEST_BROWSER_ERROR = globalThis.__TEST_BROWSER__.error;
   // Nothing should use the server's own database: every file sets DATABASE_URL to its own.
   process.env.DATABASE_URL = databaseUrl(url, 'no_database_outside_a_test_file');
 }

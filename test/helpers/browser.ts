@@ -1,32 +1,17 @@
 /** A real headless browser (Debian's Chromium driven by playwright-core) and a local store to land on. */
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-// The machine has no network beyond package registries: keep Chromium from calling Google.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Launches headless Chromium; fails (never skips) with the fix when it is not installed. */
+/**
+ * A connection to the run's headless Chromium (test/browser-server.mjs, launched by global setup).
+ * Closing it closes the file's contexts; the run's browser stays.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}, so the hosted checkout browser tests cannot run. ` +
-        'Install it with `apt-get update && apt-get install -y --no-install-recommends chromium` (CI does this in .ci/run), or set CHROMIUM_PATH.',
-    );
-  }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const endpoint = process.env.TEST_BROWSER_WS_ENDPOINT;
+  if (!endpoint)
+    throw new Error(process.env.TEST_BROWSER_ERROR ?? 'no browser: run the tests through jest (test/global-setup.mjs)');
+  return chromium.connect(endpoint);
 }
 
 export interface StoreServer {
