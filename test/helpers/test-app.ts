@@ -48,19 +48,43 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { por
     app,
     merchant: (name = 'Test Merchant') => createMerchant(orm.em.fork(), name),
     // service_secrets stays: a running service signs its session cookies with the secret it read there at start.
-    reset: async () => {
-      await orm.em.getConnection().execute(
-        `do $$ declare t text; begin
-           for t in select tablename from pg_tables where schemaname = 'public' and tablename not in ('mikro_orm_migrations', 'service_secrets') loop
-             execute format('truncate table %I cascade', t);
-           end loop; end $$;`,
-      );
-    },
+    reset: () => emptyTables(orm),
     close: async () => {
       await app.http.close();
       await orm.close();
     },
   };
+}
+
+/**
+ * Deletes every row but the migrations' and the service secrets', referencing tables before the
+ * tables they reference, in one implicit transaction: on a test's few rows this takes milliseconds
+ * where TRUNCATE, which gives every table new files, takes a quarter of a second.
+ */
+async function emptyTables(orm: MikroORM): Promise<void> {
+  const connection = orm.em.getConnection();
+  const tables = await connection.execute<{ name: string; refs: string[] }[]>(
+    `select t.tablename as name,
+            coalesce(array_agg(distinct r.relname::text) filter (where r.relname <> t.tablename), '{}') as refs
+       from pg_tables t
+       left join pg_constraint c on c.conrelid = format('%I.%I', t.schemaname, t.tablename)::regclass and c.contype = 'f'
+       left join pg_class r on r.oid = c.confrelid
+      where t.schemaname = 'public' and t.tablename not in ('mikro_orm_migrations', 'service_secrets')
+      group by t.tablename`,
+  );
+  const order: string[] = [];
+  const referencedBy = new Map(tables.map((t) => [t.name, tables.filter((u) => u.refs.includes(t.name)).length]));
+  const ready = tables.filter((t) => referencedBy.get(t.name) === 0);
+  for (let table = ready.pop(); table; table = ready.pop()) {
+    order.push(table.name);
+    for (const ref of table.refs) {
+      const left = referencedBy.get(ref)! - 1;
+      referencedBy.set(ref, left);
+      if (left === 0) ready.push(tables.find((t) => t.name === ref)!);
+    }
+  }
+  if (order.length !== tables.length) throw new Error('emptyTables: the foreign keys between tables form a cycle');
+  await connection.execute(order.map((name) => `delete from "${name}";`).join(' '));
 }
 
 /** A merchant and a client with its test key. */
