@@ -1,4 +1,5 @@
-// The jest environment of every test file: Node's, plus a database of the file's own, created from
+// The jest environment of every test file: Node's, plus (for behaviour files and unit specs marked
+// `@database`) a database of the file's own, created from
 // the template global setup migrated (`CREATE DATABASE … TEMPLATE …`), so that files can run in
 // parallel workers on one PostgreSQL server. DATABASE_URL points at it for the file and for every
 // process the file starts. The database is dropped after the file unless something still holds a
@@ -13,10 +14,13 @@ export default class DatabasePerFile extends TestEnvironment {
   constructor(config, context) {
     super(config, context);
     this.testPath = context.testPath;
+    // Behaviour files (*.e2e-spec.ts) get one; a unit spec only when its docblock says `@database`.
+    this.needsDatabase = context.testPath.endsWith('.e2e-spec.ts') || 'database' in context.docblockPragmas;
   }
 
   async setup() {
     await super.setup();
+    if (!this.needsDatabase) return;
     const template = process.env.TEST_TEMPLATE_URL;
     if (!template)
       throw new Error('TEST_TEMPLATE_URL is not set: run the tests through jest (test/global-setup.mjs sets it)');

@@ -1,3 +1,6 @@
+/**
+ * @database (a database of its own: test/database-per-file.mjs)
+ */
 import { Entity, ManyToOne, PrimaryKey, Property, type Rel } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver, type EntityManager } from '@mikro-orm/postgresql';
 import { bulkInsert, bulkRows, bulkUpdate, runBulk } from './bulk.js';
