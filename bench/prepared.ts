@@ -9,7 +9,8 @@
  * or without `max_prepared_statements`) hands a session's named statements to other clients. The
  * embedded database (a direct connection) prepares them by default.
  *
- * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20).
+ * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20), BENCH_CPU_PROF (directory:
+ * profile each service with --cpu-prof, into `unnamed/` and `named/` under it; read with profile-top.js).
  */
 import pg from 'pg';
 import { ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
@@ -26,7 +27,11 @@ async function main(): Promise<void> {
   const services: [string, BenchService][] = [];
   try {
     for (const named of ['false', 'true']) {
-      const s = await startService({ DATABASE_PREPARED_STATEMENTS: named });
+      const prof = process.env.BENCH_CPU_PROF;
+      const profArgs = prof
+        ? ['--cpu-prof', '--cpu-prof-dir', `${prof}/${named === 'true' ? 'named' : 'unnamed'}`]
+        : [];
+      const s = await startService({ DATABASE_PREPARED_STATEMENTS: named }, profArgs);
       services.push([named === 'true' ? 'named (embedded default)' : 'unnamed (DATABASE_URL default)', s]);
       await seedCatalog(s.databaseUrl);
     }
