@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import type pg from 'pg';
+import pg from 'pg';
+import { ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
 import { checkEligibility } from '../src/modules/eligibility/eligibility.engine.js';
 import { suggestionOf } from '../src/modules/products/product-eligibility.js';
 import { cpuMs, sqlCount } from './common.js';
@@ -125,3 +126,24 @@ export async function seedSkuProducts(db: pg.Client, merchantId: string, count: 
     ],
   );
 }
+
+/** The 1,000 products the flows' checkouts name (`SKU-1` … `SKU-1000`, as `npm run bench` seeds them), with the engine's decisions. */
+export async function seedCatalog(databaseUrl: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [
+      ENGINE_VERSION,
+    ]);
+    const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
+    await seedSkuProducts(db, merchantId, 1000);
+  } finally {
+    await db.end();
+  }
+}
+
+/** The headers of a service's API calls (its demo key). */
+export const headersOf = (s: { key: string }) => ({
+  authorization: `Bearer ${s.key}`,
+  'content-type': 'application/json',
+});

@@ -9,12 +9,11 @@
  * or without `max_prepared_statements`) hands a session's named statements to other clients. The
  * embedded database (a direct connection) prepares them by default.
  *
- * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20).
+ * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20), BENCH_CPU_PROF (directory:
+ * profile each service with --cpu-prof, into `unnamed/` and `named/` under it; read with profile-top.js).
  */
-import pg from 'pg';
-import { ENGINE_VERSION } from '../src/modules/eligibility/eligibility.engine.js';
 import { formatTable, startService, type BenchService } from './common.js';
-import { flows, median, seedSkuProducts } from './flows.js';
+import { flows, headersOf, median, seedCatalog } from './flows.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,7 +25,11 @@ async function main(): Promise<void> {
   const services: [string, BenchService][] = [];
   try {
     for (const named of ['false', 'true']) {
-      const s = await startService({ DATABASE_PREPARED_STATEMENTS: named });
+      const prof = process.env.BENCH_CPU_PROF;
+      const profArgs = prof
+        ? ['--cpu-prof', '--cpu-prof-dir', `${prof}/${named === 'true' ? 'named' : 'unnamed'}`]
+        : [];
+      const s = await startService({ DATABASE_PREPARED_STATEMENTS: named }, profArgs);
       services.push([named === 'true' ? 'named (embedded default)' : 'unnamed (DATABASE_URL default)', s]);
       await seedCatalog(s.databaseUrl);
     }
@@ -62,23 +65,6 @@ async function main(): Promise<void> {
     for (const [, s] of services) await s.stop();
   }
 }
-
-/** The 1,000 products the flows' checkouts name (`SKU-1` … `SKU-1000`, as `npm run bench` seeds them), with the engine's decisions. */
-async function seedCatalog(databaseUrl: string): Promise<void> {
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query('insert into eligibility_engine_rechecks (engine_version) values ($1) on conflict do nothing', [
-      ENGINE_VERSION,
-    ]);
-    const [{ id: merchantId }] = (await db.query<{ id: string }>('select id from merchants limit 1')).rows;
-    await seedSkuProducts(db, merchantId, 1000);
-  } finally {
-    await db.end();
-  }
-}
-
-const headersOf = (s: BenchService) => ({ authorization: `Bearer ${s.key}`, 'content-type': 'application/json' });
 
 main().catch((err) => {
   process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);

@@ -1,9 +1,9 @@
 import { expireDueRows } from '../../platform/jobs/expiry.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { LockMode, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
+import { LockMode, wrap, type EntityDictionary, type FilterQuery, type RequiredEntityData } from '@mikro-orm/core';
 import { scope, type Log, type ServiceContext } from '../../platform/context.js';
 import { DomainError } from '../../platform/errors.js';
-import { insertTogether } from '../../platform/db/sql.js';
+import { insertTogether, queryRows } from '../../platform/db/sql.js';
 import { newEvent, recordEvent } from '../../platform/events/events.service.js';
 import { createdRange, paginate, type Page, type PageRequest } from '../../platform/pagination/keyset.js';
 import { parseInput, requireObject } from '../../platform/validation.js';
@@ -149,19 +149,40 @@ export async function webhookUrlForOrder(
   return session ? webhookUrlOf(session) : null;
 }
 
-/** Loads one session of the caller (`true`: locked for the caller's transaction; `'fresh'`: read again even if this context has it), or 404 `not_found`. */
+/** One session of the caller's by id, every column (the read `getCheckoutSession` maps onto the entity). */
+const SESSION_BY_ID = 'select * from checkout_sessions where id = $1 and merchant_id = $2 and livemode = $3';
+
+/**
+ * Loads one session of the caller (`true`: locked for the caller's transaction; `'fresh'`: read
+ * again even if this context has it), or 404 `not_found`. Unlocked, it is one statement on the pg
+ * driver merged into the context's identity map (`em.findOne` builds a query and hydrates through
+ * the query builder: about three times the CPU on the pay path), with what `findOne` does around
+ * it: this context's pending session changes flushed first, and a session it already holds kept
+ * as it is (`'fresh'`: refreshed from the row).
+ */
 export async function getCheckoutSession(
   ctx: ServiceContext,
   id: string,
   read: boolean | 'fresh' = false,
 ): Promise<CheckoutSession> {
-  const session = await ctx.em.findOne(
-    CheckoutSession,
-    { id, ...scope(ctx) },
-    read === 'fresh' ? { refresh: true } : read ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
-  );
-  if (!session) throw DomainError.notFound('checkout session', id, 'checkout_id');
-  return session;
+  if (read === true) {
+    const locked = await ctx.em.findOne(
+      CheckoutSession,
+      { id, ...scope(ctx) },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!locked) throw DomainError.notFound('checkout session', id, 'checkout_id');
+    return locked;
+  }
+  await ctx.em.tryFlush(CheckoutSession, {});
+  const [row] = await queryRows<EntityDictionary<CheckoutSession>>(ctx, {
+    name: 'checkout_session_by_id',
+    text: SESSION_BY_ID,
+    values: [id, ctx.principal.merchantId, ctx.principal.livemode],
+  });
+  if (!row) throw DomainError.notFound('checkout session', id, 'checkout_id');
+  const held = read === 'fresh' ? undefined : ctx.em.getUnitOfWork().getById<CheckoutSession>(CheckoutSession.name, id);
+  return held && wrap(held).isInitialized() ? held : ctx.em.map(CheckoutSession, row);
 }
 
 /** The status a session has at the caller's clock (an open session past its expiry is expired). */

@@ -7,6 +7,7 @@ import { timedStatement } from './sql-counter.js';
 
 interface PgClient {
   query<R extends QueryResultRow>(query: QueryConfig): Promise<{ rows: R[] }>;
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
 }
 
 interface PooledClient {
@@ -81,14 +82,16 @@ async function pooled<R extends QueryResultRow>(
   query: QueryConfig,
   dropAfterMs?: number,
 ): Promise<R[]> {
-  const sent = query.name && !namedStatementPools.has(pool) ? { text: query.text, values: query.values } : query;
+  const named = query.name !== undefined && namedStatementPools.has(pool);
   const connection = await pool.acquireConnection();
   const timer =
     dropAfterMs === undefined
       ? undefined
       : setTimeout(() => (connection as unknown as WithSocket).connection.stream.destroy(), dropAfterMs);
   try {
-    return (await timedStatement(query.text, () => connection.query<R>(sent))).rows;
+    // Unnamed, the text and values go as they are: pg copies a config object (its property descriptors) per statement.
+    const send = () => (named ? connection.query<R>(query) : connection.query<R>(query.text, query.values));
+    return (await timedStatement(query.text, send)).rows;
   } finally {
     clearTimeout(timer);
     // Knex releases at once and answers an already resolved promise: nothing to wait for.

@@ -71,7 +71,7 @@ export function registerGraphqlRoute(
       const result = await runIdempotent(
         ctx,
         key,
-        requestFingerprint('POST', req.url, req.body),
+        () => requestFingerprint('POST', req.url, req.body),
         async (run) => {
           const res = await execute(req, run);
           // A mutation answered with errors or userErrors failed: like a failed REST call, it is not kept under the key.

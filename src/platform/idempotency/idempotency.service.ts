@@ -86,11 +86,12 @@ class NotStored extends Error {
  *
  * A failed request (an error thrown, or `store: false`) is not stored and its work is rolled
  * back, so the key can be retried; a declined payment is an answer, stored and replayed.
+ * `fingerprint` (`requestFingerprint`) is computed only when a key was sent.
  */
 export async function runIdempotent(
   ctx: ServiceContext,
   key: string | undefined,
-  fingerprint: string,
+  fingerprintOf: () => string,
   execute: (ctx: ServiceContext) => Promise<ExecutedResponse>,
   opts: { transactional?: boolean } = {},
   claims = 0,
@@ -103,6 +104,7 @@ export async function runIdempotent(
       { param: 'Idempotency-Key' },
     );
   }
+  const fingerprint = fingerprintOf();
   const { merchantId, livemode } = ctx.principal;
   const connection = ctx.em.getConnection();
   const claimed = await connection.execute<{ id: string }[]>(
@@ -119,7 +121,7 @@ export async function runIdempotent(
     const first = await awaitFirstResponse(ctx, key, fingerprint);
     if (first) return { ...first, replayed: true };
     // The first request failed and released the key meanwhile: this one claims it afresh.
-    if (claims < 3) return runIdempotent(ctx, key, fingerprint, execute, opts, claims + 1);
+    if (claims < 3) return runIdempotent(ctx, key, () => fingerprint, execute, opts, claims + 1);
     throw new DomainError(
       'idempotency_key_in_use',
       `Requests with Idempotency-Key '${key}' keep failing; check the request and retry.`,

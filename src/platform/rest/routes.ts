@@ -118,11 +118,10 @@ async function sendIdempotent(
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const key = req.headers['idempotency-key'];
-  const fingerprint = requestFingerprint(route.method, req.url, req.body);
   const result = await runIdempotent(
     ctx,
     Array.isArray(key) ? key[0] : key,
-    fingerprint,
+    () => requestFingerprint(route.method, req.url, req.body),
     async (c) => {
       const out = await route.handler(c, req);
       return out instanceof HttpResult
