@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 
 /** A merchant's Adyen configuration as the `processor` commands take it, and the key that seals it. */
 export const SECRETS_KEY = '5f0c2b9d8e7a6f5041322314f5e6d7c8b9a0f1e2d3c4b5a69788796a5b4c3d2e';
@@ -20,6 +20,18 @@ export function processorCli(args: string[], env: Record<string, string> = { SEC
     encoding: 'utf8',
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** `processorCli`, without blocking: several can run at once. */
+export function processorCliAsync(args: string[], env: Record<string, string> = { SECRETS_KEY }): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['dist/src/cli/cli.js', 'processor', ...args],
+      { env: { ...process.env, ...env }, encoding: 'utf8' },
+      (_, stdout, stderr) => resolve({ status: child.exitCode, stdout, stderr }),
+    );
+  });
 }
 
 /** `processor set` arguments for `merchant`, with `over` replacing options. */
