@@ -3,7 +3,8 @@
  * until nothing is due (then prints `{"charged": n, "maxRssKb": …, "cpuMs": …, "liveHeapKb": […]}` and exits). Used by `npm run bench:billing`
  * (two of them against one PostgreSQL) and by the crash test (SIGKILLed mid-sweep, restarted).
  *
- * Environment: DATABASE_URL (required); BILLING_BATCH (default 100); BILLING_LOOPS (concurrent
+ * Environment: DATABASE_URL (required); DATABASE_PREPARED_STATEMENTS (`true`: statements prepared
+ * under names, as the service does on the embedded database); BILLING_BATCH (default 100); BILLING_LOOPS (concurrent
  * claim → charge → settle pipelines, default 3); CHARGE_DELAY_MS (a slow processor, for the crash
  * test); BILLING_LEASE_MS (default 120000).
  */
@@ -29,7 +30,9 @@ const log: Log = {
 const loops = Number(env.BILLING_LOOPS ?? 3);
 // Each loop is one claim → charge → settle pipeline holding at most one connection at a time;
 // several per process overlap one batch's database work with another's processor calls.
-const orm = await openOrm(env.DATABASE_URL!, loops + 1);
+const orm = await openOrm(env.DATABASE_URL!, loops + 1, {
+  preparedStatements: env.DATABASE_PREPARED_STATEMENTS === 'true',
+});
 if (delay > 0) {
   const connection = orm.em.getConnection();
   class SlowProcessor extends SimulatedProcessor {

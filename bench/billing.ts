@@ -7,7 +7,8 @@
  * fails (exit 1) if any period was charged twice or missed.
  *
  * Environment: BENCH_SUBSCRIPTIONS (default 100000), BENCH_WORKERS (default 2), BILLING_BATCH and
- * BILLING_LOOPS (see billing-worker.ts), BENCH_CPU_PROF (directory: profile the workers with
+ * BILLING_LOOPS (see billing-worker.ts), DATABASE_PREPARED_STATEMENTS (as the service: named on the
+ * embedded database, unnamed on DATABASE_URL), BENCH_CPU_PROF (directory: profile the workers with
  * --cpu-prof), DATABASE_URL (default: a fresh embedded PostgreSQL in a temporary directory, fsync on).
  */
 import 'reflect-metadata';
@@ -73,7 +74,7 @@ function runWorker(url: string): Promise<WorkerResult> {
     process.execPath,
     [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--expose-gc', 'dist/bench/billing-worker.js'],
     {
-      env: { ...process.env, DATABASE_URL: url },
+      env: { ...process.env, DATABASE_URL: url, DATABASE_PREPARED_STATEMENTS: String(namedStatements) },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -106,6 +107,12 @@ function runWorker(url: string): Promise<WorkerResult> {
 }
 
 const dataDir = process.env.DATABASE_URL ? null : await mkdtemp(path.join(tmpdir(), 'commerce-billing-bench-'));
+// The service's rule: statements prepared under names on the embedded database (a direct
+// connection), unnamed on DATABASE_URL (it may be a transaction pooler), unless
+// DATABASE_PREPARED_STATEMENTS says otherwise.
+const namedStatements = process.env.DATABASE_PREPARED_STATEMENTS
+  ? process.env.DATABASE_PREPARED_STATEMENTS === 'true'
+  : dataDir !== null;
 const db = dataDir
   ? await startEmbeddedPostgres({ dataDir })
   : { url: process.env.DATABASE_URL!, stop: () => Promise.resolve() };
@@ -176,6 +183,10 @@ try {
   const rows = [
     ['subscriptions due', String(N)],
     ['worker processes', `${WORKERS} (${results.map((r) => r.charged).join(' + ')} charges)`],
+    [
+      'statements',
+      namedStatements ? 'prepared under names (the embedded default)' : 'unnamed (the DATABASE_URL default)',
+    ],
     ['wall time', `${secs.toFixed(2)} s`],
     ['charges/s', (check.paid / secs).toFixed(0)],
     [
