@@ -107,15 +107,14 @@ function runWorker(url: string): Promise<WorkerResult> {
 }
 
 const dataDir = process.env.DATABASE_URL ? null : await mkdtemp(path.join(tmpdir(), 'commerce-billing-bench-'));
-// The service's rule: statements prepared under names on the embedded database (a direct
-// connection), unnamed on DATABASE_URL (it may be a transaction pooler), unless
-// DATABASE_PREPARED_STATEMENTS says otherwise.
-const namedStatements = process.env.DATABASE_PREPARED_STATEMENTS
-  ? process.env.DATABASE_PREPARED_STATEMENTS === 'true'
-  : dataDir !== null;
 const db = dataDir
   ? await startEmbeddedPostgres({ dataDir })
-  : { url: process.env.DATABASE_URL!, stop: () => Promise.resolve() };
+  : { url: process.env.DATABASE_URL!, direct: false, stop: () => Promise.resolve() };
+// The service's rule (src/server.ts): DATABASE_PREPARED_STATEMENTS when set, else named statements
+// on a direct connection (the embedded database) and unnamed ones on DATABASE_URL.
+const namedStatements = process.env.DATABASE_PREPARED_STATEMENTS
+  ? process.env.DATABASE_PREPARED_STATEMENTS === 'true'
+  : db.direct;
 const orm = await openOrm(db.url, 4);
 let failed = false;
 try {

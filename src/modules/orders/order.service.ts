@@ -116,8 +116,8 @@ export async function createOrder(
   const orderNumber = draft.orderNumber ?? (await takeOrderNumbers(ctx.em, [ctx.principal]))[0];
   const built = buildOrder(scope(ctx), draft, orderNumber);
   return {
-    order: ctx.em.create(Order, built.order, { persist: true }),
-    payments: built.payments.map((p) => ctx.em.create(Payment, p, { persist: true })),
+    order: ctx.em.create(Order, built.order),
+    payments: built.payments.map((p) => ctx.em.create(Payment, p)),
   };
 }
 
