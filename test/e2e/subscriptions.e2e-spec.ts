@@ -413,8 +413,23 @@ describe('cancellation', () => {
     expect((await eventsOf(sub.id)).map((e) => e.type)).not.toContain('subscription.canceled');
     await advance(32 * DAY);
     expect(await getSubscription(sub.id)).toMatchObject({ status: 'cancelled', ended_at: sub.current_period_end });
-    const types = (await eventsOf(sub.id)).map((e) => e.type);
-    expect(types).toEqual(['subscription.created', 'subscription.renewed', 'subscription.canceled']);
+    const events = await eventsOf(sub.id);
+    expect(events.map((e) => e.type)).toEqual([
+      'subscription.created',
+      'subscription.renewed',
+      'subscription.canceled',
+    ]);
+    const renewed = events[1].data;
+    expect(events[2].data).toMatchObject({
+      status: 'cancelled',
+      cancel_at_period_end: true,
+      next_charge_at: null,
+      canceled_at: res.body.cancelled_at,
+      customer_email: renewed.customer_email,
+      card_last4: renewed.card_last4,
+      card_brand: renewed.card_brand,
+    });
+    expect(renewed.customer_email).toEqual(expect.any(String));
   });
 
   test('reversing a scheduled cancellation records subscription.resumed, and billing goes on', async () => {

@@ -37,9 +37,10 @@ export type BillingSubscription = Pick<
   | 'latestInvoiceId'
   | 'cancelAtPeriodEnd'
   | 'cancelledAt'
+  | 'endedAt'
   | 'priorStatus'
   | 'priorNextChargeAt'
-> & { merchantId: string };
+> & { merchantId: string; updatedAt?: Date };
 
 /** A cycle as billing reads and changes it; `isNew` until it is inserted. */
 export type BillingInvoice = Pick<
@@ -91,6 +92,7 @@ const SUBSCRIPTION_DATES = [
   'nextChargeAt',
   'billingLeaseUntil',
   'cancelledAt',
+  'endedAt',
   'priorNextChargeAt',
 ] as const;
 const SUBSCRIPTION_COLUMNS = [
@@ -262,6 +264,8 @@ const SUBSCRIPTION_CHANGES = [
   'billingLeaseUntil',
   'openInvoiceId',
   'latestInvoiceId',
+  'cancelledAt',
+  'endedAt',
   'priorStatus',
   'priorNextChargeAt',
   'updatedAt',
@@ -299,8 +303,29 @@ export function billingWrites(
     bulkUpdate(
       em,
       Subscription,
-      subs.map((s) => ({ ...s, updatedAt: now })),
+      subs.map((s) => Object.assign(s, { updatedAt: now })),
       SUBSCRIPTION_CHANGES,
     ),
   ];
+}
+
+/**
+ * Brings the subscriptions of `subs` that the caller's unit of work holds as entities up to those
+ * rows as just written (`billingWrites`), without reading them again (`em.merge`'s `refresh` lets
+ * the row's values replace the held ones and become the entity's clean state; no statement): a
+ * service that locked one and prepared its charge goes on with the entity as it now is.
+ */
+export function mergeIntoHeld(em: EntityManager, subs: BillingSubscription[]): void {
+  for (const { merchantId: _merchant, ...row } of subs)
+    if (em.getUnitOfWork().getById(Subscription.name, row.id)) em.merge(Subscription, row, { refresh: true });
+}
+
+/** The customers `ids` (the few fields billing's events and emails carry). */
+export async function readCustomers(em: EntityManager, ids: string[]): Promise<Map<string, BillingCustomer>> {
+  const rows = await runStatement<BillingCustomer & { id: string }>(
+    em,
+    `select id, email, first_name as "firstName", last_name as "lastName", phone from customers where id = any(?)`,
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((c) => [c.id, c]));
 }

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Log, type ServiceContext } from '../../platform/context.js';
 import { runBulk } from '../../platform/db/bulk.js';
 import { prefixedId } from '../../platform/db/ids.js';
-import { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import type { PaymentProcessor } from '../payments/payment-processor.js';
 import { processorFor } from '../payments/processor-registry.js';
 import { periodAt } from './subscription-calendar.js';
@@ -13,9 +12,12 @@ import {
   lockDueSubscriptions,
   lockSubscriptionRows,
   readInvoices,
+  mergeIntoHeld,
+  readCustomers,
   readMethods,
   type BillingAttempt,
   type BillingInvoice,
+  type BillingMethod,
   type BillingSubscription,
 } from './subscription-billing-rows.js';
 import { endSubscription } from './subscription-ending.js';
@@ -64,30 +66,27 @@ export { setBillingLeaseMs, type ChargeJob } from './subscription-charge.js';
  * before the cancel committed stays paid: the cycle was paid while the subscription was live.
  */
 
-/** Ends the subscriptions whose scheduled end has come, through the entity and `endSubscription` (rare: not worth a batch path). */
+/**
+ * Ends the subscriptions whose scheduled end has come (`endSubscription` on their rows, which the
+ * caller writes with the batch); their `subscription.canceled` events go through the unit of work.
+ */
 async function endScheduled(
   em: EntityManager,
   subs: BillingSubscription[],
+  methods: Map<string, BillingMethod>,
   offsets: Map<string, number>,
   log: Log,
 ): Promise<void> {
   if (!subs.length) return;
-  const entities = await em.find(Subscription, { id: { $in: subs.map((s) => s.id) } }, { refresh: true });
-  const [customers, methods] = await Promise.all([
-    em.find(Customer, { id: { $in: entities.map((s) => s.customerId) } }),
-    em.find(PaymentMethod, { id: { $in: entities.map((s) => s.paymentMethodId) } }),
-  ]);
-  for (const sub of entities) {
-    const ctx = ctxFor(em, sub.merchant.id, sub.livemode, offsets.get(sub.id) ?? 0, log);
-    await endSubscription(
-      ctx,
-      sub,
-      sub.currentPeriodEnd,
-      customers.find((c) => c.id === sub.customerId) ?? null,
-      methods.find((m) => m.id === sub.paymentMethodId) ?? null,
-    );
+  const customers = await readCustomers(
+    em,
+    subs.map((s) => s.customerId),
+  );
+  for (const sub of subs) {
+    const ctx = ctxFor(em, sub.merchantId, sub.livemode, offsets.get(sub.id) ?? 0, log);
+    const pm = methods.get(sub.paymentMethodId) ?? null;
+    await endSubscription(ctx, sub, sub.currentPeriodEnd, customers.get(sub.customerId) ?? null, pm);
   }
-  await em.flush();
 }
 
 /**
@@ -212,14 +211,16 @@ export async function prepareCharges(
     }
     jobs.push(leaseCharge(sub, attempt, invoice.currency, offset, pm, !!opts.byNewCard));
   }
-  await runBulk(em, billingWrites(em, changed, invoices, attempts));
-  await endScheduled(em, ending, offsets, log);
+  await endScheduled(em, ending, methods, offsets, log);
+  await runBulk(em, billingWrites(em, [...changed, ...ending], invoices, attempts));
+  if (ending.length) await em.flush();
   return jobs;
 }
 
 /**
  * Step 1 for one subscription the caller holds as an entity, locked (or created) in its
- * transaction `em`: flushes it, prepares its charge as `prepareCharges` does, and reloads it.
+ * transaction `em`: flushes it, prepares its charge as `prepareCharges` does, and brings the
+ * entity up to the row written.
  */
 export async function prepareChargeOf(
   ctx: ServiceContext,
@@ -228,14 +229,9 @@ export async function prepareChargeOf(
   opts: { byNewCard?: boolean } = {},
 ): Promise<ChargeJob[]> {
   await em.flush();
-  const jobs = await prepareCharges(
-    em,
-    await lockSubscriptionRows(em, [sub.id]),
-    new Map([[sub.id, ctx.principal.clockOffsetMs]]),
-    ctx.log,
-    opts,
-  );
-  await em.findOneOrFail(Subscription, sub.id, { refresh: true });
+  const rows = await lockSubscriptionRows(em, [sub.id]);
+  const jobs = await prepareCharges(em, rows, new Map([[sub.id, ctx.principal.clockOffsetMs]]), ctx.log, opts);
+  mergeIntoHeld(em, rows);
   return jobs;
 }
 

@@ -2,6 +2,11 @@ import type { ServiceContext } from '../../platform/context.js';
 import type { Customer, PaymentMethod } from '../customers/customer.entity.js';
 import { recordSubscriptionEvent } from './subscription-events.js';
 import { SubscriptionInvoice, type Subscription } from './subscription.entity.js';
+import type { SubscriptionEventSource } from './subscription.resource.js';
+
+/** What ending a subscription reads and changes: the entity a service holds, or billing's row. */
+export type EndingSubscription = SubscriptionEventSource &
+  Pick<Subscription, 'endedAt' | 'priorStatus' | 'priorNextChargeAt' | 'openInvoiceId' | 'billingLeaseUntil'>;
 
 /**
  * Ends `sub` at `at` (cancellation now, or a scheduled one reaching the period end) and voids its
@@ -10,10 +15,10 @@ import { SubscriptionInvoice, type Subscription } from './subscription.entity.js
  */
 export async function endSubscription(
   ctx: ServiceContext,
-  sub: Subscription,
+  sub: EndingSubscription,
   at: Date,
-  customer: Customer | null,
-  pm: PaymentMethod | null,
+  customer: Pick<Customer, 'email'> | null,
+  pm: Pick<PaymentMethod, 'type' | 'last4' | 'brand'> | null,
 ): Promise<void> {
   sub.status = 'cancelled';
   sub.endedAt = at;
