@@ -15,7 +15,8 @@
  * (`graphql()`), and prints the ratio to that beside.
  *
  * Env: BENCH_ROUNDS (3), BENCH_SECONDS (5 per run), BENCH_CONNECTIONS (20), BENCH_ONLY
- * (comma-separated case ids), BENCH_CPU_PROF (directory: profile the service with --cpu-prof).
+ * (comma-separated case ids), BENCH_CPU_PROF (directory: profile the service and the bare server,
+ * `baseline.cpuprofile`, with --cpu-prof).
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -160,7 +161,9 @@ async function startBaseline(
   merchantId: string,
 ): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/bench/baseline.js'], {
+  const cpuProf = process.env.BENCH_CPU_PROF;
+  const profile = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', cpuProf, '--cpu-prof-name', 'baseline.cpuprofile'] : [];
+  const child = spawn(process.execPath, [...profile, 'dist/bench/baseline.js'], {
     env: { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl, MERCHANT_ID: merchantId },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
