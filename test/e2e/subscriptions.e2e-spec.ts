@@ -41,6 +41,9 @@ const db = () => t.orm.em.fork().getConnection();
 interface SubscriptionEventData {
   subscription_id: string;
   status: string;
+  customer_email: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
   invoice?: {
     invoice_id: string;
     order_id: string;
