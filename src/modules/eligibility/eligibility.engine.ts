@@ -11,7 +11,7 @@ import { validateGtin, type GtinFormat } from './gtin.js';
 export type { EligibilityStatus } from './eligibility.types.js';
 
 /** Bumped with any change to how the engine decides that its data tables do not show. */
-const RULES_REVISION = '2026-11-27';
+const RULES_REVISION = '2026-11-29';
 
 /**
  * Which engine decides: a digest of its rules revision and data tables. When a deploy changes it,
@@ -158,15 +158,21 @@ const CAUTION: Record<EligibilityStatus, number> = {
 
 interface NameMatch {
   category: EligibilityCategory;
+  /** Whether one of its phrases starts in the name's head (before "with"), i.e. names the product itself. */
+  inHead: boolean;
   /** The longest phrase that matched; it is what the message cites. */
   keyword: CompiledKeyword;
   /** Sum of the weights of every phrase of the category that matched. */
   evidence: number;
 }
 
-/** Ranks matches: a decisive category first, then longest phrase, then total matched words, then caution; earlier data wins a full tie. */
+/**
+ * Ranks matches: a decisive category first, then one that names the head (the product before "with") over one
+ * found only in what follows, then longest phrase, then total matched words, then caution; earlier data wins a full tie.
+ */
 function beats(a: NameMatch, b: NameMatch): boolean {
   if (Boolean(a.category.decisive) !== Boolean(b.category.decisive)) return Boolean(a.category.decisive);
+  if (a.inHead !== b.inHead) return a.inHead;
   if (a.keyword.weight !== b.keyword.weight) return a.keyword.weight > b.keyword.weight;
   if (a.evidence !== b.evidence) return a.evidence > b.evidence;
   return CAUTION[a.category.status] > CAUTION[b.category.status];
@@ -187,29 +193,50 @@ function keywordHits(text: string, words: ReadonlySet<string>): Map<number, Comp
   return hits;
 }
 
-/** The best match among categories of one kind: ordinary ones, or `fallback` ones when no ordinary one matched. */
-function bestOf(text: string, hits: Map<number, CompiledKeyword[]>, fallback: boolean): NameMatch | null {
+type Tier = 'product' | 'brand' | 'fallback';
+
+const tierOf = (category: EligibilityCategory): Tier =>
+  category.fallback ? 'fallback' : category.brand ? 'brand' : 'product';
+
+// What follows "with" qualifies the product ("nasal gel with aloe"), it does not name it. Not "for": what follows it is
+// often the purpose that decides ("wrist bands for nausea", "collagen for hair, skin and nails").
+const TAIL_START = / with /;
+
+/** The best match among categories of one tier: product types, else brands, else forms of sale. */
+function bestOf(text: string, hits: Map<number, CompiledKeyword[]>, tier: Tier, headEnd: number): NameMatch | null {
   let best: NameMatch | null = null;
+  let specific: NameMatch | null = null;
   for (const at of [...hits.keys()].sort((a, b) => a - b)) {
     const { category, negatives } = COMPILED[at];
-    if (Boolean(category.fallback) !== fallback || negatives.some((negative) => text.includes(negative))) continue;
+    if (tierOf(category) !== tier || negatives.some((negative) => text.includes(negative))) continue;
     const keywords = hits.get(at) ?? [];
     let keyword = keywords[0];
     let evidence = 0;
+    let inHead = false;
     for (const hit of keywords) {
       evidence += hit.weight;
       if (hit.weight > keyword.weight || (hit.weight === keyword.weight && hit.order < keyword.order)) keyword = hit;
+      inHead ||= hit.parts.some((part) => text.indexOf(part) < headEnd);
     }
-    const candidate = { category, keyword, evidence };
+    const candidate = { category, inHead, keyword, evidence };
     if (!best || beats(candidate, best)) best = candidate;
+    if (!category.broad && (!specific || beats(candidate, specific))) specific = candidate;
   }
-  return best;
+  // A broad category decides the status; a specific one of the same status that also matched says it more precisely.
+  return best?.category.broad && specific?.category.status === best.category.status ? specific : best;
 }
 
 function matchName(normalized: string): NameMatch | null {
   const text = pad(normalized);
   const hits = keywordHits(text, new Set(normalized.split(' ')));
-  return bestOf(text, hits, false) ?? bestOf(text, hits, true);
+  // The head ends where the first "with" starts (a name that opens with one has no head to prefer).
+  const tail = TAIL_START.exec(text);
+  const headEnd = tail && tail.index > 0 ? tail.index : text.length;
+  return (
+    bestOf(text, hits, 'product', headEnd) ??
+    bestOf(text, hits, 'brand', headEnd) ??
+    bestOf(text, hits, 'fallback', headEnd)
+  );
 }
 
 /** Reads "SPF 30" (or "30 SPF") from a normalised name. */
