@@ -78,6 +78,12 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     brand: true,
     keywords: [
+      'intimina',
+      'ziggy cup',
+      'lunette',
+      'lena cup',
+      'hello cup',
+      'nixit',
       'carex',
       'drive medical',
       'hurrycane',
@@ -158,6 +164,8 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     brand: true,
     keywords: [
+      'perfect fitness',
+      'rogue',
       'concept2',
       'nordictrack',
       'bowflex',
