@@ -486,6 +486,18 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'arch support',
       'prescription',
       'walking boot',
+      // incontinence brands and absorbency words, walker boots and post-op shoes
+      'tena',
+      'prevail',
+      'poise',
+      'tranquility',
+      'absorbency',
+      'absorbent',
+      'leakproof',
+      'leak proof',
+      'walker',
+      'post op',
+      'surgical',
     ],
     rationale: 'IRS Pub. 502: ordinary clothing, footwear and non-prescription sunglasses are personal-use items',
   },
@@ -577,6 +589,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'bath salts',
       'salt lamp',
     ],
+    // A humidifier sold with a diffuser is a humidifier.
+    negative_keywords: ['humidifier'],
     rationale:
       'IRS Pub. 502: items for general health or to relieve discomfort not related to a particular medical condition are not medical care',
   },

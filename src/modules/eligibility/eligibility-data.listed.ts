@@ -130,6 +130,7 @@ export const LISTED_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Beauty supplements (hair, skin & nails)',
     status: 'not_eligible',
     keywords: [
+      'sugarbearhair',
       'hair skin and nail',
       'hair skin nail',
       'skin and nail',

@@ -26,7 +26,7 @@ const TOPICAL_FORMS = [
 // Supplements sold for animals are pet products, never a qualified medical expense for the account holder.
 const PET_TERMS = ['pet', 'dog', 'puppy', 'kitten', 'for cats'];
 
-const NOT_FOR_PEOPLE = [...TOPICAL_FORMS, ...PET_TERMS];
+export const NOT_FOR_PEOPLE = [...TOPICAL_FORMS, ...PET_TERMS];
 
 // Supplements that administrators list eligible without a letter (eligibility-data.listed.ts).
 const LISTED_ELSEWHERE = ['prenatal', 'glucosamine', 'chondroitin', 'cosamin', 'osteo bi flex'];
@@ -89,6 +89,11 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'zinc oxide',
       'epsom',
       'sulfate',
+      // a proton-pump inhibitor's magnesium salt and a saline laxative are medicines
+      'omeprazole',
+      'esomeprazole',
+      'oral solution',
+      'saline laxative',
     ],
     rationale:
       'IRS Pub. 502: vitamins and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',

@@ -95,6 +95,8 @@ describe('normalizeName', () => {
     ['Headaches', 'headache'],
     ['Glasses', 'glass'],
     ['Crème Brûlée Cookies', 'creme brulee cooky'],
+    // Words that name an Object.prototype member are words like any other.
+    ['Constructor Toys', 'constructor toy'],
   ])('%s → %s', (input, expected) => {
     expect(normalizeName(input)).toBe(expected);
   });

@@ -4,6 +4,21 @@
  */
 import type { EligibilityCategory } from './eligibility.types.js';
 
+/** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
+export const NOT_HEAT_THERAPY = [
+  'pet',
+  'dog',
+  'cat',
+  'lunch',
+  'cooler',
+  'seedling',
+  'reptile',
+  'throw',
+  'blanket',
+  'jacket',
+  'vest',
+];
+
 export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'bandages-wound-care',
@@ -644,20 +659,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'warm compress',
       'moist heat',
     ],
-    // Heated throws and clothing are household goods and apparel.
-    negative_keywords: [
-      'pet',
-      'dog',
-      'cat',
-      'lunch',
-      'cooler',
-      'seedling',
-      'reptile',
-      'throw',
-      'blanket',
-      'jacket',
-      'vest',
-    ],
+    negative_keywords: NOT_HEAT_THERAPY,
     rationale: "Plan administrators' eligibility lists: heating pads and hot/cold packs relieve pain and injury",
   },
   {
@@ -804,6 +806,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'sea bond',
       'night guard',
       'dental guard',
+      'nightguard',
+      'dental protector',
+      'dental + protector',
+      'grinding + guard',
       'teeth grinding',
       'bruxism',
       'dental repair',

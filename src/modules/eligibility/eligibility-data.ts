@@ -11,6 +11,12 @@ import { INELIGIBLE_CATEGORIES } from './eligibility-data.ineligible.js';
 import { REVIEW_CATEGORIES } from './eligibility-data.review.js';
 import { LISTED_ELIGIBLE_CATEGORIES, LISTED_INELIGIBLE_CATEGORIES } from './eligibility-data.listed.js';
 import { SUPPLEMENT_FORM_FALLBACK, WELLNESS_LMN_CATEGORIES } from './eligibility-data.wellness.js';
+import {
+  TAXONOMY_ELIGIBLE_CATEGORIES,
+  TAXONOMY_INELIGIBLE_CATEGORIES,
+  TAXONOMY_LMN_CATEGORIES,
+} from './eligibility-data.taxonomy.js';
+import { BRAND_CATEGORIES } from './eligibility-data.brands.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -20,10 +26,14 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...MEDICINE_CATEGORIES,
   ...SUPPLY_CATEGORIES,
   ...LISTED_ELIGIBLE_CATEGORIES,
+  ...TAXONOMY_ELIGIBLE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
+  ...TAXONOMY_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
+  ...TAXONOMY_INELIGIBLE_CATEGORIES,
+  ...BRAND_CATEGORIES,
   SUPPLEMENT_FORM_FALLBACK,
 ];

@@ -248,8 +248,8 @@ const LABELLED: LabelledCase[] = [
   ['Wine Glasses, Set of 4', 'not_eligible', 'household'],
   ['Digital Meat Thermometer for Grilling', 'not_eligible', null],
   ['Pool Thermometer', 'not_eligible', null],
-  ['Bluetooth Wireless Headphones', 'not_eligible', null],
-  ['Garden Hose, 50 ft', 'not_eligible', null],
+  ['Bluetooth Wireless Headphones', 'not_eligible', 'home-electronics-apparel'],
+  ['Garden Hose, 50 ft', 'not_eligible', 'home-electronics-apparel'],
   ['Reusable Ice Pack for Lunch Boxes', 'not_eligible', null],
   ['Baby Walker with Wheels', 'not_eligible', null],
   ['Kindle Paperwhite E-Reader', 'not_eligible', null],
@@ -282,7 +282,7 @@ const LABELLED: LabelledCase[] = [
   ['Organic Cotton Pads Super, 16 ct', 'eligible', 'menstrual-care'],
   ['Daytime Severe Cold Liquid, 8 fl oz', 'eligible', 'cold-flu-cough'],
   ["Children's Pain & Fever Chewables Bubble Gum", 'eligible', 'pain-relief'],
-  ['Goody Hair Elastics, 30 ct', 'not_eligible', null],
+  ['Goody Hair Elastics, 30 ct', 'not_eligible', 'personal-care-items'],
   ['Reflux Wedge Pillow', 'eligible', 'reflux-wedge-pillows'],
   ['Petrolatum Gauze Dressing', 'eligible', 'bandages-wound-care'],
   ['Daily Multi for Men, 60 tablets', 'requires_lmn', 'vitamins-minerals'],
@@ -418,7 +418,7 @@ describe('checkEligibility by name: messages and edge cases', () => {
   });
 
   test('nothing recognised: not eligible, source none, asks for a UPC or clearer name', () => {
-    const result = checkEligibility({ name: 'Bluetooth Wireless Headphones' });
+    const result = checkEligibility({ name: 'Wireless Weather Station' });
     expect(result).toEqual({
       hsa_fsa_eligible: false,
       requires_lmn: false,
@@ -426,7 +426,7 @@ describe('checkEligibility by name: messages and edge cases', () => {
       category: null,
       source: 'none',
       message:
-        "Not eligible: no HSA/FSA-eligible category was recognised in 'Bluetooth Wireless Headphones' (IRS Pub. 502: only medical care qualifies). A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.",
+        "Not eligible: no HSA/FSA-eligible category was recognised in 'Wireless Weather Station' (IRS Pub. 502: only medical care qualifies). A valid UPC or a clearer product name (e.g. 'digital thermometer') helps.",
     });
   });
 

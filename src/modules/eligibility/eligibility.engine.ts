@@ -4,14 +4,16 @@
  */
 import { createHash } from 'node:crypto';
 import { ELIGIBILITY_CATEGORIES, UPC_TABLE } from './eligibility-data.js';
-import type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
-import { ellipsize, truncateCodePoints } from '../../platform/text.js';
+import type { EligibilityStatus, UpcEntry } from './eligibility.types.js';
+import { ellipsize } from '../../platform/text.js';
+import { COMPILED_BY_ID, matchName, normalizeName, pad } from './eligibility-matcher.js';
 import { validateGtin, type GtinFormat } from './gtin.js';
 
 export type { EligibilityStatus } from './eligibility.types.js';
+export { normalizeName } from './eligibility-matcher.js';
 
 /** Bumped with any change to how the engine decides that its data tables do not show. */
-const RULES_REVISION = '2026-11-27';
+const RULES_REVISION = '2026-11-29';
 
 /**
  * Which engine decides: a digest of its rules revision and data tables. When a deploy changes it,
@@ -38,107 +40,7 @@ export interface EligibilityResult {
   message: string;
 }
 
-// Names longer than this are cut before matching so a pathological input cannot slow product creation.
-const MAX_NAME_CHARS = 1000;
 const MAX_NAME_IN_MESSAGE = 120;
-
-const IRREGULAR: Record<string, string> = {
-  lens: 'lens',
-  lenses: 'lens',
-  teeth: 'tooth',
-  feet: 'foot',
-  women: 'woman',
-  men: 'man',
-  children: 'child',
-};
-
-/** Folds a word to a crude singular; names and keywords go through the same function, so it only has to be consistent. */
-function singular(word: string): string {
-  if (IRREGULAR[word]) return IRREGULAR[word];
-  if (word.length <= 3 || /\d/.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
-  // "cookie" and "cookies" must meet: both become "cooky".
-  if (word.endsWith('ie')) return word.slice(0, -2) + 'y';
-  if (word.endsWith('aches')) return word.slice(0, -1);
-  if (/(sses|shes|ches|xes|zzes)$/.test(word)) return word.slice(0, -2);
-  if (/(ss|us|is)$/.test(word)) return word;
-  if (word.endsWith('s')) {
-    const stem = word.slice(0, -1);
-    return IRREGULAR[stem] ?? stem;
-  }
-  return word;
-}
-
-/** Normalises a product name or keyword to space-separated singular lowercase words ("Band-Aids®" → "band aid"). */
-export function normalizeName(text: string): string {
-  return (
-    truncateCodePoints(text, MAX_NAME_CHARS)
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .toLowerCase()
-      .replace(/['’`]/g, '')
-      .replace(/&/g, ' and ')
-      // Split letters from digits so "SPF50", "KN95" and "B-12" all tokenise the same way.
-      .replace(/([a-z])(\d)/g, '$1 $2')
-      .replace(/(\d)([a-z])/g, '$1 $2')
-      .split(/[^a-z0-9]+/)
-      .filter((word) => word !== '')
-      .map(singular)
-      .join(' ')
-  );
-}
-
-interface CompiledKeyword {
-  text: string;
-  /** Each part padded with spaces, so a substring test on the padded name is a whole-word match. */
-  parts: string[];
-  /** First word of each part: a cheap set lookup that rules out most keywords before any substring search. */
-  heads: string[];
-  weight: number;
-  /** Position in its category's list: on a tie in weight the earlier keyword is the one a message cites. */
-  order: number;
-}
-
-interface CompiledCategory {
-  category: EligibilityCategory;
-  keywords: CompiledKeyword[];
-  negatives: string[];
-  /** `confirm.phrases`, padded like `negatives`. */
-  confirms: string[] | null;
-}
-
-const pad = (phrase: string): string => ` ${phrase} `;
-
-function compileKeyword(text: string, order: number): CompiledKeyword {
-  const parts = text.split(' + ').map((part) => normalizeName(part));
-  if (parts.some((part) => part === '')) throw new Error(`Eligibility keyword '${text}' normalises to nothing`);
-  const weight = parts.reduce((sum, part) => sum + part.split(' ').length, 0);
-  return { text, parts: parts.map(pad), heads: parts.map((part) => part.split(' ')[0]), weight, order };
-}
-
-const COMPILED: readonly CompiledCategory[] = ELIGIBILITY_CATEGORIES.map((category) => ({
-  category,
-  keywords: category.keywords.map(compileKeyword),
-  negatives: (category.negative_keywords ?? []).map((negative) => pad(normalizeName(negative))),
-  confirms: category.confirm ? category.confirm.phrases.map((phrase) => pad(normalizeName(phrase))) : null,
-}));
-const COMPILED_BY_ID = new Map(COMPILED.map((compiled) => [compiled.category.id, compiled]));
-
-interface IndexedKeyword {
-  /** Index of the category in COMPILED: candidates are ranked in data order, as before the index. */
-  at: number;
-  keyword: CompiledKeyword;
-}
-
-// Keywords by the first word of their first part: a name only looks at the keywords that start with one of its words.
-const BY_HEAD = new Map<string, IndexedKeyword[]>();
-COMPILED.forEach(({ keywords }, at) => {
-  for (const keyword of keywords) {
-    const list = BY_HEAD.get(keyword.heads[0]) ?? [];
-    list.push({ at, keyword });
-    BY_HEAD.set(keyword.heads[0], list);
-  }
-});
 
 const CATEGORY_BY_ID = new Map(ELIGIBILITY_CATEGORIES.map((category) => [category.id, category]));
 const UPC_BY_GTIN = new Map<string, UpcEntry>();
@@ -146,70 +48,6 @@ for (const entry of UPC_TABLE) {
   const { normalized } = validateGtin(entry.gtin);
   // Invalid table rows are skipped here and caught by the data tests.
   if (normalized) UPC_BY_GTIN.set(normalized, entry);
-}
-
-// On a tie in specificity and evidence the more cautious answer wins: a generic "candy" beats a generic "bandage".
-const CAUTION: Record<EligibilityStatus, number> = {
-  eligible: 0,
-  requires_lmn: 1,
-  requires_review: 2,
-  not_eligible: 3,
-};
-
-interface NameMatch {
-  category: EligibilityCategory;
-  /** The longest phrase that matched; it is what the message cites. */
-  keyword: CompiledKeyword;
-  /** Sum of the weights of every phrase of the category that matched. */
-  evidence: number;
-}
-
-/** Ranks matches: a decisive category first, then longest phrase, then total matched words, then caution; earlier data wins a full tie. */
-function beats(a: NameMatch, b: NameMatch): boolean {
-  if (Boolean(a.category.decisive) !== Boolean(b.category.decisive)) return Boolean(a.category.decisive);
-  if (a.keyword.weight !== b.keyword.weight) return a.keyword.weight > b.keyword.weight;
-  if (a.evidence !== b.evidence) return a.evidence > b.evidence;
-  return CAUTION[a.category.status] > CAUTION[b.category.status];
-}
-
-/** Every keyword the name holds, grouped by category index. */
-function keywordHits(text: string, words: ReadonlySet<string>): Map<number, CompiledKeyword[]> {
-  const hits = new Map<number, CompiledKeyword[]>();
-  for (const word of words) {
-    for (const { at, keyword } of BY_HEAD.get(word) ?? []) {
-      if (!keyword.heads.every((head) => words.has(head)) || !keyword.parts.every((part) => text.includes(part)))
-        continue;
-      const list = hits.get(at);
-      if (list) list.push(keyword);
-      else hits.set(at, [keyword]);
-    }
-  }
-  return hits;
-}
-
-/** The best match among categories of one kind: ordinary ones, or `fallback` ones when no ordinary one matched. */
-function bestOf(text: string, hits: Map<number, CompiledKeyword[]>, fallback: boolean): NameMatch | null {
-  let best: NameMatch | null = null;
-  for (const at of [...hits.keys()].sort((a, b) => a - b)) {
-    const { category, negatives } = COMPILED[at];
-    if (Boolean(category.fallback) !== fallback || negatives.some((negative) => text.includes(negative))) continue;
-    const keywords = hits.get(at) ?? [];
-    let keyword = keywords[0];
-    let evidence = 0;
-    for (const hit of keywords) {
-      evidence += hit.weight;
-      if (hit.weight > keyword.weight || (hit.weight === keyword.weight && hit.order < keyword.order)) keyword = hit;
-    }
-    const candidate = { category, keyword, evidence };
-    if (!best || beats(candidate, best)) best = candidate;
-  }
-  return best;
-}
-
-function matchName(normalized: string): NameMatch | null {
-  const text = pad(normalized);
-  const hits = keywordHits(text, new Set(normalized.split(' ')));
-  return bestOf(text, hits, false) ?? bestOf(text, hits, true);
 }
 
 /** Reads "SPF 30" (or "30 SPF") from a normalised name. */

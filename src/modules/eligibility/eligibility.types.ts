@@ -50,6 +50,16 @@ export interface EligibilityCategory {
   /** A match decides whatever else matched (CBD, pet products): no other category's phrase can outweigh it. */
   decisive?: boolean;
   /**
+   * A broad category from the public lists' category trees: it decides a name no specific category of its status
+   * matched; when one did, that specific category (its label and rule) is the one cited.
+   */
+  broad?: boolean;
+  /**
+   * A brand table: consulted only when no product-type category matched (a name that is a brand and a line name
+   * alone), before the `fallback` ones. Only brands whose products nearly all take this category's decision.
+   */
+  brand?: boolean;
+  /**
    * Consulted only when no other category matched: a form or unit of sale ("softgels", "mcg") that says what kind
    * of product an otherwise unrecognised name is.
    */
