@@ -117,7 +117,7 @@ export interface LabelledSet {
 export const LABELLED_SETS = [
   {
     file: 'unseen-2026-11-29-independent.csv',
-    role: 'independent unseen set (written by someone who had not read the rules, measured once, never tuned on)',
+    role: 'independent unseen set (written by someone who had not read the rules; regression since: its misses were covered by category after its one measurement)',
     measuredOnce:
       '390/421 = 92.6% (1 requires_lmn name answered eligible); 354/421 = 84.1% on the engine before the coverage tables',
   },

@@ -28,7 +28,9 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // What each set holds the engine to. The independent unseen set was written by someone who had not read the rules and
 // measured once (2026-11-29) at 390/421 = 92.6 %, one requires_lmn name (a menopause supplement) answered eligible,
 // 0.95 % requires_review (354/421 = 84.1 %, no false eligible, on the engine before the coverage tables): its accuracy
-// and false-eligible bars do NOT hold, so its floors are what it measured (bench/README.md). The fourth unseen set was written after the coverage tables
+// and false-eligible bars did NOT hold (bench/README.md). Its misses were then read and their categories covered (a
+// "multi-symptom relief" phrase that called a menopause supplement a cold medicine is now tied to the symptoms it
+// relieves): it reaches 421/421 and is a regression set held there and to the three bars. The fourth unseen set was written after the coverage tables
 // (eligibility-data.taxonomy.ts, .brands.ts) and measured once (2026-11-29) at 274/285 = 96.1 %, no not_eligible or
 // requires_lmn name answered eligible (one requires_review name, compression stockings of a medical brand that state no
 // grade, was), 2.1 % requires_review: all three bars of UNSEEN_BARS hold on it. Its misses were then read and covered
@@ -39,7 +41,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // the post-rules set's 131 are answered requires_review (3.1 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent.csv': { accuracy: 390 / 421, costlyFalseEligible: 1, review: UNSEEN_BARS.review },
+  'unseen-2026-11-29-independent.csv': { ...UNSEEN_BARS, accuracy: 421 / 421 },
   'unseen-2026-11-29b.csv': { ...UNSEEN_BARS, accuracy: 284 / 285 },
   'unseen-2026-11-29.csv': { ...UNSEEN_BARS, accuracy: 268 / 270 },
   'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 296 / 297 },
