@@ -407,6 +407,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'fecal + test',
       'fecal + immunochemical',
       'occult blood',
+      'hemoccult',
+      'guaiac',
       'colon + test',
       'colorectal + test',
       'bowel + test',
@@ -895,6 +897,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: [
       'reacher',
       'tremor',
+      'anti tremor',
+      'tremor + glove',
+      'tremor + stabilizer',
       'stabilizing + spoon',
       'stabilizing + handle',
       'steady + spoon',
@@ -1417,6 +1422,9 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'gummy + vitamin',
     ],
     negative_keywords: [
+      'homeopathic',
+      'hylands',
+      'boiron',
       ...NOT_FOR_PEOPLE,
       'horse',
       'prenatal',

@@ -15,6 +15,8 @@ export const SPECIALISED_FORMULA_BRANDS = [
   'puramino',
   'pregestimil',
   'alfamino',
+  'neosure',
+  'enfacare',
 ];
 
 export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
@@ -190,8 +192,6 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'infant formula + preterm',
       'formula + preemie',
       'infant formula + preemie',
-      'neosure',
-      'enfacare',
       'post discharge + formula',
       'infant formula + renal',
       'formula + renal condition',
