@@ -20,6 +20,24 @@ const CASES: Case[] = [
   ['Coppertone Water Babies Lotion', 'eligible', 'sunscreen-brands'],
   ['Garden of Life Protein Powder', 'not_eligible', 'fitness'],
   ['Bowflex SelectTech 1090', 'requires_lmn', 'fitness-brands'],
+  // "Multi-symptom relief" is a cold medicine when it names the symptoms; for menopause it is a supplement.
+  ['Multi-Symptom Cold Relief Liquid, 8 fl oz', 'eligible', 'cold-flu-cough'],
+  ['Menopause Multi-Symptom Relief Softgels, 30 ct', 'requires_lmn', 'supplement-types'],
+  // A flavour or "sugar-free" does not make a medicine food.
+  ['Honey Nighttime Cough Syrup, 6 fl oz', 'eligible', 'cold-flu-cough'],
+  ["Sugar-Free Children's Allergy Relief Syrup, Cherry", 'eligible', 'allergy-relief'],
+  ['Sugar Free Maple Syrup', 'not_eligible', 'food-drink-types'],
+  // An aloe gel that states an SPF is a sunscreen.
+  ['Aloe Sun Protection Gel SPF 30, 8 oz', 'eligible', 'sunscreen'],
+  ['Stool Occult Blood Test, 3 ct', 'eligible', 'diagnostic-kits-monitors'],
+  ['Home Lipid Panel Analyzer', 'eligible', 'diagnostic-kits-monitors'],
+  ['Oscillating PEP Therapy Device', 'eligible', 'respiratory-and-sleep-therapy'],
+  ['Tremor Stabilizing Spoon', 'eligible', 'daily-living-mobility'],
+  ['Weighted Throw Blanket 15 lb, Grey', 'requires_lmn', 'orthopedic-shoes-bedding'],
+  ['Electrolyte Drops Unflavored, 4 fl oz', 'requires_lmn', 'electrolyte-mixes'],
+  ['Preemie Infant Formula Powder, 12 oz', 'requires_lmn', 'specialised-infant-formula'],
+  ['Smart Ring Sleep Tracker, Size 9', 'requires_lmn', 'exercise-equipment'],
+  ['Restorative Skin Protective Cream, 40 ml', 'requires_review', 'medicated-or-everyday'],
 ];
 
 describe('checkEligibility by name: broad categories, brands and the head of a name', () => {

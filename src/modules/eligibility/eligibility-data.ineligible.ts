@@ -326,7 +326,15 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'cranberry juice',
     ],
     // Hypoallergenic and amino-acid formulas are medical nutrition (eligibility-data.wellness.ts), not ordinary food.
-    negative_keywords: ['hypoallergenic', 'amino acid', 'hydrolyzed', 'elemental', ...SPECIALISED_FORMULA_BRANDS],
+    // "Sugar-free" describes a syrup or a drink mix, it does not make it sugar.
+    negative_keywords: [
+      'hypoallergenic',
+      'amino acid',
+      'hydrolyzed',
+      'elemental',
+      'sugar free',
+      ...SPECIALISED_FORMULA_BRANDS,
+    ],
     rationale: 'IRS Pub. 502: food, including diet food, protein products and infant formula, is not medical care',
   },
   {
