@@ -602,6 +602,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'maternity + support band',
       'pregnancy + support belt',
     ],
+    // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
+    negative_keywords: ['corner brace', 'angle brace', 'shelf brace', 'zinc plated', 'galvanized', 'screws'],
     rationale: 'IRS Pub. 502: medical supplies and equipment; braces and supports treat or protect an injury',
   },
   {
