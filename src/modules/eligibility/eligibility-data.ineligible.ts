@@ -154,7 +154,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hair brush',
       'comb',
     ],
-    negative_keywords: ['lice'],
+    // Medicated shampoos (ketoconazole, coal tar, dandruff) are decided by their own categories.
+    negative_keywords: ['lice', 'ketoconazole', 'pyrithione', 'selenium sulfide', 'coal tar', 'dandruff', 'seborrheic'],
     rationale: 'IRS Pub. 502: toiletries are personal-use items, not medical care',
   },
   {
