@@ -88,7 +88,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister care',
       'blister plaster',
     ],
-    negative_keywords: ['toy', 'pretend', 'costume', 'halloween', 'doll'],
+    negative_keywords: ['toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
   {
