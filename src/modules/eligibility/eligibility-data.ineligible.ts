@@ -154,7 +154,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hair brush',
       'comb',
     ],
-    negative_keywords: ['lice'],
+    // Medicated shampoos (ketoconazole, coal tar, dandruff) are decided by their own categories.
+    negative_keywords: ['lice', 'ketoconazole', 'pyrithione', 'selenium sulfide', 'coal tar', 'dandruff', 'seborrheic'],
     rationale: 'IRS Pub. 502: toiletries are personal-use items, not medical care',
   },
   {
@@ -275,7 +276,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'jolly rancher',
       'sour patch',
     ],
-    negative_keywords: ['chewable', 'chewables'],
+    // A medicine named after a candy brand (a pinworm liquid) is a medicine.
+    negative_keywords: ['chewable', 'chewables', 'pinworm', 'pyrantel'],
     rationale:
       'IRS Pub. 502: food and candy are not medical care (food is eligible only as a special food prescribed to treat an illness)',
   },
@@ -607,7 +609,21 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'CBD, hemp & cannabis products',
     status: 'not_eligible',
     decisive: true,
-    keywords: ['cbd', 'hemp', 'cannabis', 'marijuana', 'thc', 'delta 8', 'kratom'],
+    keywords: [
+      'cbd',
+      'hemp',
+      'cannabis',
+      'marijuana',
+      'thc',
+      'delta 8',
+      'kratom',
+      // CBD brands whose names run the letters together
+      'cbdistillery',
+      'cbdol',
+      'cbdfx',
+      'cbdmd',
+      'medterra',
+    ],
     rationale:
       'IRS Pub. 502: controlled substances such as marijuana are not medical care even where state law allows them; CBD products are not FDA-approved drugs',
   },

@@ -88,6 +88,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'heartburn',
       'zinc oxide',
       'epsom',
+      'salicylate',
       'sulfate',
       // a proton-pump inhibitor's magnesium salt and a saline laxative are medicines
       'omeprazole',

@@ -58,6 +58,12 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       'bag balm',
       'udder + balm',
       'multi purpose + balm',
+      'multipurpose + balm',
+      'multipurpose + ointment',
+      'superbalm',
+      'lanolips',
+      'healing + lip balm',
+      'lip therapy + healing',
     ],
     // Petroleum jelly is decided by the lists (LMN); a lip product that states an SPF is a sunscreen.
     // A skin protectant that names the condition it treats (eczema, itch, rash) is an OTC medicine.

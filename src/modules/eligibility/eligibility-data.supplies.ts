@@ -88,6 +88,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister care',
       'blister plaster',
     ],
+    negative_keywords: ['toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
   {
@@ -552,7 +553,20 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'toilet + safety frame',
       'commode',
     ],
-    negative_keywords: ['johnnie', 'baby walker', 'dog walker', 'sugar', 'candy', 'baby', 'infant', 'toddler'],
+    // Walker Edison is a furniture maker.
+    negative_keywords: [
+      'johnnie',
+      'baby walker',
+      'dog walker',
+      'sugar',
+      'candy',
+      'baby',
+      'infant',
+      'toddler',
+      'walker edison',
+      'storage',
+      'entryway',
+    ],
     rationale: 'IRS Pub. 502: crutches, wheelchairs and equipment that helps people with a disability or injury',
   },
   {

@@ -300,6 +300,8 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       // An aloe gel that states an SPF is a sunscreen (FSA Store: sunscreen of SPF 15+).
       'spf',
       'lidocaine',
+      // Hand sanitizer with aloe is PPE (IRS Ann. 2021-7).
+      'sanitizer',
       // An anti-itch or pain-relief drug with aloe among its ingredients is an OTC medicine.
       'itch',
       'hydrocortisone',
