@@ -87,6 +87,8 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'medication + box',
       'medication + organiser',
     ],
+    // A phone case of a line named "Pill" or "Presidio" is an accessory, not a pill box.
+    negative_keywords: ['iphone', 'phone', 'galaxy', 'pixel', 'airpods'],
     rationale: `${FSA_STORE}: pill boxes and pill clocks are eligible medical supplies`,
   },
   {

@@ -322,7 +322,17 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'aleve pm',
     ],
     // Melatonin and herbal sleep products are dietary supplements, not OTC drugs.
-    negative_keywords: ['melatonin', 'valerian', 'chamomile', 'magnesium', 'sleep mask', 'sound machine'],
+    negative_keywords: [
+      'melatonin',
+      'valerian',
+      'chamomile',
+      'magnesium',
+      'natural',
+      'herbal',
+      'sleep shot',
+      'sleep mask',
+      'sound machine',
+    ],
     rationale: `${CARES_OTC} (antihistamine-based sleep aids; melatonin is a supplement and needs an LMN)`,
   },
   {

@@ -130,6 +130,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'First-aid kits',
     status: 'eligible',
     keywords: ['first aid kit', 'first aid', 'first aid supplies', 'trauma kit', 'burn kit'],
+    // First Aid Beauty is a skin-care brand: its creams and scrubs are cosmetics.
+    negative_keywords: ['first aid beauty'],
     rationale: 'IRS Pub. 502: medical supplies (first-aid kits contain bandages and wound-care supplies)',
   },
   {
@@ -617,7 +619,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'pregnancy + support belt',
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
-    negative_keywords: ['corner brace', 'angle brace', 'shelf brace', 'zinc plated', 'galvanized', 'screws'],
+    negative_keywords: ['corner brace', 'angle brace', 'shelf', 'bracket', 'zinc plated', 'galvanized', 'screws'],
     rationale: 'IRS Pub. 502: medical supplies and equipment; braces and supports treat or protect an injury',
   },
   {

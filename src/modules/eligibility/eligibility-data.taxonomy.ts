@@ -1103,6 +1103,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'bedding',
       'toy',
       'doll',
+      'iphone',
+      'phone',
+      'galaxy',
+      'airpods',
     ],
     rationale:
       'IRS Pub. 502: equipment and supplies that help a person with a condition or disability (canes, walkers, wheelchairs, bath and toilet safety, reachers and dressing aids, adaptive and tremor-stabilising utensils); FSA Store and HSA Store list them, and pill organisers and medicine dispensers, as eligible',

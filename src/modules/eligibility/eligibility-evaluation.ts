@@ -116,6 +116,12 @@ export interface LabelledSet {
  */
 export const LABELLED_SETS = [
   {
+    file: 'unseen-2026-11-29-independent-3.csv',
+    role: 'third independent unseen set (written by someone who had not read the rules, with more long-tail brands and look-alike names; regression since: its costly false eligibles of look-alike goods were then excluded by category)',
+    measuredOnce:
+      '323/371 = 87.1% (8 not_eligible or requires_lmn names answered eligible; 5 answered requires_review, 1.3%)',
+  },
+  {
     file: 'unseen-2026-11-29-independent-2.csv',
     role: "second independent unseen set (written by someone who had not read the rules, while the first one's misses were covered; regression since: its one false eligible, builders' hardware named a brace, was then excluded and its misses covered by category)",
     measuredOnce: '433/466 = 92.9% (1 not_eligible name answered eligible; 6 answered requires_review, 1.3%)',
