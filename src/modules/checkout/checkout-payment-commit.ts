@@ -293,9 +293,11 @@ async function writePaid(
   const { ofOrder, ofCheckout } = paidEvents(ctx, done.session, order, !run.review);
   if (run.review) openReviewOf(ctx, run, done.session, order);
   await run.opts.onPaid?.(ctx, done);
-  const journal = run.journal.settling('succeeded', order.id);
+  // The session's lock first, then the attempt's: the order in which a concurrent pay opens its attempt.
+  const journal = run.journal.settling('succeeded', order.id, 'subject');
   const [settled] = await insertTogether<{ number: string }>(ctx.em, [order, ...payments, ...ofOrder, ofCheckout], {
     with: [
+      { sql: `subject as (select id from checkout_sessions where id = ?::text for update)`, params: [session.id] },
       { sql: `settled as (${journal.sql})`, params: journal.params },
       {
         sql: `paid as (update checkout_sessions set status = 'paid', paid_at = ?::timestamptz, order_id = ?::text, updated_at = ?::timestamptz where id = ?::text and exists (select 1 from settled) returning id)`,

@@ -237,13 +237,21 @@ export class PaymentJournal {
     return (await runStatement(ctx.em, sql, params)).length === 1;
   }
 
-  /** `settle` as a statement to embed (a `with` part): it returns the attempt's id, or no row when reconciliation has taken the attempt over. */
+  /**
+   * `settle` as a statement to embed (a `with` part): it returns the attempt's id, or no row when
+   * reconciliation has taken the attempt over. `after` names an earlier part (one that locks the
+   * subject's row) that this one waits for, so that the statement takes the subject's lock before
+   * the attempt's, in the order `open` takes them (else a settle and a concurrent `open` of the same
+   * subject deadlock: each holds the lock the other waits for).
+   */
   settling(
     status: Extract<AttemptStatus, 'succeeded' | 'failed'>,
     orderId: string,
+    after?: string,
   ): { sql: string; params: unknown[] } {
+    const first = after ? ` and exists (select 1 from ${after})` : '';
     return {
-      sql: `update payment_attempts set status = ?, order_id = ?, steps = ?::jsonb, updated_at = now() where id = ? and status = 'calling' returning id`,
+      sql: `update payment_attempts set status = ?, order_id = ?, steps = ?::jsonb, updated_at = now() where id = ? and status = 'calling'${first} returning id`,
       params: [status, orderId, JSON.stringify(this.steps), this.id],
     };
   }
