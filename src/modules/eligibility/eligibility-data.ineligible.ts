@@ -122,6 +122,12 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'peel off + mask',
       'hydrating + mask',
       'charcoal + mask',
+      'turmeric + face mask',
+      'brightening + face mask',
+      'exfoliating + face mask',
+      'moisturizing + face mask',
+      'overnight + face mask',
+      'collagen + face mask',
     ],
     negative_keywords: MEDICATED_SKIN_TERMS,
     rationale:

@@ -18,6 +18,7 @@ const TOPICAL_FORMS = [
   'cleanser',
   'toner',
   'skin care',
+  'skincare',
   'lip',
   'mask',
   'water',
@@ -95,6 +96,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'esomeprazole',
       'oral solution',
       'saline laxative',
+      'mocktail',
+      'for hair',
       // de-icers, bath flakes and plant feeds share a mineral's name
       'ice melt',
       'magnesium flakes',

@@ -1686,6 +1686,8 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'hair skin',
       'nail',
       'beauty',
+      'soda',
+      'mocktail',
     ],
     rationale:
       "Plan administrators' eligibility lists (HSA Store, FSAFEDS): vitamins, minerals, herbs and other dietary supplements are eligible only with a letter of medical necessity for a diagnosed condition (IRS Pub. 502: not for general health)",

@@ -555,6 +555,11 @@ describe('checkEligibility by name: supplement, fitness and furniture lines and 
     ['Turmeric Latte Mix', 'not_eligible', null],
     ['Fitbit Charge 6 Replacement Band', 'not_eligible', null],
     ['Beta Alanine Powder, 200 g', 'not_eligible', 'sports-nutrition-types'],
+    ['Raspberry Ketones 500 mg', 'requires_lmn', 'supplement-ingredients'],
+    ['Exogenous Ketones BHB Powder', 'requires_lmn', 'supplement-ingredients'],
+    ['Turmeric Brightening Face Mask', 'not_eligible', 'skin-care'],
+    ['Leopard Print Stethoscope Cover', 'not_eligible', 'everyday-medical-words'],
+    ['Gut Health Prebiotic Soda, 12 cans', 'not_eligible', 'beverages'],
   ] as const)('%s → %s (%s)', (name, status, category) => {
     const result = checkEligibility({ name });
     expect(result.status).toBe(status);
