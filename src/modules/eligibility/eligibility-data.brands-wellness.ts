@@ -780,7 +780,7 @@ export const WELLNESS_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
 /** Pet brands decide like the pet-supply words: nothing for an animal is medical care for the account holder. */
 export const PET_BRAND_CATEGORY: EligibilityCategory = {
   id: 'pet-brands',
-  label: 'Pet food, treat, medicine and supply brands',
+  label: 'Pet brands and animal supplies',
   status: 'not_eligible',
   decisive: true,
   keywords: [
@@ -832,6 +832,15 @@ export const PET_BRAND_CATEGORY: EligibilityCategory = {
     'farmer dog',
     'kong + toy',
     'kong + classic',
+    // animals other than pets share the words too
+    'aquarium',
+    'fish tank',
+    'reptile',
+    'terrarium',
+    'bird cage',
+    'horse + supplement',
+    'equine',
+    'livestock',
   ],
   rationale:
     'IRS Pub. 502: products for pets are not medical care for the account holder (only a guide dog or other service animal is, with separate substantiation)',

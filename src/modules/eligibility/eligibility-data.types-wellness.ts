@@ -821,15 +821,36 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
 
 export const WELLNESS_TYPE_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
-    id: 'ordinary-furniture-kitchen',
-    label: 'Ordinary chairs, kitchen and household tools that share a medical word',
+    id: 'ordinary-chairs',
+    label: 'Ordinary office and gaming chairs',
+    status: 'not_eligible',
+    keywords: ['office chair', 'desk chair', 'computer chair', 'gaming chair', 'mesh chair'],
+    // A cushion or pillow for an office chair is a seat or lumbar cushion (ergonomic seating), not the chair.
+    negative_keywords: ['cushion', 'pillow', 'ergonomic', 'orthopedic', 'kneeling', 'coccyx', 'lumbar'],
+    rationale:
+      'IRS Pub. 502: ordinary furniture (an office or gaming chair that is not specialised or ergonomic) is not medical care (FSA Store: only specialised or ergonomic chairs, with a letter)',
+  },
+  {
+    id: 'household-look-alikes',
+    label: 'Household, outdoor and beauty goods that share a medical word',
     status: 'not_eligible',
     keywords: [
-      'office chair',
-      'desk chair',
-      'computer chair',
-      'gaming chair',
-      'mesh chair',
+      'ceiling fan',
+      'hiking boot',
+      'hiking shoe',
+      'snow boot',
+      'rain boot',
+      'work boot',
+      'fishing lure',
+      'hair developer',
+      'cream developer',
+      'developer + volume',
+      'pillow spray',
+      'pillow mist',
+      'sleep + pillow spray',
+      'linen spray',
+      'room spray',
+      'teething + toy',
       'marinade injector',
       'meat injector',
       'flavor injector',
@@ -839,10 +860,8 @@ export const WELLNESS_TYPE_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[]
       'pain relief + candle',
       'relief + candle',
     ],
-    // A cushion or pillow for an office chair is a seat or lumbar cushion (ergonomic seating), not the chair.
-    negative_keywords: ['cushion', 'pillow', 'ergonomic', 'orthopedic', 'kneeling', 'coccyx', 'lumbar'],
     rationale:
-      'IRS Pub. 502: ordinary furniture (an office or gaming chair that is not specialised or ergonomic), kitchen tools and household goods are not medical care (FSA Store: only specialised or ergonomic chairs, with a letter)',
+      'IRS Pub. 502: kitchen tools, candles and room sprays, hardware, outdoor footwear, fishing tackle and hair color are household and personal goods, not medical care',
   },
   {
     id: 'toys-costumes',
