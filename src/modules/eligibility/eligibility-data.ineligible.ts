@@ -514,6 +514,13 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'walker',
       'post op',
       'surgical',
+      // orthopedic footwear makers (a letter of medical necessity decides them)
+      'orthofeet',
+      'propet',
+      'drew shoe',
+      'pedors',
+      'apex ambulator',
+      'dr comfort',
     ],
     rationale: 'IRS Pub. 502: ordinary clothing, footwear and non-prescription sunglasses are personal-use items',
   },
