@@ -41,6 +41,11 @@ const NOT_A_SUPPLEMENT = [
   'prenatal',
   'glucosamine',
   'homeopathic',
+  'for plants',
+  'plant food',
+  'houseplant',
+  'lawn',
+  'fertilizer',
 ];
 
 /** Words that make a cosmetic an OTC drug (a sunscreen, an acne or dandruff treatment): such a name is not decided here. */
@@ -753,6 +758,11 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'sweat suit',
       'sauna belt',
       'waist trainer',
+      'sauna hat',
+      'sauna stone',
+      'sauna bucket',
+      'sauna ladle',
+      'sauna thermometer',
       'tracing',
       'cinema',
       'marquee',
