@@ -243,7 +243,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Humidifiers, vaporizers & dehumidifiers',
     status: 'requires_lmn',
     keywords: ['humidifier', 'dehumidifier', 'cool mist', 'warm mist', 'steam vaporizer', 'vaporizer'],
-    negative_keywords: ['herb', 'wax', 'cannabis', 'vape'],
+    negative_keywords: ['herb', 'wax', 'cannabis', 'vape', 'humidor', 'cigar', 'guitar', 'piano', 'violin'],
     rationale:
       'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',
   },
