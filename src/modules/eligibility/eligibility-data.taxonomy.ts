@@ -1688,6 +1688,9 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'beauty',
       'soda',
       'mocktail',
+      'soak',
+      'salt scrub',
+      'body scrub',
     ],
     rationale:
       "Plan administrators' eligibility lists (HSA Store, FSAFEDS): vitamins, minerals, herbs and other dietary supplements are eligible only with a letter of medical necessity for a diagnosed condition (IRS Pub. 502: not for general health)",
