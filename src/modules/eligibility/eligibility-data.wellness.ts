@@ -414,8 +414,9 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'replenisher',
       'skratch',
       'cure hydration',
-      'waterboy',
-      'hydrant',
+      'waterboy + hydration',
+      'hydrant + stick',
+      'hydrant + mix',
     ],
     // Oral rehydration solutions are the eligible kind; flavoured waters are beverages.
     negative_keywords: [
