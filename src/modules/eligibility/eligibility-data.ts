@@ -17,6 +17,8 @@ import {
   TAXONOMY_LMN_CATEGORIES,
 } from './eligibility-data.taxonomy.js';
 import { BRAND_CATEGORIES } from './eligibility-data.brands.js';
+import { PET_BRAND_CATEGORY, WELLNESS_BRAND_CATEGORIES } from './eligibility-data.brands-wellness.js';
+import { WELLNESS_TYPE_CATEGORIES, WELLNESS_TYPE_INELIGIBLE_CATEGORIES } from './eligibility-data.types-wellness.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -30,10 +32,14 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
+  ...WELLNESS_TYPE_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
   ...TAXONOMY_INELIGIBLE_CATEGORIES,
+  ...WELLNESS_TYPE_INELIGIBLE_CATEGORIES,
+  PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
+  ...WELLNESS_BRAND_CATEGORIES,
   SUPPLEMENT_FORM_FALLBACK,
 ];

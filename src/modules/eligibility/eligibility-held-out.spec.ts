@@ -31,7 +31,8 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // requires_lmn names answered eligible, 1.3 % requires_review: none of the three bars held besides review. Only its
 // costly look-alikes were then excluded by category (hardware brackets, the skin-care brand, phone cases, natural sleep
 // aids read as OTC sleep aids); the other misses stand, two label questions among them (a vaginal moisturizer and a
-// fertility lubricant, labelled requires_lmn as personal lubricants), and it is held at what it reaches.
+// fertility lubricant, labelled requires_lmn as personal lubricants), and it is held at what it reaches: 345/371 since
+// a knowledge round of supplement, fitness, furniture and consumer-brand lines written from retail lists.
 // The second independent unseen set was written by someone who had not read the
 // rules, while the first one's misses were being covered, and measured once (2026-11-29) after those rules at
 // 433/466 = 92.9 %, one not_eligible name (builders' hardware named a brace) answered eligible, 1.3 % requires_review:
@@ -54,7 +55,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // the post-rules set's 131 are answered requires_review (3.1 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-3.csv': { accuracy: 329 / 371, costlyFalseEligible: 2, review: 5 / 371 },
+  'unseen-2026-11-29-independent-3.csv': { accuracy: 345 / 371, costlyFalseEligible: 2, review: 5 / 371 },
   'unseen-2026-11-29-independent-2.csv': { ...UNSEEN_BARS, accuracy: 466 / 466 },
   'unseen-2026-11-29-independent.csv': { ...UNSEEN_BARS, accuracy: 377 / 377 },
   'unseen-2026-11-29b.csv': { ...UNSEEN_BARS, accuracy: 284 / 285 },

@@ -522,3 +522,52 @@ describe('checkEligibility by UPC/GTIN', () => {
     expect(result.message).toContain("The barcode 'not-a-barcode' is not valid");
   });
 });
+
+describe('checkEligibility by name: supplement, fitness and furniture lines and their look-alikes', () => {
+  test.each([
+    // Supplements named by ingredient, salt form or practitioner brand alone.
+    ['Holy Basil Tulsi Leaf Extract 60 Veg Caps', 'requires_lmn', 'supplement-ingredients'],
+    ['Iron Bisglycinate 25 mg', 'requires_lmn', 'supplement-ingredients'],
+    ['Myo-Inositol & D-Chiro Inositol Blend Powder', 'requires_lmn', 'supplement-ingredients'],
+    ['Saccharomyces Boulardii 10 Billion', 'requires_lmn', 'supplement-ingredients'],
+    ['Klaire Labs Ther-Biotic Complete', 'requires_lmn', 'supplement-brands-wellness'],
+    ['Allergy Research Group Lipo-Gold', 'requires_lmn', 'supplement-ingredients'],
+    // Equipment, watches, studios and furniture lines.
+    ['StairMaster 8Gx Stepmill', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Coros Pace 3 GPS Sport Watch', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Garmin Venu 3 GPS Smartwatch', 'not_eligible', 'fitness'],
+    ['Garmin DriveSmart 66 Car GPS Navigator', 'not_eligible', null],
+    ['Speediance Gym Monster 2', 'requires_lmn', 'fitness-brands-wellness'],
+    ['Steelcase Gesture Office Chair', 'requires_lmn', 'ergonomic-furniture'],
+    ['Mesh Office Chair with Armrests', 'not_eligible', 'ordinary-chairs'],
+    ['Memory Foam Seat Cushion for Office Chair', 'requires_lmn', 'ergonomic-seating'],
+    ['Uplift V2 Standing Desk 60 x 30', 'requires_lmn', 'ergonomic-furniture'],
+    ['HigherDOSE Infrared Sauna Blanket', 'requires_lmn', 'dual-purpose-lines'],
+    ['Neoprene Sauna Suit for Men', 'not_eligible', null],
+    ['Hormel Thick & Easy Clear Thickened Water', 'requires_lmn', 'medical-nutrition-lines'],
+    // Everyday goods that share a medical word or a supplement's name.
+    ['Dr. Jart+ Cicapair Tiger Grass Color Correcting Treatment', 'not_eligible', 'beauty-brands-wellness'],
+    ['Secret Clinical Strength Antiperspirant', 'not_eligible', 'everyday-medical-words'],
+    ["Hill's Prescription Diet k/d Kidney Care", 'not_eligible', 'pet-brands'],
+    ['Doctor Pretend Play Kit with Stethoscope', 'not_eligible', 'toys-costumes'],
+    ['Stethoscope Keychain', 'not_eligible', 'household-look-alikes'],
+    ['Calcium Chloride Ice Melt 50 lb', 'not_eligible', 'household-look-alikes'],
+    ['Turmeric Latte Mix', 'not_eligible', null],
+    ['Fitbit Charge 6 Replacement Band', 'not_eligible', null],
+    ['Beta Alanine Powder, 200 g', 'not_eligible', 'sports-nutrition-types'],
+    ['Sleep Aid Lavender Pillow Spray', 'not_eligible', 'household-look-alikes'],
+    ['Vionic Walker Classic Leather Sneaker', 'requires_lmn', 'orthopedic-shoes-bedding'],
+    ['Hydrant Electrolyte Drink Mix, 30 sticks', 'requires_lmn', 'electrolyte-mixes'],
+    ['Electrolyte Freezer Popsicles, 16 ct', 'not_eligible', null],
+    ['20 Volume Hydrogen Peroxide Cream Developer', 'not_eligible', 'household-look-alikes'],
+    ['Raspberry Ketones 500 mg', 'requires_lmn', 'supplement-ingredients'],
+    ['Exogenous Ketones BHB Powder', 'requires_lmn', 'supplement-ingredients'],
+    ['Turmeric Brightening Face Mask', 'not_eligible', 'skin-care'],
+    ['Leopard Print Stethoscope Cover', 'not_eligible', 'everyday-medical-words'],
+    ['Gut Health Prebiotic Soda, 12 cans', 'not_eligible', 'beverages'],
+  ] as const)('%s → %s (%s)', (name, status, category) => {
+    const result = checkEligibility({ name });
+    expect(result.status).toBe(status);
+    expect(result.category).toBe(category);
+  });
+});
