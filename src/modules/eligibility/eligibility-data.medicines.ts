@@ -130,6 +130,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'chest congestion',
       'mucus + congestion',
     ],
+    negative_keywords: ['vapopad', 'vaposhower', 'pad refill', 'scent pad'],
     rationale: `${CARES_OTC} (cold, flu and cough remedies, including medicated cough drops)`,
   },
   {
@@ -284,6 +285,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'enema',
       'fleet',
     ],
+    negative_keywords: ['fiber thin'],
     rationale: `${CARES_OTC} (antacids, acid reducers, laxatives, anti-diarrheals and hemorrhoid treatments)`,
   },
   {
@@ -528,7 +530,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'replens',
     ],
     // AZO also sells cranberry and probiotic supplements, which need an LMN.
-    negative_keywords: ['cranberry', 'probiotic'],
+    negative_keywords: ['chafing', 'cranberry', 'probiotic'],
     rationale: `${CARES_OTC} (yeast-infection treatments and urinary pain relief)`,
   },
   {

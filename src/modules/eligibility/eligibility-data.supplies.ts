@@ -189,6 +189,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'sphygmomanometer',
       'omron',
     ],
+    negative_keywords: ['body composition', 'scale', 'pedometer', 'activity tracker'],
     rationale: 'IRS Pub. 502: diagnostic devices used to diagnose and treat illness',
   },
   {
@@ -350,6 +351,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Liners of other kinds (lips, eyes, bins, shelves, shoes, diapers) and incontinence liners are not menstrual care.
     negative_keywords: [
+      'bra',
+      'crop top',
+      'tank top',
       'lip',
       'eye',
       'eyeliner',
@@ -511,6 +515,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'peroxide + lens',
       'lens + cleaning system',
     ],
+    negative_keywords: ['serum', 'moisturizer', 'face wash', 'face cream', 'skin care'],
     rationale:
       'IRS Pub. 502: contact lenses and the materials needed to use them, such as saline solution and enzyme cleaner',
   },
@@ -619,7 +624,25 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'pregnancy + support belt',
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
-    negative_keywords: ['corner brace', 'angle brace', 'shelf', 'bracket', 'zinc plated', 'galvanized', 'screws'],
+    negative_keywords: [
+      'chopper',
+      'juicer',
+      'french press',
+      'vegetable',
+      'kitchen',
+      'blender',
+      'slicer',
+      'mandoline',
+      'grater',
+      'cookware',
+      'corner brace',
+      'angle brace',
+      'shelf',
+      'bracket',
+      'zinc plated',
+      'galvanized',
+      'screws',
+    ],
     rationale: 'IRS Pub. 502: medical supplies and equipment; braces and supports treat or protect an injury',
   },
   {

@@ -17,6 +17,8 @@ import {
   TAXONOMY_LMN_CATEGORIES,
 } from './eligibility-data.taxonomy.js';
 import { BRAND_CATEGORIES } from './eligibility-data.brands.js';
+import { MEDICAL_BRAND_CATEGORIES } from './eligibility-data.brands-medical.js';
+import { MEDICAL_TYPE_CATEGORIES } from './eligibility-data.types-medical.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -27,6 +29,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...SUPPLY_CATEGORIES,
   ...LISTED_ELIGIBLE_CATEGORIES,
   ...TAXONOMY_ELIGIBLE_CATEGORIES,
+  ...MEDICAL_TYPE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
@@ -35,5 +38,6 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...LISTED_INELIGIBLE_CATEGORIES,
   ...TAXONOMY_INELIGIBLE_CATEGORIES,
   ...BRAND_CATEGORIES,
+  ...MEDICAL_BRAND_CATEGORIES,
   SUPPLEMENT_FORM_FALLBACK,
 ];
