@@ -556,7 +556,17 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'levonorgestrel',
       'today sponge',
     ],
-    negative_keywords: ['vibrator', 'vibrating', 'massager'],
+    negative_keywords: [
+      'vibrator',
+      'vibrating',
+      'massager',
+      'horse',
+      'figurine',
+      'usc',
+      'football',
+      'virus',
+      'antivirus',
+    ],
     rationale:
       "IRS Pub. 502 treats birth control as medical care; condoms and OTC contraceptives (e.g. Plan B) are on plan administrators' eligibility lists",
   },
