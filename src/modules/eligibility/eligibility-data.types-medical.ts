@@ -247,6 +247,8 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'uric acid + test',
       'uric acid + strip',
       'earmold',
+      'steam inhaler',
+      'mypurmist',
       'ear mold + cleaning',
       'overbed trapeze',
       'patient + sling',
@@ -276,7 +278,7 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'tow',
     ],
     rationale:
-      'IRS Pub. 502: diagnostic devices and medical equipment; FSA Store and HSA Store list home tests (vitamin, Lyme, hemoglobin and uric acid), hearing-aid and earmold care, patient lifts with their slings and transfer sheets and hemorrhoid cushions as eligible',
+      'IRS Pub. 502: diagnostic devices and medical equipment; FSA Store and HSA Store list home tests (vitamin, Lyme, hemoglobin and uric acid), hearing-aid and earmold care, steam inhalers, patient lifts with their slings and transfer sheets and hemorrhoid cushions as eligible',
   },
   {
     // Brand lines named with a noun that alone is everyday goods ("sponge", "underwear", "sock", "honey"): a product-type
