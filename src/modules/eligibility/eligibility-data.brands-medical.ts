@@ -719,7 +719,6 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'soclean',
       'remzzzs',
       'resplabs',
-      'snugell',
       'padacheek',
       'inogen',
       'oxygo',
