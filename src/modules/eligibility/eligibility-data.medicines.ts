@@ -56,6 +56,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'muscle cramp',
       'leg cramp',
     ],
+    negative_keywords: ['coupon'],
     rationale: `${CARES_OTC} (analgesics such as ibuprofen, acetaminophen, aspirin and naproxen)`,
   },
   {

@@ -88,7 +88,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister care',
       'blister plaster',
     ],
-    negative_keywords: ['toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
+    negative_keywords: ['cat', 'dog', 'pet', 'horse', 'toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
   {
@@ -209,7 +209,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'kardiamobile',
     ],
     // Smartwatches and rings that also read blood oxygen are general-purpose wearables.
-    negative_keywords: ['watch', 'smartwatch', 'fitbit', 'garmin'],
+    negative_keywords: ['toy', 'playset', 'watch', 'smartwatch', 'fitbit', 'garmin'],
     rationale: 'IRS Pub. 502: diagnostic devices used to diagnose and treat illness',
   },
   {
@@ -562,6 +562,15 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      'costume',
+      'toy',
+      'lego',
+      'furniture',
+      'cabinet',
+      'antique',
+      'teak',
+      'kitchen',
+      'towel',
       'johnnie',
       'baby walker',
       'dog walker',
@@ -625,6 +634,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      'kindling',
+      'firewood',
       'chopper',
       'juicer',
       'french press',

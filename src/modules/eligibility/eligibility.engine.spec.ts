@@ -543,6 +543,12 @@ describe('brands and supply types of the eligible side, with the everyday goods 
     ['Aveeno Baby Daily Moisture Lotion', 'not_eligible', null],
     ['Coola Sunless Tan Dry Oil Mist', 'not_eligible', null],
     ['Ocean Potion Tanning Lotion SPF 4', 'not_eligible', 'cosmetics'],
+    ['Hoveround MPV5', 'eligible', 'mobility-daily-living-brands-medical'],
+    ['Belladonna 30C Pellets', 'eligible', 'otc-ingredients-medical'],
+    ['Belladonna Lily Bulbs, 3 ct', 'not_eligible', null],
+    ['Trojan Horse Figurine', 'not_eligible', null],
+    ['Grab Bar Kitchen Towel Rail', 'not_eligible', null],
+    ['Medline ReadyBath Total Body Cleansing', 'not_eligible', null],
   ])('%s → %s', (name, status, category) => {
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
