@@ -176,6 +176,7 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'pyrethrum',
       'pyrethrins',
       'zinc oxide + paste',
+      'smooth move + tea',
       // homeopathic remedies sold with a Drug Facts panel, by their Latin names
       'belladonna',
       'magnesia phosphorica',
@@ -229,7 +230,7 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'horse',
     ],
     rationale:
-      'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription; these are OTC active ingredients (antihistamines, decongestants, acid reducers, antacids, fibre laxatives, antifungals, lice treatments, skin protectants) and homeopathic medicines sold with a Drug Facts panel',
+      'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription; these are OTC active ingredients (antihistamines, decongestants, acid reducers, antacids, fibre and senna laxatives (a laxative tea), antifungals, lice treatments, skin protectants) and homeopathic medicines sold with a Drug Facts panel',
   },
   {
     id: 'home-tests-care-medical',
