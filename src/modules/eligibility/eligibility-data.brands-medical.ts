@@ -339,6 +339,7 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'blist o ban',
       'engo + patch',
       'engo + blister',
+      'powecom',
     ],
     negative_keywords: [
       ...NOT_MEDICAL_MERCHANDISE,
@@ -349,6 +350,9 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'flashlight',
       'paint',
       'roller',
+      'surface',
+      'disinfect',
+      'disinfectant',
     ],
     rationale:
       'IRS Pub. 502: medical supplies such as bandages, dressings and first aid kits; FSA Store and HSA Store list these brands’ bandages, gauze, tapes, wound dressings, blister and burn care as eligible',
@@ -435,6 +439,11 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'insulet',
       'livongo',
       'abbott + lingo',
+      'mylab box',
+      'imaware',
+      'oraquick',
+      'minuteful',
+      'scanwell',
     ],
     negative_keywords: [
       ...NOT_MEDICAL_MERCHANDISE,

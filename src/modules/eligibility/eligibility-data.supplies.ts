@@ -822,6 +822,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'halloween',
       'costume',
       'hair mask',
+      'surface spray',
+      'surface sanitizing',
+      'surface disinfectant',
+      'multi surface',
+      'disinfectant spray',
     ],
     rationale:
       'IRS Ann. 2021-7: masks, hand sanitizer and sanitizing wipes used primarily to prevent the spread of COVID-19 are medical care',
