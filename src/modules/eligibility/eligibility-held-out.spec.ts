@@ -54,7 +54,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // the post-rules set's 131 are answered requires_review (3.1 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-3.csv': { accuracy: 337 / 371, costlyFalseEligible: 2, review: 5 / 371 },
+  'unseen-2026-11-29-independent-3.csv': { accuracy: 338 / 371, costlyFalseEligible: 2, review: 5 / 371 },
   'unseen-2026-11-29-independent-2.csv': { ...UNSEEN_BARS, accuracy: 466 / 466 },
   'unseen-2026-11-29-independent.csv': { ...UNSEEN_BARS, accuracy: 377 / 377 },
   'unseen-2026-11-29b.csv': { ...UNSEEN_BARS, accuracy: 284 / 285 },
