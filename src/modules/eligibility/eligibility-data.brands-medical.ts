@@ -27,6 +27,7 @@ const NOT_MEDICAL_MERCHANDISE = [
   'keychain',
   'costume',
   'book',
+  'hat',
   'bible',
   'pen',
   'tote',
