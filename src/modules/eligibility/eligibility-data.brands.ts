@@ -13,6 +13,7 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Sunscreen brands',
     status: 'eligible',
     brand: true,
+    min_spf: 15,
     keywords: [
       'banana boat',
       'coppertone',

@@ -97,6 +97,12 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     keywords: [
       'eyelid',
+      // Two words, so a scent in the name ("tea tree" eyelid wipes) does not outweigh the product.
+      'eyelid + wipe',
+      'eyelid + cleanser',
+      'eyelid + scrub',
+      'eyelid + foam',
+      'lid hygiene',
       'lid scrub',
       'lid wipe',
       'lid cleanser',

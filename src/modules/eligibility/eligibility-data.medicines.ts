@@ -56,6 +56,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'muscle cramp',
       'leg cramp',
     ],
+    negative_keywords: ['coupon'],
     rationale: `${CARES_OTC} (analgesics such as ibuprofen, acetaminophen, aspirin and naproxen)`,
   },
   {
@@ -130,6 +131,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'chest congestion',
       'mucus + congestion',
     ],
+    negative_keywords: ['vapopad', 'vaposhower', 'pad refill', 'scent pad'],
     rationale: `${CARES_OTC} (cold, flu and cough remedies, including medicated cough drops)`,
   },
   {
@@ -284,6 +286,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'enema',
       'fleet',
     ],
+    negative_keywords: ['fiber thin'],
     rationale: `${CARES_OTC} (antacids, acid reducers, laxatives, anti-diarrheals and hemorrhoid treatments)`,
   },
   {
@@ -528,7 +531,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'replens',
     ],
     // AZO also sells cranberry and probiotic supplements, which need an LMN.
-    negative_keywords: ['cranberry', 'probiotic'],
+    negative_keywords: ['chafing', 'cranberry', 'probiotic'],
     rationale: `${CARES_OTC} (yeast-infection treatments and urinary pain relief)`,
   },
   {
@@ -554,7 +557,17 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'levonorgestrel',
       'today sponge',
     ],
-    negative_keywords: ['vibrator', 'vibrating', 'massager'],
+    negative_keywords: [
+      'vibrator',
+      'vibrating',
+      'massager',
+      'horse',
+      'figurine',
+      'usc',
+      'football',
+      'virus',
+      'antivirus',
+    ],
     rationale:
       "IRS Pub. 502 treats birth control as medical care; condoms and OTC contraceptives (e.g. Plan B) are on plan administrators' eligibility lists",
   },

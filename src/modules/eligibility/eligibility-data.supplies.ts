@@ -88,7 +88,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister care',
       'blister plaster',
     ],
-    negative_keywords: ['toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
+    negative_keywords: ['cat', 'dog', 'pet', 'horse', 'toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
   {
@@ -189,6 +189,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'sphygmomanometer',
       'omron',
     ],
+    negative_keywords: ['body composition', 'scale', 'pedometer', 'activity tracker'],
     rationale: 'IRS Pub. 502: diagnostic devices used to diagnose and treat illness',
   },
   {
@@ -208,7 +209,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'kardiamobile',
     ],
     // Smartwatches and rings that also read blood oxygen are general-purpose wearables.
-    negative_keywords: ['watch', 'smartwatch', 'fitbit', 'garmin'],
+    negative_keywords: ['toy', 'playset', 'watch', 'smartwatch', 'fitbit', 'garmin'],
     rationale: 'IRS Pub. 502: diagnostic devices used to diagnose and treat illness',
   },
   {
@@ -350,6 +351,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Liners of other kinds (lips, eyes, bins, shelves, shoes, diapers) and incontinence liners are not menstrual care.
     negative_keywords: [
+      'bra',
+      'crop top',
+      'tank top',
       'lip',
       'eye',
       'eyeliner',
@@ -511,6 +515,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'peroxide + lens',
       'lens + cleaning system',
     ],
+    negative_keywords: ['serum', 'moisturizer', 'face wash', 'face cream', 'skin care'],
     rationale:
       'IRS Pub. 502: contact lenses and the materials needed to use them, such as saline solution and enzyme cleaner',
   },
@@ -557,6 +562,15 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      'costume',
+      'toy',
+      'lego',
+      'furniture',
+      'cabinet',
+      'antique',
+      'teak',
+      'kitchen',
+      'towel',
       'johnnie',
       'baby walker',
       'dog walker',
@@ -619,7 +633,27 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'pregnancy + support belt',
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
-    negative_keywords: ['corner brace', 'angle brace', 'shelf', 'bracket', 'zinc plated', 'galvanized', 'screws'],
+    negative_keywords: [
+      'kindling',
+      'firewood',
+      'chopper',
+      'juicer',
+      'french press',
+      'vegetable',
+      'kitchen',
+      'blender',
+      'slicer',
+      'mandoline',
+      'grater',
+      'cookware',
+      'corner brace',
+      'angle brace',
+      'shelf',
+      'bracket',
+      'zinc plated',
+      'galvanized',
+      'screws',
+    ],
     rationale: 'IRS Pub. 502: medical supplies and equipment; braces and supports treat or protect an injury',
   },
   {
@@ -788,6 +822,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'halloween',
       'costume',
       'hair mask',
+      'surface spray',
+      'surface sanitizing',
+      'surface disinfectant',
+      'multi surface',
+      'disinfectant spray',
     ],
     rationale:
       'IRS Ann. 2021-7: masks, hand sanitizer and sanitizing wipes used primarily to prevent the spread of COVID-19 are medical care',

@@ -1087,6 +1087,11 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hugo + rollator',
     ],
     negative_keywords: [
+      'furniture leg',
+      'jersey',
+      'salad',
+      'drawer',
+      'organizer',
       'dog',
       'pet',
       'trash',

@@ -19,6 +19,8 @@ import {
 import { BRAND_CATEGORIES } from './eligibility-data.brands.js';
 import { PET_BRAND_CATEGORY, WELLNESS_BRAND_CATEGORIES } from './eligibility-data.brands-wellness.js';
 import { WELLNESS_TYPE_CATEGORIES, WELLNESS_TYPE_INELIGIBLE_CATEGORIES } from './eligibility-data.types-wellness.js';
+import { MEDICAL_BRAND_CATEGORIES } from './eligibility-data.brands-medical.js';
+import { MEDICAL_TYPE_CATEGORIES } from './eligibility-data.types-medical.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -29,6 +31,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...SUPPLY_CATEGORIES,
   ...LISTED_ELIGIBLE_CATEGORIES,
   ...TAXONOMY_ELIGIBLE_CATEGORIES,
+  ...MEDICAL_TYPE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
@@ -40,6 +43,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...WELLNESS_TYPE_INELIGIBLE_CATEGORIES,
   PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
+  ...MEDICAL_BRAND_CATEGORIES,
   ...WELLNESS_BRAND_CATEGORIES,
   SUPPLEMENT_FORM_FALLBACK,
 ];

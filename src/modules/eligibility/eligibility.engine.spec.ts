@@ -571,3 +571,34 @@ describe('checkEligibility by name: supplement, fitness and furniture lines and 
     expect(result.category).toBe(category);
   });
 });
+
+describe('brands and supply types of the eligible side, with the everyday goods that share their words', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Zamst A2-DX', 'eligible', 'brace-compression-foot-brands-medical'],
+    ['Thuasne Rebel Reliever', 'eligible', 'brace-compression-foot-brands-medical'],
+    ['Phonak CeruShield Disk', 'eligible', 'hearing-vision-brands-medical'],
+    ['Power One p675, 60 ct', 'eligible', 'hearing-vision-brands-medical'],
+    ['Stomahesive Paste, 2 oz', 'eligible', 'incontinence-ostomy-brands-medical'],
+    ['Pride Go-Go Elite Traveller', 'eligible', 'mobility-daily-living-brands-medical'],
+    ['Nitrile Exam Gloves, Medium, 100 ct', 'eligible', 'clinical-supplies-medical'],
+    ['Cotton Tipped Applicators 6 in, 1000 ct', 'eligible', 'clinical-supplies-medical'],
+    ['Robitussin Maximum Strength Honey, 4 oz', 'eligible', 'otc-flavour-lines-medical'],
+    ['Bathtub Safety Rail Clamp-On', 'eligible', 'bath-toilet-safety-medical'],
+    ['Nitrile Cleaning Gloves Kitchen, 3 pairs', 'not_eligible', null],
+    ['Mueller Austria Pro Series Vegetable Chopper', 'not_eligible', null],
+    ['Vicks VapoPads Refill Pads, 7 ct', 'not_eligible', null],
+    ['Flex Disc Sanding Wheel 4.5 in', 'not_eligible', null],
+    ['Duracell AA Batteries, 24 ct', 'not_eligible', 'consumer-brands-wellness'],
+    ['Aveeno Baby Daily Moisture Lotion', 'not_eligible', null],
+    ['Coola Sunless Tan Dry Oil Mist', 'not_eligible', null],
+    ['Ocean Potion Tanning Lotion SPF 4', 'not_eligible', 'cosmetics'],
+    ['Hoveround MPV5', 'eligible', 'mobility-daily-living-brands-medical'],
+    ['Belladonna 30C Pellets', 'eligible', 'otc-ingredients-medical'],
+    ['Belladonna Lily Bulbs, 3 ct', 'not_eligible', null],
+    ['Trojan Horse Figurine', 'not_eligible', null],
+    ['Grab Bar Kitchen Towel Rail', 'not_eligible', null],
+    ['Medline ReadyBath Total Body Cleansing', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
