@@ -214,12 +214,38 @@ interface TierBest {
   specific: NameMatch | null;
 }
 
+// A taste or a smell is not the product: in "Laxative Root Beer Flavor" or "Lavender Scented Epsom Salt" the words
+// just before the marker describe it. Up to this many words before a marker are read as its qualifier.
+const QUALIFIER_MARKERS = ['flavor', 'flavored', 'flavour', 'flavoured', 'scent', 'scented'];
+const QUALIFIER_WORDS = 3;
+
+/** Where the name's taste and smell qualifiers are: [start, end) of the words before each marker, marker included. */
+function qualifierSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const marker of QUALIFIER_MARKERS.map(pad)) {
+    for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) {
+      let start = at;
+      for (let i = 0; i < QUALIFIER_WORDS && start > 0; i++) start = text.lastIndexOf(' ', start - 1);
+      spans.push([Math.max(start, 0), at + marker.length]);
+    }
+  }
+  return spans;
+}
+
+/** Whether every part of a keyword lies in a qualifier span: a food, drink or candy word naming a taste or a smell. */
+const onlyQualifies = (keyword: CompiledKeyword, text: string, spans: readonly [number, number][]): boolean =>
+  keyword.parts.every((part) => {
+    const at = text.indexOf(part);
+    return spans.some(([start, end]) => at >= start && at + part.length <= end + 1);
+  });
+
 /** The best match of the first tier that has one: product types, else brands, else forms of sale. */
 function bestMatch(
   text: string,
   words: ReadonlySet<string>,
   hits: Map<number, CompiledKeyword[]>,
   headEnd: number,
+  qualifiers: readonly [number, number][],
 ): NameMatch | null {
   const tiers: TierBest[] = [
     { best: null, specific: null },
@@ -229,7 +255,12 @@ function bestMatch(
   for (const at of [...hits.keys()].sort((a, b) => a - b)) {
     const { category, negatives } = COMPILED[at];
     if (negatives.some(({ phrase, head }) => words.has(head) && text.includes(phrase))) continue;
-    const keywords = hits.get(at) ?? [];
+    let keywords = hits.get(at) ?? [];
+    // Only the not-eligible side names tastes and smells (food, drink, candy): a medicine in the span still decides.
+    if (qualifiers.length > 0 && category.status === 'not_eligible') {
+      keywords = keywords.filter((hit) => !onlyQualifies(hit, text, qualifiers));
+      if (keywords.length === 0) continue;
+    }
     let keyword = keywords[0];
     let evidence = 0;
     let inHead = false;
@@ -258,5 +289,6 @@ export function matchName(normalized: string): NameMatch | null {
   // The head ends where the first "with" starts (a name that opens with one has no head to prefer).
   const tail = text.indexOf(TAIL_START);
   const headEnd = tail > 0 ? tail : text.length;
-  return bestMatch(text, words, hits, headEnd);
+  const qualifiers = QUALIFIER_MARKERS.some((marker) => words.has(marker)) ? qualifierSpans(text) : [];
+  return bestMatch(text, words, hits, headEnd, qualifiers);
 }

@@ -469,6 +469,26 @@ describe('checkEligibility by name: messages and edge cases', () => {
   });
 });
 
+describe('checkEligibility by name: a taste or a smell is not the product', () => {
+  test.each<LabelledCase>([
+    // The food, drink or candy word before "flavor" or "scented" describes the medicine or supply after or before it.
+    ["Fletcher's Laxative for Kids Root Beer Flavor, 2.5 fl oz", 'eligible', 'digestive-health'],
+    ['Lavender Scented Epsom Salt 3 lb', 'eligible', 'epsom-salt'],
+    ["Children's Tylenol Cherry Flavor", 'eligible', 'pain-relief'],
+    // A medicine word in the span still decides; a food named after the marker is still food.
+    ['Coca-Cola Cherry Flavored Soda 12 pack', 'not_eligible', 'beverages'],
+    ['Root Beer Flavored Candy Drops', 'not_eligible', 'candy'],
+    ['Yankee Candle Vanilla Scented Candle', 'not_eligible', 'wellness-general'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+
+  test('without the marker, the same food word still names the product', () => {
+    expect(checkEligibility({ name: 'Root Beer, 12 pack' }).status).toBe('not_eligible');
+    expect(checkEligibility({ name: "Fletcher's Laxative for Kids Root Beer Flavor" }).status).toBe('eligible');
+  });
+});
+
 describe('checkEligibility by UPC/GTIN', () => {
   test('a listed EAN-13 decides, and the message names the listed product', () => {
     const result = checkEligibility({ upc_code_or_gtin: '9520301200141' });
