@@ -13,7 +13,7 @@ export type { EligibilityStatus } from './eligibility.types.js';
 export { normalizeName } from './eligibility-matcher.js';
 
 /** Bumped with any change to how the engine decides that its data tables do not show. */
-const RULES_REVISION = '2026-11-29';
+const RULES_REVISION = '2026-11-29-qualifiers';
 
 /**
  * Which engine decides: a digest of its rules revision and data tables. When a deploy changes it,
