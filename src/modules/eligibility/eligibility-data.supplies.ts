@@ -3,6 +3,7 @@
  * (IRS Pub. 502 medical supplies and equipment, CARES Act 2020, IIAS/SIGIS eligible product list).
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { MAKEUP_NOUNS } from './eligibility-data.review.js';
 
 /** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
 export const NOT_HEAT_THERAPY = [
@@ -120,6 +121,16 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'alcohol + wipe',
       'alcohol pad',
       'prep pad',
+      // skin-prep applicators and swabsticks by antiseptic and brand
+      'chloraprep',
+      'duraprep',
+      'chlorhexidine + applicator',
+      'iodine + applicator',
+      'iodine + swabstick',
+      'pvp iodine',
+      'skin prep + applicator',
+      'surgical + prep + applicator',
+      'antiseptic + applicator',
     ],
     // "Alcohol-free" wipes (baby, make-up) are not antiseptics.
     negative_keywords: ['mouthwash', 'mouth rinse', 'alcohol free', 'non alcohol', 'baby', 'makeup'],
@@ -612,6 +623,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'walking boot',
       'kinesiology tape',
       'kt tape',
+      // athletic and kinesiology tapes by kind and brand (the lists settle athletic tape as a support)
+      'kinesiology',
+      'kinesio',
+      'leukotape',
+      'rocktape',
+      'rock tape',
+      'sports tape',
+      'athletic tape',
+      'sport + tape + muscle',
+      'physio tape',
+      'therapeutic + tape',
       'compression sleeve',
       'knee sleeve',
       'elbow sleeve',
@@ -648,6 +670,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'cookware',
       'corner brace',
       'angle brace',
+      // tape for sports gear, not for a body
+      'hockey',
+      'grip tape',
+      'bat tape',
+      'racket',
+      'racquet',
+      'lacrosse',
+      'handlebar',
+      'bar tape',
+      'camera',
+      'gimbal',
       'shelf',
       'bracket',
       'zinc plated',
@@ -855,6 +888,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'spf + sport',
     ],
     min_spf: 15,
+    // Makeup that states an SPF is decided by `makeup-with-spf` (requires_review), whatever sun words it adds.
+    negative_keywords: MAKEUP_NOUNS,
     // A bare "SPF 40" also fits primers, powders and glow drops, which are cosmetics.
     confirm: {
       phrases: [

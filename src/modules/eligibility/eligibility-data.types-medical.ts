@@ -301,6 +301,14 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'transfer sheet',
       'hemorrhoid + pillow',
       'hemorrhoid + cushion',
+      // seat lifts that help a person stand
+      'seat lift',
+      'seat + lifting cushion',
+      'lifting cushion',
+      'lift assist + cushion',
+      'upeasy',
+      'standing aid',
+      'sit to stand',
     ],
     negative_keywords: [
       'pet',
@@ -449,6 +457,44 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     rationale:
       'IRS Pub. 502: equipment that helps a person with a condition or disability (bath and toilet safety rails, standing aids, adaptive cups and utensils); FSA Store and HSA Store list bath safety and daily living aids as eligible',
+  },
+  {
+    // Hand sanitizer by form (mist, spray, gel, foam, wipe) and brand, apart from `ppe`, whose skin-care negatives
+    // ("hydrating", "moisturizing" face masks) would rule out a moisturising sanitizer.
+    id: 'hand-sanitizer-forms-medical',
+    label: 'Hand sanitizer',
+    status: 'eligible',
+    keywords: [
+      'hand sanitizer',
+      'hand sanitizing',
+      'hand + sanitizer',
+      'sanitizer + mist',
+      'sanitizer + gel',
+      'sanitizer + foam',
+      'sanitizer + spray',
+      'touchland',
+      'purell',
+      'germ x',
+    ],
+    negative_keywords: [
+      'surface',
+      'disinfectant',
+      'uv',
+      'phone',
+      'toothbrush',
+      'bottle sanitizer',
+      'baby bottle',
+      'laundry',
+      'kitchen',
+      'toy',
+      'pet',
+      'dog',
+      'dispenser refill station',
+      'pool',
+      'dishwasher',
+    ],
+    rationale:
+      'IRS Ann. 2021-7: hand sanitizer bought primarily to prevent the spread of COVID-19 is medical care, in every form it is sold',
   },
   {
     id: 'graded-compression-medical',

@@ -258,8 +258,15 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'saddle + stool',
       'wobble + stool',
       'active sitting',
+      // backrests that support the lower back on a chair or car seat
+      'backrest + support',
+      'back rest + support',
+      'backrest + lumbar',
+      'lumbar + backrest',
+      'posture + backrest',
+      'obusforme',
     ],
-    negative_keywords: ['patio', 'outdoor', 'dining', 'pet', 'dog', 'baby'],
+    negative_keywords: ['patio', 'outdoor', 'dining', 'pet', 'dog', 'baby', 'motorcycle', 'sissy bar', 'truck bed'],
     rationale: `${FSA_STORE}: specialised or ergonomic chairs, and pillows and cushions for lumbar support, are eligible with a letter of medical necessity`,
   },
   {
