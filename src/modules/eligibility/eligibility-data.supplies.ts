@@ -4,6 +4,7 @@
  */
 import type { EligibilityCategory } from './eligibility.types.js';
 import { MAKEUP_NOUNS } from './eligibility-data.review.js';
+import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
 
 /** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
 export const NOT_HEAT_THERAPY = [
@@ -89,7 +90,19 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister care',
       'blister plaster',
     ],
-    negative_keywords: ['cat', 'dog', 'pet', 'horse', 'toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      'cat',
+      'dog',
+      'pet',
+      'horse',
+      'toy',
+      'pretend',
+      'costume',
+      'halloween',
+      'doll',
+      'ironing',
+    ],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
   {
@@ -497,7 +510,16 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'eyeglass cleaner',
     ],
     // "reader + 2" is a strength such as "+2.00"; e-readers and card readers are not glasses.
-    negative_keywords: ['e reader', 'ereader', 'kindle', 'card reader', 'digest', 'barcode', 'meter'],
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      'e reader',
+      'ereader',
+      'kindle',
+      'card reader',
+      'digest',
+      'barcode',
+      'meter',
+    ],
     rationale: 'IRS Pub. 502: eyeglasses needed for medical reasons, including non-prescription reading glasses',
   },
   {
@@ -573,6 +595,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'costume',
       'toy',
       'lego',

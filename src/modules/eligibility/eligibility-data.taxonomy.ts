@@ -11,6 +11,7 @@ import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
 import { NOT_HEAT_THERAPY } from './eligibility-data.supplies.js';
 import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
+import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
 
 export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -934,6 +935,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'shock doctor + brace',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
       'horse',
@@ -1373,6 +1375,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'purewick',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
       'camping',
@@ -1500,6 +1503,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'witch hazel + pad',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
       'bike',

@@ -1,0 +1,59 @@
+/**
+ * Everyday goods that carry a one-word medical keyword as a name, a material or a part: a "Hall" tree bench, a "Saline"
+ * pool cell, "Tuck Everlasting", a "Fleet" toy truck, moleskin trousers, a rattan "cane" chair, a roof "truss", a toilet
+ * "flange", a "Bismuth" crystal. Each of these words names the goods themselves, so a name holding one is not the
+ * medical product whose keyword it shares; the categories whose one-word keywords have such look-alikes rule them out.
+ */
+export const EVERYDAY_LOOK_ALIKES = [
+  // furniture and home
+  'storage bench',
+  'entryway bench',
+  'hall tree',
+  'runner rug',
+  'area rug',
+  'accent chair',
+  'rattan',
+  'wicker',
+  'dresser',
+  'sofa',
+  'furniture',
+  // media and toys
+  'paperback',
+  'hardcover',
+  'novel',
+  'dvd',
+  'blu ray',
+  'poster',
+  'figurine',
+  'hot wheels',
+  'matchbox',
+  'lego',
+  'toy',
+  // apparel and fabric
+  'trousers',
+  'graphic tee',
+  'hoodie',
+  'jeans',
+  'upholstery',
+  // hardware, pool and kitchen
+  'roof',
+  'rafter',
+  'guitar',
+  'truss rod',
+  'wrench',
+  'galvanized',
+  'pvc',
+  'toilet flange',
+  'pipe',
+  'valve',
+  '12 v',
+  'chlorinator',
+  'pool',
+  'oven',
+  'color sensor',
+  // minerals and food
+  'geode',
+  'crystal specimen',
+  'cane sugar',
+  'sugar cane',
+];
