@@ -57,3 +57,31 @@ export const EVERYDAY_LOOK_ALIKES = [
   'cane sugar',
   'sugar cane',
 ];
+
+/**
+ * Household chemicals, tools, garden goods and models named with a nutrient, a mineral or a drug brand: magnesium fire
+ * starters, potassium nitrate stump remover, chrome vanadium sockets, mineral spirits, collagen sausage casings, battery
+ * electrolyte, lawn products of a drug maker, a die-cast car named like a pain reliever.
+ */
+export const HOUSEHOLD_CHEMICALS_TOOLS = [
+  'fire starter',
+  'stump remover',
+  'paint thinner',
+  'mineral spirits',
+  'socket set',
+  'chrome vanadium',
+  'sausage casing',
+  'juicer',
+  'battery',
+  'climbing chalk',
+  'for climbing',
+  'ice melt',
+  'lawn',
+  'insect killer',
+  'weed killer',
+  'live plant',
+  'perennial',
+  'diecast',
+  'die cast',
+  'scale model',
+];

@@ -11,7 +11,7 @@ import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
 import { NOT_HEAT_THERAPY } from './eligibility-data.supplies.js';
 import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
-import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
+import { EVERYDAY_LOOK_ALIKES, HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 
 export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -1681,6 +1681,7 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'gummy + vitamin',
     ],
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       'homeopathic',
       'hylands',
       'boiron',

@@ -5,6 +5,7 @@
  * as capsules or softgels, or dosed in mcg or IU, is a dietary supplement.
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
+import { HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 
 /** Hypoallergenic and amino-acid infant formulas sold under their brand alone (ordinary formula is food). */
 export const SPECIALISED_FORMULA_BRANDS = [
@@ -427,6 +428,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Oral rehydration solutions are the eligible kind; flavoured waters are beverages.
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       'oral rehydration',
       'rehydration salt',
       'ors',
