@@ -4,6 +4,7 @@
  * the name. The answer is `requires_review`, so a person checks the label; never a guess of `eligible`.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 
 /**
  * Makeup nouns: a foundation, powder, primer or bronzer that states an SPF (even "broad spectrum", even "sunscreen") is
@@ -141,6 +142,26 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Gift sets & baskets',
     status: 'requires_review',
     keywords: ['gift set', 'gift basket', 'gift box'],
+    // A gift box of food, drink or toys holds nothing that could qualify: it is decided as what it holds.
+    negative_keywords: [
+      ...ALCOHOL_WORDS,
+      'hot sauce',
+      'sauce',
+      'chocolate',
+      'candy',
+      'snack',
+      'cookie',
+      'coffee',
+      'cheese',
+      'popcorn',
+      'jerky',
+      'bbq',
+      'seasoning',
+      'spice',
+      'hot wheels',
+      'lego',
+      'toy',
+    ],
     rationale:
       'IRS Pub. 502: each item of a set must qualify on its own, and a gift set mixes items its name does not list',
   },

@@ -863,6 +863,13 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'antibacterial + hand wipe',
       'purell',
       'germ x',
+      // hand sanitizer by form and brand
+      'hand + sanitizer',
+      'sanitizer + mist',
+      'sanitizer + gel',
+      'sanitizer + foam',
+      'sanitizer + spray',
+      'touchland',
     ],
     // Skin-care "face masks" and sleep or costume masks are not PPE.
     negative_keywords: [
@@ -871,8 +878,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'mud',
       'peel',
       'charcoal',
-      'hydrating',
-      'moisturizing',
+      // skin-care masks, named so that a hydrating or moisturizing hand sanitizer still counts
+      'hydrating mask',
+      'hydrating face mask',
+      'moisturizing mask',
+      'moisturizing face mask',
       'sleep',
       'eye mask',
       'halloween',
@@ -883,6 +893,13 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'surface disinfectant',
       'multi surface',
       'disinfectant spray',
+      // sanitizers of things, not hands
+      'bottle sanitizer',
+      'baby bottle',
+      'phone',
+      'toothbrush',
+      'uv',
+      'dishwasher',
     ],
     rationale:
       'IRS Ann. 2021-7: masks, hand sanitizer and sanitizing wipes used primarily to prevent the spread of COVID-19 are medical care',
