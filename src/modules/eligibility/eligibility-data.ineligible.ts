@@ -341,7 +341,26 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'sour patch',
     ],
     // A medicine named after a candy brand (a pinworm liquid) is a medicine.
-    negative_keywords: ['chewable', 'chewables', 'pyrantel', ...MEDICINE_PURPOSE],
+    // A supplement or a remedy sold as gummies, pops or lozenges states a nutrient, a dose or a symptom.
+    negative_keywords: [
+      'chewable',
+      'chewables',
+      'pyrantel',
+      ...MEDICINE_PURPOSE,
+      'vitamin',
+      'multivitamin',
+      'supplement',
+      'probiotic',
+      'melatonin',
+      'zinc',
+      'elderberry',
+      'lozenge',
+      'mg',
+      'mcg',
+      'iu',
+      'morning sickness',
+      'nausea',
+    ],
     rationale:
       'IRS Pub. 502: food and candy are not medical care (food is eligible only as a special food prescribed to treat an illness)',
   },
@@ -536,6 +555,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'compression',
       // a stated grade in mmHg is graded compression, whatever the garment ("dress socks 15-20 mmHg")
       'mmhg',
+      'mastectomy',
+      'prosthesis',
       'period',
       'incontinence',
       'protective',

@@ -505,6 +505,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'eyeglasses',
       'prescription glasses',
       'prescription sunglasses',
+      'prescription + goggle',
+      'prescription + safety glasses',
       'bifocal',
       'eyeglass repair kit',
       'eyeglass cleaner',

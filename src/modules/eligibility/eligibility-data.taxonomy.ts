@@ -890,6 +890,11 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hip + brace',
       'knee + wrap',
       'knee + stabilizer',
+      // post-mastectomy wear and breast prostheses
+      'mastectomy',
+      'breast prosthesis',
+      'breast form + silicone',
+      'amoena',
       'back + stabilizer',
       'lumbar + stabilizer',
       'shoulder + stabilizer',
