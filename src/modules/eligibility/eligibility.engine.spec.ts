@@ -673,3 +673,18 @@ describe('checkEligibility by name: everyday goods named by a one-word medical o
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a candy or clothing word does not swallow a supplement, a remedy or medical wear', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Kids Multivitamin Gummy Bears, 60 ct', 'requires_lmn', 'vitamins-minerals'],
+    ['Zinc Lozenges Cherry Candy Flavor', 'eligible', 'cold-flu-cough'],
+    ['Haribo Gold-Bears Gummy Bears 5 oz', 'not_eligible', 'candy'],
+    ['Prescription Swim Goggles', 'eligible', 'eyeglasses'],
+    ['Swim Goggles Anti Fog', 'not_eligible', 'home-electronics-apparel'],
+    ['Amoena Mastectomy Bra Pocketed', 'eligible', 'orthopedic-supports'],
+    ['Silicone Breast Form Prosthesis Left', 'eligible', 'orthopedic-supports'],
+    ['Nursing Bra Seamless', 'not_eligible', 'clothing-accessories'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
