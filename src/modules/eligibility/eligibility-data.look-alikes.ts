@@ -51,6 +51,13 @@ export const EVERYDAY_LOOK_ALIKES = [
   'pool',
   'oven',
   'color sensor',
+  'color matching',
+  'hall effect',
+  'kickstand',
+  'journal',
+  'party game',
+  'board game',
+  'card game',
   // minerals and food
   'geode',
   'crystal specimen',
@@ -84,4 +91,19 @@ export const HOUSEHOLD_CHEMICALS_TOOLS = [
   'diecast',
   'die cast',
   'scale model',
+];
+
+/** Syringes and applicators of the kitchen, salon and workshop (a hair-oil or frosting syringe is not a medical one). */
+export const NOT_MEDICAL_SYRINGES = [
+  'for hair',
+  'hair oil',
+  'frosting',
+  'cake decorating',
+  'meat injector',
+  'marinade',
+  'glue',
+  'ink refill',
+  'pet',
+  'dog',
+  'cat',
 ];

@@ -464,6 +464,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'redness reliever',
       'eye + relief drop',
     ],
+    negative_keywords: ['ear candle', 'candle', 'candling'],
     rationale: `${CARES_OTC} (eye drops, eye washes and ear-wax removal kits)`,
   },
   {

@@ -4,7 +4,7 @@
  */
 import type { EligibilityCategory } from './eligibility.types.js';
 import { MAKEUP_NOUNS } from './eligibility-data.review.js';
-import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
+import { EVERYDAY_LOOK_ALIKES, NOT_MEDICAL_SYRINGES } from './eligibility-data.look-alikes.js';
 
 /** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
 export const NOT_HEAT_THERAPY = [
@@ -279,6 +279,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'insulin + cooler',
       'insulin + cooling',
     ],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, ...NOT_MEDICAL_SYRINGES],
     rationale: 'IRS Pub. 502: blood sugar test kits (diagnostic devices) and insulin are medical care',
   },
   {
@@ -681,6 +682,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'kindling',
       'firewood',
       'chopper',
@@ -1009,7 +1011,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'coloplast',
       'convatec',
     ],
-    negative_keywords: ['pet', 'dog', 'camping', 'travel urinal'],
+    negative_keywords: [
+      'urinal screen',
+      'urinal cake',
+      'urinal mat',
+      'urinal deodorizer',
+      'deodorizer',
+      'pet',
+      'dog',
+      'camping',
+      'travel urinal',
+    ],
     rationale: 'IRS Pub. 502: medical supplies used because of a disease or disability (ostomy and catheter supplies)',
   },
   {

@@ -11,7 +11,11 @@ import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
 import { NOT_HEAT_THERAPY } from './eligibility-data.supplies.js';
 import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
-import { EVERYDAY_LOOK_ALIKES, HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
+import {
+  EVERYDAY_LOOK_ALIKES,
+  HOUSEHOLD_CHEMICALS_TOOLS,
+  NOT_MEDICAL_SYRINGES,
+} from './eligibility-data.look-alikes.js';
 
 export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -643,6 +647,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'insulin + travel',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      ...NOT_MEDICAL_SYRINGES,
       'pool',
       'spa',
       'water',
