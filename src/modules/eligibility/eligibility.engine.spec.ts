@@ -688,3 +688,22 @@ describe('checkEligibility by name: a candy or clothing word does not swallow a 
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: janitorial, electronic, media and kitchen goods that share a supply word', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Urinal Screen Deodorizer, 10 ct', 'not_eligible', null],
+    ['Hand-Held Urinal for Men', 'eligible', 'ostomy-urology'],
+    ['Hall Effect Joystick Controller', 'not_eligible', null],
+    ['The Lancet Journal Subscription', 'not_eligible', null],
+    ['Bike Kickstand Crutch', 'not_eligible', null],
+    ['Medline Underarm Crutches Aluminum', 'eligible', 'mobility-aids'],
+    ['Oil Syringe for Hair', 'not_eligible', null],
+    ['BD Insulin Syringes 1 mL, 100 ct', 'eligible', 'diabetes-care'],
+    ['Ear Wax Candle Cone', 'not_eligible', 'wellness-general'],
+    ['Debrox Earwax Removal Kit', 'eligible', 'eye-ear-care'],
+    ['Brace Yourself Party Game', 'not_eligible', null],
+    ['Knee Brace Hinged', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
