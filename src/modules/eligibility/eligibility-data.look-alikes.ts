@@ -91,6 +91,11 @@ export const HOUSEHOLD_CHEMICALS_TOOLS = [
   'diecast',
   'die cast',
   'scale model',
+  'shower filter',
+  'shower head',
+  'fish food',
+  'pond',
+  'bone broth',
 ];
 
 /** Syringes and applicators of the kitchen, salon and workshop (a hair-oil or frosting syringe is not a medical one). */

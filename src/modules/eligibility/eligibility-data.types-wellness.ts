@@ -686,17 +686,14 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'cushion lab',
       'comfilife',
       'backjoy',
-      'pet',
-      'dog',
+    ],
+    // Furniture and mounts sold beside ergonomic lines are not seating or desks for a condition.
+    negative_keywords: [
       'monitor arm',
       'monitor mount',
       'tv mount',
-      'dining',
-      'patio',
       'bookcase',
       'table lamp',
-    ],
-    negative_keywords: [
       'pet',
       'dog',
       'cat',
