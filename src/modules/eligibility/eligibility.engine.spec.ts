@@ -707,3 +707,18 @@ describe('checkEligibility by name: janitorial, electronic, media and kitchen go
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: furniture, pet and food goods beside the letter-of-medical-necessity lines', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Bookcase 5 Shelf White', 'not_eligible', null],
+    ['Dual Monitor Arm Desk Mount', 'not_eligible', null],
+    ['Flexispot Standing Desk E7', 'requires_lmn', 'ergonomic-furniture'],
+    ['Bone Broth Collagen Chicken 32 oz', 'not_eligible', null],
+    ['Collagen Peptides Powder Unflavored', 'requires_lmn', 'dietary-supplements'],
+    ['Vitamin Shower Filter Head', 'not_eligible', null],
+    ['Cat Humidifier Fountain', 'not_eligible', null],
+    ['Vicks Filter-Free Cool Mist Humidifier', 'requires_lmn', 'humidifiers'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
