@@ -722,3 +722,13 @@ describe('checkEligibility by name: furniture, pet and food goods beside the let
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: the aloe plant is not the aloe gel', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Aloe Vera Plant Live 4 in', 'not_eligible', null],
+    ['Potted Aloe Vera Succulent', 'not_eligible', null],
+    ['Fruit of the Earth Aloe Vera Gel 12 oz', 'requires_lmn', 'aloe-vera'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
