@@ -732,3 +732,13 @@ describe('checkEligibility by name: the aloe plant is not the aloe gel', () => {
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: valves, 12V and strips of medical supplies are not hardware', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Hollister Urostomy Pouch with Anti-Reflux Valve', 'eligible', 'ostomy-urology-supplies'],
+    ['Drive Medical Rollator Walker with Seat 12V', 'eligible', 'mobility-aids'],
+    ['Diaphragm Pump 12V', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
