@@ -6,6 +6,7 @@
  * paired with the noun that decides.
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
+import { EVERYDAY_LOOK_ALIKES, HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 
 export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -70,7 +71,17 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'zarbees + cough',
       'gold bond + medicated',
     ],
-    negative_keywords: ['candy', 'toy', 'gift', 'pet', 'dog', 'shirt', 'mug'],
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
+      'candy',
+      'toy',
+      'gift',
+      'pet',
+      'dog',
+      'shirt',
+      'mug',
+    ],
     rationale:
       'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription; these brands sell OTC medicines (Drug Facts panel)',
   },
@@ -108,7 +119,7 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'mckesson + gauze',
       'cvs + first aid',
     ],
-    negative_keywords: ['pet', 'dog', 'toy', 'gift card'],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, ...HOUSEHOLD_CHEMICALS_TOOLS, 'pet', 'dog', 'toy', 'gift card'],
     rationale:
       'IRS Pub. 502: medical supplies and equipment; these brands sell first aid, diagnostic, mobility, lactation, vision and ostomy supplies',
   },

@@ -34,6 +34,64 @@ const MEDICATED_SKIN_TERMS = [
   'aloe',
 ];
 
+/**
+ * Words that name a medicine's purpose or dose form: a drink, candy or alcohol word in a name that also carries one is a
+ * flavour or a brand ("Bromo-Seltzer Antacid", a chocolate laxative, a root-beer laxative), not the food itself.
+ */
+export const MEDICINE_PURPOSE = [
+  'antacid',
+  'laxative',
+  'stool softener',
+  'pain reliever',
+  'fever reducer',
+  'cough',
+  'decongestant',
+  'antihistamine',
+  'antidiarrheal',
+  'anti diarrheal',
+  'heartburn',
+  'indigestion',
+  'upset stomach',
+  'pinworm',
+  'oral rehydration',
+  'rehydration solution',
+  'effervescent tablet',
+  'granules',
+];
+
+/** Alcoholic drinks by kind and best-selling brand (a flavoured malt drink named "Ice" is not a cold pack). */
+export const ALCOHOL_WORDS = [
+  'beer',
+  'wine',
+  'vodka',
+  'whiskey',
+  'whisky',
+  'bourbon',
+  'tequila',
+  'rum',
+  'gin',
+  'liquor',
+  'champagne',
+  'hard seltzer',
+  'lager',
+  'malt beverage',
+  'hard lemonade',
+  'hard cider',
+  'hard tea',
+  'spiked',
+  'smirnoff',
+  'twisted tea',
+  'white claw',
+  'mikes hard',
+  'mezcal',
+  'brandy',
+  'cognac',
+  'sake',
+  'prosecco',
+  'ipa',
+  'stout',
+];
+
 export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'cosmetics',
@@ -283,7 +341,26 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'sour patch',
     ],
     // A medicine named after a candy brand (a pinworm liquid) is a medicine.
-    negative_keywords: ['chewable', 'chewables', 'pinworm', 'pyrantel'],
+    // A supplement or a remedy sold as gummies, pops or lozenges states a nutrient, a dose or a symptom.
+    negative_keywords: [
+      'chewable',
+      'chewables',
+      'pyrantel',
+      ...MEDICINE_PURPOSE,
+      'vitamin',
+      'multivitamin',
+      'supplement',
+      'probiotic',
+      'melatonin',
+      'zinc',
+      'elderberry',
+      'lozenge',
+      'mg',
+      'mcg',
+      'iu',
+      'morning sickness',
+      'nausea',
+    ],
     rationale:
       'IRS Pub. 502: food and candy are not medical care (food is eligible only as a special food prescribed to treat an illness)',
   },
@@ -373,29 +450,15 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'flavored water',
       'kombucha',
     ],
+    negative_keywords: MEDICINE_PURPOSE,
     rationale: 'IRS Pub. 502: beverages are food, not medical care',
   },
   {
     id: 'alcohol',
     label: 'Alcoholic beverages',
     status: 'not_eligible',
-    keywords: [
-      'beer',
-      'wine',
-      'vodka',
-      'whiskey',
-      'whisky',
-      'scotch whisky',
-      'bourbon',
-      'tequila',
-      'rum',
-      'gin',
-      'liquor',
-      'champagne',
-      'hard seltzer',
-      'lager',
-      'johnnie walker',
-    ],
+    keywords: [...ALCOHOL_WORDS, 'scotch whisky', 'johnnie walker'],
+    negative_keywords: MEDICINE_PURPOSE,
     rationale: 'IRS Pub. 502: alcoholic beverages are not medical care',
   },
   {
@@ -490,6 +553,10 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     // These words turn clothing into a medical or menstrual-care product.
     negative_keywords: [
       'compression',
+      // a stated grade in mmHg is graded compression, whatever the garment ("dress socks 15-20 mmHg")
+      'mmhg',
+      'mastectomy',
+      'prosthesis',
       'period',
       'incontinence',
       'protective',

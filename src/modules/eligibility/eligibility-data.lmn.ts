@@ -3,6 +3,7 @@
  * recommends them to treat a specific diagnosed condition.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 
 // Skin-care and hair-care forms of vitamins and supplements ("vitamin C serum") are cosmetics, not supplements.
 const TOPICAL_FORMS = [
@@ -82,6 +83,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Prenatal vitamins and glucosamine are listed eligible; antacids, Epsom salt and zinc-oxide creams are not supplements.
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       ...NOT_FOR_PEOPLE,
       ...LISTED_ELSEWHERE,
       'laxative',
@@ -148,6 +150,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'greens powder',
     ],
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       ...NOT_FOR_PEOPLE,
       ...LISTED_ELSEWHERE,
       'latte',
@@ -188,7 +191,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Fish oil & omega-3',
     status: 'requires_lmn',
     keywords: ['fish oil', 'omega', 'omega 3', 'krill oil', 'cod liver oil', 'algal oil', 'dha supplement', 'epa'],
-    negative_keywords: [...NOT_FOR_PEOPLE, 'watch'],
+    negative_keywords: [...HOUSEHOLD_CHEMICALS_TOOLS, ...NOT_FOR_PEOPLE, 'watch'],
     rationale:
       "IRS Pub. 502: fish oil is a nutritional supplement, eligible only with a practitioner's recommendation for a diagnosed condition",
   },
@@ -243,7 +246,21 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Humidifiers, vaporizers & dehumidifiers',
     status: 'requires_lmn',
     keywords: ['humidifier', 'dehumidifier', 'cool mist', 'warm mist', 'steam vaporizer', 'vaporizer'],
-    negative_keywords: ['herb', 'wax', 'cannabis', 'vape', 'humidor', 'cigar', 'guitar', 'piano', 'violin'],
+    negative_keywords: [
+      'pet fountain',
+      'cat',
+      'dog',
+      'pet',
+      'herb',
+      'wax',
+      'cannabis',
+      'vape',
+      'humidor',
+      'cigar',
+      'guitar',
+      'piano',
+      'violin',
+    ],
     rationale:
       'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',
   },

@@ -3,6 +3,7 @@
  * HSA/FSA medical expenses without a prescription.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
 
 const CARES_OTC = 'CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription';
 
@@ -131,7 +132,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'chest congestion',
       'mucus + congestion',
     ],
-    negative_keywords: ['vapopad', 'vaposhower', 'pad refill', 'scent pad'],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'vapopad', 'vaposhower', 'pad refill', 'scent pad'],
     rationale: `${CARES_OTC} (cold, flu and cough remedies, including medicated cough drops)`,
   },
   {
@@ -203,7 +204,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'navage',
       'nasal care',
     ],
-    negative_keywords: ['laxative'],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'laxative'],
     rationale: `${CARES_OTC}; nasal rinses, aspirators and nasal strips relieve congestion (plan administrators' eligibility lists)`,
   },
   {
@@ -286,7 +287,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'enema',
       'fleet',
     ],
-    negative_keywords: ['fiber thin'],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'fiber thin'],
     rationale: `${CARES_OTC} (antacids, acid reducers, laxatives, anti-diarrheals and hemorrhoid treatments)`,
   },
   {
@@ -463,6 +464,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'redness reliever',
       'eye + relief drop',
     ],
+    negative_keywords: ['ear candle', 'candle', 'candling'],
     rationale: `${CARES_OTC} (eye drops, eye washes and ear-wax removal kits)`,
   },
   {
@@ -558,6 +560,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'today sponge',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'vibrator',
       'vibrating',
       'massager',
@@ -586,6 +589,34 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'permethrin',
       'vamousse',
       'licefreee',
+      // pediculicides by active ingredient and brand
+      'spinosad',
+      'natroba',
+      'ivermectin + lotion',
+      'sklice',
+      'malathion + lotion',
+      'ovide',
+      'benzyl alcohol + lotion',
+      'ulesfia',
+      'pyrethrin + shampoo',
+      'piperonyl butoxide',
+      'rid + lice',
+    ],
+    // Permethrin for clothing, gear and tents is an insect repellent, and "nix" is a word of other names.
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      'fabric',
+      'clothing',
+      'gear',
+      'tent',
+      'repellent',
+      'mosquito',
+      'insecticide',
+      'insect spray',
+      'garden',
+      'lawn',
+      'pet',
+      'dog',
     ],
     rationale: `${CARES_OTC} (pediculicides and lice-removal kits)`,
   },

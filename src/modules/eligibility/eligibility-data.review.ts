@@ -4,6 +4,34 @@
  * the name. The answer is `requires_review`, so a person checks the label; never a guess of `eligible`.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
+
+/**
+ * Makeup nouns: a foundation, powder, primer or bronzer that states an SPF (even "broad spectrum", even "sunscreen") is
+ * a cosmetic first; whether it carries a sunscreen's Drug Facts panel is on the label, not in the name.
+ */
+export const MAKEUP_NOUNS = [
+  'foundation',
+  'concealer',
+  'primer',
+  'bb cream',
+  'cc cream',
+  'skin tint',
+  'setting spray',
+  'setting powder',
+  'loose powder',
+  'pressed powder',
+  'face powder',
+  'powder foundation',
+  'bronzer',
+  'blush',
+  'highlighter',
+  'lipstick',
+  'lip color',
+  'lip gloss',
+  'eyeshadow',
+  'cushion compact',
+];
 
 export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -35,6 +63,16 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     min_spf: 15,
     rationale:
       "Plan administrators' eligibility lists: a cosmetic that states an SPF is eligible only when it is sold as a broad-spectrum sunscreen of SPF 15+ (Drug Facts panel), which the name does not show",
+  },
+  {
+    // Without the sunscreen negatives of `cosmetics-with-spf`: a "mineral sunscreen primer SPF 40" is makeup too.
+    id: 'makeup-with-spf',
+    label: 'Makeup that states an SPF',
+    status: 'requires_review',
+    keywords: MAKEUP_NOUNS.flatMap((noun) => [`${noun} + spf`, `${noun} + sunscreen`]),
+    min_spf: 15,
+    rationale:
+      "Plan administrators' eligibility lists: makeup that states an SPF is eligible only when it is sold as a broad-spectrum sunscreen of SPF 15+ (Drug Facts panel), which the name does not show",
   },
   {
     id: 'medicated-or-everyday',
@@ -104,6 +142,26 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Gift sets & baskets',
     status: 'requires_review',
     keywords: ['gift set', 'gift basket', 'gift box'],
+    // A gift box of food, drink or toys holds nothing that could qualify: it is decided as what it holds.
+    negative_keywords: [
+      ...ALCOHOL_WORDS,
+      'hot sauce',
+      'sauce',
+      'chocolate',
+      'candy',
+      'snack',
+      'cookie',
+      'coffee',
+      'cheese',
+      'popcorn',
+      'jerky',
+      'bbq',
+      'seasoning',
+      'spice',
+      'hot wheels',
+      'lego',
+      'toy',
+    ],
     rationale:
       'IRS Pub. 502: each item of a set must qualify on its own, and a gift set mixes items its name does not list',
   },

@@ -3,6 +3,8 @@
  * (IRS Pub. 502 medical supplies and equipment, CARES Act 2020, IIAS/SIGIS eligible product list).
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { MAKEUP_NOUNS } from './eligibility-data.review.js';
+import { EVERYDAY_LOOK_ALIKES, NOT_MEDICAL_SYRINGES } from './eligibility-data.look-alikes.js';
 
 /** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
 export const NOT_HEAT_THERAPY = [
@@ -88,7 +90,19 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister care',
       'blister plaster',
     ],
-    negative_keywords: ['cat', 'dog', 'pet', 'horse', 'toy', 'pretend', 'costume', 'halloween', 'doll', 'ironing'],
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      'cat',
+      'dog',
+      'pet',
+      'horse',
+      'toy',
+      'pretend',
+      'costume',
+      'halloween',
+      'doll',
+      'ironing',
+    ],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
   {
@@ -120,6 +134,16 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'alcohol + wipe',
       'alcohol pad',
       'prep pad',
+      // skin-prep applicators and swabsticks by antiseptic and brand
+      'chloraprep',
+      'duraprep',
+      'chlorhexidine + applicator',
+      'iodine + applicator',
+      'iodine + swabstick',
+      'pvp iodine',
+      'skin prep + applicator',
+      'surgical + prep + applicator',
+      'antiseptic + applicator',
     ],
     // "Alcohol-free" wipes (baby, make-up) are not antiseptics.
     negative_keywords: ['mouthwash', 'mouth rinse', 'alcohol free', 'non alcohol', 'baby', 'makeup'],
@@ -255,6 +279,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'insulin + cooler',
       'insulin + cooling',
     ],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, ...NOT_MEDICAL_SYRINGES],
     rationale: 'IRS Pub. 502: blood sugar test kits (diagnostic devices) and insulin are medical care',
   },
   {
@@ -481,12 +506,23 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'eyeglasses',
       'prescription glasses',
       'prescription sunglasses',
+      'prescription + goggle',
+      'prescription + safety glasses',
       'bifocal',
       'eyeglass repair kit',
       'eyeglass cleaner',
     ],
     // "reader + 2" is a strength such as "+2.00"; e-readers and card readers are not glasses.
-    negative_keywords: ['e reader', 'ereader', 'kindle', 'card reader', 'digest', 'barcode', 'meter'],
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      'e reader',
+      'ereader',
+      'kindle',
+      'card reader',
+      'digest',
+      'barcode',
+      'meter',
+    ],
     rationale: 'IRS Pub. 502: eyeglasses needed for medical reasons, including non-prescription reading glasses',
   },
   {
@@ -562,6 +598,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'costume',
       'toy',
       'lego',
@@ -612,6 +649,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'walking boot',
       'kinesiology tape',
       'kt tape',
+      // athletic and kinesiology tapes by kind and brand (the lists settle athletic tape as a support)
+      'kinesiology',
+      'kinesio',
+      'leukotape',
+      'rocktape',
+      'rock tape',
+      'sports tape',
+      'athletic tape',
+      'sport + tape + muscle',
+      'physio tape',
+      'therapeutic + tape',
       'compression sleeve',
       'knee sleeve',
       'elbow sleeve',
@@ -634,6 +682,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'kindling',
       'firewood',
       'chopper',
@@ -648,6 +697,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'cookware',
       'corner brace',
       'angle brace',
+      // tape for sports gear, not for a body
+      'hockey',
+      'grip tape',
+      'bat tape',
+      'racket',
+      'racquet',
+      'lacrosse',
+      'handlebar',
+      'bar tape',
+      'camera',
+      'gimbal',
       'shelf',
       'bracket',
       'zinc plated',
@@ -807,6 +867,13 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'antibacterial + hand wipe',
       'purell',
       'germ x',
+      // hand sanitizer by form and brand
+      'hand + sanitizer',
+      'sanitizer + mist',
+      'sanitizer + gel',
+      'sanitizer + foam',
+      'sanitizer + spray',
+      'touchland',
     ],
     // Skin-care "face masks" and sleep or costume masks are not PPE.
     negative_keywords: [
@@ -815,8 +882,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'mud',
       'peel',
       'charcoal',
-      'hydrating',
-      'moisturizing',
+      // skin-care masks, named so that a hydrating or moisturizing hand sanitizer still counts
+      'hydrating mask',
+      'hydrating face mask',
+      'moisturizing mask',
+      'moisturizing face mask',
       'sleep',
       'eye mask',
       'halloween',
@@ -827,6 +897,13 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'surface disinfectant',
       'multi surface',
       'disinfectant spray',
+      // sanitizers of things, not hands
+      'bottle sanitizer',
+      'baby bottle',
+      'phone',
+      'toothbrush',
+      'uv',
+      'dishwasher',
     ],
     rationale:
       'IRS Ann. 2021-7: masks, hand sanitizer and sanitizing wipes used primarily to prevent the spread of COVID-19 are medical care',
@@ -855,6 +932,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'spf + sport',
     ],
     min_spf: 15,
+    // Makeup that states an SPF is decided by `makeup-with-spf` (requires_review), whatever sun words it adds.
+    negative_keywords: MAKEUP_NOUNS,
     // A bare "SPF 40" also fits primers, powders and glow drops, which are cosmetics.
     confirm: {
       phrases: [
@@ -932,7 +1011,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'coloplast',
       'convatec',
     ],
-    negative_keywords: ['pet', 'dog', 'camping', 'travel urinal'],
+    negative_keywords: [
+      'urinal screen',
+      'urinal cake',
+      'urinal mat',
+      'urinal deodorizer',
+      'deodorizer',
+      'pet',
+      'dog',
+      'camping',
+      'travel urinal',
+    ],
     rationale: 'IRS Pub. 502: medical supplies used because of a disease or disability (ostomy and catheter supplies)',
   },
   {

@@ -9,7 +9,13 @@
  */
 import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
 import { NOT_HEAT_THERAPY } from './eligibility-data.supplies.js';
+import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
+import {
+  EVERYDAY_LOOK_ALIKES,
+  HOUSEHOLD_CHEMICALS_TOOLS,
+  NOT_MEDICAL_SYRINGES,
+} from './eligibility-data.look-alikes.js';
 
 export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -232,6 +238,11 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'ear wax + kit',
       'ear + irrigation',
       'ear syringe',
+      'ear wash',
+      'ear washer',
+      'ear + irrigator',
+      'ear + irrigation system',
+      'ear + cleaning system',
       'ear + bulb',
       'ear + drying aid',
       'auro dri',
@@ -513,6 +524,14 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'urine + test strip',
       'ph + test strip',
       'vaginal ph',
+      'vaginal + screening',
+      'vaginal + infection + test',
+      'vaginal + health + test',
+      'yeast infection + test',
+      'bacterial vaginosis + test',
+      'bv + test',
+      'hpv + test',
+      'vaginal + swab + kit',
       'sperm + test',
       'male fertility + test',
       'ovulation',
@@ -628,6 +647,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'insulin + travel',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      ...NOT_MEDICAL_SYRINGES,
       'pool',
       'spa',
       'water',
@@ -875,6 +896,17 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hip + brace',
       'knee + wrap',
       'knee + stabilizer',
+      // post-mastectomy wear and breast prostheses
+      'mastectomy',
+      'breast prosthesis',
+      'breast form + silicone',
+      'amoena',
+      'back + stabilizer',
+      'lumbar + stabilizer',
+      'shoulder + stabilizer',
+      'elbow + stabilizer',
+      'hip + stabilizer',
+      'patella + stabilizer',
       'hinged + knee',
       'ankle + stabilizer',
       'ankle + wrap',
@@ -914,6 +946,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'shock doctor + brace',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
       'horse',
@@ -1353,6 +1386,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'purewick',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
       'camping',
@@ -1397,6 +1431,12 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'cryo + cuff',
       'cold + compression',
       'instant + cold',
+      'instant + hot',
+      'hot pack',
+      'cold pack',
+      'hot cold pack',
+      'heat pack',
+      'hot + cold + pack',
       'tens + ems',
       'tens + unit',
       'tens + therapy',
@@ -1425,6 +1465,12 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'ice maker',
       'ice tray',
       'ice cube',
+      // "Ice" is also a drink's line name (a flavoured malt drink in a 6 pack) and a vape or gum flavour.
+      ...ALCOHOL_WORDS,
+      'vape',
+      'e liquid',
+      'nicotine',
+      'gum',
     ],
     rationale:
       'IRS Pub. 502: medical supplies for pain; FSA Store and HSA Store list heating pads, heat wraps and patches, hot water bottles, cold packs and TENS units with their pads as eligible',
@@ -1468,6 +1514,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'witch hazel + pad',
     ],
     negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
       'bike',
@@ -1645,6 +1692,7 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'gummy + vitamin',
     ],
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       'homeopathic',
       'hylands',
       'boiron',
@@ -1729,6 +1777,12 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'push up + board',
       'step platform',
       'aerobic step',
+      'aerobic + platform',
+      'step + aerobic',
+      'compact strider',
+      'strider + elliptical',
+      'inmotion + strider',
+      'inmotion + elliptical',
       'stepper',
       'mini stepper',
       'vibration plate',
@@ -1781,6 +1835,10 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'fitness + app',
       'fitness + subscription',
       'workout + app',
+      'training + app',
+      'strength + app',
+      'exercise + app',
+      'fitness + coaching + app',
       'workout + subscription',
       'personal training',
       'personal trainer',
@@ -1870,6 +1928,12 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'dog',
       'cat',
       'toy',
+      // "stepper" and "trainer" in hardware and pet training
+      'stepper motor',
+      'motor driver',
+      'nema',
+      'cnc',
+      'potty training',
       'lubricant',
       'blood pressure',
       'cleaner',

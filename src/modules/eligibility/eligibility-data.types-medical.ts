@@ -301,6 +301,14 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'transfer sheet',
       'hemorrhoid + pillow',
       'hemorrhoid + cushion',
+      // seat lifts that help a person stand
+      'seat lift',
+      'seat + lifting cushion',
+      'lifting cushion',
+      'lift assist + cushion',
+      'upeasy',
+      'standing aid',
+      'sit to stand',
     ],
     negative_keywords: [
       'pet',

@@ -7,6 +7,7 @@
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
+import { HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 
 // Foods, drinks and garden goods that share an ingredient's name; a supplement is sold in a dose form.
 const NOT_A_SUPPLEMENT = [
@@ -412,6 +413,7 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'milkflow',
     ],
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       ...NOT_A_SUPPLEMENT,
       'live plant',
       'lawn and garden',
@@ -684,17 +686,14 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'cushion lab',
       'comfilife',
       'backjoy',
-      'pet',
-      'dog',
+    ],
+    // Furniture and mounts sold beside ergonomic lines are not seating or desks for a condition.
+    negative_keywords: [
       'monitor arm',
       'monitor mount',
       'tv mount',
-      'dining',
-      'patio',
       'bookcase',
       'table lamp',
-    ],
-    negative_keywords: [
       'pet',
       'dog',
       'cat',

@@ -5,6 +5,7 @@
  * as capsules or softgels, or dosed in mcg or IU, is a dietary supplement.
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
+import { HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 
 /** Hypoallergenic and amino-acid infant formulas sold under their brand alone (ordinary formula is food). */
 export const SPECIALISED_FORMULA_BRANDS = [
@@ -258,8 +259,15 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'saddle + stool',
       'wobble + stool',
       'active sitting',
+      // backrests that support the lower back on a chair or car seat
+      'backrest + support',
+      'back rest + support',
+      'backrest + lumbar',
+      'lumbar + backrest',
+      'posture + backrest',
+      'obusforme',
     ],
-    negative_keywords: ['patio', 'outdoor', 'dining', 'pet', 'dog', 'baby'],
+    negative_keywords: ['patio', 'outdoor', 'dining', 'pet', 'dog', 'baby', 'motorcycle', 'sissy bar', 'truck bed'],
     rationale: `${FSA_STORE}: specialised or ergonomic chairs, and pillows and cushions for lumbar support, are eligible with a letter of medical necessity`,
   },
   {
@@ -351,6 +359,16 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'tissue',
       'nasal',
       'saline',
+      // the plant itself, sold for the garden or the windowsill
+      'live plant',
+      'plant live',
+      'houseplant',
+      'nursery pot',
+      'potted',
+      'succulent',
+      'planter',
+      'seeds',
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
     ],
     rationale: `${HSA_STORE}: aloe vera gels and creams are eligible when a practitioner recommends them for a skin condition`,
   },
@@ -420,6 +438,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Oral rehydration solutions are the eligible kind; flavoured waters are beverages.
     negative_keywords: [
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
       'oral rehydration',
       'rehydration salt',
       'ors',

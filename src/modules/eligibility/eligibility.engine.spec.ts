@@ -622,3 +622,143 @@ describe('brands and supply types of the eligible side, with the everyday goods 
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: everyday nouns yield to the medical phrase they name, and the reverse', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Alka-Seltzer Original Effervescent Antacid Tablets, 36 ct', 'eligible', 'digestive-health'],
+    ['Lime Seltzer Water 12 pack', 'not_eligible', 'beverages'],
+    ['Chocolate Laxative Pieces, 24 ct', 'eligible', 'otc-flavour-lines-medical'],
+    ['Twisted Tea Hard Iced Tea 12 pack', 'not_eligible', 'beverages'],
+    ['Reusable Gel Ice Pack for Injuries', 'eligible', 'hot-cold-therapy'],
+    ['Instant Hot Pack, 10 ct', 'eligible', 'heat-cold-therapy-supplies'],
+    ['Sigvaris Business Casual Dress Socks 15-20 mmHg', 'eligible', 'compression-hosiery'],
+    ["Men's Dress Socks, Argyle, 6 pair", 'not_eligible', 'clothing-accessories'],
+    ['Permethrin Clothing and Gear Insect Repellent 12 oz', 'not_eligible', 'insect-repellent'],
+    ['Spinosad Garden Insect Spray 16 oz', 'not_eligible', null],
+    ['Sklice Ivermectin Lotion 0.5%', 'eligible', 'lice-treatment'],
+    ['Benzyl Alcohol Lotion 5% Lice Treatment', 'eligible', 'lice-treatment'],
+    ['Maybelline Fit Me Matte Powder Foundation SPF 22', 'requires_review', 'makeup-with-spf'],
+    ['Mineral Sunscreen Primer SPF 30', 'requires_review', 'makeup-with-spf'],
+    ['Supergoop Unseen Sunscreen SPF 40', 'eligible', 'sunscreen'],
+    ['Radiance Glow Gummies, 60 ct', 'not_eligible', 'beauty-supplements'],
+    ['Hot Sauce Sampler Gift Box, 6 bottles', 'not_eligible', 'food-drink-types'],
+    ['Wine Lover Gift Basket', 'not_eligible', 'alcohol'],
+    ['Self Care Spa Gift Set with Bath Bombs', 'requires_review', 'gift-sets'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: product kinds added by kind, beside the everyday goods that share their words', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Doctor Easy Ear Wash System', 'eligible', 'otc-medicine-types'],
+    ['RockTape Kinesiology Tape 2 in', 'eligible', 'braces-supports'],
+    ['Hockey Stick Tape, Black', 'not_eligible', null],
+    ['Back Stabilizer Belt', 'eligible', 'orthopedic-supports'],
+    ['Gimbal Stabilizer for Smartphone', 'not_eligible', null],
+    ['Seat Lift Cushion for Standing', 'eligible', 'home-tests-care-medical'],
+    ['Touchland Power Mist Hand Sanitizer Watermelon', 'eligible', 'ppe'],
+    ['Baby Bottle Sanitizer and Dryer', 'not_eligible', 'baby-diapers-gear'],
+    ['Vaginal Infection Screening Test, 2 ct', 'eligible', 'diagnostic-kits-monitors'],
+    ['Povidone-Iodine Swabsticks, 50 ct', 'eligible', 'antiseptics'],
+    ['Compact Strider Elliptical', 'requires_lmn', 'exercise-equipment'],
+    ['Aerobic Step Platform Adjustable', 'requires_lmn', 'fitness-equipment-types'],
+    ['Strength Training App Monthly Subscription', 'requires_lmn', 'fitness-equipment-types'],
+    ['Stepper Motor Nema 17', 'not_eligible', null],
+    ['Lumbar Backrest Support for Office Chair', 'requires_lmn', 'ergonomic-seating'],
+    ['Motorcycle Sissy Bar Backrest', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: everyday goods named by a one-word medical or nutrient keyword, beside the medical products', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Hall Tree Bench with Storage', 'not_eligible', null],
+    ['Saline Pool Chlorinator Cell', 'not_eligible', null],
+    ['Hot Wheels Fleet Truck 5 Pack', 'not_eligible', null],
+    ['Moleskin Trousers, Olive', 'not_eligible', null],
+    ['Rattan Cane Accent Chair', 'not_eligible', null],
+    ['Roof Truss Hanger, Galvanized', 'not_eligible', null],
+    ['Oatey Toilet Flange PVC', 'not_eligible', null],
+    ['Hollister Graphic Tee, Navy', 'not_eligible', null],
+    ['Magnesium Fire Starter Block', 'not_eligible', null],
+    ['Chrome Vanadium Socket Set, 40 pc', 'not_eligible', null],
+    ['Aston Martin Vanquish 1:24 Diecast Model', 'not_eligible', null],
+    ['Halls Relief Honey Lemon Cough Drops, 30 ct', 'eligible', 'cold-flu-cough'],
+    ['Drive Medical Quad Cane with Small Base', 'eligible', 'mobility-aids'],
+    ["Dr. Scholl's Moleskin Plus Padding Roll", 'eligible', 'bandages-wound-care'],
+    ['Magnesium Glycinate 400 mg Capsules', 'requires_lmn', 'vitamins-minerals'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: a candy or clothing word does not swallow a supplement, a remedy or medical wear', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Kids Multivitamin Gummy Bears, 60 ct', 'requires_lmn', 'vitamins-minerals'],
+    ['Zinc Lozenges Cherry Candy Flavor', 'eligible', 'cold-flu-cough'],
+    ['Haribo Gold-Bears Gummy Bears 5 oz', 'not_eligible', 'candy'],
+    ['Prescription Swim Goggles', 'eligible', 'eyeglasses'],
+    ['Swim Goggles Anti Fog', 'not_eligible', 'home-electronics-apparel'],
+    ['Amoena Mastectomy Bra Pocketed', 'eligible', 'orthopedic-supports'],
+    ['Silicone Breast Form Prosthesis Left', 'eligible', 'orthopedic-supports'],
+    ['Nursing Bra Seamless', 'not_eligible', 'clothing-accessories'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: janitorial, electronic, media and kitchen goods that share a supply word', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Urinal Screen Deodorizer, 10 ct', 'not_eligible', null],
+    ['Hand-Held Urinal for Men', 'eligible', 'ostomy-urology'],
+    ['Hall Effect Joystick Controller', 'not_eligible', null],
+    ['The Lancet Journal Subscription', 'not_eligible', null],
+    ['Bike Kickstand Crutch', 'not_eligible', null],
+    ['Medline Underarm Crutches Aluminum', 'eligible', 'mobility-aids'],
+    ['Oil Syringe for Hair', 'not_eligible', null],
+    ['BD Insulin Syringes 1 mL, 100 ct', 'eligible', 'diabetes-care'],
+    ['Ear Wax Candle Cone', 'not_eligible', 'wellness-general'],
+    ['Debrox Earwax Removal Kit', 'eligible', 'eye-ear-care'],
+    ['Brace Yourself Party Game', 'not_eligible', null],
+    ['Knee Brace Hinged', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: furniture, pet and food goods beside the letter-of-medical-necessity lines', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Bookcase 5 Shelf White', 'not_eligible', null],
+    ['Dual Monitor Arm Desk Mount', 'not_eligible', null],
+    ['Flexispot Standing Desk E7', 'requires_lmn', 'ergonomic-furniture'],
+    ['Bone Broth Collagen Chicken 32 oz', 'not_eligible', null],
+    ['Collagen Peptides Powder Unflavored', 'requires_lmn', 'dietary-supplements'],
+    ['Vitamin Shower Filter Head', 'not_eligible', null],
+    ['Cat Humidifier Fountain', 'not_eligible', null],
+    ['Vicks Filter-Free Cool Mist Humidifier', 'requires_lmn', 'humidifiers'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: the aloe plant is not the aloe gel', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Aloe Vera Plant Live 4 in', 'not_eligible', null],
+    ['Potted Aloe Vera Succulent', 'not_eligible', null],
+    ['Fruit of the Earth Aloe Vera Gel 12 oz', 'requires_lmn', 'aloe-vera'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: valves, 12V and strips of medical supplies are not hardware', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Hollister Urostomy Pouch with Anti-Reflux Valve', 'eligible', 'ostomy-urology-supplies'],
+    ['Drive Medical Rollator Walker with Seat 12V', 'eligible', 'mobility-aids'],
+    ['Diaphragm Pump 12V', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Everyday goods that carry a one-word medical keyword as a name, a material or a part: a "Hall" tree bench, a "Saline"
+ * pool cell, "Tuck Everlasting", a "Fleet" toy truck, moleskin trousers, a rattan "cane" chair, a roof "truss", a toilet
+ * "flange", a "Bismuth" crystal. Each of these words names the goods themselves, so a name holding one is not the
+ * medical product whose keyword it shares; the categories whose one-word keywords have such look-alikes rule them out.
+ */
+export const EVERYDAY_LOOK_ALIKES = [
+  // furniture and home
+  'storage bench',
+  'entryway bench',
+  'hall tree',
+  'runner rug',
+  'area rug',
+  'accent chair',
+  'rattan',
+  'wicker',
+  'dresser',
+  'sofa',
+  'furniture',
+  // media and toys
+  'paperback',
+  'hardcover',
+  'novel',
+  'dvd',
+  'blu ray',
+  'poster',
+  'figurine',
+  'hot wheels',
+  'matchbox',
+  'lego',
+  'toy',
+  // apparel and fabric
+  'trousers',
+  'graphic tee',
+  'hoodie',
+  'jeans',
+  'upholstery',
+  // hardware, pool and kitchen
+  'roof',
+  'rafter',
+  'guitar',
+  'truss rod',
+  'wrench',
+  'galvanized',
+  'pvc',
+  'toilet flange',
+  // pumps and pipe fittings (not "valve" or "12V" alone: ostomy pouches have valves, mobility aids 12V batteries)
+  'pipe fitting',
+  'diaphragm pump',
+  'water pump',
+  'diaphragm valve',
+  'chlorinator',
+  'pool',
+  'oven',
+  'color sensor',
+  'color matching',
+  'hall effect',
+  'kickstand',
+  'journal',
+  'party game',
+  'board game',
+  'card game',
+  // minerals and food
+  'geode',
+  'crystal specimen',
+  'cane sugar',
+  'sugar cane',
+];
+
+/**
+ * Household chemicals, tools, garden goods and models named with a nutrient, a mineral or a drug brand: magnesium fire
+ * starters, potassium nitrate stump remover, chrome vanadium sockets, mineral spirits, collagen sausage casings, battery
+ * electrolyte, lawn products of a drug maker, a die-cast car named like a pain reliever.
+ */
+export const HOUSEHOLD_CHEMICALS_TOOLS = [
+  'fire starter',
+  'stump remover',
+  'paint thinner',
+  'mineral spirits',
+  'socket set',
+  'chrome vanadium',
+  'sausage casing',
+  'juicer',
+  'battery',
+  'climbing chalk',
+  'for climbing',
+  'ice melt',
+  'lawn',
+  'insect killer',
+  'weed killer',
+  'live plant',
+  'perennial',
+  'diecast',
+  'die cast',
+  'scale model',
+  'shower filter',
+  'shower head',
+  'fish food',
+  'pond',
+  'bone broth',
+];
+
+/** Syringes and applicators of the kitchen, salon and workshop (a hair-oil or frosting syringe is not a medical one). */
+export const NOT_MEDICAL_SYRINGES = [
+  'for hair',
+  'hair oil',
+  'frosting',
+  'cake decorating',
+  'meat injector',
+  'marinade',
+  'glue',
+  'ink refill',
+  'pet',
+  'dog',
+  'cat',
+];
