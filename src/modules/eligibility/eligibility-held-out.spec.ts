@@ -25,7 +25,10 @@ interface Floors {
 // answered requires_review.
 const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.03 };
 
-// What each set holds the engine to. The fourth independent unseen set, written the same way, was measured once
+// What each set holds the engine to. The fifth independent unseen set, written the same way while the fourth one's
+// misses were covered by class (and a one-word-keyword audit), was measured once (2026-11-29) at 276/286 = 96.5 %, one
+// requires_lmn name (a blood-pressure supplement read as a blood-pressure monitor) answered eligible, 1.0 %
+// requires_review: the accuracy and review bars held, the false-eligible bar did not by one name. The fourth independent unseen set, written the same way, was measured once
 // (2026-11-29) after a knowledge round (brand, product-line and catalog-noun tables written from the retail aisles, not
 // from a set) at 312/332 = 94.0 %, 2 not_eligible names answered eligible (a malt drink named "Ice", a permethrin fabric
 // treatment), 1.5 % requires_review; 295/332 = 88.9 % on the engine before that round. The third independent unseen set, written the same way with more long-tail brands
@@ -58,7 +61,8 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // the post-rules set's 131 are answered requires_review (3.1 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-4.csv': { accuracy: 312 / 332, costlyFalseEligible: 2, review: 5 / 332 },
+  'unseen-2026-11-29-independent-5.csv': { accuracy: 276 / 286, costlyFalseEligible: 1, review: UNSEEN_BARS.review },
+  'unseen-2026-11-29-independent-4.csv': { ...UNSEEN_BARS, accuracy: 332 / 332 },
   'unseen-2026-11-29-independent-3.csv': { accuracy: 345 / 371, costlyFalseEligible: 2, review: 5 / 371 },
   'unseen-2026-11-29-independent-2.csv': { ...UNSEEN_BARS, accuracy: 466 / 466 },
   'unseen-2026-11-29-independent.csv': { ...UNSEEN_BARS, accuracy: 377 / 377 },
@@ -126,8 +130,8 @@ function comparedWords(name: string): Set<string> {
   );
 }
 
-// The newest set was screened before it was measured (this test found one of its names, a lubricant, which was removed
-// before the measure). The third independent set had none; the second
+// The newest set was screened before it was measured (this test found none of its names in an older set). The fourth
+// independent set's one (a lubricant) was removed before it was measured, the third had none; the second
 // independent set's 3 names this test found were removed before it was measured, and the 44
 // it found in the first independent set (36 of them names of the fourth unseen set, written at the same time) were
 // removed from that set afterwards (its figures with and without them are in bench/README.md).
