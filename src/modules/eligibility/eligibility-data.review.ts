@@ -108,6 +108,9 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     negative_keywords: [
       'petroleum jelly',
       'petrolatum',
+      // a zinc-oxide paste sold as a skin protectant is an OTC drug (diaper rash, incontinence skin care)
+      'paste',
+      'zinc oxide',
       'jelly',
       'spf',
       'sunscreen',

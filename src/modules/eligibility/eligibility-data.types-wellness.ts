@@ -12,6 +12,11 @@ import { HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
 // Foods, drinks and garden goods that share an ingredient's name; a supplement is sold in a dose form.
 const NOT_A_SUPPLEMENT = [
   ...NOT_FOR_PEOPLE,
+  // a home test named after what it checks ("Fertility Home Test for Men") is a diagnostic, not a supplement
+  'home test',
+  'test kit',
+  'test strip',
+  'screening kit',
   'tea bag',
   'teabag',
   'herbal tea',
@@ -69,6 +74,17 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Supplements named by ingredient',
     status: 'requires_lmn',
     keywords: [
+      // formulas named after the marker they are sold to support (a monitor of that marker is a diagnostic device)
+      'blood pressure + formula',
+      'healthy blood pressure',
+      'blood pressure + support + supplement',
+      'blood sugar + formula',
+      'healthy blood sugar',
+      'glucose + support + formula',
+      'cholesterol + formula',
+      'cholesterol + support + supplement',
+      'heart health + formula',
+      'preventive nutrition',
       // herbs and adaptogens
       'holy basil',
       'tulsi',

@@ -52,6 +52,13 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'suspension training',
       'pull up bar',
       'yoga mat',
+      // yoga-mat makers whose names fold "yoga" into the brand
+      'jadeyoga + mat',
+      'jade yoga + mat',
+      'manduka + mat',
+      'liforme + mat',
+      'gaiam + mat',
+      'hugger mugger + mat',
       'exercise mat',
       'exercise ball',
       'balance ball',

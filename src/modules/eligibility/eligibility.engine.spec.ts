@@ -489,6 +489,31 @@ describe('checkEligibility by name: a taste or a smell is not the product', () =
   });
 });
 
+describe("checkEligibility by name: the fifth independent set's classes, in names of their own", () => {
+  test.each<LabelledCase>([
+    // A supplement named after the marker a monitor measures is a supplement; the monitor stays a diagnostic device.
+    ['Nature Made Healthy Blood Sugar Formula, 60 tablets', 'requires_lmn', 'supplement-ingredients'],
+    ['Omron Silver Upper Arm Blood Pressure Monitor', 'eligible', 'blood-pressure-monitors'],
+    // A home test is a diagnostic even when it names what a supplement would support.
+    ['Swimcount Fertility Home Test for Men', 'eligible', 'diagnostic-kits-monitors'],
+    // Bedwetting underwear is an incontinence product, not clothing; ordinary underwear stays clothing.
+    ['Up&Up Bedwetting Underwear for Boys, L/XL, 30 ct', 'eligible', 'incontinence-products'],
+    ['Hanes Boys Boxer Briefs Underwear, 5 pack', 'not_eligible', 'clothing-accessories'],
+    // A pressure-relief overlay is home-care equipment; a mattress topper is bedding.
+    ['Drive Medical Therapeutic Foam Overlay, Twin', 'eligible', 'home-care-equipment'],
+    // A zinc-oxide skin protectant paste is an OTC drug; a healing ointment that names nothing stays for review.
+    ['Triple Paste Skin Protectant Paste Zinc Oxide, 2 oz', 'eligible', 'otc-ingredients-medical'],
+    // A mineral chew is a supplement; a caramel is candy.
+    ['Celebrate Calcium Citrate Soft Chews Caramel, 90 ct', 'requires_lmn', 'vitamins-minerals'],
+    ['Werthers Original Chewy Caramels, 5 oz', 'not_eligible', 'candy'],
+    // A fitness streaming membership is a fitness program; a video streaming membership is not.
+    ['Pvolve Annual Streaming Membership', 'requires_lmn', 'fitness-equipment-types'],
+    ['Hulu Annual Streaming Membership', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
 describe('checkEligibility by UPC/GTIN', () => {
   test('a listed EAN-13 decides, and the message names the listed product', () => {
     const result = checkEligibility({ upc_code_or_gtin: '9520301200141' });
