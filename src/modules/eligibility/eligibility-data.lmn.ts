@@ -208,6 +208,13 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'garcinia',
       'hydroxycut',
       'weight watchers',
+      'nutrisystem',
+      'jenny craig',
+      'optavia',
+      'medifast',
+      'noom',
+      'weight loss + plan',
+      'diet + program + week',
     ],
     negative_keywords: ['scale'],
     rationale:
@@ -318,7 +325,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'cooling + weighted',
       'gravity + blanket',
     ],
-    negative_keywords: ['reflux', 'gerd', 'heartburn', 'rail'],
+    negative_keywords: ['reflux', 'gerd', 'heartburn', 'rail', 'travel pillow', 'travel neck pillow'],
     rationale:
       'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
   },

@@ -111,6 +111,7 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       // a zinc-oxide paste sold as a skin protectant is an OTC drug (diaper rash, incontinence skin care)
       'paste',
       'zinc oxide',
+      'calamine',
       'jelly',
       'spf',
       'sunscreen',

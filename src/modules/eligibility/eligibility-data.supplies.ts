@@ -683,6 +683,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
       ...EVERYDAY_LOOK_ALIKES,
+      // office-products makers' chair back supports are ergonomic seating
+      'fellowes',
+      'office chair',
       'kindling',
       'firewood',
       'chopper',
@@ -734,7 +737,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'sigvaris',
     ],
     confirm: {
-      phrases: ['mmhg', 'graduated', 'medical', 'ted hose', 'anti embolism', 'jobst', 'sigvaris', 'truform'],
+      phrases: ['mmhg', 'graduated', 'medical', 'ted hose', 'anti embolism'],
       missing: 'a medical-grade graduated compression (15 mmHg or more)',
       review_category: 'unclear-medical-purpose',
     },

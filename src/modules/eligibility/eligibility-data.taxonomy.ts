@@ -1470,6 +1470,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     negative_keywords: [
       ...NOT_HEAT_THERAPY,
+      // a heated massager is a massager (a letter decides it)
+      'massager',
       'glove',
       'sock',
       'hand warmer',
@@ -2337,7 +2339,17 @@ export const TAXONOMY_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'teeth + cleaning + kit',
       'shapewear',
     ],
-    negative_keywords: ['lice', 'dandruff', 'ketoconazole', 'medicated', 'hemorrhoid', 'psoriasis', 'eczema', 'acne'],
+    negative_keywords: [
+      'lice',
+      'dandruff',
+      'ketoconazole',
+      'medicated',
+      'hemorrhoid',
+      'psoriasis',
+      'eczema',
+      'acne',
+      'sterile',
+    ],
     rationale:
       'IRS Pub. 502: toiletries, cosmetics and items for general personal use are not medical care; FSA Store lists hair accessories and tools, makeup tools, feminine and facial wipes and oral irrigators as not eligible',
   },

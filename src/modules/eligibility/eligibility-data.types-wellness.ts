@@ -614,6 +614,8 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Standing desks, active seating and ergonomic cushions',
     status: 'requires_lmn',
     keywords: [
+      'fellowes + back support',
+      'back support + office chair',
       'standing desk',
       'stand up desk',
       'sit stand desk',

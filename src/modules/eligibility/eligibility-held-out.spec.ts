@@ -27,7 +27,9 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 
 // What each set holds the engine to. The sixth independent unseen set, written while the fifth one's misses were
 // covered, was measured once (2026-11-29) at 288/296 = 97.3 %, two requires_lmn names (a heated massager chair pad, an
-// office back support) answered eligible, 0.3 % requires_review. The fifth independent unseen set, written the same way while the fourth one's
+// office back support) answered eligible, 0.3 % requires_review. Its misses were then covered by class (calamine, sterile cotton, weight-loss programs by name,
+// heated massagers, travel pillows, nutrition formulas in a chocolate flavour, a compression brand's ungraded sock, office
+// back supports); it reaches 296/296. The fifth independent unseen set, written the same way while the fourth one's
 // misses were covered by class (and a one-word-keyword audit), was measured once (2026-11-29) at 276/286 = 96.5 %, one
 // requires_lmn name (a blood-pressure supplement read as a blood-pressure monitor) answered eligible, 1.0 %
 // requires_review: the accuracy and review bars held, the false-eligible bar did not by one name. Its misses were then
@@ -61,21 +63,21 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // by category (STD tests, skin adhesives, dental protectors, bedside handles, pain powders, bordered foam dressings,
 // menstrual-cup, fitness and beauty-supplement brands): it reaches 284/285 and is held to that (bench/README.md). The
 // older sets have had their misses read and keep what they reach: the third unseen set measured 234/270 once and
-// reaches 268/270 since the coverage tables, the second 259/297 and now 296/297, the first 308/352 and now 351/352; 4 of
-// the post-rules set's 131 are answered requires_review (3.1 %). The training set is held by
+// reaches 269/270 since the coverage tables, the second 259/297 and now 296/297, the first 308/352 and now 351/352; the
+// post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-6.csv': { accuracy: 288 / 296, costlyFalseEligible: 2, review: UNSEEN_BARS.review },
+  'unseen-2026-11-29-independent-6.csv': { ...UNSEEN_BARS, accuracy: 296 / 296 },
   'unseen-2026-11-29-independent-5.csv': { ...UNSEEN_BARS, accuracy: 286 / 286 },
   'unseen-2026-11-29-independent-4.csv': { ...UNSEEN_BARS, accuracy: 332 / 332 },
   'unseen-2026-11-29-independent-3.csv': { accuracy: 345 / 371, costlyFalseEligible: 2, review: 5 / 371 },
   'unseen-2026-11-29-independent-2.csv': { ...UNSEEN_BARS, accuracy: 466 / 466 },
   'unseen-2026-11-29-independent.csv': { ...UNSEEN_BARS, accuracy: 377 / 377 },
-  'unseen-2026-11-29b.csv': { ...UNSEEN_BARS, accuracy: 284 / 285 },
-  'unseen-2026-11-29.csv': { ...UNSEEN_BARS, accuracy: 268 / 270 },
+  'unseen-2026-11-29b.csv': { ...UNSEEN_BARS, accuracy: 285 / 285 },
+  'unseen-2026-11-29.csv': { ...UNSEEN_BARS, accuracy: 269 / 270 },
   'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 296 / 297 },
   'unseen-2026-11-28.csv': { accuracy: 351 / 352, costlyFalseEligible: 0, review: UNSEEN_BARS.review },
-  'post-rules-names.csv': { accuracy: 130 / 131, costlyFalseEligible: 0, review: 4 / 131 },
+  'post-rules-names.csv': { accuracy: 131 / 131, costlyFalseEligible: 0, review: 5 / 131 },
   'held-out-names.csv': UNSEEN_BARS,
 };
 const MEASURED = LABELLED_SETS.flatMap(({ file, role }) => {

@@ -514,6 +514,29 @@ describe("checkEligibility by name: the fifth independent set's classes, in name
   });
 });
 
+describe("checkEligibility by name: the sixth independent set's classes, in names of their own", () => {
+  test.each<LabelledCase>([
+    // Calamine is an OTC skin protectant; sterile cotton is a first-aid supply, cosmetic cotton rounds are not.
+    ['CVS Health Calamine Lotion Skin Protectant, 8 fl oz', 'eligible', 'skin-treatments'],
+    ['Curad Sterile Cotton Balls, 50 ct', 'eligible', 'clinical-supplies-medical'],
+    ['Swisspers Cosmetic Cotton Rounds, 100 ct', 'not_eligible', 'personal-care-items'],
+    // Weight-loss programs by name need a letter; a massager that heats is a massager; a travel pillow is a pillow.
+    ['Jenny Craig Rapid Results 4-Week Program', 'requires_lmn', 'weight-loss'],
+    ['Snailax Heated Shiatsu Back Massager', 'requires_lmn', 'massage-devices'],
+    ['Trtl Travel Neck Pillow', 'not_eligible', 'household'],
+    // A compression brand's sock without a stated grade is for review; with one it is graded compression.
+    ['Sigvaris Travel Socks Knee High', 'requires_review', 'unclear-medical-purpose'],
+    ['Sigvaris Cotton Socks 20-30 mmHg', 'eligible', 'compression-hosiery'],
+    // An office chair's back support is ergonomic seating; a lumbar brace is a brace.
+    ['Fellowes Office Suites Mesh Back Support', 'requires_lmn', 'ergonomic-furniture'],
+    ['Mueller Adjustable Lumbar Back Brace', 'eligible', 'braces-supports'],
+    // A medical nutrition formula in a chocolate flavour is not candy.
+    ['Kate Farms Pediatric Standard 1.2 Nutrition Chocolate, 12 ct', 'requires_lmn', 'medical-nutrition-brands'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
 describe('checkEligibility by UPC/GTIN', () => {
   test('a listed EAN-13 decides, and the message names the listed product', () => {
     const result = checkEligibility({ upc_code_or_gtin: '9520301200141' });
