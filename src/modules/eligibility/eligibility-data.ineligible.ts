@@ -39,6 +39,16 @@ const MEDICATED_SKIN_TERMS = [
  * flavour or a brand ("Bromo-Seltzer Antacid", a chocolate laxative, a root-beer laxative), not the food itself.
  */
 export const MEDICINE_PURPOSE = [
+  // children's liquid medicines are named by their active ingredient and form, with a flavour ("Bubble Gum")
+  'oral suspension',
+  'ibuprofen',
+  'acetaminophen',
+  'naproxen',
+  'diphenhydramine',
+  'loratadine',
+  'cetirizine',
+  'dextromethorphan',
+  'guaifenesin',
   'antacid',
   'laxative',
   'stool softener',

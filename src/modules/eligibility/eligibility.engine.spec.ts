@@ -477,6 +477,8 @@ describe('checkEligibility by name: a taste or a smell is not the product', () =
     ["Children's Tylenol Cherry Flavor", 'eligible', 'pain-relief'],
     // A medicine word in the span still decides; a food named after the marker is still food.
     ['Coca-Cola Cherry Flavored Soda 12 pack', 'not_eligible', 'beverages'],
+    // A children's liquid medicine named by its flavour alone, with no marker, is still the medicine.
+    ["Equate Children's Acetaminophen Oral Suspension Bubble Gum, 4 fl oz", 'eligible', 'pain-relief'],
     ['Root Beer Flavored Candy Drops', 'not_eligible', 'candy'],
     ['Yankee Candle Vanilla Scented Candle', 'not_eligible', 'wellness-general'],
   ])('%s → %s', (name, status, category) => {
