@@ -33,6 +33,9 @@ export const NOT_FOR_PEOPLE = [...TOPICAL_FORMS, ...PET_TERMS];
 // Supplements that administrators list eligible without a letter (eligibility-data.listed.ts).
 const LISTED_ELSEWHERE = ['prenatal', 'glucosamine', 'chondroitin', 'cosamin', 'osteo bi flex'];
 
+// Plant feeds and garden goods share a nutrient's or a supplement's name.
+const FOR_PLANTS = ['for plants', 'plant food', 'houseplant', 'lawn', 'lawn and garden', 'garden soil'];
+
 export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'vitamins-minerals',
@@ -105,12 +108,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'magnesium flakes',
       'bath flakes',
       'bath soak',
-      'for plants',
-      'plant food',
-      'houseplant',
-      'lawn',
-      'lawn and garden',
-      'garden soil',
+      ...FOR_PLANTS,
       'pool',
       'aquarium',
       'soil',
@@ -158,12 +156,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'tea bag',
       'spice',
       'seasoning',
-      'for plants',
-      'plant food',
-      'houseplant',
-      'lawn',
-      'lawn and garden',
-      'garden soil',
+      ...FOR_PLANTS,
     ],
     rationale:
       'IRS Pub. 502: herbal and nutritional supplements are medical care only when a practitioner recommends them to treat a specific diagnosed condition',

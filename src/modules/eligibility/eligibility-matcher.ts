@@ -217,12 +217,13 @@ interface TierBest {
 // A taste or a smell is not the product: in "Laxative Root Beer Flavor" or "Lavender Scented Epsom Salt" the words
 // just before the marker describe it. Up to this many words before a marker are read as its qualifier.
 const QUALIFIER_MARKERS = ['flavor', 'flavored', 'flavour', 'flavoured', 'scent', 'scented'];
+const PADDED_MARKERS = QUALIFIER_MARKERS.map(pad);
 const QUALIFIER_WORDS = 3;
 
 /** Where the name's taste and smell qualifiers are: [start, end) of the words before each marker, marker included. */
 function qualifierSpans(text: string): [number, number][] {
   const spans: [number, number][] = [];
-  for (const marker of QUALIFIER_MARKERS.map(pad)) {
+  for (const marker of PADDED_MARKERS) {
     for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + 1)) {
       let start = at;
       for (let i = 0; i < QUALIFIER_WORDS && start > 0; i++) start = text.lastIndexOf(' ', start - 1);
