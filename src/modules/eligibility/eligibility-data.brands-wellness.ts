@@ -345,6 +345,8 @@ export const WELLNESS_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'dog',
       'meditation',
       'zafu',
+      // a grocery chain's store brand
+      'harris teeter',
     ],
     rationale: `${HSA_STORE}: exercise equipment, fitness trackers, health-club dues and weight programs are eligible only with a letter of medical necessity (FSAFEDS); these brands sell equipment, memberships or programs`,
   },

@@ -520,7 +520,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'car seat',
       'crib',
     ],
-    negative_keywords: ['adult', 'incontinence', 'rash'],
+    // A lumbar cushion for a car seat is seating, not baby gear.
+    negative_keywords: ['adult', 'incontinence', 'rash', 'lumbar'],
     rationale:
       'IRS Pub. 502: diapers are not medical care unless needed to relieve the effects of a particular disease',
   },

@@ -17,7 +17,7 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'joint-supplements',
     label: 'Glucosamine & chondroitin',
     status: 'eligible',
-    // Cosamin and Osteo Bi-Flex are glucosamine and chondroitin lines, often named without those words.
+    // Cosamin, Osteo Bi-Flex and Move Free Advanced are glucosamine and chondroitin lines, often named without those words.
     keywords: [
       'glucosamine',
       'chondroitin',
@@ -25,6 +25,7 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'glucosamine + msm',
       'cosamin',
       'osteo bi flex',
+      'move free advanced',
     ],
     negative_keywords: ['pet', 'dog', 'cat', 'horse', 'equine'],
     rationale: `${HSA_STORE}: glucosamine and chondroitin supplements are listed eligible (they treat arthritis)`,

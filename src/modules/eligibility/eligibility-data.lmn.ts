@@ -63,6 +63,9 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'iodine',
       'magnesium',
       'calcium',
+      // calcium chews named by their taste ("Milk Chocolate")
+      'calcium + chews',
+      'viactiv',
       'b12',
       'methylcobalamin',
       'vitamin d',
@@ -318,7 +321,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'cooling + weighted',
       'gravity + blanket',
     ],
-    negative_keywords: ['reflux', 'gerd', 'heartburn', 'rail', 'travel pillow', 'travel neck pillow'],
+    negative_keywords: ['reflux', 'gerd', 'heartburn', 'rail', 'travel pillow', 'travel neck pillow', 'bath pillow'],
     rationale:
       'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
   },

@@ -529,8 +529,6 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'uti relief',
       'azo',
       'phenazopyridine',
-      'vaginal moisturizer',
-      'replens',
     ],
     // AZO also sells cranberry and probiotic supplements, which need an LMN.
     negative_keywords: ['chafing', 'cranberry', 'probiotic'],

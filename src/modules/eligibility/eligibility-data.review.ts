@@ -86,6 +86,8 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
       'healing ointment',
       'skin protectant',
       'lip repair',
+      // a first-aid brand's lip line: a lip treatment, not its antibiotic ointment
+      'neosporin + lip',
       'lip + ointment',
       'restorative + cream',
       'protective + cream',

@@ -991,6 +991,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'dental repair',
       'temporary filling',
       'lost filling',
+      'tooth filling',
+      'filling + repair kit',
       'dental cement',
     ],
     rationale: 'IRS Pub. 502: artificial teeth (dentures), dental appliances and the supplies needed to use them',

@@ -412,6 +412,8 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'bioptimizers',
       'masszymes',
       'uqora',
+      // urinary-tract supplements sold as a drink mix
+      'urinary tract + drink mix',
       'utiva',
       'ellura',
       'orthoplex',

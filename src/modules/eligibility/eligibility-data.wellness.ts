@@ -299,8 +299,9 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'selsun + daily',
       'dhs + tar',
     ],
-    // Named drug treatments (ketoconazole, coal tar for psoriasis, lice) are OTC medicines: eligible.
-    negative_keywords: ['ketoconazole', 'nizoral', 'coal tar', 'psoriasis', 'lice', 'pet', 'dog'],
+    // Named drug treatments (ketoconazole, a shampoo for psoriasis, lice) are OTC medicines: eligible. Coal tar sold
+    // for dandruff is a dandruff shampoo like any other (the labelling policy's call); for psoriasis it is a medicine.
+    negative_keywords: ['ketoconazole', 'nizoral', 'psoriasis', 'lice', 'pet', 'dog'],
     rationale: `${HSA_STORE}: dandruff and therapeutic shampoos are eligible with a letter of medical necessity (a diagnosed scalp condition such as seborrheic dermatitis)`,
   },
   {
@@ -320,6 +321,9 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'revaree',
       'hyaluronic acid + vaginal',
       'vaginal + moisturizing gel',
+      // A vaginal moisturizer treats dryness as a lubricant does: the FSA Store's lubricant entry names it.
+      'vaginal moisturizer',
+      'replens',
     ],
     negative_keywords: [
       'eye',

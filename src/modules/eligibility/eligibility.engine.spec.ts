@@ -812,3 +812,31 @@ describe('checkEligibility by name: valves, 12V and strips of medical supplies a
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: coal tar for dandruff, vaginal moisturizers, store brands and the classes of the seventh set', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Meijer Coal Tar Dandruff Shampoo Extra Strength, 16 fl oz', 'requires_lmn', 'medicated-shampoo'],
+    ['Neutrogena T/Gel Coal Tar Psoriasis Shampoo, 8.5 fl oz', 'eligible', 'skin-treatments'],
+    ['Equate Coal Tar Shampoo 0.5%, 8 fl oz', 'eligible', 'skin-treatments'],
+    ['Replens Silky Smooth Vaginal Moisturizer Gel, 35 g', 'requires_lmn', 'personal-lubricants'],
+    ['Good Clean Love Vaginal Moisturizer, 2 oz', 'requires_lmn', 'personal-lubricants'],
+    ['Pre-Seed Fertility-Friendly Lube, 40 g', 'eligible', 'family-planning-maternity'],
+    ['Walgreens Temporary Tooth Filling Material, 1 ct', 'eligible', 'denture-care'],
+    ['Harris Teeter Coconut Body Wash, 18 fl oz', 'not_eligible', 'toiletries'],
+    ['Harris Teeter Ibuprofen 200 mg, 50 ct', 'eligible', 'pain-relief'],
+    ['Spa Bath Pillow with Suction Cups', 'not_eligible', 'household'],
+    ['Memory Foam Neck Pillow for Neck Pain', 'requires_lmn', 'orthopedic-shoes-bedding'],
+    ['Lumbar Support Cushion for Car Seat and Office Chair', 'requires_lmn', 'ergonomic-seating'],
+    ['Infant Car Seat Cover', 'not_eligible', 'baby-diapers-gear'],
+    ['Cystex Urinary Tract Health Drink Mix Cranberry, 12 packets', 'requires_lmn', 'supplement-ingredients'],
+    ['Kool-Aid Tropical Punch Drink Mix', 'not_eligible', 'food-drink-types'],
+    ['Calcium Soft Chews Caramel 600 mg, 60 ct', 'requires_lmn', 'vitamins-minerals'],
+    ['Milk Chocolate Caramels 8 oz', 'not_eligible', 'candy'],
+    ['Move Free Advanced Triple Strength, 80 tablets', 'eligible', 'joint-supplements'],
+    ['Move Free Ultra Omega Krill Oil, 30 softgels', 'requires_lmn', 'fish-oil-omega-3'],
+    ['Neosporin Lip Health Overnight Renewal Therapy, 0.27 oz', 'requires_review', 'medicated-or-everyday'],
+    ['Neosporin Original First Aid Antibiotic Ointment, 1 oz', 'eligible', 'antiseptics'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
