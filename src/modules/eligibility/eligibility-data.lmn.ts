@@ -226,6 +226,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'massage chair',
       'massage cushion',
       'percussion massager',
+      'heating pad + massage',
       'shiatsu',
       'theragun',
       'hypervolt',

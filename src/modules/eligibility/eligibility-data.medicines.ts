@@ -78,6 +78,9 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'cough suppressant',
       'cough relief',
       'cough drop',
+      // the camphor liquid poured into a steam vaporizer is the medicine, not the appliance
+      'vaposteam',
+      'liquid medication + vaporizer',
       'throat drop',
       'cough lozenge',
       'throat lozenge',

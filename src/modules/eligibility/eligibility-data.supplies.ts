@@ -21,6 +21,9 @@ export const NOT_HEAT_THERAPY = [
   'vest',
 ];
 
+/** A massager that also heats or cools is a massager, which needs a letter of medical necessity. */
+export const MASSAGERS = ['massager', 'massaging', 'massage', 'shiatsu'];
+
 export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'bandages-wound-care',
@@ -805,7 +808,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'warm compress',
       'moist heat',
     ],
-    negative_keywords: NOT_HEAT_THERAPY,
+    negative_keywords: [...NOT_HEAT_THERAPY, ...MASSAGERS],
     rationale: "Plan administrators' eligibility lists: heating pads and hot/cold packs relieve pain and injury",
   },
   {
@@ -821,6 +824,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'acupressure mat',
       'muscle stimulator',
       'nerve stimulator',
+      // "TENS EMS Unit", "TENS 7000 Digital Unit"
+      'tens + unit',
+      'tens + ems',
     ],
     rationale:
       'IRS Pub. 502: medical equipment used to treat a condition (TENS units are FDA-cleared devices; administrators list acupressure mats)',

@@ -8,7 +8,7 @@
  * the older, narrower ones: where both match, the longer phrase decides, as everywhere.
  */
 import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
-import { NOT_HEAT_THERAPY } from './eligibility-data.supplies.js';
+import { MASSAGERS, NOT_HEAT_THERAPY } from './eligibility-data.supplies.js';
 import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 import {
@@ -1470,8 +1470,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     negative_keywords: [
       ...NOT_HEAT_THERAPY,
-      // a heated massager is a massager (a letter decides it)
-      'massager',
+      ...MASSAGERS,
       'glove',
       'sock',
       'hand warmer',

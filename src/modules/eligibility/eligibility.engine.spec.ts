@@ -840,3 +840,16 @@ describe('checkEligibility by name: coal tar for dandruff, vaginal moisturizers,
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a massager that heats is a massager, a TENS unit that massages is a TENS unit', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Comfier Heated Neck Wrap Massager', 'requires_lmn', 'massage-devices'],
+    ['Sunbeam Heating Pad with Massage, King', 'requires_lmn', 'massage-devices'],
+    ['Sunbeam XL Heating Pad with Moist Heat, King Size', 'eligible', 'hot-cold-therapy'],
+    ['Belifu TENS EMS Unit 24 Modes Electronic Pulse Massager', 'eligible', 'tens-pain-devices'],
+    ['Vicks VapoSteam Liquid Medication for Hot Steam Vaporizers, 8 oz', 'eligible', 'cold-flu-cough'],
+    ['Vicks V150 Warm Steam Vaporizer', 'requires_lmn', 'humidifiers'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
