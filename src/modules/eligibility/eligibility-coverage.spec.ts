@@ -10,7 +10,7 @@ const CASES: Case[] = [
   ['Sterile Calcium Alginate Dressing', 'eligible', 'first-aid-supplies'],
   ['Post-Op Shoe, Medium', 'eligible', 'orthopedic-supports'],
   ['Reacher Grabber 32 in', 'eligible', 'daily-living-mobility'],
-  ['TENS + EMS Therapy System', 'eligible', 'heat-cold-therapy-supplies'],
+  ['TENS + EMS Therapy System', 'eligible', 'tens-pain-devices'],
   ['Overnight Protective Underwear, Large', 'eligible', 'incontinence'],
   ['Bladder Shields Light Absorbency', 'eligible', 'incontinence-products'],
   ['Bumper Plates Pair, 25 lb', 'requires_lmn', 'fitness-equipment-types'],
