@@ -25,6 +25,7 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'glucosamine + msm',
       'cosamin',
       'osteo bi flex',
+      'osteobiflex',
       'move free advanced',
     ],
     negative_keywords: ['pet', 'dog', 'cat', 'horse', 'equine'],

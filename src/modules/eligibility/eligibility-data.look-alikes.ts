@@ -114,3 +114,6 @@ export const NOT_MEDICAL_SYRINGES = [
   'dog',
   'cat',
 ];
+
+/** Beauty devices that use light on the face (a red-light skincare wand is cosmetic, not light therapy for a disorder). */
+export const SKIN_CARE_DEVICES = ['skincare', 'skin care', 'facial', 'face mask', 'wand', 'anti aging', 'wrinkle'];

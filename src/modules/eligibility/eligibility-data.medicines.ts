@@ -396,7 +396,6 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'medicated powder',
       'gold bond medicated',
       'coal tar',
-      'psoriasis + shampoo',
       'ketoconazole',
       'nizoral',
       'anti dandruff + ketoconazole',

@@ -15,6 +15,7 @@ import {
   EVERYDAY_LOOK_ALIKES,
   HOUSEHOLD_CHEMICALS_TOOLS,
   NOT_MEDICAL_SYRINGES,
+  SKIN_CARE_DEVICES,
 } from './eligibility-data.look-alikes.js';
 
 export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
@@ -1066,6 +1067,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'bed + safety + rail',
       'grabber',
       'reaching aid',
+      'reach aid',
       'reach extender',
       'pick up tool + reach',
       'sock aid',
@@ -1268,6 +1270,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'incentive spirometer',
       'spirometer',
       'peak flow',
+      'asthma monitor',
       'nebulizer + mask',
       'nebulizer + kit',
       'oxygen + concentrator',
@@ -1666,6 +1669,7 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'msm',
       'boswellia',
       'joint + supplement',
+      'joint health',
       'herbal + supplement',
       'herbal + formula',
       'herbal + defense',
@@ -1973,6 +1977,11 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'wine',
       'gym bag',
       'duffel',
+      // bath-safety benches
+      'transfer bench',
+      'bath bench',
+      'shower bench',
+      'tub bench',
       'water bottle',
       'shaker',
       // video and music streaming (a fitness streaming membership is a fitness program)
@@ -2181,6 +2190,7 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'head and shoulder',
     ],
     negative_keywords: [
+      ...SKIN_CARE_DEVICES,
       'pet',
       'dog',
       'cat',

@@ -5,7 +5,7 @@
  * as capsules or softgels, or dosed in mcg or IU, is a dietary supplement.
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
-import { HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
+import { HOUSEHOLD_CHEMICALS_TOOLS, SKIN_CARE_DEVICES } from './eligibility-data.look-alikes.js';
 
 /** Hypoallergenic and amino-acid infant formulas sold under their brand alone (ordinary formula is food). */
 export const SPECIALISED_FORMULA_BRANDS = [
@@ -52,6 +52,12 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'suspension training',
       'pull up bar',
       'yoga mat',
+      'yoga + mat',
+      'lululemon + mat',
+      'toning ball',
+      'pilates + ball',
+      'free weight',
+      'sandbell',
       // yoga-mat makers whose names fold "yoga" into the brand
       'jadeyoga + mat',
       'jade yoga + mat',
@@ -298,11 +304,14 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'denorex',
       'selsun + daily',
       'dhs + tar',
+      // the FSA Store's medicated-shampoo entry names psoriasis and coal tar: a letter decides, as for dandruff
+      'psoriasis + shampoo',
+      'coal tar + shampoo',
     ],
-    // Named drug treatments (ketoconazole, a shampoo for psoriasis, lice) are OTC medicines: eligible. Coal tar sold
-    // for dandruff is a dandruff shampoo like any other (the labelling policy's call); for psoriasis it is a medicine.
-    negative_keywords: ['ketoconazole', 'nizoral', 'psoriasis', 'lice', 'pet', 'dog'],
-    rationale: `${HSA_STORE}: dandruff and therapeutic shampoos are eligible with a letter of medical necessity (a diagnosed scalp condition such as seborrheic dermatitis)`,
+    // Ketoconazole and lice treatments are OTC medicines (eligible); a coal-tar or psoriasis shampoo is a medicated
+    // shampoo, which the FSA Store leaves to a letter (its psoriasis creams and gels stay OTC medicines).
+    negative_keywords: ['ketoconazole', 'nizoral', 'lice', 'pet', 'dog'],
+    rationale: `${HSA_STORE}: dandruff and therapeutic shampoos are eligible with a letter of medical necessity (a diagnosed scalp condition such as seborrheic dermatitis); ${FSA_STORE}: medicated shampoo, psoriasis and coal tar included, needs a letter`,
   },
   {
     id: 'personal-lubricants',
@@ -522,6 +531,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'sad light',
       'happylight',
     ],
+    negative_keywords: SKIN_CARE_DEVICES,
     rationale: `${HSA_STORE}: light therapy lamps are eligible with a letter of medical necessity (seasonal affective disorder)`,
   },
 ];

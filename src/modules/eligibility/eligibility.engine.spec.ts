@@ -747,7 +747,7 @@ describe('checkEligibility by name: everyday goods named by a one-word medical o
 describe('checkEligibility by name: a candy or clothing word does not swallow a supplement, a remedy or medical wear', () => {
   test.each<[string, EligibilityStatus, string | null]>([
     ['Kids Multivitamin Gummy Bears, 60 ct', 'requires_lmn', 'vitamins-minerals'],
-    ['Zinc Lozenges Cherry Candy Flavor', 'eligible', 'cold-flu-cough'],
+    ['Zinc Lozenges Cherry Candy Flavor', 'requires_lmn', 'vitamins-minerals'],
     ['Haribo Gold-Bears Gummy Bears 5 oz', 'not_eligible', 'candy'],
     ['Prescription Swim Goggles', 'eligible', 'eyeglasses'],
     ['Swim Goggles Anti Fog', 'not_eligible', 'home-electronics-apparel'],
@@ -813,11 +813,12 @@ describe('checkEligibility by name: valves, 12V and strips of medical supplies a
   });
 });
 
-describe('checkEligibility by name: coal tar for dandruff, vaginal moisturizers, store brands and the classes of the seventh set', () => {
+describe('checkEligibility by name: medicated shampoos (coal tar, psoriasis), vaginal moisturizers, store brands and the classes of the seventh set', () => {
   test.each<[string, EligibilityStatus, string | null]>([
     ['Meijer Coal Tar Dandruff Shampoo Extra Strength, 16 fl oz', 'requires_lmn', 'medicated-shampoo'],
-    ['Neutrogena T/Gel Coal Tar Psoriasis Shampoo, 8.5 fl oz', 'eligible', 'skin-treatments'],
-    ['Equate Coal Tar Shampoo 0.5%, 8 fl oz', 'eligible', 'skin-treatments'],
+    ['Neutrogena T/Gel Coal Tar Psoriasis Shampoo, 8.5 fl oz', 'requires_lmn', 'medicated-shampoo'],
+    ['MG217 Psoriasis Multi-Symptom Coal Tar Ointment, 3.8 oz', 'eligible', 'skin-treatments'],
+    ['Equate Coal Tar Shampoo 0.5%, 8 fl oz', 'requires_lmn', 'medicated-shampoo'],
     ['Replens Silky Smooth Vaginal Moisturizer Gel, 35 g', 'requires_lmn', 'personal-lubricants'],
     ['Good Clean Love Vaginal Moisturizer, 2 oz', 'requires_lmn', 'personal-lubricants'],
     ['Pre-Seed Fertility-Friendly Lube, 40 g', 'eligible', 'family-planning-maternity'],
@@ -849,6 +850,35 @@ describe('checkEligibility by name: a massager that heats is a massager, a TENS 
     ['Belifu TENS EMS Unit 24 Modes Electronic Pulse Massager', 'eligible', 'tens-pain-devices'],
     ['Vicks VapoSteam Liquid Medication for Hot Steam Vaporizers, 8 oz', 'eligible', 'cold-flu-cough'],
     ['Vicks V150 Warm Steam Vaporizer', 'requires_lmn', 'humidifiers'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: home-medical and wellness store classes (bath benches, reach aids, AFOs, traction, amplified phones, massage tools, mats, zinc lozenges, light on the face)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Drive Medical Tub Transfer Bench with Back', 'eligible', 'mobility-aids'],
+    ['Marcy Adjustable Weight Bench', 'requires_lmn', 'exercise-equipment'],
+    ['Vive Reach Aid 32 in', 'eligible', 'daily-living-mobility'],
+    ['Ossur Foot-Up Drop Foot Brace', 'eligible', 'braces-supports'],
+    ['Harbinger Over Door Cervical Traction Device', 'eligible', 'braces-supports'],
+    ['Transcend miniCPAP Auto', 'eligible', 'cpap-supplies'],
+    ['Pressure Positive Original Backnobber', 'requires_lmn', 'massage-devices'],
+    ['Lacrosse Massage Ball Set, 2 ct', 'requires_lmn', 'massage-devices'],
+    ['Lululemon The Reversible Mat 3mm', 'requires_lmn', 'exercise-equipment'],
+    ['Balanced Body Pilates Toning Ball 1 lb', 'requires_lmn', 'exercise-equipment'],
+    ['Montgomery Strap Dressing Ties, 4 ct', 'eligible', 'bandages-wound-care'],
+    ['Dynarex Suture Removal Kit, Sterile', 'eligible', 'bandages-wound-care'],
+    ['Conductive Garment Sleeve for TENS Unit', 'eligible', 'tens-pain-devices'],
+    ['Clarity Amplified Cordless Phone with Answering Machine', 'eligible', 'hearing-aids'],
+    ['CapTel 2400i Captioned Telephone', 'eligible', 'hearing-aids'],
+    ['Microlife Asthma Monitor PF100', 'eligible', 'respiratory-and-sleep-therapy'],
+    ['Now Foods Zinc Lozenges Mint 23 mg, 60 ct', 'requires_lmn', 'vitamins-minerals'],
+    ['Cold-EEZE Cold Remedy Zinc Gluconate Lozenges, 25 ct', 'eligible', 'cold-flu-cough'],
+    ['Schiff Joint Health Turmeric Gummies, 60 ct', 'requires_lmn', 'dietary-supplements'],
+    ['Osteo Bi-Flex Triple Strength Glucosamine, 80 ct', 'eligible', 'joint-supplements'],
+    ['Red Light Therapy Facial Wand Anti Aging', 'not_eligible', 'skin-care'],
+    ['Verilux HappyLight Touch Light Therapy Lamp', 'requires_lmn', 'light-therapy'],
   ])('%s → %s', (name, status, category) => {
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
