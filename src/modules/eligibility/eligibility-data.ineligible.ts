@@ -211,6 +211,7 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'conditioner',
       'body wash',
       'shower gel',
+      'baby powder',
       'soap',
       'bar soap',
       'hand soap',
@@ -687,6 +688,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'flea collar',
       'chew toy',
     ],
+    // eye drops and air purifiers for an allergy to pet dander are for people
+    negative_keywords: ['pet dander'],
     rationale:
       'IRS Pub. 502: products for pets are not medical care for the account holder (only a guide dog or other service animal is, with separate substantiation)',
   },

@@ -22,7 +22,23 @@ const TOPICAL_FORMS = [
   'skincare',
   'lip',
   'mask',
-  'water',
+  // waters for the face and for drinking (gripe water is a supplement)
+  'micellar water',
+  'rose water',
+  'thermal water',
+  'facial water',
+  'toning water',
+  'vitamin water',
+  'vitaminwater',
+  'coconut water',
+  'sparkling water',
+  'spring water',
+  'alkaline water',
+  'mineral water',
+  'flavored water',
+  'water enhancer',
+  'water bottle',
+  'smartwater',
 ];
 
 // Supplements sold for animals are pet products, never a qualified medical expense for the account holder.
@@ -129,6 +145,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'supplement',
       'dietary supplement',
       'herbal supplement',
+      // gripe water is sold as a dietary supplement unless it says homeopathic
+      'gripe water',
       'natural sleep aid',
       'herbal sleep aid',
       'sleep shot',
@@ -327,7 +345,17 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'cooling + weighted',
       'gravity + blanket',
     ],
-    negative_keywords: ['reflux', 'gerd', 'heartburn', 'rail', 'travel pillow', 'travel neck pillow', 'bath pillow'],
+    negative_keywords: [
+      'reflux',
+      'gerd',
+      'heartburn',
+      'rail',
+      'travel pillow',
+      'travel neck pillow',
+      'bath pillow',
+      // socks for diabetics are diabetic supplies, not orthopedic footwear
+      'sock',
+    ],
     rationale:
       'IRS Pub. 502: ordinary-use items (footwear, bedding, weighted blankets) qualify only when a practitioner prescribes them for a condition; a letter of medical necessity is required',
   },

@@ -634,7 +634,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'teething + tablet',
       'teething + relief',
       'teething + gel',
-      'gripe water',
+      'gripe water + homeopathic',
     ],
     negative_keywords: ['toy', 'ring', 'mitten', 'necklace', 'pet', 'dog'],
     rationale: `${CARES_OTC} (homeopathic medicines sold with a Drug Facts panel, and teething and colic remedies)`,

@@ -177,6 +177,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'temporal thermometer',
       'basal thermometer',
       'thermoscan',
+      'fever + monitor',
+      'temperature + monitor + patch',
     ],
     // Kitchen, pool and room thermometers are not medical devices.
     negative_keywords: [
@@ -521,6 +523,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     // "reader + 2" is a strength such as "+2.00"; e-readers and card readers are not glasses.
     negative_keywords: [
       ...EVERYDAY_LOOK_ALIKES,
+      'non prescription sunglass',
       'e reader',
       'ereader',
       'kindle',

@@ -28,7 +28,6 @@ const NOT_A_SUPPLEMENT = [
   'coffee',
   'soda',
   'candy',
-  'chocolate',
   'seed packet',
   'seeds for planting',
   'live plant',

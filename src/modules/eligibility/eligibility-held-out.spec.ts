@@ -25,7 +25,14 @@ interface Floors {
 // answered requires_review.
 const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.03 };
 
-// What each set holds the engine to. The ninth independent unseen set (home-medical and wellness store names), written
+// What each set holds the engine to. The eighth independent unseen set (marketplace listing titles), written at the
+// same time as the ninth, was measured once (2026-11-29) after the ninth one's classes were covered, at 253/266 =
+// 95.1 %, three names labelled not_eligible or requires_lmn (a gripe water sold as a supplement, non-prescription
+// sunglasses of an eyeglass brand, soccer shin guards with an ankle sleeve) answered eligible, 0 % requires_review:
+// the accuracy and review bars held, the false-eligible bar did not. Its classes were then covered (gripe water,
+// non-prescription sunglasses, shin guards, lactation drink mixes named by a taste, fever patches, ephedrine, pet dander,
+// diabetic socks, baby powder); it reaches 262/266, the rest label questions (creatine, a tinted sunscreen, a baby
+// ointment) and an oxygen monitor that also records heart rate, read as a tracker. The ninth independent unseen set (home-medical and wellness store names), written
 // while the seventh one's classes were covered, was measured once (2026-11-29) at 315/335 = 94.0 %, two requires_lmn
 // names (a psoriasis medicated shampoo, which the FSA Store leaves to a letter, and zinc lozenges sold as a supplement)
 // answered eligible, 0.9 % requires_review: only the review bar held. Its misses were then covered by class (bath
@@ -80,6 +87,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
+  'unseen-2026-11-29-independent-8.csv': { ...UNSEEN_BARS, accuracy: 262 / 266 },
   'unseen-2026-11-29-independent-9.csv': { ...UNSEEN_BARS, accuracy: 335 / 335 },
   'unseen-2026-11-29-independent-7.csv': { ...UNSEEN_BARS, accuracy: 261 / 262 },
   'unseen-2026-11-29-independent-6.csv': { ...UNSEEN_BARS, accuracy: 296 / 296 },

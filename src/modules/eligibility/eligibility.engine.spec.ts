@@ -883,3 +883,26 @@ describe('checkEligibility by name: home-medical and wellness store classes (bat
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: marketplace titles (gripe water, non-prescription sunglasses, shin guards, lactation mixes, fever patches, ephedrine, pet dander, diabetic socks)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ["Mommy's Bliss Gripe Water Original, 4 fl oz", 'requires_lmn', 'dietary-supplements'],
+    ["Hyland's Baby Homeopathic Gripe Water Colic Relief, 4 fl oz", 'eligible', 'homeopathic-remedies'],
+    ['Warby Parker Non-Prescription Sunglasses Polarized', 'not_eligible', null],
+    ['Zenni Prescription Sunglasses Single Vision', 'eligible', 'eyeglasses'],
+    ['Nike Youth Charge Soccer Shin Guards with Ankle Sleeve', 'not_eligible', 'home-electronics-apparel'],
+    ['Legendairy Milk Lactation Drink Mix, Chocolate, 14 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['Kinsa Fever Monitor Patch, 24 Hour Temperature Tracking', 'eligible', 'thermometers'],
+    ['Primatene Tablets Ephedrine Sulfate Asthma Relief, 60 ct', 'eligible', 'otc-medicine-types'],
+    ["Johnson's Baby Powder Pure Cornstarch with Vitamin E, 15 oz", 'not_eligible', 'toiletries'],
+    ['Pataday Allergy Eye Drops for Pet Dander and Pollen, 2.5 mL', 'eligible', 'allergy-relief'],
+    ['Dog Allergy Relief Chews, 90 ct', 'not_eligible', 'pet-supplies'],
+    ['Gold Toe Diabetic Crew Socks, 3 Pairs, Shoe Size 6-12', 'eligible', 'diabetes-care'],
+    ['Dr. Comfort Diabetic Walking Shoes, Size 9', 'requires_lmn', 'orthopedic-shoes-bedding'],
+    ['Neutrogena Micellar Water Makeup Remover, 13.5 fl oz', 'not_eligible', 'cosmetics'],
+    ['Fitbit Charge 6 Fitness Tracker with Heart Rate, GPS, SpO2', 'requires_lmn', 'exercise-equipment'],
+    ['Zacurate Pro Series 500DL Fingertip Pulse Oximeter', 'eligible', 'diagnostic-devices'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
