@@ -307,6 +307,9 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       // the FSA Store's medicated-shampoo entry names psoriasis and coal tar: a letter decides, as for dandruff
       'psoriasis + shampoo',
       'coal tar + shampoo',
+      // a shampoo for an itchy or flaking scalp is a dandruff or medicated shampoo, whatever its anti-itch claim
+      'itch + shampoo + scalp',
+      'flake + shampoo + scalp',
     ],
     // Ketoconazole and lice treatments are OTC medicines (eligible); a coal-tar or psoriasis shampoo is a medicated
     // shampoo, which the FSA Store leaves to a letter (its psoriasis creams and gels stay OTC medicines).

@@ -906,3 +906,16 @@ describe('checkEligibility by name: marketplace titles (gripe water, non-prescri
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: telehealth prescriptions and therapy, and a shampoo for an itchy scalp', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Hims Sildenafil 50 mg, 10 tablets', 'eligible', 'prescription-medicines'],
+    ['Ro Tadalafil Daily 5 mg', 'eligible', 'prescription-medicines'],
+    ['BetterHelp Online Therapy, 4 Weeks', 'eligible', 'mental-health-care'],
+    ['Therapy Session Journal for Self-Care', 'not_eligible', null],
+    ['Dove Dermacare Scalp Dryness and Itch Relief Shampoo, 12 fl oz', 'requires_lmn', 'medicated-shampoo'],
+    ['Cortizone-10 Anti-Itch Scalp Lotion', 'eligible', 'skin-treatments'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
