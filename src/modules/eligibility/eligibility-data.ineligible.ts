@@ -453,6 +453,11 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'pepsi',
       'sprite',
       'energy drink',
+      // caffeine pills keep a person awake; they treat nothing (FSA Store: not eligible)
+      'alertness aid',
+      'caffeine pill',
+      'nodoz',
+      'vivarin',
       'red bull',
       'monster energy',
       'sparkling water',

@@ -74,6 +74,11 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'zinc + capsule',
       'magnesium + tablet',
       'magnesium + capsule',
+      // magnesium oil and drink mixes are supplements, whatever cramp they are sold for
+      'magnesium + spray',
+      'magnesium oil',
+      'magnesium + drink mix',
+      'calcium + drink mix',
       'selenium',
       'potassium',
       'chromium',

@@ -57,7 +57,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'muscle cramp',
       'leg cramp',
     ],
-    negative_keywords: ['coupon'],
+    // a medicine brand's merchandise is not the medicine
+    negative_keywords: ['coupon', 'tote', 'mug', 'keychain', 'sticker', 't shirt'],
     rationale: `${CARES_OTC} (analgesics such as ibuprofen, acetaminophen, aspirin and naproxen)`,
   },
   {

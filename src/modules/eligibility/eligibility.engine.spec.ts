@@ -919,3 +919,17 @@ describe('checkEligibility by name: telehealth prescriptions and therapy, and a 
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a medicine brand on merchandise, magnesium sold for cramps, caffeine pills', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Tylenol Tote Bag', 'not_eligible', null],
+    ['Tylenol Extra Strength Caplets 500 mg, 100 ct', 'eligible', 'pain-relief'],
+    ['Magnesium Spray for Leg Cramps, 8 oz', 'requires_lmn', 'vitamins-minerals'],
+    ["Hyland's Leg Cramps Tablets, 100 ct", 'eligible', 'pain-relief'],
+    ['Natural Calm Magnesium Citrate Drink Mix', 'requires_lmn', 'vitamins-minerals'],
+    ['NoDoz Alertness Aid Caplets', 'not_eligible', 'beverages'],
+    ['Excedrin Extra Strength Acetaminophen Aspirin Caffeine Caplets', 'eligible', 'pain-relief'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
