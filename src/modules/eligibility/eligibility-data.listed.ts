@@ -64,6 +64,7 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Pill boxes & organisers',
     status: 'eligible',
     keywords: [
+      'pill pouch',
       'pill organizer',
       'pill organiser',
       'pill box',

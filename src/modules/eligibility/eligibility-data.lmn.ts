@@ -245,6 +245,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Massage devices',
     status: 'requires_lmn',
     keywords: [
+      'deep tissue',
+      'massage seat',
       'massager',
       'massage gun',
       'massage chair',

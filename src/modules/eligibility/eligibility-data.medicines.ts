@@ -3,7 +3,7 @@
  * HSA/FSA medical expenses without a prescription.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
-import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
+import { EVERYDAY_LOOK_ALIKES, PEDICURE_TOOLS } from './eligibility-data.look-alikes.js';
 
 const CARES_OTC = 'CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription';
 
@@ -58,7 +58,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'leg cramp',
     ],
     // a medicine brand's merchandise is not the medicine
-    negative_keywords: ['coupon', 'tote', 'mug', 'keychain', 'sticker', 't shirt'],
+    negative_keywords: ['massager', 'massaging', 'shiatsu', 'coupon', 'tote', 'mug', 'keychain', 'sticker', 't shirt'],
     rationale: `${CARES_OTC} (analgesics such as ibuprofen, acetaminophen, aspirin and naproxen)`,
   },
   {
@@ -136,7 +136,17 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'chest congestion',
       'mucus + congestion',
     ],
-    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'vapopad', 'vaposhower', 'pad refill', 'scent pad'],
+    negative_keywords: [
+      // a scented patch or tissue is not a medicine
+      'vapopatch',
+      'scent of',
+      'tissue',
+      ...EVERYDAY_LOOK_ALIKES,
+      'vapopad',
+      'vaposhower',
+      'pad refill',
+      'scent pad',
+    ],
     rationale: `${CARES_OTC} (cold, flu and cough remedies, including medicated cough drops)`,
   },
   {
@@ -348,6 +358,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Medicated skin treatments (anti-itch, antifungal, eczema)',
     status: 'eligible',
     keywords: [
+      'spot cover',
       'hydrocortisone',
       'cortizone',
       'anti itch',
@@ -403,6 +414,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'selenium sulfide',
       'skin tag',
     ],
+    negative_keywords: PEDICURE_TOOLS,
     rationale: `${CARES_OTC} (hydrocortisone, antifungals, skin protectants and wart removers)`,
   },
   {
@@ -637,7 +649,16 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'teething + gel',
       'gripe water + homeopathic',
     ],
-    negative_keywords: ['toy', 'ring', 'mitten', 'necklace', 'pet', 'dog'],
+    negative_keywords: [
+      // an arnica bath oil or soak is a bath product
+      'bath',
+      'toy',
+      'ring',
+      'mitten',
+      'necklace',
+      'pet',
+      'dog',
+    ],
     rationale: `${CARES_OTC} (homeopathic medicines sold with a Drug Facts panel, and teething and colic remedies)`,
   },
   {

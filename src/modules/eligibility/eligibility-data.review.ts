@@ -79,6 +79,7 @@ export const REVIEW_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Medicated or everyday care (medicated lip balm, healing ointment)',
     status: 'requires_review',
     keywords: [
+      'healing balm',
       'lip balm + medicated',
       'lip ointment + medicated',
       'carmex',

@@ -161,7 +161,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     keywords: ['first aid kit', 'first aid', 'first aid supplies', 'trauma kit', 'burn kit'],
     // First Aid Beauty is a skin-care brand: its creams and scrubs are cosmetics.
-    negative_keywords: ['first aid beauty'],
+    negative_keywords: ['first aid beauty', 'empty'],
     rationale: 'IRS Pub. 502: medical supplies (first-aid kits contain bandages and wound-care supplies)',
   },
   {
@@ -710,6 +710,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      'back stretcher',
+      'spine stretcher',
       ...EVERYDAY_LOOK_ALIKES,
       // office-products makers' chair back supports are ergonomic seating
       'fellowes',
@@ -752,6 +754,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Compression socks & stockings',
     status: 'eligible',
     keywords: [
+      'compression + armsleeve',
+      'compression + arm sleeve',
       'compression socks',
       'compression + sock',
       'compression + stocking',
@@ -879,7 +883,18 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'cpap-supplies',
     label: 'CPAP machines & supplies',
     status: 'eligible',
-    keywords: ['cpap', 'minicpap', 'bipap', 'apap', 'resmed', 'airsense', 'airfit', 'dreamstation', 'nasal pillow'],
+    keywords: [
+      'cpap + chin strap',
+      'cpap',
+      'minicpap',
+      'bipap',
+      'apap',
+      'resmed',
+      'airsense',
+      'airfit',
+      'dreamstation',
+      'nasal pillow',
+    ],
     rationale: 'IRS Pub. 502: medical equipment and supplies (sleep apnea therapy)',
   },
   {
@@ -1004,6 +1019,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Denture care & dental guards',
     status: 'eligible',
     keywords: [
+      'retainer + cleaning',
+      'retainer + cleaner',
+      'retainer brite',
       'denture',
       'denture adhesive',
       'denture cleanser',

@@ -15,6 +15,7 @@ import {
   EVERYDAY_LOOK_ALIKES,
   HOUSEHOLD_CHEMICALS_TOOLS,
   NOT_MEDICAL_SYRINGES,
+  PEDICURE_TOOLS,
   SKIN_CARE_DEVICES,
 } from './eligibility-data.look-alikes.js';
 
@@ -263,6 +264,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'little remedies',
     ],
     negative_keywords: [
+      ...PEDICURE_TOOLS,
       'cover',
       'bedding',
       'mattress',
@@ -964,6 +966,11 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'shock doctor + brace',
     ],
     negative_keywords: [
+      // exercise bars and stretchers sold for an elbow or a back are exercise equipment
+      'flexbar',
+      'resistance bar',
+      'back stretcher',
+      'spine stretcher',
       ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
@@ -1507,6 +1514,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     broad: true,
     keywords: [
+      'conception + lube',
+      'conception + lubricant',
+      'postpartum + belly',
+      'postpartum + wrap',
       'vaginal + contraceptive',
       'conception + kit',
       'conception + aid',
@@ -1540,6 +1551,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'witch hazel + pad',
     ],
     negative_keywords: [
+      // a bottle or milk warmer is baby gear
+      'bottle warmer',
+      'milk warmer',
       ...EVERYDAY_LOOK_ALIKES,
       'pet',
       'dog',
@@ -1957,6 +1971,8 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'streaming + fitness',
     ],
     negative_keywords: [
+      'shower chair',
+      'bathtub',
       'pet',
       'dog',
       'cat',

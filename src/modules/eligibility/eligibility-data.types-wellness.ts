@@ -73,6 +73,13 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Supplements named by ingredient',
     status: 'requires_lmn',
     keywords: [
+      'azo + bladder control',
+      // urinary, fibre and testosterone formulas sold as supplements
+      'go less',
+      'urinary health',
+      'force factor',
+      'benefiber',
+      'fiber + thins',
       // formulas named after the marker they are sold to support (a monitor of that marker is a diagnostic device)
       'blood pressure + formula',
       'healthy blood pressure',

@@ -26,6 +26,13 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Exercise equipment, fitness trackers & gym memberships',
     status: 'requires_lmn',
     keywords: [
+      'resistance bar',
+      'flexbar',
+      'back stretcher',
+      'spine stretcher',
+      'cuff weight',
+      'assistance band',
+      'pull up + band',
       'exercise equipment',
       'fitness equipment',
       'treadmill',
@@ -321,6 +328,9 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Personal lubricants',
     status: 'requires_lmn',
     keywords: [
+      'vaginal + hydrating',
+      'lubricating jelly',
+      'intimate moisturizer',
       'lubricant',
       'lube',
       'personal lubricant',

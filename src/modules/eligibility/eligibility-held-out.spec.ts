@@ -25,7 +25,14 @@ interface Floors {
 // answered requires_review.
 const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.03 };
 
-// What each set holds the engine to. The eighth independent unseen set (marketplace listing titles), written at the
+// What each set holds the engine to. The eleventh independent unseen set (a big-box retailer's health, beauty and baby
+// aisles, about 15 % everyday goods that share a medical word) was measured once (2026-11-29), after the eighth one's
+// classes were covered, at 263/298 = 88.3 % (262/297 without the one name the overlap test flagged, removed after),
+// 11 names labelled not_eligible or requires_lmn answered eligible, 2.0 % requires_review: only the review bar held.
+// Most costly answers were everyday goods beside a medicine brand or word (a tissue "with the scent of Vicks", an empty
+// first-aid bag, a bottle warmer for breast milk, an electric foot file, an arnica bath oil) and supplements named like
+// supplies (bladder-control and urinary-health formulas). Its misses were then covered by class; it reaches 290/297.
+// The eighth independent unseen set (marketplace listing titles), written at the
 // same time as the ninth, was measured once (2026-11-29) after the ninth one's classes were covered, at 253/266 =
 // 95.1 %, three names labelled not_eligible or requires_lmn (a gripe water sold as a supplement, non-prescription
 // sunglasses of an eyeglass brand, soccer shin guards with an ankle sleeve) answered eligible, 0 % requires_review:
@@ -87,6 +94,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
+  'unseen-2026-11-29-independent-11.csv': { ...UNSEEN_BARS, accuracy: 290 / 297 },
   'unseen-2026-11-29-independent-8.csv': { ...UNSEEN_BARS, accuracy: 262 / 266 },
   'unseen-2026-11-29-independent-9.csv': { ...UNSEEN_BARS, accuracy: 335 / 335 },
   'unseen-2026-11-29-independent-7.csv': { ...UNSEEN_BARS, accuracy: 261 / 262 },

@@ -933,3 +933,48 @@ describe('checkEligibility by name: a medicine brand on merchandise, magnesium s
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: the big-box aisle (bath products of a remedy, warmers, foot files, scented patches and tissues, empty kits, exercise bars, supplements named like supplies)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Kneipp Arnica Bath Soak Joint and Muscle, 17 oz', 'not_eligible', null],
+    ['Boiron Arnicare Arnica Gel, 2.6 oz', 'eligible', 'homeopathic-remedies'],
+    ["Dr. Brown's Insta-Feed Bottle Warmer and Breast Milk Warmer", 'not_eligible', 'groceries'],
+    ['Lansinoh Breast Milk Storage Bags, 50 ct', 'eligible', 'breast-pumps-lactation'],
+    ['Amope Pedi Perfect Electronic Foot File', 'not_eligible', null],
+    ["Dr. Scholl's Callus Remover Medicated Pads, 4 ct", 'eligible', 'skin-treatments'],
+    ['Vicks VapoPatch Soothing Vapors for Kids, 5 ct', 'not_eligible', null],
+    ['Kleenex Lotion Facial Tissues with Vicks Scent', 'not_eligible', 'household'],
+    ['Vicks VapoRub Chest Rub Ointment, 1.76 oz', 'eligible', 'cold-flu-cough'],
+    ['Empty First Aid Bag Red Trauma Pouch', 'not_eligible', null],
+    ['Johnson & Johnson All-Purpose First Aid Kit, 140 pc', 'eligible', 'first-aid-kits'],
+    ['TheraBand FlexBar Resistance Bar for Tennis Elbow', 'requires_lmn', 'exercise-equipment'],
+    ['Bauerfeind EpiTrain Tennis Elbow Support', 'eligible', 'orthopedic-supports'],
+    ['Magic Back Support Upper Back Stretcher', 'requires_lmn', 'exercise-equipment'],
+    ['Vive Health Cervical Neck Traction Stretcher', 'eligible', 'braces-supports'],
+    ['AZO Bladder Control with Go-Less, 54 capsules', 'requires_lmn', 'supplement-ingredients'],
+    ['Depend Fit-Flex Incontinence Underwear, 28 ct', 'eligible', 'incontinence'],
+    ['Cystex Urinary Health Maintenance, 60 tablets', 'requires_lmn', 'supplement-ingredients'],
+    ['Cystex Urinary Pain Relief Tablets, 24 ct', 'eligible', 'womens-health-otc'],
+    ['Mighty Bliss Deep Tissue Back and Body Massager', 'requires_lmn', 'massage-devices'],
+    ['Juzo Dynamic Compression Armsleeve, Size 2', 'requires_review', 'unclear-medical-purpose'],
+    ['Juzo Dynamic Armsleeve 20-30 mmHg, Size 2', 'eligible', 'compression-hosiery'],
+    ['Retainer Brite Cleaning Tablets, 96 ct', 'eligible', 'denture-care'],
+    ['Vaunn Medical Bathtub Shower Chair Spa Bench', 'eligible', 'mobility-aids'],
+    ['Care Touch Pill Pouches, 200 ct', 'eligible', 'pill-organizers'],
+    ['Resplabs CPAP Chin Strap Adjustable', 'eligible', 'cpap-supplies'],
+    ['Hyalo Gyn Vaginal Hydrating Gel', 'requires_lmn', 'personal-lubricants'],
+    ['Natalist Conception Lube, 6 applicators', 'eligible', 'family-planning-maternity'],
+    ['up&up Lubricating Jelly, 4 oz', 'requires_lmn', 'personal-lubricants'],
+    ['Sliquid Satin Intimate Moisturizer', 'requires_lmn', 'personal-lubricants'],
+    ['Belly Bandit Original Postpartum Belly Wrap', 'eligible', 'family-planning-maternity'],
+    ['Force Factor Test X180 Ignite, 120 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['Benefiber On the Go Stick Packs, 24 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['NRS Healthcare Ankle Cuff Weights 2 lb', 'requires_lmn', 'exercise-equipment'],
+    ['WODFitters Pull Up Assistance Bands', 'requires_lmn', 'exercise-equipment'],
+    ['Medisana Heated Back Massage Seat', 'requires_lmn', 'massage-devices'],
+    ['Badger Healing Balm, 2 oz', 'requires_review', 'medicated-or-everyday'],
+    ['Rael Miracle Patch Microcrystal Spot Cover', 'eligible', 'skin-treatments'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
