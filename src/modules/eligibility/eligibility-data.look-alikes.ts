@@ -116,7 +116,17 @@ export const NOT_MEDICAL_SYRINGES = [
 ];
 
 /** Beauty devices that use light on the face (a red-light skincare wand is cosmetic, not light therapy for a disorder). */
-export const SKIN_CARE_DEVICES = ['skincare', 'skin care', 'facial', 'face mask', 'wand', 'anti aging', 'wrinkle'];
+export const SKIN_CARE_DEVICES = [
+  'skincare',
+  'skin care',
+  'facial',
+  'face mask',
+  'led mask',
+  'theraface',
+  'wand',
+  'anti aging',
+  'wrinkle',
+];
 
 /** Electric foot files and pedicure tools remove calluses mechanically: grooming tools, not callus medicine. */
 export const PEDICURE_TOOLS = ['pedi', 'pedicure', 'foot file', 'callus shaver'];

@@ -414,7 +414,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'selenium sulfide',
       'skin tag',
     ],
-    negative_keywords: PEDICURE_TOOLS,
+    negative_keywords: [...PEDICURE_TOOLS, 'eczema prone', 'prone skin'],
     rationale: `${CARES_OTC} (hydrocortisone, antifungals, skin protectants and wart removers)`,
   },
   {
@@ -422,6 +422,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Acne treatment (medicated)',
     status: 'eligible',
     keywords: [
+      'acne + patch',
+      'acne + cover',
       'acne',
       'acne treatment',
       'acne wash',

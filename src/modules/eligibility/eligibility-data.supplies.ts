@@ -436,6 +436,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Incontinence supplies',
     status: 'eligible',
     keywords: [
+      'healthdri',
       'incontinence',
       'adult diaper',
       'adult brief',
@@ -647,6 +648,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Braces & supports',
     status: 'eligible',
     keywords: [
+      'forearm band',
+      'elbow wrap',
+      'elbow strap',
+      'imak',
       'brace',
       'knee brace',
       'wrist brace',
@@ -781,6 +786,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Orthotic inserts & foot care',
     status: 'eligible',
     keywords: [
+      'footbed',
       'orthotic',
       'orthotic insert',
       'arch support',
@@ -964,6 +970,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Sunscreen (SPF 15+, broad spectrum)',
     status: 'eligible',
     keywords: [
+      'face sunscreen',
       'sunscreen',
       'sun screen',
       'sunblock',
@@ -1007,6 +1014,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
         'spray',
         'lotion',
         'water resistant',
+        'uv defense',
+        'daily defense',
+        'sun serum',
+        'the sun',
+        'pa',
       ],
       missing: 'that it is a broad-spectrum sunscreen',
       review_category: 'cosmetics-with-spf',

@@ -26,6 +26,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     broad: true,
     keywords: [
+      // a lidocaine or benzocaine delay spray is an OTC drug (premature ejaculation)
+      'delay spray',
+      'desensitizing + delay',
       // pain, fever and menstrual pain
       'analgesic',
       'arthritis + powder',
@@ -469,6 +472,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     broad: true,
     keywords: [
+      'vaginal + microbiome + test',
+      'fertility computer',
       'home test',
       'syphilis',
       'gonorrhea',
@@ -570,6 +575,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'withings + blood pressure',
     ],
     negative_keywords: [
+      // a kettle model named EKG
+      'kettle',
+      'pour over',
       'ancestry',
       'ancestrydna',
       'genealogy',
@@ -1971,6 +1979,8 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'streaming + fitness',
     ],
     negative_keywords: [
+      // a cross-trainer insole is an orthotic
+      'insole',
       'shower chair',
       'bathtub',
       'pet',
@@ -2210,6 +2220,8 @@ export const TAXONOMY_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'head and shoulder',
     ],
     negative_keywords: [
+      // an ergonomic crutch is a crutch
+      'crutch',
       ...SKIN_CARE_DEVICES,
       'pet',
       'dog',

@@ -73,6 +73,17 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Supplements named by ingredient',
     status: 'requires_lmn',
     keywords: [
+      'greens + powder',
+      'good green',
+      'vital reds',
+      'essential amino acids',
+      'aminos',
+      'herbal treatment',
+      'cycle balance',
+      // PMS gummies are vitamin and herb formulas
+      'pms + gummies',
+      'pms + gummy',
+      'period + gummies',
       'azo + bladder control',
       // urinary, fibre and testosterone formulas sold as supplements
       'go less',
@@ -948,6 +959,7 @@ export const WELLNESS_TYPE_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[]
     label: 'Sports nutrition',
     status: 'not_eligible',
     keywords: [
+      'protein + shake',
       'beta alanine',
       'essential amino acid',
       'eaa + powder',

@@ -26,6 +26,14 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Exercise equipment, fitness trackers & gym memberships',
     status: 'requires_lmn',
     keywords: [
+      'strength machine',
+      'strength trainer',
+      'portable gym',
+      'weighted bar',
+      'mobility ball',
+      'therapy ball',
+      'massage roller',
+      'vibrating roller',
       'resistance bar',
       'flexbar',
       'back stretcher',
@@ -328,6 +336,8 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Personal lubricants',
     status: 'requires_lmn',
     keywords: [
+      'vaginal + moisturiser',
+      'vaginal + lotion',
       'vaginal + hydrating',
       'lubricating jelly',
       'intimate moisturizer',

@@ -32,7 +32,11 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // Most costly answers were everyday goods beside a medicine brand or word (a tissue "with the scent of Vicks", an empty
 // first-aid bag, a bottle warmer for breast milk, an electric foot file, an arnica bath oil) and supplements named like
 // supplies (bladder-control and urinary-health formulas). Its misses were then covered by class; it reaches 290/297.
-// The eighth independent unseen set (marketplace listing titles), written at the
+// The tenth independent unseen set (direct-to-consumer storefronts' own titles), written at the same time as the
+// eleventh and measured once after the eleventh one's classes were covered, at 208/246 = 84.6 % (246 names after the
+// overlap test removed 10: under the 250 a measure needs), 3 costly (a kettle model named EKG, PMS gummies, an
+// emollient for eczema-prone skin), 2.4 % requires_review. Most misses were DTC brands no table knew, answered
+// not_eligible. Its classes were then covered; it reaches 239/246. The eighth independent unseen set (marketplace listing titles), written at the
 // same time as the ninth, was measured once (2026-11-29) after the ninth one's classes were covered, at 253/266 =
 // 95.1 %, three names labelled not_eligible or requires_lmn (a gripe water sold as a supplement, non-prescription
 // sunglasses of an eyeglass brand, soccer shin guards with an ankle sleeve) answered eligible, 0 % requires_review:
@@ -95,6 +99,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
   'unseen-2026-11-29-independent-11.csv': { ...UNSEEN_BARS, accuracy: 290 / 297 },
+  'unseen-2026-11-29-independent-10.csv': { ...UNSEEN_BARS, accuracy: 239 / 246 },
   'unseen-2026-11-29-independent-8.csv': { ...UNSEEN_BARS, accuracy: 262 / 266 },
   'unseen-2026-11-29-independent-9.csv': { ...UNSEEN_BARS, accuracy: 335 / 335 },
   'unseen-2026-11-29-independent-7.csv': { ...UNSEEN_BARS, accuracy: 261 / 262 },

@@ -978,3 +978,36 @@ describe('checkEligibility by name: the big-box aisle (bath products of a remedy
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: direct-to-consumer storefronts (an EKG kettle, PMS gummies, eczema-prone skin care, sunscreens named by their purpose, strength machines, greens and aminos, protein shakes, vaginal moisturisers, fertility computers, pregnancy packs)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Fellow Stagg EKG Electric Pour-Over Kettle, Matte Black', 'not_eligible', null],
+    ['KardiaMobile 6L Personal EKG', 'eligible', 'diagnostic-devices'],
+    ['FLO PMS Gummies, 60 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['Midol Complete PMS Relief Caplets, 24 ct', 'eligible', 'pain-relief'],
+    ['Aveeno Eczema Therapy Itch Relief Balm', 'eligible', 'skin-treatments'],
+    ['Cetaphil Soothing Lotion for Eczema-Prone Skin', 'not_eligible', null],
+    ['Supergoop Glowscreen SPF 40', 'requires_review', 'cosmetics-with-spf'],
+    ["Kiehl's Daily UV Defense SPF 50", 'eligible', 'sunscreen'],
+    ['Sun Bum Face Sunscreen SPF 30', 'eligible', 'sunscreen'],
+    ['Oxefit XS1 Strength Trainer', 'requires_lmn', 'exercise-equipment'],
+    ['BodyBoss Portable Gym 2.0', 'requires_lmn', 'exercise-equipment'],
+    ['Spenco Cross Trainer Insoles', 'eligible', 'orthotics-foot-care'],
+    ['Ergobaum Prime Ergonomic Crutches, Pair', 'eligible', 'mobility-aids'],
+    ['Athletic Greens Greens Powder', 'requires_lmn', 'dietary-supplements'],
+    ['Gundry MD Vital Reds', 'requires_lmn', 'supplement-ingredients'],
+    ['Kion Aminos Essential Amino Acids', 'requires_lmn', 'supplement-ingredients'],
+    ['Ritual Essential Protein Daily Shake', 'not_eligible', 'sports-nutrition-types'],
+    ['Ah! Yes VM Vaginal Moisturiser', 'requires_lmn', 'personal-lubricants'],
+    ['Evvy Vaginal Microbiome Test', 'eligible', 'diagnostic-kits-monitors'],
+    ['Lady-Comp Fertility Computer', 'eligible', 'diagnostic-kits-monitors'],
+    ['Perelel 1st Trimester Pregnancy Pack', 'eligible', 'prenatal-vitamins'],
+    ['Promescent Delay Spray, 7.4 ml', 'eligible', 'otc-medicine-types'],
+    ['Band-IT Forearm Band', 'eligible', 'braces-supports'],
+    ['Thermoskin Elbow Wrap', 'eligible', 'braces-supports'],
+    ['Sole Active Thick Footbeds', 'eligible', 'orthotics-foot-care'],
+    ['Avarelle Acne Cover Patches, 40 ct', 'eligible', 'acne-treatment'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
