@@ -108,6 +108,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'halloween',
       'doll',
       'ironing',
+      'pajama',
     ],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
@@ -733,6 +734,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'mandoline',
       'grater',
       'cookware',
+      'frying pan',
+      'skillet',
+      'nonstick',
       'corner brace',
       'angle brace',
       // tape for sports gear, not for a body

@@ -13,6 +13,7 @@ import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 import {
   EVERYDAY_LOOK_ALIKES,
+  GOODS_SOLD_FOR_A_SYMPTOM,
   HOUSEHOLD_CHEMICALS_TOOLS,
   NOT_MEDICAL_SYRINGES,
   PEDICURE_TOOLS,
@@ -285,9 +286,19 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'book',
       'game',
       'mitten',
+      'mitt',
       'necklace',
       'teether',
       'teething ring',
+      // teething biscuits and sticks are food; a diaper-cream brand's baby wash and wipes are toiletries
+      'teething stick',
+      'teething biscuit',
+      'teething wafer',
+      'baby wash',
+      'body wash',
+      'wash and shampoo',
+      'baby wipe',
+      ...GOODS_SOLD_FOR_A_SYMPTOM,
     ],
     rationale:
       'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription (FSA Store and HSA Store list them by use: pain, cold and flu, allergy, digestion, sleep, skin, feminine, eye, ear and mouth care)',

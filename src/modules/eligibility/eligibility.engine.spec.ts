@@ -1011,3 +1011,77 @@ describe('checkEligibility by name: direct-to-consumer storefronts (an EKG kettl
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a medicine brand on its merchandise, and goods sold for a symptom (teas, bath soaks, essential oils, bracelets, cramp shots), beside the brand or symptom medicine', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Pepto Bismol Pink Ugly Holiday Sweater, Unisex Large', 'not_eligible', 'clothing-accessories'],
+    ['Pepto Bismol Chewable Tablets, Cherry, 30 ct', 'eligible', 'digestive-health'],
+    ['Mucinex Mr. Mucus Plush Doll, 10 inch', 'not_eligible', null],
+    ['Mucinex Fast-Max Severe Congestion & Cough, 20 caplets', 'eligible', 'cold-flu-cough'],
+    ['Alka-Seltzer Speedy Bobblehead Collectible', 'not_eligible', 'beverages'],
+    ['Excedrin Vintage Tin Sign', 'not_eligible', null],
+    ['Band-Aid Bandage Print Pajama Set, Kids', 'not_eligible', 'home-electronics-apparel'],
+    ['Band-Aid Brand Flexible Fabric Adhesive Bandages, 100 ct', 'eligible', 'bandages-wound-care'],
+    ['Vicks VapoBath Soothing Vapor Bath, 8 oz', 'not_eligible', null],
+    ['Vicks Scented Plug-In Refill, Sweet Dreams Lavender', 'not_eligible', null],
+    ['Vicks VapoSteam Liquid Medication for Hot Steam Vaporizers, 8 oz', 'eligible', 'cold-flu-cough'],
+    ['Sinus Relief Herbal Tea, 20 bags', 'not_eligible', 'groceries'],
+    ['Headache Relief Tea, Peppermint and Ginger', 'not_eligible', 'groceries'],
+    ['Traditional Medicinals Organic Gas Relief Tea, 16 bags', 'not_eligible', 'groceries'],
+    ['Pink Stork PMS Relief Tea, 20 bags', 'not_eligible', 'groceries'],
+    ['Seasonal Allergy Relief Tea', 'not_eligible', 'groceries'],
+    [
+      'Traditional Medicinals Smooth Move Senna Tea, Stimulant Laxative, 16 Tea Bags',
+      'eligible',
+      'otc-ingredients-medical',
+    ],
+    ['Theraflu Severe Cold Relief Powder, Green Tea & Honey Lemon', 'eligible', 'cold-flu-cough'],
+    ['Claritin 24 Hour Allergy Relief Tablets', 'eligible', 'allergy-relief'],
+    ['Cold & Flu Relief Bath Soak, Eucalyptus, 32 oz', 'not_eligible', null],
+    ['Looni Cramp Relief Bath Soak', 'not_eligible', null],
+    ['Epsom Salt Bath Soak for Muscle Pain Relief, 3 lb', 'eligible', 'epsom-salt'],
+    ['Cold and Flu Season Essential Oil Blend, 10 ml', 'not_eligible', 'wellness-general'],
+    ['Copper Bracelet for Arthritis Pain Relief', 'not_eligible', null],
+    ['The Pickle Juice Company Pickle Juice Shot for Muscle Cramps, 12 ct', 'not_eligible', 'beverages'],
+    ['HotShot Sports Shot for Muscle Cramps', 'not_eligible', null],
+    ["Hyland's Leg Cramps Tablets, 50 ct", 'eligible', 'pain-relief'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: supplements, baby goods, aftercare, cookware and skin care sold under a medicine word or brand, beside the medicine', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Quercetin Allergy Support Capsules', 'requires_lmn', 'supplement-types'],
+    ['PRN De3 Dry Eye Omega Benefits Softgels', 'requires_lmn', 'fish-oil-omega-3'],
+    ['Systane Complete Lubricant Eye Drops', 'eligible', 'eye-ear-care'],
+    ['Dramamine Non-Drowsy Naturals with Ginger, 18 Capsules', 'requires_lmn', 'supplement-forms'],
+    ['Dramamine All Day Less Drowsy Motion Sickness Relief', 'eligible', 'motion-sickness'],
+    ['Beekeepers Naturals Propolis Throat Spray, Immune Support', 'requires_lmn', 'dietary-supplements'],
+    ['Chloraseptic Sore Throat Spray, Cherry', 'eligible', 'cold-flu-cough'],
+    ['Gerber Teething Sticks, Strawberry Apple', 'not_eligible', null],
+    ['Itzy Ritzy Teething Mitt', 'not_eligible', null],
+    ['Camilia Homeopathic Teething Relief, 30 doses', 'eligible', 'homeopathic-remedies'],
+    ['Baby Eczema Scratch Mittens, 3 pairs', 'not_eligible', null],
+    ["Boudreaux's Butt Paste Baby Wash and Shampoo", 'not_eligible', 'toiletries'],
+    ["Boudreaux's Butt Paste Baby Wipes, 72 ct", 'not_eligible', 'baby-diapers-gear'],
+    ["Boudreaux's Butt Paste Maximum Strength Diaper Rash Cream", 'eligible', 'skin-treatments'],
+    ['NeilMed Piercing Aftercare Fine Mist', 'not_eligible', null],
+    ['NeilMed Sinus Rinse Original Kit', 'eligible', 'nasal-care'],
+    ['Mueller Ultra-Stick Nonstick Frying Pan, 10 inch', 'not_eligible', null],
+    ['Mueller Hinged Knee Brace', 'eligible', 'braces-supports'],
+    ['Kindred Bravely Sleep Aid Eye Mask', 'not_eligible', null],
+    ['Unisom SleepGels Nighttime Sleep Aid', 'eligible', 'sleep-aids'],
+    ['Cetaphil Oil-Free Moisturizer for Acne-Prone Skin', 'not_eligible', null],
+    ['Neutrogena Hydro Boost Gel Cream for Acne-Prone Skin', 'not_eligible', null],
+    ['Neutrogena Oil-Free Acne Wash with Salicylic Acid for Acne-Prone Skin', 'eligible', 'acne-treatment-named'],
+    [
+      'La Roche-Posay Effaclar Duo Acne Treatment with Benzoyl Peroxide for Acne-Prone Skin',
+      'eligible',
+      'acne-treatment-named',
+    ],
+    ['Neutrogena Rapid Clear Acne Spot Gel', 'eligible', 'acne-treatment'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
