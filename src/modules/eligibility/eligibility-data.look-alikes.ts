@@ -184,3 +184,6 @@ export const GOODS_SOLD_FOR_A_SYMPTOM = [
   'juice',
   'sports shot',
 ];
+
+/** A baby's push or learning walker ("Sit-to-Stand Learning Walker") is a toy, not a mobility aid or a standing aid. */
+export const BABY_WALKERS = ['learning walker', 'baby walker', 'activity walker', 'push walker', 'walker toy'];

@@ -4,7 +4,7 @@
  */
 import type { EligibilityCategory } from './eligibility.types.js';
 import { MAKEUP_NOUNS } from './eligibility-data.review.js';
-import { EVERYDAY_LOOK_ALIKES, NOT_MEDICAL_SYRINGES } from './eligibility-data.look-alikes.js';
+import { BABY_WALKERS, EVERYDAY_LOOK_ALIKES, NOT_MEDICAL_SYRINGES } from './eligibility-data.look-alikes.js';
 
 /** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
 export const NOT_HEAT_THERAPY = [
@@ -109,6 +109,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'doll',
       'ironing',
       'pajama',
+      // gauze sold as cloth
+      'by the yard',
+      'sewing',
+      'quilting',
     ],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
@@ -620,6 +624,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      ...BABY_WALKERS,
       ...EVERYDAY_LOOK_ALIKES,
       'costume',
       'toy',

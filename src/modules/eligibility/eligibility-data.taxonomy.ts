@@ -585,7 +585,13 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'kardia',
       'withings + blood pressure',
     ],
+    // tests of a house (lead paint, radon, mold, asbestos) are not tests of a person
     negative_keywords: [
+      'lead paint',
+      'paint',
+      'radon',
+      'mold',
+      'asbestos',
       // a kettle model named EKG
       'kettle',
       'pour over',
@@ -984,7 +990,12 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'copper fit',
       'shock doctor + brace',
     ],
+    // a wrist rest of a desk is office furniture
     negative_keywords: [
+      'mouse pad',
+      'mousepad',
+      'keyboard',
+      'wrist rest',
       // exercise bars and stretchers sold for an elbow or a back are exercise equipment
       'flexbar',
       'resistance bar',

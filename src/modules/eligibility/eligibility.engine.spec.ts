@@ -1085,3 +1085,19 @@ describe('checkEligibility by name: supplements, baby goods, aftercare, cookware
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: everyday goods named with a supply word (learning walkers, a house test kit, gauze cloth, a wrist-rest mouse pad), beside the supply', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['VTech Sit-to-Stand Learning Walker', 'not_eligible', null],
+    ['Fisher-Price Learning Walker', 'not_eligible', 'consumer-brands-wellness'],
+    ['Drive Medical Folding Walker with Wheels', 'eligible', 'mobility-aids'],
+    ['3M LeadCheck Lead Paint Test Kit, 8 swabs', 'not_eligible', null],
+    ['Everlywell Lyme Disease Test Kit', 'eligible', 'home-tests-care-medical'],
+    ['Cotton Gauze Fabric by the Yard', 'not_eligible', null],
+    ['Curad Sterile Gauze Pads 4x4, 25 ct', 'eligible', 'bandages-wound-care'],
+    ['Mouse Pad with Wrist Support', 'not_eligible', null],
+    ['Mueller Wrist Support Brace', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
