@@ -154,6 +154,15 @@ export const MEDICINE_MERCHANDISE = [
   'collectible',
   'tin sign',
   'ornament',
+  'enamel pin',
+  'lapel pin',
+  'baseball cap',
+  'beanie',
+  'lanyard',
+  'umbrella',
+  'cooler bag',
+  'branded',
+  'merchandise',
 ];
 
 /**

@@ -742,6 +742,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'frying pan',
       'skillet',
       'nonstick',
+      // a floss band is a mobility and exercise tool
+      'floss band',
+      'rockfloss',
       'corner brace',
       'angle brace',
       // tape for sports gear, not for a body

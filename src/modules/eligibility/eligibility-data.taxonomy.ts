@@ -15,6 +15,7 @@ import {
   EVERYDAY_LOOK_ALIKES,
   GOODS_SOLD_FOR_A_SYMPTOM,
   HOUSEHOLD_CHEMICALS_TOOLS,
+  MEDICINE_MERCHANDISE,
   NOT_MEDICAL_SYRINGES,
   PEDICURE_TOOLS,
   SKIN_CARE_DEVICES,
@@ -299,6 +300,7 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'wash and shampoo',
       'baby wipe',
       ...GOODS_SOLD_FOR_A_SYMPTOM,
+      ...MEDICINE_MERCHANDISE,
     ],
     rationale:
       'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription (FSA Store and HSA Store list them by use: pain, cold and flu, allergy, digestion, sleep, skin, feminine, eye, ear and mouth care)',

@@ -1101,3 +1101,31 @@ describe('checkEligibility by name: everyday goods named with a supply word (lea
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: more goods of a medicine or supply brand that are not its medicine or supply (branded merchandise, tanning gels, drinking bottles, anti-chafing gel, belly oil, a bivvy, pest spray, a floss band), beside what the brand sells for care', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Tylenol Vintage Enamel Pin', 'not_eligible', null],
+    ['Motrin Baseball Cap', 'not_eligible', null],
+    ['Zyrtec Allergy Season Survival Kit Tote', 'not_eligible', null],
+    ['Zyrtec 24 Hour Allergy Relief Tablets 10 mg', 'eligible', 'allergy-relief'],
+    ['Icy Hot Branded Cooler Bag', 'not_eligible', null],
+    ['Vicks Branded Beanie', 'not_eligible', null],
+    ['Halls Cough Drops Branded Lanyard', 'not_eligible', null],
+    ['Australian Gold Dark Tanning Accelerator Spray Gel', 'not_eligible', null],
+    ['Australian Gold Botanical Mineral Sunscreen SPF 50', 'eligible', 'sunscreen'],
+    ['Thinksport Insulated Sports Bottle 12 oz', 'not_eligible', null],
+    ['Thinksport Kids SPF 50+ Mineral Sunscreen', 'eligible', 'sunscreen'],
+    ['Lanacane Anti-Chafing Gel', 'not_eligible', null],
+    ['Lanacane Maximum Strength Anti-Itch Cream', 'eligible', 'skin-treatments'],
+    ['Frida Mom Pregnancy Belly Oil', 'not_eligible', null],
+    ['Frida Mom Upside Down Peri Bottle', 'eligible', 'postpartum-care'],
+    ['Adventure Medical Kits SOL Escape Bivvy', 'not_eligible', null],
+    ['Adventure Medical Kits Mountain Series Hiker First Aid Kit', 'eligible', 'first-aid-kits'],
+    ['Bayer Advanced Home Pest Control Spray', 'not_eligible', null],
+    ['Bayer Aspirin Regimen Low Dose 81 mg', 'eligible', 'pain-relief'],
+    ['RockTape RockFloss Band', 'not_eligible', null],
+    ['RockTape Kinesiology Tape', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
