@@ -192,6 +192,11 @@ export const GOODS_SOLD_FOR_A_SYMPTOM = [
   'bracelet',
   'juice',
   'sports shot',
+  'lollipop',
+  'massage oil',
+  'mattress',
+  'pillow',
+  'cushion',
 ];
 
 /** A baby's push or learning walker ("Sit-to-Stand Learning Walker") is a toy, not a mobility aid or a standing aid. */

@@ -82,7 +82,15 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'muscle cramp',
       'leg cramp',
     ],
-    negative_keywords: ['massager', 'massaging', 'shiatsu', ...MEDICINE_MERCHANDISE, ...GOODS_SOLD_FOR_A_SYMPTOM],
+    negative_keywords: [
+      'massager',
+      'massaging',
+      'shiatsu',
+      // not on the digestive side: a chocolate laxative is a laxative
+      'chocolate',
+      ...MEDICINE_MERCHANDISE,
+      ...GOODS_SOLD_FOR_A_SYMPTOM,
+    ],
     rationale: `${CARES_OTC} (analgesics such as ibuprofen, acetaminophen, aspirin and naproxen)`,
   },
   {
@@ -689,8 +697,9 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'gripe water + homeopathic',
     ],
     negative_keywords: [
-      // an arnica bath oil or soak is a bath product
+      // an arnica bath oil or soak is a bath product, an arnica massage oil a massage product
       'bath',
+      'massage oil',
       'toy',
       'ring',
       'mitten',

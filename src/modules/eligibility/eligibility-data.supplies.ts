@@ -819,7 +819,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'ball of foot cushion',
     ],
     // Toe separators sold for a pedicure are nail-care tools.
-    negative_keywords: ['pedicure', 'manicure', 'nail polish'],
+    // orthotic slippers and sandals are orthopedic footwear
+    negative_keywords: ['pedicure', 'manicure', 'nail polish', 'slipper', 'sandal'],
     rationale:
       "Plan administrators' eligibility lists: orthotic inserts and foot pads treat or relieve foot conditions",
   },

@@ -1129,3 +1129,24 @@ describe('checkEligibility by name: more goods of a medicine or supply brand tha
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: comfort goods and sweets sold for a pain or a symptom (relief pillows, mattress toppers, massage oils, cramp chocolate, nausea lollipops), rash guards and orthotic slippers, beside the medicine or supply', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ["O'Neill Men's Rash Guard Long Sleeve", 'not_eligible', null],
+    ['Depend Guards for Men, 52 ct', 'eligible', 'incontinence'],
+    ['Nausea Relief Lollipops, 10 ct', 'not_eligible', null],
+    ['Emetrol Nausea Relief, Cherry', 'eligible', 'digestive-health'],
+    ['Menstrual Cramp Relief Chocolate', 'not_eligible', 'candy'],
+    ['Pamprin Multi-Symptom Menstrual Pain Relief', 'eligible', 'pain-relief'],
+    ['Pain Relief Massage Oil', 'not_eligible', null],
+    ['Weleda Arnica Massage Oil', 'not_eligible', null],
+    ['Boiron Arnicare Arnica Gel, 2.6 oz', 'eligible', 'homeopathic-remedies'],
+    ['Headache Relief Pillow', 'not_eligible', 'household'],
+    ['Back Pain Relief Mattress Topper', 'not_eligible', 'household'],
+    ['Heartburn Relief Wedge Pillow', 'eligible', 'reflux-wedge-pillows'],
+    ['Plantar Fasciitis Slippers Orthotic', 'not_eligible', 'home-electronics-apparel'],
+    ['Powerstep Pinnacle Orthotic Insoles', 'eligible', 'orthotics-foot-care'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
