@@ -630,6 +630,11 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'football',
       'virus',
       'antivirus',
+      // a condom brand's massage gels are lubricants; a battery maker shares a condom brand's name
+      'massage',
+      'lubricant',
+      'battery',
+      'deep cycle',
     ],
     rationale:
       "IRS Pub. 502 treats birth control as medical care; condoms and OTC contraceptives (e.g. Plan B) are on plan administrators' eligibility lists",

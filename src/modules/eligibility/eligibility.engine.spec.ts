@@ -1150,3 +1150,17 @@ describe('checkEligibility by name: comfort goods and sweets sold for a pain or 
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a battery and a massage gel sold under condom brands, beside their condoms and lubricants', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Trojan T-105 6V Deep Cycle Battery', 'not_eligible', null],
+    ['Trojan Magnum Condoms, 12 ct', 'eligible', 'contraceptives'],
+    ['Durex Play Massage 2 in 1 Gel', 'not_eligible', null],
+    ['Durex Real Feel Condoms, 10 ct', 'eligible', 'contraceptives'],
+    ['Trojan Pleasure Pack Condoms', 'eligible', 'contraceptives'],
+    ['Durex Play Warming Lubricant', 'requires_lmn', 'personal-lubricants'],
+    ['Trojan Arouse and Release Lubricant', 'requires_lmn', 'personal-lubricants'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
