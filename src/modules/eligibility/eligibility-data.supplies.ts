@@ -389,6 +389,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Liners of other kinds (lips, eyes, bins, shelves, shoes, diapers) and incontinence liners are not menstrual care.
     negative_keywords: [
+      // a case or holder for tampons is an accessory
+      'tampon case',
+      'tampon holder',
+      'carrying case',
       'bra',
       'crop top',
       'tank top',
@@ -528,6 +532,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // "reader + 2" is a strength such as "+2.00"; e-readers and card readers are not glasses.
     negative_keywords: [
+      // chains and holders for glasses are accessories
+      'eyeglass chain',
+      'glasses chain',
+      'eyeglass holder',
+      'glasses holder',
       ...EVERYDAY_LOOK_ALIKES,
       'non prescription sunglass',
       'e reader',
@@ -566,7 +575,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'peroxide + lens',
       'lens + cleaning system',
     ],
-    negative_keywords: ['serum', 'moisturizer', 'face wash', 'face cream', 'skin care'],
+    negative_keywords: ['serum', 'moisturizer', 'face wash', 'face cream', 'skin care', 'piercing', 'tattoo'],
     rationale:
       'IRS Pub. 502: contact lenses and the materials needed to use them, such as saline solution and enzyme cleaner',
   },
@@ -1004,7 +1013,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     min_spf: 15,
     // Makeup that states an SPF is decided by `makeup-with-spf` (requires_review), whatever sun words it adds.
-    negative_keywords: MAKEUP_NOUNS,
+    // sunscreen fabric for windows and windshields is a shade
+    negative_keywords: [...MAKEUP_NOUNS, 'windshield', 'sun shade', 'roller shade', 'window shade', 'blackout'],
     // A bare "SPF 40" also fits primers, powders and glow drops, which are cosmetics.
     confirm: {
       phrases: [

@@ -269,6 +269,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'little remedies',
     ],
     negative_keywords: [
+      // camphor for worship or against moths is not a rub
+      'pooja',
+      'puja',
+      'moth',
       ...PEDICURE_TOOLS,
       'cover',
       'bedding',
@@ -440,6 +444,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'silk + tape + medical',
     ],
     negative_keywords: [
+      // alginate for mold making and life casting is a craft material
+      'mold making',
+      'life casting',
       'dog',
       'pet',
       'under eye',
@@ -1008,6 +1015,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // a wrist rest of a desk is office furniture
     negative_keywords: [
+      // a car's engine immobilizer is an anti-theft device
+      'engine',
+      'anti theft',
       'mouse pad',
       'mousepad',
       'keyboard',
@@ -1192,6 +1202,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hugo + rollator',
     ],
     negative_keywords: [
+      // a thriller hero and a warmer brand share a reach aid's name
+      'jack reacher',
+      'book',
+      'hand warmer',
       'furniture leg',
       'jersey',
       'salad',
@@ -1597,6 +1611,13 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'witch hazel + pad',
     ],
     negative_keywords: [
+      // pipe flanges, livestock insemination and breast-milk keepsake jewellery share a lactation or fertility word
+      'pipe',
+      'cattle',
+      'bovine',
+      'livestock',
+      'jewelry',
+      'keepsake',
       // a bottle or milk warmer is baby gear
       'bottle warmer',
       'milk warmer',

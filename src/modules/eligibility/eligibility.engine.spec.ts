@@ -1164,3 +1164,33 @@ describe('checkEligibility by name: a battery and a massage gel sold under condo
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: hardware, craft, car, livestock, worship and accessory goods named with a supply or medicine word (pipe flanges, mold-making alginate, engine immobilizers, cattle insemination, camphor for pooja, tampon cases, window sunscreen shades, eyeglass chains, piercing saline), beside the supply or medicine', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Stainless Steel Pipe Flange 2 inch', 'not_eligible', null],
+    ['Medela PersonalFit Flex Breast Shield Flange 24 mm', 'eligible', 'breast-pumps-lactation'],
+    ['Cattle Artificial Insemination Kit', 'not_eligible', null],
+    ['Mosie Baby Insemination Kit', 'eligible', 'family-planning-maternity'],
+    ['Breastmilk Jewelry Keepsake Ring', 'not_eligible', null],
+    ['Camphor Tablets for Pooja, 100 g', 'not_eligible', null],
+    ['Camphor Blocks Moth Repellent', 'not_eligible', null],
+    ['Campho-Phenique Cold Sore Treatment', 'eligible', 'oral-pain-cold-sores'],
+    ['Jack Reacher Collection Lee Child 5 Books', 'not_eligible', null],
+    ['Vive Health Reacher Grabber Tool 32 inch', 'eligible', 'daily-living-mobility'],
+    ['Tampon Holder Case Pouch', 'not_eligible', null],
+    ['Tampax Pearl Tampons Regular, 36 ct', 'eligible', 'menstrual-care'],
+    ['Car Windshield Sunscreen Shade', 'not_eligible', null],
+    ['Sunscreen Fabric Roller Shades Blackout', 'not_eligible', null],
+    ['Neutrogena Ultra Sheer Sunscreen SPF 55', 'eligible', 'sunscreen'],
+    ['Alginate Mold Making Powder for Life Casting', 'not_eligible', null],
+    ['Kendall Calcium Alginate Wound Dressing 4x4', 'eligible', 'bandages-wound-care'],
+    ['Car Engine Immobilizer Anti-Theft', 'not_eligible', null],
+    ['Breg Knee Immobilizer', 'eligible', 'orthopedic-supports'],
+    ['Eyeglass Chain Holder Beaded', 'not_eligible', null],
+    ['Foster Grant Reading Glasses with Case +1.50', 'eligible', 'eyeglasses'],
+    ['Saline Solution for Piercings', 'not_eligible', null],
+    ['Bausch + Lomb Sensitive Eyes Saline Solution for Contacts', 'eligible', 'contact-lenses-care'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
