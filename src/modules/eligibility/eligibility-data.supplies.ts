@@ -509,6 +509,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'elvie',
       'haakaa',
     ],
+    // a lactation brand's feeding gear is baby gear
+    negative_keywords: ['food feeder', 'feeder', 'bib'],
     rationale: 'IRS Pub. 502 (and Ann. 2011-14): breast pumps and supplies that assist lactation',
   },
   {
@@ -633,6 +635,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      // a parking sign or decal names a wheelchair
+      'parking',
+      'sign',
+      'decal',
       ...BABY_WALKERS,
       ...EVERYDAY_LOOK_ALIKES,
       'costume',
@@ -730,6 +736,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      'horse',
+      'equine',
       'back stretcher',
       'spine stretcher',
       ...EVERYDAY_LOOK_ALIKES,
@@ -865,7 +873,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'warm compress',
       'moist heat',
     ],
-    negative_keywords: [...NOT_HEAT_THERAPY, ...MASSAGERS],
+    // ice globes and rollers for the face are skin care
+    negative_keywords: [...NOT_HEAT_THERAPY, ...MASSAGERS, 'facial', 'ice globe', 'face roller'],
     rationale: "Plan administrators' eligibility lists: heating pads and hot/cold packs relieve pain and injury",
   },
   {
@@ -956,6 +965,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Skin-care "face masks" and sleep or costume masks are not PPE.
     negative_keywords: [
+      'keychain',
+      'sanitizer holder',
       'sheet',
       'clay',
       'mud',
@@ -1014,7 +1025,16 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     min_spf: 15,
     // Makeup that states an SPF is decided by `makeup-with-spf` (requires_review), whatever sun words it adds.
     // sunscreen fabric for windows and windshields is a shade
-    negative_keywords: [...MAKEUP_NOUNS, 'windshield', 'sun shade', 'roller shade', 'window shade', 'blackout'],
+    negative_keywords: [
+      ...MAKEUP_NOUNS,
+      'windshield',
+      'sun shade',
+      'roller shade',
+      'window shade',
+      'blackout',
+      'dispenser station',
+      'wall mount',
+    ],
     // A bare "SPF 40" also fits primers, powders and glow drops, which are cosmetics.
     confirm: {
       phrases: [
@@ -1081,6 +1101,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'filling + repair kit',
       'dental cement',
     ],
+    // a case for a night guard is an accessory
+    negative_keywords: ['guard case'],
     rationale: 'IRS Pub. 502: artificial teeth (dentures), dental appliances and the supplies needed to use them',
   },
   {

@@ -1194,3 +1194,26 @@ describe('checkEligibility by name: hardware, craft, car, livestock, worship and
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: accessories, garden and animal goods named with a supply (facial ice globes, a lactation brand feeder, wheelchair parking signs, sanitizer holders, sunscreen dispenser stations, garden Epsom salt, night guard cases, horse tape), beside the supply', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Cryotherapy Facial Ice Globes', 'not_eligible', null],
+    ['Cold Therapy Ice Pack for Knee', 'eligible', 'hot-cold-therapy'],
+    ['Haakaa Fresh Food Feeder', 'not_eligible', null],
+    ['Haakaa Silicone Breast Pump 4 oz', 'eligible', 'breast-pumps-lactation'],
+    ['Wheelchair Accessible Parking Sign', 'not_eligible', null],
+    ['Drive Medical Lightweight Wheelchair', 'eligible', 'mobility-aids'],
+    ['Hand Sanitizer Holder Keychain', 'not_eligible', 'household-look-alikes'],
+    ['Purell Advanced Hand Sanitizer Gel 8 oz', 'eligible', 'ppe'],
+    ['Sunscreen Dispenser Station Wall Mount', 'not_eligible', null],
+    ['Epsom Salt for Plants Garden', 'not_eligible', null],
+    ["Dr Teal's Epsom Salt Shampoo", 'not_eligible', 'toiletries'],
+    ["Dr Teal's Pure Epsom Salt Soaking Solution, 3 lb", 'eligible', 'epsom-salt'],
+    ['Bruxism Night Guard Case', 'not_eligible', null],
+    ['Plackers Grind No More Night Guard', 'eligible', 'denture-care'],
+    ['Kinesiology Tape for Horses', 'not_eligible', null],
+    ['KT Tape Pro Kinesiology Tape', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
