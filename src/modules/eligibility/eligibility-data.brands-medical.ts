@@ -348,6 +348,9 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'backpack',
       'tent',
       'sleeping bag',
+      'bivvy',
+      'bivy',
+      'repellent',
       'flashlight',
       'paint',
       'roller',
@@ -705,6 +708,9 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'hapad',
     ],
     negative_keywords: [
+      // a kinesiology-tape maker's floss band is a mobility and exercise tool
+      'rockfloss',
+      'floss band',
       ...NOT_MEDICAL_MERCHANDISE,
       'kitchen',
       'chopper',

@@ -40,7 +40,23 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'alba botanica + sport',
       'sun + bum',
     ],
-    negative_keywords: ['tanning oil', 'self tanner', 'bronzer', 'after sun', 'lip tint', 'shampoo', 'body wash'],
+    negative_keywords: [
+      'tanning oil',
+      'tanning accelerator',
+      'dark tanning',
+      'sunless',
+      'self tanner',
+      'bronzer',
+      'after sun',
+      'lip tint',
+      'shampoo',
+      'body wash',
+      // a sun-care brand's drinking bottles
+      'insulated',
+      'sports bottle',
+      'water bottle',
+      'tumbler',
+    ],
     rationale: `${FSA_STORE}: sunscreen of SPF 15 or more is eligible; these brands sell broad-spectrum sunscreens`,
   },
   {
@@ -81,6 +97,11 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'dog',
       'shirt',
       'mug',
+      // an anti-chafing gel is a skin-care product, not the brand's anti-itch medicine
+      'chafing',
+      // a drug maker's pest and garden lines
+      'pest',
+      'garden',
     ],
     rationale:
       'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription; these brands sell OTC medicines (Drug Facts panel)',
@@ -119,7 +140,19 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'mckesson + gauze',
       'cvs + first aid',
     ],
-    negative_keywords: [...EVERYDAY_LOOK_ALIKES, ...HOUSEHOLD_CHEMICALS_TOOLS, 'pet', 'dog', 'toy', 'gift card'],
+    negative_keywords: [
+      ...EVERYDAY_LOOK_ALIKES,
+      ...HOUSEHOLD_CHEMICALS_TOOLS,
+      'pet',
+      'dog',
+      'toy',
+      'gift card',
+      // a maternity line's belly oils and butters are skin care
+      'belly oil',
+      'body oil',
+      'belly butter',
+      'stretch mark',
+    ],
     rationale:
       'IRS Pub. 502: medical supplies and equipment; these brands sell first aid, diagnostic, mobility, lactation, vision and ostomy supplies',
   },

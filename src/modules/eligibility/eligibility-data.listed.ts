@@ -64,7 +64,19 @@ export const LISTED_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Epsom salt',
     status: 'eligible',
     keywords: ['epsom salt', 'epsom', 'magnesium sulfate'],
-    negative_keywords: ['bath bomb', 'foaming bath', 'bubble bath', 'body wash', 'candle'],
+    // Epsom salt for the garden, and a shampoo or conditioner with it, are not the bath salt
+    negative_keywords: [
+      'bath bomb',
+      'foaming bath',
+      'bubble bath',
+      'body wash',
+      'candle',
+      'for plants',
+      'garden',
+      'lawn',
+      'shampoo',
+      'conditioner',
+    ],
     rationale: `${FSA_STORE}: Epsom salt (magnesium sulfate) is eligible`,
   },
   {

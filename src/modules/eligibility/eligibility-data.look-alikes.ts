@@ -130,3 +130,74 @@ export const SKIN_CARE_DEVICES = [
 
 /** Electric foot files and pedicure tools remove calluses mechanically: grooming tools, not callus medicine. */
 export const PEDICURE_TOOLS = ['pedi', 'pedicure', 'foot file', 'callus shaver'];
+
+/**
+ * A medicine brand's merchandise and licensed goods (a mascot plush, a holiday sweater, a bobblehead, a tin sign, a
+ * mug): the brand's name on them does not make them the medicine.
+ */
+export const MEDICINE_MERCHANDISE = [
+  'coupon',
+  'tote',
+  'mug',
+  'keychain',
+  'sticker',
+  'shirt',
+  'sweater',
+  'sweatshirt',
+  'hoodie',
+  'sock',
+  'pajama',
+  'costume',
+  'plush',
+  'doll',
+  'bobblehead',
+  'collectible',
+  'tin sign',
+  'ornament',
+  'enamel pin',
+  'lapel pin',
+  'baseball cap',
+  'beanie',
+  'lanyard',
+  'umbrella',
+  'cooler bag',
+  'branded',
+  'merchandise',
+];
+
+/**
+ * Foods, drinks, bath and comfort goods sold "for" a symptom (a sinus relief tea, a cramp relief bath soak, a cold and
+ * flu essential oil, a copper bracelet for arthritis, a pickle-juice shot for cramps): what they are decides, not the
+ * symptom they name. Not "tea" alone: a cold medicine names its flavour ("Green Tea & Honey Lemon"), and a senna tea
+ * sold with a Drug Facts panel is a laxative.
+ */
+export const GOODS_SOLD_FOR_A_SYMPTOM = [
+  'relief tea',
+  'herbal tea',
+  'throat tea',
+  'lemon tea',
+  'peppermint tea',
+  'ginger tea',
+  'chamomile tea',
+  'season tea',
+  'comfort tea',
+  'tea blend',
+  'loose leaf',
+  'bath soak',
+  'bath bomb',
+  'essential oil',
+  'aromatherapy',
+  'diffuser',
+  'candle',
+  'bracelet',
+  'juice',
+  'sports shot',
+  'lollipop',
+  'massage oil',
+  'mattress',
+  'pillow',
+  'cushion',
+];
+
+/** A baby's push or learning walker ("Sit-to-Stand Learning Walker") is a toy, not a mobility aid or a standing aid. */
+export const BABY_WALKERS = ['learning walker', 'baby walker', 'activity walker', 'push walker', 'walker toy'];

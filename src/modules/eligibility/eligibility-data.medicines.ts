@@ -3,9 +3,34 @@
  * HSA/FSA medical expenses without a prescription.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
-import { EVERYDAY_LOOK_ALIKES, PEDICURE_TOOLS } from './eligibility-data.look-alikes.js';
+import {
+  EVERYDAY_LOOK_ALIKES,
+  GOODS_SOLD_FOR_A_SYMPTOM,
+  MEDICINE_MERCHANDISE,
+  PEDICURE_TOOLS,
+} from './eligibility-data.look-alikes.js';
 
 const CARES_OTC = 'CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription';
+
+/** What names an acne medicine or treatment itself: its drug, or the treatment's own noun. */
+const ACNE_DRUG_WORDS = [
+  'acne + patch',
+  'acne patch',
+  'acne treatment',
+  'acne control',
+  'acne wash',
+  'acne face wash',
+  'acne cleanser',
+  'acne spot',
+  'acne medication',
+  'benzoyl peroxide',
+  'salicylic acid + acne',
+  'sulfur + acne',
+  'adapalene',
+  'differin',
+  'proactiv',
+];
+const ACNE_RATIONALE = `${CARES_OTC} (medicated acne products with benzoyl peroxide, salicylic acid or adapalene)`;
 
 export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -57,8 +82,15 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'muscle cramp',
       'leg cramp',
     ],
-    // a medicine brand's merchandise is not the medicine
-    negative_keywords: ['massager', 'massaging', 'shiatsu', 'coupon', 'tote', 'mug', 'keychain', 'sticker', 't shirt'],
+    negative_keywords: [
+      'massager',
+      'massaging',
+      'shiatsu',
+      // not on the digestive side: a chocolate laxative is a laxative
+      'chocolate',
+      ...MEDICINE_MERCHANDISE,
+      ...GOODS_SOLD_FOR_A_SYMPTOM,
+    ],
     rationale: `${CARES_OTC} (analgesics such as ibuprofen, acetaminophen, aspirin and naproxen)`,
   },
   {
@@ -144,8 +176,14 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       ...EVERYDAY_LOOK_ALIKES,
       'vapopad',
       'vaposhower',
+      'vapobath',
       'pad refill',
       'scent pad',
+      'plug in',
+      // propolis sprays are bee-product supplements
+      'propolis',
+      ...MEDICINE_MERCHANDISE,
+      ...GOODS_SOLD_FOR_A_SYMPTOM,
     ],
     rationale: `${CARES_OTC} (cold, flu and cough remedies, including medicated cough drops)`,
   },
@@ -186,6 +224,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'childrens allergy',
       'allergy + eye drop',
     ],
+    // quercetin, nettle and butterbur sold for allergies are supplements
+    negative_keywords: ['quercetin', 'nettle', 'butterbur', ...MEDICINE_MERCHANDISE, ...GOODS_SOLD_FOR_A_SYMPTOM],
     rationale: `${CARES_OTC} (antihistamines and allergy nasal sprays)`,
   },
   {
@@ -218,7 +258,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'navage',
       'nasal care',
     ],
-    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'laxative'],
+    // saline for a piercing or a tattoo is aftercare of a cosmetic procedure
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'laxative', 'piercing', 'tattoo'],
     rationale: `${CARES_OTC}; nasal rinses, aspirators and nasal strips relieve congestion (plan administrators' eligibility lists)`,
   },
   {
@@ -301,7 +342,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'enema',
       'fleet',
     ],
-    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'fiber thin'],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'fiber thin', ...MEDICINE_MERCHANDISE, ...GOODS_SOLD_FOR_A_SYMPTOM],
     rationale: `${CARES_OTC} (antacids, acid reducers, laxatives, anti-diarrheals and hemorrhoid treatments)`,
   },
   {
@@ -321,6 +362,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'acupressure + band',
       'acupressure + wristband',
     ],
+    // ginger sold for motion sickness ("Naturals with Ginger") is a supplement, not the antihistamine
+    negative_keywords: ['ginger', ...GOODS_SOLD_FOR_A_SYMPTOM],
     rationale: `${CARES_OTC} (motion-sickness medicine and acupressure bands)`,
   },
   {
@@ -349,6 +392,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'herbal',
       'sleep shot',
       'sleep mask',
+      'eye mask',
       'sound machine',
     ],
     rationale: `${CARES_OTC} (antihistamine-based sleep aids; melatonin is a supplement and needs an LMN)`,
@@ -414,7 +458,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'selenium sulfide',
       'skin tag',
     ],
-    negative_keywords: [...PEDICURE_TOOLS, 'eczema prone', 'prone skin'],
+    // scratch mittens for eczema are baby clothing
+    negative_keywords: [...PEDICURE_TOOLS, 'eczema prone', 'prone skin', 'mitten', 'mitt'],
     rationale: `${CARES_OTC} (hydrocortisone, antifungals, skin protectants and wart removers)`,
   },
   {
@@ -422,26 +467,25 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Acne treatment (medicated)',
     status: 'eligible',
     keywords: [
-      'acne + patch',
       'acne + cover',
       'acne',
-      'acne treatment',
-      'acne wash',
-      'acne cleanser',
-      'acne spot',
       'acne gel',
       'acne cream',
-      'acne medication',
-      'acne patch',
       'pimple patch',
       'blemish treatment',
-      'benzoyl peroxide',
-      'salicylic acid + acne',
-      'adapalene',
-      'differin',
-      'proactiv',
+      ...ACNE_DRUG_WORDS,
     ],
-    rationale: `${CARES_OTC} (medicated acne products with benzoyl peroxide, salicylic acid or adapalene)`,
+    // "for acne-prone skin" is how cleansers and moisturisers without an acne drug are sold; one that names the drug or
+    // the treatment is still answered by the category below
+    negative_keywords: ['acne prone'],
+    rationale: ACNE_RATIONALE,
+  },
+  {
+    id: 'acne-treatment-named',
+    label: 'Acne treatment (medicated)',
+    status: 'eligible',
+    keywords: ACNE_DRUG_WORDS,
+    rationale: ACNE_RATIONALE,
   },
   {
     id: 'eye-ear-care',
@@ -481,7 +525,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'redness reliever',
       'eye + relief drop',
     ],
-    negative_keywords: ['ear candle', 'candle', 'candling'],
+    // an omega-3 sold for dry eyes is a supplement
+    negative_keywords: ['ear candle', 'candle', 'candling', 'omega', 'fish oil'],
     rationale: `${CARES_OTC} (eye drops, eye washes and ear-wax removal kits)`,
   },
   {
@@ -585,6 +630,11 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'football',
       'virus',
       'antivirus',
+      // a condom brand's massage gels are lubricants; a battery maker shares a condom brand's name
+      'massage',
+      'lubricant',
+      'battery',
+      'deep cycle',
     ],
     rationale:
       "IRS Pub. 502 treats birth control as medical care; condoms and OTC contraceptives (e.g. Plan B) are on plan administrators' eligibility lists",
@@ -652,8 +702,9 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'gripe water + homeopathic',
     ],
     negative_keywords: [
-      // an arnica bath oil or soak is a bath product
+      // an arnica bath oil or soak is a bath product, an arnica massage oil a massage product
       'bath',
+      'massage oil',
       'toy',
       'ring',
       'mitten',

@@ -4,7 +4,7 @@
  */
 import type { EligibilityCategory } from './eligibility.types.js';
 import { MAKEUP_NOUNS } from './eligibility-data.review.js';
-import { EVERYDAY_LOOK_ALIKES, NOT_MEDICAL_SYRINGES } from './eligibility-data.look-alikes.js';
+import { BABY_WALKERS, EVERYDAY_LOOK_ALIKES, NOT_MEDICAL_SYRINGES } from './eligibility-data.look-alikes.js';
 
 /** Heat and cold for pets, food and plants, and heated throws and clothing (household goods and apparel). */
 export const NOT_HEAT_THERAPY = [
@@ -108,6 +108,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'halloween',
       'doll',
       'ironing',
+      'pajama',
+      // gauze sold as cloth
+      'by the yard',
+      'sewing',
+      'quilting',
     ],
     rationale: 'IRS Pub. 502: medical supplies such as bandages',
   },
@@ -384,6 +389,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Liners of other kinds (lips, eyes, bins, shelves, shoes, diapers) and incontinence liners are not menstrual care.
     negative_keywords: [
+      // a case or holder for tampons is an accessory
+      'tampon case',
+      'tampon holder',
+      'carrying case',
       'bra',
       'crop top',
       'tank top',
@@ -500,6 +509,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'elvie',
       'haakaa',
     ],
+    // a lactation brand's feeding gear is baby gear
+    negative_keywords: ['food feeder', 'feeder', 'bib'],
     rationale: 'IRS Pub. 502 (and Ann. 2011-14): breast pumps and supplies that assist lactation',
   },
   {
@@ -523,6 +534,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // "reader + 2" is a strength such as "+2.00"; e-readers and card readers are not glasses.
     negative_keywords: [
+      // chains and holders for glasses are accessories
+      'eyeglass chain',
+      'glasses chain',
+      'eyeglass holder',
+      'glasses holder',
       ...EVERYDAY_LOOK_ALIKES,
       'non prescription sunglass',
       'e reader',
@@ -561,7 +577,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'peroxide + lens',
       'lens + cleaning system',
     ],
-    negative_keywords: ['serum', 'moisturizer', 'face wash', 'face cream', 'skin care'],
+    negative_keywords: ['serum', 'moisturizer', 'face wash', 'face cream', 'skin care', 'piercing', 'tattoo'],
     rationale:
       'IRS Pub. 502: contact lenses and the materials needed to use them, such as saline solution and enzyme cleaner',
   },
@@ -619,6 +635,11 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Walker Edison is a furniture maker.
     negative_keywords: [
+      // a parking sign or decal names a wheelchair
+      'parking',
+      'sign',
+      'decal',
+      ...BABY_WALKERS,
       ...EVERYDAY_LOOK_ALIKES,
       'costume',
       'toy',
@@ -715,6 +736,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      'horse',
+      'equine',
       'back stretcher',
       'spine stretcher',
       ...EVERYDAY_LOOK_ALIKES,
@@ -733,6 +756,12 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'mandoline',
       'grater',
       'cookware',
+      'frying pan',
+      'skillet',
+      'nonstick',
+      // a floss band is a mobility and exercise tool
+      'floss band',
+      'rockfloss',
       'corner brace',
       'angle brace',
       // tape for sports gear, not for a body
@@ -807,7 +836,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'ball of foot cushion',
     ],
     // Toe separators sold for a pedicure are nail-care tools.
-    negative_keywords: ['pedicure', 'manicure', 'nail polish'],
+    // orthotic slippers and sandals are orthopedic footwear
+    negative_keywords: ['pedicure', 'manicure', 'nail polish', 'slipper', 'sandal'],
     rationale:
       "Plan administrators' eligibility lists: orthotic inserts and foot pads treat or relieve foot conditions",
   },
@@ -843,7 +873,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'warm compress',
       'moist heat',
     ],
-    negative_keywords: [...NOT_HEAT_THERAPY, ...MASSAGERS],
+    // ice globes and rollers for the face are skin care
+    negative_keywords: [...NOT_HEAT_THERAPY, ...MASSAGERS, 'facial', 'ice globe', 'face roller'],
     rationale: "Plan administrators' eligibility lists: heating pads and hot/cold packs relieve pain and injury",
   },
   {
@@ -934,6 +965,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Skin-care "face masks" and sleep or costume masks are not PPE.
     negative_keywords: [
+      'keychain',
+      'sanitizer holder',
       'sheet',
       'clay',
       'mud',
@@ -991,7 +1024,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     min_spf: 15,
     // Makeup that states an SPF is decided by `makeup-with-spf` (requires_review), whatever sun words it adds.
-    negative_keywords: MAKEUP_NOUNS,
+    // sunscreen fabric for windows and windshields is a shade
+    negative_keywords: [
+      ...MAKEUP_NOUNS,
+      'windshield',
+      'sun shade',
+      'roller shade',
+      'window shade',
+      'blackout',
+      'dispenser station',
+      'wall mount',
+    ],
     // A bare "SPF 40" also fits primers, powders and glow drops, which are cosmetics.
     confirm: {
       phrases: [
@@ -1058,6 +1101,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'filling + repair kit',
       'dental cement',
     ],
+    // a case for a night guard is an accessory
+    negative_keywords: ['guard case'],
     rationale: 'IRS Pub. 502: artificial teeth (dentures), dental appliances and the supplies needed to use them',
   },
   {

@@ -13,7 +13,9 @@ import { ALCOHOL_WORDS } from './eligibility-data.ineligible.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 import {
   EVERYDAY_LOOK_ALIKES,
+  GOODS_SOLD_FOR_A_SYMPTOM,
   HOUSEHOLD_CHEMICALS_TOOLS,
+  MEDICINE_MERCHANDISE,
   NOT_MEDICAL_SYRINGES,
   PEDICURE_TOOLS,
   SKIN_CARE_DEVICES,
@@ -267,6 +269,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'little remedies',
     ],
     negative_keywords: [
+      // camphor for worship or against moths is not a rub
+      'pooja',
+      'puja',
+      'moth',
       ...PEDICURE_TOOLS,
       'cover',
       'bedding',
@@ -285,9 +291,21 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'book',
       'game',
       'mitten',
+      'mitt',
       'necklace',
       'teether',
       'teething ring',
+      // teething biscuits and sticks are food; a diaper-cream brand's baby wash and wipes are toiletries
+      'teething stick',
+      'teething biscuit',
+      'teething wafer',
+      'baby wash',
+      'body wash',
+      'wash and shampoo',
+      'baby wipe',
+      'chocolate',
+      ...GOODS_SOLD_FOR_A_SYMPTOM,
+      ...MEDICINE_MERCHANDISE,
     ],
     rationale:
       'CARES Act 2020: over-the-counter medicines are HSA/FSA-eligible without a prescription (FSA Store and HSA Store list them by use: pain, cold and flu, allergy, digestion, sleep, skin, feminine, eye, ear and mouth care)',
@@ -426,6 +444,9 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'silk + tape + medical',
     ],
     negative_keywords: [
+      // alginate for mold making and life casting is a craft material
+      'mold making',
+      'life casting',
       'dog',
       'pet',
       'under eye',
@@ -574,7 +595,13 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'kardia',
       'withings + blood pressure',
     ],
+    // tests of a house (lead paint, radon, mold, asbestos) are not tests of a person
     negative_keywords: [
+      'lead paint',
+      'paint',
+      'radon',
+      'mold',
+      'asbestos',
       // a kettle model named EKG
       'kettle',
       'pour over',
@@ -868,7 +895,20 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'ninjamas',
       'enuresis',
     ],
-    negative_keywords: ['pet', 'dog', 'puppy', 'cat', 'beach', 'swim', 'football', 'hockey', 'goalie', 'shin'],
+    // a rash guard is a swim shirt
+    negative_keywords: [
+      'pet',
+      'dog',
+      'puppy',
+      'cat',
+      'beach',
+      'swim',
+      'football',
+      'hockey',
+      'goalie',
+      'shin',
+      'rash guard',
+    ],
     rationale:
       'IRS Pub. 502: adult diapers and incontinence supplies used for a medical condition are medical care; FSA Store and HSA Store list incontinence briefs, guards, pads, underpads and bedwetting alarms as eligible',
   },
@@ -973,7 +1013,15 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'copper fit',
       'shock doctor + brace',
     ],
+    // a wrist rest of a desk is office furniture
     negative_keywords: [
+      // a car's engine immobilizer is an anti-theft device
+      'engine',
+      'anti theft',
+      'mouse pad',
+      'mousepad',
+      'keyboard',
+      'wrist rest',
       // exercise bars and stretchers sold for an elbow or a back are exercise equipment
       'flexbar',
       'resistance bar',
@@ -1154,6 +1202,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hugo + rollator',
     ],
     negative_keywords: [
+      // a thriller hero and a warmer brand share a reach aid's name
+      'jack reacher',
+      'book',
+      'hand warmer',
       'furniture leg',
       'jersey',
       'salad',
@@ -1559,6 +1611,13 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'witch hazel + pad',
     ],
     negative_keywords: [
+      // pipe flanges, livestock insemination and breast-milk keepsake jewellery share a lactation or fertility word
+      'pipe',
+      'cattle',
+      'bovine',
+      'livestock',
+      'jewelry',
+      'keepsake',
       // a bottle or milk warmer is baby gear
       'bottle warmer',
       'milk warmer',

@@ -5,6 +5,7 @@
  * cleaning and food-service gloves, craft applicators, kitchen cups and bath accessories.
  */
 import type { EligibilityCategory } from './eligibility.types.js';
+import { BABY_WALKERS } from './eligibility-data.look-alikes.js';
 
 /** Bath and toilet accessories and toiletries that share the words of bath safety equipment. */
 export const NOT_BATH_SAFETY = [
@@ -322,6 +323,7 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'sit to stand',
     ],
     negative_keywords: [
+      ...BABY_WALKERS,
       'pet',
       'dog',
       'cat',
@@ -451,6 +453,7 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     negative_keywords: [
       ...NOT_BATH_SAFETY,
+      ...BABY_WALKERS,
       'pet',
       'dog',
       'baby',

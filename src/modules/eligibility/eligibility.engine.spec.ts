@@ -1011,3 +1011,209 @@ describe('checkEligibility by name: direct-to-consumer storefronts (an EKG kettl
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a medicine brand on its merchandise, and goods sold for a symptom (teas, bath soaks, essential oils, bracelets, cramp shots), beside the brand or symptom medicine', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Pepto Bismol Pink Ugly Holiday Sweater, Unisex Large', 'not_eligible', 'clothing-accessories'],
+    ['Pepto Bismol Chewable Tablets, Cherry, 30 ct', 'eligible', 'digestive-health'],
+    ['Mucinex Mr. Mucus Plush Doll, 10 inch', 'not_eligible', null],
+    ['Mucinex Fast-Max Severe Congestion & Cough, 20 caplets', 'eligible', 'cold-flu-cough'],
+    ['Alka-Seltzer Speedy Bobblehead Collectible', 'not_eligible', 'beverages'],
+    ['Excedrin Vintage Tin Sign', 'not_eligible', null],
+    ['Band-Aid Bandage Print Pajama Set, Kids', 'not_eligible', 'home-electronics-apparel'],
+    ['Band-Aid Brand Flexible Fabric Adhesive Bandages, 100 ct', 'eligible', 'bandages-wound-care'],
+    ['Vicks VapoBath Soothing Vapor Bath, 8 oz', 'not_eligible', null],
+    ['Vicks Scented Plug-In Refill, Sweet Dreams Lavender', 'not_eligible', null],
+    ['Vicks VapoSteam Liquid Medication for Hot Steam Vaporizers, 8 oz', 'eligible', 'cold-flu-cough'],
+    ['Sinus Relief Herbal Tea, 20 bags', 'not_eligible', 'groceries'],
+    ['Headache Relief Tea, Peppermint and Ginger', 'not_eligible', 'groceries'],
+    ['Traditional Medicinals Organic Gas Relief Tea, 16 bags', 'not_eligible', 'groceries'],
+    ['Pink Stork PMS Relief Tea, 20 bags', 'not_eligible', 'groceries'],
+    ['Seasonal Allergy Relief Tea', 'not_eligible', 'groceries'],
+    [
+      'Traditional Medicinals Smooth Move Senna Tea, Stimulant Laxative, 16 Tea Bags',
+      'eligible',
+      'otc-ingredients-medical',
+    ],
+    ['Theraflu Severe Cold Relief Powder, Green Tea & Honey Lemon', 'eligible', 'cold-flu-cough'],
+    ['Claritin 24 Hour Allergy Relief Tablets', 'eligible', 'allergy-relief'],
+    ['Cold & Flu Relief Bath Soak, Eucalyptus, 32 oz', 'not_eligible', null],
+    ['Looni Cramp Relief Bath Soak', 'not_eligible', null],
+    ['Epsom Salt Bath Soak for Muscle Pain Relief, 3 lb', 'eligible', 'epsom-salt'],
+    ['Cold and Flu Season Essential Oil Blend, 10 ml', 'not_eligible', 'wellness-general'],
+    ['Copper Bracelet for Arthritis Pain Relief', 'not_eligible', null],
+    ['The Pickle Juice Company Pickle Juice Shot for Muscle Cramps, 12 ct', 'not_eligible', 'beverages'],
+    ['HotShot Sports Shot for Muscle Cramps', 'not_eligible', null],
+    ["Hyland's Leg Cramps Tablets, 50 ct", 'eligible', 'pain-relief'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: supplements, baby goods, aftercare, cookware and skin care sold under a medicine word or brand, beside the medicine', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Quercetin Allergy Support Capsules', 'requires_lmn', 'supplement-types'],
+    ['PRN De3 Dry Eye Omega Benefits Softgels', 'requires_lmn', 'fish-oil-omega-3'],
+    ['Systane Complete Lubricant Eye Drops', 'eligible', 'eye-ear-care'],
+    ['Dramamine Non-Drowsy Naturals with Ginger, 18 Capsules', 'requires_lmn', 'supplement-forms'],
+    ['Dramamine All Day Less Drowsy Motion Sickness Relief', 'eligible', 'motion-sickness'],
+    ['Beekeepers Naturals Propolis Throat Spray, Immune Support', 'requires_lmn', 'dietary-supplements'],
+    ['Chloraseptic Sore Throat Spray, Cherry', 'eligible', 'cold-flu-cough'],
+    ['Gerber Teething Sticks, Strawberry Apple', 'not_eligible', null],
+    ['Itzy Ritzy Teething Mitt', 'not_eligible', null],
+    ['Camilia Homeopathic Teething Relief, 30 doses', 'eligible', 'homeopathic-remedies'],
+    ['Baby Eczema Scratch Mittens, 3 pairs', 'not_eligible', null],
+    ["Boudreaux's Butt Paste Baby Wash and Shampoo", 'not_eligible', 'toiletries'],
+    ["Boudreaux's Butt Paste Baby Wipes, 72 ct", 'not_eligible', 'baby-diapers-gear'],
+    ["Boudreaux's Butt Paste Maximum Strength Diaper Rash Cream", 'eligible', 'skin-treatments'],
+    ['NeilMed Piercing Aftercare Fine Mist', 'not_eligible', null],
+    ['NeilMed Sinus Rinse Original Kit', 'eligible', 'nasal-care'],
+    ['Mueller Ultra-Stick Nonstick Frying Pan, 10 inch', 'not_eligible', null],
+    ['Mueller Hinged Knee Brace', 'eligible', 'braces-supports'],
+    ['Kindred Bravely Sleep Aid Eye Mask', 'not_eligible', null],
+    ['Unisom SleepGels Nighttime Sleep Aid', 'eligible', 'sleep-aids'],
+    ['Cetaphil Oil-Free Moisturizer for Acne-Prone Skin', 'not_eligible', null],
+    ['Neutrogena Hydro Boost Gel Cream for Acne-Prone Skin', 'not_eligible', null],
+    ['Neutrogena Oil-Free Acne Wash with Salicylic Acid for Acne-Prone Skin', 'eligible', 'acne-treatment-named'],
+    [
+      'La Roche-Posay Effaclar Duo Acne Treatment with Benzoyl Peroxide for Acne-Prone Skin',
+      'eligible',
+      'acne-treatment-named',
+    ],
+    ['Neutrogena Rapid Clear Acne Spot Gel', 'eligible', 'acne-treatment'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: everyday goods named with a supply word (learning walkers, a house test kit, gauze cloth, a wrist-rest mouse pad), beside the supply', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['VTech Sit-to-Stand Learning Walker', 'not_eligible', null],
+    ['Fisher-Price Learning Walker', 'not_eligible', 'consumer-brands-wellness'],
+    ['Drive Medical Folding Walker with Wheels', 'eligible', 'mobility-aids'],
+    ['3M LeadCheck Lead Paint Test Kit, 8 swabs', 'not_eligible', null],
+    ['Everlywell Lyme Disease Test Kit', 'eligible', 'home-tests-care-medical'],
+    ['Cotton Gauze Fabric by the Yard', 'not_eligible', null],
+    ['Curad Sterile Gauze Pads 4x4, 25 ct', 'eligible', 'bandages-wound-care'],
+    ['Mouse Pad with Wrist Support', 'not_eligible', null],
+    ['Mueller Wrist Support Brace', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: more goods of a medicine or supply brand that are not its medicine or supply (branded merchandise, tanning gels, drinking bottles, anti-chafing gel, belly oil, a bivvy, pest spray, a floss band), beside what the brand sells for care', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Tylenol Vintage Enamel Pin', 'not_eligible', null],
+    ['Motrin Baseball Cap', 'not_eligible', null],
+    ['Zyrtec Allergy Season Survival Kit Tote', 'not_eligible', null],
+    ['Zyrtec 24 Hour Allergy Relief Tablets 10 mg', 'eligible', 'allergy-relief'],
+    ['Icy Hot Branded Cooler Bag', 'not_eligible', null],
+    ['Vicks Branded Beanie', 'not_eligible', null],
+    ['Halls Cough Drops Branded Lanyard', 'not_eligible', null],
+    ['Australian Gold Dark Tanning Accelerator Spray Gel', 'not_eligible', null],
+    ['Australian Gold Botanical Mineral Sunscreen SPF 50', 'eligible', 'sunscreen'],
+    ['Thinksport Insulated Sports Bottle 12 oz', 'not_eligible', null],
+    ['Thinksport Kids SPF 50+ Mineral Sunscreen', 'eligible', 'sunscreen'],
+    ['Lanacane Anti-Chafing Gel', 'not_eligible', null],
+    ['Lanacane Maximum Strength Anti-Itch Cream', 'eligible', 'skin-treatments'],
+    ['Frida Mom Pregnancy Belly Oil', 'not_eligible', null],
+    ['Frida Mom Upside Down Peri Bottle', 'eligible', 'postpartum-care'],
+    ['Adventure Medical Kits SOL Escape Bivvy', 'not_eligible', null],
+    ['Adventure Medical Kits Mountain Series Hiker First Aid Kit', 'eligible', 'first-aid-kits'],
+    ['Bayer Advanced Home Pest Control Spray', 'not_eligible', null],
+    ['Bayer Aspirin Regimen Low Dose 81 mg', 'eligible', 'pain-relief'],
+    ['RockTape RockFloss Band', 'not_eligible', null],
+    ['RockTape Kinesiology Tape', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: comfort goods and sweets sold for a pain or a symptom (relief pillows, mattress toppers, massage oils, cramp chocolate, nausea lollipops), rash guards and orthotic slippers, beside the medicine or supply', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ["O'Neill Men's Rash Guard Long Sleeve", 'not_eligible', null],
+    ['Depend Guards for Men, 52 ct', 'eligible', 'incontinence'],
+    ['Nausea Relief Lollipops, 10 ct', 'not_eligible', null],
+    ['Emetrol Nausea Relief, Cherry', 'eligible', 'digestive-health'],
+    ['Menstrual Cramp Relief Chocolate', 'not_eligible', 'candy'],
+    ['Pamprin Multi-Symptom Menstrual Pain Relief', 'eligible', 'pain-relief'],
+    ['Pain Relief Massage Oil', 'not_eligible', null],
+    ['Weleda Arnica Massage Oil', 'not_eligible', null],
+    ['Boiron Arnicare Arnica Gel, 2.6 oz', 'eligible', 'homeopathic-remedies'],
+    ['Headache Relief Pillow', 'not_eligible', 'household'],
+    ['Back Pain Relief Mattress Topper', 'not_eligible', 'household'],
+    ['Heartburn Relief Wedge Pillow', 'eligible', 'reflux-wedge-pillows'],
+    ['Plantar Fasciitis Slippers Orthotic', 'not_eligible', 'home-electronics-apparel'],
+    ['Powerstep Pinnacle Orthotic Insoles', 'eligible', 'orthotics-foot-care'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: a battery and a massage gel sold under condom brands, beside their condoms and lubricants', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Trojan T-105 6V Deep Cycle Battery', 'not_eligible', null],
+    ['Trojan Magnum Condoms, 12 ct', 'eligible', 'contraceptives'],
+    ['Durex Play Massage 2 in 1 Gel', 'not_eligible', null],
+    ['Durex Real Feel Condoms, 10 ct', 'eligible', 'contraceptives'],
+    ['Trojan Pleasure Pack Condoms', 'eligible', 'contraceptives'],
+    ['Durex Play Warming Lubricant', 'requires_lmn', 'personal-lubricants'],
+    ['Trojan Arouse and Release Lubricant', 'requires_lmn', 'personal-lubricants'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: hardware, craft, car, livestock, worship and accessory goods named with a supply or medicine word (pipe flanges, mold-making alginate, engine immobilizers, cattle insemination, camphor for pooja, tampon cases, window sunscreen shades, eyeglass chains, piercing saline), beside the supply or medicine', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Stainless Steel Pipe Flange 2 inch', 'not_eligible', null],
+    ['Medela PersonalFit Flex Breast Shield Flange 24 mm', 'eligible', 'breast-pumps-lactation'],
+    ['Cattle Artificial Insemination Kit', 'not_eligible', null],
+    ['Mosie Baby Insemination Kit', 'eligible', 'family-planning-maternity'],
+    ['Breastmilk Jewelry Keepsake Ring', 'not_eligible', null],
+    ['Camphor Tablets for Pooja, 100 g', 'not_eligible', null],
+    ['Camphor Blocks Moth Repellent', 'not_eligible', null],
+    ['Campho-Phenique Cold Sore Treatment', 'eligible', 'oral-pain-cold-sores'],
+    ['Jack Reacher Collection Lee Child 5 Books', 'not_eligible', null],
+    ['Vive Health Reacher Grabber Tool 32 inch', 'eligible', 'daily-living-mobility'],
+    ['Tampon Holder Case Pouch', 'not_eligible', null],
+    ['Tampax Pearl Tampons Regular, 36 ct', 'eligible', 'menstrual-care'],
+    ['Car Windshield Sunscreen Shade', 'not_eligible', null],
+    ['Sunscreen Fabric Roller Shades Blackout', 'not_eligible', null],
+    ['Neutrogena Ultra Sheer Sunscreen SPF 55', 'eligible', 'sunscreen'],
+    ['Alginate Mold Making Powder for Life Casting', 'not_eligible', null],
+    ['Kendall Calcium Alginate Wound Dressing 4x4', 'eligible', 'bandages-wound-care'],
+    ['Car Engine Immobilizer Anti-Theft', 'not_eligible', null],
+    ['Breg Knee Immobilizer', 'eligible', 'orthopedic-supports'],
+    ['Eyeglass Chain Holder Beaded', 'not_eligible', null],
+    ['Foster Grant Reading Glasses with Case +1.50', 'eligible', 'eyeglasses'],
+    ['Saline Solution for Piercings', 'not_eligible', null],
+    ['Bausch + Lomb Sensitive Eyes Saline Solution for Contacts', 'eligible', 'contact-lenses-care'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: accessories, garden and animal goods named with a supply (facial ice globes, a lactation brand feeder, wheelchair parking signs, sanitizer holders, sunscreen dispenser stations, garden Epsom salt, night guard cases, horse tape), beside the supply', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Cryotherapy Facial Ice Globes', 'not_eligible', null],
+    ['Cold Therapy Ice Pack for Knee', 'eligible', 'hot-cold-therapy'],
+    ['Haakaa Fresh Food Feeder', 'not_eligible', null],
+    ['Haakaa Silicone Breast Pump 4 oz', 'eligible', 'breast-pumps-lactation'],
+    ['Wheelchair Accessible Parking Sign', 'not_eligible', null],
+    ['Drive Medical Lightweight Wheelchair', 'eligible', 'mobility-aids'],
+    ['Hand Sanitizer Holder Keychain', 'not_eligible', 'household-look-alikes'],
+    ['Purell Advanced Hand Sanitizer Gel 8 oz', 'eligible', 'ppe'],
+    ['Sunscreen Dispenser Station Wall Mount', 'not_eligible', null],
+    ['Epsom Salt for Plants Garden', 'not_eligible', null],
+    ["Dr Teal's Epsom Salt Shampoo", 'not_eligible', 'toiletries'],
+    ["Dr Teal's Pure Epsom Salt Soaking Solution, 3 lb", 'eligible', 'epsom-salt'],
+    ['Bruxism Night Guard Case', 'not_eligible', null],
+    ['Plackers Grind No More Night Guard', 'eligible', 'denture-care'],
+    ['Kinesiology Tape for Horses', 'not_eligible', null],
+    ['KT Tape Pro Kinesiology Tape', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
