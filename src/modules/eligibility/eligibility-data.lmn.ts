@@ -303,6 +303,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Orthopedic shoes, bedding & weighted blankets',
     status: 'requires_lmn',
     keywords: [
+      'donut + pillow',
+      'donut + cushion',
       'orthopedic + shoe',
       'orthotic + shoe',
       'orthofeet',

@@ -187,6 +187,8 @@ export const GOODS_SOLD_FOR_A_SYMPTOM = [
   'bath bomb',
   'essential oil',
   'aromatherapy',
+  // an aromatherapy maker's roll-ons named for a headache or for sleep
+  'saje',
   'diffuser',
   'candle',
   'bracelet',

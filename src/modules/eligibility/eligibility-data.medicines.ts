@@ -467,6 +467,8 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Acne treatment (medicated)',
     status: 'eligible',
     keywords: [
+      'salicylic acid + face wash',
+      'salicylic acid + cleanser',
       'acne + cover',
       'acne',
       'acne gel',

@@ -21,8 +21,8 @@ export const NOT_HEAT_THERAPY = [
   'vest',
 ];
 
-/** A massager that also heats or cools is a massager, which needs a letter of medical necessity. */
-export const MASSAGERS = ['massager', 'massaging', 'massage', 'shiatsu'];
+/** A massager or foam roller that also heats or cools is a massager, which needs a letter of medical necessity. */
+export const MASSAGERS = ['massager', 'massaging', 'massage', 'shiatsu', 'foam roller'];
 
 export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -164,7 +164,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     id: 'first-aid-kits',
     label: 'First-aid kits',
     status: 'eligible',
-    keywords: ['first aid kit', 'first aid', 'first aid supplies', 'trauma kit', 'burn kit'],
+    keywords: [
+      'snake bite',
+      'defibrillator',
+      'aed + defibrillator',
+      'home aed',
+      'first aid kit',
+      'first aid',
+      'first aid supplies',
+      'trauma kit',
+      'burn kit',
+    ],
     // First Aid Beauty is a skin-care brand: its creams and scrubs are cosmetics.
     negative_keywords: ['first aid beauty', 'empty'],
     rationale: 'IRS Pub. 502: medical supplies (first-aid kits contain bandages and wound-care supplies)',
@@ -445,6 +455,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Incontinence supplies',
     status: 'eligible',
     keywords: [
+      'barrier cream + cloth',
+      'internal deodorant',
       'healthdri',
       'incontinence',
       'adult diaper',
@@ -736,6 +748,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Builders' hardware named a brace (corner, shelf and angle braces) is not a body support.
     negative_keywords: [
+      // braces on teeth and what cleans them, and spinal decompression hung from a bar (exercise equipment)
+      'orthodontic',
+      'for braces',
+      'decompression',
       'horse',
       'equine',
       'back stretcher',

@@ -1112,6 +1112,10 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'eligible',
     broad: true,
     keywords: [
+      'gait trainer',
+      'cast protector',
+      'cast + cover',
+      'limb protector',
       'reacher',
       'tremor',
       'anti tremor',

@@ -311,8 +311,6 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'toileting sling',
       'slide sheet',
       'transfer sheet',
-      'hemorrhoid + pillow',
-      'hemorrhoid + cushion',
       // seat lifts that help a person stand
       'seat lift',
       'seat + lifting cushion',
@@ -372,6 +370,7 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'honey pot + liner',
       'pelvic floor + trainer',
       'kegel + trainer',
+      'kegel + weight',
       'kegel + exerciser',
       'perifit',
       'intone + pelvic',

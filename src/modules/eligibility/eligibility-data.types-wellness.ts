@@ -487,6 +487,7 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'desk bike',
       'desk cycle',
       'pedal exerciser',
+      'exercise + peddler',
       'mini exercise bike',
       'arm + leg + exerciser',
       'balance pad',

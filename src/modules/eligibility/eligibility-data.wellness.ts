@@ -67,6 +67,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'suspension training',
       'pull up bar',
       'yoga mat',
+      'spinal decompression',
       'yoga + mat',
       'lululemon + mat',
       'toning ball',

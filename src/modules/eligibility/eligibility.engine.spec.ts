@@ -1217,3 +1217,29 @@ describe('checkEligibility by name: accessories, garden and animal goods named w
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a pharmacy-and-wellness store feed (braces on teeth, spinal decompression, foam rollers, exercise peddlers, donut pillows, aromatherapy roll-ons, AEDs, snake-bite kits, kegel weights, cast protectors)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Philips HeartStart OnSite AED Defibrillator', 'eligible', 'first-aid-kits'],
+    ['Sawyer Extractor Pump Snake Bite Kit', 'eligible', 'first-aid-kits'],
+    ['Intimate Rose Kegel Weights, 6 ct', 'eligible', 'medical-lines-over-common-nouns-medical'],
+    ['Sage Comfort Shield Barrier Cream Cloths, 24 ct', 'eligible', 'incontinence'],
+    ['Parthenon Devrom Internal Deodorant, 100 ct', 'eligible', 'incontinence'],
+    ['CeraVe Acne Control Cleanser Salicylic Acid Face Wash, 8 oz', 'eligible', 'acne-treatment'],
+    ['Rifton Pacer Gait Trainer', 'eligible', 'daily-living-mobility'],
+    ['Limbo Waterproof Cast Protector Adult Arm', 'eligible', 'first-aid-supplies'],
+    ['Platypus Orthodontic Flossers for Braces, 30 ct', 'not_eligible', null],
+    ['Mueller Adjustable Back Brace', 'eligible', 'braces-supports'],
+    ['Back Bubble Spinal Decompression Device', 'requires_lmn', 'exercise-equipment'],
+    ['Gaiam Restore Hot and Cold Foam Roller', 'requires_lmn', 'exercise-equipment'],
+    ['Sunbeam Heating Pad, King', 'eligible', 'hot-cold-therapy'],
+    ['Drive Medical Exercise Peddler with Digital Display', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Vive Donut Pillow for Hemorrhoids', 'requires_lmn', 'orthopedic-shoes-bedding'],
+    ['Preparation H Hemorrhoidal Cooling Gel, 1.8 oz', 'eligible', 'digestive-health'],
+    ['Saje Peppermint Halo Headache Roll-On', 'not_eligible', null],
+    ['Excedrin Tension Headache Caplets, 100 ct', 'eligible', 'pain-relief'],
+    ['Cardinal Health Dental Flossers 90 ct', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
