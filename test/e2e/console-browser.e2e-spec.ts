@@ -672,6 +672,11 @@ test('axe-core finds nothing on any console page; at 390 px nothing scrolls side
   expect(wide).toEqual([]);
 
   await page.getByRole('link', { name: 'Dashboard' }).click();
+  // The switch is pressed once the dashboard is shown and connected: pressed while the route still changes, the
+  // click can land during the re-render and the box's state is checked before the switch has taken.
+  await page.waitForURL(/#\/$/);
+  await page.locator('#dashboard-view').waitFor();
+  await ready(page);
   await page.getByLabel('Live mode').check();
   await page.locator('#mode-banner.live').waitFor();
   await page.waitForFunction(() => document.body.dataset.connection === 'live');
