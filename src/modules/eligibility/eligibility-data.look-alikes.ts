@@ -115,7 +115,7 @@ export const NOT_MEDICAL_SYRINGES = [
   'cat',
 ];
 
-/** Beauty devices that use light on the face (a red-light skincare wand is cosmetic, not light therapy for a disorder). */
+/** Beauty devices that use light on the face or scalp (a red-light skincare wand or hair-growth cap is cosmetic, not light therapy for a disorder). */
 export const SKIN_CARE_DEVICES = [
   'skincare',
   'skin care',
@@ -126,6 +126,10 @@ export const SKIN_CARE_DEVICES = [
   'wand',
   'anti aging',
   'wrinkle',
+  // a red-light cap for the scalp treats hair loss, which is not medical care
+  'hair growth',
+  'hair regrowth',
+  'hair loss',
 ];
 
 /** Electric foot files and pedicure tools remove calluses mechanically: grooming tools, not callus medicine. */

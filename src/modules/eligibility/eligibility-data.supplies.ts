@@ -751,6 +751,10 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       // braces on teeth and what cleans them, and spinal decompression hung from a bar (exercise equipment)
       'orthodontic',
       'for braces',
+      // trouser braces and clear aligners
+      'suspender',
+      'invisalign',
+      'aligner',
       'decompression',
       'horse',
       'equine',
@@ -1093,6 +1097,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'retainer + cleaning',
       'retainer + cleaner',
       'retainer brite',
+      'aligner + cleaning',
+      'aligner + cleaner',
+      'invisalign + cleaning',
       'denture',
       'denture adhesive',
       'denture cleanser',

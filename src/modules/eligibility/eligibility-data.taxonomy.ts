@@ -1018,6 +1018,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       // a car's engine immobilizer is an anti-theft device
       'engine',
       'anti theft',
+      // trouser braces
+      'suspender',
       'mouse pad',
       'mousepad',
       'keyboard',
@@ -2523,6 +2525,15 @@ export const TAXONOMY_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: [
       'light bulb',
       'charger',
+      // scales and timers a home-health brand sells beside its medical lines are household goods
+      'bathroom scale',
+      'body fat scale',
+      'body weight scale',
+      'weight scale',
+      'smart scale',
+      'digital scale',
+      'stopwatch',
+      'massage + table sheet',
       'phone case',
       'headphone',
       'earbud',

@@ -1243,3 +1243,31 @@ describe('checkEligibility by name: a pharmacy-and-wellness store feed (braces o
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: everyday and dual-purpose goods a medical-supply brand sells (scales, stopwatches, therapy putty, exercise pedals, table sheets), beside its medical lines', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Mabis Digital Bathroom Scale, 400 lb Capacity', 'not_eligible', 'home-electronics-apparel'],
+    ['Mabis Sports Stopwatch with Lanyard', 'not_eligible', 'home-electronics-apparel'],
+    ['Mabis Automatic Blood Pressure Monitor, Upper Arm', 'eligible', 'blood-pressure-monitors'],
+    ['Vive Hand Therapy Putty, 4 Resistance Levels', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Vive Adjustable Knee Brace', 'eligible', 'braces-supports'],
+    ['Complete Medical Folding Exercise Pedals', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Drive Medical Folding Rollator Walker with Seat', 'eligible', 'mobility-aids'],
+    ['BodyMed Fitted Massage Table Sheet Set', 'not_eligible', 'home-electronics-apparel'],
+    ['BodyMed Dual Head Stethoscope', 'eligible', 'diagnostic-devices'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: medical words in apparel and beauty (trouser braces, aligner cleaners, a red-light hair-growth cap), beside the medical product', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Boys Suspenders Braces Adjustable Elastic Y-Back', 'not_eligible', null],
+    ['McDavid Hinged Knee Brace', 'eligible', 'braces-supports'],
+    ['Invisalign Cleaning Crystals, 28 ct', 'eligible', 'denture-care'],
+    ['iRestore Red Light Therapy Hair Growth Cap', 'not_eligible', 'hair-growth'],
+    ['Carex Day-Light Classic Plus Bright Light Therapy Lamp', 'requires_lmn', 'light-therapy'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
