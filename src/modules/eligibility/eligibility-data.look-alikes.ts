@@ -205,5 +205,28 @@ export const GOODS_SOLD_FOR_A_SYMPTOM = [
   'cushion',
 ];
 
+/**
+ * Home goods a medical-supply or home-health brand sells beside its medical lines (a fleece throw, a fitted sheet, a
+ * lap desk, a personal fan, a shopping trolley, a cooler or sports bag, a facial ice roller, a bathroom scale): the
+ * brand's name does not make them medical equipment.
+ */
+export const HOME_GOODS_OF_MEDICAL_BRANDS = [
+  'throw',
+  'fleece blanket',
+  'fitted sheet',
+  'sheet set',
+  'lap desk',
+  'fan',
+  'shopping trolley',
+  'shopping cart',
+  'cooler bag',
+  'sports bag',
+  'gym bag',
+  'duffel',
+  'ice roller',
+  'scale',
+  'stopwatch',
+];
+
 /** A baby's push or learning walker ("Sit-to-Stand Learning Walker") is a toy, not a mobility aid or a standing aid. */
 export const BABY_WALKERS = ['learning walker', 'baby walker', 'activity walker', 'push walker', 'walker toy'];

@@ -1271,3 +1271,26 @@ describe('checkEligibility by name: medical words in apparel and beauty (trouser
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: home goods sold under a medical-supply brand (throws, fitted sheets, fans, shopping trolleys, bags, ice rollers, scales) are not answered by the brand, a foot spa is a massager', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Mabis Soft Fleece Throw 50 x 60', 'not_eligible', null],
+    ['Drive Medical Heated Throw with Controller', 'not_eligible', null],
+    ['Essential Medical Supply Knit Fitted Sheet, Hospital Bed', 'not_eligible', null],
+    ['Duro-Med Portable Lap Desk', 'not_eligible', null],
+    ['Carex Rechargeable Personal Fan', 'not_eligible', null],
+    ['Nova Medical Products Folding Shopping Trolley', 'not_eligible', null],
+    ['Elenker Insulated Cooler Bag', 'not_eligible', null],
+    ['Zamst Sports Bag Large', 'not_eligible', null],
+    ['Medical King Ice Roller', 'not_eligible', null],
+    ['Roscoe Medical Scale Digital, Glass', 'not_eligible', null],
+    ['Drive Medical Foot Spa with Heat and Bubbles', 'requires_lmn', 'massage-devices'],
+    ['Carex Folding Bath Bench', 'eligible', 'mobility-aids'],
+    ['Elenker Upright Rollator Walker', 'eligible', 'mobility-aids'],
+    ['Zamst ZK-7 Knee Brace', 'eligible', 'braces-supports'],
+    ['Roscoe Medical Compression Stockings 20-30 mmHg', 'eligible', 'compression-hosiery'],
+    ['Medical King Knee Brace', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
