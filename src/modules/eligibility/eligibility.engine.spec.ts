@@ -1294,3 +1294,32 @@ describe('checkEligibility by name: home goods sold under a medical-supply brand
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: home medical equipment the tables missed (AEDs by line, orthodontic wax, dilators and pessaries, dressing and PICC protectors, stump shrinkers, adaptive strollers, pressure-sore cushions, heel floats, assistive listening), beside the everyday goods that share their words', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Cardiac Science Powerheart G5 AED', 'eligible', 'first-aid-kits'],
+    ['AED Wall Cabinet with Alarm and Strobe', 'not_eligible', null],
+    ['Prestan AED Trainer Ultratrainer', 'not_eligible', null],
+    ['Orthodontic Wax for Braces, 5 pk', 'eligible', 'denture-care'],
+    ['Sealing Wax Sticks for Envelopes', 'not_eligible', null],
+    ['Soul Source Vaginal Dilator Set of 4', 'eligible', 'medical-lines-over-common-nouns-medical'],
+    ['Silicone Ring Pessary with Support, Size 3', 'eligible', 'medical-lines-over-common-nouns-medical'],
+    ['Bloccs Waterproof Dressing Protector, Adult Arm', 'eligible', 'daily-living-mobility'],
+    ['PICC Line Cover Shower Sleeve', 'eligible', 'first-aid-supplies'],
+    ['Below Knee Stump Shrinker, Medium', 'eligible', 'daily-living-mobility'],
+    ['Knit-Rite Prosthetic Sock 3 Ply', 'eligible', 'daily-living-mobility'],
+    ['Convaid Adaptive Stroller, Special Needs', 'eligible', 'daily-living-mobility'],
+    ['Jogging Stroller with Adaptive Fit Canopy', 'not_eligible', 'baby-diapers-gear'],
+    ['Gel Seat Cushion for Pressure Sores', 'eligible', 'home-care-equipment'],
+    ['Gel Seat Cushion for Office Chair', 'requires_lmn', 'ergonomic-seating'],
+    ['Skil-Care Heel Float Boot', 'eligible', 'home-care-equipment'],
+    ['Winter Snow Boot with Fleece Heel', 'not_eligible', 'household-look-alikes'],
+    ['TV Ears Original Wireless Headset', 'eligible', 'hearing-and-vision-supplies'],
+    ['Sonic Alert Bed Shaker Alarm', 'eligible', 'hearing-and-vision-supplies'],
+    ['Talking Alarm Clock for Kids', 'not_eligible', null],
+    ['Extra Long Shoe Horn, 24 in, Long Handled', 'eligible', 'daily-living-mobility'],
+    ['Wooden Shoe Tree and Shoe Horn Set', 'not_eligible', 'clothing-accessories'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
