@@ -768,6 +768,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'suspender',
       'invisalign',
       'aligner',
+      // knee supports for kneeling in the garden
+      'gardening',
+      'kneeler',
       'decompression',
       'horse',
       'equine',

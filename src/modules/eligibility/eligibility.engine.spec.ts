@@ -1264,6 +1264,8 @@ describe('checkEligibility by name: medical words in apparel and beauty (trouser
   test.each<[string, EligibilityStatus, string | null]>([
     ['Boys Suspenders Braces Adjustable Elastic Y-Back', 'not_eligible', null],
     ['McDavid Hinged Knee Brace', 'eligible', 'braces-supports'],
+    ['Knee Support Pads for Gardening Kneeler', 'not_eligible', null],
+    ['Bauerfeind GenuTrain Knee Support', 'eligible', 'braces-supports'],
     ['Invisalign Cleaning Crystals, 28 ct', 'eligible', 'denture-care'],
     ['iRestore Red Light Therapy Hair Growth Cap', 'not_eligible', 'hair-growth'],
     ['Carex Day-Light Classic Plus Bright Light Therapy Lamp', 'requires_lmn', 'light-therapy'],
