@@ -7,6 +7,7 @@
  * a brand word.
  */
 import { NOT_BATH_SAFETY } from './eligibility-data.types-medical.js';
+import { HOME_GOODS_OF_MEDICAL_BRANDS } from './eligibility-data.look-alikes.js';
 import { FSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 
 /** Everyday goods that carry a medical brand's name (merchandise, pet lines, gift items): never a medical product. */
@@ -35,6 +36,7 @@ const NOT_MEDICAL_MERCHANDISE = [
   'beer',
   'ale',
   'wine',
+  ...HOME_GOODS_OF_MEDICAL_BRANDS,
 ];
 
 export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [

@@ -6,7 +6,11 @@
  * paired with the noun that decides.
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
-import { EVERYDAY_LOOK_ALIKES, HOUSEHOLD_CHEMICALS_TOOLS } from './eligibility-data.look-alikes.js';
+import {
+  EVERYDAY_LOOK_ALIKES,
+  HOME_GOODS_OF_MEDICAL_BRANDS,
+  HOUSEHOLD_CHEMICALS_TOOLS,
+} from './eligibility-data.look-alikes.js';
 
 export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -143,6 +147,7 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
     negative_keywords: [
       ...EVERYDAY_LOOK_ALIKES,
       ...HOUSEHOLD_CHEMICALS_TOOLS,
+      ...HOME_GOODS_OF_MEDICAL_BRANDS,
       'pet',
       'dog',
       'toy',

@@ -249,6 +249,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'massage seat',
       'massager',
       'massage gun',
+      // a foot spa that massages is sold as a foot massager
+      'foot spa',
       'massage chair',
       'massage cushion',
       'percussion massager',

@@ -115,7 +115,7 @@ export const NOT_MEDICAL_SYRINGES = [
   'cat',
 ];
 
-/** Beauty devices that use light on the face (a red-light skincare wand is cosmetic, not light therapy for a disorder). */
+/** Beauty devices that use light on the face or scalp (a red-light skincare wand or hair-growth cap is cosmetic, not light therapy for a disorder). */
 export const SKIN_CARE_DEVICES = [
   'skincare',
   'skin care',
@@ -126,6 +126,10 @@ export const SKIN_CARE_DEVICES = [
   'wand',
   'anti aging',
   'wrinkle',
+  // a red-light cap for the scalp treats hair loss, which is not medical care
+  'hair growth',
+  'hair regrowth',
+  'hair loss',
 ];
 
 /** Electric foot files and pedicure tools remove calluses mechanically: grooming tools, not callus medicine. */
@@ -199,6 +203,29 @@ export const GOODS_SOLD_FOR_A_SYMPTOM = [
   'mattress',
   'pillow',
   'cushion',
+];
+
+/**
+ * Home goods a medical-supply or home-health brand sells beside its medical lines (a fleece throw, a fitted sheet, a
+ * lap desk, a personal fan, a shopping trolley, a cooler or sports bag, a facial ice roller, a bathroom scale): the
+ * brand's name does not make them medical equipment.
+ */
+export const HOME_GOODS_OF_MEDICAL_BRANDS = [
+  'throw',
+  'fleece blanket',
+  'fitted sheet',
+  'sheet set',
+  'lap desk',
+  'fan',
+  'shopping trolley',
+  'shopping cart',
+  'cooler bag',
+  'sports bag',
+  'gym bag',
+  'duffel',
+  'ice roller',
+  'scale',
+  'stopwatch',
 ];
 
 /** A baby's push or learning walker ("Sit-to-Stand Learning Walker") is a toy, not a mobility aid or a standing aid. */

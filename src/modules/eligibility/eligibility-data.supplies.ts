@@ -169,6 +169,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'defibrillator',
       'aed + defibrillator',
       'home aed',
+      'aed',
+      'powerheart',
+      'heartstart',
       'first aid kit',
       'first aid',
       'first aid supplies',
@@ -176,7 +179,17 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'burn kit',
     ],
     // First Aid Beauty is a skin-care brand: its creams and scrubs are cosmetics.
-    negative_keywords: ['first aid beauty', 'empty'],
+    // An AED's wall cabinet, sign and CPR-class trainer are not the defibrillator.
+    negative_keywords: [
+      'first aid beauty',
+      'empty',
+      'aed wall',
+      'aed cabinet',
+      'aed sign',
+      'aed trainer',
+      'training aed',
+      'aed training',
+    ],
     rationale: 'IRS Pub. 502: medical supplies (first-aid kits contain bandages and wound-care supplies)',
   },
   {
@@ -751,6 +764,13 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       // braces on teeth and what cleans them, and spinal decompression hung from a bar (exercise equipment)
       'orthodontic',
       'for braces',
+      // trouser braces and clear aligners
+      'suspender',
+      'invisalign',
+      'aligner',
+      // knee supports for kneeling in the garden
+      'gardening',
+      'kneeler',
       'decompression',
       'horse',
       'equine',
@@ -1093,6 +1113,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'retainer + cleaning',
       'retainer + cleaner',
       'retainer brite',
+      'aligner + cleaning',
+      'aligner + cleaner',
+      'invisalign + cleaning',
       'denture',
       'denture adhesive',
       'denture cleanser',
@@ -1116,6 +1139,9 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'tooth filling',
       'filling + repair kit',
       'dental cement',
+      'orthodontic wax',
+      'ortho wax',
+      'wax + for braces',
     ],
     // a case for a night guard is an accessory
     negative_keywords: ['guard case'],

@@ -374,6 +374,9 @@ export const MEDICAL_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'kegel + exerciser',
       'perifit',
       'intone + pelvic',
+      'vaginal dilator',
+      'dilator + vaginal',
+      'pessary',
     ],
     negative_keywords: [
       'tray',

@@ -1243,3 +1243,85 @@ describe('checkEligibility by name: a pharmacy-and-wellness store feed (braces o
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: everyday and dual-purpose goods a medical-supply brand sells (scales, stopwatches, therapy putty, exercise pedals, table sheets), beside its medical lines', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Mabis Digital Bathroom Scale, 400 lb Capacity', 'not_eligible', 'home-electronics-apparel'],
+    ['Mabis Sports Stopwatch with Lanyard', 'not_eligible', 'home-electronics-apparel'],
+    ['Mabis Automatic Blood Pressure Monitor, Upper Arm', 'eligible', 'blood-pressure-monitors'],
+    ['Vive Hand Therapy Putty, 4 Resistance Levels', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Vive Adjustable Knee Brace', 'eligible', 'braces-supports'],
+    ['Complete Medical Folding Exercise Pedals', 'requires_lmn', 'fitness-equipment-lines'],
+    ['Drive Medical Folding Rollator Walker with Seat', 'eligible', 'mobility-aids'],
+    ['BodyMed Fitted Massage Table Sheet Set', 'not_eligible', 'home-electronics-apparel'],
+    ['BodyMed Dual Head Stethoscope', 'eligible', 'diagnostic-devices'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: medical words in apparel and beauty (trouser braces, aligner cleaners, a red-light hair-growth cap), beside the medical product', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Boys Suspenders Braces Adjustable Elastic Y-Back', 'not_eligible', null],
+    ['McDavid Hinged Knee Brace', 'eligible', 'braces-supports'],
+    ['Knee Support Pads for Gardening Kneeler', 'not_eligible', null],
+    ['Bauerfeind GenuTrain Knee Support', 'eligible', 'braces-supports'],
+    ['Invisalign Cleaning Crystals, 28 ct', 'eligible', 'denture-care'],
+    ['iRestore Red Light Therapy Hair Growth Cap', 'not_eligible', 'hair-growth'],
+    ['Carex Day-Light Classic Plus Bright Light Therapy Lamp', 'requires_lmn', 'light-therapy'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: home goods sold under a medical-supply brand (throws, fitted sheets, fans, shopping trolleys, bags, ice rollers, scales) are not answered by the brand, a foot spa is a massager', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Mabis Soft Fleece Throw 50 x 60', 'not_eligible', null],
+    ['Drive Medical Heated Throw with Controller', 'not_eligible', null],
+    ['Essential Medical Supply Knit Fitted Sheet, Hospital Bed', 'not_eligible', null],
+    ['Duro-Med Portable Lap Desk', 'not_eligible', null],
+    ['Carex Rechargeable Personal Fan', 'not_eligible', null],
+    ['Nova Medical Products Folding Shopping Trolley', 'not_eligible', null],
+    ['Elenker Insulated Cooler Bag', 'not_eligible', null],
+    ['Zamst Sports Bag Large', 'not_eligible', null],
+    ['Medical King Ice Roller', 'not_eligible', null],
+    ['Roscoe Medical Scale Digital, Glass', 'not_eligible', null],
+    ['Drive Medical Foot Spa with Heat and Bubbles', 'requires_lmn', 'massage-devices'],
+    ['Carex Folding Bath Bench', 'eligible', 'mobility-aids'],
+    ['Elenker Upright Rollator Walker', 'eligible', 'mobility-aids'],
+    ['Zamst ZK-7 Knee Brace', 'eligible', 'braces-supports'],
+    ['Roscoe Medical Compression Stockings 20-30 mmHg', 'eligible', 'compression-hosiery'],
+    ['Medical King Knee Brace', 'eligible', 'braces-supports'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
+
+describe('checkEligibility by name: home medical equipment the tables missed (AEDs by line, orthodontic wax, dilators and pessaries, dressing and PICC protectors, stump shrinkers, adaptive strollers, pressure-sore cushions, heel floats, assistive listening), beside the everyday goods that share their words', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Cardiac Science Powerheart G5 AED', 'eligible', 'first-aid-kits'],
+    ['AED Wall Cabinet with Alarm and Strobe', 'not_eligible', null],
+    ['Prestan AED Trainer Ultratrainer', 'not_eligible', null],
+    ['Orthodontic Wax for Braces, 5 pk', 'eligible', 'denture-care'],
+    ['Sealing Wax Sticks for Envelopes', 'not_eligible', null],
+    ['Soul Source Vaginal Dilator Set of 4', 'eligible', 'medical-lines-over-common-nouns-medical'],
+    ['Silicone Ring Pessary with Support, Size 3', 'eligible', 'medical-lines-over-common-nouns-medical'],
+    ['Bloccs Waterproof Dressing Protector, Adult Arm', 'eligible', 'daily-living-mobility'],
+    ['PICC Line Cover Shower Sleeve', 'eligible', 'first-aid-supplies'],
+    ['Below Knee Stump Shrinker, Medium', 'eligible', 'daily-living-mobility'],
+    ['Knit-Rite Prosthetic Sock 3 Ply', 'eligible', 'daily-living-mobility'],
+    ['Convaid Adaptive Stroller, Special Needs', 'eligible', 'daily-living-mobility'],
+    ['Jogging Stroller with Adaptive Fit Canopy', 'not_eligible', 'baby-diapers-gear'],
+    ['Gel Seat Cushion for Pressure Sores', 'eligible', 'home-care-equipment'],
+    ['Gel Seat Cushion for Office Chair', 'requires_lmn', 'ergonomic-seating'],
+    ['Skil-Care Heel Float Boot', 'eligible', 'home-care-equipment'],
+    ['Winter Snow Boot with Fleece Heel', 'not_eligible', 'household-look-alikes'],
+    ['TV Ears Original Wireless Headset', 'eligible', 'hearing-and-vision-supplies'],
+    ['Sonic Alert Bed Shaker Alarm', 'eligible', 'hearing-and-vision-supplies'],
+    ['Talking Alarm Clock for Kids', 'not_eligible', null],
+    ['Extra Long Shoe Horn, 24 in, Long Handled', 'eligible', 'daily-living-mobility'],
+    ['Wooden Shoe Tree and Shoe Horn Set', 'not_eligible', 'clothing-accessories'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
