@@ -294,7 +294,7 @@ export const BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'duocal',
       'glytrol',
     ],
-    negative_keywords: ['snack', 'bar', 'cereal'],
+    negative_keywords: ['hormel', 'microwave meal', 'snack', 'bar', 'cereal'],
     rationale: `${HSA_STORE}: medical foods, tube-feeding formulas and thickeners are eligible with a letter of medical necessity; these brands sell them`,
   },
   {

@@ -211,7 +211,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Fish oil & omega-3',
     status: 'requires_lmn',
     keywords: ['fish oil', 'omega', 'omega 3', 'krill oil', 'cod liver oil', 'algal oil', 'dha supplement', 'epa'],
-    negative_keywords: [...HOUSEHOLD_CHEMICALS_TOOLS, ...NOT_FOR_PEOPLE, 'watch'],
+    negative_keywords: ['trail mix', ...HOUSEHOLD_CHEMICALS_TOOLS, ...NOT_FOR_PEOPLE, 'watch'],
     rationale:
       "IRS Pub. 502: fish oil is a nutritional supplement, eligible only with a practitioner's recommendation for a diagnosed condition",
   },

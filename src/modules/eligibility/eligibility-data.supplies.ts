@@ -197,6 +197,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Thermometers',
     status: 'eligible',
     keywords: [
+      'pacifier thermometer',
       'thermometer',
       'digital thermometer',
       'oral thermometer',
@@ -257,6 +258,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Pulse oximeters & other diagnostic devices',
     status: 'eligible',
     keywords: [
+      'aneroid',
       'pulse oximeter',
       'oximeter',
       'oxygen monitor',
@@ -504,6 +506,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Breast pumps & lactation supplies',
     status: 'eligible',
     keywords: [
+      'backflow protector',
       'breast pump',
       'breastpump',
       'breast milk storage',
@@ -629,6 +632,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Crutches, canes, walkers & mobility aids',
     status: 'eligible',
     keywords: [
+      'bath chair',
       'crutch',
       'cane',
       'walking cane',

@@ -73,6 +73,7 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Supplements named by ingredient',
     status: 'requires_lmn',
     keywords: [
+      'immune support + drink mix',
       'greens + powder',
       'good green',
       'vital reds',
@@ -448,6 +449,7 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'milkflow',
     ],
     negative_keywords: [
+      'breast pump',
       ...HOUSEHOLD_CHEMICALS_TOOLS,
       ...NOT_A_SUPPLEMENT,
       'live plant',

@@ -26,6 +26,8 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     label: 'Exercise equipment, fitness trackers & gym memberships',
     status: 'requires_lmn',
     keywords: [
+      'fitness smartwatch',
+      'jazzercise',
       'strength machine',
       'strength trainer',
       'portable gym',

@@ -1325,3 +1325,28 @@ describe('checkEligibility by name: home medical equipment the tables missed (AE
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a family-health store (pediatric positioning and bath equipment, tracheostomy supplies, pacifier thermometers, pump parts, fitness smartwatches, a trail mix and a microwave meal beside a supplement and a tube feed)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Blue Diamond Trail Mix Omega-3 Snack Packs, 12 ct', 'not_eligible', 'groceries'],
+    ['Nordic Naturals Ultimate Omega, 60 softgels', 'requires_lmn', 'fish-oil-omega-3'],
+    ['Legendairy Milk Liquid Gold Lactation Supplement, 60 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['Momcozy Hands-Free Breast Pump by a Lactation Brand', 'eligible', 'breast-pumps-lactation'],
+    ['Hormel Compleats Beef Pot Roast Microwave Meal, 9 oz', 'not_eligible', null],
+    ['Nestle Compleat Pediatric Tube Feeding Formula, 250 mL', 'requires_lmn', 'medical-nutrition'],
+    ['Shiley Tracheostomy Tube Holder Adult', 'eligible', 'home-care-equipment'],
+    ['Rifton Activity Chair Positioning Seat, Size 1', 'eligible', 'daily-living-mobility'],
+    ['Tumble Forms Feeder Seat', 'eligible', 'daily-living-mobility'],
+    ['Drive Medical Bath Lift Chair', 'eligible', 'daily-living-mobility'],
+    ['Stander Couch Cane Standing Handle', 'eligible', 'mobility-aids'],
+    ['Summer Infant Pacifier Thermometer', 'eligible', 'thermometers'],
+    ['Medela Backflow Protector for Pump in Style, 2 ct', 'eligible', 'breast-pumps-lactation'],
+    ['ADC Aneroid Sphygmomanometer Adult Cuff', 'eligible', 'blood-pressure-monitors'],
+    ['Fitbit Sense 2 Fitness Smartwatch', 'requires_lmn', 'exercise-equipment'],
+    ['Apple Watch SE 40mm Smartwatch', 'not_eligible', 'fitness'],
+    ['Emergen-C Kidz Immune Support Drink Mix, 30 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['Kool-Aid Drink Mix Tropical Punch', 'not_eligible', 'food-drink-types'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
