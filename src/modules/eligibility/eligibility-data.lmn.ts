@@ -332,7 +332,6 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'water pillow',
       'water based + pillow',
       'water + pillow + support',
-      'orthopedic + pillow',
       'contour + pillow',
       'neck support + pillow',
       'cervical + support',

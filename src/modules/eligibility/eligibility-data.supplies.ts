@@ -701,7 +701,6 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'forearm band',
       'elbow wrap',
       'elbow strap',
-      'imak',
       'brace',
       'knee brace',
       'wrist brace',

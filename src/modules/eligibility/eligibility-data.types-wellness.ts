@@ -83,7 +83,6 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
       'cycle balance',
       // PMS gummies are vitamin and herb formulas
       'pms + gummies',
-      'pms + gummy',
       'period + gummies',
       'azo + bladder control',
       // urinary, fibre and testosterone formulas sold as supplements
