@@ -79,6 +79,15 @@ export const WELLNESS_RECALL_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'hamstring stretcher',
       'stretch machine',
       'balance trainer',
+      'slide board',
+      'exercise slider',
+      'core slider',
+      // strength accessories; a "weighted pull up" is not a diaper pull-up
+      'neck harness',
+      'dip belt',
+      'weighted pull up',
+      'lifting platform',
+      'weightlifting platform',
       // smart rings sold under their own name
       'samsung galaxy ring',
       'evie ring',
@@ -102,6 +111,8 @@ export const WELLNESS_RECALL_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'cream',
       'lotion',
       'balance bike',
+      // a transfer slide board is mobility equipment
+      'transfer',
       'cookbook',
       'book',
     ],
@@ -141,6 +152,8 @@ export const WELLNESS_RECALL_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'super greens',
       'hyaluronic acid + joint',
       'hyaluronic acid + capsule',
+      'cognitive enhancer',
+      'brain fuel',
       // Spanish-English store titles
       'vitamina',
       'multivitaminico',
@@ -197,6 +210,21 @@ export const WELLNESS_RECALL_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     negative_keywords: ['bag', 'pump', 'syringe', 'extension set', 'tubing', 'feeding set'],
     rationale: `${HSA_STORE}: medical foods, tube-feeding formulas and hypoallergenic infant formulas are eligible with a letter of medical necessity; ordinary formula and food are not (IRS Pub. 502)`,
+  },
+  {
+    id: 'noise-and-intimate-care-kinds',
+    label: 'Noise-protection ear muffs and personal moisturizers',
+    status: 'requires_lmn',
+    keywords: [
+      'ear muff + noise',
+      'ear muff + hearing',
+      'ear muff + shooting',
+      'personal moisturizer',
+      'intimate moisturizer',
+    ],
+    // winter ear muffs keep ears warm; a face or body moisturizer is skin care
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'winter', 'fleece', 'faux fur', 'face', 'body lotion'],
+    rationale: `${HSA_STORE}: earplugs and hearing protection, lubricants and vaginal moisturizers are eligible only with a letter of medical necessity for a condition`,
   },
   {
     id: 'wellness-goods-spanish',
@@ -273,7 +301,8 @@ export const WELLNESS_RECALL_INELIGIBLE_CATEGORIES: readonly EligibilityCategory
   },
   {
     id: 'home-comfort-look-alikes',
-    label: 'Travel pillows, sleep masks, closet moisture absorbers, posture shirts and hot-tub accessories',
+    label:
+      'Travel pillows, sleep masks, moisture absorbers, humidifier cleaners, body brushes, posture shirts and hot-tub accessories',
     status: 'not_eligible',
     keywords: [
       'pillow for travel',
@@ -292,6 +321,12 @@ export const WELLNESS_RECALL_INELIGIBLE_CATEGORIES: readonly EligibilityCategory
       'spa thermometer',
       'floating thermometer',
       'pool float',
+      'humidifier cleaning',
+      'humidifier cleaner',
+      'humidifier for plant',
+      'plant humidifier',
+      'body brush',
+      'dry brush',
     ],
     rationale:
       'IRS Pub. 502: items for general comfort, clothing and household or pool supplies are personal, living and family expenses',

@@ -18,6 +18,13 @@ describe('checkEligibility by name: wellness classes found by a recall audit, an
     ['PetSafe Smart Trainer Remote Dog Training Collar', 'not_eligible', 'pet-supplies'],
     ['Waist Trainer Toning Belt for Women Sweat Band', 'not_eligible', null],
     ['Kids Hula Hoop Toy 3 Pack', 'not_eligible', null],
+    // Slide boards, neck harnesses and dip belts are strength accessories; a transfer slide board is mobility equipment and
+    // a diaper pull-up is baby gear.
+    ['Slide Board for Exercise 6 ft', 'requires_lmn', 'fitness-equipment-kinds'],
+    ['Dip Belt with Chain for Weighted Pull Ups', 'requires_lmn', 'fitness-equipment-kinds'],
+    ['Neck Harness for Weight Training', 'requires_lmn', 'fitness-equipment-kinds'],
+    ['Transfer Slide Board for Wheelchair 30 in', 'eligible', 'mobility-aids'],
+    ['Huggies Pull-Ups Training Pants Boys', 'not_eligible', 'baby-diapers-gear'],
     // An ab-toning belt is fitness equipment, not a TENS unit; a TENS + EMS unit stays medical equipment.
     ['Slendertone Connect Abs Toning Belt', 'requires_lmn', 'fitness-equipment-kinds'],
     ['Ab Stimulator EMS Muscle Toner Belt', 'requires_lmn', 'fitness-equipment-kinds'],
@@ -58,6 +65,13 @@ describe('checkEligibility by name: wellness classes found by a recall audit, an
     ['Masajeador de Cuello y Hombros con Calor', 'requires_lmn', 'wellness-goods-spanish'],
     ['Humidificador para Puros Cigar Humidor', 'not_eligible', 'tobacco-vaping'],
     ['Masajeador Facial de Jade', 'not_eligible', null],
+    // Ear muffs for noise are hearing protection, winter ear muffs clothing; a personal moisturizer is a lubricant.
+    ['Noise Cancelling Ear Muffs for Adults Shooting', 'requires_lmn', 'noise-and-intimate-care-kinds'],
+    ['Fleece Ear Muffs Winter Warmers for Women', 'not_eligible', null],
+    ['Lelo Personal Moisturizer Lube', 'requires_lmn', 'noise-and-intimate-care-kinds'],
+    // A nootropic sold as a cognitive enhancer is a supplement; a "brain fuel" coffee is coffee.
+    ['Nooceptin Cognitive Enhancer 60 ct', 'requires_lmn', 'wellness-supplement-kinds'],
+    ['Brain Fuel Coffee Ground 12 oz', 'not_eligible', 'groceries'],
     // A SAD light box named by the condition; a sad-face night light is not one.
     ['Northern Light Technologies Boxelite Desk Lamp SAD', 'requires_lmn', 'wellness-goods-spanish'],
     ['Sad Face Emoji Lamp Night Light', 'not_eligible', 'home-electronics-apparel'],
@@ -81,12 +95,17 @@ describe('checkEligibility by name: wellness classes found by a recall audit, an
     ['Manduka GRP Adapt Hot Yoga Mat 5mm', 'requires_lmn', 'exercise-equipment'],
     ['Hugger Mugger Cotton Yoga Strap 8 ft', 'requires_lmn', 'fitness-equipment-types'],
     // Comfort goods that share a dual-purpose word: a travel pillow, a weighted sleep mask, closet moisture absorbers,
-    // a massage chair's slipcover and a posture shirt; a cervical pillow and a posture corrector keep their answers.
+    // a massage chair's slipcover, a posture shirt, humidifier cleaners and a body brush; a cervical pillow, a posture
+    // corrector and a humidifier keep their answers.
     ['Neck Pillow for Travel Memory Foam', 'not_eligible', 'home-comfort-look-alikes'],
     ['Weighted Sleep Mask Lavender', 'not_eligible', 'home-comfort-look-alikes'],
     ['Moisture Absorber Bags Closet Dehumidifier 10 Pack', 'not_eligible', 'home-comfort-look-alikes'],
     ['Massage Chair Cover Slipcover', 'not_eligible', 'home-comfort-look-alikes'],
     ['Posture Support Shirt Compression Shapewear Men', 'not_eligible', 'home-comfort-look-alikes'],
+    ['Humidifier Cleaning Tablets, 12 ct', 'not_eligible', 'home-comfort-look-alikes'],
+    ['Humidifier for Plants Small Mist', 'not_eligible', 'home-comfort-look-alikes'],
+    ['Lymphatic Drainage Massager Body Brush', 'not_eligible', 'home-comfort-look-alikes'],
+    ['Cool Mist Humidifier for Bedroom Large Room', 'requires_lmn', 'humidifiers'],
     ['Mzoo Cervical Neck Pillow for Neck Pain Relief', 'requires_lmn', 'orthopedic-shoes-bedding'],
     ['Marakym Posture Corrector Adjustable Back Brace', 'eligible', 'braces-supports'],
   ])('%s → %s', (name, status, category) => {
