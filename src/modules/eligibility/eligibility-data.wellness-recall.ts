@@ -2,7 +2,7 @@
  * A recall audit of a wellness catalog, written from no labelled set: the letter-of-medical-necessity goods its other
  * tables did not know (exercise machines and accessories by kind, smart rings, ab-toning belts, home hydrotherapy tubs,
  * weight programs and metabolism supplements, Spanish-English store titles), and the everyday goods
- * that share their words (LED beauty masks, yoga towels, hot-tub covers and chemicals, pool thermometers).
+ * that share their words (LED beauty masks, yoga towels, hot-tub covers and chemicals, pool thermometers, ground spices).
  */
 import { HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 import { NOT_FOR_PEOPLE } from './eligibility-data.lmn.js';
@@ -330,5 +330,21 @@ export const WELLNESS_RECALL_INELIGIBLE_CATEGORIES: readonly EligibilityCategory
     ],
     rationale:
       'IRS Pub. 502: items for general comfort, clothing and household or pool supplies are personal, living and family expenses',
+  },
+  {
+    id: 'ground-spices',
+    label: "Ground spices that share a supplement herb's name",
+    status: 'not_eligible',
+    keywords: [
+      'ground turmeric',
+      'turmeric ground',
+      'ground ginger',
+      'ginger ground',
+      'ground cinnamon',
+      'cinnamon ground',
+      'ground fenugreek',
+      'fenugreek ground',
+    ],
+    rationale: 'IRS Pub. 502: food and spices are not medical care, whatever herb a supplement shares their name with',
   },
 ];

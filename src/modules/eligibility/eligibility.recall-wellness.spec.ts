@@ -53,6 +53,10 @@ describe('checkEligibility by name: wellness classes found by a recall audit, an
     ['Metabolism Booster Coffee Ground, 12 oz', 'not_eligible', 'groceries'],
     ['Suja Daily Greens Cold-Pressed Juice, 12 fl oz', 'not_eligible', 'beverages'],
     ['The Ordinary Hyaluronic Acid 2% + B5 Serum, 30 mL', 'not_eligible', 'skin-care'],
+    // A ground spice is food; the same herb in capsules is a supplement.
+    ['Simply Organic Turmeric Ground, 2.38 oz', 'not_eligible', 'ground-spices'],
+    ['Badia Ground Turmeric 16 oz', 'not_eligible', 'ground-spices'],
+    ["Nature's Way Turmeric Curcumin 500 mg, 120 capsules", 'requires_lmn', 'dietary-supplements'],
     // Spanish-English store titles: supplements and dual-purpose goods, but not a face cream, a yogurt or a cigar humidor.
     ['Vitamina D3 5000 UI Suplemento, 120 Capsulas Blandas', 'requires_lmn', 'wellness-supplement-kinds'],
     ['Probiotico 50 Mil Millones UFC Capsulas, 30 ct', 'requires_lmn', 'wellness-supplement-kinds'],
