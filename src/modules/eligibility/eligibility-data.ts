@@ -21,6 +21,10 @@ import { PET_BRAND_CATEGORY, WELLNESS_BRAND_CATEGORIES } from './eligibility-dat
 import { WELLNESS_TYPE_CATEGORIES, WELLNESS_TYPE_INELIGIBLE_CATEGORIES } from './eligibility-data.types-wellness.js';
 import { MEDICAL_BRAND_CATEGORIES } from './eligibility-data.brands-medical.js';
 import { MEDICAL_TYPE_CATEGORIES } from './eligibility-data.types-medical.js';
+import {
+  WELLNESS_RECALL_INELIGIBLE_CATEGORIES,
+  WELLNESS_RECALL_LMN_CATEGORIES,
+} from './eligibility-data.wellness-recall.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -36,11 +40,13 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
   ...WELLNESS_TYPE_CATEGORIES,
+  ...WELLNESS_RECALL_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
   ...TAXONOMY_INELIGIBLE_CATEGORIES,
   ...WELLNESS_TYPE_INELIGIBLE_CATEGORIES,
+  ...WELLNESS_RECALL_INELIGIBLE_CATEGORIES,
   PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
   ...MEDICAL_BRAND_CATEGORIES,
