@@ -21,6 +21,7 @@ import { PET_BRAND_CATEGORY, WELLNESS_BRAND_CATEGORIES } from './eligibility-dat
 import { WELLNESS_TYPE_CATEGORIES, WELLNESS_TYPE_INELIGIBLE_CATEGORIES } from './eligibility-data.types-wellness.js';
 import { MEDICAL_BRAND_CATEGORIES } from './eligibility-data.brands-medical.js';
 import { MEDICAL_TYPE_CATEGORIES } from './eligibility-data.types-medical.js';
+import { EQUIPMENT_CATEGORIES } from './eligibility-data.equipment.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -32,6 +33,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...LISTED_ELIGIBLE_CATEGORIES,
   ...TAXONOMY_ELIGIBLE_CATEGORIES,
   ...MEDICAL_TYPE_CATEGORIES,
+  ...EQUIPMENT_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,

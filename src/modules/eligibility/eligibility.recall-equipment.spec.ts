@@ -1,0 +1,117 @@
+import { checkEligibility, type EligibilityStatus } from './eligibility.engine.js';
+
+type Case = [name: string, status: EligibilityStatus, category: string | null];
+
+const expectAnswers = (name: string, status: EligibilityStatus, category: string | null): void => {
+  expect(checkEligibility({ name })).toMatchObject({ status, category });
+};
+
+describe('recall audit, home medical equipment: Spanish-English store titles, beside the trekking poles, selfie sticks, volleyball knee pads, anklets, shapewear, kitchen thermometers and headphones that share their words', () => {
+  test.each<Case>([
+    ['Bastón Plegable Ajustable para Adultos Mayores, Aluminio', 'eligible', 'equipment-spanish-titles'],
+    ['Bastón de cuatro puntas para caminar', 'eligible', 'equipment-spanish-titles'],
+    ['Bastón de Trekking Aluminio Plegable', 'not_eligible', null],
+    ['Bastón Selfie Extensible Bluetooth', 'not_eligible', null],
+    ['Andador para Adultos con Asiento y Ruedas', 'eligible', 'equipment-spanish-titles'],
+    ['Andador para Bebe Musical', 'not_eligible', null],
+    ['Silla de Ruedas Plegable Ligera', 'eligible', 'equipment-spanish-titles'],
+    ['Silla de Ruedas para Perro Ajustable', 'not_eligible', null],
+    ['Silla para Ducha Adultos Mayores Antideslizante', 'eligible', 'equipment-spanish-titles'],
+    ['Silla de Ducha para Bebe Antideslizante', 'not_eligible', null],
+    ['Tensiometro Digital de Brazo para Presion Arterial', 'eligible', 'equipment-spanish-titles'],
+    ['Monitor de Presion Arterial de Muneca', 'eligible', 'equipment-spanish-titles'],
+    ['Oxímetro de Pulso para Dedo', 'eligible', 'equipment-spanish-titles'],
+    ['Termometro Digital para Bebe Frente y Oido', 'eligible', 'equipment-spanish-titles'],
+    ['Termometro para Cocina Digital Carne', 'not_eligible', null],
+    ['Termometro Ambiente Interior Higrometro', 'not_eligible', null],
+    ['Calcetines para Diabeticos sin Elastico', 'eligible', 'equipment-spanish-titles'],
+    ['Rodillera Ortopedica con Bisagras', 'eligible', 'equipment-spanish-titles'],
+    ['Rodilleras para Voleibol Juveniles', 'not_eligible', null],
+    ['Rodilleras de Trabajo Construccion Gel', 'not_eligible', null],
+    ['Tobillera Elastica Deportiva de Compresion', 'eligible', 'equipment-spanish-titles'],
+    ['Tobillera de Plata para Mujer Cadena', 'not_eligible', null],
+    ['Muñequera para Tunel Carpiano', 'eligible', 'equipment-spanish-titles'],
+    ['Muñequera Deportiva para Sudor Algodon', 'not_eligible', null],
+    ['Faja Lumbar para Dolor de Espalda', 'eligible', 'equipment-spanish-titles'],
+    ['Faja Colombiana Moldeadora Reductora', 'not_eligible', null],
+    ['Bolsa de Agua Caliente', 'eligible', 'equipment-spanish-titles'],
+    ['Electrodos para TENS Reutilizables', 'eligible', 'equipment-spanish-titles'],
+    ['Audifonos para Sordera Recargables', 'eligible', 'equipment-spanish-titles'],
+    ['Audifonos Bluetooth Inalambricos con Microfono', 'not_eligible', null],
+    ['Lentes de Lectura +2.50', 'eligible', 'equipment-spanish-titles'],
+    ['Lentes de Sol Polarizados para Hombre', 'not_eligible', null],
+  ])('%s → %s', expectAnswers);
+});
+
+describe('recall audit, home medical equipment: mobility, transfer and pressure-care parts and aids, beside playground trapezes, toddler helmets, potty-training seats, sports bras, tonic water and stump remover', () => {
+  test.each<Case>([
+    ['ROHO High Profile Single Compartment Cushion', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Power Chair Batteries Group 22NF Pair', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Rollator Seat Cushion Replacement', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Walker Seat Cushion Padded Replacement', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Pivot Disc Transfer Turntable', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Bed Trapeze Bar Overhead', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Trapeze Bar Swing for Kids Playground', 'not_eligible', null],
+    ['Bed Sore Cushion Donut Ring', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Lanolin-Free Stump Sock Prosthetic', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Stump Remover Granules 1 lb', 'not_eligible', null],
+    ['Geri-Sleeves Arm Protectors Pair', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Epilepsy Seizure Helmet Soft Shell', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Pediatric Helmet for Plagiocephaly', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Bicycle Helmet Toddler Kids', 'not_eligible', 'home-electronics-apparel'],
+    ['Adaptive Car Seat Special Needs Booster', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Car Seat Organizer Kick Mats, 2 pk', 'not_eligible', 'baby-diapers-gear'],
+    ['Bottom Buddy Toilet Aid', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Toilet Tissue Aid Self Wiping', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Kids Potty Training Toilet Aid Seat', 'not_eligible', null],
+    ['Compression Bra Post Surgery Front Closure', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Sports Bra High Impact Compression', 'not_eligible', null],
+    ['Philadelphia Collar Two Piece', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Philadelphia Eagles Dog Collar', 'not_eligible', 'pet-supplies'],
+    ['Fever Strips Forehead Disposable, 12 ct', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Fever Tree Premium Tonic Water, 8 pk', 'not_eligible', null],
+    ['TENS Unit Lead Wire Cables, 2 pk', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Speaker Lead Wire 16 Gauge 50 ft', 'not_eligible', 'home-electronics-apparel'],
+  ])('%s → %s', expectAnswers);
+});
+
+describe('recall audit, home medical equipment: low-vision, assistive-listening, CPAP humidifier, oximetry and adaptive eating aids, beside coin microscopes, hobby sensor modules, room humidifiers, toddler plates and clock keys', () => {
+  test.each<Case>([
+    ['Video Magnifier Electronic Reading Aid CCTV', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Digital Magnifier Portable 5 in for Macular Degeneration', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Eschenbach Mobilux LED Magnifier', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Digital Microscope Magnifier USB for Coins', 'not_eligible', 'home-electronics-apparel'],
+    ['Reizen Talking Watch for Visually Impaired', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Pocketalker Ultra Personal Amplifier', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Serene Innovations TV Sound Box Amplifier', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Guitar Amplifier 20 W Practice Amp', 'not_eligible', null],
+    ['Vibrating Alarm Clock for Heavy Sleepers Deaf', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Humidifier Water Chamber for AirSense 10', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Cool Mist Humidifier Water Tank Replacement', 'requires_lmn', 'humidifiers'],
+    ['Oximetry Finger Sensor Reusable Adult', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Spo2 Finger Probe Reusable Pediatric', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['SpO2 Sensor Module MAX30102 Arduino', 'not_eligible', 'equipment-look-alikes'],
+    ['Heat and Moisture Exchanger HME Filter Trach', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Providence Spillproof Scoop Plate', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Ezpz Happy Mat Toddler Scoop Plate Silicone', 'not_eligible', null],
+    ['Nosey Cup Cut-Out Cup for Dysphagia', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Kennedy Cup with Lid for Dysphagia', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Ableware Key Turner Aid', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Clock Key Turner Wind Up Brass', 'not_eligible', null],
+    ['Zipper Pull Helper for Arthritis', 'eligible', 'equipment-sensory-respiratory-aids'],
+  ])('%s → %s', expectAnswers);
+});
+
+describe('recall audit, home medical equipment: everyday goods that took an equipment word (log books, foot warmers, plumbing urinals, milk scales) are not the device, the device still is', () => {
+  test.each<Case>([
+    ['Blood Pressure Log Book', 'not_eligible', 'equipment-look-alikes'],
+    ['Diabetes Log Book Blood Sugar Tracker', 'not_eligible', 'equipment-look-alikes'],
+    ['Omron 10 Series Wireless Upper Arm Blood Pressure Monitor', 'eligible', 'blood-pressure-monitors'],
+    ['Electric Foot Warmer Heated Pad', 'not_eligible', 'equipment-look-alikes'],
+    ['Sunbeam XpressHeat Heating Pad', 'eligible', 'hot-cold-therapy'],
+    ['Wall Urinal Porcelain Commercial', 'not_eligible', 'equipment-look-alikes'],
+    ['Male Urinal Bottle 32 oz with Lid', 'eligible', 'ostomy-urology'],
+    ['Breast Milk Scale for Feeding', 'not_eligible', 'equipment-look-alikes'],
+    ['Breast Milk Storage Bags, 100 ct', 'eligible', 'breast-pumps-lactation'],
+  ])('%s → %s', expectAnswers);
+});
