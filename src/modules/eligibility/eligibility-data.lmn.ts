@@ -306,6 +306,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: [
       'donut + pillow',
+      'cpap + pillow',
       'donut + cushion',
       'orthopedic + shoe',
       'orthotic + shoe',

@@ -115,3 +115,15 @@ describe('recall audit, home medical equipment: everyday goods that took an equi
     ['Breast Milk Storage Bags, 100 ct', 'eligible', 'breast-pumps-lactation'],
   ])('%s → %s', expectAnswers);
 });
+
+describe('recall audit, home medical equipment: a power lift recliner is a lift chair and a CPAP pillow an orthopedic pillow (both dual-purpose, LMN), beside a recliner sofa and a bed pillow', () => {
+  test.each<Case>([
+    ['Catnapper Power Lift Recliner', 'requires_lmn', 'ergonomic-seating'],
+    ['La-Z-Boy Power Lift Recliner with Heat and Massage', 'requires_lmn', 'ergonomic-seating'],
+    ['Power Recliner Sofa Leather 3-Seat', 'not_eligible', 'home-electronics-apparel'],
+    ['CPAP Pillow Memory Foam for Side Sleepers', 'requires_lmn', 'orthopedic-shoes-bedding'],
+    ['Contour CPAP Pillow 2.0 with Cooling Cover', 'requires_lmn', 'orthopedic-shoes-bedding'],
+    ['Memory Foam Bed Pillow Queen, 2 pk', 'not_eligible', 'household'],
+    ['CPAP Mask Liners, 30 ct', 'eligible', 'cpap-supplies'],
+  ])('%s → %s', expectAnswers);
+});
