@@ -307,6 +307,7 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: [
       'donut + pillow',
       'cpap + pillow',
+      'sleep apnea pillow',
       'donut + cushion',
       'orthopedic + shoe',
       'orthotic + shoe',
