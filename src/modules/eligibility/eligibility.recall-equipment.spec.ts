@@ -195,3 +195,48 @@ describe('recall audit, home medical equipment, second pass: sports gear and bea
     ['Knee Brace with Side Stabilizers and Patella Gel Pad', 'eligible', 'braces-supports'],
   ])('%s → %s', expectAnswers);
 });
+
+describe('recall audit, home medical equipment, third pass: car transfer aids, tub and transfer lift chairs, button aids, adaptive combs and brushes, pill-bottle openers, anti-decubitus mattresses, bi-level PAP, oxygen flowmeters, carriers and finger meters, assistive listening for hearing loss, beside sublimation tape, sewing buttons, styling combs, welding and scuba gear, water testers, tinnitus caplets, aromatherapy nebulizers, hearing-impaired decals and slipcovers', () => {
+  test.each<Case>([
+    ['Swivel Cushion Seat Car Transfer Aid', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Vehicle Transfer Handle Portable', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Heat Transfer Aid Tape for Sublimation', 'not_eligible', null],
+    ['Bath Tub Lift Chair Electric', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Transfer Lift Chair Manual Hydraulic', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Lift Chair Recliner Slipcover Stretch', 'requires_lmn', 'ergonomic-seating'],
+    ['Button Aid for Arthritis', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Button Aid Sewing Kit Refill', 'not_eligible', null],
+    ['Easy Reach Long Handle Comb', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Comb Set Long Handle Rat Tail Styling', 'not_eligible', 'toiletries'],
+    ['Pill Bottle Opener for Arthritis', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Anti Decubitus Air Mattress Pump Replacement', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Bi-Level PAP Machine', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Oxygen Flowmeter 0-15 LPM', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Argon Flowmeter Regulator TIG Welding', 'not_eligible', null],
+    ['Portable Oxygen Bottle Backpack Carrier', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Scuba Oxygen Backpack Tank Harness', 'not_eligible', 'home-electronics-apparel'],
+    ['Oxygen Meter Finger Pulse', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Dissolved Oxygen Meter Water Quality Tester', 'not_eligible', null],
+    ['Assistive Listening Device Personal Amplifier', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Amplified Headphones for TV Hearing Loss', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Lipo-Flavonoid Plus Tinnitus Relief for Hearing Loss Caplets', 'requires_lmn', 'supplement-forms'],
+    ['Hearing Impaired Driver Sticker Decal', 'not_eligible', null],
+    ['Nebulizador de Aceites Esenciales Aromaterapia', 'not_eligible', null],
+    ['Oximetro Digital para Niños y Adultos', 'eligible', 'equipment-spanish-titles'],
+  ])('%s → %s', expectAnswers);
+});
+
+describe('recall audit, home medical equipment, third pass: goods that took a device word (an industrial laser thermometer, a hearing-aid-compatible phone, a glasses case, a heated car seat cushion) are not the device', () => {
+  test.each<Case>([
+    ['Non Contact Infrared Thermometer Industrial Laser Gun', 'not_eligible', 'equipment-look-alikes'],
+    ['Laser Thermometer for Cooking Pizza Oven', 'not_eligible', 'equipment-look-alikes'],
+    ['Exergen Temporal Artery Thermometer', 'eligible', 'thermometers'],
+    ['Hearing Aid Compatible Cell Phone Flip', 'not_eligible', 'equipment-look-alikes'],
+    ['Hearing Aid Cleaning Wipes, 30 ct', 'eligible', 'hearing-aids'],
+    ['Reading Glasses Case Hard', 'not_eligible', 'equipment-look-alikes'],
+    ['Eyeglasses Case Leather Slim', 'not_eligible', 'equipment-look-alikes'],
+    ['Foster Grant Reading Glasses +2.00, 3 pk', 'eligible', 'eyeglasses'],
+    ['Heated Seat Cushion Car', 'not_eligible', 'equipment-look-alikes'],
+    ['Coccyx Cushion for Office Chair', 'requires_lmn', 'ergonomic-seating'],
+  ])('%s → %s', expectAnswers);
+});
