@@ -240,3 +240,35 @@ describe('recall audit, home medical equipment, third pass: goods that took a de
     ['Coccyx Cushion for Office Chair', 'requires_lmn', 'ergonomic-seating'],
   ])('%s → %s', expectAnswers);
 });
+
+describe('recall audit, home medical equipment, fourth pass: makers whose name tells the device (ROHO, Marena, BioSkin, Molift, Caire, O2 Concepts, MaxiAids), hydrocollators, oxygen conservers, snap electrodes, TV listening systems, talking watches and clocks, bariatric mattresses and lymphedema leggings, beside the picture frames, sofa supports, embroidery discs, lazy susans, glass lifters, monitor calibrators, kids talking toys and warm insoles that share their words', () => {
+  test.each<Case>([
+    ['Roho Mosquito Seat Cushion', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Marena Recovery Compression Girdle Stage 1', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Marena Sports Bra Seamless', 'not_eligible', 'clothing-accessories'],
+    ['BioSkin Trilok Patellar Stabilizer', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Molift Smart 150 Mobile Lift', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Caire FreeStyle Comfort POC', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['O2 Concepts Oxlife Independence', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['EasyPulse Oxygen Conserver', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Chattanooga Hydrocollator Heating Unit', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Chattanooga Lookouts Baseball Cap', 'not_eligible', null],
+    ['Compex Snap Electrodes 2 in x 2 in', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Welding Electrodes 7018 1/8 in 10 lb', 'not_eligible', null],
+    ['Drive Medical Bariatric Foam Mattress', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Solidea Lymphedema Leggings', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Zimmer Frame Picture Gallery Wall', 'not_eligible', null],
+    ['Lift Cushion for Couch Sagging', 'not_eligible', null],
+    ['Transfer Disc for Embroidery Hoop', 'not_eligible', null],
+    ['Pivot Disc Lazy Susan Bearing 12 in', 'not_eligible', null],
+    ['Sennheiser Set 860 TV Listening System', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['MaxiAids Talking Watch', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Independent Living Aids Big Button Talking Clock', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Talking Watch for Kids Toy Learning', 'not_eligible', null],
+    ['Color Saturation Monitor Calibrator Display', 'not_eligible', null],
+    ['Suction Unit Cups for Glass Lifting', 'not_eligible', null],
+    ['Thermacell Heated Insoles', 'not_eligible', 'equipment-look-alikes'],
+    ['Ugg Sheepskin Insoles', 'not_eligible', 'equipment-look-alikes'],
+    ['Powerstep Pinnacle Orthotic Insoles', 'eligible', 'orthotics-foot-care'],
+  ])('%s → %s', expectAnswers);
+});
