@@ -9,7 +9,7 @@
 import { HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 
 /** Pet goods and toys sold under the same equipment words. */
-const NOT_FOR_PEOPLE = ['dog', 'cat', 'pet', 'perro', 'mascota', 'toy', 'juguete'];
+const NOT_FOR_PEOPLE = ['dog', 'cat', 'pet', 'perro', 'gato', 'mascota', 'toy', 'juguete'];
 
 export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -170,7 +170,8 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'lift cushion + power',
       'lift cushion + elderly',
       'bubble pad + mattress',
-      'bedridden',
+      'bedridden + patient',
+      'bedridden + pad',
       'bedridden + pillow',
       'fetal doppler',
       'holter',
@@ -220,6 +221,9 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'sofa',
       'embroidery',
       'lazy susan',
+      'book',
+      'memoir',
+      'egg timer',
     ],
     rationale:
       'IRS Pub. 502: medical equipment for a condition, with its parts (wheelchair cushions and batteries, transfer aids, pressure-ulcer care, protective and cranial helmets, post-surgical garments, toileting aids); FSA Store and HSA Store list mobility, transfer, bath and toilet aids and fever thermometers as eligible',
@@ -242,7 +246,9 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'maxiaids',
       'independent living aids',
       'talking watch',
-      'talking clock',
+      'talking clock + big button',
+      'talking clock + senior',
+      'talking clock + elderly',
       'serene innovations',
       'personal amplifier + hearing',
       'alarm clock + deaf',
@@ -345,6 +351,9 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'acetylene',
       'scuba',
       'dissolved',
+      'shirt',
+      'funny',
+      'parking',
     ],
     rationale:
       'IRS Pub. 502: special equipment for the visually or hearing impaired and respiratory equipment with its supplies; FSA Store and HSA Store list low-vision magnifiers, assistive listening devices, CPAP humidifier parts, oximeters and adaptive eating and dressing aids as eligible',

@@ -272,3 +272,20 @@ describe('recall audit, home medical equipment, fourth pass: makers whose name t
     ['Powerstep Pinnacle Orthotic Insoles', 'eligible', 'orthotics-foot-care'],
   ])('%s → %s', expectAnswers);
 });
+
+describe('recall audit, home medical equipment, look-alikes of the audit phrases themselves: a memoir, a T-shirt, a parking sign, a clock radio, a pet cone and an egg timer that share an aid’s words, beside the aid', () => {
+  test.each<Case>([
+    ['Bedridden Book A Memoir Paperback', 'not_eligible', null],
+    ['Positioning Pillow for Bedridden Patients', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Hard of Hearing Funny T-Shirt Grandpa', 'not_eligible', 'clothing-accessories'],
+    ['Hearing Impaired Parking Sign Aluminum', 'not_eligible', null],
+    ['Assistive Listening Headset Church', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Talking Clock Radio Vintage', 'not_eligible', null],
+    ['Talking Watch for Visually Impaired Men Atomic', 'eligible', 'equipment-sensory-respiratory-aids'],
+    ['Collarin Isabelino para Gato', 'not_eligible', null],
+    ['Collarin Cervical Ajustable Rigido', 'eligible', 'equipment-spanish-titles'],
+    ['Pill Timer Kitchen Egg Timer', 'not_eligible', null],
+    ['Blood Glucose Meter Kit with Log Book', 'eligible', 'diabetes-care'],
+    ['Reading Glasses +2.50 with Glasses Case', 'eligible', 'eyeglasses'],
+  ])('%s → %s', expectAnswers);
+});
