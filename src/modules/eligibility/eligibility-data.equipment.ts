@@ -4,7 +4,8 @@
  * low-vision and assistive-listening aids, adaptive tableware) and their Spanish-English store titles. Each phrase sits
  * with the everyday goods that share its words as negatives (trekking and selfie sticks, volleyball knee pads, anklets,
  * shapewear, cooking thermometers, headphones, coin microscopes, toddler plates), and the look-alikes that took an
- * equipment word (log books, foot warmers, plumbing urinals, milk scales) have a not-eligible category of their own.
+ * equipment word (log books, foot warmers, plumbing urinals, milk scales, lifting sleeves, warm insoles) have a not-eligible
+ * category of their own; a massager worn on a joint is the dual-purpose massager (LMN), not the brace.
  */
 import { HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 
@@ -105,7 +106,7 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
   },
   {
     id: 'equipment-mobility-pressure-parts',
-    label: 'Mobility, transfer and pressure-care equipment and parts',
+    label: 'Mobility, transfer, pressure-care, monitoring and therapy equipment and parts',
     status: 'eligible',
     keywords: [
       'roho',
@@ -226,7 +227,7 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'egg timer',
     ],
     rationale:
-      'IRS Pub. 502: medical equipment for a condition, with its parts (wheelchair cushions and batteries, transfer aids, pressure-ulcer care, protective and cranial helmets, post-surgical garments, toileting aids); FSA Store and HSA Store list mobility, transfer, bath and toilet aids and fever thermometers as eligible',
+      'IRS Pub. 502: medical equipment for a condition, with its parts (wheelchair cushions and batteries, transfer aids, pressure-ulcer care, protective and cranial helmets, post-surgical and lymphedema garments and pumps, oxygen conservers, Holter electrodes, fetal dopplers, cold-therapy units, toileting and dressing aids); FSA Store and HSA Store list mobility, transfer, bath and toilet aids, monitors and fever thermometers as eligible',
   },
   {
     id: 'equipment-sensory-respiratory-aids',
