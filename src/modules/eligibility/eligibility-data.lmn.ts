@@ -306,6 +306,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
     status: 'requires_lmn',
     keywords: [
       'donut + pillow',
+      'cpap + pillow',
+      'sleep apnea pillow',
       'donut + cushion',
       'orthopedic + shoe',
       'orthotic + shoe',

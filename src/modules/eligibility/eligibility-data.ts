@@ -25,6 +25,7 @@ import {
   WELLNESS_RECALL_INELIGIBLE_CATEGORIES,
   WELLNESS_RECALL_LMN_CATEGORIES,
 } from './eligibility-data.wellness-recall.js';
+import { EQUIPMENT_CATEGORIES } from './eligibility-data.equipment.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -36,6 +37,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...LISTED_ELIGIBLE_CATEGORIES,
   ...TAXONOMY_ELIGIBLE_CATEGORIES,
   ...MEDICAL_TYPE_CATEGORIES,
+  ...EQUIPMENT_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,

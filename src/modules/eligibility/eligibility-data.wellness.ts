@@ -277,6 +277,7 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'posture chair',
       'orthopedic + chair',
       'lift chair',
+      'lift recliner',
       'seat cushion',
       'coccyx',
       'tailbone',
