@@ -136,7 +136,7 @@ describe('recall audit, home medical equipment, second pass: walking frames, bed
     ['Bed Ladder Pull Up Assist Strap', 'eligible', 'equipment-mobility-pressure-parts'],
     ['Bunk Bed Ladder Hook-On Wood', 'not_eligible', null],
     ['Slide Board Bariatric Transfer', 'eligible', 'equipment-mobility-pressure-parts'],
-    ['Hockey Slide Board Training 8 ft', 'not_eligible', null],
+    ['Hockey Slide Board Training 8 ft', 'requires_lmn', 'fitness-equipment-kinds'],
     ['Sliding Sheet Tube for Repositioning', 'eligible', 'equipment-mobility-pressure-parts'],
     ['Satin Sliding Sheet Set Queen', 'not_eligible', null],
     ['Lift Cushion Power Seat Elevating', 'eligible', 'equipment-mobility-pressure-parts'],

@@ -23,7 +23,7 @@ describe('checkEligibility by name: wellness classes found by a recall audit, an
     ['Slide Board for Exercise 6 ft', 'requires_lmn', 'fitness-equipment-kinds'],
     ['Dip Belt with Chain for Weighted Pull Ups', 'requires_lmn', 'fitness-equipment-kinds'],
     ['Neck Harness for Weight Training', 'requires_lmn', 'fitness-equipment-kinds'],
-    ['Transfer Slide Board for Wheelchair 30 in', 'eligible', 'mobility-aids'],
+    ['Transfer Slide Board for Wheelchair 30 in', 'eligible', 'equipment-mobility-pressure-parts'],
     ['Huggies Pull-Ups Training Pants Boys', 'not_eligible', 'baby-diapers-gear'],
     // An ab-toning belt is fitness equipment, not a TENS unit; a TENS + EMS unit stays medical equipment.
     ['Slendertone Connect Abs Toning Belt', 'requires_lmn', 'fitness-equipment-kinds'],
