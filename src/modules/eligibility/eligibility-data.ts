@@ -21,6 +21,7 @@ import { PET_BRAND_CATEGORY, WELLNESS_BRAND_CATEGORIES } from './eligibility-dat
 import { WELLNESS_TYPE_CATEGORIES, WELLNESS_TYPE_INELIGIBLE_CATEGORIES } from './eligibility-data.types-wellness.js';
 import { MEDICAL_BRAND_CATEGORIES } from './eligibility-data.brands-medical.js';
 import { MEDICAL_TYPE_CATEGORIES } from './eligibility-data.types-medical.js';
+import { OTC_ELIGIBLE_CATEGORIES, OTC_INELIGIBLE_CATEGORIES, OTC_LMN_CATEGORIES } from './eligibility-data.otc.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -32,15 +33,18 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...LISTED_ELIGIBLE_CATEGORIES,
   ...TAXONOMY_ELIGIBLE_CATEGORIES,
   ...MEDICAL_TYPE_CATEGORIES,
+  ...OTC_ELIGIBLE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
   ...WELLNESS_TYPE_CATEGORIES,
+  ...OTC_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
   ...TAXONOMY_INELIGIBLE_CATEGORIES,
   ...WELLNESS_TYPE_INELIGIBLE_CATEGORIES,
+  ...OTC_INELIGIBLE_CATEGORIES,
   PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
   ...MEDICAL_BRAND_CATEGORIES,

@@ -1,0 +1,104 @@
+import { checkEligibility } from './eligibility.engine.js';
+import type { EligibilityStatus } from './eligibility.types.js';
+
+type Case = [name: string, status: EligibilityStatus, category: string | null];
+
+// A recall audit of the drugstore's over-the-counter aisles: names a catalog writes that no table read (Spanish-language
+// store titles, medicines named by use or form, trade nouns of wound care, sunscreens named by form), each class with the
+// everyday goods that share its words, so a look-alike answered `eligible` fails here.
+function audit(title: string, cases: Case[]): void {
+  describe(`checkEligibility by name: ${title}`, () => {
+    test.each(cases)('%s → %s (%s)', (name, status, category) => {
+      expect(checkEligibility({ name })).toMatchObject({ status, category });
+    });
+  });
+}
+
+audit(
+  'Spanish-language store titles of OTC medicines, menstrual care, family planning, first aid and sunscreen, beside the teas, syrups, towels and fabric that share their words',
+  [
+    // A medicine named in Spanish by its drug or its use is the medicine; a tea or a maple syrup "para" something is food.
+    ['Ibuprofeno 200 mg Tabletas Alivio del Dolor 100 ct', 'eligible', 'otc-medicines-spanish'],
+    ['Jarabe para la Tos Miel 4 fl oz', 'eligible', 'otc-medicines-spanish'],
+    ['Antiácido Carbonato de Calcio 96 Tabletas Masticables', 'eligible', 'otc-medicines-spanish'],
+    ['Crema Antimicótica Clotrimazol 1% 1 oz', 'eligible', 'otc-medicines-spanish'],
+    ['Gotas para los Ojos Lubricantes 15 ml', 'eligible', 'otc-medicines-spanish'],
+    ['Té para la Tos Manzanilla 20 bolsitas', 'not_eligible', null],
+    ['Jarabe de Arce Pancake Syrup 12 oz', 'not_eligible', 'food-drink-types'],
+    // Sanitary towels and tampons are menstrual care; bath towels are not.
+    ['Toallas Femeninas Nocturnas 28 ct', 'eligible', 'menstrual-care-spanish'],
+    ['Tampones Regulares 36 ct', 'eligible', 'menstrual-care-spanish'],
+    ['Toallas de Baño Algodón 4 pk', 'not_eligible', null],
+    ['Condones Lubricados 12 ct', 'eligible', 'family-planning-spanish'],
+    ['Prueba de Embarazo 2 ct', 'eligible', 'family-planning-spanish'],
+    // Sterile gauze is a dressing; "gasa" is also chiffon, and a pet's first aid kit is for the pet.
+    ['Vendas Adhesivas 100 ct', 'eligible', 'first-aid-spanish'],
+    ['Gasas Estériles 4 x 4 in 25 ct', 'eligible', 'first-aid-spanish'],
+    ['Vestido de Gasa Floral Mujer', 'not_eligible', null],
+    ['Kit de Primeros Auxilios para Mascotas', 'not_eligible', null],
+    // A sunscreen named in Spanish keeps the SPF 15 minimum; a tanning oil is not sunscreen.
+    ['Protector Solar SPF 50 Niños Loción 6 oz', 'eligible', 'sunscreen-by-form'],
+    ['Bloqueador Solar SPF 50', 'eligible', 'sunscreen-by-form'],
+    ['Protector Solar SPF 8 Loción', 'not_eligible', 'sunscreen-by-form'],
+    ['Aceite Bronceador FPS 4', 'not_eligible', null],
+  ],
+);
+
+audit(
+  'OTC medicines and supplies named by use, form or a brand that names its kind, beside the goods that share their words',
+  [
+    // An acne spot treatment is a medicine; a dark-spot serum and a carpet spot treatment are not.
+    ['Hurricaine Topical Anesthetic Gel Wild Cherry 1 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Oxy Maximum Action Spot Treatment 1 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Acne Spot Treatment 2% Salicylic Acid 0.5 oz', 'eligible', 'acne-treatment'],
+    ['Dark Spot Treatment Serum Vitamin C 1 oz', 'not_eligible', 'skin-care'],
+    ['Carpet Spot Treatment Spray 22 oz', 'not_eligible', null],
+    // A dermatitis cream is a medicine (a dermatitis shampoo stays with the medicated shampoos); a burn relief gel with aloe is a burn medicine, an after-sun aloe gel stays aloe.
+    ['Seborrheic Dermatitis Cream 1 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Solarcaine Cool Aloe Burn Relief Gel 8 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Banana Boat Aloe After Sun Gel 16 oz', 'requires_lmn', 'aloe-vera'],
+    ['GlycoLax Powder 238 g', 'eligible', 'otc-medicines-by-use'],
+    ['Cruex Prescription Strength Spray Powder 3 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Kirkland Signature Aller-Fex 180 mg 90 ct', 'eligible', 'otc-medicines-by-use'],
+    // Wound, blister and taping supplies by their trade nouns; a combine harvester and a wrap dress are not.
+    ['ABD Combine Pad 5 x 9 in 25 ct', 'eligible', 'wound-blister-taping-supplies'],
+    ['Combine Harvester Toy Tractor', 'not_eligible', null],
+    ['Pre-Wrap Foam Underwrap 2.75 in 48 rolls', 'eligible', 'wound-blister-taping-supplies'],
+    ['Under Wrap Dress Black', 'not_eligible', 'clothing-accessories'],
+    ['Blister Treatment Gel Plasters Assorted 16 ct', 'eligible', 'wound-blister-taping-supplies'],
+    ["Tailor's Bunionette Protector Sleeve", 'eligible', 'wound-blister-taping-supplies'],
+    // An orthotic shoe insole is an orthotic, not an orthopedic shoe; a shoe deodorizer is a toiletry.
+    ['Powerstep Pinnacle Orthotic Shoe Insoles', 'eligible', 'wound-blister-taping-supplies'],
+    ['Shoe Insole Deodorizer Spray', 'not_eligible', null],
+    // A home test named by its condition is a diagnostic; a tea named by the condition is food.
+    ['Strep Throat Test At Home', 'eligible', 'home-tests-by-condition'],
+    ['Strep Throat Soothing Tea', 'not_eligible', 'groceries'],
+    ['A1CNow+ System 4 tests', 'eligible', 'home-tests-by-condition'],
+    // A sunscreen stick, scalp mist or "sun protect" lotion that states an SPF is sunscreen; a UPF shirt and a highlighter stick are not.
+    ['Raw Elements Face Stick SPF 30', 'eligible', 'sunscreen-by-form'],
+    ['Sun Bum Scalp & Hair Mist SPF 30', 'eligible', 'sunscreen-by-form'],
+    ['Ocean Potion Sun Protect & Moisturize SPF 50', 'eligible', 'sunscreen-by-form'],
+    ['Sun Protect Shirt UPF 50', 'not_eligible', 'clothing-accessories'],
+    ['Face Stick Highlighter Glow', 'not_eligible', 'cosmetics'],
+    // The brand's lactase chewables are a supplement; its milk is food.
+    ['Lactaid Fast Act Chewables 32 ct', 'requires_lmn', 'lactase-enzyme-brands'],
+    ['Lactaid Whole Milk 96 oz', 'not_eligible', 'groceries'],
+  ],
+);
+
+audit("novelties, holders and pet products that borrow a medical product's words", [
+  // A candy dish, a carrying case, a gag gift and a disposal bag are not the product they name; a contact lens case is lens care.
+  ['Cough Drop Candy Dish', 'not_eligible', 'medicine-novelties'],
+  ['Condom Carrying Case Metal', 'not_eligible', 'medicine-novelties'],
+  ['Fake Pregnancy Test Positive Gag Gift', 'not_eligible', 'medicine-novelties'],
+  ['Sanitary Napkin Disposal Bags 100 ct', 'not_eligible', 'medicine-novelties'],
+  ['Contact Lens Carrying Case', 'eligible', 'contact-lenses-care'],
+  // A non-medicated baby rub is not the medicated chest rub; eye drops for a cat are for the cat.
+  ['Baby Vapor Rub Soothing Ointment 1.5 oz', 'not_eligible', 'medicine-novelties'],
+  ["Vicks VapoRub Children's Ointment 1.76 oz", 'eligible', 'cold-flu-cough'],
+  ['Cat Eye Drops for Allergies 0.5 oz', 'not_eligible', 'medicine-novelties'],
+  ['Cat Eye Liquid Liner Black', 'not_eligible', null],
+  // A lunch box of a bandage brand's licence, or one an ice pack is for, is a container.
+  ['Band-Aid Brand Sesame Street Lunch Box', 'not_eligible', null],
+  ['Reusable Ice Pack for Lunch Boxes', 'not_eligible', null],
+]);
