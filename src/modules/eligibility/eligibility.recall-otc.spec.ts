@@ -102,3 +102,53 @@ audit("novelties, holders and pet products that borrow a medical product's words
   ['Band-Aid Brand Sesame Street Lunch Box', 'not_eligible', null],
   ['Reusable Ice Pack for Lunch Boxes', 'not_eligible', null],
 ]);
+
+audit(
+  'medicines named by use (nasal moisturizers, effervescent antacids, travel sickness, bite relief, skin protectants, medicated powders, blemish gels) and a non-laxative fiber, beside the goods that share their words',
+  [
+    ['Nasal Moisturizing Spray with Aloe 1.5 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Bromo Seltzer Effervescent Granules 4.25 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Bromo Seltzer Antique Bottle Blue Glass', 'not_eligible', 'beverages'],
+    ['Travel Sickness Tablets Less Drowsy 12 ct', 'eligible', 'otc-medicines-by-use'],
+    ['Travel Sickness Bag Disposable 20 ct', 'not_eligible', null],
+    ['Chigger Bite Relief 0.75 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Mosquito Bite Relief Bracelet Citronella 10 pk', 'not_eligible', 'home-electronics-apparel'],
+    ['Skin Protectant Ointment Dimethicone 4 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Dimethicone Hair Serum Frizz Control', 'not_eligible', 'skin-care'],
+    ['Medicated Body Powder Menthol 10 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Blemish Control Gel Salicylic Acid 2% 1 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Blemish Balm BB Cream Light', 'not_eligible', 'cosmetics'],
+    ['Wheat Dextrin Fiber Powder 20 oz', 'requires_lmn', 'fiber-supplement-ingredients'],
+    ['Guar Gum Powder for Baking 8 oz', 'not_eligible', null],
+  ],
+);
+
+audit(
+  'wound, blister, period and bladder supplies by their trade nouns, beside a kitchen sponge, duct tape, socks and a coffee tray',
+  [
+    ['Surgical Sponges 4 x 4 in 8-Ply 200 ct', 'eligible', 'wound-blister-taping-supplies'],
+    ['Kitchen Sponges Non-Scratch 6 pk', 'not_eligible', 'household'],
+    ['Cloth Adhesive Tape 2 in x 10 yd', 'eligible', 'wound-blister-taping-supplies'],
+    ['Gorilla Cloth Duct Tape 1.88 in', 'not_eligible', null],
+    ['Blister Prevention Stick 0.35 oz', 'eligible', 'wound-blister-taping-supplies'],
+    ['Blister Prevention Running Socks', 'not_eligible', 'clothing-accessories'],
+    ['Molefoam Padding Roll', 'eligible', 'wound-blister-taping-supplies'],
+    ['Period Proof Boyshorts 3 pk', 'eligible', 'period-postpartum-bladder-wear'],
+    ['Maternity Pads 10 ct', 'eligible', 'period-postpartum-bladder-wear'],
+    ["Men's Drip Collector 12 ct", 'eligible', 'period-postpartum-bladder-wear'],
+    ['Drip Coffee Collector Tray', 'not_eligible', 'groceries'],
+  ],
+);
+
+audit(
+  'sunscreen milks and home tests named by condition, beside the planners, reveal gifts and foods named after them',
+  [
+    ['Mineral Sun Milk SPF 50', 'eligible', 'sunscreen-by-form'],
+    ['Fertility Test for Women FSH', 'eligible', 'home-tests-by-condition'],
+    ['Celiac Test Home Kit', 'eligible', 'home-tests-by-condition'],
+    ['Celiac Friendly Gluten Free Pasta', 'not_eligible', 'groceries'],
+    ['H. Pylori Test Home Kit', 'eligible', 'home-tests-by-condition'],
+    ['Ovulation Calendar Planner', 'not_eligible', 'medicine-novelties'],
+    ['Pregnancy Test Gift Box Reveal Announcement', 'not_eligible', 'medicine-novelties'],
+  ],
+);
