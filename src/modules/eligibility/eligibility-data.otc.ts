@@ -105,6 +105,7 @@ export const OTC_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'topical anesthetic',
       'topical anaesthetic',
       'hurricaine',
+      'dibucaine',
       'acne + spot treatment',
       'blemish + spot treatment',
       'maximum action spot treatment',
@@ -182,6 +183,28 @@ export const OTC_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: ['period proof', 'maternity pad', 'drip collector'],
     rationale:
       'CARES Act 2020 (§3702): menstrual care products are qualified medical expenses, as are postpartum and incontinence supplies (IRS Pub. 502)',
+  },
+  {
+    // Register receipts and store feeds shorten words ("HYDROCORT CRM", "FLEX FABRIC BNDG", "INCONT UNDERWEAR").
+    id: 'otc-register-abbreviations',
+    label: 'OTC medicines and supplies in register abbreviations',
+    status: 'eligible',
+    // "IBU" alone is also a beer's bitterness ("65 IBU"): only the tablet strength or form is read.
+    keywords: [
+      'ibu 200',
+      'ibu + tab',
+      'hydrocort',
+      'nasal spry',
+      'stool softnr',
+      'bndg',
+      'incont',
+      'incont + underwear',
+      'incont + brief',
+      'preg test',
+    ],
+    negative_keywords: ['ipa', 'ale', 'beer', 'lager'],
+    rationale:
+      'CARES Act 2020 (§3702): OTC medicines and menstrual care are eligible, and IRS Pub. 502 counts bandages, incontinence supplies and pregnancy tests as medical care, however a register abbreviates them',
   },
   {
     id: 'home-tests-by-condition',

@@ -49,6 +49,7 @@ audit(
   [
     // An acne spot treatment is a medicine; a dark-spot serum and a carpet spot treatment are not.
     ['Hurricaine Topical Anesthetic Gel Wild Cherry 1 oz', 'eligible', 'otc-medicines-by-use'],
+    ['Dibucaine Ointment 1% 1 oz', 'eligible', 'otc-medicines-by-use'],
     ['Oxy Maximum Action Spot Treatment 1 oz', 'eligible', 'otc-medicines-by-use'],
     ['Acne Spot Treatment 2% Salicylic Acid 0.5 oz', 'eligible', 'acne-treatment'],
     ['Dark Spot Treatment Serum Vitamin C 1 oz', 'not_eligible', 'skin-care'],
@@ -150,5 +151,21 @@ audit(
     ['H. Pylori Test Home Kit', 'eligible', 'home-tests-by-condition'],
     ['Ovulation Calendar Planner', 'not_eligible', 'medicine-novelties'],
     ['Pregnancy Test Gift Box Reveal Announcement', 'not_eligible', 'medicine-novelties'],
+  ],
+);
+
+audit(
+  'register abbreviations of OTC medicines and supplies, beside a beer that states its bitterness and ordinary underwear',
+  [
+    // "IBU" is read only with a tablet strength or form: a beer states its bitterness units.
+    ['IBU 200MG TAB 50CT', 'eligible', 'otc-register-abbreviations'],
+    ['Hazy IPA 65 IBU 6 pk', 'not_eligible', 'alcohol'],
+    ['EQ HYDROCORT CRM 1% 1OZ', 'eligible', 'otc-register-abbreviations'],
+    ['CVS HLTH NASAL SPRY 12HR 1OZ', 'eligible', 'otc-register-abbreviations'],
+    ['MEIJER STOOL SOFTNR 100MG 100CT', 'eligible', 'otc-register-abbreviations'],
+    ['WAG FLEX FABRIC BNDG 30CT', 'eligible', 'otc-register-abbreviations'],
+    ['UP&UP INCONT UNDERWEAR L 20CT', 'eligible', 'otc-register-abbreviations'],
+    ['Boxer Brief Underwear 3 pk', 'not_eligible', 'clothing-accessories'],
+    ['CVS PREG TEST 2CT', 'eligible', 'otc-register-abbreviations'],
   ],
 );
