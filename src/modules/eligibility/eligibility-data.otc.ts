@@ -257,6 +257,23 @@ export const OTC_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
 
 export const OTC_LMN_CATEGORIES: readonly EligibilityCategory[] = [
   {
+    id: 'bladder-urinary-supplements',
+    label: 'Bladder and urinary supplements',
+    status: 'requires_lmn',
+    // A bladder support device (a pessary insert) is incontinence care; one sold as capsules or seeds is a supplement.
+    keywords: [
+      'bladder support + capsule',
+      'bladder support + caps',
+      'bladder support + gummy',
+      'bladder support + tablet',
+      'bladder support + pumpkin seed',
+      'urinary tract support',
+      'urinary support + cranberry',
+    ],
+    rationale:
+      'IRS Pub. 502: dietary supplements (pumpkin seed, cranberry) are medical care only when a practitioner recommends them for a diagnosed condition',
+  },
+  {
     id: 'fiber-supplement-ingredients',
     label: 'Fiber supplements (non-laxative fibers)',
     status: 'requires_lmn',
@@ -306,8 +323,18 @@ export const OTC_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'pregnancy journal',
       'reveal announcement',
       'gender reveal',
+      'cake topper',
+      'shower steamer',
+      'wrapping paper',
+      'gift wrap',
+      'shot glass',
+      'shaped balloon',
+      'balloon + party',
+      'vending machine',
+      'empty dropper',
+      'empty bottle',
     ],
     rationale:
-      'IRS Pub. 502: personal, household and gift items (a candy dish, a gag gift, a holder or disposal bag, a non-medicated baby rub, a product for a pet) are not medical care',
+      'IRS Pub. 502: personal, household and gift items (a candy dish, a gag gift, a cake topper, wrapping paper, a shot glass, a vending machine, an empty bottle, a holder or disposal bag, a shower steamer, a non-medicated baby rub, a product for a pet) are not medical care',
   },
 ];

@@ -169,3 +169,26 @@ audit(
     ['CVS PREG TEST 2CT', 'eligible', 'otc-register-abbreviations'],
   ],
 );
+
+audit(
+  'party goods, containers and comfort goods shaped or named like a medical product, and supplements sold as bladder support',
+  [
+    // A shower steamer is aromatherapy; the steam-vaporizer medicine is a cold medicine.
+    ['Sinus Relief Shower Steamers 6 ct', 'not_eligible', 'medicine-novelties'],
+    ['Vicks VapoSteam Liquid Medication for Hot Steam Vaporizers 8 oz', 'eligible', 'cold-flu-cough'],
+    // Pumpkin-seed or cranberry capsules are supplements; a bladder support insert is incontinence care.
+    ['Bladder Support Pumpkin Seed 60 ct', 'requires_lmn', 'bladder-urinary-supplements'],
+    ['Urinary Tract Support Cranberry 60 caps', 'requires_lmn', 'bladder-urinary-supplements'],
+    ['Poise Impressa Bladder Supports Size 1 10 ct', 'eligible', 'incontinence'],
+    // Wrapping paper, balloons, shot glasses, cake toppers, vending machines and empty bottles are not the product they picture.
+    ['Bandage Print Wrapping Paper', 'not_eligible', 'medicine-novelties'],
+    ['Heart Shaped Bandages Kids 30 ct', 'eligible', 'bandages-wound-care'],
+    ['Condom Shaped Balloons Party 12 pk', 'not_eligible', 'medicine-novelties'],
+    ['Cough Syrup Shaped Shot Glasses', 'not_eligible', 'medicine-novelties'],
+    ['Pregnancy Test Cake Topper', 'not_eligible', 'medicine-novelties'],
+    ['Condom Vending Machine', 'not_eligible', 'medicine-novelties'],
+    ['Eye Drops Bottle Empty Dropper 10 pk', 'not_eligible', 'medicine-novelties'],
+    // Fleece boot insoles are for warmth, not an orthotic.
+    ['Insoles for Boots Fleece Warm', 'not_eligible', null],
+  ],
+);
