@@ -192,3 +192,26 @@ audit(
     ['Insoles for Boots Fleece Warm', 'not_eligible', null],
   ],
 );
+
+audit(
+  'liquor flavoured like a cough drop, soup, horse care, towels, coolers, holders and cleaners that carry an OTC word, beside the medicine itself',
+  [
+    ['Cough Drop Flavored Vodka 750 ml', 'not_eligible', null],
+    ['Alcohol-Free Cough Syrup Kids 4 oz', 'eligible', 'cold-flu-cough'],
+    ['Cold and Flu Soup Chicken Noodle 4 pk', 'not_eligible', 'medicine-novelties'],
+    ['Horse Pain Relief Gel 32 oz', 'not_eligible', 'medicine-novelties'],
+    ['Horse Chestnut Seed Extract 300 mg 60 ct', 'requires_lmn', 'supplement-ingredients'],
+    ['Ice Pack for Beer Cans Koozie', 'not_eligible', 'medicine-novelties'],
+    ['Tampon Dispenser Coin Operated', 'not_eligible', 'medicine-novelties'],
+    ['Coppertone Beach Towel', 'not_eligible', 'medicine-novelties'],
+    ['Coppertone Sport Sunscreen Lotion SPF 50', 'eligible', 'sunscreen'],
+    ['Pill Bottle Organizer Craft Storage', 'not_eligible', 'medicine-novelties'],
+    ['Drug Test Cheat Kit', 'not_eligible', 'medicine-novelties'],
+    ['Eye Drops Keychain Holder', 'not_eligible', 'medicine-novelties'],
+    ['Nasal Spray Holder Keychain', 'not_eligible', 'household-look-alikes'],
+    ['Band Aid Holder Dispenser Wall', 'not_eligible', 'medicine-novelties'],
+    ['Isopropyl Alcohol 99% Electronics Cleaner 1 gal', 'not_eligible', 'medicine-novelties'],
+    ['Rubbing Alcohol 70% Isopropyl 32 oz', 'eligible', 'antiseptics'],
+    ['Cheesecloth Gauze Grade 90', 'not_eligible', 'medicine-novelties'],
+  ],
+);
