@@ -215,3 +215,11 @@ audit(
     ['Cheesecloth Gauze Grade 90', 'not_eligible', 'medicine-novelties'],
   ],
 );
+
+audit("an allergy to a cat or a dog is the person's; a product for the animal or the carpet is not medical care", [
+  ['Allergy Relief Eye Drops for Cat & Dog Dander 0.5 oz', 'eligible', 'allergy-relief'],
+  ['Cat Dander Remover Spray for Furniture 32 oz', 'not_eligible', null],
+  ['Dog Dander Shampoo for Dogs 16 oz', 'not_eligible', 'toiletries'],
+  ['Allergy Relief for Dog Dander Tablets 24 ct', 'eligible', 'allergy-relief'],
+  ['Anti-Allergen Dog Dander Spray for Carpets', 'not_eligible', null],
+]);
