@@ -694,7 +694,7 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'chew toy',
     ],
     // eye drops and air purifiers for an allergy to pet dander are for people
-    negative_keywords: ['pet dander'],
+    negative_keywords: ['pet dander', 'dog dander', 'cat dander'],
     rationale:
       'IRS Pub. 502: products for pets are not medical care for the account holder (only a guide dog or other service animal is, with separate substantiation)',
   },

@@ -35,6 +35,9 @@ export const EVERYDAY_LOOK_ALIKES = [
   'hoodie',
   'jeans',
   'upholstery',
+  // containers
+  'lunch box',
+  'lunchbox',
   // hardware, pool and kitchen
   'roof',
   'rafter',

@@ -182,6 +182,11 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'plug in',
       // propolis sprays are bee-product supplements
       'propolis',
+      // a spirit flavoured like a cough drop is liquor
+      'vodka',
+      'whiskey',
+      'liqueur',
+      'schnapps',
       ...MEDICINE_MERCHANDISE,
       ...GOODS_SOLD_FOR_A_SYMPTOM,
     ],
@@ -259,7 +264,7 @@ export const MEDICINE_CATEGORIES: readonly EligibilityCategory[] = [
       'nasal care',
     ],
     // saline for a piercing or a tattoo is aftercare of a cosmetic procedure
-    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'laxative', 'piercing', 'tattoo'],
+    negative_keywords: [...EVERYDAY_LOOK_ALIKES, 'laxative', 'piercing', 'tattoo', 'keychain'],
     rationale: `${CARES_OTC}; nasal rinses, aspirators and nasal strips relieve congestion (plan administrators' eligibility lists)`,
   },
   {

@@ -876,7 +876,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     ],
     // Toe separators sold for a pedicure are nail-care tools.
     // orthotic slippers and sandals are orthopedic footwear
-    negative_keywords: ['pedicure', 'manicure', 'nail polish', 'slipper', 'sandal'],
+    negative_keywords: ['pedicure', 'manicure', 'nail polish', 'slipper', 'sandal', 'deodorizer', 'fleece'],
     rationale:
       "Plan administrators' eligibility lists: orthotic inserts and foot pads treat or relieve foot conditions",
   },

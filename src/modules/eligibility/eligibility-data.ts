@@ -26,6 +26,7 @@ import {
   WELLNESS_RECALL_LMN_CATEGORIES,
 } from './eligibility-data.wellness-recall.js';
 import { EQUIPMENT_CATEGORIES } from './eligibility-data.equipment.js';
+import { OTC_ELIGIBLE_CATEGORIES, OTC_INELIGIBLE_CATEGORIES, OTC_LMN_CATEGORIES } from './eligibility-data.otc.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -38,17 +39,20 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...TAXONOMY_ELIGIBLE_CATEGORIES,
   ...MEDICAL_TYPE_CATEGORIES,
   ...EQUIPMENT_CATEGORIES,
+  ...OTC_ELIGIBLE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
   ...WELLNESS_TYPE_CATEGORIES,
   ...WELLNESS_RECALL_LMN_CATEGORIES,
+  ...OTC_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
   ...TAXONOMY_INELIGIBLE_CATEGORIES,
   ...WELLNESS_TYPE_INELIGIBLE_CATEGORIES,
   ...WELLNESS_RECALL_INELIGIBLE_CATEGORIES,
+  ...OTC_INELIGIBLE_CATEGORIES,
   PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
   ...MEDICAL_BRAND_CATEGORIES,
