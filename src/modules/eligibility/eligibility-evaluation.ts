@@ -116,6 +116,12 @@ export interface LabelledSet {
  */
 export const LABELLED_SETS = [
   {
+    file: 'unseen-2026-11-29-independent-14.csv',
+    role: "fourteenth independent unseen set (a general retailer's health, wellness and household catalog, as the issue describes its own held-out set, written by someone who had not read the rules, while three recall audits of equipment, OTC and wellness titles were written from no set; regression since: its misses were covered by class)",
+    measuredOnce:
+      '300/311 = 96.5% (no name labelled not_eligible or requires_lmn answered eligible; one labelled requires_review, graduated compression socks that state no mmHg, was; 3 answered requires_review, 1.0%)',
+  },
+  {
     file: 'unseen-2026-11-29-independent-13.csv',
     role: "thirteenth independent unseen set (one family-health store's whole feed: baby and maternity, kids' health, seniors and caregiving, written by someone who had not read the rules, while the twelfth one's classes and two look-alike audits were covered; regression since: its misses were covered by class)",
     measuredOnce:

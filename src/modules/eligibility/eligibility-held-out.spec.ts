@@ -25,7 +25,11 @@ interface Floors {
 // answered requires_review.
 const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.03 };
 
-// What each set holds the engine to. The thirteenth independent unseen set (one family-health store's whole feed:
+// What each set holds the engine to. The fourteenth independent unseen set (a general retailer's health, wellness and
+// household catalog, as the issue describes its own held-out set) was measured once (2026-11-29), after the thirteenth
+// one's classes and three recall audits written from no set (home medical equipment, OTC medicines and supplies, the
+// letter-of-necessity and everyday sides of a wellness catalog) were covered, at 300/311 = 96.5 %, no name labelled
+// not_eligible or requires_lmn answered eligible, 1.0 % requires_review: all three bars held. The thirteenth independent unseen set (one family-health store's whole feed:
 // baby and maternity, kids' health, seniors and caregiving) was measured once (2026-11-29), after the twelfth one's
 // classes and a second look-alike audit (medical-supply brands' everyday goods, home medical equipment) were covered,
 // at 239/261 = 91.6 %, no name labelled not_eligible or requires_lmn answered eligible, 2.3 % requires_review: the
@@ -35,7 +39,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // was measured once (2026-11-29), after the tenth and eleventh ones' classes and an audit of about 1,000 look-alike
 // titles of the auditor's own were covered, at 257/283 = 90.8 %, 6 costly (orthodontic flossers "for Braces", a spinal
 // decompression device, a hot-and-cold foam roller, an exercise peddler, a donut pillow, an aromatherapy roll-on),
-// 1.8 % requires_review: only the review bar held. Its classes were then covered; it reaches 272/283. The eleventh independent unseen set (a big-box retailer's health, beauty and baby
+// 1.8 % requires_review: only the review bar held. Its classes were then covered; it reaches 273/283. The eleventh independent unseen set (a big-box retailer's health, beauty and baby
 // aisles, about 15 % everyday goods that share a medical word) was measured once (2026-11-29), after the eighth one's
 // classes were covered, at 263/298 = 88.3 % (262/297 without the one name the overlap test flagged, removed after),
 // 11 names labelled not_eligible or requires_lmn answered eligible, 2.0 % requires_review: only the review bar held.
@@ -108,8 +112,9 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
+  'unseen-2026-11-29-independent-14.csv': { ...UNSEEN_BARS, accuracy: 300 / 311 },
   'unseen-2026-11-29-independent-13.csv': { ...UNSEEN_BARS, accuracy: 259 / 261 },
-  'unseen-2026-11-29-independent-12.csv': { ...UNSEEN_BARS, accuracy: 272 / 283 },
+  'unseen-2026-11-29-independent-12.csv': { ...UNSEEN_BARS, accuracy: 273 / 283 },
   'unseen-2026-11-29-independent-11.csv': { ...UNSEEN_BARS, accuracy: 290 / 297 },
   'unseen-2026-11-29-independent-10.csv': { ...UNSEEN_BARS, accuracy: 239 / 246 },
   'unseen-2026-11-29-independent-8.csv': { ...UNSEEN_BARS, accuracy: 262 / 266 },
