@@ -123,6 +123,7 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'caire + poc',
       'snap electrode',
       'power chair + battery',
+      'power chair',
       'power wheelchair + battery',
       'rollator + seat cushion',
       'walker + seat cushion',
@@ -225,6 +226,9 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'book',
       'memoir',
       'egg timer',
+      // a power recliner or a gaming chair is furniture, not a power wheelchair
+      'recliner',
+      'gaming',
     ],
     rationale:
       'IRS Pub. 502: medical equipment for a condition, with its parts (wheelchair cushions and batteries, transfer aids, pressure-ulcer care, protective and cranial helmets, post-surgical and lymphedema garments and pumps, oxygen conservers, Holter electrodes, fetal dopplers, cold-therapy units, toileting and dressing aids); FSA Store and HSA Store list mobility, transfer, bath and toilet aids, monitors and fever thermometers as eligible',

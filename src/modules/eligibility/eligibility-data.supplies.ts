@@ -842,7 +842,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'sigvaris',
     ],
     confirm: {
-      phrases: ['mmhg', 'graduated', 'medical', 'ted hose', 'anti embolism'],
+      phrases: ['mmhg', 'medical', 'ted hose', 'anti embolism'],
       missing: 'a medical-grade graduated compression (15 mmHg or more)',
       review_category: 'unclear-medical-purpose',
     },

@@ -196,6 +196,8 @@ export const TAXONOMY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'first aid + spray',
       'pramoxine',
       'zinc oxide + ointment',
+      'protecting powder',
+      'caldesene',
       'diaper rash + cream',
       'diaper rash + paste',
       'butt paste',

@@ -1350,3 +1350,18 @@ describe('checkEligibility by name: a family-health store (pediatric positioning
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a power chair and its battery beside a power recliner and a gaming chair, a protecting powder beside a setting powder, and "graduated" compression that states no grade', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Golden Technologies Buzzaround Power Chair, Red', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Power Chair Battery 12V 35Ah Sealed Lead Acid', 'eligible', 'equipment-mobility-pressure-parts'],
+    ['Electric Power Chair Recliner for Living Room', 'not_eligible', null],
+    ['Gaming Power Chair RGB with Footrest', 'not_eligible', null],
+    ['Caldesene Medicated Protecting Powder, Talc Free, 5 oz', 'eligible', 'otc-medicine-types'],
+    ['Mineral Setting Powder with Zinc Oxide, Translucent', 'not_eligible', 'cosmetics'],
+    ['Sockwell Graduated Compression Socks, Women, Medium', 'requires_review', 'unclear-medical-purpose'],
+    ['Therafirm Graduated Compression Socks 15-20 mmHg', 'eligible', 'compression-hosiery'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
