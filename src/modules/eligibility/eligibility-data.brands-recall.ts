@@ -1,6 +1,6 @@
 /**
  * A recall audit of brand-led titles, written from no labelled set: the product kinds and makers whose titles often
- * carry no generic noun the other tables know (power chairs, hip protectors, hemostatic sponges, migraine devices,
+ * carry no generic noun the other tables know (electric wheelchairs, hip protectors, hemostatic sponges, migraine devices,
  * low-vision and bath-safety makers, gut-health and numbered supplement lines), and the everyday goods whose names
  * share a medical word (a "Calcium Lime & Rust" remover, a hydrogen-peroxide surface cleaner, mushroom coffee, a face
  * device of a massage-gun maker, intimate toys).
@@ -11,9 +11,6 @@ import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
 // Impact shorts for skiing, skating or hockey are sports gear, not fall protection for the frail.
 const SPORTS_PADDING = ['snowboard', 'ski', 'skate', 'skating', 'hockey', 'football', 'motocross', 'padded short'];
 
-// A gaming, office or recliner "power chair" is furniture.
-const FURNITURE_CHAIRS = ['gaming', 'recliner', 'office chair', 'desk chair'];
-
 // Books and media about a supplement's subject are not the supplement.
 const PRINT_AND_MEDIA = ['book', 'cookbook', 'paperback', 'hardcover', 'kindle', 'audiobook', 'dvd', 'journal'];
 
@@ -22,11 +19,9 @@ const SUPPLEMENT_RULE = `${HSA_STORE}: dietary supplements are eligible only wit
 export const BRAND_RECALL_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'mobility-safety-kinds',
-    label: 'Power chairs, hip protectors and hemostatic dressings named by kind',
+    label: 'Electric wheelchairs, hip protectors, hemostatic dressings and migraine devices named by kind',
     status: 'eligible',
     keywords: [
-      'power chair',
-      'folding power chair',
       'electric wheelchair',
       'hip protector',
       'hip protector brief',
@@ -39,7 +34,7 @@ export const BRAND_RECALL_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = 
       'migraine device',
       'cefaly',
     ],
-    negative_keywords: [...SPORTS_PADDING, ...FURNITURE_CHAIRS, ...EVERYDAY_LOOK_ALIKES],
+    negative_keywords: [...SPORTS_PADDING, ...EVERYDAY_LOOK_ALIKES],
     rationale:
       'IRS Pub. 502: wheelchairs and other equipment to relieve a disability, medical supplies that stop bleeding and devices that treat a diagnosed condition such as migraine are medical care',
   },

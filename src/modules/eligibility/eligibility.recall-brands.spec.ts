@@ -6,8 +6,8 @@ type LabelledCase = [name: string, status: EligibilityStatus, category: string |
 // from no labelled set: each class the tables did not know, beside everyday goods that share its words.
 describe('checkEligibility by name: brand-led classes found by a recall audit, and their look-alikes', () => {
   test.each<LabelledCase>([
-    // Power chairs and hip protectors named by kind; a gaming chair and ski or hockey impact shorts are not medical.
-    ['Journey Health Zoomer Folding Power Chair', 'eligible', 'mobility-safety-kinds'],
+    // Electric wheelchairs and hip protectors named by kind; a gaming chair and ski or hockey impact shorts are not medical.
+    ['Journey Health Zoomer Folding Power Chair', 'eligible', 'equipment-mobility-pressure-parts'],
     ['Electric Wheelchair Foldable Lightweight 15 Mile Range', 'eligible', 'mobility-safety-kinds'],
     ['Posey Hip Protector Briefs Large', 'eligible', 'mobility-safety-kinds'],
     ['Gaming Power Chair Recliner with Speakers', 'not_eligible', 'home-electronics-apparel'],
