@@ -48,6 +48,8 @@ export const BRAND_RECALL_LMN_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: [
       'leaky gut',
       'gut lining',
+      // a urinary-pain brand's cranberry line is a supplement, not its analgesic
+      'cranberry complex',
       // numbered lines whose number names the formula ("Solgar No. 7" joint formula, "Formula 303" relaxant)
       'solgar no 7',
       'formula 303',
@@ -60,7 +62,7 @@ export const BRAND_RECALL_LMN_CATEGORIES: readonly EligibilityCategory[] = [
 export const BRAND_RECALL_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
     id: 'household-mineral-cleaners',
-    label: 'Lime, scale, rust and surface cleaners',
+    label: 'Lime, scale, rust and surface cleaners and air sanitizers',
     status: 'not_eligible',
     keywords: [
       'calcium lime',
@@ -73,6 +75,8 @@ export const BRAND_RECALL_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] 
       'multi purpose cleaner',
       'multipurpose cleaner',
       'multi surface cleaner',
+      'air sanitizer',
+      'air sanitizer spray',
     ],
     rationale:
       'IRS Pub. 502: household cleaners are personal and household items, not medical care, even when they name a mineral or a disinfectant',
@@ -88,6 +92,8 @@ export const BRAND_RECALL_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] 
       'coconut oil',
       'xylitol granule',
       'xylitol sweetener',
+      'foaming bath',
+      'foam bath',
       'theraface',
       'intimate massager',
       'couples massager',

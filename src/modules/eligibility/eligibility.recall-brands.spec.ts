@@ -47,6 +47,20 @@ describe('checkEligibility by name: brand-led classes found by a recall audit, a
     ['Lysol Hydrogen Peroxide Multi-Purpose Cleaner', 'not_eligible', 'household-mineral-cleaners'],
     ['Calcium + Vitamin D3 Key Lime Chews 60 ct', 'requires_lmn', 'vitamins-minerals'],
     ['Hydrogen Peroxide 3% Topical Solution 32 oz', 'eligible', 'antiseptics'],
+    // Air sanitizers and humidifier cleaning tablets are household goods; a hand sanitizer spray, a denture tablet and a
+    // humidifier keep their answers.
+    ['Lysol Air Sanitizer Spray 10 oz', 'not_eligible', 'household-mineral-cleaners'],
+    ['Vicks Cool Mist Humidifier Cleaning Tablets', 'not_eligible', 'home-comfort-look-alikes'],
+    ['Hand Sanitizer Spray 70% Alcohol', 'eligible', 'ppe'],
+    ['Polident Denture Cleaning Tablets 120 ct', 'eligible', 'denture-care'],
+    ['Cool Mist Humidifier 4 L', 'requires_lmn', 'humidifiers'],
+    // A urinary-pain brand's cranberry line is a supplement; its analgesic stays an OTC medicine.
+    ['Cystex Liquid Cranberry Complex', 'requires_lmn', 'supplement-lines'],
+    ['Cystex Urinary Pain Relief Tablets 24 ct', 'eligible', 'womens-health-otc'],
+    // A melatonin or Epsom-salt foaming bath is a toiletry; melatonin gummies and an Epsom soak keep their answers.
+    ["Dr. Teal's Melatonin Sleep Foaming Bath", 'not_eligible', 'brand-look-alike-goods'],
+    ['Melatonin 5 mg Gummies 60 ct', 'requires_lmn', 'dietary-supplements'],
+    ["Dr Teal's Epsom Salt Soaking Solution Eucalyptus 3 lb", 'eligible', 'epsom-salt'],
     // Foods a supplement brand sells: mushroom coffee, protein, coconut oil and xylitol; the mushroom capsules, coconut-oil
     // softgels and a xylitol nasal spray keep their answers.
     ["Four Sigmatic Lion's Mane Mushroom Coffee 10 ct", 'not_eligible', 'brand-look-alike-goods'],
