@@ -16,12 +16,19 @@ describe('checkEligibility by name: brand-led classes found by a recall audit, a
     // A clotting sponge stops bleeding; a kitchen sponge is a household good.
     ['Quikclot Advanced Clotting Sponge', 'eligible', 'mobility-safety-kinds'],
     ['Kitchen Sponge Scrub 6 pk', 'not_eligible', 'household'],
+    ['WoundSeal Powder Bleeding Stopper 4 ct', 'eligible', 'mobility-safety-kinds'],
+    ['Hip Protection Underwear with Removable Pads', 'eligible', 'mobility-safety-kinds'],
+    ['Hip Protection Pads Snowboard Shorts', 'not_eligible', null],
+    ['Relivion Migraine Headset', 'eligible', 'mobility-safety-kinds'],
+    ['Gaming Headset with Mic', 'not_eligible', null],
     // A migraine device by its maker or its kind.
     ['Cefaly Kit Migraine Treatment Device', 'eligible', 'mobility-safety-kinds'],
     // Low-vision, bath-safety, wheelchair and therapy-wrap makers whose whole range is medical equipment; an eye vitamin
     // "for enhanced vision" stays a supplement.
     ['Freedom Scientific Ruby 7 HD', 'eligible', 'equipment-makers-recall'],
     ['OrCam MyEye 3 Pro', 'eligible', 'equipment-makers-recall'],
+    ['Optelec Compact 6 HD Speech', 'eligible', 'equipment-makers-recall'],
+    ['HumanWare Explore 5 Handheld Magnifier', 'eligible', 'equipment-makers-recall'],
     ['Enhanced Vision Merlin Ultra', 'eligible', 'equipment-makers-recall'],
     ['HealthCraft Advantage Rail', 'eligible', 'equipment-makers-recall'],
     ['Elasto-Gel All Purpose Therapy Wrap 6 x 24', 'eligible', 'equipment-makers-recall'],
@@ -64,6 +71,7 @@ describe('checkEligibility by name: brand-led classes found by a recall audit, a
     // Foods a supplement brand sells: mushroom coffee, protein, coconut oil and xylitol; the mushroom capsules, coconut-oil
     // softgels and a xylitol nasal spray keep their answers.
     ["Four Sigmatic Lion's Mane Mushroom Coffee 10 ct", 'not_eligible', 'brand-look-alike-goods'],
+    ["Four Sigmatic Think Organic Ground Coffee Lion's Mane", 'not_eligible', 'brand-look-alike-goods'],
     ['Garden of Life Raw Organic Protein Vanilla 22 oz', 'not_eligible', 'brand-look-alike-goods'],
     ['Ancient Nutrition Bone Broth Protein Chocolate', 'not_eligible', 'brand-look-alike-goods'],
     ['NOW Foods Organic Coconut Oil 20 fl oz', 'not_eligible', 'brand-look-alike-goods'],
