@@ -693,8 +693,8 @@ export const INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'flea collar',
       'chew toy',
     ],
-    // eye drops and air purifiers for an allergy to pet dander are for people
-    negative_keywords: ['pet dander', 'dog dander', 'cat dander'],
+    // eye drops and air purifiers for an allergy to pet dander are for people; a "Mountain Dog" back belt is a brand's
+    negative_keywords: ['pet dander', 'dog dander', 'cat dander', 'lumbar support belt'],
     rationale:
       'IRS Pub. 502: products for pets are not medical care for the account holder (only a guide dog or other service animal is, with separate substantiation)',
   },

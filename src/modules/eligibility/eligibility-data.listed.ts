@@ -165,6 +165,8 @@ export const LISTED_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'hair skin and nail',
       'hair skin nail',
       'skin and nail',
+      'nail and hair',
+      'hair and nail',
       'hair vitamin',
       'hair gummy',
       'hair + gummy',

@@ -296,6 +296,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'guitar',
       'piano',
       'violin',
+      // a humidifier's cleaning tablets are a household cleaner, whatever humidifier they name
+      'cleaning tablet',
     ],
     rationale:
       'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',
