@@ -27,6 +27,11 @@ import {
 } from './eligibility-data.wellness-recall.js';
 import { EQUIPMENT_CATEGORIES } from './eligibility-data.equipment.js';
 import { OTC_ELIGIBLE_CATEGORIES, OTC_INELIGIBLE_CATEGORIES, OTC_LMN_CATEGORIES } from './eligibility-data.otc.js';
+import {
+  FAMILY_ELIGIBLE_CATEGORIES,
+  FAMILY_INELIGIBLE_CATEGORIES,
+  FAMILY_LMN_CATEGORIES,
+} from './eligibility-data.family.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -40,12 +45,14 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...MEDICAL_TYPE_CATEGORIES,
   ...EQUIPMENT_CATEGORIES,
   ...OTC_ELIGIBLE_CATEGORIES,
+  ...FAMILY_ELIGIBLE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
   ...WELLNESS_TYPE_CATEGORIES,
   ...WELLNESS_RECALL_LMN_CATEGORIES,
   ...OTC_LMN_CATEGORIES,
+  ...FAMILY_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
@@ -53,6 +60,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...WELLNESS_TYPE_INELIGIBLE_CATEGORIES,
   ...WELLNESS_RECALL_INELIGIBLE_CATEGORIES,
   ...OTC_INELIGIBLE_CATEGORIES,
+  ...FAMILY_INELIGIBLE_CATEGORIES,
   PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
   ...MEDICAL_BRAND_CATEGORIES,
