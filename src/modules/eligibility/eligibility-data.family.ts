@@ -160,6 +160,8 @@ export const FAMILY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'soflens',
       'purevision',
       'contact case',
+      'for presbyopia',
+      'infuse one day',
     ],
     rationale:
       'IRS Pub. 502: contact lenses and the materials and equipment needed to use them (astigmatism and scleral lenses, their removers and inserters)',

@@ -68,6 +68,8 @@ const AUDIT: Record<string, Case[]> = {
     ['Scleral Lens Insertion Plunger DMV', 'eligible', 'contact-lenses-by-type'],
     ['Menicon Progent Protein Remover', 'eligible', 'contact-lenses-by-type'],
     ['Contacts Case Kit with Mirror', 'eligible', 'contact-lenses-by-type'],
+    ['Ultra for Presbyopia 6 pk', 'eligible', 'contact-lenses-by-type'],
+    ['Infuse One-Day 90 pk', 'eligible', 'contact-lenses-by-type'],
     ['Colored Contacts Cosmetic Halloween Lenses', 'not_eligible', 'costume-contact-lenses'],
     ['Halloween Contacts White Out', 'not_eligible', 'costume-contact-lenses'],
     ['Phone Case Contact Card Holder', 'not_eligible', 'home-electronics-apparel'],
