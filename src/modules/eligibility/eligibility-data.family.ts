@@ -142,6 +142,16 @@ export const FAMILY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
     rationale: `${FSA_STORE}: diaper rash creams and ointments (zinc oxide skin protectants, CARES Act 2020 OTC medicines)`,
   },
   {
+    id: 'lice-molluscum-by-name',
+    label: 'Lice and molluscum treatments by their trade words',
+    status: 'eligible',
+    keywords: ['pediculicide', 'pediculicide + shampoo', 'lice removal', 'nit removal', 'lice + killing', 'molluscum'],
+    // lice powders and dusts for birds and livestock are veterinary
+    negative_keywords: ['poultry', 'chicken', 'bird', 'livestock', 'cattle', 'horse', 'dog', 'cat', 'pet'],
+    rationale:
+      'CARES Act 2020 (§3702): over-the-counter pediculicides, lice-removal products and molluscum treatments are OTC medicines',
+  },
+  {
     id: 'contact-lenses-by-type',
     label: 'Contact lenses by type and lens tools',
     status: 'eligible',
@@ -267,7 +277,7 @@ export const FAMILY_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   },
   {
     id: 'lice-home-sprays',
-    label: 'Lice sprays for bedding and furniture',
+    label: 'Lice sprays and dusts for bedding, furniture and poultry',
     status: 'not_eligible',
     keywords: [
       'lice + bedding + spray',
@@ -276,8 +286,11 @@ export const FAMILY_INELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
       'lice + mattress + spray',
       'lice + laundry + additive',
       'lice + laundry + treatment',
+      'poultry + lice',
+      'chicken + lice',
+      'livestock + lice',
     ],
     rationale:
-      'IRS Pub. 502: household insecticides for bedding and furniture are not medical care (only pediculicides used on the person are OTC medicines)',
+      'IRS Pub. 502: household and poultry insecticides for bedding, furniture and coops are not medical care (only pediculicides used on the person are OTC medicines)',
   },
 ];

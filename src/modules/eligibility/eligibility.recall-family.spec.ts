@@ -83,13 +83,18 @@ const AUDIT: Record<string, Case[]> = {
     ['Antiseptic Wipes for Dogs and Cats 100 ct', 'not_eligible', 'pet-supplies'],
   ],
 
-  "look-alikes that borrow a treatment's words: teething keys, lice sprays for bedding and laundry, swimming earplugs":
+  "look-alikes that borrow a treatment's words: teething keys, lice sprays for bedding, laundry and poultry, swimming earplugs, beside the lice and molluscum treatments named by trade word":
     [
       ['Nuby IcyBite Teething Keys', 'not_eligible', 'nursing-wear-teething-toys'],
       ["Hyland's Baby Nighttime Teething Tablets", 'eligible', 'homeopathic-remedies'],
       ['Tec Labs Lice Bedding Spray', 'not_eligible', 'lice-home-sprays'],
       ['Rid Lice Laundry Additive', 'not_eligible', 'lice-home-sprays'],
       ['Nix Ultra Lice Treatment Kit', 'eligible', 'lice-treatment'],
+      ['Poultry Lice Killing Dust 1 lb', 'not_eligible', 'lice-home-sprays'],
+      ['Pediculicide Shampoo 4 oz', 'eligible', 'lice-molluscum-by-name'],
+      ['Lice Removal Spray Non-Toxic Enzyme', 'eligible', 'lice-molluscum-by-name'],
+      ['Molluscum Treatment Kids Cream', 'eligible', 'lice-molluscum-by-name'],
+      ['Lice Killing Shampoo for Dogs', 'not_eligible', 'pet-supplies'],
       ["Swimmer's Ear Plugs Mack's AquaBlock", 'requires_lmn', 'swimming-earplugs'],
       ["Equate Swimmer's Ear Drops 1 oz", 'eligible', 'eye-ear-care'],
     ],
