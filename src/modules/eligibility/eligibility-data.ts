@@ -33,6 +33,11 @@ import {
   BRAND_RECALL_INELIGIBLE_CATEGORIES,
   BRAND_RECALL_LMN_CATEGORIES,
 } from './eligibility-data.brands-recall.js';
+import {
+  FAMILY_ELIGIBLE_CATEGORIES,
+  FAMILY_INELIGIBLE_CATEGORIES,
+  FAMILY_LMN_CATEGORIES,
+} from './eligibility-data.family.js';
 import type { EligibilityCategory } from './eligibility.types.js';
 
 export type { EligibilityCategory, EligibilityStatus, UpcEntry } from './eligibility.types.js';
@@ -47,6 +52,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...EQUIPMENT_CATEGORIES,
   ...OTC_ELIGIBLE_CATEGORIES,
   ...BRAND_RECALL_ELIGIBLE_CATEGORIES,
+  ...FAMILY_ELIGIBLE_CATEGORIES,
   ...LMN_CATEGORIES,
   ...WELLNESS_LMN_CATEGORIES,
   ...TAXONOMY_LMN_CATEGORIES,
@@ -54,6 +60,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...WELLNESS_RECALL_LMN_CATEGORIES,
   ...OTC_LMN_CATEGORIES,
   ...BRAND_RECALL_LMN_CATEGORIES,
+  ...FAMILY_LMN_CATEGORIES,
   ...REVIEW_CATEGORIES,
   ...INELIGIBLE_CATEGORIES,
   ...LISTED_INELIGIBLE_CATEGORIES,
@@ -62,6 +69,7 @@ export const ELIGIBILITY_CATEGORIES: readonly EligibilityCategory[] = [
   ...WELLNESS_RECALL_INELIGIBLE_CATEGORIES,
   ...OTC_INELIGIBLE_CATEGORIES,
   ...BRAND_RECALL_INELIGIBLE_CATEGORIES,
+  ...FAMILY_INELIGIBLE_CATEGORIES,
   PET_BRAND_CATEGORY,
   ...BRAND_CATEGORIES,
   ...MEDICAL_BRAND_CATEGORIES,
