@@ -796,6 +796,7 @@ export const MEDICAL_BRAND_CATEGORIES: readonly EligibilityCategory[] = [
       'mini wright',
       'airphysio',
       'powerbreathe',
+      'cpapology',
       'expand a lung',
       'airlife',
       'voldyne',

@@ -298,6 +298,8 @@ export const LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'violin',
       // a humidifier's cleaning tablets are a household cleaner, whatever humidifier they name
       'cleaning tablet',
+      // a nebulizer turns medicine into a mist; its "cool mist" is not a humidifier's
+      'nebulizer',
     ],
     rationale:
       'IRS Pub. 502: a household appliance is medical care only when its main purpose is medical care; a letter of medical necessity for a diagnosed respiratory condition is required',

@@ -136,7 +136,19 @@ export const SKIN_CARE_DEVICES = [
 ];
 
 /** Electric foot files and pedicure tools remove calluses mechanically: grooming tools, not callus medicine. */
-export const PEDICURE_TOOLS = ['pedi', 'pedicure', 'foot file', 'callus shaver'];
+export const PEDICURE_TOOLS = [
+  'pedi',
+  'pedicure',
+  'foot file',
+  'callus shaver',
+  'pedegg',
+  'ped egg',
+  'electric callus',
+  'electronic callus',
+  'powered callus',
+  'rechargeable callus',
+  'callus remover tool',
+];
 
 /**
  * A medicine brand's merchandise and licensed goods (a mascot plush, a holiday sweater, a bobblehead, a tin sign, a

@@ -95,6 +95,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'blister + cushion',
       'blister care',
       'blister plaster',
+      // the first-aid aisle's "large patch adhesive pads" are dressings
+      'patch adhesive pad',
     ],
     negative_keywords: [
       ...EVERYDAY_LOOK_ALIKES,
@@ -482,6 +484,8 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'bladder + guard',
       'male guard',
       'underwear + absorbency',
+      'underwear + super plus',
+      'underwear + maximum absorbency',
       'overnight absorbency',
       'bladder protection',
       'protective underwear',
@@ -945,6 +949,15 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
     keywords: [
       'nebulizer',
       'nebuliser',
+      'breathing trainer',
+      // "resistance" would otherwise tie it with a resistance trainer's exercise equipment
+      'resistance breathing trainer',
+      'breathing resistance trainer',
+      'breathing muscle trainer',
+      'respiratory trainer',
+      'respiratory muscle trainer',
+      'inspiratory muscle trainer',
+      'lung trainer',
       'inhaler spacer',
       'spacer + inhaler',
       'aerochamber',

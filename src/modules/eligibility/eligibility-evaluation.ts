@@ -116,8 +116,14 @@ export interface LabelledSet {
  */
 export const LABELLED_SETS = [
   {
+    file: 'unseen-2026-11-29-independent-15.csv',
+    role: "fifteenth independent unseen set (a grocery-and-pharmacy chain's online health, baby, personal-care and household aisles, written by someone who had not read the rules, while two more recall audits of family-aisle and brand-decided titles were written from no set; regression since: its misses were covered by class)",
+    measuredOnce:
+      '286/294 = 97.3% (1 name labelled not_eligible answered eligible: a powered callus remover read as callus medicine; 3 answered requires_review, 1.0%)',
+  },
+  {
     file: 'unseen-2026-11-29-independent-14.csv',
-    role: "fourteenth independent unseen set (a general retailer's health, wellness and household catalog, as the issue describes its own held-out set, written by someone who had not read the rules, while three recall audits of equipment, OTC and wellness titles were written from no set; regression since: its misses were covered by class)",
+    role: "fourteenth independent unseen set (a general retailer's health, wellness and household catalog, as the issue describes its own held-out set, written by someone who had not read the rules, while three recall audits of equipment, OTC and wellness titles were written from no set; regression since: its misses were covered by class, three of them by a brand audit told their names)",
     measuredOnce:
       '300/311 = 96.5% (no name labelled not_eligible or requires_lmn answered eligible; one labelled requires_review, graduated compression socks that state no mmHg, was; 3 answered requires_review, 1.0%)',
   },

@@ -25,11 +25,19 @@ interface Floors {
 // answered requires_review.
 const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.03 };
 
-// What each set holds the engine to. The fourteenth independent unseen set (a general retailer's health, wellness and
+// What each set holds the engine to. The fifteenth independent unseen set (a grocery-and-pharmacy chain's online
+// health, baby, personal-care and household aisles) was measured once (2026-11-29), after the fourteenth one's classes
+// and two more recall audits written from no set (family aisles, brand-decided titles) were covered, at 286/294 =
+// 97.3 %, one name labelled not_eligible (a powered callus remover, read as callus medicine) answered eligible, 1.0 %
+// requires_review: the accuracy and review bars held, the false-eligible bar did not by one name. Its classes were
+// then covered (powered callus removers, incontinence underwear by its absorbency, a nebulizer sold with "cool mist",
+// breathing trainers, a CPAP brand's run-together name, vitamin-enhanced water, first-aid adhesive pads): it reaches
+// 293/294. The fourteenth independent unseen set (a general retailer's health, wellness and
 // household catalog, as the issue describes its own held-out set) was measured once (2026-11-29), after the thirteenth
 // one's classes and three recall audits written from no set (home medical equipment, OTC medicines and supplies, the
 // letter-of-necessity and everyday sides of a wellness catalog) were covered, at 300/311 = 96.5 %, no name labelled
-// not_eligible or requires_lmn answered eligible, 1.0 % requires_review: all three bars held. The thirteenth independent unseen set (one family-health store's whole feed:
+// not_eligible or requires_lmn answered eligible, 1.0 % requires_review: all three bars held. Its misses were then covered, most by a brand audit told their names
+// (so its later figure is no measure): it reaches 308/311. The thirteenth independent unseen set (one family-health store's whole feed:
 // baby and maternity, kids' health, seniors and caregiving) was measured once (2026-11-29), after the twelfth one's
 // classes and a second look-alike audit (medical-supply brands' everyday goods, home medical equipment) were covered,
 // at 239/261 = 91.6 %, no name labelled not_eligible or requires_lmn answered eligible, 2.3 % requires_review: the
@@ -112,11 +120,12 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-14.csv': { ...UNSEEN_BARS, accuracy: 300 / 311 },
+  'unseen-2026-11-29-independent-15.csv': { ...UNSEEN_BARS, accuracy: 293 / 294 },
+  'unseen-2026-11-29-independent-14.csv': { ...UNSEEN_BARS, accuracy: 308 / 311 },
   'unseen-2026-11-29-independent-13.csv': { ...UNSEEN_BARS, accuracy: 259 / 261 },
   'unseen-2026-11-29-independent-12.csv': { ...UNSEEN_BARS, accuracy: 273 / 283 },
   'unseen-2026-11-29-independent-11.csv': { ...UNSEEN_BARS, accuracy: 290 / 297 },
-  'unseen-2026-11-29-independent-10.csv': { ...UNSEEN_BARS, accuracy: 239 / 246 },
+  'unseen-2026-11-29-independent-10.csv': { ...UNSEEN_BARS, accuracy: 240 / 246 },
   'unseen-2026-11-29-independent-8.csv': { ...UNSEEN_BARS, accuracy: 262 / 266 },
   'unseen-2026-11-29-independent-9.csv': { ...UNSEEN_BARS, accuracy: 335 / 335 },
   'unseen-2026-11-29-independent-7.csv': { ...UNSEEN_BARS, accuracy: 261 / 262 },

@@ -1365,3 +1365,26 @@ describe('checkEligibility by name: a power chair and its battery beside a power
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a grocery-and-pharmacy chain (powered callus removers beside callus medicine, incontinence underwear by its absorbency, a nebulizer sold with "cool mist", breathing trainers, a CPAP brand run together, vitamin-enhanced water, first-aid adhesive pads)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Amope PedEgg Powered Callus Remover Refill Set', 'not_eligible', null],
+    ['Electric Callus Remover Rechargeable with 3 Rollers', 'not_eligible', null],
+    ["Dr. Scholl's Callus Removers with Duragel, 4 ct", 'eligible', 'skin-treatments'],
+    ['TopCare Slip-On Underwear Maximum Absorbency, Medium, 18 ct', 'eligible', 'incontinence'],
+    ['Tampax Pearl Tampons Super Plus Absorbency, 36 ct', 'eligible', 'menstrual-care'],
+    ["Hanes Women's Cotton Underwear Super Soft, 6 Pack", 'not_eligible', 'clothing-accessories'],
+    ['Care One Cool Mist Nebulizer Compressor Kit', 'eligible', 'nebulizers-respiratory'],
+    ['Vicks Cool Mist Humidifier, 1 Gallon', 'requires_lmn', 'humidifiers'],
+    ['Airofit Resistance Breathing Trainer Pro', 'eligible', 'nebulizers-respiratory'],
+    ['Resistance Band Trainer Set, 5 Bands', 'requires_lmn', 'exercise-equipment'],
+    ['CPAPology Hose Buddy Lift', 'eligible', 'respiratory-brands-medical'],
+    ['Garden Hose Lift Holder', 'not_eligible', 'home-electronics-apparel'],
+    ['Simple Truth Vitamin Enhanced Water Beverage, Lemon, 20 fl oz', 'not_eligible', 'beverages'],
+    ['Centrum Multivitamin Tablets, 200 ct', 'requires_lmn', 'vitamins-minerals'],
+    ['Leader Large Patch Adhesive Pads 2 in x 3 in, 10 ct', 'eligible', 'bandages-wound-care'],
+    ['Large Patch Iron-On Denim Repair Kit', 'not_eligible', null],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
