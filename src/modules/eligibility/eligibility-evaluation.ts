@@ -116,6 +116,12 @@ export interface LabelledSet {
  */
 export const LABELLED_SETS = [
   {
+    file: 'unseen-2026-11-29-independent-16.csv',
+    role: "sixteenth independent unseen set (a mass merchant's website: health, pharmacy-OTC, baby, personal-care, beauty, fitness and household departments, written by someone who had not read the rules, while the fifteenth one's classes were covered)",
+    measuredOnce:
+      '263/270 = 97.4% (no name labelled not_eligible or requires_lmn answered eligible; none answered requires_review)',
+  },
+  {
     file: 'unseen-2026-11-29-independent-15.csv',
     role: "fifteenth independent unseen set (a grocery-and-pharmacy chain's online health, baby, personal-care and household aisles, written by someone who had not read the rules, while two more recall audits of family-aisle and brand-decided titles were written from no set; regression since: its misses were covered by class)",
     measuredOnce:
