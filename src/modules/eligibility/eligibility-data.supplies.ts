@@ -528,6 +528,7 @@ export const SUPPLY_CATEGORIES: readonly EligibilityCategory[] = [
       'pump + tubing',
       'breastmilk storage',
       'milk storage bag',
+      'milk bag',
       'nursing pad',
       'breast pad',
       'breast shield',

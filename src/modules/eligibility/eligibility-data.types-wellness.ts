@@ -755,6 +755,28 @@ export const WELLNESS_TYPE_CATEGORIES: readonly EligibilityCategory[] = [
     rationale: `${FSA_STORE}: specialised or ergonomic chairs, standing desks and pillows and cushions for lumbar support are eligible with a letter of medical necessity`,
   },
   {
+    id: 'ergonomic-input-devices',
+    label: 'Ergonomic keyboards and mice',
+    status: 'requires_lmn',
+    // as opposed to a plain keyboard or mouse, which is everyday electronics
+    keywords: ['ergonomic + keyboard', 'split keyboard', 'ergonomic + mouse', 'vertical + mouse'],
+    negative_keywords: [
+      'pad',
+      'mat',
+      'holder',
+      'stand',
+      'case',
+      'cover',
+      'sticker',
+      'toy',
+      'pet',
+      'cat',
+      'trap',
+      'rodent',
+    ],
+    rationale: `${FSA_STORE}: ergonomic equipment for a condition such as repetitive strain is eligible with a letter of medical necessity`,
+  },
+  {
     id: 'dual-purpose-lines',
     label: 'Saunas, light boxes, purifier and humidifier lines, massage tools and weighted pads',
     status: 'requires_lmn',

@@ -84,6 +84,8 @@ export const WELLNESS_LMN_CATEGORIES: readonly EligibilityCategory[] = [
       'gaiam + mat',
       'hugger mugger + mat',
       'exercise mat',
+      'exercise floor mat',
+      'gym floor mat',
       'exercise ball',
       'balance ball',
       'yoga ball',

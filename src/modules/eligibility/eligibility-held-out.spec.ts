@@ -30,7 +30,9 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // What each set holds the engine to. The sixteenth independent unseen set (a mass merchant's website: health,
 // pharmacy-OTC, baby, personal-care, beauty, fitness and household departments) was measured once (2026-11-29), after
 // the fifteenth one's classes were covered, at 263/270 = 97.4 %, no name labelled not_eligible or requires_lmn answered
-// eligible, none answered requires_review: all three bars held. The fifteenth independent unseen set (a grocery-and-pharmacy chain's online
+// eligible, none answered requires_review: all three bars held. Its classes were then covered (ergonomic keyboards and mice,
+// exercise floor mats, bandage scissors, a tooth-preserving kit, breast-milk bags): it reaches 269/270, the rest a
+// collagen powder the sets label both ways. The fifteenth independent unseen set (a grocery-and-pharmacy chain's online
 // health, baby, personal-care and household aisles) was measured once (2026-11-29), after the fourteenth one's classes
 // and two more recall audits written from no set (family aisles, brand-decided titles) were covered, at 286/294 =
 // 97.3 %, one name labelled not_eligible (a powered callus remover, read as callus medicine) answered eligible, 1.0 %
@@ -125,7 +127,7 @@ const UNSEEN_BARS: Floors = { accuracy: 0.95, costlyFalseEligible: 0, review: 0.
 // post-rules set's 131 are all answered as labelled, its 5 requires_review names included (3.8 %). The training set is held by
 // eligibility-labelled.spec.ts.
 const FLOORS: Partial<Record<(typeof LABELLED_SETS)[number]['file'], Floors>> = {
-  'unseen-2026-11-29-independent-16.csv': { ...UNSEEN_BARS, accuracy: 263 / 270 },
+  'unseen-2026-11-29-independent-16.csv': { ...UNSEEN_BARS, accuracy: 269 / 270 },
   'unseen-2026-11-29-independent-15.csv': { ...UNSEEN_BARS, accuracy: 293 / 294 },
   'unseen-2026-11-29-independent-14.csv': { ...UNSEEN_BARS, accuracy: 308 / 311 },
   'unseen-2026-11-29-independent-13.csv': { ...UNSEEN_BARS, accuracy: 259 / 261 },

@@ -1388,3 +1388,23 @@ describe('checkEligibility by name: a grocery-and-pharmacy chain (powered callus
     expect(checkEligibility({ name })).toMatchObject({ status, category });
   });
 });
+
+describe('checkEligibility by name: a mass merchant (ergonomic keyboards and mice beside plain ones and their covers, exercise floor mats beside play mats, bandage scissors, a tooth-preserving kit, breast-milk bags named by a pump line)', () => {
+  test.each<[string, EligibilityStatus, string | null]>([
+    ['Microsoft Sculpt Ergonomic Keyboard for Business', 'requires_lmn', 'ergonomic-input-devices'],
+    ['Anker Wireless Vertical Ergonomic Optical Mouse', 'requires_lmn', 'ergonomic-input-devices'],
+    ['Logitech MX Master 3S Wireless Mouse', 'not_eligible', 'consumer-brands-wellness'],
+    ['Ergonomic Keyboard Cover Silicone Skin', 'not_eligible', 'home-electronics-apparel'],
+    ['Ergonomic Mouse Pad with Gel Wrist Rest', 'not_eligible', null],
+    ['Tomcat Ergonomic Mouse Trap, 2 ct', 'not_eligible', null],
+    ['BalanceFrom Puzzle Exercise Floor Mat with EVA Foam Tiles', 'requires_lmn', 'exercise-equipment'],
+    ['Kids Interlocking Foam Play Floor Mats, Alphabet', 'not_eligible', null],
+    ['Dynarex Lister Bandage Scissors 5.5 in', 'eligible', 'clinical-supplies-medical'],
+    ['Fiskars Kitchen Scissors, 8 in', 'not_eligible', 'home-electronics-apparel'],
+    ['Save-A-Tooth Tooth Preserving System', 'eligible', 'clinical-supplies-medical'],
+    ['Elvie Stride Spill-Proof Milk Bags, 50 ct', 'eligible', 'breast-pumps-lactation'],
+    ['Horizon Organic Whole Milk, Half Gallon', 'not_eligible', 'groceries'],
+  ])('%s → %s', (name, status, category) => {
+    expect(checkEligibility({ name })).toMatchObject({ status, category });
+  });
+});
