@@ -8,9 +8,10 @@
  * category of their own; a massager worn on a joint is the dual-purpose massager (LMN), not the brace.
  */
 import { HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
+import { PET_WORDS_ES } from './eligibility-data.look-alikes.js';
 
 /** Pet goods and toys sold under the same equipment words. */
-const NOT_FOR_PEOPLE = ['dog', 'cat', 'pet', 'perro', 'gato', 'mascota', 'toy', 'juguete'];
+const PETS_AND_TOYS = ['dog', 'cat', 'pet', ...PET_WORDS_ES, 'toy', 'juguete'];
 
 export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
   {
@@ -67,7 +68,7 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'glucometro',
     ],
     negative_keywords: [
-      ...NOT_FOR_PEOPLE,
+      ...PETS_AND_TOYS,
       'trekking',
       'senderismo',
       'montana',
@@ -210,7 +211,7 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'timer cap + pill',
     ],
     negative_keywords: [
-      ...NOT_FOR_PEOPLE,
+      ...PETS_AND_TOYS,
       'training',
       'potty',
       'sport bra',
@@ -329,7 +330,7 @@ export const EQUIPMENT_CATEGORIES: readonly EligibilityCategory[] = [
       'zipper + arthritis',
     ],
     negative_keywords: [
-      ...NOT_FOR_PEOPLE,
+      ...PETS_AND_TOYS,
       'baby',
       'toddler',
       'kid',

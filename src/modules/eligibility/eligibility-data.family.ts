@@ -6,7 +6,7 @@
  * share their words (pumping bras and bustiers, teething toys, lice sprays for bedding, swimming earplugs).
  */
 import { FSA_STORE, HSA_STORE, type EligibilityCategory } from './eligibility.types.js';
-import { EVERYDAY_LOOK_ALIKES } from './eligibility-data.look-alikes.js';
+import { EVERYDAY_LOOK_ALIKES, PET_WORDS_ES } from './eligibility-data.look-alikes.js';
 
 // "Termómetro de cocina", "audífonos bluetooth" (headphones), "champú para perros": what the title is decides.
 // Sump, pool, tyre and soap pumps share "pump" with a breast pump's inserts and flanges.
@@ -33,9 +33,7 @@ const NOT_FAMILY_CARE_ES = [
   'juguete',
   'bluetooth',
   'inalambrico',
-  'perro',
-  'gato',
-  'mascota',
+  ...PET_WORDS_ES,
 ];
 
 export const FAMILY_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [

@@ -4,6 +4,9 @@
  * "flange", a "Bismuth" crystal. Each of these words names the goods themselves, so a name holding one is not the
  * medical product whose keyword it shares; the categories whose one-word keywords have such look-alikes rule them out.
  */
+/** Pet goods named in a Spanish store title ("para perro", "para mascota"): for an animal, not a person. */
+export const PET_WORDS_ES = ['perro', 'gato', 'mascota'];
+
 export const EVERYDAY_LOOK_ALIKES = [
   // furniture and home
   'storage bench',

@@ -4,14 +4,14 @@
  * use alone ("topical anesthetic", "spot treatment"), wound and blister supplies by their trade nouns, sunscreens
  * named by form, and the novelties and merchandise that borrow a medicine's words.
  */
-import type { EligibilityCategory } from './eligibility.types.js';
-import { FSA_STORE } from './eligibility.types.js';
+import { FSA_STORE, type EligibilityCategory } from './eligibility.types.js';
 import { MAKEUP_NOUNS } from './eligibility-data.review.js';
+import { PET_WORDS_ES } from './eligibility-data.look-alikes.js';
 
 const CARES_OTC = 'CARES Act 2020 (§3702): over-the-counter medicines are eligible without a prescription';
 
 // "Té para la tos" is a tea, "Shampoo para perros" a pet product: what the name is decides, not the use it names.
-const NOT_A_MEDICINE_ES = ['te', 'tea', 'infusion', 'perro', 'gato', 'mascota', 'pet', 'dog'];
+const NOT_A_MEDICINE_ES = ['te', 'tea', 'infusion', ...PET_WORDS_ES, 'pet', 'dog'];
 
 export const OTC_ELIGIBLE_CATEGORIES: readonly EligibilityCategory[] = [
   {
